@@ -1,0 +1,322 @@
+//! Command-line definitions (clap derive). Also the source of the generated shell
+//! completions and man pages, so every command and flag carries its help text here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// agx — a package manager for AI-agent extensions (MCP servers, tools and prompts).
+#[derive(Debug, Parser)]
+#[command(name = "agx", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags accepted by every command.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Registry to use: a configured name, an https:// URL or a local folder.
+    #[arg(long, global = true, env = "AGX_REGISTRY", value_name = "REGISTRY")]
+    pub registry: Option<String>,
+
+    /// Print less: only results and errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more detail (repeat for even more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// Use only cached index data; never touch the network.
+    #[arg(long, global = true)]
+    pub offline: bool,
+
+    /// When to use colours in messages.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Install packages from the registry, or a local package folder or tarball.
+    Install(InstallArgs),
+    /// Remove installed packages.
+    Uninstall(UninstallArgs),
+    /// Update installed packages to the newest versions their requirements allow.
+    Update(UpdateArgs),
+    /// Show installed packages that have newer versions in the registry.
+    Outdated(JsonArgs),
+    /// List installed packages and what they contribute.
+    List(ListArgs),
+    /// Search the registry's catalog by name, description and item names.
+    Search(SearchArgs),
+    /// Show details of a package or a server.
+    Info(InfoArgs),
+    /// Check an extension package before publishing.
+    Validate(ValidateArgs),
+    /// Build a deterministic .tar.gz of a package.
+    Pack(PackArgs),
+    /// Manage a folder registry (init, add, yank).
+    #[command(subcommand)]
+    Registry(RegistryCommand),
+    /// Add an entry that launches `agx serve` to an MCP client's configuration.
+    InstallServer(InstallServerArgs),
+    /// Remove an entry that agx wrote from an MCP client's configuration.
+    UninstallServer(UninstallServerArgs),
+    /// List supported MCP clients, their config files and the agx entries in them.
+    Clients(JsonArgs),
+    /// Find drift between recorded client entries, client files and the store.
+    Doctor(DoctorArgs),
+    /// Run a package's server as an MCP server (stdio, or Streamable HTTP on loopback).
+    Serve(ServeArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct JsonArgs {
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// Packages (`publisher/name[@requirement]`), or a package folder or .tar.gz file.
+    #[arg(required = true, value_name = "PKG[@REQ]|DIR|TARBALL")]
+    pub packages: Vec<String>,
+    /// Reinstall even when the same version is already installed.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// Packages to remove (`publisher/name`).
+    #[arg(required = true, value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Remove even when other packages or client entries depend on it.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Packages to update; all installed packages when none is given.
+    #[arg(value_name = "PKG")]
+    pub packages: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Also list what the registry's catalog offers (downloads no package).
+    #[arg(long)]
+    pub include_remote: bool,
+    /// List servers by qualified name.
+    #[arg(long, group = "items")]
+    pub servers: bool,
+    /// List tools by qualified name.
+    #[arg(long, group = "items")]
+    pub tools: bool,
+    /// List prompts by qualified name.
+    #[arg(long, group = "items")]
+    pub prompts: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words to look for.
+    #[arg(required = true)]
+    pub query: Vec<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// A package (`publisher/name`) or a server (`publisher/name/server`).
+    #[arg(value_name = "PKG|PKG/SERVER")]
+    pub target: String,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Diagnostics for people, with the offending source line.
+    Human,
+    /// One JSON document with every finding (see docs/validate.md).
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// The package folder (default: the current directory).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Also run each tool's self-test (`{"__test__": true}`); this runs package code.
+    #[arg(long)]
+    pub probe: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The package folder (default: the current directory).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Where to write the archive (default: the current directory).
+    #[arg(short, long, value_name = "OUT_DIR")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RegistryCommand {
+    /// Create an empty folder registry.
+    Init {
+        /// Folder to create the registry in.
+        dir: PathBuf,
+        /// Name recorded in config.json (default: the folder's name).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Publish a package folder or tarball into a folder registry.
+    Add {
+        /// The registry folder.
+        registry_dir: PathBuf,
+        /// A package folder (packed first) or a .tar.gz made by `agx pack`.
+        #[arg(value_name = "DIR|TARBALL")]
+        package: PathBuf,
+    },
+    /// Mark a published version as yanked (or undo it).
+    Yank {
+        /// The registry folder.
+        registry_dir: PathBuf,
+        /// The version to yank, as `publisher/name@version`.
+        #[arg(value_name = "PKG@VERSION")]
+        package: String,
+        /// Un-yank the version.
+        #[arg(long)]
+        undo: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Scope {
+    /// The user's own configuration (all projects).
+    User,
+    /// The project's shared configuration file, under --project.
+    Project,
+    /// Claude Code's per-project entry inside ~/.claude.json.
+    Local,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallServerArgs {
+    /// The MCP client (see `agx clients`).
+    pub client: String,
+    /// The server to launch, as `publisher/name/server`.
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+    /// Which configuration to write.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// Project folder for --scope project or local (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Key of the entry in the client's config (default: derived from the server name).
+    #[arg(long, value_name = "KEY")]
+    pub name: Option<String>,
+    /// Extra environment variable for the server (repeatable).
+    #[arg(long = "env", value_name = "K=V")]
+    pub env: Vec<String>,
+    /// Write into this file instead of the client's default path.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Replace an existing entry with the same key.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UninstallServerArgs {
+    /// The MCP client (see `agx clients`).
+    pub client: String,
+    /// The entry's key, or the qualified server it launches.
+    #[arg(value_name = "KEY|QUALIFIED_SERVER")]
+    pub entry: String,
+    /// Which configuration to edit.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// Project folder for --scope project or local (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Edit this file instead of the client's default path.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Repair what can be repaired safely.
+    #[arg(long)]
+    pub fix: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The server to run, as `publisher/name/server` (or `name/server`).
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+    /// Serve Streamable HTTP on this loopback address instead of stdio.
+    #[arg(long, value_name = "127.0.0.1:PORT")]
+    pub http: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate completions for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,1 @@
+//! MCP client table, lossless config editing, adapters (DESIGN §6).

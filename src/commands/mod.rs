@@ -1,0 +1,69 @@
+//! One module per subcommand; each is thin and calls into the library.
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::error::CliResult;
+use crate::paths::AgxPaths;
+
+pub mod clients;
+pub mod completions;
+pub mod doctor;
+pub mod info;
+pub mod install;
+pub mod install_server;
+pub mod list;
+pub mod outdated;
+pub mod pack;
+pub mod registry;
+pub mod search;
+pub mod serve;
+pub mod uninstall;
+pub mod uninstall_server;
+pub mod update;
+pub mod validate;
+
+/// What every command gets: the global flags and agx's folders.
+pub struct Context {
+    pub global: GlobalArgs,
+    paths: std::cell::OnceCell<AgxPaths>,
+}
+
+impl Context {
+    pub fn new(global: GlobalArgs) -> Self {
+        Context {
+            global,
+            paths: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// agx's folders, resolved on first use (commands such as `validate` never need them).
+    pub fn paths(&self) -> CliResult<&AgxPaths> {
+        if let Some(p) = self.paths.get() {
+            return Ok(p);
+        }
+        let p = AgxPaths::from_env()?;
+        Ok(self.paths.get_or_init(|| p))
+    }
+}
+
+/// Run the parsed command line.
+pub fn run(cli: Cli) -> CliResult {
+    let ctx = Context::new(cli.global);
+    match &cli.command {
+        Command::Install(a) => install::run(&ctx, a),
+        Command::Uninstall(a) => uninstall::run(&ctx, a),
+        Command::Update(a) => update::run(&ctx, a),
+        Command::Outdated(a) => outdated::run(&ctx, a),
+        Command::List(a) => list::run(&ctx, a),
+        Command::Search(a) => search::run(&ctx, a),
+        Command::Info(a) => info::run(&ctx, a),
+        Command::Validate(a) => validate::run(&ctx, a),
+        Command::Pack(a) => pack::run(&ctx, a),
+        Command::Registry(a) => registry::run(&ctx, a),
+        Command::InstallServer(a) => install_server::run(&ctx, a),
+        Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
+        Command::Clients(a) => clients::run(&ctx, a),
+        Command::Doctor(a) => doctor::run(&ctx, a),
+        Command::Serve(a) => serve::run(&ctx, a),
+        Command::Completions(a) => completions::run(&ctx, a),
+    }
+}

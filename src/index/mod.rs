@@ -1,0 +1,54 @@
+//! Registry access: sources, HTTP caching, catalog (DESIGN §3).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::manifest::ExtensionSummary;
+use crate::name::PackageName;
+
+/// One line of `packages/<publisher>/<name>.json`: one published version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    pub v: u32,
+    pub name: PackageName,
+    pub vers: semver::Version,
+    /// Lowercase hex sha256 of the tarball.
+    pub cksum: String,
+    pub size: u64,
+    #[serde(default)]
+    pub deps: BTreeMap<PackageName, semver::VersionReq>,
+    #[serde(default)]
+    pub yanked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agx: Option<semver::VersionReq>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension: ExtensionSummary,
+}
+
+/// `catalog.json`: every package with its newest version.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    pub v: u32,
+    pub packages: Vec<CatalogEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CatalogEntry {
+    pub name: PackageName,
+    /// Newest non-yanked version.
+    pub version: semver::Version,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension: ExtensionSummary,
+}
+
+/// `config.json` at the registry root.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegistryConfig {
+    pub v: u32,
+    pub name: String,
+}

@@ -1,0 +1,16 @@
+//! agx: a package manager for AI-agent extensions. All behaviour lives in this library;
+//! `main.rs` only parses arguments and renders errors.
+
+pub mod archive;
+pub mod cli;
+pub mod clients;
+pub mod commands;
+pub mod error;
+pub mod index;
+pub mod manifest;
+pub mod name;
+pub mod paths;
+pub mod resolve;
+pub mod runtime;
+pub mod store;
+pub mod ui;

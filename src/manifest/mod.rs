@@ -1,0 +1,44 @@
+//! `agx.toml` and definition files: model, loading, validation (DESIGN §2).
+
+pub mod diagnostics;
+pub mod model;
+
+use std::path::{Path, PathBuf};
+
+pub use diagnostics::{Finding, Report, Severity};
+pub use model::*;
+
+/// A package that failed to load: its folder and every error finding.
+#[derive(Debug, thiserror::Error)]
+#[error("package at {} is not valid ({} error{})", dir.display(), findings.len(), if findings.len() == 1 { "" } else { "s" })]
+pub struct LoadError {
+    pub dir: PathBuf,
+    pub findings: Vec<Finding>,
+}
+
+impl crate::error::Hint for LoadError {
+    fn hint(&self) -> Option<String> {
+        Some(format!(
+            "run `agx validate {}` for the details",
+            self.dir.display()
+        ))
+    }
+}
+
+/// Check a package folder: every stage, every finding (inspection only; runs nothing).
+pub fn check_package(dir: &Path) -> Report {
+    let _ = dir;
+    Report::default() // replaced by the real loader
+}
+
+/// Load a package that must be valid (warnings allowed).
+pub fn load_package(dir: &Path) -> Result<Package, LoadError> {
+    let report = check_package(dir);
+    match report.package {
+        Some(p) if !report.has_errors() => Ok(p),
+        _ => Err(LoadError {
+            dir: dir.to_path_buf(),
+            findings: report.errors().cloned().collect(),
+        }),
+    }
+}

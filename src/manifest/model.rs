@@ -1,0 +1,429 @@
+//! The loaded, checked model of an extension package: `agx.toml` plus every definition file
+//! (DESIGN §2). Loading (`super::load`) produces these; everything else in agx reads them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::name::{ItemName, ItemRef, PackageName};
+
+/// Where something came from: a file relative to the package root, and a 1-based line and
+/// column. Kept on every definition so later errors (serve, install-server) can point at it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SourceLocation {
+    /// Path relative to the package folder, with `/` separators.
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A whole package, every declared item loaded and checked.
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// The package folder (absolute).
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    /// In declaration order.
+    pub servers: Vec<ServerDef>,
+    pub tools: Vec<ToolDef>,
+    pub prompts: Vec<PromptDef>,
+}
+
+impl Package {
+    pub fn name(&self) -> &PackageName {
+        &self.manifest.package.name
+    }
+
+    pub fn version(&self) -> &semver::Version {
+        &self.manifest.package.version
+    }
+
+    pub fn tool(&self, name: &str) -> Option<&ToolDef> {
+        self.tools.iter().find(|t| t.name.as_str() == name)
+    }
+
+    pub fn server(&self, name: &str) -> Option<&ServerDef> {
+        self.servers.iter().find(|s| s.name.as_str() == name)
+    }
+
+    pub fn prompt(&self, name: &str) -> Option<&PromptDef> {
+        self.prompts.iter().find(|p| p.name.as_str() == name)
+    }
+
+    /// The folder holding definition files (`[extension] root`).
+    pub fn root_dir(&self) -> PathBuf {
+        self.dir.join(&self.manifest.extension.root)
+    }
+}
+
+/// `agx.toml`.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub package: PackageMeta,
+    pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
+    pub extension: ExtensionDecl,
+}
+
+/// `[package]`.
+#[derive(Debug, Clone)]
+pub struct PackageMeta {
+    pub name: PackageName,
+    pub version: semver::Version,
+    pub description: Option<String>,
+    pub license: Option<String>,
+    pub authors: Vec<String>,
+    pub homepage: Option<String>,
+    pub repository: Option<String>,
+    pub keywords: Vec<String>,
+    /// agx versions the package works with.
+    pub agx: Option<semver::VersionReq>,
+}
+
+/// `[extension]`.
+#[derive(Debug, Clone)]
+pub struct ExtensionDecl {
+    /// Folder of definition files, relative to the package (default `agx`).
+    pub root: String,
+    pub servers: Vec<Declaration>,
+    pub tools: Vec<Declaration>,
+    pub prompts: Vec<Declaration>,
+}
+
+/// One declared item: a name, a `[name, description]` pair, or a table.
+#[derive(Debug, Clone)]
+pub struct Declaration {
+    pub name: ItemName,
+    pub description: Option<String>,
+    pub title: Option<String>,
+    pub location: SourceLocation,
+}
+
+/// How a tool receives its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputMode {
+    /// One JSON object on stdin.
+    #[default]
+    Stdin,
+    /// The JSON object as the single last argument.
+    Argv,
+}
+
+pub const DEFAULT_TOOL_TIMEOUT_SECS: u64 = 60;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolAnnotations {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+/// Parameter types a tool may declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamType {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Array,
+    Object,
+}
+
+impl ParamType {
+    pub const ALL: [&'static str; 6] = ["string", "number", "integer", "boolean", "array", "object"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "string" => ParamType::String,
+            "number" => ParamType::Number,
+            "integer" => ParamType::Integer,
+            "boolean" => ParamType::Boolean,
+            "array" => ParamType::Array,
+            "object" => ParamType::Object,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamType::String => "string",
+            ParamType::Number => "number",
+            ParamType::Integer => "integer",
+            ParamType::Boolean => "boolean",
+            ParamType::Array => "array",
+            ParamType::Object => "object",
+        }
+    }
+}
+
+/// `[[parameters]]` of a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parameter {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: ParamType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#enum: Option<Vec<serde_json::Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+    /// For arrays: the schema of each element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<serde_json::Value>,
+}
+
+/// A tool definition (`tools/<name>.toml`).
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    pub name: ItemName,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// argv; no shell. Relative program paths are relative to the package folder.
+    pub command: Vec<String>,
+    pub input: InputMode,
+    pub timeout_secs: u64,
+    pub env: BTreeMap<String, String>,
+    pub initialization: Option<Vec<String>>,
+    pub annotations: ToolAnnotations,
+    pub parameters: Vec<Parameter>,
+    /// An explicit JSON Schema; when present it replaces the one built from `parameters`.
+    pub input_schema: Option<serde_json::Value>,
+    pub location: SourceLocation,
+}
+
+impl ToolDef {
+    /// The JSON Schema of the tool's arguments (`inputSchema` in MCP).
+    pub fn input_schema(&self) -> serde_json::Value {
+        if let Some(schema) = &self.input_schema {
+            return schema.clone();
+        }
+        let mut properties = serde_json::Map::new();
+        let mut required = Vec::new();
+        for p in &self.parameters {
+            let mut prop = serde_json::Map::new();
+            prop.insert("type".into(), p.kind.as_str().into());
+            if let Some(d) = &p.description {
+                prop.insert("description".into(), d.clone().into());
+            }
+            if let Some(e) = &p.r#enum {
+                prop.insert("enum".into(), e.clone().into());
+            }
+            if let Some(d) = &p.default {
+                prop.insert("default".into(), d.clone());
+            }
+            if let Some(items) = &p.items {
+                prop.insert("items".into(), items.clone());
+            }
+            if p.required {
+                required.push(serde_json::Value::from(p.name.clone()));
+            }
+            properties.insert(p.name.clone(), prop.into());
+        }
+        let mut schema = serde_json::Map::new();
+        schema.insert("type".into(), "object".into());
+        schema.insert("properties".into(), properties.into());
+        if !required.is_empty() {
+            schema.insert("required".into(), required.into());
+        }
+        schema.into()
+    }
+}
+
+/// A server definition (`servers/<name>.toml`).
+#[derive(Debug, Clone)]
+pub struct ServerDef {
+    pub name: ItemName,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// Defaults to the package version.
+    pub version: Option<semver::Version>,
+    pub instructions: Option<String>,
+    pub tools: Vec<ItemRef>,
+    pub prompts: Vec<ItemRef>,
+    pub initialization: Option<Vec<String>>,
+    /// A wrapped MCP server that the package ships; `agx serve` runs it in its place.
+    pub command: Option<Vec<String>>,
+    pub env: BTreeMap<String, String>,
+    /// Working directory of a wrapped server, relative to the package folder.
+    pub cwd: Option<String>,
+    pub location: SourceLocation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromptKind {
+    Text,
+    Command,
+}
+
+/// `[[arguments]]` of a prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PromptArgument {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub required: bool,
+}
+
+/// A prompt definition (`prompts/<name>.toml`).
+#[derive(Debug, Clone)]
+pub struct PromptDef {
+    pub name: ItemName,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub kind: PromptKind,
+    /// The template text (from `content`, or read from `content_file` at load time).
+    pub content: Option<String>,
+    pub content_file: Option<String>,
+    pub command: Option<Vec<String>>,
+    pub arguments: Vec<PromptArgument>,
+    pub location: SourceLocation,
+}
+
+/// Resolve a command's program: a path with a `/` is relative to the package folder;
+/// a bare name (`python3`) is looked up on PATH by the OS when it runs.
+pub fn resolve_program(package_dir: &Path, program: &str) -> PathBuf {
+    let p = Path::new(program);
+    if p.is_absolute() || !program.contains('/') {
+        p.to_path_buf()
+    } else {
+        package_dir.join(p)
+    }
+}
+
+/// What a package contributes, as recorded in the registry index and the catalog, and shown
+/// by `list` without reading definition files. Stable JSON shape (docs/registry.md).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExtensionSummary {
+    #[serde(default)]
+    pub servers: Vec<ServerSummary>,
+    #[serde(default)]
+    pub tools: Vec<ToolSummary>,
+    #[serde(default)]
+    pub prompts: Vec<PromptSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerSummary {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Tool references as written (bare or qualified).
+    #[serde(default)]
+    pub tools: Vec<String>,
+    #[serde(default)]
+    pub prompts: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSummary {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub parameters: Vec<ParameterSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParameterSummary {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PromptSummary {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub arguments: Vec<String>,
+}
+
+impl Package {
+    /// The summary recorded in the index for this package.
+    pub fn summary(&self) -> ExtensionSummary {
+        ExtensionSummary {
+            servers: self
+                .servers
+                .iter()
+                .map(|s| ServerSummary {
+                    name: s.name.to_string(),
+                    description: s.description.clone(),
+                    tools: s.tools.iter().map(|t| t.to_string()).collect(),
+                    prompts: s.prompts.iter().map(|p| p.to_string()).collect(),
+                })
+                .collect(),
+            tools: self
+                .tools
+                .iter()
+                .map(|t| ToolSummary {
+                    name: t.name.to_string(),
+                    description: t.description.clone(),
+                    parameters: summarize_parameters(t),
+                })
+                .collect(),
+            prompts: self
+                .prompts
+                .iter()
+                .map(|p| PromptSummary {
+                    name: p.name.to_string(),
+                    description: p.description.clone(),
+                    arguments: p.arguments.iter().map(|a| a.name.clone()).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Parameters as a flat list, read from `input_schema` when the tool gives one.
+fn summarize_parameters(tool: &ToolDef) -> Vec<ParameterSummary> {
+    let schema = tool.input_schema();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(|r| r.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, prop)| ParameterSummary {
+            name: name.clone(),
+            kind: prop
+                .get("type")
+                .and_then(|t| t.as_str())
+                .unwrap_or("any")
+                .to_string(),
+            required: required.contains(&name.as_str()),
+            description: prop
+                .get("description")
+                .and_then(|d| d.as_str())
+                .map(str::to_string),
+        })
+        .collect()
+}

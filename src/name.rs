@@ -1,0 +1,521 @@
+//! Package and item names, qualified item names and `pkg@requirement` specs (DESIGN §1).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+const PACKAGE_FORM: &str = "`publisher/name` (lowercase letters, digits and `-`, e.g. `acme/weather`)";
+const ITEM_FORM: &str = "an item name (letters, digits, `_`, `.`, `-`; starting with a letter, digit or `_`; at most 64 characters)";
+const QUALIFIED_FORM: &str = "`publisher/package/item` (e.g. `acme/weather/forecast`) or `package/item` for a package without a publisher";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("invalid package name `{input}`: {reason}")]
+    Package { input: String, reason: String },
+    #[error("invalid item name `{input}`: {reason}")]
+    Item { input: String, reason: String },
+    #[error("invalid qualified name `{input}`: {reason}")]
+    Qualified { input: String, reason: String },
+    #[error("invalid version requirement `{req}` in `{input}`: {reason}")]
+    Requirement {
+        input: String,
+        req: String,
+        reason: String,
+    },
+}
+
+impl NameError {
+    /// The form that was expected, for hints.
+    pub fn expected_form(&self) -> &'static str {
+        match self {
+            NameError::Package { .. } => PACKAGE_FORM,
+            NameError::Item { .. } => ITEM_FORM,
+            NameError::Qualified { .. } => QUALIFIED_FORM,
+            NameError::Requirement { .. } => {
+                "`publisher/name@requirement` with a semver requirement, e.g. `acme/weather@1.2.0` or `acme/weather@^1.2`"
+            }
+        }
+    }
+}
+
+impl crate::error::Hint for NameError {
+    fn hint(&self) -> Option<String> {
+        Some(format!("expected {}", self.expected_form()))
+    }
+}
+
+/// Checks one package-name segment: `[a-z0-9][a-z0-9-]{0,63}`.
+fn check_segment(segment: &str) -> Result<(), String> {
+    if segment.is_empty() {
+        return Err("a segment is empty".into());
+    }
+    if segment.len() > 64 {
+        return Err(format!(
+            "`{segment}` is {} characters long; the limit is 64",
+            segment.len()
+        ));
+    }
+    for (i, c) in segment.chars().enumerate() {
+        let ok = c.is_ascii_lowercase() || c.is_ascii_digit() || (c == '-' && i > 0);
+        if !ok {
+            return Err(if c.is_ascii_uppercase() {
+                format!("`{segment}` has an uppercase letter; package names are lowercase")
+            } else if c == '-' {
+                format!("`{segment}` starts with `-`")
+            } else {
+                format!("`{segment}` contains `{c}`; allowed are a-z, 0-9 and `-`")
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A package name: `publisher/name`, or `name` alone for a local package.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackageName {
+    publisher: Option<String>,
+    name: String,
+}
+
+impl PackageName {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        let err = |reason: String| NameError::Package {
+            input: input.to_string(),
+            reason,
+        };
+        let parts: Vec<&str> = input.split('/').collect();
+        match parts.as_slice() {
+            [name] => {
+                check_segment(name).map_err(err)?;
+                Ok(PackageName {
+                    publisher: None,
+                    name: name.to_string(),
+                })
+            }
+            [publisher, name] => {
+                check_segment(publisher).map_err(err)?;
+                check_segment(name).map_err(err)?;
+                Ok(PackageName {
+                    publisher: Some(publisher.to_string()),
+                    name: name.to_string(),
+                })
+            }
+            _ => Err(err(format!(
+                "it has {} segments; a package name has at most 2",
+                parts.len()
+            ))),
+        }
+    }
+
+    /// Parse a name that must have a publisher (registry packages).
+    pub fn parse_published(input: &str) -> Result<Self, NameError> {
+        let name = Self::parse(input)?;
+        if name.publisher.is_none() {
+            return Err(NameError::Package {
+                input: input.into(),
+                reason: "registry packages need a publisher".into(),
+            });
+        }
+        Ok(name)
+    }
+
+    pub fn publisher(&self) -> Option<&str> {
+        self.publisher.as_deref()
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Relative path segments used by the store and the registry: `publisher/name`, or
+    /// `_local/name` for a package without a publisher.
+    pub fn path_segments(&self) -> (&str, &str) {
+        (self.publisher.as_deref().unwrap_or("_local"), &self.name)
+    }
+
+    /// `publisher-name`, used in archive file names.
+    pub fn file_stem(&self) -> String {
+        match &self.publisher {
+            Some(p) => format!("{p}-{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl fmt::Display for PackageName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.publisher {
+            Some(p) => write!(f, "{p}/{}", self.name),
+            None => f.write_str(&self.name),
+        }
+    }
+}
+
+impl FromStr for PackageName {
+    type Err = NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+impl Serialize for PackageName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PackageName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        PackageName::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// An item (server, tool or prompt) name: `[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemName(String);
+
+impl ItemName {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        let err = |reason: String| NameError::Item {
+            input: input.to_string(),
+            reason,
+        };
+        if input.is_empty() {
+            return Err(err("it is empty".into()));
+        }
+        if input.len() > 64 {
+            return Err(err(format!(
+                "it is {} characters long; the limit is 64",
+                input.len()
+            )));
+        }
+        for (i, c) in input.chars().enumerate() {
+            let ok = c.is_ascii_alphanumeric() || c == '_' || (i > 0 && (c == '.' || c == '-'));
+            if !ok {
+                return Err(err(if i == 0 && (c == '.' || c == '-') {
+                    format!("it starts with `{c}`")
+                } else {
+                    format!("it contains `{c}`; allowed are letters, digits, `_`, `.` and `-`")
+                }));
+            }
+        }
+        Ok(ItemName(input.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ItemName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for ItemName {
+    type Err = NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+impl Serialize for ItemName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ItemName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        ItemName::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A qualified item name: `publisher/package/item` or `package/item`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QualifiedName {
+    pub package: PackageName,
+    pub item: ItemName,
+}
+
+impl QualifiedName {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        let err = |reason: String| NameError::Qualified {
+            input: input.to_string(),
+            reason,
+        };
+        let Some((package, item)) = input.rsplit_once('/') else {
+            return Err(err("it has 1 segment; a qualified name has 2 or 3".into()));
+        };
+        let segments = input.split('/').count();
+        if segments > 3 {
+            return Err(err(format!(
+                "it has {segments} segments; a qualified name has 2 or 3"
+            )));
+        }
+        let package = PackageName::parse(package).map_err(|e| match e {
+            NameError::Package { reason, .. } => err(format!("package part: {reason}")),
+            other => other,
+        })?;
+        let item = ItemName::parse(item).map_err(|e| match e {
+            NameError::Item { reason, .. } => err(format!("item part: {reason}")),
+            other => other,
+        })?;
+        Ok(QualifiedName { package, item })
+    }
+}
+
+impl fmt::Display for QualifiedName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.package, self.item)
+    }
+}
+
+impl FromStr for QualifiedName {
+    type Err = NameError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+/// A reference to an item from a server definition: a bare name (this package first) or a
+/// qualified name (another package, which must be a dependency).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ItemRef {
+    Local(ItemName),
+    Qualified(QualifiedName),
+}
+
+impl ItemRef {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        if input.contains('/') {
+            QualifiedName::parse(input).map(ItemRef::Qualified)
+        } else {
+            ItemName::parse(input).map(ItemRef::Local)
+        }
+    }
+
+    pub fn item(&self) -> &ItemName {
+        match self {
+            ItemRef::Local(n) => n,
+            ItemRef::Qualified(q) => &q.item,
+        }
+    }
+}
+
+impl fmt::Display for ItemRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ItemRef::Local(n) => n.fmt(f),
+            ItemRef::Qualified(q) => q.fmt(f),
+        }
+    }
+}
+
+/// `publisher/name[@requirement]` as typed on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageSpec {
+    pub name: PackageName,
+    /// `None` means any version (`*`).
+    pub req: Option<semver::VersionReq>,
+}
+
+impl PackageSpec {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        let (name, req) = match input.split_once('@') {
+            Some((name, req)) => (name, Some(req)),
+            None => (input, None),
+        };
+        let name = PackageName::parse(name)?;
+        let req = match req {
+            None => None,
+            Some(r) => Some(parse_requirement(r).map_err(|reason| NameError::Requirement {
+                input: input.into(),
+                req: r.into(),
+                reason,
+            })?),
+        };
+        Ok(PackageSpec { name, req })
+    }
+
+    /// True when the requirement names one exact version (`@1.2.0` or `@=1.2.0`), which may
+    /// select a yanked version.
+    pub fn exact_version(&self) -> Option<semver::Version> {
+        let req = self.req.as_ref()?;
+        match req.comparators.as_slice() {
+            [c] if matches!(c.op, semver::Op::Exact)
+                && c.minor.is_some()
+                && c.patch.is_some() =>
+            {
+                Some(semver::Version {
+                    major: c.major,
+                    minor: c.minor.unwrap_or(0),
+                    patch: c.patch.unwrap_or(0),
+                    pre: c.pre.clone(),
+                    build: semver::BuildMetadata::EMPTY,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PackageSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.req {
+            Some(r) => write!(f, "{}@{r}", self.name),
+            None => self.name.fmt(f),
+        }
+    }
+}
+
+/// Parse a semver requirement. A bare version (`1.2.0`) on the command line means exactly
+/// that version, as users of `pkg@1.2.0` expect; in manifests use [`parse_manifest_requirement`].
+pub fn parse_requirement(req: &str) -> Result<semver::VersionReq, String> {
+    let req = req.trim();
+    if req.is_empty() {
+        return Err("it is empty".into());
+    }
+    if semver::Version::parse(req).is_ok() {
+        return semver::VersionReq::parse(&format!("={req}")).map_err(|e| e.to_string());
+    }
+    semver::VersionReq::parse(req).map_err(|e| e.to_string())
+}
+
+/// Parse a requirement written in `[dependencies]` or `agx = …`: plain semver (cargo rules, a
+/// bare version means `^version`).
+pub fn parse_manifest_requirement(req: &str) -> Result<semver::VersionReq, String> {
+    if req.trim().is_empty() {
+        return Err("it is empty".into());
+    }
+    semver::VersionReq::parse(req).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn package_names() {
+        let n = PackageName::parse("acme/weather").unwrap();
+        assert_eq!(n.publisher(), Some("acme"));
+        assert_eq!(n.name(), "weather");
+        assert_eq!(n.to_string(), "acme/weather");
+        assert_eq!(n.file_stem(), "acme-weather");
+        let local = PackageName::parse("notes").unwrap();
+        assert_eq!(local.publisher(), None);
+        assert_eq!(local.path_segments(), ("_local", "notes"));
+        assert!(PackageName::parse("a-1/b-2").is_ok());
+        assert!(PackageName::parse(&"a".repeat(64)).is_ok());
+    }
+
+    #[test]
+    fn package_name_errors() {
+        for (input, needle) in [
+            ("", "empty"),
+            ("acme/", "empty"),
+            ("/weather", "empty"),
+            ("a/b/c", "3 segments"),
+            ("Acme/weather", "uppercase"),
+            ("acme/Weather", "uppercase"),
+            ("acme/-weather", "starts with `-`"),
+            ("acme/wea_ther", "contains `_`"),
+            ("acme/wea ther", "contains ` `"),
+            ("acme/wéather", "contains `é`"),
+        ] {
+            let err = PackageName::parse(input).unwrap_err().to_string();
+            assert!(err.contains(needle), "{input:?}: {err}");
+        }
+        let long = "a".repeat(65);
+        assert!(
+            PackageName::parse(&long)
+                .unwrap_err()
+                .to_string()
+                .contains("limit is 64")
+        );
+        assert!(PackageName::parse_published("notes").is_err());
+    }
+
+    #[test]
+    fn item_names() {
+        for ok in ["get_forecast", "Search", "_x", "a.b-c", "9lives"] {
+            assert!(ItemName::parse(ok).is_ok(), "{ok}");
+        }
+        for (bad, needle) in [
+            ("", "empty"),
+            ("-x", "starts with `-`"),
+            (".x", "starts with `.`"),
+            ("a b", "contains ` `"),
+            ("a/b", "contains `/`"),
+        ] {
+            let err = ItemName::parse(bad).unwrap_err().to_string();
+            assert!(err.contains(needle), "{bad:?}: {err}");
+        }
+        assert!(ItemName::parse(&"x".repeat(65)).is_err());
+        assert!(ItemName::parse(&"x".repeat(64)).is_ok());
+    }
+
+    #[test]
+    fn qualified_names() {
+        let q = QualifiedName::parse("acme/weather/forecast").unwrap();
+        assert_eq!(q.package.to_string(), "acme/weather");
+        assert_eq!(q.item.as_str(), "forecast");
+        let q = QualifiedName::parse("notes/Search").unwrap();
+        assert_eq!(q.package.publisher(), None);
+        for (bad, needle) in [
+            ("forecast", "1 segment"),
+            ("a/b/c/d", "4 segments"),
+            ("acme//x", "empty"),
+            ("acme/weather/", "empty"),
+            ("Acme/weather/x", "uppercase"),
+        ] {
+            let err = QualifiedName::parse(bad).unwrap_err();
+            assert!(err.to_string().contains(needle), "{bad:?}: {err}");
+            assert!(err.expected_form().contains("publisher/package/item"));
+        }
+    }
+
+    #[test]
+    fn item_refs() {
+        assert!(matches!(ItemRef::parse("x").unwrap(), ItemRef::Local(_)));
+        assert!(matches!(
+            ItemRef::parse("acme/geo/geocode").unwrap(),
+            ItemRef::Qualified(_)
+        ));
+    }
+
+    #[test]
+    fn package_specs() {
+        let s = PackageSpec::parse("acme/weather").unwrap();
+        assert!(s.req.is_none());
+        let s = PackageSpec::parse("acme/weather@1.2.0").unwrap();
+        assert_eq!(s.exact_version(), Some(semver::Version::new(1, 2, 0)));
+        assert!(s.req.unwrap().matches(&semver::Version::new(1, 2, 0)));
+        let s = PackageSpec::parse("acme/weather@^1.2").unwrap();
+        assert_eq!(s.exact_version(), None);
+        assert!(s.req.unwrap().matches(&semver::Version::new(1, 9, 0)));
+        for bad in ["acme/weather@", "acme/weather@banana", "acme/weather@>=1,<"] {
+            let err = PackageSpec::parse(bad).unwrap_err();
+            assert!(
+                matches!(err, NameError::Requirement { .. }),
+                "{bad}: {err:?}"
+            );
+        }
+        assert!(PackageSpec::parse("Acme/weather@1").is_err());
+    }
+
+    #[test]
+    fn manifest_requirements() {
+        assert!(
+            parse_manifest_requirement("1.0")
+                .unwrap()
+                .matches(&semver::Version::new(1, 5, 0))
+        );
+        assert!(parse_manifest_requirement("").is_err());
+        assert!(parse_manifest_requirement("nope").is_err());
+    }
+}

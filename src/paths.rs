@@ -1,0 +1,82 @@
+//! Where agx keeps its data, configuration and cache (DESIGN §4).
+//!
+//! With `AGX_HOME` set, everything lives under it (`AGX_HOME/config.toml`,
+//! `AGX_HOME/cache/`); otherwise the platform's data, config and cache folders are used.
+
+use std::path::PathBuf;
+
+use crate::error::CliError;
+
+/// The folders agx uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgxPaths {
+    /// Root of the store, receipts and `clients-v1.toml`.
+    pub home: PathBuf,
+    /// Folder of `config.toml`.
+    pub config_dir: PathBuf,
+    /// Cached index data and downloads.
+    pub cache_dir: PathBuf,
+    /// True when `AGX_HOME` chose the home (client entries must then carry it).
+    pub home_from_env: bool,
+}
+
+impl AgxPaths {
+    /// Resolve from the environment.
+    pub fn from_env() -> Result<Self, CliError> {
+        match std::env::var_os("AGX_HOME").filter(|v| !v.is_empty()) {
+            Some(home) => {
+                let home = PathBuf::from(home);
+                let home = if home.is_absolute() {
+                    home
+                } else {
+                    std::env::current_dir()
+                        .map_err(|e| CliError::new(format!("cannot read the current directory: {e}")))?
+                        .join(home)
+                };
+                Ok(Self::under(home, true))
+            }
+            None => {
+                let dirs = directories::ProjectDirs::from("", "", "agx").ok_or_else(|| {
+                    CliError::new("cannot find a home directory for agx's data")
+                        .with_hint("set AGX_HOME to a folder where agx may keep its store")
+                })?;
+                Ok(AgxPaths {
+                    home: dirs.data_dir().to_path_buf(),
+                    config_dir: dirs.config_dir().to_path_buf(),
+                    cache_dir: dirs.cache_dir().to_path_buf(),
+                    home_from_env: false,
+                })
+            }
+        }
+    }
+
+    /// Everything under one folder (used for `AGX_HOME` and in tests).
+    pub fn under(home: PathBuf, home_from_env: bool) -> Self {
+        AgxPaths {
+            config_dir: home.clone(),
+            cache_dir: home.join("cache"),
+            home,
+            home_from_env,
+        }
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.config_dir.join("config.toml")
+    }
+
+    pub fn store_dir(&self) -> PathBuf {
+        self.home.join("store-v1")
+    }
+
+    pub fn receipts_dir(&self) -> PathBuf {
+        self.home.join("receipts-v1")
+    }
+
+    pub fn clients_file(&self) -> PathBuf {
+        self.home.join("clients-v1.toml")
+    }
+
+    pub fn logs_dir(&self) -> PathBuf {
+        self.home.join("logs")
+    }
+}

@@ -1,0 +1,1 @@
+//! Version and dependency resolution (DESIGN §4).

@@ -1,0 +1,1 @@
+//! `agx serve`: server assembly, tool execution, prompt rendering (DESIGN §7).

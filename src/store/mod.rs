@@ -1,0 +1,1 @@
+//! The local store: layout, locking, install/uninstall transactions, receipts (DESIGN §4).
