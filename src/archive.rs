@@ -24,7 +24,17 @@ pub struct PackedArchive {
 /// Write `<publisher>-<name>-<version>.tar.gz` for a loaded (already validated) package into
 /// `out_dir`, deterministically.
 pub fn pack(package: &Package, out_dir: &Path) -> Result<PackedArchive, ArchiveError> {
-    let _ = (package, out_dir);
+    pack_dir(&package.dir, package.name(), package.version(), out_dir)
+}
+
+/// Pack a package folder given its name and version (the caller has validated it).
+pub fn pack_dir(
+    dir: &Path,
+    name: &crate::name::PackageName,
+    version: &semver::Version,
+    out_dir: &Path,
+) -> Result<PackedArchive, ArchiveError> {
+    let _ = (dir, name, version, out_dir);
     Err(ArchiveError::Unimplemented("pack"))
 }
 

@@ -52,3 +52,49 @@ pub struct RegistryConfig {
     pub v: u32,
     pub name: String,
 }
+
+/// Errors reading a registry. Every variant names the URL or path involved.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{0}")]
+    Unimplemented(&'static str),
+}
+
+impl crate::error::Hint for IndexError {}
+
+/// A registry opened from a source (URL, `file://` or a folder), with its cache.
+/// `index::open` picks the source from `--registry`, `AGX_REGISTRY` or the config file.
+#[derive(Debug)]
+pub struct Registry {
+    _private: (),
+}
+
+impl Registry {
+    /// Human-readable source (URL or path), for messages and receipts.
+    pub fn source(&self) -> &str {
+        ""
+    }
+
+    /// Every published version of a package (yanked ones included), oldest first.
+    pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
+        let _ = name;
+        Err(IndexError::Unimplemented("versions"))
+    }
+
+    /// The catalog of every package.
+    pub fn catalog(&self) -> Result<Catalog, IndexError> {
+        Err(IndexError::Unimplemented("catalog"))
+    }
+
+    /// Download a version's tarball into `dest`, hashing while writing; fails on a size or
+    /// sha256 mismatch. `progress` is called with the bytes received so far.
+    pub fn download(
+        &self,
+        entry: &IndexEntry,
+        dest: &std::path::Path,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), IndexError> {
+        let _ = (entry, dest, progress);
+        Err(IndexError::Unimplemented("download"))
+    }
+}

@@ -1,0 +1,13 @@
+//! Integration tests: one binary, one module per area. Each test runs the real `agx` binary
+//! with HOME and AGX_HOME in a temporary folder.
+
+mod support;
+
+mod archive;
+mod cli;
+mod clients;
+mod pack;
+mod registry;
+mod serve;
+mod store;
+mod validate;
