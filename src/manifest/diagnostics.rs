@@ -38,8 +38,6 @@ impl Report {
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
+        self.findings.iter().filter(|f| f.severity == Severity::Error)
     }
 }
