@@ -75,6 +75,20 @@ impl Node {
         }
     }
 
+    /// The node at a JSON pointer (`/properties/city/type`), for pointing into schemas.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        let mut node = self;
+        for raw in pointer.split('/').skip(1) {
+            let segment = raw.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Table(t) => &t.iter().find(|e| e.key == segment)?.value,
+                Value::Array(a) => a.get(segment.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
     /// The value as JSON (for schemas, enums and defaults).
     pub fn to_json(&self) -> serde_json::Value {
         match &self.value {
@@ -368,6 +382,8 @@ mod tests {
         let entries = root.as_table().unwrap();
         assert_eq!(file.location(entries[0].key_span.start).column, 3);
         assert_eq!(entries[1].value.to_json(), serde_json::json!([1, 2.5, null]));
+        assert_eq!(root.pointer("/n/1").unwrap().value, Value::Float(2.5));
+        assert!(root.pointer("/n/9").is_none());
     }
 
     #[test]
