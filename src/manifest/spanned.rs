@@ -397,6 +397,22 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_is_parsed_or_refused_without_panicking() {
+        for n in [50, MAX_NESTING - 1, MAX_NESTING + 1, 100_000] {
+            let toml_arrays = format!("a = {}{}", "[".repeat(n), "]".repeat(n));
+            let toml_tables = format!("a = {}1{}", "{b = ".repeat(n), "}".repeat(n));
+            let json = format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n));
+            let results = [parse_toml(&toml_arrays), parse_toml(&toml_tables), parse_json(&json)];
+            for result in results {
+                match result {
+                    Ok(_) => assert!(n <= MAX_NESTING),
+                    Err(e) => assert!(n > 50 && !e.message.is_empty()),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn columns_count_characters() {
         let file = SourceFile::new("a", "é = 1\nxy".into());
         assert_eq!(file.line_col(4), (1, 4));
