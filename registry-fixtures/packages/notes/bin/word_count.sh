@@ -1,8 +1,9 @@
 #!/bin/sh
-# word_count: counts for the "text" argument. Arguments arrive as JSON on stdin; python3 (the
-# standard library only) decodes them, since JSON strings may hold escapes and newlines.
+# word_count: counts for the "text" argument. Arguments arrive as JSON on stdin; python3
+# decodes them, since JSON strings may hold escapes and newlines (standard library only;
+# -S skips site-packages for a fast start).
 set -eu
-exec python3 -c '
+exec python3 -S -c '
 import json, sys
 args = json.load(sys.stdin)
 if args.get("__test__"):
