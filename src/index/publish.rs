@@ -1,0 +1,1 @@
+//! Writing folder registries: `agx registry init|add|yank`.

@@ -1,0 +1,1 @@
+//! Ranking catalog entries for `agx search`.
