@@ -18,7 +18,11 @@ fn completions_and_man_pages_are_fresh() {
     }
     let wanted: BTreeSet<_> = expected.iter().map(|(p, _)| p.clone()).collect();
     for dir in ["completions", "man"] {
-        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten() {
+        for entry in std::fs::read_dir(root.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let rel = std::path::Path::new(dir).join(entry.file_name());
             if !wanted.contains(&rel) {
                 stale.push(format!("{} is no longer generated", rel.display()));
