@@ -159,8 +159,6 @@ impl crate::error::Hint for ResolveError {
     }
 }
 
-use crate::error::Hint as _;
-
 /// A function returning every version of a package (as [`crate::index::Registry::versions`]).
 pub type VersionSource<'a> = &'a dyn Fn(&PackageName) -> Result<Vec<IndexEntry>, IndexError>;
 
@@ -433,6 +431,7 @@ fn visit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Hint as _;
 
     fn n(s: &str) -> PackageName {
         PackageName::parse(s).unwrap()
