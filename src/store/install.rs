@@ -63,6 +63,29 @@ pub trait Progress {
     fn done(&mut self, name: &PackageName, version: &semver::Version, outcome: &Outcome);
 }
 
+/// A local package unpacked into staging, waiting for its dependencies to be installed.
+/// Dropping it without committing removes its staging folder.
+pub struct PreparedLocal {
+    /// The loaded package (its folder is in staging).
+    pub package: Option<Package>,
+    sha256: String,
+    origin: PathBuf,
+    stage: PathBuf,
+}
+
+impl PreparedLocal {
+    /// The package to install.
+    pub fn package(&self) -> &Package {
+        self.package.as_ref().expect("prepared packages hold a package")
+    }
+}
+
+impl Drop for PreparedLocal {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
 /// Performs install plans on a store (the caller holds the exclusive lock).
 pub struct Installer<'a> {
     pub store: &'a Store,
@@ -148,67 +171,68 @@ impl Installer<'_> {
         self.commit(&package.dir, &receipt, previous.as_ref())
     }
 
-    /// Install a local package folder or tarball. Returns the package (for its dependencies)
-    /// and what happened; a no-op when the same version with the same bytes is installed.
-    pub fn install_local(
-        &mut self,
-        local: &LocalSource,
-        options: InstallOptions,
-    ) -> Result<(Package, Outcome), StoreError> {
+    /// First half of a local install: validate the folder (packing it) or the tarball, and
+    /// unpack it into staging. Nothing is in place until [`Installer::commit_local`].
+    pub fn prepare_local(&mut self, local: &LocalSource) -> Result<PreparedLocal, StoreError> {
         let stage = self.new_stage()?;
-        let result = self.install_local_staged(local, options, &stage);
-        if result.is_err() {
-            let _ = fsutil::remove_tree(&stage);
-        }
-        result
-    }
-
-    fn install_local_staged(
-        &mut self,
-        local: &LocalSource,
-        options: InstallOptions,
-        stage: &Path,
-    ) -> Result<(Package, Outcome), StoreError> {
-        let (archive, sha256) = match local {
+        let mut prepared = PreparedLocal {
+            package: None,
+            sha256: String::new(),
+            origin: std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into()),
+            stage,
+        };
+        let archive = match local {
             LocalSource::Dir(dir) => {
                 let package = crate::manifest::load_package(dir)?;
-                let packed = crate::archive::pack(&package, stage).map_err(|source| {
+                let packed = crate::archive::pack(&package, &prepared.stage).map_err(|source| {
                     StoreError::Archive {
                         name: dir.display().to_string(),
                         source,
                     }
                 })?;
-                (packed.path, packed.sha256)
+                prepared.sha256 = packed.sha256;
+                packed.path
             }
-            LocalSource::Tarball(file) => (file.clone(), sha256_file(file)?),
+            LocalSource::Tarball(file) => {
+                prepared.sha256 = sha256_file(file)?;
+                file.clone()
+            }
         };
-        let mut package = unpack_checked(&archive, stage, &local.path().display().to_string())?;
-        let previous = self.current_receipt(package.name())?;
-        if let Some(prev) = &previous
-            && !options.force
-            && prev.version == *package.version()
-            && prev.sha256 == sha256
-        {
-            fsutil::remove_tree(stage)?;
-            package.dir = self.store.package_dir(package.name(), package.version());
-            return Ok((package, Outcome::AlreadyInstalled));
-        }
-        let requested = semver::VersionReq::parse(&format!("={}", package.version()))
-            .expect("a version is a valid requirement");
-        let receipt = new_receipt(
-            &package,
-            sha256,
-            Source::Local {
-                path: std::path::absolute(local.path())
-                    .unwrap_or_else(|_| local.path().to_path_buf())
-                    .display()
-                    .to_string(),
-            },
-            (requested, true),
-        );
-        let outcome = self.commit(&package.dir, &receipt, previous.as_ref())?;
-        package.dir = self.store.package_dir(package.name(), package.version());
-        Ok((package, outcome))
+        let what = local.path().display().to_string();
+        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what)?);
+        Ok(prepared)
+    }
+
+    /// Second half of a local install: put the prepared package in place. A no-op when the
+    /// same version with the same bytes is installed, unless `force`.
+    pub fn commit_local(
+        &mut self,
+        mut prepared: PreparedLocal,
+        options: InstallOptions,
+    ) -> Result<Outcome, StoreError> {
+        let package = prepared.package.take().expect("prepared packages hold a package");
+        let (name, version) = (package.name().clone(), package.version().clone());
+        let previous = self.current_receipt(&name)?;
+        let outcome = match &previous {
+            Some(prev) if !options.force && prev.version == version && prev.sha256 == prepared.sha256 => {
+                if !prev.explicit {
+                    self.mark_explicit(&name, &prev.requested)?;
+                }
+                Outcome::AlreadyInstalled
+            }
+            _ => {
+                let requested = semver::VersionReq::parse(&format!("={version}"))
+                    .expect("a version is a valid requirement");
+                let source = Source::Local {
+                    path: prepared.origin.display().to_string(),
+                };
+                let receipt =
+                    new_receipt(&package, std::mem::take(&mut prepared.sha256), source, (requested, true));
+                self.commit(&package.dir, &receipt, previous.as_ref())?
+            }
+        };
+        self.progress.done(&name, &version, &outcome);
+        Ok(outcome)
     }
 
     /// Record that the user asked for an already installed package.
@@ -277,8 +301,8 @@ impl Installer<'_> {
     }
 }
 
-/// The requirement and explicit flag a receipt records: roots keep what the user asked;
-/// a package that was explicit stays explicit (with its earlier requirement).
+/// The requirement and explicit flag a receipt records: roots record what the user asked;
+/// an installed package being replaced keeps what its receipt said.
 fn record_as(
     name: &PackageName,
     planned: &semver::VersionReq,
@@ -287,8 +311,8 @@ fn record_as(
 ) -> (semver::VersionReq, bool) {
     match (explicit.get(name), previous) {
         (Some(req), _) => (req.clone(), true),
-        (None, Some(prev)) if prev.explicit => (prev.requested.clone(), true),
-        (None, _) => (planned.clone(), false),
+        (None, Some(prev)) => (prev.requested.clone(), prev.explicit),
+        (None, None) => (planned.clone(), false),
     }
 }
 

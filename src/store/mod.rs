@@ -18,10 +18,11 @@ mod lock;
 pub mod plan;
 mod receipt;
 pub mod remove;
+pub mod update;
 
 use std::path::{Path, PathBuf};
 
-pub use install::{InstallOptions, InstallReport, Installer, LocalSource};
+pub use install::{InstallOptions, InstallReport, Installer, LocalSource, Outcome, PreparedLocal};
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
 pub use receipt::{Receipt, Source};

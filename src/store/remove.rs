@@ -14,6 +14,14 @@ pub struct Removed {
     pub as_dependency: bool,
 }
 
+/// What an uninstall did.
+#[derive(Debug, Clone, Default)]
+pub struct Uninstalled {
+    pub removed: Vec<Removed>,
+    /// With `force`: installed packages left without a dependency (`name version needs dep`).
+    pub broken: Vec<String>,
+}
+
 /// Remove `names` (the caller holds the exclusive lock). Refuses, before changing anything,
 /// when a package is not installed or when other installed packages depend on one, unless
 /// `force`.
@@ -21,7 +29,8 @@ pub fn uninstall(
     store: &Store,
     names: &[PackageName],
     force: bool,
-) -> Result<Vec<Removed>, StoreError> {
+) -> Result<Uninstalled, StoreError> {
+    let mut done = Uninstalled::default();
     let installed: BTreeMap<PackageName, InstalledPackage> = store
         .list()?
         .into_iter()
@@ -42,6 +51,7 @@ pub fn uninstall(
                 dependents,
             });
         }
+        done.broken.extend(dependents.iter().map(|d| format!("{d} needs {name}")));
     }
 
     let mut removing: Vec<(&InstalledPackage, bool)> =
@@ -64,18 +74,17 @@ pub fn uninstall(
         }
     }
 
-    let mut removed = Vec::new();
     for (package, as_dependency) in removing {
         fsutil::remove_file(&store.receipt_path(&package.name))?;
         let files = package.dir.parent().unwrap_or(&package.dir);
         fsutil::discard_tree(files, &store.staging_dir())?;
-        removed.push(Removed {
+        done.removed.push(Removed {
             name: package.name.clone(),
             version: package.version.clone(),
             as_dependency,
         });
     }
-    Ok(removed)
+    Ok(done)
 }
 
 /// Installed packages whose receipts list `name` as a dependency.
@@ -137,16 +146,22 @@ mod tests {
         assert!(text.contains("acme/maps 1.0.0, acme/weather 1.0.0"), "{text}");
 
         let weather = PackageName::parse("acme/weather").unwrap();
-        let removed = uninstall(&store, &[weather], false).unwrap();
+        let removed = uninstall(&store, &[weather], false).unwrap().removed;
         assert_eq!(removed.len(), 2, "{removed:?}");
         assert!(removed[1].as_dependency && removed[1].name.to_string() == "acme/units");
         assert_eq!(names(&store), ["acme/geo", "acme/maps"]);
         assert!(!store.store_dir().join("acme/weather").exists());
 
         let maps = PackageName::parse("acme/maps").unwrap();
-        uninstall(&store, &[maps], false).unwrap();
-        assert!(names(&store).is_empty());
-        let err = uninstall(&store, &[geo], true).unwrap_err();
+        uninstall(&store, std::slice::from_ref(&maps), false).unwrap();
+        assert!(names(&store).is_empty(), "geo went with its last dependent");
+        let err = uninstall(&store, std::slice::from_ref(&geo), true).unwrap_err();
         assert!(matches!(err, StoreError::NotInstalled { .. }));
+
+        install_fake(&store, "acme/geo", &[], true);
+        install_fake(&store, "acme/maps", &["acme/geo"], true);
+        let forced = uninstall(&store, std::slice::from_ref(&geo), true).unwrap();
+        assert_eq!(forced.broken, ["acme/maps 1.0.0 needs acme/geo"]);
+        assert_eq!(names(&store), ["acme/maps"]);
     }
 }
