@@ -6,7 +6,7 @@ use super::Context;
 use super::install::{CliProgress, open_registry};
 use crate::cli::UpdateArgs;
 use crate::error::CliResult;
-use crate::name::PackageName;
+use crate::name::{PackageName, PackageSpec};
 use crate::store::{InstalledPackage, Installer, LockMode, Root, Store, StoreError};
 use crate::ui;
 
@@ -54,10 +54,13 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
         .iter()
         .filter(|c| c.wanted > c.current)
         .map(|c| Root {
-            name: c.name.clone(),
-            req: semver::VersionReq::parse(&format!("={}", c.wanted))
-                .expect("a version is a valid requirement"),
-            exact: Some(c.wanted.clone()),
+            spec: PackageSpec {
+                name: c.name.clone(),
+                req: Some(
+                    semver::VersionReq::parse(&format!("={}", c.wanted))
+                        .expect("a version is a valid requirement"),
+                ),
+            },
             force: false,
         })
         .collect();

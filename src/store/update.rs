@@ -48,7 +48,7 @@ pub fn check(
     installed: &BTreeMap<PackageName, InstalledPackage>,
     targets: &[&InstalledPackage],
 ) -> Result<Vec<UpdateCheck>, StoreError> {
-    let agx = semver::Version::parse(env!("CARGO_PKG_VERSION")).expect("semver crate version");
+    let agx = crate::resolve::agx_version();
     let mut checks = Vec::new();
     for target in targets {
         let mut reqs = Vec::new();
