@@ -56,10 +56,10 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
         .max()
         .unwrap_or(0)
         .max("package".len());
-    println!("{:width$}  {:10} {:10} {:10}", "package", "current", "wanted", "latest");
+    println!("{:width$}  {:10} {:10} latest", "package", "current", "wanted");
     for c in &outdated {
         println!(
-            "{:width$}  {:10} {:10} {:10}",
+            "{:width$}  {:10} {:10} {}",
             c.name.to_string(),
             c.current.to_string(),
             c.wanted.to_string(),

@@ -113,9 +113,11 @@ impl Installer<'_> {
             ));
         }
         for (name, version) in &plan.kept {
-            if let Some(req) = explicit.get(name) {
-                self.mark_explicit(name, req)?;
-            }
+            // Dependencies of a local package are roots too, but the user did not name them.
+            let Some(req) = explicit.get(name) else {
+                continue;
+            };
+            self.mark_explicit(name, req)?;
             let outcome = Outcome::AlreadyInstalled;
             self.progress.done(name, version, &outcome);
             report.packages.push((name.clone(), version.clone(), outcome));
