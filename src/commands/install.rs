@@ -51,7 +51,12 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         .collect();
     let explicit: BTreeMap<PackageName, semver::VersionReq> = specs
         .iter()
-        .map(|s| (s.name.clone(), s.req.clone().unwrap_or(semver::VersionReq::STAR)))
+        .map(|s| {
+            (
+                s.name.clone(),
+                s.req.clone().unwrap_or(semver::VersionReq::STAR),
+            )
+        })
         .collect();
     // A local package's dependencies come from the registry, installed before it.
     for p in &prepared {
@@ -164,10 +169,9 @@ pub(crate) fn report(name: &PackageName, version: &semver::Version, outcome: &Ou
     match outcome {
         Outcome::Installed => ui::status("Installed", &format!("{name} v{version}")),
         Outcome::Reinstalled => ui::status("Reinstalled", &format!("{name} v{version}")),
-        Outcome::Replaced { previous } => ui::status(
-            "Updated",
-            &format!("{name} v{previous} -> v{version}"),
-        ),
+        Outcome::Replaced { previous } => {
+            ui::status("Updated", &format!("{name} v{previous} -> v{version}"))
+        }
         Outcome::AlreadyInstalled => ui::status(
             "Installed",
             &format!("{name} v{version} (already installed; --force reinstalls it)"),

@@ -127,7 +127,8 @@ pub fn plan(
         match (&package.action, &package.entry) {
             (Action::Keep, _) | (_, None) => {
                 if package.explicit {
-                    plan.kept.push((package.name.clone(), package.version.clone()));
+                    plan.kept
+                        .push((package.name.clone(), package.version.clone()));
                 }
             }
             (_, Some(entry)) => plan.installs.push(PlannedInstall {
@@ -163,7 +164,9 @@ fn check_installed_dependents(
     plan: &Plan,
 ) -> Result<(), PlanError> {
     for change in &plan.installs {
-        let Some(old) = &change.replaces else { continue };
+        let Some(old) = &change.replaces else {
+            continue;
+        };
         let name = &change.entry.name;
         for receipt in installed.values() {
             let stays = !plan.installs.iter().any(|p| p.entry.name == receipt.name);
@@ -307,6 +310,9 @@ pub(crate) mod tests {
         let err = plan(&registry(), &installed, &[root("acme/geo@2", false)])
             .unwrap_err()
             .to_string();
-        assert!(err.contains("installed acme/weather 1.2.0 requires acme/geo ^1.0"), "{err}");
+        assert!(
+            err.contains("installed acme/weather 1.2.0 requires acme/geo ^1.0"),
+            "{err}"
+        );
     }
 }
