@@ -420,3 +420,6 @@ pub fn record_target(record: &Record) -> Result<Target, ClientError> {
 pub fn agx_binary() -> std::io::Result<PathBuf> {
     std::fs::canonicalize(std::env::current_exe()?)
 }
+
+#[cfg(test)]
+mod golden_tests;

@@ -49,8 +49,25 @@ fn input(value: &Value) -> CstInputValue {
     }
 }
 
+/// serde_json appends " at line L column C"; the position is reported separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
 impl JsonDoc {
     pub fn parse(text: &str, comments: bool) -> Result<Self, SyntaxError> {
+        // The CST parser keeps comments whatever its options say; strict files are checked
+        // by serde_json first (Claude Code treats a file with comments as corrupt).
+        if !comments && !text.trim().is_empty() {
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| SyntaxError {
+                line: e.line(),
+                column: e.column(),
+                message: strip_position(&e.to_string()),
+            })?;
+        }
         let options = if comments { jsonc_options() } else { strict_options() };
         let root = CstRootNode::parse(text, &options).map_err(|e| SyntaxError {
             line: e.line_display(),

@@ -72,5 +72,3 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-#[cfg(test)]
-mod tests;
