@@ -31,6 +31,8 @@ pub enum ClientError {
     Structure { file: PathBuf, source: edit::EditError },
     #[error("`{key}` in {} already holds a different server", file.display())]
     KeyTaken { file: PathBuf, key: String, holds: String },
+    #[error("`{key}` in {} is not an entry agx wrote", file.display())]
+    NotAgxEntry { file: PathBuf, key: String },
     #[error("`{key}` is not a portable entry key")]
     BadKey { key: String },
     #[error("cannot read {}", file.display())]
@@ -66,6 +68,9 @@ impl crate::error::Hint for ClientError {
                 "use lowercase letters, digits and `-`, starting with a letter or digit (e.g. `weather-forecast`)".into(),
             ),
             ClientError::NoHome => Some("set HOME".into()),
+            ClientError::NotAgxEntry { .. } => {
+                Some("agx removes only entries that run `agx serve`; edit other entries by hand".into())
+            }
             _ => None,
         }
     }
@@ -360,6 +365,16 @@ pub fn plan_uninstall(target: &Target, key_or_server: &str) -> Result<Change, Cl
             outcome: Outcome::NotFound,
         });
     };
+    let is_agx = doc
+        .get(&target.container, &key)
+        .and_then(|v| shape::parse(target.client.shape, &v))
+        .is_some_and(|e| e.agx_server().is_some());
+    if !is_agx {
+        return Err(ClientError::NotAgxEntry {
+            file: target.file.clone(),
+            key,
+        });
+    }
     doc.remove(&target.container, &key);
     Ok(Change {
         target: target.clone(),
