@@ -5,7 +5,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::resolve::{ResolveError, resolve_server};
-use super::{ClientError, Record, Records, ServerEntry, agx_binary, read_doc, record_target, shape};
+use super::{
+    ClientError, Record, Records, ServerEntry, agx_binary, read_doc, record_target, shape,
+};
 use crate::name::QualifiedName;
 use crate::paths::AgxPaths;
 
@@ -77,7 +79,12 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
         let (before, doc) = match read_doc(&target) {
             Ok((Some(b), doc)) => (b, doc),
             Ok((None, _)) => {
-                let mut f = finding(&record, Problem::FileMissing, "the client file does not exist".into(), "forget the entry".into());
+                let mut f = finding(
+                    &record,
+                    Problem::FileMissing,
+                    "the client file does not exist".into(),
+                    "forget the entry".into(),
+                );
                 if fix {
                     forget.push(record.clone());
                     f.fixed = true;
@@ -87,13 +94,23 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
             }
             Err(e @ ClientError::Syntax { .. }) => {
                 let detail = e.to_string();
-                findings.push(finding(&record, Problem::FileUnreadable, detail, "fix the file by hand".into()));
+                findings.push(finding(
+                    &record,
+                    Problem::FileUnreadable,
+                    detail,
+                    "fix the file by hand".into(),
+                ));
                 continue;
             }
             Err(e) => return Err(e.into()),
         };
         let Some(value) = doc.get(&target.container, &record.key) else {
-            let mut f = finding(&record, Problem::EntryMissing, "the entry was removed from the file".into(), "forget the entry".into());
+            let mut f = finding(
+                &record,
+                Problem::EntryMissing,
+                "the entry was removed from the file".into(),
+                "forget the entry".into(),
+            );
             if fix {
                 forget.push(record.clone());
                 f.fixed = true;
@@ -123,11 +140,17 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                 "point the entry at this agx binary".into(),
             );
             if let (true, Some(current)) = (fix, &current) {
-                let fixed_entry = ServerEntry { command: current.clone(), ..entry.clone() };
+                let fixed_entry = ServerEntry {
+                    command: current.clone(),
+                    ..entry.clone()
+                };
                 let change = super::plan_install(&target, &record.key, &fixed_entry, false);
                 if let Ok(change) = change {
                     if change.before.as_deref() == Some(before.as_str()) && change.apply().is_ok() {
-                        records.upsert(Record { command: current.clone(), ..record.clone() });
+                        records.upsert(Record {
+                            command: current.clone(),
+                            ..record.clone()
+                        });
                         changed_records = true;
                         f.fixed = true;
                     }
@@ -144,7 +167,10 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                 &record,
                 Problem::PackageMissing,
                 format!("package {p} is not installed"),
-                format!("run `agx install {p}`, or `{}`", super::uninstall_command(&record)),
+                format!(
+                    "run `agx install {p}`, or `{}`",
+                    super::uninstall_command(&record)
+                ),
             )),
             Err(e) => findings.push(finding(
                 &record,

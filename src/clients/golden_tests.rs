@@ -39,12 +39,25 @@ fn host() -> HostEnv {
     }
 }
 
-fn temp_target(client: &'static Client, scope: Scope, text: &str, ext: &str) -> (tempfile::TempDir, Target) {
+fn temp_target(
+    client: &'static Client,
+    scope: Scope,
+    text: &str,
+    ext: &str,
+) -> (tempfile::TempDir, Target) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(format!("config.{ext}"));
     std::fs::write(&file, text).unwrap();
     let project = Path::new("/home/u/work/site");
-    let t = target(client, scope, Some(project), Some(&file), "forecast", &host()).unwrap();
+    let t = target(
+        client,
+        scope,
+        Some(project),
+        Some(&file),
+        "forecast",
+        &host(),
+    )
+    .unwrap();
     (dir, t)
 }
 
@@ -60,11 +73,20 @@ fn check_client(client: &'static Client, scope: Scope, before_path: &Path, after
     }
     let expected = std::fs::read_to_string(&after_path)
         .unwrap_or_else(|_| panic!("missing {}", after_path.display()));
-    assert_eq!(change.after, expected, "{}: after differs from golden", client.id);
+    assert_eq!(
+        change.after, expected,
+        "{}: after differs from golden",
+        client.id
+    );
     // It still parses, and reads back as the entry agx wrote.
     let reparsed = edit::parse(client.format, &change.after).unwrap();
     let value = reparsed.get(&t.container, "forecast").unwrap();
-    assert_eq!(shape::parse(client.shape, &value), Some(fixture_entry()), "{}", client.id);
+    assert_eq!(
+        shape::parse(client.shape, &value),
+        Some(fixture_entry()),
+        "{}",
+        client.id
+    );
 
     change.apply().unwrap();
     let again = plan_install(&t, "forecast", &fixture_entry(), false).unwrap();
@@ -74,7 +96,11 @@ fn check_client(client: &'static Client, scope: Scope, before_path: &Path, after
     for name in ["forecast", "acme/weather/forecast"] {
         let removal = plan_uninstall(&t, name).unwrap();
         assert_eq!(removal.outcome, Outcome::Removed, "{}", client.id);
-        assert_eq!(removal.after, before, "{}: uninstall did not restore every byte", client.id);
+        assert_eq!(
+            removal.after, before,
+            "{}: uninstall did not restore every byte",
+            client.id
+        );
     }
 }
 
@@ -82,21 +108,35 @@ fn check_client(client: &'static Client, scope: Scope, before_path: &Path, after
 fn every_client_round_trips_its_golden_file() {
     for client in CLIENTS {
         let before = before_file(client.id);
-        check_client(client, Scope::User, &before, &format!("{}.after", client.id));
+        check_client(
+            client,
+            Scope::User,
+            &before,
+            &format!("{}.after", client.id),
+        );
     }
 }
 
 #[test]
 fn claude_code_local_scope_goes_into_the_project_entry() {
     let client = table::find("claude-code").unwrap();
-    check_client(client, Scope::Local, &before_file("claude-code"), "claude-code.after-local");
+    check_client(
+        client,
+        Scope::Local,
+        &before_file("claude-code"),
+        "claude-code.after-local",
+    );
 }
 
 #[test]
 fn malformed_files_are_refused_with_line_and_column() {
     let cases = [
         ("claude-code", "{\n  \"a\": 1\n  // comment\n}\n", 3),
-        ("vscode", "{\n  \"servers\": {\n    \"x\": [1 2\n  }\n}\n", 3),
+        (
+            "vscode",
+            "{\n  \"servers\": {\n    \"x\": [1 2\n  }\n}\n",
+            3,
+        ),
         ("codex", "model = \"x\"\n[mcp_servers.a\ncommand = 1\n", 2),
         ("goose", "extensions:\n  a: [1, 2\nb: c\n", 4),
     ];
@@ -112,7 +152,11 @@ fn malformed_files_are_refused_with_line_and_column() {
             }
             other => panic!("{id}: expected a syntax error, got {other}"),
         }
-        assert_eq!(std::fs::read_to_string(&t.file).unwrap(), text, "{id}: file touched");
+        assert_eq!(
+            std::fs::read_to_string(&t.file).unwrap(),
+            text,
+            "{id}: file touched"
+        );
     }
 }
 
@@ -121,7 +165,10 @@ fn minified_json_keeps_other_entries_on_uninstall() {
     let client = table::find("amazon-q").unwrap();
     let text = "{\"mcpServers\":{\"aws\":{\"command\":\"uvx\",\"args\":[\"a\"]}},\"x\":1}";
     let (_dir, t) = temp_target(client, Scope::User, text, "json");
-    plan_install(&t, "forecast", &fixture_entry(), false).unwrap().apply().unwrap();
+    plan_install(&t, "forecast", &fixture_entry(), false)
+        .unwrap()
+        .apply()
+        .unwrap();
     let removal = plan_uninstall(&t, "forecast").unwrap();
     let after: serde_json::Value = serde_json::from_str(&removal.after).unwrap();
     let before: serde_json::Value = serde_json::from_str(text).unwrap();
@@ -136,7 +183,10 @@ fn a_key_holding_another_server_needs_force() {
     let err = plan_install(&t, "forecast", &fixture_entry(), false).unwrap_err();
     assert!(matches!(err, ClientError::KeyTaken { .. }), "{err}");
     let hint = crate::error::Hint::hint(&err).unwrap();
-    assert!(hint.contains("--name") && hint.contains("--force"), "{hint}");
+    assert!(
+        hint.contains("--name") && hint.contains("--force"),
+        "{hint}"
+    );
     let forced = plan_install(&t, "forecast", &fixture_entry(), true).unwrap();
     assert_eq!(forced.outcome, Outcome::Updated);
     assert!(forced.after.contains("/opt/agx/bin/agx"));
@@ -165,8 +215,14 @@ fn missing_files_are_created_and_dry_run_writes_nothing() {
         assert!(change.diff().contains("+"), "{}", client.id);
         assert!(!file.exists(), "planning wrote {}", client.id);
         change.apply().unwrap();
-        let reparsed = edit::parse(client.format, &std::fs::read_to_string(&file).unwrap()).unwrap();
+        let reparsed =
+            edit::parse(client.format, &std::fs::read_to_string(&file).unwrap()).unwrap();
         let value = reparsed.get(&t.container, "forecast").unwrap();
-        assert_eq!(shape::parse(client.shape, &value), Some(fixture_entry()), "{}", client.id);
+        assert_eq!(
+            shape::parse(client.shape, &value),
+            Some(fixture_entry()),
+            "{}",
+            client.id
+        );
     }
 }

@@ -24,21 +24,37 @@ pub enum ClientError {
     #[error("unknown MCP client `{0}`")]
     UnknownClient(String),
     #[error("{client} has no {scope} scope")]
-    NoScope { client: &'static str, scope: &'static str },
+    NoScope {
+        client: &'static str,
+        scope: &'static str,
+    },
     #[error("{} does not parse; agx left it untouched", file.display())]
     Syntax { file: PathBuf, source: SyntaxError },
     #[error("cannot edit {}: {source}", file.display())]
-    Structure { file: PathBuf, source: edit::EditError },
+    Structure {
+        file: PathBuf,
+        source: edit::EditError,
+    },
     #[error("`{key}` in {} already holds a different server", file.display())]
-    KeyTaken { file: PathBuf, key: String, holds: String },
+    KeyTaken {
+        file: PathBuf,
+        key: String,
+        holds: String,
+    },
     #[error("`{key}` in {} is not an entry agx wrote", file.display())]
     NotAgxEntry { file: PathBuf, key: String },
     #[error("`{key}` is not a portable entry key")]
     BadKey { key: String },
     #[error("cannot read {}", file.display())]
-    Read { file: PathBuf, source: std::io::Error },
+    Read {
+        file: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot write {}", file.display())]
-    Write { file: PathBuf, source: std::io::Error },
+    Write {
+        file: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot find the home folder")]
     NoHome,
 }
@@ -154,7 +170,9 @@ pub fn target(
     env: &HostEnv,
 ) -> Result<Target, ClientError> {
     let project_dir = || -> Result<PathBuf, ClientError> {
-        let dir = project.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        let dir = project
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
         absolute_dir(&dir).map_err(|source| ClientError::Read { file: dir, source })
     };
     let mut container = Container {
@@ -186,7 +204,10 @@ pub fn target(
         }
     };
     let file = match config {
-        Some(c) => absolute_dir(c).map_err(|source| ClientError::Read { file: c.into(), source })?,
+        Some(c) => absolute_dir(c).map_err(|source| ClientError::Read {
+            file: c.into(),
+            source,
+        })?,
         None => file,
     };
     Ok(Target {
@@ -232,17 +253,23 @@ impl Change {
         if matches!(self.outcome, Outcome::Unchanged | Outcome::NotFound) {
             return Ok(None);
         }
-        write::write_atomic(&self.target.file, &self.after, self.target.new_file_mode(), true).map_err(
-            |source| ClientError::Write {
-                file: self.target.file.clone(),
-                source,
-            },
+        write::write_atomic(
+            &self.target.file,
+            &self.after,
+            self.target.new_file_mode(),
+            true,
         )
+        .map_err(|source| ClientError::Write {
+            file: self.target.file.clone(),
+            source,
+        })
     }
 }
 
 /// Read and parse a target's file (a missing file is an empty document).
-pub fn read_doc(target: &Target) -> Result<(Option<String>, Box<dyn edit::ConfigDoc>), ClientError> {
+pub fn read_doc(
+    target: &Target,
+) -> Result<(Option<String>, Box<dyn edit::ConfigDoc>), ClientError> {
     let before = match std::fs::read_to_string(&target.file) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -253,12 +280,13 @@ pub fn read_doc(target: &Target) -> Result<(Option<String>, Box<dyn edit::Config
             });
         }
     };
-    let doc = edit::parse(target.client.format, before.as_deref().unwrap_or("")).map_err(|source| {
-        ClientError::Syntax {
-            file: target.file.clone(),
-            source,
-        }
-    })?;
+    let doc =
+        edit::parse(target.client.format, before.as_deref().unwrap_or("")).map_err(|source| {
+            ClientError::Syntax {
+                file: target.file.clone(),
+                source,
+            }
+        })?;
     Ok((before, doc))
 }
 
@@ -272,7 +300,12 @@ fn describe(value: &Value) -> String {
 }
 
 /// Plan writing `entry` under `key`.
-pub fn plan_install(target: &Target, key: &str, entry: &ServerEntry, force: bool) -> Result<Change, ClientError> {
+pub fn plan_install(
+    target: &Target,
+    key: &str,
+    entry: &ServerEntry,
+    force: bool,
+) -> Result<Change, ClientError> {
     if !shape::is_portable_key(key) {
         return Err(ClientError::BadKey { key: key.into() });
     }

@@ -41,11 +41,20 @@ pub struct Records {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
     #[error("cannot read {}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{} is not valid", path.display())]
-    Parse { path: PathBuf, source: toml::de::Error },
+    Parse {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
     #[error("cannot write {}", path.display())]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl crate::error::Hint for RecordsError {
@@ -76,7 +85,8 @@ impl Records {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), RecordsError> {
-        let mut text = String::from("# Entries agx wrote into MCP client configs. Managed by agx.\n\n");
+        let mut text =
+            String::from("# Entries agx wrote into MCP client configs. Managed by agx.\n\n");
         text.push_str(&toml::to_string(self).expect("records serialize"));
         super::write::write_atomic(path, &text, 0o644, false)
             .map(|_| ())
@@ -120,7 +130,10 @@ mod tests {
             command: "/bin/agx".into(),
         };
         records.upsert(r.clone());
-        records.upsert(Record { server: "acme/weather/other".into(), ..r.clone() });
+        records.upsert(Record {
+            server: "acme/weather/other".into(),
+            ..r.clone()
+        });
         records.save(&path).unwrap();
         let back = Records::load(&path).unwrap();
         assert_eq!(back.entries.len(), 1);

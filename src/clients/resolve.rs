@@ -2,11 +2,12 @@
 //! running anything, so a broken server fails at `install-server`, not inside the client.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::manifest::{LoadError, Package, load_package};
 use crate::name::{ItemRef, PackageName, QualifiedName};
 use crate::paths::AgxPaths;
+use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {
@@ -14,6 +15,8 @@ pub enum ResolveError {
     NotInstalled(PackageName),
     #[error(transparent)]
     Load(#[from] LoadError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error("package {package} has no server `{server}`{}", available_list(.available))]
     NoSuchServer {
         package: PackageName,
@@ -40,6 +43,7 @@ impl crate::error::Hint for ResolveError {
         match self {
             ResolveError::NotInstalled(p) => Some(format!("run `agx install {p}`")),
             ResolveError::Load(e) => e.hint(),
+            ResolveError::Store(e) => e.hint(),
             ResolveError::NoSuchServer { package, .. } => {
                 Some(format!("`agx info {package}` lists its servers"))
             }
@@ -51,33 +55,12 @@ impl crate::error::Hint for ResolveError {
     }
 }
 
-/// The installed folder of a package: the version its receipt names, else the newest
-/// version folder in the store.
-pub fn installed_package_dir(paths: &AgxPaths, name: &PackageName) -> Option<PathBuf> {
-    let (publisher, pkg) = name.path_segments();
-    let versions = paths.store_dir().join(publisher).join(pkg);
-    let receipt = paths.receipts_dir().join(publisher).join(format!("{pkg}.toml"));
-    if let Some(version) = receipt_version(&receipt) {
-        let dir = versions.join(&version);
-        if dir.is_dir() {
-            return Some(dir);
-        }
-    }
-    std::fs::read_dir(&versions)
-        .ok()?
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let v = semver::Version::parse(e.file_name().to_str()?).ok()?;
-            e.file_type().ok()?.is_dir().then_some((v, e.path()))
-        })
-        .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, p)| p)
-}
-
-fn receipt_version(receipt: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(receipt).ok()?;
-    let value: toml::Table = toml::from_str(&text).ok()?;
-    value.get("version")?.as_str().map(str::to_string)
+/// The installed folder of a package, if it is installed.
+pub fn installed_package_dir(
+    paths: &AgxPaths,
+    name: &PackageName,
+) -> Result<Option<PathBuf>, ResolveError> {
+    Ok(Store::open(paths).installed(name)?.map(|p| p.dir))
 }
 
 /// What a resolved server offers (qualified names of every tool and prompt).
@@ -100,7 +83,7 @@ struct Packages<'a> {
 impl Packages<'_> {
     fn get(&mut self, name: &PackageName) -> Result<&Package, ResolveError> {
         if !self.loaded.contains_key(name) {
-            let dir = installed_package_dir(self.paths, name)
+            let dir = installed_package_dir(self.paths, name)?
                 .ok_or_else(|| ResolveError::NotInstalled(name.clone()))?;
             let package = load_package(&dir)?;
             self.loaded.insert(name.clone(), package);
@@ -110,7 +93,10 @@ impl Packages<'_> {
 }
 
 /// Resolve a server as `agx serve` would, reading definition files only.
-pub fn resolve_server(paths: &AgxPaths, server: &QualifiedName) -> Result<ResolvedServer, ResolveError> {
+pub fn resolve_server(
+    paths: &AgxPaths,
+    server: &QualifiedName,
+) -> Result<ResolvedServer, ResolveError> {
     let mut packages = Packages {
         paths,
         loaded: BTreeMap::new(),
@@ -158,7 +144,10 @@ pub fn resolve_server(paths: &AgxPaths, server: &QualifiedName) -> Result<Resolv
             if found {
                 out.push(target);
             } else {
-                problems.push(format!("{kind} {target}: no such {kind} in {}", target.package));
+                problems.push(format!(
+                    "{kind} {target}: no such {kind} in {}",
+                    target.package
+                ));
             }
         }
         out

@@ -26,7 +26,11 @@ impl ServerEntry {
 }
 
 fn env_value(env: &BTreeMap<String, String>) -> Value {
-    Value::Object(env.iter().map(|(k, v)| (k.clone(), Value::from(v.clone()))).collect())
+    Value::Object(
+        env.iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+            .collect(),
+    )
 }
 
 /// The entry as the client's JSON-like value (TOML and YAML editors convert it).
@@ -154,7 +158,11 @@ pub fn default_key(server_item: &str) -> String {
         }
     }
     let key = key.trim_end_matches('-').to_string();
-    if key.is_empty() { "agx-server".into() } else { key }
+    if key.is_empty() {
+        "agx-server".into()
+    } else {
+        key
+    }
 }
 
 /// Whether a user-given key is valid in every client.
@@ -188,7 +196,10 @@ mod tests {
         ] {
             let v = render(shape, "forecast", &entry());
             assert_eq!(parse(shape, &v).as_ref(), Some(&entry()), "{shape:?}");
-            assert_eq!(parse(shape, &v).unwrap().agx_server(), Some("acme/weather/forecast"));
+            assert_eq!(
+                parse(shape, &v).unwrap().agx_server(),
+                Some("acme/weather/forecast")
+            );
         }
     }
 

@@ -284,7 +284,10 @@ pub static CLIENTS: &[Client] = &[
         format: Format::Json,
         container: &["mcpServers"],
         shape: Shape::Copilot,
-        user: |e| e.home_or_var("COPILOT_HOME", ".copilot").join("mcp-config.json"),
+        user: |e| {
+            e.home_or_var("COPILOT_HOME", ".copilot")
+                .join("mcp-config.json")
+        },
         project: None,
         local_scope: false,
     },
@@ -301,7 +304,11 @@ pub static CLIENTS: &[Client] = &[
                 .vscode_user()
                 .join("globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json");
             // Cline 4+ moved the file; write the old one only where it is the one in use.
-            if !v4.exists() && legacy.exists() { legacy } else { v4 }
+            if !v4.exists() && legacy.exists() {
+                legacy
+            } else {
+                v4
+            }
         },
         project: None,
         local_scope: false,
@@ -470,7 +477,10 @@ mod tests {
     #[test]
     fn paths_follow_os_and_overrides() {
         let linux = env(Os::Linux);
-        assert_eq!((find("vscode").unwrap().user)(&linux), PathBuf::from("/h/.config/Code/User/mcp.json"));
+        assert_eq!(
+            (find("vscode").unwrap().user)(&linux),
+            PathBuf::from("/h/.config/Code/User/mcp.json")
+        );
         let mac = env(Os::MacOs);
         assert_eq!(
             (find("claude-desktop").unwrap().user)(&mac),
@@ -479,8 +489,14 @@ mod tests {
         let mut moved = env(Os::Linux);
         moved.vars.insert("CODEX_HOME".into(), "/c".into());
         moved.vars.insert("CLAUDE_CONFIG_DIR".into(), "/cc".into());
-        assert_eq!((find("codex").unwrap().user)(&moved), PathBuf::from("/c/config.toml"));
-        assert_eq!((find("claude-code").unwrap().user)(&moved), PathBuf::from("/cc/.claude.json"));
+        assert_eq!(
+            (find("codex").unwrap().user)(&moved),
+            PathBuf::from("/c/config.toml")
+        );
+        assert_eq!(
+            (find("claude-code").unwrap().user)(&moved),
+            PathBuf::from("/cc/.claude.json")
+        );
         assert_eq!(find("Cursor").unwrap().id, "cursor");
     }
 }

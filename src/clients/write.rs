@@ -24,7 +24,12 @@ fn resolve_link(path: &Path) -> PathBuf {
 /// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits); an
 /// existing one keeps its permissions and its old content goes to the backup, whose path is
 /// returned.
-pub fn write_atomic(path: &Path, text: &str, new_mode: u32, backup: bool) -> std::io::Result<Option<PathBuf>> {
+pub fn write_atomic(
+    path: &Path,
+    text: &str,
+    new_mode: u32,
+    backup: bool,
+) -> std::io::Result<Option<PathBuf>> {
     let path = resolve_link(path);
     let dir = path
         .parent()
@@ -105,8 +110,14 @@ mod tests {
         let b = write_atomic(&f, "new", 0o600, true).unwrap().unwrap();
         assert_eq!(fs::read_to_string(&f).unwrap(), "new");
         assert_eq!(fs::read_to_string(&b).unwrap(), "old");
-        assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o640);
-        assert_eq!(fs::metadata(&b).unwrap().permissions().mode() & 0o777, 0o640);
+        assert_eq!(
+            fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        assert_eq!(
+            fs::metadata(&b).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
     }
 
     #[test]
@@ -114,7 +125,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a/b/.claude.json");
         assert!(write_atomic(&f, "{}", 0o600, true).unwrap().is_none());
-        assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 
     #[test]
@@ -125,7 +139,12 @@ mod tests {
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
         write_atomic(&link, "new", 0o600, false).unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
     }
 }

@@ -55,7 +55,11 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
                     Ok(found) => (
                         found
                             .into_iter()
-                            .map(|(key, server, e)| EntryInfo { key, server, command: e.command })
+                            .map(|(key, server, e)| EntryInfo {
+                                key,
+                                server,
+                                command: e.command,
+                            })
                             .collect(),
                         None,
                     ),
@@ -85,11 +89,18 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
         });
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&infos).expect("serializable"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&infos).expect("serializable")
+        );
         return Ok(());
     }
     for info in &infos {
-        println!("{} {}", paint(Style::Bold, info.client), paint(Style::Dim, &format!("({})", info.name)));
+        println!(
+            "{} {}",
+            paint(Style::Bold, info.client),
+            paint(Style::Dim, &format!("({})", info.name))
+        );
         for f in &info.files {
             let state = match (&f.error, f.exists) {
                 (Some(e), _) => format!("unreadable: {e}"),

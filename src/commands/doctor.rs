@@ -9,7 +9,10 @@ use crate::ui;
 pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     let report = doctor::run(ctx.paths()?, args.fix)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("serializable")
+        );
     } else {
         for f in &report.findings {
             let mark = if f.fixed { "fixed" } else { "problem" };
@@ -17,7 +20,13 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
                 "{mark}: {} {} `{}` ({}) in {}: {}",
                 f.client, f.scope, f.key, f.server, f.file, f.detail
             );
-            let action = if f.fixed { "done" } else if args.fix { "left" } else { "fix" };
+            let action = if f.fixed {
+                "done"
+            } else if args.fix {
+                "left"
+            } else {
+                "fix"
+            };
             println!("  {action}: {}", f.action);
         }
     }
@@ -25,7 +34,11 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     if open == 0 {
         ui::status(
             "Checked",
-            &format!("{} client entr{}: no problems left", report.checked, if report.checked == 1 { "y" } else { "ies" }),
+            &format!(
+                "{} client entr{}: no problems left",
+                report.checked,
+                if report.checked == 1 { "y" } else { "ies" }
+            ),
         );
         return Ok(());
     }

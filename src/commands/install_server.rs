@@ -17,7 +17,10 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     let env_pairs = parse_env(&args.env)?;
 
     ensure_installed(ctx, &server.package)?;
-    let resolved = resolve_server(paths, &server)?;
+    let resolved = {
+        let _lock = crate::store::Store::open(paths).lock_shared_if_present()?;
+        resolve_server(paths, &server)?
+    };
     report_resolved(&resolved);
 
     let key = args
@@ -34,7 +37,11 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         &host,
     )?;
     let command = clients::agx_binary()
-        .map_err(|e| CliError::new(format!("cannot find the path of the running agx binary: {e}")))?
+        .map_err(|e| {
+            CliError::new(format!(
+                "cannot find the path of the running agx binary: {e}"
+            ))
+        })?
         .display()
         .to_string();
     let mut env = BTreeMap::new();
@@ -74,7 +81,10 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         _ => ui::status("Added", &place),
     }
     if let Some(b) = backup {
-        ui::status("Backup", &format!("previous content saved to {}", b.display()));
+        ui::status(
+            "Backup",
+            &format!("previous content saved to {}", b.display()),
+        );
     }
     if client.id == "claude-code" && args.scope == crate::cli::Scope::Project {
         ui::warn("Claude Code starts project servers only after you approve them in a session");
@@ -82,16 +92,20 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     Ok(())
 }
 
-/// The one call into the store: install the package (and its dependencies) when missing.
-fn ensure_installed(_ctx: &Context, package: &PackageName) -> CliResult {
-    let paths = _ctx.paths()?;
-    if installed_package_dir(paths, package).is_some() {
+/// The one call into the store: install the package and its dependencies when missing,
+/// exactly as `agx install <package>` does.
+fn ensure_installed(ctx: &Context, package: &PackageName) -> CliResult {
+    if installed_package_dir(ctx.paths()?, package)?.is_some() {
         return Ok(());
     }
-    // The store's install transaction lives on the `store` branch; until it is merged, say
-    // what to run instead of installing here.
-    Err(CliError::new(format!("package {package} is not installed"))
-        .with_hint(format!("run `agx install {package}` first")))
+    ui::status("Installing", &format!("{package} (needed by the entry)"));
+    super::install::run(
+        ctx,
+        &crate::cli::InstallArgs {
+            packages: vec![package.to_string()],
+            force: false,
+        },
+    )
 }
 
 fn report_resolved(resolved: &ResolvedServer) {
@@ -99,7 +113,11 @@ fn report_resolved(resolved: &ResolvedServer) {
         ui::verbose(&format!("{} wraps a shipped MCP server", resolved.server));
     }
     let names = |items: &[QualifiedName]| {
-        items.iter().map(|q| q.item.to_string()).collect::<Vec<_>>().join(", ")
+        items
+            .iter()
+            .map(|q| q.item.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     ui::verbose(&format!(
         "{} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
@@ -125,9 +143,11 @@ fn parse_env(pairs: &[String]) -> CliResult<BTreeMap<String, String>> {
                 && !k.starts_with(|c: char| c.is_ascii_digit())
                 && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !valid {
-                return Err(CliError::new(format!("--env `{k}` is not a valid variable name"))
-                    .with_hint("use letters, digits and `_`, not starting with a digit")
-                    .with_exit_code(crate::error::exit::USAGE));
+                return Err(
+                    CliError::new(format!("--env `{k}` is not a valid variable name"))
+                        .with_hint("use letters, digits and `_`, not starting with a digit")
+                        .with_exit_code(crate::error::exit::USAGE),
+                );
             }
             Ok((k.to_string(), v.to_string()))
         })

@@ -32,12 +32,21 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
         clients::scope_name(args.scope)
     );
     if change.outcome == Outcome::NotFound {
-        return Err(CliError::new(format!("no entry `{}` in {place}", args.entry))
-            .with_hint(format!("`agx clients` lists the agx entries of every client")));
+        return Err(
+            CliError::new(format!("no entry `{}` in {place}", args.entry)).with_hint(format!(
+                "`agx clients` lists the agx entries of every client"
+            )),
+        );
     }
     if args.dry_run {
         print!("{}", change.diff());
-        ui::status("Dry run", &format!("would remove `{}` from {place}; nothing written", change.key));
+        ui::status(
+            "Dry run",
+            &format!(
+                "would remove `{}` from {place}; nothing written",
+                change.key
+            ),
+        );
         return Ok(());
     }
     let backup = change.apply()?;
@@ -48,7 +57,10 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     records.save(&records_path)?;
     ui::status("Removed", &format!("`{}` from {place}", change.key));
     if let Some(b) = backup {
-        ui::status("Backup", &format!("previous content saved to {}", b.display()));
+        ui::status(
+            "Backup",
+            &format!("previous content saved to {}", b.display()),
+        );
     }
     Ok(())
 }

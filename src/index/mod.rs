@@ -71,4 +71,3 @@ pub struct RegistryConfig {
     pub v: u32,
     pub name: String,
 }
-

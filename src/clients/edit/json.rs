@@ -68,7 +68,11 @@ impl JsonDoc {
                 message: strip_position(&e.to_string()),
             })?;
         }
-        let options = if comments { jsonc_options() } else { strict_options() };
+        let options = if comments {
+            jsonc_options()
+        } else {
+            strict_options()
+        };
         let root = CstRootNode::parse(text, &options).map_err(|e| SyntaxError {
             line: e.line_display(),
             column: e.column_display(),
@@ -94,9 +98,9 @@ impl JsonDoc {
             .object_value_or_create()
             .ok_or_else(|| EditError::WrongType("the file's top level".into(), "JSON object"))?;
         for (i, segment) in at.path.iter().enumerate() {
-            obj = obj.object_value_or_create(segment).ok_or_else(|| {
-                EditError::WrongType(at.path[..=i].join("."), "JSON object")
-            })?;
+            obj = obj
+                .object_value_or_create(segment)
+                .ok_or_else(|| EditError::WrongType(at.path[..=i].join("."), "JSON object"))?;
         }
         Ok(obj)
     }

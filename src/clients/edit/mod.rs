@@ -71,4 +71,3 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
 }
-

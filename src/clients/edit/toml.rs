@@ -91,7 +91,11 @@ impl TomlDoc {
         Some(table)
     }
 
-    fn container_mut(&mut self, at: &Container, create: bool) -> Result<Option<&mut Table>, EditError> {
+    fn container_mut(
+        &mut self,
+        at: &Container,
+        create: bool,
+    ) -> Result<Option<&mut Table>, EditError> {
         let mut table = self.doc.as_table_mut();
         for (i, segment) in at.path.iter().enumerate() {
             if !table.contains_key(segment) {

@@ -77,7 +77,11 @@ fn block_mapping(o: &serde_json::Map<String, Value>) -> Mapping {
 }
 
 fn sequence(a: &[Value]) -> Sequence {
-    let seq = if a.is_empty() { Sequence::new_flow() } else { Sequence::new() };
+    let seq = if a.is_empty() {
+        Sequence::new_flow()
+    } else {
+        Sequence::new()
+    };
     for v in a {
         match v {
             Value::Null => seq.push(Option::<String>::None),
@@ -148,7 +152,10 @@ impl YamlDoc {
                 return Ok(m);
             }
         }
-        Err(EditError::WrongType("the file's top level".into(), "YAML mapping"))
+        Err(EditError::WrongType(
+            "the file's top level".into(),
+            "YAML mapping",
+        ))
     }
 }
 
@@ -192,11 +199,20 @@ impl ConfigDoc for YamlDoc {
             if !parent.contains_key(segment.as_str()) {
                 parent.set(segment.as_str(), &Mapping::new());
             }
-            parent = parent.get_mapping(segment.as_str()).ok_or_else(|| {
-                EditError::WrongType(at.path[..=i].join("."), "YAML mapping")
-            })?;
+            parent = parent
+                .get_mapping(segment.as_str())
+                .ok_or_else(|| EditError::WrongType(at.path[..=i].join("."), "YAML mapping"))?;
         }
-        let wrong = || EditError::WrongType(at.dotted(), if at.list_by_name { "YAML list" } else { "YAML mapping" });
+        let wrong = || {
+            EditError::WrongType(
+                at.dotted(),
+                if at.list_by_name {
+                    "YAML list"
+                } else {
+                    "YAML mapping"
+                },
+            )
+        };
         let absent = parent
             .get(last.as_str())
             .is_none_or(|n| n.as_scalar().is_some_and(|s| s.is_null()));
