@@ -154,10 +154,8 @@ fn classify(arg: &str) -> CliResult<Target> {
 /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
 pub(crate) fn open_registry(ctx: &Context) -> CliResult<Registry> {
     let _ = ctx;
-    Err(
-        CliError::new("registry access is not available in this build")
-            .with_hint("install a local package folder or tarball instead"),
-    )
+    Err(CliError::new("registry access is not available in this build")
+        .with_hint("install a local package folder or tarball instead"))
 }
 
 /// The status line for one package (stderr; stdout carries only results).
@@ -165,9 +163,10 @@ pub(crate) fn report(name: &PackageName, version: &semver::Version, outcome: &Ou
     match outcome {
         Outcome::Installed => ui::status("Installed", &format!("{name} v{version}")),
         Outcome::Reinstalled => ui::status("Reinstalled", &format!("{name} v{version}")),
-        Outcome::Replaced { previous } => {
-            ui::status("Updated", &format!("{name} v{previous} -> v{version}"))
-        }
+        Outcome::Replaced { previous } => ui::status(
+            "Updated",
+            &format!("{name} v{previous} -> v{version}"),
+        ),
         Outcome::AlreadyInstalled => ui::status(
             "Installed",
             &format!("{name} v{version} (already installed; --force reinstalls it)"),

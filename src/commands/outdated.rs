@@ -47,10 +47,7 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
         return Ok(());
     }
     if outdated.is_empty() {
-        ui::status(
-            "Checked",
-            &format!("{} package(s): all up to date", targets.len()),
-        );
+        ui::status("Checked", &format!("{} package(s): all up to date", targets.len()));
         return Ok(());
     }
     let width = outdated
@@ -59,10 +56,7 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
         .max()
         .unwrap_or(0)
         .max("package".len());
-    println!(
-        "{:width$}  {:10} {:10} {:10}",
-        "package", "current", "wanted", "latest"
-    );
+    println!("{:width$}  {:10} {:10} {:10}", "package", "current", "wanted", "latest");
     for c in &outdated {
         println!(
             "{:width$}  {:10} {:10} {:10}",

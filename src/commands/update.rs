@@ -44,10 +44,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
             .collect();
     }
     if targets.is_empty() {
-        ui::status(
-            "Updated",
-            "nothing: no package from a registry is installed",
-        );
+        ui::status("Updated", "nothing: no package from a registry is installed");
         return Ok(());
     }
 
@@ -74,13 +71,13 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
         );
     }
     if roots.is_empty() {
-        ui::status(
-            "Updated",
-            "nothing: every package is at its newest wanted version",
-        );
+        ui::status("Updated", "nothing: every package is at its newest wanted version");
         return Ok(());
     }
-    let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
+    let receipts = installed
+        .into_iter()
+        .map(|(n, p)| (n, p.receipt))
+        .collect();
     let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
     for warning in &plan.warnings {
         ui::warn(warning);

@@ -73,7 +73,9 @@ pub enum IndexError {
         source: std::io::Error,
     },
 
-    #[error("size mismatch for {url}: expected {expected} bytes, received {actual}")]
+    #[error(
+        "size mismatch for {url}: expected {expected} bytes, received {actual}"
+    )]
     SizeMismatch {
         url: String,
         expected: u64,
@@ -92,11 +94,7 @@ pub enum IndexError {
 }
 
 impl IndexError {
-    pub(crate) fn io(
-        action: &'static str,
-        path: impl Into<PathBuf>,
-        source: std::io::Error,
-    ) -> Self {
+    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         IndexError::Io {
             action,
             path: path.into(),

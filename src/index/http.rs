@@ -66,10 +66,7 @@ impl Settings {
 
 /// The result of fetching an index file.
 pub enum Fetched {
-    Fresh {
-        body: Vec<u8>,
-        validators: Validators,
-    },
+    Fresh { body: Vec<u8>, validators: Validators },
     NotModified,
 }
 
@@ -237,10 +234,7 @@ fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<Stri
 }
 
 fn read_body(url: &str, response: Response, attempt: u32) -> Result<Vec<u8>, Failure> {
-    if response
-        .content_length()
-        .is_some_and(|l| l > MAX_INDEX_FILE)
-    {
+    if response.content_length().is_some_and(|l| l > MAX_INDEX_FILE) {
         return Err(Failure::Fatal(IndexError::Parse {
             location: url.to_string(),
             message: format!("the file is larger than {MAX_INDEX_FILE} bytes"),

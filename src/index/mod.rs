@@ -71,3 +71,4 @@ pub struct RegistryConfig {
     pub v: u32,
     pub name: String,
 }
+

@@ -14,11 +14,7 @@ use crate::paths::AgxPaths;
 
 /// Open the registry chosen by `requested` (the global `--registry` flag, which also reads
 /// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
-pub fn open(
-    requested: Option<&str>,
-    offline: bool,
-    paths: &AgxPaths,
-) -> Result<Registry, IndexError> {
+pub fn open(requested: Option<&str>, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
     let source = source::select(requested, paths)?;
     Registry::new(source, offline, paths)
 }
@@ -252,10 +248,7 @@ pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> Str
 }
 
 /// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
-pub(crate) fn parse_version_lines(
-    body: &[u8],
-    location: &str,
-) -> Result<Vec<IndexEntry>, IndexError> {
+pub(crate) fn parse_version_lines(body: &[u8], location: &str) -> Result<Vec<IndexEntry>, IndexError> {
     let text = std::str::from_utf8(body).map_err(|e| IndexError::Parse {
         location: location.to_string(),
         message: format!("not UTF-8: {e}"),

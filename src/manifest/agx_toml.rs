@@ -137,11 +137,7 @@ pub fn read(f: &mut Findings, file: &SourceFile, doc: &Node) -> ManifestDraft {
     match top.get("package") {
         Some(entry) => read_package(f, file, &entry.value, entry.key_span.clone(), &mut draft),
         None => {
-            top.require(
-                f,
-                "package",
-                "{ name = \"publisher/name\", version = \"0.1.0\" }",
-            );
+            top.require(f, "package", "{ name = \"publisher/name\", version = \"0.1.0\" }");
         }
     }
     if let Some(entry) = top.get("dependencies") {
@@ -357,12 +353,7 @@ pub fn is_inside_package(path: &str) -> bool {
         })
 }
 
-fn read_declaration(
-    f: &mut Findings,
-    file: &SourceFile,
-    node: &Node,
-    kind: Kind,
-) -> Option<Declaration> {
+fn read_declaration(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind) -> Option<Declaration> {
     let forms = format!(
         "declare a {} as \"name\", [\"name\", \"description\"] or {{ name = \"name\", description = \"…\" }}",
         kind.singular()

@@ -76,9 +76,7 @@ pub struct PreparedLocal {
 impl PreparedLocal {
     /// The package to install.
     pub fn package(&self) -> &Package {
-        self.package
-            .as_ref()
-            .expect("prepared packages hold a package")
+        self.package.as_ref().expect("prepared packages hold a package")
     }
 }
 
@@ -120,9 +118,7 @@ impl Installer<'_> {
             }
             let outcome = Outcome::AlreadyInstalled;
             self.progress.done(name, version, &outcome);
-            report
-                .packages
-                .push((name.clone(), version.clone(), outcome));
+            report.packages.push((name.clone(), version.clone(), outcome));
         }
         Ok(report)
     }
@@ -214,16 +210,11 @@ impl Installer<'_> {
         mut prepared: PreparedLocal,
         options: InstallOptions,
     ) -> Result<Outcome, StoreError> {
-        let package = prepared
-            .package
-            .take()
-            .expect("prepared packages hold a package");
+        let package = prepared.package.take().expect("prepared packages hold a package");
         let (name, version) = (package.name().clone(), package.version().clone());
         let previous = self.current_receipt(&name)?;
         let outcome = match &previous {
-            Some(prev)
-                if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>
-            {
+            Some(prev) if !options.force && prev.version == version && prev.sha256 == prepared.sha256 => {
                 if !prev.explicit {
                     self.mark_explicit(&name, &prev.requested)?;
                 }
@@ -235,12 +226,8 @@ impl Installer<'_> {
                 let source = Source::Local {
                     path: prepared.origin.display().to_string(),
                 };
-                let receipt = new_receipt(
-                    &package,
-                    std::mem::take(&mut prepared.sha256),
-                    source,
-                    (requested, true),
-                );
+                let receipt =
+                    new_receipt(&package, std::mem::take(&mut prepared.sha256), source, (requested, true));
                 self.commit(&package.dir, &receipt, previous.as_ref())?
             }
         };
@@ -274,10 +261,7 @@ impl Installer<'_> {
     }
 
     fn new_stage(&self) -> Result<PathBuf, StoreError> {
-        let stage = self
-            .store
-            .staging_dir()
-            .join(fsutil::unique_name("install"));
+        let stage = self.store.staging_dir().join(fsutil::unique_name("install"));
         fsutil::create_dir_all(&stage)?;
         Ok(stage)
     }

@@ -90,16 +90,15 @@ impl crate::error::Hint for StoreError {
             StoreError::Io { source, .. }
                 if source.kind() == std::io::ErrorKind::PermissionDenied =>
             {
-                Some(
-                    "check the permissions of the agx home (set AGX_HOME to use another folder)"
-                        .into(),
-                )
+                Some("check the permissions of the agx home (set AGX_HOME to use another folder)".into())
             }
             StoreError::BadReceipt { path, .. } => Some(format!(
                 "reinstall the package with `agx install --force`, or delete {}",
                 path.display()
             )),
-            StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
+            StoreError::NotInstalled { .. } => {
+                Some("`agx list` shows what is installed".into())
+            }
             StoreError::Damaged { name, .. } => {
                 Some(format!("reinstall it with `agx install --force {name}`"))
             }
@@ -311,14 +310,8 @@ mod tests {
         let s = store(tmp.path());
         let local = PackageName::parse("notes").unwrap();
         let v = semver::Version::new(0, 1, 0);
-        assert!(
-            s.package_dir(&local, &v)
-                .ends_with("store-v1/_local/notes/0.1.0")
-        );
-        assert!(
-            s.receipt_path(&local)
-                .ends_with("receipts-v1/_local/notes.toml")
-        );
+        assert!(s.package_dir(&local, &v).ends_with("store-v1/_local/notes/0.1.0"));
+        assert!(s.receipt_path(&local).ends_with("receipts-v1/_local/notes.toml"));
         assert!(s.list().unwrap().is_empty());
         assert!(s.installed(&local).unwrap().is_none());
     }

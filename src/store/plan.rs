@@ -224,7 +224,10 @@ impl Planner<'_> {
             self.visit(dep, dep_req, &chain, None, false, false)?;
         }
         self.plan.installs.push(PlannedInstall {
-            replaces: self.installed.get(name).map(|r| r.version.clone()),
+            replaces: self
+                .installed
+                .get(name)
+                .map(|r| r.version.clone()),
             requested: req.clone(),
             entry,
         });
@@ -255,10 +258,7 @@ impl Planner<'_> {
             .iter()
             .filter(|e| e.agx.as_ref().is_none_or(|r| r.matches(&self.agx_version)))
             .max_by(|a, b| a.vers.cmp(&b.vers));
-        match (
-            compatible,
-            matching.iter().max_by(|a, b| a.vers.cmp(&b.vers)),
-        ) {
+        match (compatible, matching.iter().max_by(|a, b| a.vers.cmp(&b.vers))) {
             (Some(entry), _) => {
                 if entry.yanked {
                     self.plan.warnings.push(format!(
@@ -449,10 +449,7 @@ pub(crate) mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(
-            err.contains("`^1.0` (required by acme/weather 1.2.0)"),
-            "{err}"
-        );
+        assert!(err.contains("`^1.0` (required by acme/weather 1.2.0)"), "{err}");
         assert!(err.contains("`^2` (required by acme/maps 1.0.0)"), "{err}");
 
         let installed = [(

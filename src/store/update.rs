@@ -59,9 +59,9 @@ pub fn check(
             reqs.push(dependent.receipt.dependencies[&target.name].clone());
         }
         let versions = source.versions(&target.name)?;
-        let usable = versions
-            .iter()
-            .filter(|e| !e.yanked && e.agx.as_ref().is_none_or(|r| r.matches(&agx)));
+        let usable = versions.iter().filter(|e| {
+            !e.yanked && e.agx.as_ref().is_none_or(|r| r.matches(&agx))
+        });
         let latest = usable
             .clone()
             .map(|e| &e.vers)

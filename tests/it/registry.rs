@@ -9,13 +9,7 @@ fn test_server_serves_files_and_injects_faults() {
     let server = HttpServer::serve(dir.path());
     assert_eq!(raw_get(&server.url(), "/a.txt"), (200, b"hello".to_vec()));
     assert_eq!(raw_get(&server.url(), "/missing").0, 404);
-    server.fault(
-        "/a.txt",
-        Fault::Fail {
-            status: 500,
-            times: 2,
-        },
-    );
+    server.fault("/a.txt", Fault::Fail { status: 500, times: 2 });
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 500);
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 500);
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 200);
