@@ -1,16 +1,136 @@
 //! Deterministic packing and safe unpacking of package archives (DESIGN §3, §4).
+//!
+//! An archive is a gzip-compressed tar with one top folder `<name>-<version>/` holding the
+//! package folder's files. Packing is byte-for-byte reproducible; unpacking accepts only
+//! regular files and folders under that one top folder.
+
+mod pack;
+mod unpack;
 
 use std::path::{Path, PathBuf};
 
 use crate::manifest::Package;
 
+pub use pack::{PACK_MTIME, archive_file_name, pack_dir, top_folder_name};
+pub use unpack::{
+    MAX_MANIFEST_SIZE, MIN_EXPANSION_CAP, expansion_cap, read_manifest, unpack, unpack_reader,
+};
+
+/// Everything that can go wrong while packing or unpacking.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{0}")]
-    Unimplemented(&'static str),
+    /// A file system operation failed; `action` says what agx was doing.
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot pack {}: it is a symbolic link", path.display())]
+    SymlinkInPackage { path: PathBuf },
+    #[error("cannot pack {}: it is not a regular file or folder", path.display())]
+    SpecialFileInPackage { path: PathBuf },
+    #[error("cannot pack {}: its name is not UTF-8", path.display())]
+    NonUtf8Path { path: PathBuf },
+    #[error("cannot read the ignore file {}", path.display())]
+    IgnoreFile {
+        path: PathBuf,
+        #[source]
+        source: ignore::Error,
+    },
+    #[error("cannot pack {}: its .agxignore excludes agx.toml", dir.display())]
+    ManifestIgnored { dir: PathBuf },
+    #[error("cannot unpack into {}: it already exists", path.display())]
+    DestinationExists { path: PathBuf },
+    /// The archive could not be read (corrupt gzip or tar data, truncated file).
+    #[error("cannot read the archive {archive}")]
+    Corrupt {
+        archive: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the archive {archive} has no agx.toml in its top folder")]
+    NoManifest { archive: String },
+    #[error("the agx.toml in {archive} is larger than {}", human_size(*limit))]
+    ManifestTooLarge { archive: String, limit: u64 },
+    /// The archive is readable but contains something agx refuses to unpack.
+    #[error("refusing to unpack {archive}")]
+    Unsafe {
+        archive: String,
+        #[source]
+        problem: UnsafeEntry,
+    },
 }
 
-impl crate::error::Hint for ArchiveError {}
+/// Why an archive is refused. Each message names the offending entry.
+#[derive(Debug, thiserror::Error)]
+pub enum UnsafeEntry {
+    #[error("entry `{entry}` has an absolute path")]
+    AbsolutePath { entry: String },
+    #[error("entry `{entry}` climbs out of its folder with `..`")]
+    ParentDir { entry: String },
+    #[error("entry `{entry}` has a name that is not UTF-8")]
+    NonUtf8Name { entry: String },
+    #[error("entry `{entry}` is a symbolic link (to `{target}`)")]
+    Symlink { entry: String, target: String },
+    #[error("entry `{entry}` is a hard link (to `{target}`)")]
+    Hardlink { entry: String, target: String },
+    #[error("entry `{entry}` is a {kind}")]
+    SpecialFile { entry: String, kind: &'static str },
+    #[error("entry `{entry}` has an unsupported type ({kind})")]
+    UnsupportedType { entry: String, kind: String },
+    #[error("entry `{entry}` appears more than once")]
+    Duplicate { entry: String },
+    #[error("entry `{entry}` is outside the archive's top folder `{top}/`")]
+    OutsideTopFolder { entry: String, top: String },
+    #[error("entry `{entry}` is a file at the top level; a package archive has one top folder")]
+    NoTopFolder { entry: String },
+    #[error("the archive has more than one top folder: `{first}/` and `{second}/`")]
+    MultipleTopFolders { first: String, second: String },
+    #[error("the archive expands past the limit of {} (at entry `{entry}`)", human_size(*cap))]
+    TooLarge { entry: String, cap: u64 },
+    #[error("the archive's data expands past the limit of {}", human_size(*cap))]
+    StreamTooLarge { cap: u64 },
+    #[error("the archive is empty")]
+    Empty,
+}
+
+impl crate::error::Hint for ArchiveError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ArchiveError::SymlinkInPackage { .. } => {
+                Some("replace the link with the file it points to, or list it in .agxignore".into())
+            }
+            ArchiveError::NonUtf8Path { .. } => Some("rename it, or list it in .agxignore".into()),
+            ArchiveError::SpecialFileInPackage { .. } => {
+                Some("remove it from the package folder, or list it in .agxignore".into())
+            }
+            ArchiveError::IgnoreFile { .. } => {
+                Some(".agxignore uses gitignore syntax, one pattern per line".into())
+            }
+            ArchiveError::ManifestIgnored { .. } => {
+                Some("remove the pattern that matches agx.toml from .agxignore".into())
+            }
+            ArchiveError::DestinationExists { .. } => {
+                Some("unpack into a folder that does not exist yet".into())
+            }
+            ArchiveError::Corrupt { .. } => {
+                Some("the file is damaged or not a .tar.gz; download or pack it again".into())
+            }
+            ArchiveError::Unsafe { .. } => Some(
+                "package archives may hold only regular files and folders under one top \
+                 folder; repack it with `agx pack`"
+                    .into(),
+            ),
+            ArchiveError::NoManifest { .. } | ArchiveError::ManifestTooLarge { .. } => Some(
+                "build package archives with `agx pack`, which puts agx.toml in the top folder"
+                    .into(),
+            ),
+            ArchiveError::Io { .. } => None,
+        }
+    }
+}
 
 /// A written archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,20 +147,33 @@ pub fn pack(package: &Package, out_dir: &Path) -> Result<PackedArchive, ArchiveE
     pack_dir(&package.dir, package.name(), package.version(), out_dir)
 }
 
-/// Pack a package folder given its name and version (the caller has validated it).
-pub fn pack_dir(
-    dir: &Path,
-    name: &crate::name::PackageName,
-    version: &semver::Version,
-    out_dir: &Path,
-) -> Result<PackedArchive, ArchiveError> {
-    let _ = (dir, name, version, out_dir);
-    Err(ArchiveError::Unimplemented("pack"))
+/// Map an I/O error to `ArchiveError::Io` saying what agx was doing, and where.
+fn io_err<'p>(
+    action: &'static str,
+    path: &'p Path,
+) -> impl Fn(std::io::Error) -> ArchiveError + 'p {
+    move |source| ArchiveError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
-/// Unpack a verified `.tar.gz` into `dest` (which must not exist yet), stripping the one top
-/// folder, rejecting anything unsafe. `compressed_size` sets the expansion cap.
-pub fn unpack(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
-    let _ = (archive, dest);
-    Err(ArchiveError::Unimplemented("unpack"))
+/// `1.5 MiB`-style sizes for messages.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }

@@ -5,7 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-const PACKAGE_FORM: &str = "`publisher/name` (lowercase letters, digits and `-`, e.g. `acme/weather`)";
+const PACKAGE_FORM: &str =
+    "`publisher/name` (lowercase letters, digits and `-`, e.g. `acme/weather`)";
 const ITEM_FORM: &str = "an item name (letters, digits, `_`, `.`, `-`; starting with a letter, digit or `_`; at most 64 characters)";
 const QUALIFIED_FORM: &str = "`publisher/package/item` (e.g. `acme/weather/forecast`) or `package/item` for a package without a publisher";
 
@@ -333,11 +334,13 @@ impl PackageSpec {
         let name = PackageName::parse(name)?;
         let req = match req {
             None => None,
-            Some(r) => Some(parse_requirement(r).map_err(|reason| NameError::Requirement {
-                input: input.into(),
-                req: r.into(),
-                reason,
-            })?),
+            Some(r) => Some(
+                parse_requirement(r).map_err(|reason| NameError::Requirement {
+                    input: input.into(),
+                    req: r.into(),
+                    reason,
+                })?,
+            ),
         };
         Ok(PackageSpec { name, req })
     }
@@ -347,10 +350,7 @@ impl PackageSpec {
     pub fn exact_version(&self) -> Option<semver::Version> {
         let req = self.req.as_ref()?;
         match req.comparators.as_slice() {
-            [c] if matches!(c.op, semver::Op::Exact)
-                && c.minor.is_some()
-                && c.patch.is_some() =>
-            {
+            [c] if matches!(c.op, semver::Op::Exact) && c.minor.is_some() && c.patch.is_some() => {
                 Some(semver::Version {
                     major: c.major,
                     minor: c.minor.unwrap_or(0),

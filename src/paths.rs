@@ -30,7 +30,9 @@ impl AgxPaths {
                     home
                 } else {
                     std::env::current_dir()
-                        .map_err(|e| CliError::new(format!("cannot read the current directory: {e}")))?
+                        .map_err(|e| {
+                            CliError::new(format!("cannot read the current directory: {e}"))
+                        })?
                         .join(home)
                 };
                 Ok(Self::under(home, true))

@@ -1,9 +1,12 @@
 //! Findings produced while loading and validating a package: stable codes, severities,
 //! locations, messages and hints (rendered by `agx validate`, see docs/validate.md).
 
+use std::ops::Range;
+
 use serde::Serialize;
 
 use super::model::SourceLocation;
+use super::spanned::SourceFile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -19,9 +22,79 @@ pub struct Finding {
     pub name: &'static str,
     pub severity: Severity,
     pub location: SourceLocation,
+    /// Characters of the offending text on its line (0 when the finding is about a whole
+    /// file or folder).
+    pub length: usize,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+}
+
+/// A kind of finding: its stable code, short name, severity and what it means (the table in
+/// docs/validate.md lists the same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Code {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+}
+
+macro_rules! codes {
+    ($($ident:ident = $code:literal $name:literal $sev:ident $summary:literal;)*) => {
+        $(pub const $ident: Code = Code {
+            code: $code,
+            name: $name,
+            severity: Severity::$sev,
+            summary: $summary,
+        };)*
+        /// Every code, in order.
+        pub const ALL_CODES: &[Code] = &[$($ident),*];
+    };
+}
+
+codes! {
+    MANIFEST_MISSING = "E001" "manifest-missing" Error "the folder has no agx.toml";
+    SYNTAX_ERROR = "E002" "syntax-error" Error "a file is not valid TOML or JSON";
+    UNKNOWN_KEY = "E003" "unknown-key" Error "a key that the format does not define";
+    MISSING_KEY = "E004" "missing-key" Error "a required key is absent";
+    WRONG_TYPE = "E005" "wrong-type" Error "a value has the wrong type";
+    INVALID_PACKAGE_NAME = "E006" "invalid-package-name" Error "a package name (own or dependency) is not `publisher/name`";
+    INVALID_VERSION = "E007" "invalid-version" Error "a version is not semver";
+    INVALID_REQUIREMENT = "E008" "invalid-requirement" Error "a version requirement does not parse";
+    INVALID_DECLARATION = "E009" "invalid-declaration" Error "a declaration is not a name, a [name, description] pair or a table with `name`";
+    INVALID_ITEM_NAME = "E010" "invalid-item-name" Error "an item name or item reference is malformed";
+    DUPLICATE_DECLARATION = "E011" "duplicate-declaration" Error "an item is declared twice";
+    ROOT_MISSING = "E012" "root-missing" Error "the definition root folder does not exist";
+    DEFINITION_MISSING = "E013" "definition-missing" Error "a declared item has no definition file";
+    NAME_MISMATCH = "E014" "name-mismatch" Error "the name inside a definition differs from its declaration";
+    PROGRAM_MISSING = "E015" "program-missing" Error "a command's relative program is not in the package";
+    EMPTY_COMMAND = "E016" "empty-command" Error "a command array is empty";
+    INVALID_PARAMETER_TYPE = "E017" "invalid-parameter-type" Error "a parameter's type is not one of the six JSON types";
+    DUPLICATE_NAME = "E018" "duplicate-name" Error "two parameters or prompt arguments share a name";
+    INVALID_INPUT_SCHEMA = "E019" "invalid-input-schema" Error "`input_schema` is not a valid JSON Schema for an object";
+    TEMPLATE_ERROR = "E020" "template-error" Error "a prompt template does not compile";
+    UNDECLARED_VARIABLE = "E021" "undeclared-variable" Error "a template uses a variable that is not a declared argument";
+    PROMPT_WITHOUT_BODY = "E022" "prompt-without-body" Error "a prompt has neither content, content_file nor command (as its type needs)";
+    CONTENT_FILE_MISSING = "E023" "content-file-missing" Error "a prompt's content_file does not exist in the package";
+    UNKNOWN_REFERENCE = "E024" "unknown-reference" Error "a server names a tool or prompt that the package does not declare";
+    UNDECLARED_DEPENDENCY = "E025" "undeclared-dependency" Error "a server names an item of a package missing from [dependencies]";
+    INVALID_VALUE = "E026" "invalid-value" Error "a value is outside what the key allows";
+    CONFLICTING_KEYS = "E027" "conflicting-keys" Error "two keys that exclude each other are both present";
+    EMPTY_SERVER = "E028" "empty-server" Error "a server has no tools, no prompts and no command";
+    UNREADABLE_FILE = "E029" "unreadable-file" Error "a file cannot be read or is not UTF-8";
+    PROBE_TIMEOUT = "E030" "probe-timeout" Error "--probe: a tool did not answer its self-test in time";
+    PROBE_FAILED = "E031" "probe-failed" Error "--probe: a tool could not start or exited with an error";
+    PROBE_BAD_OUTPUT = "E032" "probe-bad-output" Error "--probe: a tool's self-test answer is not a JSON object";
+    DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
+    UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
+    MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";
+}
+
+impl Code {
+    pub fn lookup(code: &str) -> Option<Code> {
+        ALL_CODES.iter().copied().find(|c| c.code == code)
+    }
 }
 
 /// The result of checking a package folder: every finding, and the package when it loaded
@@ -38,6 +111,106 @@ impl Report {
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| f.severity == Severity::Error)
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+    }
+}
+
+/// Collects findings while a package is checked.
+#[derive(Debug, Default)]
+pub struct Findings {
+    pub list: Vec<Finding>,
+}
+
+impl Findings {
+    /// A finding at a span of a file.
+    pub fn at(
+        &mut self,
+        code: Code,
+        file: &SourceFile,
+        span: &Range<usize>,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        let (location, length) = file.span_location(span);
+        self.push(code, location, length.max(1), message, hint);
+    }
+
+    /// A finding about a whole file or folder (no line to point at).
+    pub fn whole(
+        &mut self,
+        code: Code,
+        rel: &str,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        let location = SourceLocation {
+            file: rel.to_string(),
+            line: 0,
+            column: 0,
+        };
+        self.push(code, location, 0, message, hint);
+    }
+
+    pub fn push(
+        &mut self,
+        code: Code,
+        location: SourceLocation,
+        length: usize,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        self.list.push(Finding {
+            code: code.code,
+            name: code.name,
+            severity: code.severity,
+            location,
+            length,
+            message: message.into(),
+            hint,
+        });
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.list
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ALL_CODES {
+            assert!(seen.insert(c.code), "duplicate code {}", c.code);
+            assert!(seen.insert(c.name), "duplicate name {}", c.name);
+            let prefix = if c.severity == Severity::Error {
+                'E'
+            } else {
+                'W'
+            };
+            assert!(
+                c.code.starts_with(prefix),
+                "{} has the wrong prefix",
+                c.code
+            );
+            assert!(
+                c.name
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '-')
+            );
+        }
     }
 }

@@ -1,11 +1,19 @@
 //! `agx.toml` and definition files: model, loading, validation (DESIGN §2).
 
+pub mod agx_toml;
 pub mod diagnostics;
+pub mod fields;
+pub mod items;
+pub mod load;
 pub mod model;
+pub mod probe;
+pub mod render;
+pub mod spanned;
+pub mod template;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostics::{Finding, Report, Severity};
+pub use diagnostics::{ALL_CODES, Code, Finding, Report, Severity};
 pub use model::*;
 
 /// A package that failed to load: its folder and every error finding.
@@ -27,8 +35,7 @@ impl crate::error::Hint for LoadError {
 
 /// Check a package folder: every stage, every finding (inspection only; runs nothing).
 pub fn check_package(dir: &Path) -> Report {
-    let _ = dir;
-    Report::default() // replaced by the real loader
+    load::check(dir)
 }
 
 /// Load a package that must be valid (warnings allowed).
@@ -42,3 +49,6 @@ pub fn load_package(dir: &Path) -> Result<Package, LoadError> {
         }),
     }
 }
+
+#[cfg(test)]
+mod robustness_tests;

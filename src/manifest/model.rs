@@ -145,7 +145,8 @@ pub enum ParamType {
 }
 
 impl ParamType {
-    pub const ALL: [&'static str; 6] = ["string", "number", "integer", "boolean", "array", "object"];
+    pub const ALL: [&'static str; 6] =
+        ["string", "number", "integer", "boolean", "array", "object"];
 
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {

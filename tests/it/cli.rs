@@ -8,8 +8,21 @@ fn help_lists_every_command() {
     let out = home.agx().arg("--help").assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     for cmd in [
-        "install", "uninstall", "update", "outdated", "list", "search", "info", "validate",
-        "pack", "registry", "install-server", "uninstall-server", "clients", "doctor", "serve",
+        "install",
+        "uninstall",
+        "update",
+        "outdated",
+        "list",
+        "search",
+        "info",
+        "validate",
+        "pack",
+        "registry",
+        "install-server",
+        "uninstall-server",
+        "clients",
+        "doctor",
+        "serve",
         "completions",
     ] {
         assert!(text.contains(cmd), "--help does not mention {cmd}");

@@ -6,6 +6,7 @@ mod support;
 mod archive;
 mod cli;
 mod clients;
+mod generated;
 mod pack;
 mod registry;
 mod serve;

@@ -1,0 +1,410 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[agx] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'agx'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'agx'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Install packages from the registry, or a local package folder or tarball'
+            cand uninstall 'Remove installed packages'
+            cand update 'Update installed packages to the newest versions their requirements allow'
+            cand outdated 'Show installed packages that have newer versions in the registry'
+            cand list 'List installed packages and what they contribute'
+            cand search 'Search the registry''s catalog by name, description and item names'
+            cand info 'Show details of a package or a server'
+            cand validate 'Check an extension package before publishing'
+            cand pack 'Build a deterministic .tar.gz of a package'
+            cand registry 'Manage a folder registry (init, add, yank)'
+            cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
+            cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand clients 'List supported MCP clients, their config files and the agx entries in them'
+            cand doctor 'Find drift between recorded client entries, client files and the store'
+            cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;install'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --force 'Reinstall even when the same version is already installed'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;uninstall'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --force 'Remove even when other packages or client entries depend on it'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;update'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;outdated'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;list'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --include-remote 'Also list what the registry''s catalog offers (downloads no package)'
+            cand --servers 'List servers by qualified name'
+            cand --tools 'List tools by qualified name'
+            cand --prompts 'List prompts by qualified name'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;search'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;info'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;validate'= {
+            cand --format 'Output format'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --probe 'Also run each tool''s self-test (`{"__test__": true}`); this runs package code'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;pack'= {
+            cand -o 'Where to write the archive (default: the current directory)'
+            cand --output 'Where to write the archive (default: the current directory)'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Create an empty folder registry'
+            cand add 'Publish a package folder or tarball into a folder registry'
+            cand yank 'Mark a published version as yanked (or undo it)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;registry;init'= {
+            cand --name 'Name recorded in config.json (default: the folder''s name)'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;add'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;yank'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --undo 'Un-yank the version'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;help'= {
+            cand init 'Create an empty folder registry'
+            cand add 'Publish a package folder or tarball into a folder registry'
+            cand yank 'Mark a published version as yanked (or undo it)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;registry;help;init'= {
+        }
+        &'agx;registry;help;add'= {
+        }
+        &'agx;registry;help;yank'= {
+        }
+        &'agx;registry;help;help'= {
+        }
+        &'agx;install-server'= {
+            cand --scope 'Which configuration to write'
+            cand --project 'Project folder for --scope project or local (default: the current directory)'
+            cand --name 'Key of the entry in the client''s config (default: derived from the server name)'
+            cand --env 'Extra environment variable for the server (repeatable)'
+            cand --config 'Write into this file instead of the client''s default path'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --dry-run 'Print the change as a diff and write nothing'
+            cand --force 'Replace an existing entry with the same key'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;uninstall-server'= {
+            cand --scope 'Which configuration to edit'
+            cand --project 'Project folder for --scope project or local (default: the current directory)'
+            cand --config 'Edit this file instead of the client''s default path'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --dry-run 'Print the change as a diff and write nothing'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;clients'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;doctor'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --fix 'Repair what can be repaired safely'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;serve'= {
+            cand --http 'Serve Streamable HTTP on this loopback address instead of stdio'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;completions'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;help'= {
+            cand install 'Install packages from the registry, or a local package folder or tarball'
+            cand uninstall 'Remove installed packages'
+            cand update 'Update installed packages to the newest versions their requirements allow'
+            cand outdated 'Show installed packages that have newer versions in the registry'
+            cand list 'List installed packages and what they contribute'
+            cand search 'Search the registry''s catalog by name, description and item names'
+            cand info 'Show details of a package or a server'
+            cand validate 'Check an extension package before publishing'
+            cand pack 'Build a deterministic .tar.gz of a package'
+            cand registry 'Manage a folder registry (init, add, yank)'
+            cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
+            cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand clients 'List supported MCP clients, their config files and the agx entries in them'
+            cand doctor 'Find drift between recorded client entries, client files and the store'
+            cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;help;install'= {
+        }
+        &'agx;help;uninstall'= {
+        }
+        &'agx;help;update'= {
+        }
+        &'agx;help;outdated'= {
+        }
+        &'agx;help;list'= {
+        }
+        &'agx;help;search'= {
+        }
+        &'agx;help;info'= {
+        }
+        &'agx;help;validate'= {
+        }
+        &'agx;help;pack'= {
+        }
+        &'agx;help;registry'= {
+            cand init 'Create an empty folder registry'
+            cand add 'Publish a package folder or tarball into a folder registry'
+            cand yank 'Mark a published version as yanked (or undo it)'
+        }
+        &'agx;help;registry;init'= {
+        }
+        &'agx;help;registry;add'= {
+        }
+        &'agx;help;registry;yank'= {
+        }
+        &'agx;help;install-server'= {
+        }
+        &'agx;help;uninstall-server'= {
+        }
+        &'agx;help;clients'= {
+        }
+        &'agx;help;doctor'= {
+        }
+        &'agx;help;serve'= {
+        }
+        &'agx;help;completions'= {
+        }
+        &'agx;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

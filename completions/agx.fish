@@ -1,0 +1,286 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_agx_global_optspecs
+    string join \n registry= q/quiet v/verbose offline color= h/help V/version
+end
+
+function __fish_agx_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_agx_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_agx_using_subcommand
+    set -l cmd (__fish_agx_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c agx -n "__fish_agx_needs_command" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_needs_command" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_needs_command" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_needs_command" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_needs_command" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_needs_command" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_needs_command" -f -a "install" -d 'Install packages from the registry, or a local package folder or tarball'
+complete -c agx -n "__fish_agx_needs_command" -f -a "uninstall" -d 'Remove installed packages'
+complete -c agx -n "__fish_agx_needs_command" -f -a "update" -d 'Update installed packages to the newest versions their requirements allow'
+complete -c agx -n "__fish_agx_needs_command" -f -a "outdated" -d 'Show installed packages that have newer versions in the registry'
+complete -c agx -n "__fish_agx_needs_command" -f -a "list" -d 'List installed packages and what they contribute'
+complete -c agx -n "__fish_agx_needs_command" -f -a "search" -d 'Search the registry\'s catalog by name, description and item names'
+complete -c agx -n "__fish_agx_needs_command" -f -a "info" -d 'Show details of a package or a server'
+complete -c agx -n "__fish_agx_needs_command" -f -a "validate" -d 'Check an extension package before publishing'
+complete -c agx -n "__fish_agx_needs_command" -f -a "pack" -d 'Build a deterministic .tar.gz of a package'
+complete -c agx -n "__fish_agx_needs_command" -f -a "registry" -d 'Manage a folder registry (init, add, yank)'
+complete -c agx -n "__fish_agx_needs_command" -f -a "install-server" -d 'Add an entry that launches `agx serve` to an MCP client\'s configuration'
+complete -c agx -n "__fish_agx_needs_command" -f -a "uninstall-server" -d 'Remove an entry that agx wrote from an MCP client\'s configuration'
+complete -c agx -n "__fish_agx_needs_command" -f -a "clients" -d 'List supported MCP clients, their config files and the agx entries in them'
+complete -c agx -n "__fish_agx_needs_command" -f -a "doctor" -d 'Find drift between recorded client entries, client files and the store'
+complete -c agx -n "__fish_agx_needs_command" -f -a "serve" -d 'Run a package\'s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+complete -c agx -n "__fish_agx_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c agx -n "__fish_agx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall even when the same version is already installed'
+complete -c agx -n "__fish_agx_using_subcommand install" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand install" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l force -d 'Remove even when other packages or client entries depend on it'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand update" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand update" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand update" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand update" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand update" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand update" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand list" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand list" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand list" -l include-remote -d 'Also list what the registry\'s catalog offers (downloads no package)'
+complete -c agx -n "__fish_agx_using_subcommand list" -l servers -d 'List servers by qualified name'
+complete -c agx -n "__fish_agx_using_subcommand list" -l tools -d 'List tools by qualified name'
+complete -c agx -n "__fish_agx_using_subcommand list" -l prompts -d 'List prompts by qualified name'
+complete -c agx -n "__fish_agx_using_subcommand list" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand list" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand list" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand list" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand list" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand search" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand search" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand search" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand search" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand search" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand search" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand search" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand info" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand info" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand info" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand info" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand info" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand info" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand info" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand info" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Diagnostics for people, with the offending source line'
+json\t'One JSON document with every finding (see docs/validate.md)'"
+complete -c agx -n "__fish_agx_using_subcommand validate" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand validate" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand validate" -l probe -d 'Also run each tool\'s self-test (`{"__test__": true}`); this runs package code'
+complete -c agx -n "__fish_agx_using_subcommand validate" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand validate" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand validate" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand pack" -s o -l output -d 'Where to write the archive (default: the current directory)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand pack" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand pack" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand pack" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand pack" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand pack" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand pack" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand pack" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "init" -d 'Create an empty folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l name -d 'Name recorded in config.json (default: the folder\'s name)' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank the version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an empty folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l scope -d 'Which configuration to write' -r -f -a "user\t'The user\'s own configuration (all projects)'
+project\t'The project\'s shared configuration file, under --project'
+local\t'Claude Code\'s per-project entry inside ~/.claude.json'"
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l project -d 'Project folder for --scope project or local (default: the current directory)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l name -d 'Key of the entry in the client\'s config (default: derived from the server name)' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l env -d 'Extra environment variable for the server (repeatable)' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l config -d 'Write into this file instead of the client\'s default path' -r -F
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l dry-run -d 'Print the change as a diff and write nothing'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l force -d 'Replace an existing entry with the same key'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l scope -d 'Which configuration to edit' -r -f -a "user\t'The user\'s own configuration (all projects)'
+project\t'The project\'s shared configuration file, under --project'
+local\t'Claude Code\'s per-project entry inside ~/.claude.json'"
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l project -d 'Project folder for --scope project or local (default: the current directory)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l config -d 'Edit this file instead of the client\'s default path' -r -F
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l dry-run -d 'Print the change as a diff and write nothing'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand clients" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand clients" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand clients" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand clients" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand clients" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand clients" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand clients" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand clients" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l fix -d 'Repair what can be repaired safely'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand serve" -l http -d 'Serve Streamable HTTP on this loopback address instead of stdio' -r
+complete -c agx -n "__fish_agx_using_subcommand serve" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand serve" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand serve" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand serve" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand serve" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand completions" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand completions" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand completions" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand completions" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand completions" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "install" -d 'Install packages from the registry, or a local package folder or tarball'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "uninstall" -d 'Remove installed packages'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "update" -d 'Update installed packages to the newest versions their requirements allow'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "outdated" -d 'Show installed packages that have newer versions in the registry'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "list" -d 'List installed packages and what they contribute'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "search" -d 'Search the registry\'s catalog by name, description and item names'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "info" -d 'Show details of a package or a server'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "validate" -d 'Check an extension package before publishing'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "pack" -d 'Build a deterministic .tar.gz of a package'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "registry" -d 'Manage a folder registry (init, add, yank)'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "install-server" -d 'Add an entry that launches `agx serve` to an MCP client\'s configuration'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "uninstall-server" -d 'Remove an entry that agx wrote from an MCP client\'s configuration'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "clients" -d 'List supported MCP clients, their config files and the agx entries in them'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "doctor" -d 'Find drift between recorded client entries, client files and the store'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "serve" -d 'Run a package\'s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcommand_from install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "init" -d 'Create an empty folder registry'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'

@@ -1,0 +1,150 @@
+//! Prompt templates: compiled with minijinja at validation time so that syntax errors and
+//! variables that are not declared arguments are found before anything is served.
+
+use std::ops::Range;
+
+use super::diagnostics::{self as codes, Findings};
+use super::spanned::SourceFile;
+
+/// Where a template's text lives: inline in a definition (`content = "…"`) or a whole
+/// `content_file`.
+pub struct TemplateSource<'a> {
+    pub file: &'a SourceFile,
+    /// The span of the TOML/JSON string value, or the whole content file.
+    pub span: Range<usize>,
+    pub text: &'a str,
+}
+
+impl TemplateSource<'_> {
+    /// Map an offset in the template text to a span in the file: exact when the text appears
+    /// verbatim in the source (no escapes), else the start of the value.
+    fn span_of(&self, range: Range<usize>) -> Range<usize> {
+        let raw = self.file.text.get(self.span.clone()).unwrap_or("");
+        match raw.find(self.text) {
+            Some(at) if !self.text.is_empty() => {
+                let base = self.span.start + at;
+                base + range.start..base + range.end.max(range.start + 1)
+            }
+            _ => self.span.clone(),
+        }
+    }
+}
+
+/// Compile a template; report a syntax error, or each variable that is not an argument.
+pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, arguments: &[String]) {
+    let env = minijinja::Environment::new();
+    let template = match env.template_from_str(source.text) {
+        Ok(t) => t,
+        Err(e) => {
+            let detail = e
+                .detail()
+                .map(str::to_string)
+                .unwrap_or_else(|| e.kind().to_string());
+            let line = e
+                .line()
+                .map(|l| format!(" (template line {l})"))
+                .unwrap_or_default();
+            let span = source.span_of(e.range().unwrap_or(0..0));
+            f.at(
+                codes::TEMPLATE_ERROR,
+                source.file,
+                &span,
+                format!("the template of prompt `{prompt}` does not compile: {detail}{line}"),
+                Some("templates use Jinja syntax: {{ name }}, {% if name %}…{% endif %}".into()),
+            );
+            return;
+        }
+    };
+    let globals: Vec<String> = env.globals().map(|(name, _)| name.to_string()).collect();
+    let mut undeclared: Vec<String> = template
+        .undeclared_variables(false)
+        .into_iter()
+        .filter(|v| !arguments.contains(v) && !globals.contains(v))
+        .collect();
+    undeclared.sort();
+    for var in undeclared {
+        let span = match find_word(source.text, &var) {
+            Some(at) => source.span_of(at..at + var.len()),
+            None => source.span.clone(),
+        };
+        let hint = match super::fields::did_you_mean(&var, arguments.iter().map(String::as_str)) {
+            Some(close) => {
+                format!("did you mean `{close}`? Otherwise declare it under [[arguments]]")
+            }
+            None => format!("declare it: [[arguments]] name = \"{var}\""),
+        };
+        f.at(
+            codes::UNDECLARED_VARIABLE,
+            source.file,
+            &span,
+            format!("prompt `{prompt}` uses `{var}`, which is not one of its arguments"),
+            Some(hint),
+        );
+    }
+}
+
+/// The first occurrence of `word` not inside a longer identifier.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_inline(text: &str, args: &[&str]) -> Vec<(String, usize, usize)> {
+        let toml = format!("content = {}", serde_json::to_string(text).unwrap());
+        let file = SourceFile::new("p.toml", toml);
+        let span = 10..file.text.len();
+        let mut f = Findings::default();
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        check(
+            &mut f,
+            &TemplateSource {
+                file: &file,
+                span,
+                text,
+            },
+            "p",
+            &args,
+        );
+        f.list
+            .into_iter()
+            .map(|x| (x.code.to_string(), x.location.column, x.length))
+            .collect()
+    }
+
+    #[test]
+    fn declared_arguments_and_globals_are_fine() {
+        assert!(
+            check_inline(
+                "Hi {{ name }} {% for i in range(2) %}{{ i }}{% endfor %}",
+                &["name"]
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn undeclared_variables_point_at_their_use() {
+        assert_eq!(
+            check_inline("Hi {{ who }}", &["name"]),
+            [("E021".into(), 18, 3)]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_reported() {
+        assert_eq!(check_inline("Hi {{ name ", &["name"])[0].0, "E020");
+    }
+
+    #[test]
+    fn words_match_whole_identifiers() {
+        assert_eq!(find_word("names name", "name"), Some(6));
+    }
+}
