@@ -1,12 +1,13 @@
 //! `agx serve`: assemble a server from the store and speak MCP (DESIGN §7).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::Context;
 use crate::cli::ServeArgs;
 use crate::error::{CliError, CliResult};
 use crate::name::{PackageName, QualifiedName};
 use crate::runtime::{self, Listen};
+use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     let server = QualifiedName::parse(&args.server)?;
@@ -15,30 +16,19 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
         None => Listen::Stdio,
     };
     let paths = ctx.paths()?;
-    let store = paths.store_dir();
-    let find = |name: &PackageName| installed_package_dir(&store, name);
-    let log_file = runtime::log_file(&paths.logs_dir(), &server);
-    runtime::serve(&server, &find, listen, Some(log_file)).map_err(CliError::from)
-}
-
-/// The folder of the installed version of `name`: `store-v1/<publisher>/<name>/<version>/`.
-/// One version is installed at a time; should several folders exist (an upgrade in
-/// progress), the newest complete one wins. Staging folders (not a version) are skipped.
-fn installed_package_dir(store: &Path, name: &PackageName) -> Result<Option<PathBuf>, String> {
-    let (publisher, package) = name.path_segments();
-    let dir = store.join(publisher).join(package);
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    let store = Store::open(paths);
+    let assembled = {
+        // Readers share the store lock while loading, so an install cannot swap a package
+        // half-way; it is released before serving, which may last for days.
+        let _lock = store.lock_shared_if_present()?;
+        let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+            store
+                .installed(name)
+                .map(|p| p.map(|p| p.dir))
+                .map_err(|e| e.to_string())
+        };
+        runtime::assemble(&server, &find)?
     };
-    let newest = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let version = semver::Version::parse(e.file_name().to_str()?).ok()?;
-            let path = e.path();
-            path.join("agx.toml").is_file().then_some((version, path))
-        })
-        .max_by(|a, b| a.0.cmp(&b.0));
-    Ok(newest.map(|(_, path)| path))
+    let log_file = runtime::log_file(&paths.logs_dir(), &server);
+    runtime::run(assembled, listen, Some(log_file)).map_err(CliError::from)
 }

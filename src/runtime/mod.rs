@@ -103,16 +103,15 @@ pub fn log_file(logs_dir: &std::path::Path, server: &QualifiedName) -> PathBuf {
     ))
 }
 
-/// Assemble `server` and serve it until the client goes away. A wrapped server replaces
-/// this process and only returns on failure.
-pub fn serve(
-    server: &QualifiedName,
-    find: FindPackage<'_>,
+/// Serve an assembled server until the client goes away. A wrapped server replaces this
+/// process and only returns on failure.
+pub fn run(
+    assembled: Assembled,
     listen: Listen,
     log_file: Option<PathBuf>,
 ) -> Result<(), ServeError> {
     let log = Arc::new(Log::from_env(log_file.as_deref()));
-    let assembly = match assemble(server, find)? {
+    let assembly = match assembled {
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };

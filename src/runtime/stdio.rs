@@ -169,6 +169,7 @@ fn classify(line: &[u8], started: bool) -> Verdict {
 }
 
 /// Why `params` do not fit `method`, in serde's words.
+#[allow(deprecated)] // SetLevelRequestParams: logging is deprecated by SEP-2577
 fn params_error(method: &str, params: Option<Value>) -> String {
     use rmcp::model::{
         CallToolRequestParams, GetPromptRequestParams, InitializeRequestParams,
@@ -182,7 +183,6 @@ fn params_error(method: &str, params: Option<Value>) -> String {
             .err()
             .map(|e| e.to_string())
     }
-    #[allow(deprecated)]
     let why = match method {
         "initialize" => check::<InitializeRequestParams>(params),
         "tools/call" => check::<CallToolRequestParams>(params),
