@@ -772,3 +772,34 @@ async fn streamable_http_serves_clients_and_rejects_foreign_hosts() {
     );
     child.kill().await.unwrap();
 }
+
+#[test]
+fn tool_stderr_goes_to_stderr_and_the_server_log_file() {
+    let home = home_with(&["agx-edge"]);
+    let input = [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crash","arguments":{}}}"#,
+    ]
+    .join("\n");
+    let out = home
+        .agx()
+        .args(["serve", "agx/edge/edge"])
+        .env("AGX_LOG", "info")
+        .write_stdin(input + "\n")
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "tool crash: Traceback: something broke",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    // stdout carries protocol messages only.
+    for line in String::from_utf8(out).unwrap().lines() {
+        let v: Value = serde_json::from_str(line).expect("a JSON-RPC message");
+        assert_eq!(v["jsonrpc"], "2.0");
+    }
+    let log = std::fs::read_to_string(home.agx_home().join("logs/agx-edge-edge.log")).unwrap();
+    assert!(log.contains("tool crash: Traceback: something broke"), "{log}");
+}
