@@ -801,5 +801,39 @@ fn tool_stderr_goes_to_stderr_and_the_server_log_file() {
         assert_eq!(v["jsonrpc"], "2.0");
     }
     let log = std::fs::read_to_string(home.agx_home().join("logs/agx-edge-edge.log")).unwrap();
-    assert!(log.contains("tool crash: Traceback: something broke"), "{log}");
+    assert!(
+        log.contains("tool crash: Traceback: something broke"),
+        "{log}"
+    );
+}
+
+#[test]
+fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
+    let home = home_with(&["agx-edge"]);
+    let mut raw = Raw::start(&home, "agx/edge/edge");
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "modern", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    raw.send(
+        &json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": meta } })
+            .to_string(),
+    );
+    let r = raw.response();
+    assert!(
+        r["result"]["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2025-06-18"))
+    );
+    raw.send(
+        &json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                 "params": { "name": "text", "arguments": {}, "_meta": meta } })
+        .to_string(),
+    );
+    let r = raw.response();
+    assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
+    drop(raw.stdin.take());
+    assert!(raw.child.wait().unwrap().success());
 }
