@@ -11,7 +11,14 @@ use crate::name::{ItemRef, PackageName, QualifiedName};
 
 /// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
 /// store cannot be read.
-pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, String>;
+pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, FindError>;
+
+/// Why the store could not answer, and how to fix it.
+#[derive(Debug, Clone)]
+pub struct FindError {
+    pub message: String,
+    pub hint: Option<String>,
+}
 
 /// A tool as the server exposes it.
 #[derive(Debug)]
@@ -77,12 +84,13 @@ pub enum AssembleError {
     #[error("package {package} is not installed{}", needed_by.as_ref().map(|n| format!(" (server {n} needs it)")).unwrap_or_default())]
     NotInstalled {
         package: PackageName,
-        needed_by: Option<QualifiedName>,
+        /// The qualified server, when the missing package is one of its dependencies.
+        needed_by: Option<String>,
     },
-    #[error("could not look up package {package} in the store: {reason}")]
+    #[error("could not look up package {package} in the store: {}", reason.message)]
     Store {
         package: PackageName,
-        reason: String,
+        reason: FindError,
     },
     #[error("the installed package {package} is broken")]
     Broken {
@@ -96,15 +104,19 @@ pub enum AssembleError {
         server: String,
         available: Vec<String>,
     },
-    #[error("server {server} ({location}) refers to {kind} `{reference}`: {reason}")]
-    BadReference {
-        server: QualifiedName,
-        location: SourceLocation,
-        kind: &'static str,
-        reference: String,
-        reason: String,
-        package: PackageName,
-    },
+    #[error("{0}")]
+    BadReference(Box<BadReference>),
+}
+
+/// A server definition names a tool or prompt that cannot be resolved.
+#[derive(Debug, thiserror::Error)]
+#[error("server {server} ({location}) refers to {kind} `{reference}`: {reason}")]
+pub struct BadReference {
+    pub server: QualifiedName,
+    pub location: SourceLocation,
+    pub kind: &'static str,
+    pub reference: String,
+    pub reason: String,
 }
 
 impl crate::error::Hint for AssembleError {
@@ -113,7 +125,10 @@ impl crate::error::Hint for AssembleError {
             AssembleError::NotInstalled { package, .. } => {
                 Some(format!("install it with `agx install {package}`"))
             }
-            AssembleError::Store { .. } => Some("run `agx doctor` to check the store".into()),
+            AssembleError::Store { reason, .. } => reason
+                .hint
+                .clone()
+                .or_else(|| Some("run `agx doctor` to check the store".into())),
             AssembleError::Broken { package, source } => Some(format!(
                 "reinstall it with `agx install {package}`; `agx validate {}` shows the details",
                 source.dir.display()
@@ -131,8 +146,9 @@ impl crate::error::Hint for AssembleError {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-            AssembleError::BadReference { package, .. } => Some(format!(
-                "fix the server definition in {package} and reinstall it (`agx validate` checks it)"
+            AssembleError::BadReference(b) => Some(format!(
+                "fix the server definition in {} and reinstall it (`agx validate` checks it)",
+                b.server.package
             )),
         }
     }
@@ -157,7 +173,7 @@ impl Loader<'_> {
             })?
             .ok_or_else(|| AssembleError::NotInstalled {
                 package: name.clone(),
-                needed_by: (name != &self.server.package).then(|| self.server.clone()),
+                needed_by: (name != &self.server.package).then(|| self.server.to_string()),
             })?;
         let package = Arc::new(load_package(&dir).map_err(|source| AssembleError::Broken {
             package: name.clone(),
@@ -205,15 +221,15 @@ fn assemble_from(
         }));
     }
 
-    let bad_ref =
-        |kind: &'static str, reference: &ItemRef, reason: String| AssembleError::BadReference {
+    let bad_ref = |kind: &'static str, reference: &ItemRef, reason: String| {
+        AssembleError::BadReference(Box::new(BadReference {
             server: server.clone(),
             location: def.location.clone(),
             kind,
             reference: reference.to_string(),
             reason,
-            package: server.package.clone(),
-        };
+        }))
+    };
 
     let mut tools: Vec<(QualifiedName, ToolDef, PathBuf)> = Vec::new();
     for reference in &def.tools {

@@ -21,7 +21,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use assemble::{AssembleError, Assembled, Assembly, FindPackage, assemble, disambiguate};
+pub use assemble::{
+    AssembleError, Assembled, Assembly, FindError, FindPackage, assemble, disambiguate,
+};
 pub use handler::{AgxServer, Runtime};
 
 use crate::manifest::resolve_program;
@@ -37,8 +39,6 @@ pub enum Listen {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error(transparent)]
-    Assemble(#[from] AssembleError),
     #[error("initialization of {what} failed: {detail}")]
     Init { what: String, detail: String },
     #[error("`{0}` is not a loopback address; `agx serve --http` listens on this machine only")]
@@ -63,7 +63,6 @@ pub enum ServeError {
 impl crate::error::Hint for ServeError {
     fn hint(&self) -> Option<String> {
         match self {
-            ServeError::Assemble(e) => e.hint(),
             ServeError::Init { .. } => Some(
                 "the package's initialization command failed; fix or reinstall the package".into(),
             ),
