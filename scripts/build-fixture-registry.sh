@@ -15,6 +15,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$agx" -q registry init "$work/registry" --name fixtures
 for package in "$root"/registry-fixtures/packages/*/; do
+    # Packages without a publisher (`name = "notes"`) are local-only, never in a registry.
+    grep -q '^name = "[^"]*/' "$package/agx.toml" || continue
     "$agx" -q registry add "$work/registry" "$package"
 done
 rm -rf "$out"
