@@ -779,3 +779,38 @@ fn fixture_registry_is_up_to_date() {
         "registry-fixtures/registry is stale ({stale:?}); run scripts/build-fixture-registry.sh"
     );
 }
+
+#[test]
+fn concurrent_publishing_loses_no_update() {
+    let home = TestHome::new();
+    let reg = home.home().join("reg");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&reg)
+        .assert()
+        .success();
+    let src = home.home().join("src");
+    let dirs: Vec<PathBuf> = (0..6)
+        .map(|i| write_package(&src, &format!("acme/p{i}"), "1.0.0", &[], "t"))
+        .collect();
+    std::thread::scope(|scope| {
+        for dir in &dirs {
+            let (home, reg) = (&home, &reg);
+            scope.spawn(move || {
+                home.agx()
+                    .args(["registry", "add"])
+                    .arg(reg)
+                    .arg(dir)
+                    .assert()
+                    .success();
+            });
+        }
+    });
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(reg.join("catalog.json")).unwrap()).unwrap();
+    assert_eq!(
+        catalog["packages"].as_array().unwrap().len(),
+        6,
+        "{catalog}"
+    );
+}
