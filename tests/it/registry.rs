@@ -814,3 +814,39 @@ fn concurrent_publishing_loses_no_update() {
         "{catalog}"
     );
 }
+
+#[test]
+fn redirects_are_followed_but_never_to_plain_http_elsewhere() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    std::fs::copy(reg.join("catalog.json"), reg.join("moved.json")).unwrap();
+    let server = HttpServer::serve(&reg);
+    let url = server.url();
+    server.fault(
+        "/catalog.json",
+        Fault::Redirect {
+            location: format!("{url}/moved.json"),
+        },
+    );
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather"));
+    assert_eq!(server.count("/moved.json"), 1);
+    server.fault(
+        "/catalog.json",
+        Fault::Redirect {
+            location: "http://registry.example.com/catalog.json".into(),
+        },
+    );
+    fast_http(&TestHome::new())
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "refusing a redirect to the plain-HTTP URL http://registry.example.com/catalog.json",
+        ));
+    // Refused once, not retried.
+    assert_eq!(server.count("/catalog.json"), 2);
+}
