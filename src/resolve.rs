@@ -106,7 +106,7 @@ pub enum ResolveError {
         yanked_match: Option<Version>,
     },
 
-    #[error("conflicting requirements on {name}:\n{}", requirements.iter().map(|r| format!("    {} ({})", r, r.req)).collect::<Vec<_>>().join("\n"))]
+    #[error("conflicting requirements on {name}:\n{}", requirements.iter().map(|r| format!("    {r}")).collect::<Vec<_>>().join("\n"))]
     Conflict {
         name: PackageName,
         requirements: Vec<Requirement>,
@@ -126,10 +126,18 @@ pub enum ResolveError {
     Unsettled { name: PackageName },
 }
 
+/// `^9`, or `^1.0 (via acme/app (requested) → acme/app 1.0.0 requires acme/geo ^1.0)` for a
+/// requirement that came through dependencies.
 fn describe_requirements(requirements: &[Requirement]) -> String {
     requirements
         .iter()
-        .map(|r| format!("{} ({})", r.req, r.chain.join(" → ")))
+        .map(|r| {
+            if r.chain.len() <= 1 {
+                r.req.to_string()
+            } else {
+                format!("{} (via {})", r.req, r.chain.join(" → "))
+            }
+        })
         .collect::<Vec<_>>()
         .join(" and ")
 }
