@@ -160,26 +160,19 @@ impl Http {
         let mut wait = self.settings.backoff;
         let mut number = 1;
         loop {
-            match attempt(number) {
+            let (error, pause) = match attempt(number) {
                 Ok(value) => return Ok(value),
                 Err(Failure::Fatal(e)) => return Err(e),
-                Err(Failure::Transient(e) | Failure::RetryAfter(e, _))
-                    if number > self.settings.retries =>
-                {
-                    return Err(e);
-                }
-                Err(failure @ (Failure::Transient(_) | Failure::RetryAfter(..))) => {
-                    let (e, pause) = match failure {
-                        Failure::RetryAfter(e, asked) => (e, asked.min(MAX_RETRY_AFTER).max(wait)),
-                        Failure::Transient(e) => (e, wait),
-                        Failure::Fatal(_) => unreachable!("matched above"),
-                    };
-                    crate::ui::verbose(&format!("{e}; retrying in {} ms", pause.as_millis()));
-                    std::thread::sleep(pause);
-                    wait = wait.saturating_mul(2);
-                    number += 1;
-                }
+                Err(Failure::Transient(e)) => (e, wait),
+                Err(Failure::RetryAfter(e, asked)) => (e, asked.min(MAX_RETRY_AFTER).max(wait)),
+            };
+            if number > self.settings.retries {
+                return Err(error);
             }
+            crate::ui::verbose(&format!("{error}; retrying in {} ms", pause.as_millis()));
+            std::thread::sleep(pause);
+            wait = wait.saturating_mul(2);
+            number += 1;
         }
     }
 
