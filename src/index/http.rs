@@ -31,6 +31,16 @@ pub struct Settings {
     pub backoff: Duration,
 }
 
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            timeout: Duration::from_secs(30),
+            retries: 3,
+            backoff: Duration::from_millis(500),
+        }
+    }
+}
+
 impl Settings {
     /// From `AGX_HTTP_TIMEOUT`, `AGX_HTTP_RETRIES` and `AGX_HTTP_BACKOFF_MS`.
     pub fn from_env() -> Result<Self, IndexError> {
@@ -50,7 +60,12 @@ impl Settings {
                 _ => Ok(default),
             }
         }
-        let timeout: f64 = var("AGX_HTTP_TIMEOUT", "a number of seconds, e.g. 30", 30.0)?;
+        let defaults = Settings::default();
+        let timeout: f64 = var(
+            "AGX_HTTP_TIMEOUT",
+            "a number of seconds, e.g. 30",
+            defaults.timeout.as_secs_f64(),
+        )?;
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err(IndexError::Setting {
                 var: "AGX_HTTP_TIMEOUT",
@@ -58,13 +73,18 @@ impl Settings {
                 expected: "a positive number of seconds",
             });
         }
+        let backoff_ms = defaults.backoff.as_millis() as u64;
         Ok(Settings {
             timeout: Duration::from_secs_f64(timeout),
-            retries: var("AGX_HTTP_RETRIES", "a whole number, e.g. 3", 3)?,
+            retries: var(
+                "AGX_HTTP_RETRIES",
+                "a whole number, e.g. 3",
+                defaults.retries,
+            )?,
             backoff: Duration::from_millis(var(
                 "AGX_HTTP_BACKOFF_MS",
                 "milliseconds, e.g. 500",
-                500,
+                backoff_ms,
             )?),
         })
     }

@@ -43,7 +43,11 @@ struct Remote {
 impl Registry {
     /// A registry at a known source, with HTTP settings from the environment.
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
-        Self::with_settings(source, offline, paths, HttpSettings::from_env()?)
+        let settings = match &source {
+            Source::Http(_) => HttpSettings::from_env()?,
+            Source::Folder(_) => HttpSettings::default(),
+        };
+        Self::with_settings(source, offline, paths, settings)
     }
 
     /// A registry at a known source with explicit HTTP settings (timeouts, retries).

@@ -850,3 +850,25 @@ fn redirects_are_followed_but_never_to_plain_http_elsewhere() {
     // Refused once, not retried.
     assert_eq!(server.count("/catalog.json"), 2);
 }
+
+#[test]
+fn bad_http_settings_are_named() {
+    let home = TestHome::new();
+    home.agx()
+        .env("AGX_HTTP_TIMEOUT", "soon")
+        .args(["--registry", "https://registry.example.com", "search", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "invalid setting AGX_HTTP_TIMEOUT=soon: expected a number of seconds",
+        ));
+    // Folder registries need no HTTP settings.
+    let reg = sample_registry(&home);
+    home.agx()
+        .env("AGX_HTTP_TIMEOUT", "soon")
+        .arg("--registry")
+        .arg(&reg)
+        .args(["search", "geo"])
+        .assert()
+        .success();
+}
