@@ -364,3 +364,61 @@ impl<R: Read> Read for CappedReader<R> {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_syntax_catches_every_spelling_of_absolute_and_parent_paths() {
+        for absolute in ["/etc/passwd", "\\windows\\system32", "C:/x", "c:\\x"] {
+            assert!(
+                matches!(
+                    check_path_syntax(absolute),
+                    Err(UnsafeEntry::AbsolutePath { .. })
+                ),
+                "{absolute}"
+            );
+        }
+        for parent in ["..", "../x", "pkg/../../x", "pkg\\..\\x", "pkg/a/.."] {
+            assert!(
+                matches!(
+                    check_path_syntax(parent),
+                    Err(UnsafeEntry::ParentDir { .. })
+                ),
+                "{parent}"
+            );
+        }
+        for fine in [
+            "pkg/a.txt",
+            "pkg/..a/b",
+            "pkg/a../b",
+            "./pkg/x",
+            "pkg/.hidden",
+        ] {
+            assert!(check_path_syntax(fine).is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn the_capped_reader_allows_exactly_the_cap() {
+        let exceeded = Rc::new(Cell::new(false));
+        let mut at_cap = CappedReader {
+            inner: &[1u8; 10][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        let mut out = Vec::new();
+        at_cap.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), 10);
+        assert!(!exceeded.get());
+
+        let mut over = CappedReader {
+            inner: &[1u8; 11][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        assert!(over.read_to_end(&mut Vec::new()).is_err());
+        assert!(exceeded.get());
+    }
+}
