@@ -46,22 +46,38 @@ pub fn unpack_reader<R: Read>(
     cap: u64,
     dest: &Path,
 ) -> Result<(), ArchiveError> {
+    if dest.exists() {
+        return Err(ArchiveError::DestinationExists {
+            path: dest.to_path_buf(),
+        });
+    }
+    // Folders above `dest` that this call creates, so that a failure removes them too.
+    let created_parents: Vec<&Path> = dest
+        .ancestors()
+        .skip(1)
+        .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+        .collect();
     if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(io_err("create the folder", parent))?;
     }
-    match fs::create_dir(dest) {
-        Ok(()) => {}
+    let result = match fs::create_dir(dest) {
+        Ok(()) => Extraction::new(label, cap, dest).run(reader),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             return Err(ArchiveError::DestinationExists {
                 path: dest.to_path_buf(),
             });
         }
-        Err(e) => return Err(io_err("create the folder", dest)(e)),
-    }
-    let result = Extraction::new(label, cap, dest).run(reader);
+        Err(e) => Err(io_err("create the folder", dest)(e)),
+    };
     if result.is_err() {
         // Best effort: the error being returned matters more than a failed cleanup.
         let _ = fs::remove_dir_all(dest);
+        for parent in created_parents {
+            // Only while empty: another process may have started using it meanwhile.
+            if fs::remove_dir(parent).is_err() {
+                break;
+            }
+        }
     }
     result
 }
