@@ -95,13 +95,9 @@ pub fn read_manifest(archive: &Path) -> Result<String, ArchiveError> {
         .map_err(io_err("read the archive", archive))?
         .len();
     let label = archive.display().to_string();
+    // Only checks entries; nothing is written, so there is no destination.
     let mut scan = Extraction::new(&label, expansion_cap(size), Path::new(""));
-    let capped = CappedReader {
-        inner: GzDecoder::new(BufReader::new(file)),
-        remaining: scan.cap,
-        exceeded: scan.stream_exceeded.clone(),
-    };
-    let mut tar = tar::Archive::new(capped);
+    let mut tar = scan.open(BufReader::new(file));
     let entries = tar.entries().map_err(|e| scan.read_error(e))?;
     for entry in entries {
         let entry = entry.map_err(|e| scan.read_error(e))?;
@@ -161,13 +157,17 @@ impl<'a> Extraction<'a> {
         }
     }
 
-    fn run<R: Read>(mut self, reader: R) -> Result<(), ArchiveError> {
-        let capped = CappedReader {
+    /// The tar stream inside the gzip stream, with the expansion cap applied.
+    fn open<R: Read>(&self, reader: R) -> tar::Archive<CappedReader<GzDecoder<R>>> {
+        tar::Archive::new(CappedReader {
             inner: GzDecoder::new(reader),
             remaining: self.cap,
             exceeded: self.stream_exceeded.clone(),
-        };
-        let mut archive = tar::Archive::new(capped);
+        })
+    }
+
+    fn run<R: Read>(mut self, reader: R) -> Result<(), ArchiveError> {
+        let mut archive = self.open(reader);
         let entries = archive.entries().map_err(|e| self.read_error(e))?;
         for entry in entries {
             let mut entry = entry.map_err(|e| self.read_error(e))?;
