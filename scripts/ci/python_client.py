@@ -204,8 +204,11 @@ async def run(agx, server, checks):
                 init.capabilities.tools is not None and init.capabilities.prompts is not None,
                 f"capabilities: {init.capabilities!r}",
             )
-            await session.send_ping()
-            checks.expect("ping", True, True)
+            try:
+                await session.send_ping()
+                checks.expect_true("ping", True, "")
+            except MCPError as error:
+                checks.fail("ping", f"error {error.error.code}: {error.error.message}")
             await check_tools(session, checks, logs)
             await check_prompts(session, checks)
 
