@@ -12,13 +12,19 @@ import json
 import os
 import sys
 import traceback
+import warnings
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.shared.exceptions import MCPError
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+
+# The handshake-era session uses logging/setLevel on purpose (agx offers it for those versions).
+warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
 # stdio_client passes only a safe subset of the environment; the server needs these too.
 FORWARDED_ENV = ("AGX_HOME", "AGX_LOG", "HOME", "PATH")
+# DESIGN §7 and issue 4: the versions agx serve negotiates.
+KNOWN_VERSIONS = ("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 
 
 class Checks:
@@ -185,6 +191,29 @@ async def check_prompts(session, checks):
         checks.expect("get greet without its required argument: error -32602", error.error.code, -32602)
 
 
+async def check_auto_negotiation(params, checks):
+    """The SDK's high-level Client (mode "auto", its default) probes `server/discover` first and
+    falls back to `initialize`: each request must pass its validation of the negotiated version."""
+    async with Client(params) as client:
+        version = client.protocol_version
+        checks.expect_true(
+            "mcp.Client: a known protocol version", version in KNOWN_VERSIONS, f"negotiated {version!r}"
+        )
+        requests = (
+            ("tools/list", lambda: client.list_tools()),
+            ("tools/call", lambda: client.call_tool("echo", {"message": "auto"})),
+            ("prompts/list", lambda: client.list_prompts()),
+            ("prompts/get", lambda: client.get_prompt("greet", {"name": "Ada"})),
+        )
+        for method, send in requests:
+            try:
+                await send()
+                checks.expect_true(f"mcp.Client ({version}): {method}", True, "")
+            except Exception as error:  # the SDK's validation error says what the result lacks
+                summary = " ".join(str(error).split())[:400]
+                checks.fail(f"mcp.Client ({version}): {method}", f"{type(error).__name__}: {summary}")
+
+
 async def run(agx, server, checks):
     env = {key: os.environ[key] for key in FORWARDED_ENV if key in os.environ}
     params = StdioServerParameters(command=agx, args=["serve", server], env=env)
@@ -211,6 +240,7 @@ async def run(agx, server, checks):
                 checks.fail("ping", f"error {error.error.code}: {error.error.message}")
             await check_tools(session, checks, logs)
             await check_prompts(session, checks)
+    await check_auto_negotiation(params, checks)
 
 
 def main():
