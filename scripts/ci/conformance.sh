@@ -9,7 +9,8 @@
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
 #
 # Needs npm (any version) and python3 (the fixture's tools are Python), network access to the
-# npm registry only. Exits non-zero on any unexpected result.
+# npm registry only. Arguments go to `conformance server` (e.g. --scenario tools-list).
+# Exits non-zero on any unexpected result.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -21,8 +22,9 @@ PREFIX="$CACHE/node22"
 NODE="$PREFIX/node_modules/.bin/node"
 SUITE="$PREFIX/node_modules/@modelcontextprotocol/conformance"
 installed_version() { "$NODE" -p "require('$1/package.json').version" 2>/dev/null || true; }
-if [[ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" || "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
-    echo "==> npm install node@$NODE_VERSION @modelcontextprotocol/conformance@$SUITE_VERSION into $PREFIX"
+if [[ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" ||
+    "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
+    echo "==> npm install node@$NODE_VERSION @modelcontextprotocol/conformance@$SUITE_VERSION"
     npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
         "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION"
 fi
@@ -46,19 +48,20 @@ stop_server() {
 trap stop_server EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
-export AGX_NO_PROGRESS=1 NO_COLOR=1
+export AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG="${AGX_LOG:-warn}"
 unset AGX_REGISTRY || true
 mkdir -p "$HOME"
 
 echo "==> agx install registry-fixtures/packages/agx-conformance"
-"$AGX" install "$ROOT/registry-fixtures/packages/agx-conformance"
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
 
 # Port 0: the server picks a free loopback port and names it on stderr.
 "$AGX" serve --http 127.0.0.1:0 agx/conformance/everything 2>"$TMP/serve.log" &
 SERVER_PID=$!
 URL=
 for _ in $(seq 100); do
-    URL="$(sed -n 's|^agx serve: listening on \(http://127\.0\.0\.1:[0-9]*/mcp\)$|\1|p' "$TMP/serve.log")"
+    URL="$(sed -n 's|^agx serve: listening on \(http://127\.0\.0\.1:[0-9]*/mcp\)$|\1|p' \
+        "$TMP/serve.log")"
     [[ -n "$URL" ]] && break
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         echo "error: agx serve exited before listening:" >&2
@@ -78,7 +81,7 @@ cd "$TMP"
 set +e
 # The per-scenario progress lines name result folders that are deleted on exit: left out.
 "$NODE" "$SUITE/dist/index.js" server --url "$URL" \
-    --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" --output-dir "$TMP/results" \
+    --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" --output-dir "$TMP/results" "$@" \
     | grep --line-buffered -v -e '^Running client scenario ' -e '^Results saved to '
 STATUS=${PIPESTATUS[0]}
 set -e

@@ -17,7 +17,8 @@ MCP_VERSION=2.3.0
 CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
 VENV="$CACHE/venv"
 PY="$VENV/bin/python"
-if ! "$PY" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$MCP_VERSION')" 2>/dev/null; then
+mcp_version() { "$PY" -c "import importlib.metadata as m; print(m.version('mcp'))" 2>/dev/null || true; }
+if [[ "$(mcp_version)" != "$MCP_VERSION" ]]; then
     echo "==> pip install mcp==$MCP_VERSION into $VENV"
     python3 -m venv "$VENV"
     "$PY" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
@@ -35,11 +36,13 @@ trap 'rm -rf "$TMP"' EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
 export AGX_NO_PROGRESS=1 NO_COLOR=1
+# Tool stderr is logged at info; warn keeps the output to the checks (AGX_LOG=info shows it).
+export AGX_LOG="${AGX_LOG:-warn}"
 unset AGX_REGISTRY || true
 mkdir -p "$HOME"
 
 echo "==> agx install registry-fixtures/packages/agx-edge"
-"$AGX" install "$ROOT/registry-fixtures/packages/agx-edge"
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-edge"
 
 echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
 "$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge

@@ -57,6 +57,14 @@ def blocks(result):
     return [block.model_dump(by_alias=True, exclude_none=True) for block in result.content]
 
 
+async def settle(done):
+    """The SDK hands notifications to callbacks in their own tasks: wait up to 1 s for them."""
+    for _ in range(100):
+        if done():
+            return
+        await anyio.sleep(0.01)
+
+
 def text_of(result):
     return "".join(block.text for block in result.content if block.type == "text")
 
@@ -64,8 +72,11 @@ def text_of(result):
 async def check_tools(session, checks, logs):
     listed = await session.list_tools()
     tools = {tool.name: tool for tool in listed.tools}
-    for name in ("echo", "echo_argv", "text", "content", "fail_json", "crash", "progress", "logs"):
-        checks.expect_true(f"tools/list has {name}", name in tools, f"listed: {sorted(tools)}")
+    checks.expect(
+        "tools/list: the server's tools in order", list(tools)[:3], ["echo", "echo_argv", "text"]
+    )
+    for name in ("content", "fail_json", "crash", "progress", "logs"):
+        checks.expect_true(f"tools/list has {name}", name in tools, f"listed: {list(tools)}")
     echo = tools.get("echo")
     if echo is not None:
         schema = echo.input_schema
@@ -77,7 +88,9 @@ async def check_tools(session, checks, logs):
             {"message": "string", "count": "integer"},
         )
         checks.expect("echo: title", echo.title, "Echo")
-        checks.expect("echo: readOnlyHint", echo.annotations and echo.annotations.read_only_hint, True)
+        checks.expect(
+            "echo: readOnlyHint", echo.annotations and echo.annotations.read_only_hint, True
+        )
 
     # stdin input, JSON output: the arguments come back as the result.
     arguments = {"message": "héllo wörld", "count": 3}
@@ -92,11 +105,15 @@ async def check_tools(session, checks, logs):
     # argv input.
     result = await session.call_tool("echo_argv", {"message": "from argv"})
     checks.expect("call echo_argv: not an error", result.is_error, False)
-    checks.expect_true(
+    checks.expect(
         "call echo_argv: the argument reached argv",
-        "from argv" in text_of(result),
-        f"text: {text_of(result)!r}",
+        result.structured_content,
+        {"argv": {"message": "from argv"}},
     )
+
+    # Plain text output.
+    result = await session.call_tool("text", {})
+    checks.expect("call text: text output", text_of(result), "plain text from text\n")
 
     # Content blocks pass through as they are.
     result = await session.call_tool("content", {})
@@ -109,11 +126,7 @@ async def check_tools(session, checks, logs):
     # A JSON error and a crash are isError results, not protocol errors.
     result = await session.call_tool("fail_json", {})
     checks.expect("call fail_json: isError", result.is_error, True)
-    checks.expect_true(
-        "call fail_json: carries the message",
-        "no such city: Atlantis" in text_of(result),
-        f"text: {text_of(result)!r}",
-    )
+    checks.expect("call fail_json: carries the message", text_of(result), "no such city: Atlantis")
     result = await session.call_tool("crash", {})
     checks.expect("call crash: isError", result.is_error, True)
     checks.expect_true(
@@ -127,7 +140,7 @@ async def check_tools(session, checks, logs):
     checks.expect("call echo with a bad argument: isError", result.is_error, True)
     checks.expect_true(
         "call echo with a bad argument: names it",
-        "message" in text_of(result),
+        "argument `message`" in text_of(result),
         f"text: {text_of(result)!r}",
     )
 
@@ -142,26 +155,45 @@ async def check_tools(session, checks, logs):
     updates = []
 
     async def on_progress(progress, total, message):
-        updates.append(progress)
+        updates.append((progress, total, message))
 
     result = await session.call_tool("progress", {}, progress_callback=on_progress)
     checks.expect("call progress: not an error", result.is_error, False)
-    checks.expect("call progress: progress notifications", updates, [1, 2, 3])
+    await settle(lambda: len(updates) >= 3)
+    checks.expect(
+        "call progress: progress notifications",
+        sorted(updates),
+        [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")],
+    )
 
     # Log lines from the tool arrive as notifications/message, filtered by logging/setLevel.
-    for level, expected in (("debug", ["debug", "info", "warning", "error"]), ("warning", ["warning", "error"])):
+    for level, expected in (
+        ("debug", ["debug", "info", "warning", "error"]),
+        ("warning", ["warning", "error"]),
+    ):
         await session.set_logging_level(level)
         logs.clear()
         result = await session.call_tool("logs", {})
         checks.expect(f"call logs at level {level}: result", text_of(result).strip(), "logged")
-        checks.expect(f"call logs at level {level}: log notifications", [entry.level for entry in logs], expected)
-    checks.expect("call logs: the logger name passes through", logs[-1].logger if logs else None, "edge-logger")
+        await settle(lambda count=len(expected): len(logs) >= count)
+        checks.expect(
+            f"call logs at level {level}: log notifications",
+            [entry.level for entry in logs],
+            expected,
+        )
+    checks.expect(
+        "call logs: the logger name passes through",
+        logs[-1].logger if logs else None,
+        "edge-logger",
+    )
 
 
 async def check_prompts(session, checks):
     listed = await session.list_prompts()
     prompts = {prompt.name: prompt for prompt in listed.prompts}
-    checks.expect("prompts/list names", sorted(prompts), ["cmd_messages", "cmd_text", "greet"])
+    checks.expect(
+        "prompts/list names in order", list(prompts), ["greet", "cmd_text", "cmd_messages"]
+    )
     greet = prompts.get("greet")
     if greet is not None:
         checks.expect(
@@ -184,11 +216,20 @@ async def check_prompts(session, checks):
         f"messages: {result.messages!r}",
     )
 
+    result = await session.get_prompt("cmd_messages", {})
+    checks.expect(
+        "get cmd_messages: the command's messages",
+        [message.role for message in result.messages],
+        ["user", "assistant"],
+    )
+
     try:
         await session.get_prompt("greet", {})
         checks.fail("get greet without its required argument: error -32602", "it succeeded")
     except MCPError as error:
-        checks.expect("get greet without its required argument: error -32602", error.error.code, -32602)
+        checks.expect(
+            "get greet without its required argument: error -32602", error.error.code, -32602
+        )
 
 
 async def check_auto_negotiation(params, checks):
@@ -197,7 +238,9 @@ async def check_auto_negotiation(params, checks):
     async with Client(params) as client:
         version = client.protocol_version
         checks.expect_true(
-            "mcp.Client: a known protocol version", version in KNOWN_VERSIONS, f"negotiated {version!r}"
+            "mcp.Client: a known protocol version",
+            version in KNOWN_VERSIONS,
+            f"negotiated {version!r}",
         )
         requests = (
             ("tools/list", lambda: client.list_tools()),
@@ -211,7 +254,9 @@ async def check_auto_negotiation(params, checks):
                 checks.expect_true(f"mcp.Client ({version}): {method}", True, "")
             except Exception as error:  # the SDK's validation error says what the result lacks
                 summary = " ".join(str(error).split())[:400]
-                checks.fail(f"mcp.Client ({version}): {method}", f"{type(error).__name__}: {summary}")
+                checks.fail(
+                    f"mcp.Client ({version}): {method}", f"{type(error).__name__}: {summary}"
+                )
 
 
 async def run(agx, server, checks):
@@ -227,7 +272,9 @@ async def run(agx, server, checks):
             init = await session.initialize()
             checks.expect("initialize: serverInfo.name", init.server_info.name, server)
             checks.expect("initialize: serverInfo.version", init.server_info.version, "0.1.0")
-            checks.expect("initialize: instructions", init.instructions, "Fixture server for agx serve tests.")
+            checks.expect(
+                "initialize: instructions", init.instructions, "Fixture server for agx serve tests."
+            )
             checks.expect_true(
                 "initialize: tools and prompts capabilities",
                 init.capabilities.tools is not None and init.capabilities.prompts is not None,
@@ -251,7 +298,9 @@ def main():
     try:
         anyio.run(run, agx, server, checks)
     except Exception:  # any protocol or transport failure is one failed check, with its trace
-        checks.fail("the session ran to the end", traceback.format_exc().rstrip().replace("\n", "\n      "))
+        checks.fail(
+            "the session ran to the end", traceback.format_exc().rstrip().replace("\n", "\n      ")
+        )
     print(f"{checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 
