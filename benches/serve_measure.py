@@ -1,0 +1,132 @@
+"""Measurements for benches/serve.sh. Standard library only.
+
+usage: serve_measure.py "AGX SERVE COMMAND" ["PYTHON SERVER COMMAND" or ""]
+"""
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+INIT = json.dumps({
+    "jsonrpc": "2.0", "id": 0, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "bench", "version": "1"}},
+}) + "\n"
+INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
+ARGS = {"text": "hello", "count": 1}
+
+
+class Session:
+    def __init__(self, argv):
+        self.start = time.perf_counter()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.next_id = 1
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.proc.stdin.write((json.dumps(msg) + "\n").encode())
+        return self.read(rid)
+
+    def read(self, rid):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit(f"server closed stdout waiting for {rid}")
+            msg = json.loads(line)
+            if msg.get("id") == rid:
+                if "error" in msg:
+                    raise SystemExit(f"error: {msg}")
+                return msg["result"]
+
+    def initialize(self):
+        self.proc.stdin.write(INIT.encode())
+        result = self.read(0)
+        elapsed = time.perf_counter() - self.start
+        self.proc.stdin.write(INITIALIZED.encode())
+        return elapsed, result
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def ms(seconds):
+    return seconds * 1000
+
+
+def startup(argv, runs):
+    times = []
+    for _ in range(runs):
+        s = Session(argv)
+        t, result = s.initialize()
+        times.append(t)
+        s.close()
+    return statistics.median(times)
+
+
+def main():
+    agx = shlex.split(sys.argv[1])
+    py = shlex.split(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+
+    start = startup(agx, 50)
+
+    s = Session(agx)
+    s.initialize()
+    tools = s.request("tools/list")["tools"]
+    assert len(tools) == 50, len(tools)
+    lists = []
+    for _ in range(500):
+        t0 = time.perf_counter()
+        s.request("tools/list")
+        lists.append(time.perf_counter() - t0)
+    calls = []
+    for i in range(200):
+        t0 = time.perf_counter()
+        r = s.request("tools/call", {"name": f"t{i % 5}_{i % 10}", "arguments": ARGS})
+        calls.append(time.perf_counter() - t0)
+        assert r["structuredContent"] == ARGS, r
+    direct = []
+    payload = (json.dumps(ARGS) + "\n").encode()
+    for _ in range(200):
+        t0 = time.perf_counter()
+        subprocess.run(["cat"], input=payload, capture_output=True, check=True)
+        direct.append(time.perf_counter() - t0)
+    time.sleep(0.5)
+    with open(f"/proc/{s.proc.pid}/status") as f:
+        rss_kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    s.close()
+
+    overhead = statistics.median(calls) - statistics.median(direct)
+    rows = [
+        ("start -> initialize response (50 tools, 5 packages)", ms(start), "ms", 5.0),
+        ("tools/list round trip", ms(statistics.median(lists)), "ms", 0.5),
+        ("tools/call (cat) round trip", ms(statistics.median(calls)), "ms", None),
+        ("spawning cat directly", ms(statistics.median(direct)), "ms", None),
+        ("tools/call overhead over a direct spawn", ms(overhead), "ms", 2.0),
+        ("idle RSS", rss_kb / 1024, "MB", 10.0),
+    ]
+    failed = False
+    print(f"{'measure':<55} {'median':>10}  target")
+    for name, value, unit, target in rows:
+        verdict = ""
+        if target is not None:
+            ok = value < target
+            failed |= not ok
+            verdict = f"< {target} {unit} {'ok' if ok else 'MISSED'}"
+        print(f"{name:<55} {value:>7.3f} {unit:<2}  {verdict}")
+    if py:
+        py_start = startup(py, 10)
+        print(f"{'Python SDK MCPServer: start -> initialize response':<55} {ms(py_start):>7.1f} ms")
+        print(f"{'ratio Python / agx':<55} {py_start / start:>7.0f} x   (goal >= 200x)")
+    sys.exit(1 if failed else 0)
+
+
+main()

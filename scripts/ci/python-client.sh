@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Acceptance check with the official MCP Python SDK client (issue 4): install the `mcp`
+# package into a venv, install the agx/edge fixture into a temp agx home, and drive
+# `agx serve agx/edge/edge` over stdio with scripts/ci/python_client.py (initialize, ping,
+# tools/list, tools/call, prompts/list, prompts/get).
+#
+#   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
+#   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
+#
+# Needs python3 (with venv) and network access to PyPI only. Exits non-zero on any mismatch;
+# the last line is the `N passed, M failed` summary.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+MCP_VERSION=2.3.0
+CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
+VENV="$CACHE/venv"
+PY="$VENV/bin/python"
+mcp_version() { "$PY" -c "import importlib.metadata as m; print(m.version('mcp'))" 2>/dev/null || true; }
+if [[ "$(mcp_version)" != "$MCP_VERSION" ]]; then
+    echo "==> pip install mcp==$MCP_VERSION into $VENV"
+    python3 -m venv "$VENV"
+    "$PY" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
+fi
+
+if [[ -z "${AGX_BIN:-}" ]]; then
+    echo "==> cargo build"
+    cargo build --quiet
+fi
+AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
+AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+export HOME="$TMP/home"
+export AGX_HOME="$TMP/agx-home"
+export AGX_NO_PROGRESS=1 NO_COLOR=1
+# Tool stderr is logged at info; warn keeps the output to the checks (AGX_LOG=info shows it).
+export AGX_LOG="${AGX_LOG:-warn}"
+unset AGX_REGISTRY || true
+mkdir -p "$HOME"
+
+echo "==> agx install registry-fixtures/packages/agx-edge"
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-edge"
+
+echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
+"$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge
