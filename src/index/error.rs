@@ -127,7 +127,7 @@ impl crate::error::Hint for IndexError {
             }),
             IndexError::Config { message, .. } => Some(format!("fix the file: {message}")),
             IndexError::InsecureHttp { url } => Some(format!(
-                "use https:// ({}); plain http:// is allowed only for 127.0.0.1, ::1 and localhost",
+                "use {} instead; plain http:// is allowed only for loopback addresses (127.0.0.1, ::1, localhost)",
                 url.replacen("http://", "https://", 1)
             )),
             IndexError::InvalidUrl { .. } => Some(

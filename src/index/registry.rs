@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::cache::IndexCache;
 use super::http::{Fetched, Http, SinkError};
-use super::{Catalog, IndexEntry, IndexError, Source, source};
+use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
@@ -41,11 +41,21 @@ struct Remote {
 }
 
 impl Registry {
-    /// A registry at a known source.
+    /// A registry at a known source, with HTTP settings from the environment.
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
+        Self::with_settings(source, offline, paths, HttpSettings::from_env()?)
+    }
+
+    /// A registry at a known source with explicit HTTP settings (timeouts, retries).
+    pub fn with_settings(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+    ) -> Result<Registry, IndexError> {
         let remote = match &source {
             Source::Http(url) => Some(Remote {
-                http: Http::new()?,
+                http: Http::new(settings)?,
                 cache: IndexCache::new(&paths.cache_dir, url),
                 unreachable: AtomicBool::new(false),
             }),

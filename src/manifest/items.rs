@@ -407,18 +407,22 @@ fn read_input_schema(
         return None;
     }
     let schema = node.to_json();
-    let problem = match jsonschema::meta::validate(&schema) {
-        Err(e) => Some(format!("is not a valid JSON Schema: {e}")),
-        Ok(()) if schema.get("type").and_then(|t| t.as_str()) != Some("object") => {
-            Some("must describe an object (`type = \"object\"`)".to_string())
-        }
-        Ok(()) => None,
+    let (problem, at) = match jsonschema::meta::validate(&schema) {
+        Err(e) => (
+            Some(format!("is not a valid JSON Schema: {e}")),
+            node.pointer(e.instance_path().as_str()).unwrap_or(node),
+        ),
+        Ok(()) if schema.get("type").and_then(|t| t.as_str()) != Some("object") => (
+            Some("must describe an object (`type = \"object\"`)".to_string()),
+            node.pointer("/type").unwrap_or(node),
+        ),
+        Ok(()) => (None, node),
     };
     if let Some(problem) = problem {
         f.at(
             codes::INVALID_INPUT_SCHEMA,
             file,
-            &node.span,
+            &at.span,
             format!("`input_schema` of tool `{tool}` {problem}"),
             Some(
                 "tool arguments are one JSON object: give `type = \"object\"` and `properties`"

@@ -75,6 +75,20 @@ impl Node {
         }
     }
 
+    /// The node at a JSON pointer (`/properties/city/type`), for pointing into schemas.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        let mut node = self;
+        for raw in pointer.split('/').skip(1) {
+            let segment = raw.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Table(t) => &t.iter().find(|e| e.key == segment)?.value,
+                Value::Array(a) => a.get(segment.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
     /// The value as JSON (for schemas, enums and defaults).
     pub fn to_json(&self) -> serde_json::Value {
         match &self.value {
@@ -375,6 +389,8 @@ mod tests {
             entries[1].value.to_json(),
             serde_json::json!([1, 2.5, null])
         );
+        assert_eq!(root.pointer("/n/1").unwrap().value, Value::Float(2.5));
+        assert!(root.pointer("/n/9").is_none());
     }
 
     #[test]
@@ -385,6 +401,26 @@ mod tests {
         assert!(err.span.start > 0);
         let deep = "a = ".to_string() + &"[".repeat(100_000);
         assert!(parse_toml(&deep).unwrap_err().message.contains("nesting"));
+    }
+
+    #[test]
+    fn deep_nesting_is_parsed_or_refused_without_panicking() {
+        for n in [50, MAX_NESTING - 1, MAX_NESTING + 1, 100_000] {
+            let toml_arrays = format!("a = {}{}", "[".repeat(n), "]".repeat(n));
+            let toml_tables = format!("a = {}1{}", "{b = ".repeat(n), "}".repeat(n));
+            let json = format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n));
+            let results = [
+                parse_toml(&toml_arrays),
+                parse_toml(&toml_tables),
+                parse_json(&json),
+            ];
+            for result in results {
+                match result {
+                    Ok(_) => assert!(n <= MAX_NESTING),
+                    Err(e) => assert!(n > 50 && !e.message.is_empty()),
+                }
+            }
+        }
     }
 
     #[test]
