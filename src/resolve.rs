@@ -12,6 +12,9 @@
 //! package to dodge a conflict: a conflict is reported with the chain of requirements on
 //! both sides.
 
+// Errors are rare and carry the details people need (chains, paths, hashes).
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

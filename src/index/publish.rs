@@ -4,6 +4,9 @@
 //! registry readable at each step: the tarball first, then the package's version file, then
 //! `catalog.json`.
 
+// Errors are rare and carry the details people need (chains, paths, hashes).
+#![allow(clippy::result_large_err)]
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

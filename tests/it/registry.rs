@@ -726,3 +726,56 @@ fn search_ranks_and_prints_json() {
         .stdout("")
         .stderr(predicate::str::contains("no package matches `zebra`"));
 }
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn fixture_registry_is_up_to_date() {
+    let home = TestHome::new();
+    let rebuilt = home.home().join("rebuilt");
+    let status = std::process::Command::new("sh")
+        .arg(crate::support::repo_root().join("scripts/build-fixture-registry.sh"))
+        .arg(&rebuilt)
+        .env("AGX", assert_cmd::cargo::cargo_bin("agx"))
+        .env("HOME", home.home())
+        .env("AGX_HOME", home.agx_home())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let committed = crate::support::fixtures().join("registry");
+    let (fresh, old) = (tree(&rebuilt), tree(&committed));
+    assert!(
+        fresh.len() > 2,
+        "no fixture packages were published: {:?}",
+        fresh.keys()
+    );
+    let stale: Vec<&String> = fresh
+        .keys()
+        .chain(old.keys())
+        .filter(|k| fresh.get(*k) != old.get(*k))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "registry-fixtures/registry is stale ({stale:?}); run scripts/build-fixture-registry.sh"
+    );
+}
