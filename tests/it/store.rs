@@ -832,6 +832,7 @@ fn hostile_archive_from_the_registry_is_rejected() {
     );
     let err = stderr_of_failure(fx.agx(&home).args(["install", "acme/evil"]));
     assert!(err.contains("cannot unpack acme/evil"), "{err}");
+    assert!(err.contains("`..`"), "the cause names the bad entry: {err}");
     assert_eq!(snapshot(&home), before);
     assert!(!home.agx_home().join("escaped").exists());
     assert!(!home.agx_home().join("store-v1/escaped").exists());
