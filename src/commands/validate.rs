@@ -37,8 +37,10 @@ fn probe_timeout() -> CliResult<Duration> {
     match std::env::var("AGX_PROBE_TIMEOUT_MS") {
         Err(_) => Ok(probe::DEFAULT_PROBE_TIMEOUT),
         Ok(v) => v.trim().parse().map(Duration::from_millis).map_err(|_| {
-            CliError::new(format!("AGX_PROBE_TIMEOUT_MS is `{v}`, not a number of milliseconds"))
-                .with_hint("unset it to use the default of 200 ms")
+            CliError::new(format!(
+                "AGX_PROBE_TIMEOUT_MS is `{v}`, not a number of milliseconds"
+            ))
+            .with_hint("unset it to use the default of 200 ms")
         }),
     }
 }

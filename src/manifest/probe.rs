@@ -120,7 +120,10 @@ fn tail_text(bytes: &[u8]) -> String {
     let text = text.trim();
     let chars: Vec<char> = text.chars().collect();
     let start = chars.len().saturating_sub(300);
-    chars[start..].iter().collect::<String>().replace('\n', " ⏎ ")
+    chars[start..]
+        .iter()
+        .collect::<String>()
+        .replace('\n', " ⏎ ")
 }
 
 fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<Outcome> {
@@ -177,7 +180,9 @@ fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<
     })
 }
 
-fn read_in_background<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+fn read_in_background<R: Read + Send + 'static>(
+    pipe: Option<R>,
+) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(pipe) = pipe {

@@ -89,7 +89,11 @@ fn render_finding(out: &mut String, f: &Finding, source: Option<&str>) {
     let line_text = (loc.line > 0)
         .then(|| source.and_then(|s| s.lines().nth(loc.line - 1)))
         .flatten();
-    let gutter = " ".repeat(if loc.line > 0 { loc.line.to_string().len() } else { 1 });
+    let gutter = " ".repeat(if loc.line > 0 {
+        loc.line.to_string().len()
+    } else {
+        1
+    });
     let arrow = paint(Style::Hint, "-->");
     if loc.line == 0 {
         let _ = writeln!(out, "{gutter}{arrow} {}", loc.file);

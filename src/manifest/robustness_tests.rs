@@ -36,7 +36,8 @@ command = ["echo", "{}"]
 command = ["echo", "{}"]
 input_schema = { type = "object", properties = { a = { type = "string" } } }
 "#;
-const SERVER: &str = r#"{ "Name": "forecast", "Tools": ["get_forecast", "acme/geo/x"], "Prompts": ["Search"] }"#;
+const SERVER: &str =
+    r#"{ "Name": "forecast", "Tools": ["get_forecast", "acme/geo/x"], "Prompts": ["Search"] }"#;
 const PROMPT: &str = "name = \"Search\"\ncontent = \"{{ q }}\"\n[[arguments]]\nname = \"q\"\n";
 
 const FILES: [(&str, &str); 5] = [
@@ -51,24 +52,39 @@ const FILES: [(&str, &str); 5] = [
 #[derive(Debug, Clone)]
 enum Damage {
     Truncate(usize),
-    Splice { at: usize, len: usize, with: String },
+    Splice {
+        at: usize,
+        len: usize,
+        with: String,
+    },
     Replace(String),
-    Nest { depth: usize, open: &'static str, close: &'static str },
+    Nest {
+        depth: usize,
+        open: &'static str,
+        close: &'static str,
+    },
 }
 
 fn damage() -> impl Strategy<Value = Damage> {
     prop_oneof![
         any::<usize>().prop_map(Damage::Truncate),
-        (any::<usize>(), 0usize..20, "[\\[\\]{}\"'=,.:\\n a-zA-Z0-9_\\\\#/-]{0,20}")
+        (
+            any::<usize>(),
+            0usize..20,
+            "[\\[\\]{}\"'=,.:\\n a-zA-Z0-9_\\\\#/-]{0,20}"
+        )
             .prop_map(|(at, len, with)| Damage::Splice { at, len, with }),
         any::<String>().prop_map(Damage::Replace),
-        (1usize..3000, prop_oneof![
-            Just(("a = ", "[", "]")),
-            Just(("a = ", "{b = ", "}")),
-            Just(("", "[", "]")),
-            Just(("", "{\"a\": ", "}")),
-        ])
-        .prop_map(|(depth, (_, open, close))| Damage::Nest { depth, open, close }),
+        (
+            1usize..3000,
+            prop_oneof![
+                Just(("a = ", "[", "]")),
+                Just(("a = ", "{b = ", "}")),
+                Just(("", "[", "]")),
+                Just(("", "{\"a\": ", "}")),
+            ]
+        )
+            .prop_map(|(depth, (_, open, close))| Damage::Nest { depth, open, close }),
     ]
 }
 
@@ -91,7 +107,11 @@ fn apply(text: &str, damage: &Damage) -> String {
         Damage::Replace(s) => s.clone(),
         Damage::Nest { depth, open, close } => {
             let prefix = if text.starts_with('{') { "" } else { "a = " };
-            format!("{prefix}{}{}", open.repeat(*depth), close.repeat(*depth / 2))
+            format!(
+                "{prefix}{}{}",
+                open.repeat(*depth),
+                close.repeat(*depth / 2)
+            )
         }
     }
 }

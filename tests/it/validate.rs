@@ -60,13 +60,25 @@ fn every_code_has_a_fixture_that_reports_exactly_that_code_at_its_line() {
         let dir = invalid_fixtures().join(code.name);
         let expected_file = dir.join("expected.toml");
         let Ok(text) = fs::read_to_string(&expected_file) else {
-            failures.push(format!("{}: no fixture at {}", code.code, expected_file.display()));
+            failures.push(format!(
+                "{}: no fixture at {}",
+                code.code,
+                expected_file.display()
+            ));
             continue;
         };
         let expected: Expected = toml::from_str(&text).expect("expected.toml parses");
-        assert_eq!(expected.code, code.code, "{} is the fixture of another code", dir.display());
+        assert_eq!(
+            expected.code,
+            code.code,
+            "{} is the fixture of another code",
+            dir.display()
+        );
         let mut cmd = home.agx();
-        cmd.arg("validate").arg(&dir).args(["--format", "json"]).args(&expected.args);
+        cmd.arg("validate")
+            .arg(&dir)
+            .args(["--format", "json"])
+            .args(&expected.args);
         cmd.envs(&expected.env);
         let out = cmd.output().expect("agx runs");
         let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
@@ -82,13 +94,21 @@ fn every_code_has_a_fixture_that_reports_exactly_that_code_at_its_line() {
                 )
             })
             .collect();
-        let want = vec![(expected.code.clone(), expected.file.clone(), expected.line as u64)];
+        let want = vec![(
+            expected.code.clone(),
+            expected.file.clone(),
+            expected.line as u64,
+        )];
         if found != want {
             failures.push(format!("{}: expected {want:?}, got {found:?}", code.name));
         }
         let want_exit = if code.code.starts_with('E') { 1 } else { 0 };
         if out.status.code() != Some(want_exit) {
-            failures.push(format!("{}: exit {:?}, expected {want_exit}", code.name, out.status.code()));
+            failures.push(format!(
+                "{}: exit {:?}, expected {want_exit}",
+                code.name,
+                out.status.code()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -291,21 +311,45 @@ fn the_loaded_model_has_every_field() {
     assert_eq!(forecast.timeout_secs, 5);
     assert_eq!(forecast.env["UNITS"], "metric");
     assert_eq!(forecast.annotations.read_only, Some(true));
-    assert_eq!(forecast.input_schema()["required"], serde_json::json!(["lat"]));
-    assert_eq!(forecast.input_schema()["properties"]["days"]["items"]["type"], "integer");
+    assert_eq!(
+        forecast.input_schema()["required"],
+        serde_json::json!(["lat"])
+    );
+    assert_eq!(
+        forecast.input_schema()["properties"]["days"]["items"]["type"],
+        "integer"
+    );
     let echo = package.tool("echo_args").unwrap();
     assert_eq!(echo.input, agx::manifest::InputMode::Argv);
     assert_eq!(echo.timeout_secs, agx::manifest::DEFAULT_TOOL_TIMEOUT_SECS);
-    assert_eq!(package.tool("alerts").unwrap().input_schema()["properties"]["region"]["type"], "string");
+    assert_eq!(
+        package.tool("alerts").unwrap().input_schema()["properties"]["region"]["type"],
+        "string"
+    );
     let server = package.server("forecast").unwrap();
     assert_eq!(server.instructions.as_deref(), Some("Use get_forecast"));
     let refs: Vec<String> = server.tools.iter().map(|t| t.to_string()).collect();
-    assert_eq!(refs, ["get_forecast", "alerts", "echo_args", "acme/geo/geocode"]);
+    assert_eq!(
+        refs,
+        ["get_forecast", "alerts", "echo_args", "acme/geo/geocode"]
+    );
     let search = package.prompt("Search").unwrap();
     assert_eq!(search.kind, agx::manifest::PromptKind::Text);
-    assert!(search.content.as_deref().unwrap().starts_with("Context for {{ query }}"));
-    assert_eq!(package.prompt("Report").unwrap().kind, agx::manifest::PromptKind::Command);
-    assert_eq!(package.manifest.extension.tools[1].description.as_deref(), Some("Weather alerts"));
+    assert!(
+        search
+            .content
+            .as_deref()
+            .unwrap()
+            .starts_with("Context for {{ query }}")
+    );
+    assert_eq!(
+        package.prompt("Report").unwrap().kind,
+        agx::manifest::PromptKind::Command
+    );
+    assert_eq!(
+        package.manifest.extension.tools[1].description.as_deref(),
+        Some("Weather alerts")
+    );
     assert_eq!(package.manifest.dependencies.len(), 1);
 }
 
@@ -373,7 +417,11 @@ fn all_findings_are_reported_not_only_the_first() {
         "name = \"get_forecast\"\ncomand = [\"x\"]\ntimeout = 0\n[[parameters]]\nname = \"a\"\ntype = \"float\"\n",
     )
     .unwrap();
-    fs::write(pkg.path().join("agx/prompts/search.md"), "{{ query }} {{ topic }}").unwrap();
+    fs::write(
+        pkg.path().join("agx/prompts/search.md"),
+        "{{ query }} {{ topic }}",
+    )
+    .unwrap();
     fs::write(pkg.path().join("agx/tools/spare.json"), "{}").unwrap();
     let (doc, code) = validate_json(&home, pkg.path(), &[]);
     assert_eq!(code, 1);
@@ -410,13 +458,41 @@ fn a_missing_folder_is_one_clear_finding() {
     let (doc, code) = validate_json(&home, &home.home().join("nope"), &[]);
     assert_eq!(code, 1);
     assert_eq!(codes_of(&doc), ["E001"]);
-    assert!(doc["findings"][0]["message"].as_str().unwrap().contains("nope"));
+    assert!(
+        doc["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nope")
+    );
 }
 
 #[test]
 fn validate_defaults_to_the_current_directory() {
     let home = TestHome::new();
     let pkg = weather_package();
-    let out = home.agx().current_dir(pkg.path()).arg("validate").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = home
+        .agx()
+        .current_dir(pkg.path())
+        .arg("validate")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn docs_list_every_code() {
+    let docs = fs::read_to_string(crate::support::repo_root().join("docs/validate.md")).unwrap();
+    for code in agx::manifest::ALL_CODES {
+        let row = format!("| `{}` | `{}` |", code.code, code.name);
+        assert!(
+            docs.contains(&row),
+            "docs/validate.md has no row for {} {}",
+            code.code,
+            code.name
+        );
+    }
 }
