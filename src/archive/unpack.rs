@@ -66,6 +66,52 @@ pub fn unpack_reader<R: Read>(
     result
 }
 
+/// The largest `agx.toml` that [`read_manifest`] reads.
+pub const MAX_MANIFEST_SIZE: u64 = 1024 * 1024;
+
+/// Read the top folder's `agx.toml` out of a `.tar.gz` without unpacking anything (to learn a
+/// package's name and version before staging it). Every entry before it gets the same checks
+/// as in [`unpack`].
+pub fn read_manifest(archive: &Path) -> Result<String, ArchiveError> {
+    let file = File::open(archive).map_err(io_err("open the archive", archive))?;
+    let size = file
+        .metadata()
+        .map_err(io_err("read the archive", archive))?
+        .len();
+    let label = archive.display().to_string();
+    let mut scan = Extraction::new(&label, expansion_cap(size), Path::new(""));
+    let capped = CappedReader {
+        inner: GzDecoder::new(BufReader::new(file)),
+        remaining: scan.cap,
+        exceeded: scan.stream_exceeded.clone(),
+    };
+    let mut tar = tar::Archive::new(capped);
+    let entries = tar.entries().map_err(|e| scan.read_error(e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| scan.read_error(e))?;
+        if entry.header().entry_type() == tar::EntryType::XGlobalHeader {
+            continue;
+        }
+        let (rel, kind) = scan.check(&entry).map_err(|problem| scan.refuse(problem))?;
+        if rel != "agx.toml" || !matches!(kind, Kind::File { .. }) {
+            continue;
+        }
+        if entry.size() > MAX_MANIFEST_SIZE {
+            return Err(ArchiveError::ManifestTooLarge {
+                archive: label.clone(),
+                limit: MAX_MANIFEST_SIZE,
+            });
+        }
+        let mut text = String::new();
+        entry
+            .take(MAX_MANIFEST_SIZE)
+            .read_to_string(&mut text)
+            .map_err(|e| scan.read_error(e))?;
+        return Ok(text);
+    }
+    Err(ArchiveError::NoManifest { archive: label })
+}
+
 struct Extraction<'a> {
     label: &'a str,
     cap: u64,
@@ -316,5 +362,63 @@ impl<R: Read> Read for CappedReader<R> {
         let n = self.inner.read(&mut buf[..max])?;
         self.remaining -= n as u64;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_syntax_catches_every_spelling_of_absolute_and_parent_paths() {
+        for absolute in ["/etc/passwd", "\\windows\\system32", "C:/x", "c:\\x"] {
+            assert!(
+                matches!(
+                    check_path_syntax(absolute),
+                    Err(UnsafeEntry::AbsolutePath { .. })
+                ),
+                "{absolute}"
+            );
+        }
+        for parent in ["..", "../x", "pkg/../../x", "pkg\\..\\x", "pkg/a/.."] {
+            assert!(
+                matches!(
+                    check_path_syntax(parent),
+                    Err(UnsafeEntry::ParentDir { .. })
+                ),
+                "{parent}"
+            );
+        }
+        for fine in [
+            "pkg/a.txt",
+            "pkg/..a/b",
+            "pkg/a../b",
+            "./pkg/x",
+            "pkg/.hidden",
+        ] {
+            assert!(check_path_syntax(fine).is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn the_capped_reader_allows_exactly_the_cap() {
+        let exceeded = Rc::new(Cell::new(false));
+        let mut at_cap = CappedReader {
+            inner: &[1u8; 10][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        let mut out = Vec::new();
+        at_cap.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), 10);
+        assert!(!exceeded.get());
+
+        let mut over = CappedReader {
+            inner: &[1u8; 11][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        assert!(over.read_to_end(&mut Vec::new()).is_err());
+        assert!(exceeded.get());
     }
 }

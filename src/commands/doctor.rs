@@ -1,9 +1,51 @@
-//! `agx doctor`.
+//! `agx doctor`: drift between clients-v1.toml, client files and the store.
 
 use super::Context;
 use crate::cli::DoctorArgs;
+use crate::clients::doctor;
 use crate::error::{CliError, CliResult};
+use crate::ui;
 
-pub fn run(_ctx: &Context, _args: &DoctorArgs) -> CliResult {
-    Err(CliError::not_implemented("doctor"))
+pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
+    let report = doctor::run(ctx.paths()?, args.fix)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("serializable")
+        );
+    } else {
+        for f in &report.findings {
+            let mark = if f.fixed { "fixed" } else { "problem" };
+            println!(
+                "{mark}: {} {} `{}` ({}) in {}: {}",
+                f.client, f.scope, f.key, f.server, f.file, f.detail
+            );
+            let action = if f.fixed {
+                "done"
+            } else if args.fix {
+                "left"
+            } else {
+                "fix"
+            };
+            println!("  {action}: {}", f.action);
+        }
+    }
+    let open = report.findings.iter().filter(|f| !f.fixed).count();
+    if open == 0 {
+        ui::status(
+            "Checked",
+            &format!(
+                "{} client entr{}: no problems left",
+                report.checked,
+                if report.checked == 1 { "y" } else { "ies" }
+            ),
+        );
+        return Ok(());
+    }
+    let hint = if args.fix {
+        "the problems left need a decision; follow the suggestions above"
+    } else {
+        "`agx doctor --fix` repairs what it safely can"
+    };
+    Err(CliError::new(format!("{open} problem(s) with client entries")).with_hint(hint))
 }

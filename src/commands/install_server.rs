@@ -1,9 +1,155 @@
-//! `agx install-server`.
+//! `agx install-server`: write an entry that runs `agx serve <server>` into a client config.
+
+use std::collections::BTreeMap;
 
 use super::Context;
 use crate::cli::InstallServerArgs;
+use crate::clients::resolve::{ResolvedServer, installed_package_dir, resolve_server};
+use crate::clients::{self, HostEnv, Outcome, Records, ServerEntry, shape};
 use crate::error::{CliError, CliResult};
+use crate::name::{PackageName, QualifiedName};
+use crate::ui;
 
-pub fn run(_ctx: &Context, _args: &InstallServerArgs) -> CliResult {
-    Err(CliError::not_implemented("install-server"))
+pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
+    let client = clients::find_client(&args.client)?;
+    let server = QualifiedName::parse(&args.server)?;
+    let paths = ctx.paths()?;
+    let env_pairs = parse_env(&args.env)?;
+
+    ensure_installed(ctx, &server.package)?;
+    let resolved = {
+        let _lock = crate::store::Store::open(paths).lock_shared_if_present()?;
+        resolve_server(paths, &server)?
+    };
+    report_resolved(&resolved);
+
+    let key = args
+        .name
+        .clone()
+        .unwrap_or_else(|| shape::default_key(server.item.as_str()));
+    let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
+    let target = clients::target(
+        client,
+        args.scope,
+        args.project.as_deref(),
+        args.config.as_deref(),
+        &key,
+        &host,
+    )?;
+    let command = clients::agx_binary()
+        .map_err(|e| {
+            CliError::new(format!(
+                "cannot find the path of the running agx binary: {e}"
+            ))
+        })?
+        .display()
+        .to_string();
+    let mut env = BTreeMap::new();
+    if paths.home_from_env {
+        env.insert("AGX_HOME".to_string(), paths.home.display().to_string());
+    }
+    env.extend(env_pairs);
+    let entry = ServerEntry {
+        command: command.clone(),
+        args: vec!["serve".into(), server.to_string()],
+        env,
+    };
+    let change = clients::plan_install(&target, &key, &entry, args.force)?;
+    let place = format!(
+        "`{key}` in {} ({}, {} scope)",
+        target.file.display(),
+        client.id,
+        clients::scope_name(args.scope)
+    );
+    if args.dry_run {
+        if change.outcome == Outcome::Unchanged {
+            ui::status("Unchanged", &format!("{place} already has this entry"));
+        } else {
+            print!("{}", change.diff());
+            ui::status("Dry run", &format!("would write {place}; nothing written"));
+        }
+        return Ok(());
+    }
+    let backup = change.apply()?;
+    let records_path = paths.clients_file();
+    let mut records = Records::load(&records_path)?;
+    records.upsert(target.record(&key, &server.to_string(), &command));
+    records.save(&records_path)?;
+    match change.outcome {
+        Outcome::Unchanged => ui::status("Unchanged", &format!("{place} already has this entry")),
+        Outcome::Updated => ui::status("Updated", &place),
+        _ => ui::status("Added", &place),
+    }
+    if let Some(b) = backup {
+        ui::status(
+            "Backup",
+            &format!("previous content saved to {}", b.display()),
+        );
+    }
+    if client.id == "claude-code" && args.scope == crate::cli::Scope::Project {
+        ui::warn("Claude Code starts project servers only after you approve them in a session");
+    }
+    Ok(())
+}
+
+/// The one call into the store: install the package and its dependencies when missing,
+/// exactly as `agx install <package>` does.
+fn ensure_installed(ctx: &Context, package: &PackageName) -> CliResult {
+    if installed_package_dir(ctx.paths()?, package)?.is_some() {
+        return Ok(());
+    }
+    ui::status("Installing", &format!("{package} (needed by the entry)"));
+    super::install::run(
+        ctx,
+        &crate::cli::InstallArgs {
+            packages: vec![package.to_string()],
+            force: false,
+        },
+    )
+}
+
+fn report_resolved(resolved: &ResolvedServer) {
+    if resolved.wrapped {
+        ui::verbose(&format!("{} wraps a shipped MCP server", resolved.server));
+    }
+    let names = |items: &[QualifiedName]| {
+        items
+            .iter()
+            .map(|q| q.item.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    ui::verbose(&format!(
+        "{} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
+        resolved.server,
+        resolved.tools.len(),
+        names(&resolved.tools),
+        resolved.prompts.len(),
+        names(&resolved.prompts)
+    ));
+}
+
+/// `--env K=V` values.
+fn parse_env(pairs: &[String]) -> CliResult<BTreeMap<String, String>> {
+    pairs
+        .iter()
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').ok_or_else(|| {
+                CliError::new(format!("--env `{pair}` is not K=V"))
+                    .with_hint("write it as NAME=value, e.g. --env API_URL=https://example.org")
+                    .with_exit_code(crate::error::exit::USAGE)
+            })?;
+            let valid = !k.is_empty()
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !valid {
+                return Err(
+                    CliError::new(format!("--env `{k}` is not a valid variable name"))
+                        .with_hint("use letters, digits and `_`, not starting with a digit")
+                        .with_exit_code(crate::error::exit::USAGE),
+                );
+            }
+            Ok((k.to_string(), v.to_string()))
+        })
+        .collect()
 }

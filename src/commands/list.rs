@@ -1,9 +1,261 @@
-//! `agx list`.
+//! `agx list`: installed packages from their receipts (no definition file is read), and with
+//! `--include-remote` what the registry's catalog offers (no package is downloaded).
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use serde_json::{Value, json};
 
 use super::Context;
+use super::install::open_registry;
 use crate::cli::ListArgs;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
+use crate::manifest::ExtensionSummary;
+use crate::name::PackageName;
+use crate::store::Store;
+use crate::ui;
 
-pub fn run(_ctx: &Context, _args: &ListArgs) -> CliResult {
-    Err(CliError::not_implemented("list"))
+/// One package as listed: installed (from its receipt) or offered by the catalog.
+struct Row {
+    name: PackageName,
+    version: semver::Version,
+    installed: bool,
+    explicit: bool,
+    description: Option<String>,
+    extension: ExtensionSummary,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ItemKind {
+    Server,
+    Tool,
+    Prompt,
+}
+
+impl ItemKind {
+    fn plural(self) -> &'static str {
+        match self {
+            ItemKind::Server => "servers",
+            ItemKind::Tool => "tools",
+            ItemKind::Prompt => "prompts",
+        }
+    }
+}
+
+pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
+    let store = Store::open(ctx.paths()?);
+    let lock = store.lock_shared_if_present()?;
+    let mut rows: Vec<Row> = store
+        .list()?
+        .into_iter()
+        .map(|p| Row {
+            name: p.name,
+            version: p.version,
+            installed: true,
+            explicit: p.receipt.explicit,
+            description: p.receipt.description,
+            extension: p.receipt.extension,
+        })
+        .collect();
+    drop(lock);
+    if args.include_remote {
+        let registry = open_registry(ctx)?;
+        let installed: BTreeSet<PackageName> = rows.iter().map(|r| r.name.clone()).collect();
+        let catalog = registry.catalog()?;
+        rows.extend(
+            catalog
+                .packages
+                .into_iter()
+                .filter(|e| !installed.contains(&e.name))
+                .map(|e| Row {
+                    name: e.name,
+                    version: e.version,
+                    installed: false,
+                    explicit: false,
+                    description: e.description,
+                    extension: e.extension,
+                }),
+        );
+        rows.sort_by_cached_key(|r| r.name.to_string());
+    }
+
+    let kind = if args.servers {
+        Some(ItemKind::Server)
+    } else if args.tools {
+        Some(ItemKind::Tool)
+    } else if args.prompts {
+        Some(ItemKind::Prompt)
+    } else {
+        None
+    };
+    let out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(out);
+    let written = match (kind, args.json) {
+        (None, true) => writeln!(out, "{}", packages_json(&rows)),
+        (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
+        (None, false) => {
+            if rows.is_empty() {
+                ui::status(
+                    "Listed",
+                    "no packages installed (`agx install <pkg>` adds one)",
+                );
+            }
+            write_packages(&mut out, &rows, args.include_remote)
+        }
+        (Some(kind), false) => write_items(&mut out, &rows, kind),
+    };
+    // A closed pipe (`agx list | head`) is not an error.
+    let _ = written.and_then(|_| out.flush());
+    Ok(())
+}
+
+fn packages_json(rows: &[Row]) -> Value {
+    let packages: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name,
+                "version": r.version.to_string(),
+                "installed": r.installed,
+                "explicit": r.explicit,
+                "description": r.description,
+                "servers": r.extension.servers,
+                "tools": r.extension.tools,
+                "prompts": r.extension.prompts,
+            })
+        })
+        .collect();
+    json!({ "packages": packages })
+}
+
+fn items_json(rows: &[Row], kind: ItemKind) -> Value {
+    let mut items = Vec::new();
+    for row in rows {
+        let each: Vec<Value> = match kind {
+            ItemKind::Server => row.extension.servers.iter().map(to_value).collect(),
+            ItemKind::Tool => row.extension.tools.iter().map(to_value).collect(),
+            ItemKind::Prompt => row.extension.prompts.iter().map(to_value).collect(),
+        };
+        for mut item in each {
+            let Some(obj) = item.as_object_mut() else {
+                continue;
+            };
+            let short = obj.get("name").and_then(Value::as_str).unwrap_or_default();
+            let qualified = format!("{}/{short}", row.name);
+            let mut entry = serde_json::Map::new();
+            entry.insert("name".into(), qualified.into());
+            entry.insert("package".into(), row.name.to_string().into());
+            entry.insert("version".into(), row.version.to_string().into());
+            entry.insert("installed".into(), row.installed.into());
+            obj.remove("name");
+            entry.extend(std::mem::take(obj));
+            items.push(Value::Object(entry));
+        }
+    }
+    json!({ kind.plural(): items })
+}
+
+fn to_value<T: serde::Serialize>(item: &T) -> Value {
+    serde_json::to_value(item).unwrap_or(Value::Null)
+}
+
+fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> std::io::Result<()> {
+    let name_width = rows
+        .iter()
+        .map(|r| r.name.to_string().len())
+        .max()
+        .unwrap_or(0);
+    let version_width = rows
+        .iter()
+        .map(|r| r.version.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for row in rows {
+        let mut line = format!(
+            "{:name_width$}  {:version_width$}",
+            row.name.to_string(),
+            row.version.to_string()
+        );
+        if mark_installed {
+            line.push_str(if row.installed {
+                "  installed    "
+            } else {
+                "  not installed"
+            });
+        }
+        if let Some(d) = &row.description {
+            line.push_str("  ");
+            line.push_str(d);
+        }
+        let contributes = contributions(&row.extension);
+        if !contributes.is_empty() {
+            line.push_str(&format!(" [{contributes}]"));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// `servers: a; tools: b, c; prompts: d`.
+fn contributions(ext: &ExtensionSummary) -> String {
+    let part = |label: &str, names: Vec<&str>| {
+        (!names.is_empty()).then(|| format!("{label}: {}", names.join(", ")))
+    };
+    [
+        part(
+            "servers",
+            ext.servers.iter().map(|s| s.name.as_str()).collect(),
+        ),
+        part("tools", ext.tools.iter().map(|s| s.name.as_str()).collect()),
+        part(
+            "prompts",
+            ext.prompts.iter().map(|s| s.name.as_str()).collect(),
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join("; ")
+}
+
+fn write_items(out: &mut impl Write, rows: &[Row], kind: ItemKind) -> std::io::Result<()> {
+    let mut lines: Vec<(String, Option<&str>, bool)> = Vec::new();
+    for row in rows {
+        let items: Vec<(&str, Option<&String>)> = match kind {
+            ItemKind::Server => row
+                .extension
+                .servers
+                .iter()
+                .map(|i| (i.name.as_str(), i.description.as_ref()))
+                .collect(),
+            ItemKind::Tool => row
+                .extension
+                .tools
+                .iter()
+                .map(|i| (i.name.as_str(), i.description.as_ref()))
+                .collect(),
+            ItemKind::Prompt => row
+                .extension
+                .prompts
+                .iter()
+                .map(|i| (i.name.as_str(), i.description.as_ref()))
+                .collect(),
+        };
+        for (name, description) in items {
+            lines.push((
+                format!("{}/{name}", row.name),
+                description.map(String::as_str),
+                row.installed,
+            ));
+        }
+    }
+    let width = lines.iter().map(|l| l.0.len()).max().unwrap_or(0);
+    for (name, description, installed) in lines {
+        let mut line = format!("{name:width$}  {}", description.unwrap_or(""));
+        if !installed {
+            line.push_str(" (not installed)");
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
 }

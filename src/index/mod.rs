@@ -1,4 +1,24 @@
 //! Registry access: sources, HTTP caching, catalog (DESIGN §3).
+//!
+//! - [`source`] picks the registry (`--registry`, `AGX_REGISTRY`, the config file);
+//! - [`http`] talks to web registries (timeouts, retries, conditional requests);
+//! - [`cache`] keeps index files of web registries for `--offline` and fallback;
+//! - [`registry`] reads a registry of either kind and downloads verified tarballs;
+//! - [`publish`] writes folder registries (`agx registry init|add|yank`);
+//! - [`search`] ranks catalog entries for `agx search`.
+
+mod cache;
+mod error;
+mod http;
+pub mod publish;
+mod registry;
+pub mod search;
+pub mod source;
+
+pub use error::IndexError;
+pub use http::Settings as HttpSettings;
+pub use registry::{Registry, open};
+pub use source::Source;
 
 use std::collections::BTreeMap;
 
@@ -51,50 +71,4 @@ pub struct CatalogEntry {
 pub struct RegistryConfig {
     pub v: u32,
     pub name: String,
-}
-
-/// Errors reading a registry. Every variant names the URL or path involved.
-#[derive(Debug, thiserror::Error)]
-pub enum IndexError {
-    #[error("{0}")]
-    Unimplemented(&'static str),
-}
-
-impl crate::error::Hint for IndexError {}
-
-/// A registry opened from a source (URL, `file://` or a folder), with its cache.
-/// `index::open` picks the source from `--registry`, `AGX_REGISTRY` or the config file.
-#[derive(Debug)]
-pub struct Registry {
-    _private: (),
-}
-
-impl Registry {
-    /// Human-readable source (URL or path), for messages and receipts.
-    pub fn source(&self) -> &str {
-        ""
-    }
-
-    /// Every published version of a package (yanked ones included), oldest first.
-    pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
-        let _ = name;
-        Err(IndexError::Unimplemented("versions"))
-    }
-
-    /// The catalog of every package.
-    pub fn catalog(&self) -> Result<Catalog, IndexError> {
-        Err(IndexError::Unimplemented("catalog"))
-    }
-
-    /// Download a version's tarball into `dest`, hashing while writing; fails on a size or
-    /// sha256 mismatch. `progress` is called with the bytes received so far.
-    pub fn download(
-        &self,
-        entry: &IndexEntry,
-        dest: &std::path::Path,
-        progress: &mut dyn FnMut(u64),
-    ) -> Result<(), IndexError> {
-        let _ = (entry, dest, progress);
-        Err(IndexError::Unimplemented("download"))
-    }
 }

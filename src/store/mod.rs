@@ -1,1 +1,363 @@
 //! The local store: layout, locking, install/uninstall transactions, receipts (DESIGN §4).
+//!
+//! ```text
+//! store-v1/<publisher>/<name>/<version>/   unpacked package, complete with `.agx-complete`
+//! store-v1/_local/<name>/<version>/        a package without a publisher
+//! store-v1/.staging/                       downloads and unpacking in progress
+//! store-v1/.lock                           the process-level lock
+//! receipts-v1/<publisher>/<name>.toml      what is installed (written last)
+//! ```
+//! A receipt is the truth: a version folder no receipt names is a leftover, removed by the
+//! next command that writes. Readers need no lock to be correct (every change is a rename),
+//! but commands take the shared lock so that they never run in the middle of a writer's
+//! multi-package change.
+
+mod fsutil;
+pub mod install;
+mod lock;
+pub mod plan;
+mod receipt;
+pub mod remove;
+pub mod update;
+
+use std::path::{Path, PathBuf};
+
+pub use install::{InstallOptions, InstallReport, Installer, LocalSource, Outcome, PreparedLocal};
+pub use lock::{LockMode, StoreLock};
+pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
+pub use receipt::{Receipt, Source};
+
+use crate::name::PackageName;
+use crate::paths::AgxPaths;
+
+/// The file whose presence marks a version folder as complete.
+pub const COMPLETE_MARKER: &str = ".agx-complete";
+
+/// Errors of the store. Each names the package or path involved.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the receipt {} is damaged: {reason}", path.display())]
+    BadReceipt { path: PathBuf, reason: String },
+    #[error("{name} is not installed")]
+    NotInstalled { name: PackageName },
+    #[error("{name} {version} is recorded as installed but its files in {} are missing or incomplete", dir.display())]
+    Damaged {
+        name: PackageName,
+        version: semver::Version,
+        dir: PathBuf,
+    },
+    #[error("cannot uninstall {name}: {} depend{} on it", dependents.join(", "), if dependents.len() == 1 { "s" } else { "" })]
+    HasDependents {
+        name: PackageName,
+        dependents: Vec<String>,
+    },
+    #[error("the archive for {expected} contains {found}")]
+    WrongPackage { expected: String, found: String },
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error(transparent)]
+    Index(#[from] crate::index::IndexError),
+    #[error("cannot unpack {name}")]
+    Archive {
+        name: String,
+        #[source]
+        source: crate::archive::ArchiveError,
+    },
+    #[error(transparent)]
+    Load(#[from] crate::manifest::LoadError),
+}
+
+impl StoreError {
+    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+        StoreError::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl crate::error::Hint for StoreError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            StoreError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::PermissionDenied =>
+            {
+                Some(
+                    "check the permissions of the agx home (set AGX_HOME to use another folder)"
+                        .into(),
+                )
+            }
+            StoreError::BadReceipt { path, .. } => Some(format!(
+                "reinstall the package with `agx install --force`, or delete {}",
+                path.display()
+            )),
+            StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
+            StoreError::Damaged { name, .. } => {
+                Some(format!("reinstall it with `agx install --force {name}`"))
+            }
+            StoreError::HasDependents { .. } => Some(
+                "uninstall those first, or pass --force to remove it anyway (they will break)"
+                    .into(),
+            ),
+            StoreError::WrongPackage { .. } => {
+                Some("the registry serves a wrong archive; tell its maintainer".into())
+            }
+            StoreError::Plan(e) => e.hint(),
+            StoreError::Index(e) => crate::error::Hint::hint(e),
+            StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
+            StoreError::Load(e) => crate::error::Hint::hint(e),
+            _ => None,
+        }
+    }
+}
+
+/// An installed package: its receipt and the folder holding its files.
+#[derive(Debug, Clone)]
+pub struct InstalledPackage {
+    pub name: PackageName,
+    pub version: semver::Version,
+    /// The unpacked package (the folder with `agx.toml`).
+    pub dir: PathBuf,
+    pub receipt: Receipt,
+}
+
+impl InstalledPackage {
+    /// True when the folder carries its completion marker.
+    pub fn is_complete(&self) -> bool {
+        self.dir.join(COMPLETE_MARKER).is_file()
+    }
+}
+
+/// The store under an agx home. Opening touches nothing on disk.
+#[derive(Debug, Clone)]
+pub struct Store {
+    store_dir: PathBuf,
+    receipts_dir: PathBuf,
+}
+
+impl Store {
+    pub fn open(paths: &AgxPaths) -> Store {
+        Store {
+            store_dir: paths.store_dir(),
+            receipts_dir: paths.receipts_dir(),
+        }
+    }
+
+    pub fn store_dir(&self) -> &Path {
+        &self.store_dir
+    }
+
+    /// `store-v1/<publisher>/<name>/<version>/`.
+    pub fn package_dir(&self, name: &PackageName, version: &semver::Version) -> PathBuf {
+        self.versions_dir(name).join(version.to_string())
+    }
+
+    /// `store-v1/<publisher>/<name>/`, holding the package's version folders.
+    fn versions_dir(&self, name: &PackageName) -> PathBuf {
+        let (publisher, name) = name.path_segments();
+        self.store_dir.join(publisher).join(name)
+    }
+
+    /// `receipts-v1/<publisher>/<name>.toml`.
+    pub fn receipt_path(&self, name: &PackageName) -> PathBuf {
+        let (publisher, name) = name.path_segments();
+        self.receipts_dir
+            .join(publisher)
+            .join(format!("{name}.toml"))
+    }
+
+    pub(crate) fn staging_dir(&self) -> PathBuf {
+        self.store_dir.join(".staging")
+    }
+
+    /// Take the store lock. Writers (`Exclusive`) also clean what an interrupted run left.
+    pub fn lock(&self, mode: LockMode) -> Result<StoreLock, StoreError> {
+        let lock = StoreLock::acquire(&lock::lock_path(&self.store_dir), mode)?;
+        if mode == LockMode::Exclusive {
+            self.clean_leftovers()?;
+        }
+        Ok(lock)
+    }
+
+    /// Take the shared lock if the store exists (a reader never creates it).
+    pub fn lock_shared_if_present(&self) -> Result<Option<StoreLock>, StoreError> {
+        if self.store_dir.is_dir() {
+            self.lock(LockMode::Shared).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The installed package of that name, if any. Fast: reads one receipt and checks the
+    /// marker. A receipt whose files are gone is an error ([`StoreError::Damaged`]).
+    pub fn installed(&self, name: &PackageName) -> Result<Option<InstalledPackage>, StoreError> {
+        let path = self.receipt_path(name);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let receipt = Receipt::read(&path)?;
+        let package = self.from_receipt(receipt);
+        if !package.is_complete() {
+            return Err(StoreError::Damaged {
+                name: package.name,
+                version: package.version,
+                dir: package.dir,
+            });
+        }
+        Ok(Some(package))
+    }
+
+    /// Every installed package, sorted by name as written (`acme/geo` before `notes`). Reads receipts only (no definition files, no
+    /// marker checks), so it stays fast with thousands of packages.
+    pub fn list(&self) -> Result<Vec<InstalledPackage>, StoreError> {
+        let mut packages = Vec::new();
+        for publisher_dir in fsutil::read_dir_paths(&self.receipts_dir)? {
+            if !publisher_dir.is_dir() {
+                continue;
+            }
+            for path in fsutil::read_dir_paths(&publisher_dir)? {
+                if path.extension().is_some_and(|e| e == "toml") {
+                    packages.push(self.from_receipt(Receipt::read(&path)?));
+                }
+            }
+        }
+        packages.sort_by_cached_key(|p| p.name.to_string());
+        Ok(packages)
+    }
+
+    fn from_receipt(&self, receipt: Receipt) -> InstalledPackage {
+        InstalledPackage {
+            name: receipt.name.clone(),
+            version: receipt.version.clone(),
+            dir: self.package_dir(&receipt.name, &receipt.version),
+            receipt,
+        }
+    }
+
+    /// Remove what an interrupted writer left: the staging folder's content and version
+    /// folders that no receipt names. Call only while holding the exclusive lock.
+    fn clean_leftovers(&self) -> Result<(), StoreError> {
+        for leftover in fsutil::read_dir_paths(&self.staging_dir())? {
+            if leftover.is_dir() {
+                fsutil::remove_tree(&leftover)?;
+            } else {
+                fsutil::remove_file(&leftover)?;
+            }
+        }
+        for publisher_dir in fsutil::read_dir_paths(&self.store_dir)? {
+            let Some(publisher) = file_name(&publisher_dir) else {
+                continue;
+            };
+            if publisher.starts_with('.') || !publisher_dir.is_dir() {
+                continue;
+            }
+            for name_dir in fsutil::read_dir_paths(&publisher_dir)? {
+                self.clean_package_leftovers(publisher, &name_dir)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn clean_package_leftovers(&self, publisher: &str, name_dir: &Path) -> Result<(), StoreError> {
+        let Some(name) = file_name(name_dir) else {
+            return Ok(());
+        };
+        let full = if publisher == "_local" {
+            name.to_string()
+        } else {
+            format!("{publisher}/{name}")
+        };
+        let kept = match PackageName::parse(&full) {
+            Ok(pkg) if self.receipt_path(&pkg).is_file() => {
+                Some(Receipt::read(&self.receipt_path(&pkg))?.version.to_string())
+            }
+            _ => None,
+        };
+        for version_dir in fsutil::read_dir_paths(name_dir)? {
+            if file_name(&version_dir) != kept.as_deref() {
+                fsutil::discard_tree(&version_dir, &self.staging_dir())?;
+            }
+        }
+        if kept.is_none() {
+            let _ = std::fs::remove_dir(name_dir);
+        }
+        Ok(())
+    }
+}
+
+fn file_name(path: &Path) -> Option<&str> {
+    path.file_name().and_then(|n| n.to_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(tmp: &Path) -> Store {
+        Store::open(&AgxPaths::under(tmp.to_path_buf(), true))
+    }
+
+    #[test]
+    fn layout_uses_path_segments() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path());
+        let local = PackageName::parse("notes").unwrap();
+        let v = semver::Version::new(0, 1, 0);
+        assert!(
+            s.package_dir(&local, &v)
+                .ends_with("store-v1/_local/notes/0.1.0")
+        );
+        assert!(
+            s.receipt_path(&local)
+                .ends_with("receipts-v1/_local/notes.toml")
+        );
+        assert!(s.list().unwrap().is_empty());
+        assert!(s.installed(&local).unwrap().is_none());
+    }
+
+    #[test]
+    fn writers_clean_leftovers_but_keep_receipted_versions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path());
+        let name = PackageName::parse("acme/weather").unwrap();
+        let kept = s.package_dir(&name, &semver::Version::new(1, 2, 0));
+        let stale = s.package_dir(&name, &semver::Version::new(1, 1, 0));
+        let orphan = s.package_dir(
+            &PackageName::parse("acme/gone").unwrap(),
+            &semver::Version::new(1, 0, 0),
+        );
+        for dir in [&kept, &stale, &orphan, &s.staging_dir().join("x")] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(kept.join(COMPLETE_MARKER), "").unwrap();
+        let receipt = Receipt {
+            name: name.clone(),
+            version: semver::Version::new(1, 2, 0),
+            sha256: String::new(),
+            requested: semver::VersionReq::STAR,
+            explicit: true,
+            installed_at: receipt::now_rfc3339(),
+            description: None,
+            dependencies: Default::default(),
+            source: Source::Local { path: "/x".into() },
+            extension: Default::default(),
+        };
+        receipt.write(&s.receipt_path(&name)).unwrap();
+        let _lock = s.lock(LockMode::Exclusive).unwrap();
+        assert!(kept.is_dir());
+        assert!(!stale.exists());
+        assert!(!orphan.exists());
+        assert!(fsutil::read_dir_paths(&s.staging_dir()).unwrap().is_empty());
+        let installed = s.installed(&name).unwrap().unwrap();
+        assert_eq!(installed.dir, kept);
+        assert_eq!(s.list().unwrap().len(), 1);
+    }
+}

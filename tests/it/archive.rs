@@ -7,7 +7,9 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use agx::archive::{ArchiveError, MIN_EXPANSION_CAP, UnsafeEntry, expansion_cap, unpack};
+use agx::archive::{
+    ArchiveError, MIN_EXPANSION_CAP, UnsafeEntry, expansion_cap, read_manifest, unpack,
+};
 use sha2::Digest;
 
 /// One entry of a hand-built archive.
@@ -475,4 +477,45 @@ fn a_gzip_bomb_hidden_after_the_end_of_the_archive_is_refused() {
         matches!(problem(&err), UnsafeEntry::StreamTooLarge { cap } if *cap == MIN_EXPANSION_CAP),
         "{err:?}"
     );
+}
+
+#[test]
+fn read_manifest_returns_agx_toml_without_unpacking() {
+    let sandbox = Sandbox::new();
+    let archive = sandbox.write_archive(&with_good_entries(vec![file("pkg-1.0.0/z.txt", "z")]));
+    let before = listing(sandbox.tmp.path());
+    assert_eq!(read_manifest(&archive).unwrap(), "[package]\n");
+    assert_eq!(
+        before,
+        listing(sandbox.tmp.path()),
+        "read_manifest wrote something"
+    );
+}
+
+#[test]
+fn read_manifest_checks_the_entries_before_it() {
+    let sandbox = Sandbox::new();
+    let bytes = gzip(&tar_bytes(&[
+        dir("pkg-1.0.0/"),
+        link("pkg-1.0.0/evil", tar::EntryType::Symlink, "/etc"),
+        file("pkg-1.0.0/agx.toml", "[package]\n"),
+    ]));
+    let err = read_manifest(&sandbox.write_archive(&bytes)).unwrap_err();
+    assert!(
+        matches!(problem(&err), UnsafeEntry::Symlink { .. }),
+        "{err:?}"
+    );
+
+    let bytes = gzip(&tar_bytes(&[
+        dir("pkg-1.0.0/"),
+        file("pkg-1.0.0/README.md", "x"),
+    ]));
+    let err = read_manifest(&sandbox.write_archive(&bytes)).unwrap_err();
+    assert!(matches!(err, ArchiveError::NoManifest { .. }), "{err:?}");
+    assert!(err.to_string().contains("no agx.toml"), "{err}");
+
+    // A nested agx.toml is not the package's manifest.
+    let bytes = gzip(&tar_bytes(&[file("pkg-1.0.0/sub/agx.toml", "[package]\n")]));
+    let err = read_manifest(&sandbox.write_archive(&bytes)).unwrap_err();
+    assert!(matches!(err, ArchiveError::NoManifest { .. }), "{err:?}");
 }

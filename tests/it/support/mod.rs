@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+pub mod http;
+
 /// A temporary HOME with AGX_HOME inside it; dropped at the end of the test.
 pub struct TestHome {
     pub dir: tempfile::TempDir,

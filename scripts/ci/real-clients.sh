@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Acceptance check with the real MCP clients (shared/clients.md, "Checking an entry with
+# the real client"): install Claude Code, Gemini CLI and Codex CLI from the npm registry into
+# a cache folder, point HOME at a temp folder, write an entry for a fixture server into each
+# with `agx install-server`, and ask each client whether the server starts.
+#
+#   AGX_REAL_CLIENTS_CACHE  folder for the npm packages (default: $AGX_CI_CACHE/real-clients,
+#                           or .ci/cache/real-clients)
+#   AGX_BIN                 the agx binary (default: target/debug/agx, built when missing)
+#
+# Needs no network beyond the npm registry and no login. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+CACHE="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/real-clients}"
+PACKAGES=(@anthropic-ai/claude-code @google/gemini-cli @openai/codex)
+mkdir -p "$CACHE"
+if [[ ! -x "$CACHE/node_modules/.bin/claude" || ! -x "$CACHE/node_modules/.bin/gemini" || ! -x "$CACHE/node_modules/.bin/codex" ]]; then
+    echo "==> npm install ${PACKAGES[*]} into $CACHE"
+    npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "${PACKAGES[@]}"
+fi
+BIN="$CACHE/node_modules/.bin"
+
+AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
+if [[ ! -x "$AGX" ]]; then
+    cargo build --quiet
+fi
+AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+export HOME="$TMP/home"
+export AGX_HOME="$TMP/agx-home"
+export AGX_NO_PROGRESS=1 NO_COLOR=1
+unset XDG_CONFIG_HOME CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME AGX_REGISTRY || true
+mkdir -p "$HOME"
+cd "$HOME"
+
+# The fixture: one server with one tool and one prompt.
+PKG="$TMP/src/weather"
+mkdir -p "$PKG/agx/servers" "$PKG/agx/tools" "$PKG/agx/prompts" "$PKG/bin"
+cat > "$PKG/agx.toml" <<'TOML'
+[package]
+name = "acme/weather"
+version = "1.0.0"
+description = "Fixture for the real-client checks"
+
+[extension]
+servers = ["forecast"]
+tools = ["get_forecast"]
+prompts = ["Search"]
+TOML
+cat > "$PKG/agx/servers/forecast.toml" <<'TOML'
+name = "forecast"
+tools = ["get_forecast"]
+prompts = ["Search"]
+TOML
+cat > "$PKG/agx/tools/get_forecast.toml" <<'TOML'
+name = "get_forecast"
+description = "Forecast for a city"
+command = ["sh", "bin/forecast.sh"]
+
+[[parameters]]
+name = "city"
+type = "string"
+TOML
+cat > "$PKG/agx/prompts/Search.toml" <<'TOML'
+name = "Search"
+content = "Search the docs"
+TOML
+printf '#!/bin/sh\necho "{\\"forecast\\": \\"sunny\\"}"\n' > "$PKG/bin/forecast.sh"
+
+"$AGX" install "$PKG"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok:   $*"; }
+
+# --- Claude Code: `claude mcp list` connects to each server.
+"$AGX" install-server claude-code acme/weather/forecast
+out="$(MCP_TIMEOUT=20000 timeout 120 "$BIN/claude" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "forecast:.*✔ Connected" <<<"$out"; then pass "claude mcp list"; else fail "claude mcp list did not connect"; fi
+
+# --- Gemini CLI: `gemini mcp list` connects and pings.
+"$AGX" install-server gemini acme/weather/forecast
+out="$(GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "forecast.*Connected" <<<"$out" && ! grep -q "forecast.*Disconnected" <<<"$out"; then
+    pass "gemini mcp list"
+else
+    fail "gemini mcp list did not connect"
+fi
+
+# --- Codex CLI: the app-server's mcpServerStatus/list lists the server's tools.
+"$AGX" install-server codex acme/weather/forecast
+if timeout 120 python3 - "$BIN/codex" <<'PY'
+import json, subprocess, sys, time
+proc = subprocess.Popen([sys.argv[1], "app-server"], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+def send(msg):
+    proc.stdin.write(json.dumps(msg) + "\n"); proc.stdin.flush()
+def wait_for(id_):
+    for line in proc.stdout:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if msg.get("id") == id_:
+            return msg
+    raise SystemExit("codex app-server closed its output")
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+      "params": {"clientInfo": {"name": "agx-ci", "version": "0.1.0"}}})
+print("initialize:", json.dumps(wait_for(1))[:300])
+send({"jsonrpc": "2.0", "method": "initialized"})
+for attempt in range(10):
+    send({"jsonrpc": "2.0", "id": 10 + attempt, "method": "mcpServerStatus/list",
+          "params": {"detail": "toolsAndAuthOnly"}})
+    reply = wait_for(10 + attempt)
+    text = json.dumps(reply)
+    print("mcpServerStatus/list:", text[:2000])
+    if "get_forecast" in text:
+        proc.kill(); sys.exit(0)
+    time.sleep(1)
+proc.kill()
+sys.exit(1)
+PY
+then
+    pass "codex app-server mcpServerStatus/list"
+else
+    fail "codex app-server did not list the server's tools"
+fi
+
+if (( failures > 0 )); then
+    echo "$failures real-client check(s) failed"
+    exit 1
+fi
+echo "all real-client checks passed"

@@ -1,0 +1,193 @@
+//! `agx doctor`: drift between clients-v1.toml, the client files and the store.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::resolve::{ResolveError, resolve_server};
+use super::{
+    ClientError, Record, Records, ServerEntry, agx_binary, read_doc, record_target, shape,
+};
+use crate::name::QualifiedName;
+use crate::paths::AgxPaths;
+
+/// What is wrong with one recorded entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Problem {
+    /// The client file is gone.
+    FileMissing,
+    /// The client file no longer parses.
+    FileUnreadable,
+    /// The entry was removed from the file.
+    EntryMissing,
+    /// The entry no longer runs what agx wrote.
+    ChangedByHand,
+    /// The agx binary the entry runs no longer exists.
+    BinaryMissing,
+    /// The server's package is not installed.
+    PackageMissing,
+    /// The server no longer resolves (broken definition, missing dependency).
+    ServerBroken,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Finding {
+    pub client: String,
+    pub scope: String,
+    pub file: String,
+    pub key: String,
+    pub server: String,
+    pub problem: Problem,
+    pub detail: String,
+    /// What --fix did, or what the user should do.
+    pub action: String,
+    pub fixed: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DoctorReport {
+    pub checked: usize,
+    pub findings: Vec<Finding>,
+}
+
+fn finding(r: &Record, problem: Problem, detail: String, action: String) -> Finding {
+    Finding {
+        client: r.client.clone(),
+        scope: r.scope.clone(),
+        file: r.file.display().to_string(),
+        key: r.key.clone(),
+        server: r.server.clone(),
+        problem,
+        detail,
+        action,
+        fixed: false,
+    }
+}
+
+/// Check every recorded entry; with `fix`, repair what is safe: forget entries the user
+/// removed (or whose file is gone), and point entries at this agx binary when theirs is gone.
+pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::CliError> {
+    let records_path = paths.clients_file();
+    let mut records = Records::load(&records_path)?;
+    let mut findings = Vec::new();
+    let mut forget = Vec::new();
+    let mut changed_records = false;
+    let current = agx_binary().ok().map(|p| p.display().to_string());
+    for record in records.entries.clone() {
+        let target = record_target(&record)?;
+        let (before, doc) = match read_doc(&target) {
+            Ok((Some(b), doc)) => (b, doc),
+            Ok((None, _)) => {
+                let mut f = finding(
+                    &record,
+                    Problem::FileMissing,
+                    "the client file does not exist".into(),
+                    "forget the entry".into(),
+                );
+                if fix {
+                    forget.push(record.clone());
+                    f.fixed = true;
+                }
+                findings.push(f);
+                continue;
+            }
+            Err(e @ ClientError::Syntax { .. }) => {
+                let detail = e.to_string();
+                findings.push(finding(
+                    &record,
+                    Problem::FileUnreadable,
+                    detail,
+                    "fix the file by hand".into(),
+                ));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let Some(value) = doc.get(&target.container, &record.key) else {
+            let mut f = finding(
+                &record,
+                Problem::EntryMissing,
+                "the entry was removed from the file".into(),
+                "forget the entry".into(),
+            );
+            if fix {
+                forget.push(record.clone());
+                f.fixed = true;
+            }
+            findings.push(f);
+            continue;
+        };
+        let entry = shape::parse(target.client.shape, &value);
+        let ours = entry.as_ref().and_then(ServerEntry::agx_server) == Some(record.server.as_str());
+        let same_command = entry.as_ref().is_some_and(|e| e.command == record.command);
+        if !ours || !same_command {
+            let hint = super::uninstall_command(&record);
+            findings.push(finding(
+                &record,
+                Problem::ChangedByHand,
+                format!("the entry now holds {value}"),
+                format!("left as it is; re-run `agx install-server` with --force, or `{hint}`"),
+            ));
+            continue;
+        }
+        let entry = entry.expect("checked above");
+        if !Path::new(&entry.command).exists() {
+            let mut f = finding(
+                &record,
+                Problem::BinaryMissing,
+                format!("{} does not exist", entry.command),
+                "point the entry at this agx binary".into(),
+            );
+            if let (true, Some(current)) = (fix, &current) {
+                let fixed_entry = ServerEntry {
+                    command: current.clone(),
+                    ..entry.clone()
+                };
+                let change = super::plan_install(&target, &record.key, &fixed_entry, false);
+                if let Ok(change) = change {
+                    if change.before.as_deref() == Some(before.as_str()) && change.apply().is_ok() {
+                        records.upsert(Record {
+                            command: current.clone(),
+                            ..record.clone()
+                        });
+                        changed_records = true;
+                        f.fixed = true;
+                    }
+                }
+            }
+            findings.push(f);
+        }
+        let Ok(server) = QualifiedName::parse(&record.server) else {
+            continue;
+        };
+        match resolve_server(paths, &server) {
+            Ok(_) => {}
+            Err(ResolveError::NotInstalled(p)) => findings.push(finding(
+                &record,
+                Problem::PackageMissing,
+                format!("package {p} is not installed"),
+                format!(
+                    "run `agx install {p}`, or `{}`",
+                    super::uninstall_command(&record)
+                ),
+            )),
+            Err(e) => findings.push(finding(
+                &record,
+                Problem::ServerBroken,
+                e.to_string(),
+                "fix or reinstall the package".into(),
+            )),
+        }
+    }
+    for r in &forget {
+        changed_records |= records.remove_place(r);
+    }
+    if changed_records {
+        records.save(&records_path)?;
+    }
+    Ok(DoctorReport {
+        checked: records.entries.len() + forget.len(),
+        findings,
+    })
+}

@@ -1,0 +1,73 @@
+//! Lossless editors for client config files. Each keeps every byte it does not need to
+//! change; a file that does not parse is refused with its line and column.
+
+mod json;
+mod toml;
+mod yaml;
+
+use serde_json::Value;
+
+use super::table::Format;
+
+/// Where the servers live inside a file: a key path from the root, and whether the
+/// container is a map keyed by entry key or a list of items with a `name` (Continue).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Container {
+    pub path: Vec<String>,
+    pub list_by_name: bool,
+}
+
+impl Container {
+    pub fn dotted(&self) -> String {
+        self.path.join(".")
+    }
+}
+
+/// A file that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// An edit that the file's structure does not allow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("`{0}` holds something other than a {1}")]
+    WrongType(String, &'static str),
+}
+
+/// A parsed config file that can be edited and written back.
+pub trait ConfigDoc {
+    /// The value at `key` inside the container, as JSON.
+    fn get(&self, at: &Container, key: &str) -> Option<Value>;
+    /// Every entry of the container, in file order.
+    fn entries(&self, at: &Container) -> Vec<(String, Value)>;
+    /// Insert or replace `key`, creating the container when missing.
+    fn set(&mut self, at: &Container, key: &str, value: &Value) -> Result<(), EditError>;
+    /// Remove `key`; false when it was not there.
+    fn remove(&mut self, at: &Container, key: &str) -> bool;
+    /// The whole file as text.
+    fn text(&self) -> String;
+}
+
+/// Parse `text` in `format`. An empty (or whitespace-only) text is an empty document.
+pub fn parse(format: Format, text: &str) -> Result<Box<dyn ConfigDoc>, SyntaxError> {
+    Ok(match format {
+        Format::Json => Box::new(json::JsonDoc::parse(text, false)?),
+        Format::Jsonc => Box::new(json::JsonDoc::parse(text, true)?),
+        Format::Toml => Box::new(toml::TomlDoc::parse(text)?),
+        Format::Yaml => Box::new(yaml::YamlDoc::parse(text)?),
+    })
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}

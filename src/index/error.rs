@@ -1,0 +1,161 @@
+//! Errors reading a registry. Every variant names the URL or path involved.
+
+use std::path::PathBuf;
+
+use crate::name::PackageName;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("no registry is configured")]
+    NoRegistry { config: PathBuf },
+
+    #[error("unknown registry `{name}`: it is not configured in {} and is not a URL or a folder", config.display())]
+    UnknownRegistry {
+        name: String,
+        config: PathBuf,
+        known: Vec<String>,
+    },
+
+    #[error("cannot read the agx configuration {}", path.display())]
+    Config { path: PathBuf, message: String },
+
+    #[error("refusing plain-HTTP registry {url}")]
+    InsecureHttp { url: String },
+
+    #[error("invalid registry URL `{url}`: {reason}")]
+    InvalidUrl { url: String, reason: String },
+
+    #[error("registry folder {} does not exist", path.display())]
+    MissingFolder { path: PathBuf },
+
+    #[error("{} is not an agx registry: it has no config.json", path.display())]
+    NotARegistry { path: PathBuf },
+
+    #[error("invalid setting {var}={value}: expected {expected}")]
+    Setting {
+        var: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+
+    #[error("not found: {url}")]
+    NotFound { url: String },
+
+    #[error("package {name} is not in the registry {registry}")]
+    PackageNotFound { name: PackageName, registry: String },
+
+    #[error("{url} answered HTTP {status}{}", if *attempts > 1 { format!(" ({attempts} attempts)") } else { String::new() })]
+    Status {
+        url: String,
+        status: u16,
+        attempts: u32,
+    },
+
+    #[error("cannot fetch {url}{}", if *attempts > 1 { format!(" ({attempts} attempts)") } else { String::new() })]
+    Network {
+        url: String,
+        attempts: u32,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+
+    #[error("{url} is not cached and --offline forbids the network")]
+    Offline { url: String },
+
+    #[error("invalid index data in {location}: {message}")]
+    Parse { location: String, message: String },
+
+    #[error("{action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("size mismatch for {url}: expected {expected} bytes, received {actual}")]
+    SizeMismatch {
+        url: String,
+        expected: u64,
+        actual: u64,
+    },
+
+    #[error(
+        "checksum mismatch for {url}: expected sha256 {expected}, got {actual} ({bytes} bytes)"
+    )]
+    ChecksumMismatch {
+        url: String,
+        expected: String,
+        actual: String,
+        bytes: u64,
+    },
+}
+
+impl IndexError {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
+        IndexError::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// How to configure a registry, for hints.
+fn how_to_add(config: &std::path::Path) -> String {
+    format!(
+        "add a registry to {}:\n      default-registry = \"main\"\n      [registries.main]\n      url = \"https://registry.example.com/agx\"\n  or pass --registry URL|FOLDER (or set AGX_REGISTRY)",
+        config.display()
+    )
+}
+
+impl crate::error::Hint for IndexError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            IndexError::NoRegistry { config } => Some(how_to_add(config)),
+            IndexError::UnknownRegistry { known, config, .. } => Some(if known.is_empty() {
+                how_to_add(config)
+            } else {
+                format!(
+                    "configured registries: {}; a folder path must exist, a URL starts with https://",
+                    known.join(", ")
+                )
+            }),
+            IndexError::Config { message, .. } => Some(format!("fix the file: {message}")),
+            IndexError::InsecureHttp { url } => Some(format!(
+                "use {} instead; plain http:// is allowed only for loopback addresses (127.0.0.1, ::1, localhost)",
+                url.replacen("http://", "https://", 1)
+            )),
+            IndexError::InvalidUrl { .. } => Some(
+                "a registry is an https:// URL, a file:// URL or a folder path".into(),
+            ),
+            IndexError::MissingFolder { path } | IndexError::NotARegistry { path } => Some(format!(
+                "create one with `agx registry init {}`, or check the path",
+                path.display()
+            )),
+            IndexError::PackageNotFound { .. } => {
+                Some("check the spelling, or look for it with `agx search <words>`".into())
+            }
+            IndexError::NotFound { .. } => Some(
+                "check the registry URL; an agx registry serves catalog.json, packages/ and dl/".into(),
+            ),
+            IndexError::Status { status, .. } if *status == 429 || *status >= 500 => Some(
+                "the registry is failing or rate-limiting; try again later, or use --offline to work from the cache".into(),
+            ),
+            IndexError::Network { .. } => Some(
+                "check your connection and proxy settings (HTTPS_PROXY, NO_PROXY); AGX_HTTP_TIMEOUT sets the timeout in seconds".into(),
+            ),
+            IndexError::Offline { .. } => Some(
+                "run the command once without --offline to fill the cache".into(),
+            ),
+            IndexError::SizeMismatch { .. } | IndexError::ChecksumMismatch { .. } => Some(
+                "the file differs from what the index records: a proxy or captive portal may have altered it, or it was re-uploaded after publishing; try again, and report it to the registry if it persists".into(),
+            ),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Reading a registry, local or remote, and downloading verified tarballs.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use super::cache::IndexCache;
+use super::http::{Fetched, Http, SinkError};
+use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
+use crate::name::PackageName;
+use crate::paths::AgxPaths;
+
+/// Open the registry chosen by `requested` (the global `--registry` flag, which also reads
+/// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
+pub fn open(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Registry, IndexError> {
+    let source = source::select(requested, paths)?;
+    Registry::new(source, offline, paths)
+}
+
+/// A registry opened from a source (URL, `file://` or a folder), with its cache.
+#[derive(Debug)]
+pub struct Registry {
+    source: Source,
+    display: String,
+    offline: bool,
+    remote: Option<Remote>,
+}
+
+#[derive(Debug)]
+struct Remote {
+    http: Http,
+    cache: IndexCache,
+    /// Set after the first network failure: the rest of the run uses the cache.
+    unreachable: AtomicBool,
+}
+
+impl Registry {
+    /// A registry at a known source, with HTTP settings from the environment.
+    pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
+        Self::with_settings(source, offline, paths, HttpSettings::from_env()?)
+    }
+
+    /// A registry at a known source with explicit HTTP settings (timeouts, retries).
+    pub fn with_settings(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+    ) -> Result<Registry, IndexError> {
+        let remote = match &source {
+            Source::Http(url) => Some(Remote {
+                http: Http::new(settings)?,
+                cache: IndexCache::new(&paths.cache_dir, url),
+                unreachable: AtomicBool::new(false),
+            }),
+            Source::Folder(dir) => {
+                if !dir.is_dir() {
+                    return Err(IndexError::MissingFolder { path: dir.clone() });
+                }
+                if !dir.join("config.json").is_file() {
+                    return Err(IndexError::NotARegistry { path: dir.clone() });
+                }
+                None
+            }
+        };
+        Ok(Registry {
+            display: source.display(),
+            source,
+            offline,
+            remote,
+        })
+    }
+
+    /// Human-readable source (URL or path), for messages and receipts.
+    pub fn source(&self) -> &str {
+        &self.display
+    }
+
+    /// Where the registry lives.
+    pub fn location(&self) -> &Source {
+        &self.source
+    }
+
+    /// Every published version of a package (yanked ones included), oldest first.
+    pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
+        let (publisher, short) = name.path_segments();
+        let rel = format!("packages/{publisher}/{short}.json");
+        let Some(body) = self.index_file(&rel)? else {
+            return Err(IndexError::PackageNotFound {
+                name: name.clone(),
+                registry: self.display.clone(),
+            });
+        };
+        let mut entries = parse_version_lines(&body, &self.location_of(&rel))?;
+        entries.sort_by(|a, b| a.vers.cmp(&b.vers));
+        Ok(entries)
+    }
+
+    /// The catalog of every package.
+    pub fn catalog(&self) -> Result<Catalog, IndexError> {
+        let rel = "catalog.json";
+        let location = self.location_of(rel);
+        let body = self.index_file(rel)?.ok_or_else(|| match &self.source {
+            Source::Http(_) => IndexError::NotFound {
+                url: location.clone(),
+            },
+            Source::Folder(dir) => IndexError::NotARegistry { path: dir.clone() },
+        })?;
+        serde_json::from_slice(&body).map_err(|e| IndexError::Parse {
+            location,
+            message: e.to_string(),
+        })
+    }
+
+    /// The URL or path of a version's tarball.
+    pub fn tarball_location(&self, entry: &IndexEntry) -> String {
+        self.location_of(&tarball_path(&entry.name, &entry.vers))
+    }
+
+    /// Download a version's tarball into `dest`, hashing while writing; fails on a size or
+    /// sha256 mismatch (and then removes `dest`). `progress` is called with the bytes
+    /// received so far. The package is streamed, never held in memory.
+    pub fn download(
+        &self,
+        entry: &IndexEntry,
+        dest: &Path,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), IndexError> {
+        let rel = tarball_path(&entry.name, &entry.vers);
+        let location = self.location_of(&rel);
+        let result = match (&self.source, &self.remote) {
+            (Source::Http(_), Some(remote)) => {
+                if self.offline {
+                    return Err(IndexError::Offline { url: location });
+                }
+                remote.http.download(&location, entry.size, |body| {
+                    copy_verified(body, dest, entry, &location, progress)
+                })
+            }
+            (Source::Folder(dir), _) => {
+                let path = dir.join(&rel);
+                match std::fs::File::open(&path) {
+                    Ok(mut file) => copy_verified(&mut file, dest, entry, &location, progress)
+                        .map_err(|e| match e {
+                            SinkError::Read(err, _) => {
+                                IndexError::io("cannot read", path.clone(), err)
+                            }
+                            SinkError::Fatal(e) => e,
+                        }),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        Err(IndexError::NotFound { url: location })
+                    }
+                    Err(e) => Err(IndexError::io("cannot read", path, e)),
+                }
+            }
+            (Source::Http(_), None) => unreachable!("web registries have a client"),
+        };
+        if result.is_err() {
+            let _ = std::fs::remove_file(dest);
+        }
+        result
+    }
+
+    /// The folder of a folder registry, if this is one.
+    pub fn folder(&self) -> Option<&PathBuf> {
+        match &self.source {
+            Source::Folder(dir) => Some(dir),
+            Source::Http(_) => None,
+        }
+    }
+
+    fn location_of(&self, rel: &str) -> String {
+        match &self.source {
+            Source::Http(url) => format!("{url}/{rel}"),
+            Source::Folder(dir) => dir.join(rel).display().to_string(),
+        }
+    }
+
+    /// An index file's content, `None` when the registry does not have it.
+    fn index_file(&self, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
+        let remote = match (&self.source, &self.remote) {
+            (Source::Folder(dir), _) => {
+                let path = dir.join(rel);
+                return match std::fs::read(&path) {
+                    Ok(body) => Ok(Some(body)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(IndexError::io("cannot read", path, e)),
+                };
+            }
+            (Source::Http(_), Some(remote)) => remote,
+            (Source::Http(_), None) => unreachable!("web registries have a client"),
+        };
+        let url = self.location_of(rel);
+        let cached = || remote.cache.read(rel);
+        if self.offline {
+            return match cached()? {
+                Some(body) => Ok(Some(body)),
+                None => Err(IndexError::Offline { url }),
+            };
+        }
+        if remote.unreachable.load(Ordering::Relaxed)
+            && let Some(body) = cached()?
+        {
+            return Ok(Some(body));
+        }
+        match remote.http.fetch(&url, &remote.cache.validators(rel)) {
+            Ok(Fetched::Fresh { body, validators }) => {
+                if let Err(e) = remote.cache.write(rel, &body, &validators) {
+                    crate::ui::verbose(&format!("could not cache {url}: {e}"));
+                }
+                Ok(Some(body))
+            }
+            Ok(Fetched::NotModified) => match cached()? {
+                Some(body) => Ok(Some(body)),
+                None => Err(IndexError::Parse {
+                    location: url,
+                    message: "the server answered 304 Not Modified but nothing is cached".into(),
+                }),
+            },
+            Err(IndexError::NotFound { .. }) => Ok(None),
+            Err(error @ (IndexError::Network { .. } | IndexError::Status { .. })) => {
+                match cached()? {
+                    Some(body) => {
+                        if !remote.unreachable.swap(true, Ordering::Relaxed) {
+                            crate::ui::warn(&format!(
+                                "{}; using cached index data",
+                                describe(&error)
+                            ));
+                        }
+                        Ok(Some(body))
+                    }
+                    None => Err(error),
+                }
+            }
+            Err(other) => Err(other),
+        }
+    }
+}
+
+/// An error with its causes on one line, for warnings.
+fn describe(error: &IndexError) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// `dl/<publisher>/<name>/<version>.tar.gz`.
+pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> String {
+    let (publisher, short) = name.path_segments();
+    format!("dl/{publisher}/{short}/{version}.tar.gz")
+}
+
+/// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
+pub(crate) fn parse_version_lines(
+    body: &[u8],
+    location: &str,
+) -> Result<Vec<IndexEntry>, IndexError> {
+    let text = std::str::from_utf8(body).map_err(|e| IndexError::Parse {
+        location: location.to_string(),
+        message: format!("not UTF-8: {e}"),
+    })?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| IndexError::Parse {
+                location: format!("{location}:{}", i + 1),
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Copy `body` into a new file at `dest`, hashing and counting; check size and sha256.
+fn copy_verified(
+    body: &mut dyn Read,
+    dest: &Path,
+    entry: &IndexEntry,
+    location: &str,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), SinkError> {
+    let write_error = |e: std::io::Error| SinkError::Fatal(IndexError::io("cannot write", dest, e));
+    let mut file = std::fs::File::create(dest).map_err(write_error)?;
+    let mut hasher = Sha256::new();
+    let mut received: u64 = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    progress(0);
+    loop {
+        let n = match body.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(SinkError::Read(e, received)),
+        };
+        received += n as u64;
+        if received > entry.size {
+            return Err(SinkError::Fatal(IndexError::SizeMismatch {
+                url: location.to_string(),
+                expected: entry.size,
+                actual: received,
+            }));
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n]).map_err(write_error)?;
+        progress(received);
+    }
+    file.sync_all().map_err(write_error)?;
+    if received != entry.size {
+        return Err(SinkError::Fatal(IndexError::SizeMismatch {
+            url: location.to_string(),
+            expected: entry.size,
+            actual: received,
+        }));
+    }
+    let actual = hex::encode(hasher.finalize());
+    if !actual.eq_ignore_ascii_case(&entry.cksum) {
+        return Err(SinkError::Fatal(IndexError::ChecksumMismatch {
+            url: location.to_string(),
+            expected: entry.cksum.clone(),
+            actual,
+            bytes: received,
+        }));
+    }
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! Ranking catalog entries for `agx search`.
+//!
+//! Every query word must match somewhere in a package: its name, its description, or the
+//! name or description of one of its servers, tools or prompts. Matches in the name weigh
+//! most, then item names, then descriptions; ties are broken by name.
+
+use serde::Serialize;
+
+use super::CatalogEntry;
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit<'a> {
+    #[serde(flatten)]
+    pub entry: &'a CatalogEntry,
+    pub score: u32,
+    /// What matched, e.g. `name`, `description`, `tool:get_forecast`.
+    pub matched: Vec<String>,
+}
+
+/// The hits for `query` (split into words, case-insensitive), best first.
+pub fn search<'a>(packages: &'a [CatalogEntry], query: &str) -> Vec<Hit<'a>> {
+    let words: Vec<String> = query.split_whitespace().map(|w| w.to_lowercase()).collect();
+    let mut hits: Vec<Hit> = packages
+        .iter()
+        .filter_map(|entry| score(entry, &words))
+        .collect();
+    hits.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| a.entry.name.cmp(&b.entry.name))
+    });
+    hits
+}
+
+fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
+    if words.is_empty() {
+        return None;
+    }
+    let name = entry.name.to_string();
+    let short = entry.name.name();
+    let description = entry.description.as_deref().unwrap_or("").to_lowercase();
+    let ext = &entry.extension;
+    let items = ext
+        .servers
+        .iter()
+        .map(|s| ("server", &s.name, &s.description))
+        .chain(ext.tools.iter().map(|t| ("tool", &t.name, &t.description)))
+        .chain(
+            ext.prompts
+                .iter()
+                .map(|p| ("prompt", &p.name, &p.description)),
+        );
+    let items: Vec<(&str, String, String)> = items
+        .map(|(kind, n, d)| {
+            (
+                kind,
+                n.to_lowercase(),
+                d.as_deref().unwrap_or("").to_lowercase(),
+            )
+        })
+        .collect();
+
+    let mut total = 0;
+    let mut matched = Vec::new();
+    let mut note = |what: String| {
+        if !matched.contains(&what) {
+            matched.push(what);
+        }
+    };
+    for word in words {
+        let mut best = 0;
+        if short == word || name == *word {
+            best = 100;
+            note("name".into());
+        } else if short.starts_with(word.as_str()) {
+            best = 60;
+            note("name".into());
+        } else if name.contains(word.as_str()) {
+            best = 40;
+            note("name".into());
+        }
+        for (kind, item, item_description) in &items {
+            let (s, what) = if item == word {
+                (30, format!("{kind}:{item}"))
+            } else if item.contains(word.as_str()) {
+                (20, format!("{kind}:{item}"))
+            } else if item_description.contains(word.as_str()) {
+                (5, format!("{kind}:{item}"))
+            } else {
+                continue;
+            };
+            if s > 5 || best == 0 {
+                note(what);
+            }
+            best = best.max(s);
+        }
+        if description.contains(word.as_str()) {
+            best = best.max(10);
+            note("description".into());
+        }
+        if best == 0 {
+            return None;
+        }
+        total += best;
+    }
+    Some(Hit {
+        entry,
+        score: total,
+        matched,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{ExtensionSummary, ToolSummary};
+    use crate::name::PackageName;
+
+    fn entry(name: &str, description: &str, tools: &[&str]) -> CatalogEntry {
+        CatalogEntry {
+            name: PackageName::parse(name).unwrap(),
+            version: semver::Version::new(1, 0, 0),
+            description: Some(description.into()),
+            extension: ExtensionSummary {
+                tools: tools
+                    .iter()
+                    .map(|t| ToolSummary {
+                        name: t.to_string(),
+                        description: None,
+                        parameters: vec![],
+                    })
+                    .collect(),
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn ranks_name_over_items_over_descriptions() {
+        let packages = [
+            entry("acme/notes", "Keeps weather notes", &[]),
+            entry("acme/weather", "Forecasts", &["get_forecast"]),
+            entry("acme/sky", "Sky charts", &["weather_map"]),
+            entry("acme/geo", "Coordinates", &[]),
+        ];
+        let hits = search(&packages, "Weather");
+        let names: Vec<String> = hits.iter().map(|h| h.entry.name.to_string()).collect();
+        assert_eq!(names, ["acme/weather", "acme/sky", "acme/notes"]);
+        assert_eq!(hits[1].matched, ["tool:weather_map"]);
+    }
+
+    #[test]
+    fn every_word_must_match() {
+        let packages = [
+            entry("acme/weather", "Forecasts and alerts", &[]),
+            entry("acme/alerts", "Pager alerts", &[]),
+        ];
+        let hits = search(&packages, "weather alerts");
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].entry.name.to_string(), "acme/weather");
+        assert!(search(&packages, "nothing-like-this").is_empty());
+        assert!(search(&packages, "  ").is_empty());
+    }
+}

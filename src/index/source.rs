@@ -1,0 +1,275 @@
+//! Which registry to use and where it lives: `--registry` / `AGX_REGISTRY` (a configured
+//! name, a URL or a folder), else `default-registry` in `config.toml`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::IndexError;
+use crate::paths::AgxPaths;
+
+/// Where a registry's files are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// An `https://` URL, or `http://` on a loopback host. No trailing slash.
+    Http(String),
+    /// A folder on this machine (absolute).
+    Folder(PathBuf),
+}
+
+impl Source {
+    /// Parse a URL or a path. Relative paths are taken from the current directory.
+    pub fn parse(input: &str) -> Result<Source, IndexError> {
+        let invalid = |reason: &str| IndexError::InvalidUrl {
+            url: input.to_string(),
+            reason: reason.to_string(),
+        };
+        let Some((scheme, _)) = input.split_once("://") else {
+            return Ok(Source::Folder(absolute(Path::new(input))));
+        };
+        let url = reqwest::Url::parse(input).map_err(|e| invalid(&e.to_string()))?;
+        match scheme.to_ascii_lowercase().as_str() {
+            "https" => Ok(Source::Http(trim_url(&url))),
+            "http" => {
+                if is_loopback(&url) {
+                    Ok(Source::Http(trim_url(&url)))
+                } else {
+                    Err(IndexError::InsecureHttp {
+                        url: trim_url(&url),
+                    })
+                }
+            }
+            "file" => url
+                .to_file_path()
+                .map(Source::Folder)
+                .map_err(|()| invalid("it does not name a local folder")),
+            other => Err(invalid(&format!(
+                "the scheme `{other}` is not supported (use https://, file:// or a path)"
+            ))),
+        }
+    }
+
+    /// The URL or path, for messages and receipts.
+    pub fn display(&self) -> String {
+        match self {
+            Source::Http(url) => url.clone(),
+            Source::Folder(path) => path.display().to_string(),
+        }
+    }
+}
+
+fn trim_url(url: &reqwest::Url) -> String {
+    url.as_str().trim_end_matches('/').to_string()
+}
+
+fn is_loopback(url: &reqwest::Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => host.eq_ignore_ascii_case("localhost"),
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|cwd| cwd.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+/// `config.toml`: the part agx's registry access reads.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Config {
+    pub default_registry: Option<String>,
+    #[serde(default)]
+    pub registries: BTreeMap<String, RegistryEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistryEntry {
+    pub url: String,
+}
+
+/// Read `config.toml`; a missing file is an empty configuration.
+pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
+    let path = paths.config_file();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+        Err(e) => return Err(IndexError::io("cannot read", path, e)),
+    };
+    toml::from_str(&text).map_err(|e| IndexError::Config {
+        path,
+        message: e.to_string().trim().to_string(),
+    })
+}
+
+/// Pick the registry: `requested` (from `--registry` or `AGX_REGISTRY`) is a configured name,
+/// a URL or a folder; without it the config's `default-registry`, or its only registry.
+pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, IndexError> {
+    let config = read_config(paths)?;
+    let config_path = paths.config_file();
+    let from_config = |name: &str| -> Option<Result<Source, IndexError>> {
+        config.registries.get(name).map(|r| {
+            Source::parse(&r.url).map_err(|e| match e {
+                IndexError::InvalidUrl { url, reason } => IndexError::Config {
+                    path: config_path.clone(),
+                    message: format!("[registries.{name}] url `{url}`: {reason}"),
+                },
+                other => other,
+            })
+        })
+    };
+    if let Some(requested) = requested.filter(|r| !r.is_empty()) {
+        if let Some(source) = from_config(requested) {
+            return source;
+        }
+        let looks_like_location = requested.contains("://")
+            || requested.contains('/')
+            || requested.contains(std::path::MAIN_SEPARATOR)
+            || requested.starts_with('.')
+            || Path::new(requested).exists();
+        if looks_like_location {
+            return Source::parse(requested);
+        }
+        return Err(IndexError::UnknownRegistry {
+            name: requested.to_string(),
+            config: config_path,
+            known: config.registries.keys().cloned().collect(),
+        });
+    }
+    if let Some(default) = &config.default_registry {
+        return from_config(default).unwrap_or_else(|| {
+            Err(IndexError::Config {
+                path: config_path.clone(),
+                message: format!(
+                    "default-registry = \"{default}\" but there is no [registries.{default}] table"
+                ),
+            })
+        });
+    }
+    if config.registries.len() == 1 {
+        let name = config.registries.keys().next().expect("one entry");
+        return from_config(name).expect("configured");
+    }
+    if config.registries.len() > 1 {
+        return Err(IndexError::Config {
+            path: config_path,
+            message: format!(
+                "several registries are configured ({}) and default-registry does not choose one",
+                config
+                    .registries
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    Err(IndexError::NoRegistry {
+        config: config_path,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths_with(config: &str) -> (tempfile::TempDir, AgxPaths) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(dir.path().to_path_buf(), true);
+        if !config.is_empty() {
+            std::fs::write(paths.config_file(), config).unwrap();
+        }
+        (dir, paths)
+    }
+
+    #[test]
+    fn parses_urls_and_paths() {
+        assert_eq!(
+            Source::parse("https://example.com/agx/").unwrap(),
+            Source::Http("https://example.com/agx".into())
+        );
+        for ok in [
+            "http://127.0.0.1:8080",
+            "http://localhost/x",
+            "http://[::1]:9/",
+        ] {
+            assert!(matches!(Source::parse(ok), Ok(Source::Http(_))), "{ok}");
+        }
+        for bad in [
+            "http://example.com",
+            "http://10.0.0.1",
+            "http://127.example.com",
+        ] {
+            assert!(
+                matches!(Source::parse(bad), Err(IndexError::InsecureHttp { .. })),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            Source::parse("file:///srv/reg").unwrap(),
+            Source::Folder("/srv/reg".into())
+        );
+        assert_eq!(
+            Source::parse("/srv/reg").unwrap(),
+            Source::Folder("/srv/reg".into())
+        );
+        assert!(matches!(
+            Source::parse("ftp://example.com"),
+            Err(IndexError::InvalidUrl { .. })
+        ));
+    }
+
+    #[test]
+    fn selection_precedence() {
+        let (_d, paths) = paths_with(
+            "default-registry = \"a\"\n[registries.a]\nurl = \"https://a.example\"\n[registries.b]\nurl = \"/srv/b\"\n",
+        );
+        assert_eq!(
+            select(None, &paths).unwrap(),
+            Source::Http("https://a.example".into())
+        );
+        assert_eq!(
+            select(Some("b"), &paths).unwrap(),
+            Source::Folder("/srv/b".into())
+        );
+        assert_eq!(
+            select(Some("https://c.example"), &paths).unwrap(),
+            Source::Http("https://c.example".into())
+        );
+        let err = select(Some("nope"), &paths).unwrap_err();
+        assert!(matches!(err, IndexError::UnknownRegistry { ref known, .. } if known.len() == 2));
+    }
+
+    #[test]
+    fn selection_without_configuration() {
+        let (_d, paths) = paths_with("");
+        assert!(matches!(
+            select(None, &paths),
+            Err(IndexError::NoRegistry { .. })
+        ));
+        let (_d, paths) = paths_with("[registries.only]\nurl = \"https://only.example\"\n");
+        assert_eq!(
+            select(None, &paths).unwrap(),
+            Source::Http("https://only.example".into())
+        );
+        let (_d, paths) = paths_with("default-registry = \"x\"\n");
+        let err = select(None, &paths).unwrap_err();
+        assert!(err.to_string().contains("config"), "{err}");
+        let (_d, paths) = paths_with("[registries.a]\nurl = 3\n");
+        assert!(matches!(
+            select(None, &paths),
+            Err(IndexError::Config { .. })
+        ));
+    }
+}

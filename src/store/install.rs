@@ -1,0 +1,383 @@
+//! Install transactions. For each package: download into a fresh staging folder while
+//! hashing (the registry verifies size and sha256), unpack from the verified file into
+//! staging, check that the archive holds the package it claims, mark it complete, rename it
+//! into place, and write the receipt last. A crash at any step leaves the previous receipt,
+//! and therefore the previous state, valid; the next writer cleans the leftovers.
+//! Nothing here runs package code.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::plan::{PackageSource, Plan, PlannedInstall};
+use super::receipt::{Receipt, Source, now_rfc3339};
+use super::{COMPLETE_MARKER, Store, StoreError, fsutil};
+use crate::manifest::Package;
+use crate::name::PackageName;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InstallOptions {
+    /// Reinstall even when the same version is installed.
+    pub force: bool,
+}
+
+/// What happened to one package.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Installed,
+    Replaced { previous: semver::Version },
+    Reinstalled,
+    AlreadyInstalled,
+}
+
+/// The result of an install or update, one line per package.
+#[derive(Debug, Clone, Default)]
+pub struct InstallReport {
+    pub packages: Vec<(PackageName, semver::Version, Outcome)>,
+}
+
+/// A package folder or `.tar.gz` on this machine.
+#[derive(Debug, Clone)]
+pub enum LocalSource {
+    Dir(PathBuf),
+    Tarball(PathBuf),
+}
+
+impl LocalSource {
+    pub fn path(&self) -> &Path {
+        match self {
+            LocalSource::Dir(p) | LocalSource::Tarball(p) => p,
+        }
+    }
+}
+
+/// Shows progress (or nothing) while installing; implemented by the command.
+pub trait Progress {
+    /// A download starts; `add` is then called with byte counts until `finish`.
+    fn start_download(&mut self, name: &PackageName, version: &semver::Version, size: u64);
+    fn downloaded(&mut self, bytes: u64);
+    fn finish_download(&mut self);
+    /// One package is done.
+    fn done(&mut self, name: &PackageName, version: &semver::Version, outcome: &Outcome);
+}
+
+/// A local package unpacked into staging, waiting for its dependencies to be installed.
+/// Dropping it without committing removes its staging folder.
+pub struct PreparedLocal {
+    /// The loaded package (its folder is in staging).
+    pub package: Option<Package>,
+    sha256: String,
+    origin: PathBuf,
+    stage: PathBuf,
+}
+
+impl PreparedLocal {
+    /// The package to install.
+    pub fn package(&self) -> &Package {
+        self.package
+            .as_ref()
+            .expect("prepared packages hold a package")
+    }
+}
+
+impl Drop for PreparedLocal {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// Performs install plans on a store (the caller holds the exclusive lock).
+pub struct Installer<'a> {
+    pub store: &'a Store,
+    pub progress: &'a mut dyn Progress,
+}
+
+impl Installer<'_> {
+    /// Install every package of `plan` (dependencies first), then record the explicitly
+    /// requested roots. `explicit` maps each root to the requirement its receipt records.
+    pub fn apply(
+        &mut self,
+        source: &dyn PackageSource,
+        plan: &Plan,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    ) -> Result<InstallReport, StoreError> {
+        let mut report = InstallReport::default();
+        for planned in &plan.installs {
+            let outcome = self.install_from_registry(source, planned, explicit)?;
+            self.progress
+                .done(&planned.entry.name, &planned.entry.vers, &outcome);
+            report.packages.push((
+                planned.entry.name.clone(),
+                planned.entry.vers.clone(),
+                outcome,
+            ));
+        }
+        for (name, version) in &plan.kept {
+            // Dependencies of a local package are roots too, but the user did not name them.
+            let Some(req) = explicit.get(name) else {
+                continue;
+            };
+            self.mark_explicit(name, req)?;
+            let outcome = Outcome::AlreadyInstalled;
+            self.progress.done(name, version, &outcome);
+            report
+                .packages
+                .push((name.clone(), version.clone(), outcome));
+        }
+        Ok(report)
+    }
+
+    fn install_from_registry(
+        &mut self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    ) -> Result<Outcome, StoreError> {
+        let stage = self.new_stage()?;
+        let result = self.install_staged(source, planned, explicit, &stage);
+        if result.is_err() {
+            let _ = fsutil::remove_tree(&stage);
+        }
+        result
+    }
+
+    fn install_staged(
+        &mut self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+        stage: &Path,
+    ) -> Result<Outcome, StoreError> {
+        let entry = &planned.entry;
+        let archive = stage.join("package.tar.gz");
+        self.progress
+            .start_download(&entry.name, &entry.vers, entry.size);
+        let mut report_bytes = |n| self.progress.downloaded(n);
+        let downloaded = source.download(entry, &archive, &mut report_bytes);
+        self.progress.finish_download();
+        downloaded?;
+        let package = unpack_checked(&archive, stage, &entry.name.to_string())?;
+        if package.name() != &entry.name || package.version() != &entry.vers {
+            return Err(StoreError::WrongPackage {
+                expected: format!("{} {}", entry.name, entry.vers),
+                found: format!("{} {}", package.name(), package.version()),
+            });
+        }
+        let previous = self.current_receipt(&entry.name)?;
+        let receipt = new_receipt(
+            &package,
+            entry.cksum.clone(),
+            Source::Registry {
+                registry: source.source(),
+            },
+            record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
+        );
+        self.commit(&package.dir, &receipt, previous.as_ref())
+    }
+
+    /// First half of a local install: validate the folder (packing it) or the tarball, and
+    /// unpack it into staging. Nothing is in place until [`Installer::commit_local`].
+    pub fn prepare_local(&mut self, local: &LocalSource) -> Result<PreparedLocal, StoreError> {
+        let stage = self.new_stage()?;
+        let mut prepared = PreparedLocal {
+            package: None,
+            sha256: String::new(),
+            origin: std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into()),
+            stage,
+        };
+        let archive = match local {
+            LocalSource::Dir(dir) => {
+                let package = crate::manifest::load_package(dir)?;
+                let packed = crate::archive::pack(&package, &prepared.stage).map_err(|source| {
+                    StoreError::Archive {
+                        name: dir.display().to_string(),
+                        source,
+                    }
+                })?;
+                prepared.sha256 = packed.sha256;
+                packed.path
+            }
+            LocalSource::Tarball(file) => {
+                prepared.sha256 = sha256_file(file)?;
+                file.clone()
+            }
+        };
+        let what = local.path().display().to_string();
+        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what)?);
+        Ok(prepared)
+    }
+
+    /// Second half of a local install: put the prepared package in place. A no-op when the
+    /// same version with the same bytes is installed, unless `force`.
+    pub fn commit_local(
+        &mut self,
+        mut prepared: PreparedLocal,
+        options: InstallOptions,
+    ) -> Result<Outcome, StoreError> {
+        let package = prepared
+            .package
+            .take()
+            .expect("prepared packages hold a package");
+        let (name, version) = (package.name().clone(), package.version().clone());
+        let previous = self.current_receipt(&name)?;
+        let outcome = match &previous {
+            Some(prev)
+                if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>
+            {
+                if !prev.explicit {
+                    self.mark_explicit(&name, &prev.requested)?;
+                }
+                Outcome::AlreadyInstalled
+            }
+            _ => {
+                let requested = semver::VersionReq::parse(&format!("={version}"))
+                    .expect("a version is a valid requirement");
+                let source = Source::Local {
+                    path: prepared.origin.display().to_string(),
+                };
+                let receipt = new_receipt(
+                    &package,
+                    std::mem::take(&mut prepared.sha256),
+                    source,
+                    (requested, true),
+                );
+                self.commit(&package.dir, &receipt, previous.as_ref())?
+            }
+        };
+        self.progress.done(&name, &version, &outcome);
+        Ok(outcome)
+    }
+
+    /// Record that the user asked for an already installed package.
+    fn mark_explicit(
+        &self,
+        name: &PackageName,
+        req: &semver::VersionReq,
+    ) -> Result<(), StoreError> {
+        if let Some(mut receipt) = self.current_receipt(name)?
+            && !receipt.explicit
+        {
+            receipt.explicit = true;
+            receipt.requested = req.clone();
+            receipt.write(&self.store.receipt_path(name))?;
+        }
+        Ok(())
+    }
+
+    fn current_receipt(&self, name: &PackageName) -> Result<Option<Receipt>, StoreError> {
+        let path = self.store.receipt_path(name);
+        if path.is_file() {
+            Receipt::read(&path).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn new_stage(&self) -> Result<PathBuf, StoreError> {
+        let stage = self
+            .store
+            .staging_dir()
+            .join(fsutil::unique_name("install"));
+        fsutil::create_dir_all(&stage)?;
+        Ok(stage)
+    }
+
+    /// Move the unpacked, verified folder into place and write the receipt; then remove the
+    /// files of the version it replaced.
+    fn commit(
+        &self,
+        unpacked: &Path,
+        receipt: &Receipt,
+        previous: Option<&Receipt>,
+    ) -> Result<Outcome, StoreError> {
+        let marker = unpacked.join(COMPLETE_MARKER);
+        std::fs::write(&marker, receipt.sha256.as_bytes())
+            .map_err(|e| StoreError::io("write", &marker, e))?;
+        let target = self.store.package_dir(&receipt.name, &receipt.version);
+        // Same version again: an atomic exchange, so the folder never goes missing.
+        let exchanged = fsutil::replace_dir(unpacked, &target)?;
+        receipt.write(&self.store.receipt_path(&receipt.name))?;
+        let stage = unpacked.parent().unwrap_or(unpacked);
+        if exchanged {
+            fsutil::remove_tree(unpacked)?;
+        }
+        let outcome = match previous {
+            Some(prev) if prev.version != receipt.version => {
+                let old = self.store.package_dir(&prev.name, &prev.version);
+                fsutil::discard_tree(&old, &self.store.staging_dir())?;
+                Outcome::Replaced {
+                    previous: prev.version.clone(),
+                }
+            }
+            Some(_) => Outcome::Reinstalled,
+            None => Outcome::Installed,
+        };
+        fsutil::remove_tree(stage)?;
+        Ok(outcome)
+    }
+}
+
+/// The requirement and explicit flag a receipt records: roots record what the user asked;
+/// an installed package being replaced keeps what its receipt said.
+fn record_as(
+    name: &PackageName,
+    planned: &semver::VersionReq,
+    explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    previous: Option<&Receipt>,
+) -> (semver::VersionReq, bool) {
+    match (explicit.get(name), previous) {
+        (Some(req), _) => (req.clone(), true),
+        (None, Some(prev)) => (prev.requested.clone(), prev.explicit),
+        (None, None) => (planned.clone(), false),
+    }
+}
+
+fn new_receipt(
+    package: &Package,
+    sha256: String,
+    source: Source,
+    (requested, explicit): (semver::VersionReq, bool),
+) -> Receipt {
+    Receipt {
+        name: package.name().clone(),
+        version: package.version().clone(),
+        sha256,
+        requested,
+        explicit,
+        installed_at: now_rfc3339(),
+        description: package.manifest.package.description.clone(),
+        dependencies: package.manifest.dependencies.clone(),
+        source,
+        extension: package.summary(),
+    }
+}
+
+/// Unpack `archive` into `stage/package` and load the package found there (validation only;
+/// nothing runs).
+fn unpack_checked(archive: &Path, stage: &Path, what: &str) -> Result<Package, StoreError> {
+    let dest = stage.join("package");
+    crate::archive::unpack(archive, &dest).map_err(|source| StoreError::Archive {
+        name: what.to_string(),
+        source,
+    })?;
+    Ok(crate::manifest::load_package(&dest)?)
+}
+
+/// Lowercase hex sha256 of a file, read in a streaming pass.
+fn sha256_file(path: &Path) -> Result<String, StoreError> {
+    let mut file = std::fs::File::open(path).map_err(|e| StoreError::io("read", path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| StoreError::io("read", path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}

@@ -1,0 +1,153 @@
+//! Receipts: `receipts-v1/<publisher>/<name>.toml`, one per installed package, written last
+//! by an install (temp file + rename) so that a receipt always names a complete version.
+//! A receipt carries everything `list` shows, so listing never reads definition files.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::StoreError;
+use super::fsutil;
+use crate::manifest::ExtensionSummary;
+use crate::name::PackageName;
+
+/// Where an installed package came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Source {
+    /// A registry, by its source (URL or path).
+    Registry { registry: String },
+    /// A package folder or tarball on this machine, by its absolute path.
+    Local { path: String },
+}
+
+impl Source {
+    pub fn is_registry(&self) -> bool {
+        matches!(self, Source::Registry { .. })
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Registry { registry } => write!(f, "registry {registry}"),
+            Source::Local { path } => write!(f, "local {path}"),
+        }
+    }
+}
+
+/// The record of one installed package.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Receipt {
+    pub name: PackageName,
+    pub version: semver::Version,
+    /// Lowercase hex sha256 of the archive the files came from.
+    pub sha256: String,
+    /// The requirement the user asked for (`*` when none); for a dependency, the requirement
+    /// of the package that pulled it in.
+    pub requested: semver::VersionReq,
+    /// True when the user asked for this package; false when it came in as a dependency
+    /// (such packages are removed with the last package that needs them).
+    pub explicit: bool,
+    /// Install time, RFC 3339 in UTC.
+    pub installed_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The package's `[dependencies]`, so that uninstall knows who needs whom.
+    #[serde(default)]
+    pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
+    pub source: Source,
+    /// What the package contributes (servers, tools, prompts), as shown by `list`.
+    #[serde(default)]
+    pub extension: ExtensionSummary,
+}
+
+impl Receipt {
+    pub fn read(path: &Path) -> Result<Receipt, StoreError> {
+        let text = std::fs::read_to_string(path).map_err(|e| StoreError::io("read", path, e))?;
+        toml::from_str(&text).map_err(|e| StoreError::BadReceipt {
+            path: path.to_path_buf(),
+            reason: e.message().to_string(),
+        })
+    }
+
+    /// Write atomically: a temp file in the same folder, fsynced, then renamed over.
+    pub fn write(&self, path: &Path) -> Result<(), StoreError> {
+        let text = toml::to_string(self).map_err(|e| StoreError::BadReceipt {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        fsutil::write_atomic(path, text.as_bytes())
+    }
+}
+
+/// Now as RFC 3339 (`2026-01-31T12:00:00Z`).
+pub fn now_rfc3339() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    rfc3339(secs)
+}
+
+/// Format seconds since the Unix epoch as an RFC 3339 UTC timestamp.
+fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_timestamps() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_767_225_599), "2025-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("acme/weather.toml");
+        let receipt = Receipt {
+            name: PackageName::parse("acme/weather").unwrap(),
+            version: semver::Version::new(1, 2, 0),
+            sha256: "ab".repeat(32),
+            requested: semver::VersionReq::parse("^1.2").unwrap(),
+            explicit: true,
+            installed_at: now_rfc3339(),
+            description: Some("Weather".into()),
+            dependencies: [(
+                PackageName::parse("acme/geo").unwrap(),
+                semver::VersionReq::parse("^1.0").unwrap(),
+            )]
+            .into(),
+            source: Source::Registry {
+                registry: "http://127.0.0.1:1/".into(),
+            },
+            extension: ExtensionSummary::default(),
+        };
+        receipt.write(&path).unwrap();
+        assert_eq!(Receipt::read(&path).unwrap(), receipt);
+    }
+}

@@ -1,0 +1,407 @@
+//! A real HTTP/1.1 server on 127.0.0.1 for tests: serves a folder (a registry) with
+//! `ETag`/`Last-Modified` and `304 Not Modified`, logs every request, and injects faults.
+//!
+//! ```ignore
+//! let server = HttpServer::serve(registry_dir);
+//! let url = server.url();                       // "http://127.0.0.1:PORT"
+//! server.fault("/dl/acme/weather/1.0.0.tar.gz", Fault::Fail { status: 500, times: 2 });
+//! // … run agx with --registry <url> …
+//! assert_eq!(server.count("/catalog.json"), 1);
+//! let log = server.requests();                  // method, path, conditional headers, status
+//! ```
+//!
+//! Paths are URL paths (`/catalog.json`). Every response closes its connection, so a fault
+//! that cuts a body short is seen by the client at once. The server stops when dropped.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+/// A fault served for one path instead of (or on top of) the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Always `404 Not Found` with an HTML body.
+    NotFound,
+    /// Answer the next `times` requests with `status` (e.g. 500, 503, 429), then serve
+    /// normally.
+    Fail { status: u16, times: usize },
+    /// Announce the full `Content-Length` but send only the first `keep` bytes, then close.
+    Truncate { keep: usize },
+    /// Serve the right length with different bytes (every byte inverted): a checksum mismatch.
+    WrongBytes,
+    /// Send the body `chunk` bytes at a time with `delay` between chunks.
+    Trickle { chunk: usize, delay: Duration },
+}
+
+/// One request as the server saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedRequest {
+    pub method: String,
+    pub path: String,
+    pub if_none_match: Option<String>,
+    pub if_modified_since: Option<String>,
+    /// The status the server answered.
+    pub status: u16,
+}
+
+impl LoggedRequest {
+    /// True when the client sent a conditional request.
+    pub fn is_conditional(&self) -> bool {
+        self.if_none_match.is_some() || self.if_modified_since.is_some()
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    faults: HashMap<String, Fault>,
+    log: Vec<LoggedRequest>,
+    no_etag: bool,
+}
+
+/// The running server. Dropping it stops it.
+pub struct HttpServer {
+    addr: SocketAddr,
+    root: PathBuf,
+    state: Arc<Mutex<State>>,
+    stop: Arc<AtomicBool>,
+    accept: Option<thread::JoinHandle<()>>,
+}
+
+impl HttpServer {
+    /// Serve `root` on a free port of 127.0.0.1.
+    pub fn serve(root: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let addr = listener.local_addr().expect("local addr");
+        let state = Arc::new(Mutex::new(State::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let accept = {
+            let (root, state, stop) = (root.clone(), state.clone(), stop.clone());
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let (root, state) = (root.clone(), state.clone());
+                    thread::spawn(move || handle(stream, &root, &state));
+                }
+            })
+        };
+        HttpServer {
+            addr,
+            root,
+            state,
+            stop,
+            accept: Some(accept),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The folder being served.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Inject a fault for a URL path (replaces an earlier one for that path).
+    pub fn fault(&self, path: &str, fault: Fault) {
+        self.state
+            .lock()
+            .unwrap()
+            .faults
+            .insert(path.to_string(), fault);
+    }
+
+    /// Remove every fault.
+    pub fn clear_faults(&self) {
+        self.state.lock().unwrap().faults.clear();
+    }
+
+    /// Stop sending `ETag` (so clients must rely on `Last-Modified`).
+    pub fn disable_etag(&self) {
+        self.state.lock().unwrap().no_etag = true;
+    }
+
+    /// Every request so far, in order.
+    pub fn requests(&self) -> Vec<LoggedRequest> {
+        self.state.lock().unwrap().log.clone()
+    }
+
+    /// Requests so far for one path.
+    pub fn requests_for(&self, path: &str) -> Vec<LoggedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path == path)
+            .collect()
+    }
+
+    /// How many requests were made for one path.
+    pub fn count(&self, path: &str) -> usize {
+        self.requests_for(path).len()
+    }
+
+    /// Forget the request log.
+    pub fn clear_log(&self) {
+        self.state.lock().unwrap().log.clear();
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(handle) = self.accept.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+struct Request {
+    method: String,
+    path: String,
+    headers: HashMap<String, String>,
+}
+
+fn read_request(stream: &TcpStream) -> Option<Request> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let target = parts.next()?;
+    let path = target.split('?').next().unwrap_or(target).to_string();
+    let mut headers = HashMap::new();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).ok()? == 0 {
+            break;
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = header.split_once(':') {
+            headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+        }
+    }
+    Some(Request {
+        method,
+        path,
+        headers,
+    })
+}
+
+fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let Some(req) = read_request(&stream) else {
+        return;
+    };
+    let (fault, no_etag) = {
+        let mut st = state.lock().unwrap();
+        let fault = st.faults.get(&req.path).cloned();
+        // A `Fail` fault counts down and disappears once spent.
+        if let Some(Fault::Fail { status, times }) = &fault {
+            let (status, times) = (*status, *times);
+            if times <= 1 {
+                st.faults.remove(&req.path);
+            } else {
+                st.faults.insert(
+                    req.path.clone(),
+                    Fault::Fail {
+                        status,
+                        times: times - 1,
+                    },
+                );
+            }
+        }
+        (fault, st.no_etag)
+    };
+    let log = |status: u16| {
+        state.lock().unwrap().log.push(LoggedRequest {
+            method: req.method.clone(),
+            path: req.path.clone(),
+            if_none_match: req.headers.get("if-none-match").cloned(),
+            if_modified_since: req.headers.get("if-modified-since").cloned(),
+            status,
+        });
+    };
+
+    match fault {
+        Some(Fault::NotFound) => return not_found(&mut stream, log),
+        Some(Fault::Fail { status, .. }) => {
+            log(status);
+            let body = format!("<html><body>error {status}</body></html>");
+            let _ = write_head(&mut stream, status, body.len(), &[]);
+            let _ = stream.write_all(body.as_bytes());
+            return;
+        }
+        _ => {}
+    }
+
+    let relative = req.path.trim_start_matches('/');
+    if relative.split('/').any(|s| s == ".." || s.is_empty()) {
+        return not_found(&mut stream, log);
+    }
+    let file = root.join(relative);
+    let Ok(mut body) = std::fs::read(&file) else {
+        return not_found(&mut stream, log);
+    };
+    let etag = format!("\"{}\"", &hex::encode(Sha256::digest(&body))[..20]);
+    let modified = std::fs::metadata(&file)
+        .and_then(|m| m.modified())
+        .map(http_date)
+        .unwrap_or_else(|_| http_date(UNIX_EPOCH));
+    let mut validators: Vec<(&str, String)> = vec![("Last-Modified", modified.clone())];
+    if !no_etag {
+        validators.push(("ETag", etag.clone()));
+    }
+    let not_modified = match req.headers.get("if-none-match") {
+        Some(tag) if !no_etag => tag.split(',').any(|t| t.trim() == etag),
+        _ => req.headers.get("if-modified-since") == Some(&modified),
+    };
+    if not_modified {
+        log(304);
+        let _ = write_head(&mut stream, 304, 0, &validators);
+        return;
+    }
+    log(200);
+    let head_only = req.method == "HEAD";
+    match fault {
+        Some(Fault::Truncate { keep }) => {
+            let _ = write_head(&mut stream, 200, body.len(), &validators);
+            if !head_only {
+                let _ = stream.write_all(&body[..keep.min(body.len())]);
+            }
+            let _ = stream.flush();
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+        Some(Fault::Trickle { chunk, delay }) => {
+            let _ = write_head(&mut stream, 200, body.len(), &validators);
+            if !head_only {
+                for piece in body.chunks(chunk.max(1)) {
+                    if stream
+                        .write_all(piece)
+                        .and_then(|_| stream.flush())
+                        .is_err()
+                    {
+                        return;
+                    }
+                    thread::sleep(delay);
+                }
+            }
+        }
+        other => {
+            if other == Some(Fault::WrongBytes) {
+                body.iter_mut().for_each(|b| *b = !*b);
+            }
+            let _ = write_head(&mut stream, 200, body.len(), &validators);
+            if !head_only {
+                let _ = stream.write_all(&body);
+            }
+        }
+    }
+    let _ = stream.flush();
+}
+
+fn not_found(stream: &mut TcpStream, log: impl Fn(u16)) {
+    log(404);
+    let body = "<html><body><h1>404 Not Found</h1></body></html>";
+    let _ = write_head(stream, 404, body.len(), &[]);
+    let _ = stream.write_all(body.as_bytes());
+}
+
+fn write_head(
+    stream: &mut TcpStream,
+    status: u16,
+    length: usize,
+    headers: &[(&str, String)],
+) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        304 => "Not Modified",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "Status",
+    };
+    let mut head = format!("HTTP/1.1 {status} {reason}\r\nConnection: close\r\n");
+    if status != 304 {
+        head.push_str(&format!("Content-Length: {length}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())
+}
+
+/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), as `Last-Modified` wants.
+fn http_date(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    let (h, m, s) = (secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{}, {day:02} {} {year} {h:02}:{m:02}:{s:02} GMT",
+        WEEKDAYS[days.rem_euclid(7) as usize],
+        MONTHS[(month - 1) as usize]
+    )
+}
+
+#[test]
+fn http_date_formats_known_instants() {
+    assert_eq!(http_date(UNIX_EPOCH), "Thu, 01 Jan 1970 00:00:00 GMT");
+    assert_eq!(
+        http_date(UNIX_EPOCH + Duration::from_secs(784_111_777)),
+        "Sun, 06 Nov 1994 08:49:37 GMT"
+    );
+}
+
+/// Read a whole response with a plain socket (for tests of the server itself).
+pub fn raw_get(url: &str, path: &str) -> (u16, Vec<u8>) {
+    let addr = url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|p| p + 4)
+        .unwrap_or(raw.len());
+    let status = std::str::from_utf8(&raw[..split])
+        .ok()
+        .and_then(|h| h.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, raw[split..].to_vec())
+}
