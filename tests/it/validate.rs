@@ -482,3 +482,17 @@ fn validate_defaults_to_the_current_directory() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn docs_list_every_code() {
+    let docs = fs::read_to_string(crate::support::repo_root().join("docs/validate.md")).unwrap();
+    for code in agx::manifest::ALL_CODES {
+        let row = format!("| `{}` | `{}` |", code.code, code.name);
+        assert!(
+            docs.contains(&row),
+            "docs/validate.md has no row for {} {}",
+            code.code,
+            code.name
+        );
+    }
+}
