@@ -145,15 +145,16 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                     ..entry.clone()
                 };
                 let change = super::plan_install(&target, &record.key, &fixed_entry, false);
-                if let Ok(change) = change {
-                    if change.before.as_deref() == Some(before.as_str()) && change.apply().is_ok() {
-                        records.upsert(Record {
-                            command: current.clone(),
-                            ..record.clone()
-                        });
-                        changed_records = true;
-                        f.fixed = true;
-                    }
+                if let Ok(change) = change
+                    && change.before.as_deref() == Some(before.as_str())
+                    && change.apply().is_ok()
+                {
+                    records.upsert(Record {
+                        command: current.clone(),
+                        ..record.clone()
+                    });
+                    changed_records = true;
+                    f.fixed = true;
                 }
             }
             findings.push(f);

@@ -16,7 +16,7 @@ pub enum ResolveError {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(Box<StoreError>),
     #[error("package {package} has no server `{server}`{}", available_list(.available))]
     NoSuchServer {
         package: PackageName,
@@ -38,12 +38,18 @@ fn available_list(names: &[String]) -> String {
     }
 }
 
+impl From<StoreError> for ResolveError {
+    fn from(e: StoreError) -> Self {
+        ResolveError::Store(Box::new(e))
+    }
+}
+
 impl crate::error::Hint for ResolveError {
     fn hint(&self) -> Option<String> {
         match self {
             ResolveError::NotInstalled(p) => Some(format!("run `agx install {p}`")),
             ResolveError::Load(e) => e.hint(),
-            ResolveError::Store(e) => e.hint(),
+            ResolveError::Store(e) => e.as_ref().hint(),
             ResolveError::NoSuchServer { package, .. } => {
                 Some(format!("`agx info {package}` lists its servers"))
             }
