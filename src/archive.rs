@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use crate::manifest::Package;
 
 pub use pack::{PACK_MTIME, archive_file_name, pack_dir, top_folder_name};
-pub use unpack::{MIN_EXPANSION_CAP, expansion_cap, unpack, unpack_reader};
+pub use unpack::{
+    MAX_MANIFEST_SIZE, MIN_EXPANSION_CAP, expansion_cap, read_manifest, unpack, unpack_reader,
+};
 
 /// Everything that can go wrong while packing or unpacking.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +50,10 @@ pub enum ArchiveError {
         #[source]
         source: std::io::Error,
     },
+    #[error("the archive {archive} has no agx.toml in its top folder")]
+    NoManifest { archive: String },
+    #[error("the agx.toml in {archive} is larger than {}", human_size(*limit))]
+    ManifestTooLarge { archive: String, limit: u64 },
     /// The archive is readable but contains something agx refuses to unpack.
     #[error("refusing to unpack {archive}")]
     Unsafe {
@@ -115,6 +121,10 @@ impl crate::error::Hint for ArchiveError {
             ArchiveError::Unsafe { .. } => Some(
                 "package archives may hold only regular files and folders under one top \
                  folder; repack it with `agx pack`"
+                    .into(),
+            ),
+            ArchiveError::NoManifest { .. } | ArchiveError::ManifestTooLarge { .. } => Some(
+                "build package archives with `agx pack`, which puts agx.toml in the top folder"
                     .into(),
             ),
             ArchiveError::Io { .. } => None,

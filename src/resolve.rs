@@ -272,7 +272,11 @@ impl Resolver<'_> {
         out
     }
 
-    fn versions(&mut self, name: &PackageName, chain: &[String]) -> Result<&[IndexEntry], ResolveError> {
+    fn versions(
+        &mut self,
+        name: &PackageName,
+        chain: &[String],
+    ) -> Result<&[IndexEntry], ResolveError> {
         if !self.entries.contains_key(name) {
             let mut list = (self.source)(name).map_err(|source| ResolveError::Index {
                 name: name.clone(),
@@ -482,7 +486,10 @@ mod tests {
                 Ok(found)
             }
         };
-        let roots: Vec<_> = roots.iter().map(|r| PackageSpec::parse(r).unwrap()).collect();
+        let roots: Vec<_> = roots
+            .iter()
+            .map(|r| PackageSpec::parse(r).unwrap())
+            .collect();
         let installed = installed.iter().map(|(a, b)| (n(a), v(b))).collect();
         resolve(&roots, &installed, &source)
     }
@@ -502,8 +509,14 @@ mod tests {
             yanked(entry("acme/a", "1.3.0", &[])),
             entry("acme/a", "2.0.0", &[]),
         ];
-        assert_eq!(picked(&run(&index, &["acme/a"], &[]).unwrap()), ["acme/a@2.0.0"]);
-        assert_eq!(picked(&run(&index, &["acme/a@^1"], &[]).unwrap()), ["acme/a@1.2.0"]);
+        assert_eq!(
+            picked(&run(&index, &["acme/a"], &[]).unwrap()),
+            ["acme/a@2.0.0"]
+        );
+        assert_eq!(
+            picked(&run(&index, &["acme/a@^1"], &[]).unwrap()),
+            ["acme/a@1.2.0"]
+        );
         let r = run(&index, &["acme/a@^1"], &[]).unwrap();
         assert!(r.warnings.is_empty());
         assert_eq!(r.packages[0].action, Action::Install);
@@ -512,14 +525,26 @@ mod tests {
 
     #[test]
     fn exact_version_may_pick_a_yanked_one_with_a_warning() {
-        let index = [entry("acme/a", "1.0.0", &[]), yanked(entry("acme/a", "1.3.0", &[]))];
+        let index = [
+            entry("acme/a", "1.0.0", &[]),
+            yanked(entry("acme/a", "1.3.0", &[])),
+        ];
         let r = run(&index, &["acme/a@1.3.0"], &[]).unwrap();
         assert_eq!(picked(&r), ["acme/a@1.3.0"]);
         assert_eq!(r.warnings.len(), 1);
         assert!(r.warnings[0].contains("yanked"));
         // A range never does, and the error says how to get it on purpose.
         let err = run(&index, &["acme/a@>=1.1"], &[]).unwrap_err();
-        assert!(matches!(err, ResolveError::NoMatch { yanked_match: Some(_), .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                ResolveError::NoMatch {
+                    yanked_match: Some(_),
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         assert!(err.hint().unwrap().contains("acme/a@1.3.0"));
     }
 
@@ -532,7 +557,10 @@ mod tests {
             entry("acme/geo", "2.3.0", &[]),
         ];
         let r = run(&index, &["acme/app"], &[]).unwrap();
-        assert_eq!(picked(&r), ["acme/geo@2.3.0", "acme/maps@1.1.0", "acme/app@1.0.0"]);
+        assert_eq!(
+            picked(&r),
+            ["acme/geo@2.3.0", "acme/maps@1.1.0", "acme/app@1.0.0"]
+        );
         assert!(!r.packages[0].explicit);
         assert_eq!(r.to_install().count(), 3);
     }
@@ -547,7 +575,10 @@ mod tests {
         ];
         let r = run(&index, &["acme/a", "acme/b"], &[]).unwrap();
         assert_eq!(
-            r.packages.iter().filter(|p| p.name == n("acme/geo")).count(),
+            r.packages
+                .iter()
+                .filter(|p| p.name == n("acme/geo"))
+                .count(),
             1
         );
         assert_eq!(r.get(&n("acme/geo")).unwrap().version, v("1.2.0"));
@@ -575,10 +606,16 @@ mod tests {
         future.agx = Some(VersionReq::parse(">=99").unwrap());
         let index = [entry("acme/a", "1.0.0", &[]), future];
         // The incompatible newer version is skipped.
-        assert_eq!(picked(&run(&index, &["acme/a"], &[]).unwrap()), ["acme/a@1.0.0"]);
+        assert_eq!(
+            picked(&run(&index, &["acme/a"], &[]).unwrap()),
+            ["acme/a@1.0.0"]
+        );
         // Asking for it is a clear error.
         let err = run(&index, &["acme/a@2.0.0"], &[]).unwrap_err();
-        assert!(matches!(err, ResolveError::AgxIncompatible { .. }), "{err:?}");
+        assert!(
+            matches!(err, ResolveError::AgxIncompatible { .. }),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("needs agx >=99"), "{err}");
     }
 
@@ -591,7 +628,10 @@ mod tests {
         ];
         let r = run(&index, &["acme/app"], &[("acme/geo", "1.0.0")]).unwrap();
         let geo = r.get(&n("acme/geo")).unwrap();
-        assert_eq!((geo.version.clone(), geo.action.clone()), (v("1.0.0"), Action::Keep));
+        assert_eq!(
+            (geo.version.clone(), geo.action.clone()),
+            (v("1.0.0"), Action::Keep)
+        );
         assert_eq!(picked(&r), ["acme/geo@1.0.0", "acme/app@1.0.0"]);
         assert_eq!(r.to_install().count(), 1);
         // One that no longer fits is replaced.
@@ -623,10 +663,17 @@ mod tests {
 
     #[test]
     fn missing_packages_and_versions() {
-        let index = [entry("acme/app", "1.0.0", &[("acme/gone", "^1")]), entry("acme/x", "1.0.0", &[])];
+        let index = [
+            entry("acme/app", "1.0.0", &[("acme/gone", "^1")]),
+            entry("acme/x", "1.0.0", &[]),
+        ];
         let err = run(&index, &["acme/app"], &[]).unwrap_err();
         assert!(matches!(err, ResolveError::Index { .. }), "{err:?}");
-        assert!(err.to_string().contains("acme/app 1.0.0 requires acme/gone ^1"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("acme/app 1.0.0 requires acme/gone ^1"),
+            "{err}"
+        );
         let err = run(&index, &["acme/x@^3"], &[]).unwrap_err();
         assert!(matches!(err, ResolveError::NoMatch { .. }));
         assert!(err.hint().unwrap().contains("1.0.0"));

@@ -66,6 +66,52 @@ pub fn unpack_reader<R: Read>(
     result
 }
 
+/// The largest `agx.toml` that [`read_manifest`] reads.
+pub const MAX_MANIFEST_SIZE: u64 = 1024 * 1024;
+
+/// Read the top folder's `agx.toml` out of a `.tar.gz` without unpacking anything (to learn a
+/// package's name and version before staging it). Every entry before it gets the same checks
+/// as in [`unpack`].
+pub fn read_manifest(archive: &Path) -> Result<String, ArchiveError> {
+    let file = File::open(archive).map_err(io_err("open the archive", archive))?;
+    let size = file
+        .metadata()
+        .map_err(io_err("read the archive", archive))?
+        .len();
+    let label = archive.display().to_string();
+    let mut scan = Extraction::new(&label, expansion_cap(size), Path::new(""));
+    let capped = CappedReader {
+        inner: GzDecoder::new(BufReader::new(file)),
+        remaining: scan.cap,
+        exceeded: scan.stream_exceeded.clone(),
+    };
+    let mut tar = tar::Archive::new(capped);
+    let entries = tar.entries().map_err(|e| scan.read_error(e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| scan.read_error(e))?;
+        if entry.header().entry_type() == tar::EntryType::XGlobalHeader {
+            continue;
+        }
+        let (rel, kind) = scan.check(&entry).map_err(|problem| scan.refuse(problem))?;
+        if rel != "agx.toml" || !matches!(kind, Kind::File { .. }) {
+            continue;
+        }
+        if entry.size() > MAX_MANIFEST_SIZE {
+            return Err(ArchiveError::ManifestTooLarge {
+                archive: label.clone(),
+                limit: MAX_MANIFEST_SIZE,
+            });
+        }
+        let mut text = String::new();
+        entry
+            .take(MAX_MANIFEST_SIZE)
+            .read_to_string(&mut text)
+            .map_err(|e| scan.read_error(e))?;
+        return Ok(text);
+    }
+    Err(ArchiveError::NoManifest { archive: label })
+}
+
 struct Extraction<'a> {
     label: &'a str,
     cap: u64,

@@ -76,9 +76,8 @@ fn parse_target(store: &Store, target: &str) -> CliResult<(PackageName, Option<S
         return Ok((q.package, Some(q.item.to_string())));
     }
     let name = PackageName::parse(target).map_err(|e| {
-        CliError::from_error(&e).with_hint(
-            "expected a package (`acme/weather`) or a server (`acme/weather/forecast`)",
-        )
+        CliError::from_error(&e)
+            .with_hint("expected a package (`acme/weather`) or a server (`acme/weather/forecast`)")
     })?;
     Ok((name, None))
 }
@@ -154,7 +153,10 @@ fn gather(ctx: &Context, store: &Store, name: &PackageName) -> CliResult<Package
         .or_else(|| versions.iter().max_by(|a, b| a.vers.cmp(&b.vers)))
         .ok_or_else(|| {
             CliError::new(format!("{name} is neither installed nor in the registry")).with_hint(
-                format!("check the spelling (`agx search {}`) or the registry (--registry)", name.name()),
+                format!(
+                    "check the spelling (`agx search {}`) or the registry (--registry)",
+                    name.name()
+                ),
             )
         })?;
     Ok(PackageInfo {
@@ -235,7 +237,13 @@ fn package_text(store: &Store, info: &PackageInfo) -> String {
         let versions: Vec<String> = info
             .versions
             .iter()
-            .map(|(v, yanked)| if *yanked { format!("{v} (yanked)") } else { v.to_string() })
+            .map(|(v, yanked)| {
+                if *yanked {
+                    format!("{v} (yanked)")
+                } else {
+                    v.to_string()
+                }
+            })
             .collect();
         out.push_str(&format!("versions: {}\n", versions.join(", ")));
     }
@@ -251,7 +259,12 @@ fn package_text(store: &Store, info: &PackageInfo) -> String {
     if !ext.servers.is_empty() {
         out.push_str("servers:\n");
         for s in &ext.servers {
-            out.push_str(&format!("  {}/{}{}\n", info.name, s.name, dash(&s.description)));
+            out.push_str(&format!(
+                "  {}/{}{}\n",
+                info.name,
+                s.name,
+                dash(&s.description)
+            ));
             if !s.tools.is_empty() {
                 out.push_str(&format!("    tools: {}\n", s.tools.join(", ")));
             }
@@ -263,13 +276,23 @@ fn package_text(store: &Store, info: &PackageInfo) -> String {
     if !ext.tools.is_empty() {
         out.push_str("tools:\n");
         for t in &ext.tools {
-            out.push_str(&format!("  {}{}{}\n", t.name, params(t), dash(&t.description)));
+            out.push_str(&format!(
+                "  {}{}{}\n",
+                t.name,
+                params(t),
+                dash(&t.description)
+            ));
         }
     }
     if !ext.prompts.is_empty() {
         out.push_str("prompts:\n");
         for p in &ext.prompts {
-            out.push_str(&format!("  {}{}{}\n", p.name, args(p), dash(&p.description)));
+            out.push_str(&format!(
+                "  {}{}{}\n",
+                p.name,
+                args(p),
+                dash(&p.description)
+            ));
         }
     }
     if info.installed.is_none() {
@@ -288,7 +311,14 @@ fn params(tool: &ToolSummary) -> String {
     let list: Vec<String> = tool
         .parameters
         .iter()
-        .map(|p| format!("{}{}: {}", p.name, if p.required { "" } else { "?" }, p.kind))
+        .map(|p| {
+            format!(
+                "{}{}: {}",
+                p.name,
+                if p.required { "" } else { "?" },
+                p.kind
+            )
+        })
         .collect();
     format!("({})", list.join(", "))
 }
@@ -383,7 +413,11 @@ fn server_text(view: &Value) -> String {
         text(&view["name"]),
         text(&view["package"]),
         text(&view["version"]),
-        if view["installed"] == true { "installed" } else { "not installed" }
+        if view["installed"] == true {
+            "installed"
+        } else {
+            "not installed"
+        }
     );
     if let Some(d) = view["description"].as_str() {
         out.push_str(&format!("{d}\n"));
@@ -391,7 +425,10 @@ fn server_text(view: &Value) -> String {
     if let Some(i) = view["instructions"].as_str() {
         out.push_str(&format!("instructions: {i}\n"));
     }
-    for (label, key, params_key) in [("tools", "tools", "parameters"), ("prompts", "prompts", "arguments")] {
+    for (label, key, params_key) in [
+        ("tools", "tools", "parameters"),
+        ("prompts", "prompts", "arguments"),
+    ] {
         let Some(items) = view[key].as_array().filter(|a| !a.is_empty()) else {
             continue;
         };
@@ -401,7 +438,13 @@ fn server_text(view: &Value) -> String {
                 .as_array()
                 .map(|a| {
                     a.iter()
-                        .map(|p| p["name"].as_str().or(p.as_str()).unwrap_or_default().to_string())
+                        .map(|p| {
+                            p["name"]
+                                .as_str()
+                                .or(p.as_str())
+                                .unwrap_or_default()
+                                .to_string()
+                        })
                         .collect()
                 })
                 .unwrap_or_default();

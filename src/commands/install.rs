@@ -43,26 +43,30 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let mut roots: Vec<Root> = specs
         .iter()
         .map(|spec| Root {
-            name: spec.name.clone(),
-            req: spec.req.clone().unwrap_or(semver::VersionReq::STAR),
-            exact: spec.exact_version(),
+            spec: spec.clone(),
             // Files gone behind a receipt's back: install again.
             force: args.force
                 || matches!(store.installed(&spec.name), Err(StoreError::Damaged { .. })),
         })
         .collect();
-    let explicit: BTreeMap<PackageName, semver::VersionReq> = roots
+    let explicit: BTreeMap<PackageName, semver::VersionReq> = specs
         .iter()
-        .map(|r| (r.name.clone(), r.req.clone()))
+        .map(|s| {
+            (
+                s.name.clone(),
+                s.req.clone().unwrap_or(semver::VersionReq::STAR),
+            )
+        })
         .collect();
     // A local package's dependencies come from the registry, installed before it.
     for p in &prepared {
         for (dep, req) in &p.package().manifest.dependencies {
             if !explicit.contains_key(dep) {
                 roots.push(Root {
-                    name: dep.clone(),
-                    req: req.clone(),
-                    exact: None,
+                    spec: PackageSpec {
+                        name: dep.clone(),
+                        req: Some(req.clone()),
+                    },
                     force: false,
                 });
             }
@@ -153,9 +157,11 @@ fn classify(arg: &str) -> CliResult<Target> {
 
 /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
 pub(crate) fn open_registry(ctx: &Context) -> CliResult<Registry> {
-    let _ = ctx;
-    Err(CliError::new("registry access is not available in this build")
-        .with_hint("install a local package folder or tarball instead"))
+    Ok(crate::index::open(
+        ctx.global.registry.as_deref(),
+        ctx.global.offline,
+        ctx.paths()?,
+    )?)
 }
 
 /// The status line for one package (stderr; stdout carries only results).
@@ -163,10 +169,9 @@ pub(crate) fn report(name: &PackageName, version: &semver::Version, outcome: &Ou
     match outcome {
         Outcome::Installed => ui::status("Installed", &format!("{name} v{version}")),
         Outcome::Reinstalled => ui::status("Reinstalled", &format!("{name} v{version}")),
-        Outcome::Replaced { previous } => ui::status(
-            "Updated",
-            &format!("{name} v{previous} -> v{version}"),
-        ),
+        Outcome::Replaced { previous } => {
+            ui::status("Updated", &format!("{name} v{previous} -> v{version}"))
+        }
         Outcome::AlreadyInstalled => ui::status(
             "Installed",
             &format!("{name} v{version} (already installed; --force reinstalls it)"),

@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
                     extension: e.extension,
                 }),
         );
-        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        rows.sort_by_cached_key(|r| r.name.to_string());
     }
 
     let kind = if args.servers {
@@ -95,7 +95,10 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
         (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
         (None, false) => {
             if rows.is_empty() {
-                ui::status("Listed", "no packages installed (`agx install <pkg>` adds one)");
+                ui::status(
+                    "Listed",
+                    "no packages installed (`agx install <pkg>` adds one)",
+                );
             }
             write_packages(&mut out, &rows, args.include_remote)
         }
@@ -157,8 +160,16 @@ fn to_value<T: serde::Serialize>(item: &T) -> Value {
 }
 
 fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> std::io::Result<()> {
-    let name_width = rows.iter().map(|r| r.name.to_string().len()).max().unwrap_or(0);
-    let version_width = rows.iter().map(|r| r.version.to_string().len()).max().unwrap_or(0);
+    let name_width = rows
+        .iter()
+        .map(|r| r.name.to_string().len())
+        .max()
+        .unwrap_or(0);
+    let version_width = rows
+        .iter()
+        .map(|r| r.version.to_string().len())
+        .max()
+        .unwrap_or(0);
     for row in rows {
         let mut line = format!(
             "{:name_width$}  {:version_width$}",
@@ -166,7 +177,11 @@ fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> s
             row.version.to_string()
         );
         if mark_installed {
-            line.push_str(if row.installed { "  installed    " } else { "  not installed" });
+            line.push_str(if row.installed {
+                "  installed    "
+            } else {
+                "  not installed"
+            });
         }
         if let Some(d) = &row.description {
             line.push_str("  ");
@@ -187,9 +202,15 @@ fn contributions(ext: &ExtensionSummary) -> String {
         (!names.is_empty()).then(|| format!("{label}: {}", names.join(", ")))
     };
     [
-        part("servers", ext.servers.iter().map(|s| s.name.as_str()).collect()),
+        part(
+            "servers",
+            ext.servers.iter().map(|s| s.name.as_str()).collect(),
+        ),
         part("tools", ext.tools.iter().map(|s| s.name.as_str()).collect()),
-        part("prompts", ext.prompts.iter().map(|s| s.name.as_str()).collect()),
+        part(
+            "prompts",
+            ext.prompts.iter().map(|s| s.name.as_str()).collect(),
+        ),
     ]
     .into_iter()
     .flatten()

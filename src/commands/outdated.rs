@@ -47,7 +47,10 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
         return Ok(());
     }
     if outdated.is_empty() {
-        ui::status("Checked", &format!("{} package(s): all up to date", targets.len()));
+        ui::status(
+            "Checked",
+            &format!("{} package(s): all up to date", targets.len()),
+        );
         return Ok(());
     }
     let width = outdated
@@ -56,10 +59,13 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
         .max()
         .unwrap_or(0)
         .max("package".len());
-    println!("{:width$}  {:10} {:10} {:10}", "package", "current", "wanted", "latest");
+    println!(
+        "{:width$}  {:10} {:10} latest",
+        "package", "current", "wanted"
+    );
     for c in &outdated {
         println!(
-            "{:width$}  {:10} {:10} {:10}",
+            "{:width$}  {:10} {:10} {}",
             c.name.to_string(),
             c.current.to_string(),
             c.wanted.to_string(),

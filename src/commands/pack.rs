@@ -6,11 +6,21 @@ use std::path::PathBuf;
 use super::Context;
 use crate::cli::PackArgs;
 use crate::error::{CliError, CliResult};
+use crate::manifest::{check_package, render};
 
 pub fn run(_ctx: &Context, args: &PackArgs) -> CliResult {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let out_dir = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
-    let package = crate::manifest::load_package(&dir)?;
+    let report = check_package(&dir);
+    // Findings go to stderr (stdout carries only the archive's details), errors and
+    // warnings alike, in `agx validate`'s format.
+    if !report.findings.is_empty() {
+        eprint!("{}", render::human(&report, &dir));
+    }
+    let package = match report.package {
+        Some(package) if !report.has_errors() => package,
+        _ => return Err(CliError::silent_failure()),
+    };
     let packed = crate::archive::pack(&package, &out_dir)?;
     crate::ui::status(
         "Packed",

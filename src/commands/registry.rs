@@ -11,7 +11,10 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
     match args {
         RegistryCommand::Init { dir, name } => {
             let name = publish::init(dir, name.as_deref())?;
-            ui::status("Created", &format!("registry `{name}` at {}", dir.display()));
+            ui::status(
+                "Created",
+                &format!("registry `{name}` at {}", dir.display()),
+            );
         }
         RegistryCommand::Add {
             registry_dir,
@@ -30,7 +33,10 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
             ),
             Added::Unchanged(e) => ui::status(
                 "Unchanged",
-                &format!("{} v{} is already published with the same bytes", e.name, e.vers),
+                &format!(
+                    "{} v{} is already published with the same bytes",
+                    e.name, e.vers
+                ),
             ),
         },
         RegistryCommand::Yank {
@@ -40,17 +46,22 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
         } => {
             let spec = PackageSpec::parse(package)?;
             let Some(version) = spec.exact_version() else {
-                return Err(CliError::new(format!(
-                    "`{package}` does not name one version"
-                ))
-                .with_hint(format!("give the exact version, e.g. `{}@1.0.0`", spec.name)));
+                return Err(
+                    CliError::new(format!("`{package}` does not name one version")).with_hint(
+                        format!("give the exact version, e.g. `{}@1.0.0`", spec.name),
+                    ),
+                );
             };
             let changed = publish::yank(registry_dir, &spec.name, &version, !undo)?;
             let verb = if *undo { "Unyanked" } else { "Yanked" };
             if changed {
                 ui::status(verb, &format!("{} v{version}", spec.name));
             } else {
-                let state = if *undo { "not yanked" } else { "already yanked" };
+                let state = if *undo {
+                    "not yanked"
+                } else {
+                    "already yanked"
+                };
                 ui::status("Unchanged", &format!("{} v{version} is {state}", spec.name));
             }
         }

@@ -8,7 +8,11 @@ use crate::ui::{self, Style, paint};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let query = args.query.join(" ");
-    let registry = index::open(ctx.global.registry.as_deref(), ctx.global.offline, ctx.paths()?)?;
+    let registry = index::open(
+        ctx.global.registry.as_deref(),
+        ctx.global.offline,
+        ctx.paths()?,
+    )?;
     let catalog = registry.catalog()?;
     let hits = search::search(&catalog.packages, &query);
     if args.json {
@@ -17,11 +21,17 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             "registry": registry.source(),
             "results": hits,
         });
-        println!("{}", serde_json::to_string_pretty(&doc).expect("search results serialize"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).expect("search results serialize")
+        );
         return Ok(());
     }
     if hits.is_empty() {
-        ui::status("Searched", &format!("no package matches `{query}` in {}", registry.source()));
+        ui::status(
+            "Searched",
+            &format!("no package matches `{query}` in {}", registry.source()),
+        );
         return Ok(());
     }
     let width = hits
@@ -33,20 +43,37 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         let e = hit.entry;
         let head = format!("{} {}", e.name, e.version);
         let description = e.description.as_deref().unwrap_or("");
-        println!("{}{}  {description}", paint(Style::Bold, &head), " ".repeat(width - head.len()));
+        println!(
+            "{}{}  {description}",
+            paint(Style::Bold, &head),
+            " ".repeat(width - head.len())
+        );
         let ext = &e.extension;
         let mut parts = Vec::new();
         for (label, names) in [
-            ("servers", ext.servers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>()),
+            (
+                "servers",
+                ext.servers
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>(),
+            ),
             ("tools", ext.tools.iter().map(|t| t.name.as_str()).collect()),
-            ("prompts", ext.prompts.iter().map(|p| p.name.as_str()).collect()),
+            (
+                "prompts",
+                ext.prompts.iter().map(|p| p.name.as_str()).collect(),
+            ),
         ] {
             if !names.is_empty() {
                 parts.push(format!("{label}: {}", names.join(", ")));
             }
         }
         if !parts.is_empty() {
-            println!("{}  {}", " ".repeat(width), paint(Style::Dim, &parts.join("; ")));
+            println!(
+                "{}  {}",
+                " ".repeat(width),
+                paint(Style::Dim, &parts.join("; "))
+            );
         }
     }
     Ok(())

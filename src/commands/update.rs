@@ -6,7 +6,7 @@ use super::Context;
 use super::install::{CliProgress, open_registry};
 use crate::cli::UpdateArgs;
 use crate::error::CliResult;
-use crate::name::PackageName;
+use crate::name::{PackageName, PackageSpec};
 use crate::store::{InstalledPackage, Installer, LockMode, Root, Store, StoreError};
 use crate::ui;
 
@@ -44,7 +44,10 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
             .collect();
     }
     if targets.is_empty() {
-        ui::status("Updated", "nothing: no package from a registry is installed");
+        ui::status(
+            "Updated",
+            "nothing: no package from a registry is installed",
+        );
         return Ok(());
     }
 
@@ -54,10 +57,13 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
         .iter()
         .filter(|c| c.wanted > c.current)
         .map(|c| Root {
-            name: c.name.clone(),
-            req: semver::VersionReq::parse(&format!("={}", c.wanted))
-                .expect("a version is a valid requirement"),
-            exact: Some(c.wanted.clone()),
+            spec: PackageSpec {
+                name: c.name.clone(),
+                req: Some(
+                    semver::VersionReq::parse(&format!("={}", c.wanted))
+                        .expect("a version is a valid requirement"),
+                ),
+            },
             force: false,
         })
         .collect();
@@ -71,13 +77,13 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
         );
     }
     if roots.is_empty() {
-        ui::status("Updated", "nothing: every package is at its newest wanted version");
+        ui::status(
+            "Updated",
+            "nothing: every package is at its newest wanted version",
+        );
         return Ok(());
     }
-    let receipts = installed
-        .into_iter()
-        .map(|(n, p)| (n, p.receipt))
-        .collect();
+    let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
     let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
     for warning in &plan.warnings {
         ui::warn(warning);

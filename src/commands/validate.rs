@@ -1,9 +1,46 @@
-//! `agx validate`.
+//! `agx validate`: check a package folder and show every finding (docs/validate.md).
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use super::Context;
-use crate::cli::ValidateArgs;
+use crate::cli::{OutputFormat, ValidateArgs};
 use crate::error::{CliError, CliResult};
+use crate::manifest::{check_package, probe, render};
 
-pub fn run(_ctx: &Context, _args: &ValidateArgs) -> CliResult {
-    Err(CliError::not_implemented("validate"))
+pub fn run(_ctx: &Context, args: &ValidateArgs) -> CliResult {
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let mut report = check_package(&dir);
+    let mut probed = false;
+    if args.probe {
+        match &report.package {
+            Some(package) => {
+                let findings = probe::probe_package(package, probe_timeout()?);
+                report.findings.extend(findings);
+                probed = true;
+            }
+            None => crate::ui::warn("--probe skipped: the package has errors; fix them first"),
+        }
+    }
+    match args.format {
+        OutputFormat::Human => print!("{}", render::human(&report, &dir)),
+        OutputFormat::Json => println!("{}", render::json(&report, &dir, probed)),
+    }
+    if report.has_errors() {
+        return Err(CliError::silent_failure());
+    }
+    Ok(())
+}
+
+/// DESIGN's 200 ms, or `AGX_PROBE_TIMEOUT_MS` for slow machines.
+fn probe_timeout() -> CliResult<Duration> {
+    match std::env::var("AGX_PROBE_TIMEOUT_MS") {
+        Err(_) => Ok(probe::DEFAULT_PROBE_TIMEOUT),
+        Ok(v) => v.trim().parse().map(Duration::from_millis).map_err(|_| {
+            CliError::new(format!(
+                "AGX_PROBE_TIMEOUT_MS is `{v}`, not a number of milliseconds"
+            ))
+            .with_hint("unset it to use the default of 200 ms")
+        }),
+    }
 }

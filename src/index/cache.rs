@@ -123,7 +123,10 @@ mod tests {
             last_modified: None,
         };
         a.write("packages/acme/w.json", b"{}", &v).unwrap();
-        assert_eq!(a.read("packages/acme/w.json").unwrap(), Some(b"{}".to_vec()));
+        assert_eq!(
+            a.read("packages/acme/w.json").unwrap(),
+            Some(b"{}".to_vec())
+        );
         assert_eq!(a.validators("packages/acme/w.json"), v);
         assert_eq!(b.read("packages/acme/w.json").unwrap(), None);
     }

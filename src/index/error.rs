@@ -73,9 +73,7 @@ pub enum IndexError {
         source: std::io::Error,
     },
 
-    #[error(
-        "size mismatch for {url}: expected {expected} bytes, received {actual}"
-    )]
+    #[error("size mismatch for {url}: expected {expected} bytes, received {actual}")]
     SizeMismatch {
         url: String,
         expected: u64,
@@ -94,7 +92,11 @@ pub enum IndexError {
 }
 
 impl IndexError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
         IndexError::Io {
             action,
             path: path.into(),
@@ -125,7 +127,7 @@ impl crate::error::Hint for IndexError {
             }),
             IndexError::Config { message, .. } => Some(format!("fix the file: {message}")),
             IndexError::InsecureHttp { url } => Some(format!(
-                "use https:// ({}); plain http:// is allowed only for 127.0.0.1, ::1 and localhost",
+                "use {} instead; plain http:// is allowed only for loopback addresses (127.0.0.1, ::1, localhost)",
                 url.replacen("http://", "https://", 1)
             )),
             IndexError::InvalidUrl { .. } => Some(

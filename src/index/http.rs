@@ -19,6 +19,7 @@ use super::cache::Validators;
 /// Index files larger than this are refused (a catalog of 10,000 packages is a few MB).
 const MAX_INDEX_FILE: u64 = 256 * 1024 * 1024;
 
+/// Timeouts and retries for web registries.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub timeout: Duration,
@@ -27,6 +28,7 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// From `AGX_HTTP_TIMEOUT`, `AGX_HTTP_RETRIES` and `AGX_HTTP_BACKOFF_MS`.
     pub fn from_env() -> Result<Self, IndexError> {
         fn var<T: std::str::FromStr>(
             name: &'static str,
@@ -66,7 +68,10 @@ impl Settings {
 
 /// The result of fetching an index file.
 pub enum Fetched {
-    Fresh { body: Vec<u8>, validators: Validators },
+    Fresh {
+        body: Vec<u8>,
+        validators: Validators,
+    },
     NotModified,
 }
 
@@ -83,13 +88,12 @@ pub struct Http {
 }
 
 impl Http {
-    pub fn new() -> Result<Self, IndexError> {
+    pub fn new(settings: Settings) -> Result<Self, IndexError> {
         static PROVIDER: std::sync::Once = std::sync::Once::new();
         PROVIDER.call_once(|| {
             // Fails only when a provider is already installed, which is what we want.
             let _ = rustls::crypto::ring::default_provider().install_default();
         });
-        let settings = Settings::from_env()?;
         let client = Client::builder()
             .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(settings.timeout)
@@ -234,7 +238,10 @@ fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<Stri
 }
 
 fn read_body(url: &str, response: Response, attempt: u32) -> Result<Vec<u8>, Failure> {
-    if response.content_length().is_some_and(|l| l > MAX_INDEX_FILE) {
+    if response
+        .content_length()
+        .is_some_and(|l| l > MAX_INDEX_FILE)
+    {
         return Err(Failure::Fatal(IndexError::Parse {
             location: url.to_string(),
             message: format!("the file is larger than {MAX_INDEX_FILE} bytes"),

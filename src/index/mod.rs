@@ -16,6 +16,7 @@ pub mod search;
 pub mod source;
 
 pub use error::IndexError;
+pub use http::Settings as HttpSettings;
 pub use registry::{Registry, open};
 pub use source::Source;
 
@@ -71,4 +72,3 @@ pub struct RegistryConfig {
     pub v: u32,
     pub name: String,
 }
-

@@ -77,9 +77,9 @@ impl crate::error::Hint for PublishError {
             PublishError::BadName { .. } => {
                 Some("use letters, digits, `-`, `_` and `.` (e.g. `--name team-registry`)".into())
             }
-            PublishError::MissingPackage { .. } => Some(
-                "give a package folder (with agx.toml) or a .tar.gz made by `agx pack`".into(),
-            ),
+            PublishError::MissingPackage { .. } => {
+                Some("give a package folder (with agx.toml) or a .tar.gz made by `agx pack`".into())
+            }
             PublishError::Load(e) => e.hint(),
             PublishError::Archive { source, .. } => source.hint(),
             PublishError::NoPublisher { name } => Some(format!(
@@ -130,8 +130,17 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
         std::fs::create_dir_all(&path)
             .map_err(|e| IndexError::io("cannot create folder", path, e))?;
     }
-    write_atomic(&dir.join("catalog.json"), &catalog_json(&Catalog { v: 1, packages: vec![] }))?;
-    let config = RegistryConfig { v: 1, name: name.clone() };
+    write_atomic(
+        &dir.join("catalog.json"),
+        &catalog_json(&Catalog {
+            v: 1,
+            packages: vec![],
+        }),
+    )?;
+    let config = RegistryConfig {
+        v: 1,
+        name: name.clone(),
+    };
     let mut bytes = serde_json::to_vec(&config).expect("config serializes");
     bytes.push(b'\n');
     write_atomic(&dir.join("config.json"), &bytes)?;
@@ -193,7 +202,8 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
 
     // The tarball first: a crash before the index lines leaves an unlisted file only.
     let dl_dir = dest.parent().expect("dl path has a folder");
-    std::fs::create_dir_all(dl_dir).map_err(|e| IndexError::io("cannot create folder", dl_dir, e))?;
+    std::fs::create_dir_all(dl_dir)
+        .map_err(|e| IndexError::io("cannot create folder", dl_dir, e))?;
     let staged = dl_dir.join(format!(".{}.tmp", entry.vers));
     std::fs::copy(&tarball, &staged).map_err(|e| IndexError::io("cannot write", &staged, e))?;
     std::fs::rename(&staged, &dest).map_err(|e| IndexError::io("cannot write", &dest, e))?;
@@ -305,18 +315,29 @@ fn write_versions(path: &Path, versions: &mut [IndexEntry]) -> Result<(), IndexE
 
 /// Replace the package's catalog entry with its newest non-yanked version (none if every
 /// version is yanked).
-fn update_catalog(registry: &Path, name: &PackageName, versions: &[IndexEntry]) -> Result<(), IndexError> {
+fn update_catalog(
+    registry: &Path,
+    name: &PackageName,
+    versions: &[IndexEntry],
+) -> Result<(), IndexError> {
     let path = registry.join("catalog.json");
     let mut catalog: Catalog = match std::fs::read(&path) {
         Ok(body) => serde_json::from_slice(&body).map_err(|e| IndexError::Parse {
             location: path.display().to_string(),
             message: e.to_string(),
         })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Catalog { v: 1, packages: vec![] },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Catalog {
+            v: 1,
+            packages: vec![],
+        },
         Err(e) => return Err(IndexError::io("cannot read", path, e)),
     };
     catalog.packages.retain(|p| &p.name != name);
-    if let Some(newest) = versions.iter().filter(|e| !e.yanked).max_by(|a, b| a.vers.cmp(&b.vers)) {
+    if let Some(newest) = versions
+        .iter()
+        .filter(|e| !e.yanked)
+        .max_by(|a, b| a.vers.cmp(&b.vers))
+    {
         catalog.packages.push(CatalogEntry {
             name: name.clone(),
             version: newest.vers.clone(),
@@ -373,7 +394,10 @@ mod tests {
 
     #[test]
     fn catalog_json_is_valid_and_line_per_package() {
-        let empty = catalog_json(&Catalog { v: 1, packages: vec![] });
+        let empty = catalog_json(&Catalog {
+            v: 1,
+            packages: vec![],
+        });
         assert_eq!(empty, b"{\"v\":1,\"packages\":[]}\n");
         let entry = CatalogEntry {
             name: PackageName::parse("acme/a").unwrap(),

@@ -8,13 +8,17 @@ use sha2::{Digest, Sha256};
 
 use super::cache::IndexCache;
 use super::http::{Fetched, Http, SinkError};
-use super::{Catalog, IndexEntry, IndexError, Source, source};
+use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
 /// Open the registry chosen by `requested` (the global `--registry` flag, which also reads
 /// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
-pub fn open(requested: Option<&str>, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
+pub fn open(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Registry, IndexError> {
     let source = source::select(requested, paths)?;
     Registry::new(source, offline, paths)
 }
@@ -37,11 +41,21 @@ struct Remote {
 }
 
 impl Registry {
-    /// A registry at a known source.
+    /// A registry at a known source, with HTTP settings from the environment.
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
+        Self::with_settings(source, offline, paths, HttpSettings::from_env()?)
+    }
+
+    /// A registry at a known source with explicit HTTP settings (timeouts, retries).
+    pub fn with_settings(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+    ) -> Result<Registry, IndexError> {
         let remote = match &source {
             Source::Http(url) => Some(Remote {
-                http: Http::new()?,
+                http: Http::new(settings)?,
                 cache: IndexCache::new(&paths.cache_dir, url),
                 unreachable: AtomicBool::new(false),
             }),
@@ -248,7 +262,10 @@ pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> Str
 }
 
 /// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
-pub(crate) fn parse_version_lines(body: &[u8], location: &str) -> Result<Vec<IndexEntry>, IndexError> {
+pub(crate) fn parse_version_lines(
+    body: &[u8],
+    location: &str,
+) -> Result<Vec<IndexEntry>, IndexError> {
     let text = std::str::from_utf8(body).map_err(|e| IndexError::Parse {
         location: location.to_string(),
         message: format!("not UTF-8: {e}"),

@@ -20,15 +20,16 @@ pub struct Hit<'a> {
 
 /// The hits for `query` (split into words, case-insensitive), best first.
 pub fn search<'a>(packages: &'a [CatalogEntry], query: &str) -> Vec<Hit<'a>> {
-    let words: Vec<String> = query
-        .split_whitespace()
-        .map(|w| w.to_lowercase())
-        .collect();
+    let words: Vec<String> = query.split_whitespace().map(|w| w.to_lowercase()).collect();
     let mut hits: Vec<Hit> = packages
         .iter()
         .filter_map(|entry| score(entry, &words))
         .collect();
-    hits.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.entry.name.cmp(&b.entry.name)));
+    hits.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| a.entry.name.cmp(&b.entry.name))
+    });
     hits
 }
 
@@ -45,7 +46,11 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         .iter()
         .map(|s| ("server", &s.name, &s.description))
         .chain(ext.tools.iter().map(|t| ("tool", &t.name, &t.description)))
-        .chain(ext.prompts.iter().map(|p| ("prompt", &p.name, &p.description)));
+        .chain(
+            ext.prompts
+                .iter()
+                .map(|p| ("prompt", &p.name, &p.description)),
+        );
     let items: Vec<(&str, String, String)> = items
         .map(|(kind, n, d)| {
             (

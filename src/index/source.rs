@@ -166,7 +166,12 @@ pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, Index
             path: config_path,
             message: format!(
                 "several registries are configured ({}) and default-registry does not choose one",
-                config.registries.keys().cloned().collect::<Vec<_>>().join(", ")
+                config
+                    .registries
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         });
     }
@@ -194,10 +199,18 @@ mod tests {
             Source::parse("https://example.com/agx/").unwrap(),
             Source::Http("https://example.com/agx".into())
         );
-        for ok in ["http://127.0.0.1:8080", "http://localhost/x", "http://[::1]:9/"] {
+        for ok in [
+            "http://127.0.0.1:8080",
+            "http://localhost/x",
+            "http://[::1]:9/",
+        ] {
             assert!(matches!(Source::parse(ok), Ok(Source::Http(_))), "{ok}");
         }
-        for bad in ["http://example.com", "http://10.0.0.1", "http://127.example.com"] {
+        for bad in [
+            "http://example.com",
+            "http://10.0.0.1",
+            "http://127.example.com",
+        ] {
             assert!(
                 matches!(Source::parse(bad), Err(IndexError::InsecureHttp { .. })),
                 "{bad}"
@@ -254,6 +267,9 @@ mod tests {
         let err = select(None, &paths).unwrap_err();
         assert!(err.to_string().contains("config"), "{err}");
         let (_d, paths) = paths_with("[registries.a]\nurl = 3\n");
-        assert!(matches!(select(None, &paths), Err(IndexError::Config { .. })));
+        assert!(matches!(
+            select(None, &paths),
+            Err(IndexError::Config { .. })
+        ));
     }
 }

@@ -137,7 +137,11 @@ pub fn read(f: &mut Findings, file: &SourceFile, doc: &Node) -> ManifestDraft {
     match top.get("package") {
         Some(entry) => read_package(f, file, &entry.value, entry.key_span.clone(), &mut draft),
         None => {
-            top.require(f, "package", "{ name = \"publisher/name\", version = \"0.1.0\" }");
+            top.require(
+                f,
+                "package",
+                "{ name = \"publisher/name\", version = \"0.1.0\" }",
+            );
         }
     }
     if let Some(entry) = top.get("dependencies") {
@@ -353,7 +357,12 @@ pub fn is_inside_package(path: &str) -> bool {
         })
 }
 
-fn read_declaration(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind) -> Option<Declaration> {
+fn read_declaration(
+    f: &mut Findings,
+    file: &SourceFile,
+    node: &Node,
+    kind: Kind,
+) -> Option<Declaration> {
     let forms = format!(
         "declare a {} as \"name\", [\"name\", \"description\"] or {{ name = \"name\", description = \"…\" }}",
         kind.singular()

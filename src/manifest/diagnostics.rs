@@ -196,9 +196,21 @@ mod tests {
         for c in ALL_CODES {
             assert!(seen.insert(c.code), "duplicate code {}", c.code);
             assert!(seen.insert(c.name), "duplicate name {}", c.name);
-            let prefix = if c.severity == Severity::Error { 'E' } else { 'W' };
-            assert!(c.code.starts_with(prefix), "{} has the wrong prefix", c.code);
-            assert!(c.name.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-'));
+            let prefix = if c.severity == Severity::Error {
+                'E'
+            } else {
+                'W'
+            };
+            assert!(
+                c.code.starts_with(prefix),
+                "{} has the wrong prefix",
+                c.code
+            );
+            assert!(
+                c.name
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '-')
+            );
         }
     }
 }

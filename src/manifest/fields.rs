@@ -18,7 +18,10 @@ pub struct Table<'a> {
 }
 
 /// The closest allowed word, when it is close enough to be a likely typo.
-pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     candidates
         .into_iter()
         .map(|c| (strsim::jaro_winkler(word, c), c))
@@ -240,7 +243,10 @@ mod tests {
 
     #[test]
     fn close_words_are_suggested() {
-        assert_eq!(did_you_mean("descripton", ["description", "name"]), Some("description"));
+        assert_eq!(
+            did_you_mean("descripton", ["description", "name"]),
+            Some("description")
+        );
         assert_eq!(did_you_mean("comand", ["command", "name"]), Some("command"));
         assert_eq!(did_you_mean("zzz", ["command", "name"]), None);
     }

@@ -43,8 +43,22 @@ const TOOL_KEYS: &[&str] = &[
     "parameters",
     "input_schema",
 ];
-const ANNOTATION_KEYS: &[&str] = &["title", "read_only", "destructive", "idempotent", "open_world"];
-const PARAMETER_KEYS: &[&str] = &["name", "type", "description", "required", "enum", "default", "items"];
+const ANNOTATION_KEYS: &[&str] = &[
+    "title",
+    "read_only",
+    "destructive",
+    "idempotent",
+    "open_world",
+];
+const PARAMETER_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "description",
+    "required",
+    "enum",
+    "default",
+    "items",
+];
 const SERVER_KEYS: &[&str] = &[
     "name",
     "title",
@@ -78,7 +92,10 @@ impl DefinitionSource<'_> {
 
     /// The `name` inside must be the declared one.
     fn check_name(&self, f: &mut Findings, t: &Table<'_>, kind: Kind) -> bool {
-        if !self.combined && t.require(f, "name", &format!("\"{}\"", self.declared)).is_none() {
+        if !self.combined
+            && t.require(f, "name", &format!("\"{}\"", self.declared))
+                .is_none()
+        {
             return false;
         }
         let Some((name, node)) = t.string(f, "name") else {
@@ -168,7 +185,14 @@ pub fn check_tool(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<ToolDe
         None => DEFAULT_TOOL_TIMEOUT_SECS,
         Some((n, _)) if n > 0 => n as u64,
         Some((n, node)) => {
-            invalid_value(f, src.file, node, "timeout", &n.to_string(), "a positive number of seconds");
+            invalid_value(
+                f,
+                src.file,
+                node,
+                "timeout",
+                &n.to_string(),
+                "a positive number of seconds",
+            );
             DEFAULT_TOOL_TIMEOUT_SECS
         }
     };
@@ -186,12 +210,19 @@ pub fn check_tool(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<ToolDe
         .get("input_schema")
         .and_then(|e| read_input_schema(f, src.file, &e.value, &src.declared.to_string()));
     if let (Some(p), Some(s)) = (t.get("parameters"), t.get("input_schema")) {
-        let later = if p.key_span.start > s.key_span.start { p } else { s };
+        let later = if p.key_span.start > s.key_span.start {
+            p
+        } else {
+            s
+        };
         f.at(
             codes::CONFLICTING_KEYS,
             src.file,
             &later.key_span,
-            format!("tool `{}` has both `parameters` and `input_schema`", src.declared),
+            format!(
+                "tool `{}` has both `parameters` and `input_schema`",
+                src.declared
+            ),
             Some("keep one: `input_schema` replaces the schema built from `parameters`".into()),
         );
     }
@@ -214,7 +245,14 @@ pub fn check_tool(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<ToolDe
     })
 }
 
-fn invalid_value(f: &mut Findings, file: &SourceFile, node: &Node, key: &str, value: &str, allowed: &str) {
+fn invalid_value(
+    f: &mut Findings,
+    file: &SourceFile,
+    node: &Node,
+    key: &str,
+    value: &str,
+    allowed: &str,
+) {
     f.at(
         codes::INVALID_VALUE,
         file,
@@ -224,8 +262,19 @@ fn invalid_value(f: &mut Findings, file: &SourceFile, node: &Node, key: &str, va
     );
 }
 
-fn read_annotations(f: &mut Findings, file: &SourceFile, entry: &super::spanned::Entry) -> Option<ToolAnnotations> {
-    let t = Table::read(f, file, &entry.value, entry.key_span.clone(), "annotations", ANNOTATION_KEYS)?;
+fn read_annotations(
+    f: &mut Findings,
+    file: &SourceFile,
+    entry: &super::spanned::Entry,
+) -> Option<ToolAnnotations> {
+    let t = Table::read(
+        f,
+        file,
+        &entry.value,
+        entry.key_span.clone(),
+        "annotations",
+        ANNOTATION_KEYS,
+    )?;
     Some(ToolAnnotations {
         title: t.opt_string(f, "title"),
         read_only: t.bool(f, "read_only"),
@@ -241,7 +290,10 @@ fn read_parameters(f: &mut Findings, file: &SourceFile, node: &Node, tool: &str)
             codes::WRONG_TYPE,
             file,
             &node.span,
-            format!("`parameters` of tool `{tool}` must be an array of tables, found {}", node.type_name()),
+            format!(
+                "`parameters` of tool `{tool}` must be an array of tables, found {}",
+                node.type_name()
+            ),
             Some("write one [[parameters]] table per parameter".into()),
         );
         return Vec::new();
@@ -283,7 +335,10 @@ fn read_parameters(f: &mut Findings, file: &SourceFile, node: &Node, tool: &str)
                     codes::WRONG_TYPE,
                     file,
                     &e.value.span,
-                    format!("`enum` must be an array of allowed values, found {}", e.value.type_name()),
+                    format!(
+                        "`enum` must be an array of allowed values, found {}",
+                        e.value.type_name()
+                    ),
                     None,
                 );
                 None
@@ -297,7 +352,10 @@ fn read_parameters(f: &mut Findings, file: &SourceFile, node: &Node, tool: &str)
                     codes::WRONG_TYPE,
                     file,
                     &e.value.span,
-                    format!("`items` must be a schema table such as {{ type = \"string\" }}, found {}", e.value.type_name()),
+                    format!(
+                        "`items` must be a schema table such as {{ type = \"string\" }}, found {}",
+                        e.value.type_name()
+                    ),
                     None,
                 );
                 None
@@ -329,32 +387,47 @@ fn read_parameters(f: &mut Findings, file: &SourceFile, node: &Node, tool: &str)
     out
 }
 
-fn read_input_schema(f: &mut Findings, file: &SourceFile, node: &Node, tool: &str) -> Option<serde_json::Value> {
+fn read_input_schema(
+    f: &mut Findings,
+    file: &SourceFile,
+    node: &Node,
+    tool: &str,
+) -> Option<serde_json::Value> {
     if node.as_table().is_none() {
         f.at(
             codes::WRONG_TYPE,
             file,
             &node.span,
-            format!("`input_schema` of tool `{tool}` must be a table (a JSON Schema object), found {}", node.type_name()),
+            format!(
+                "`input_schema` of tool `{tool}` must be a table (a JSON Schema object), found {}",
+                node.type_name()
+            ),
             None,
         );
         return None;
     }
     let schema = node.to_json();
-    let problem = match jsonschema::meta::validate(&schema) {
-        Err(e) => Some(format!("is not a valid JSON Schema: {e}")),
-        Ok(()) if schema.get("type").and_then(|t| t.as_str()) != Some("object") => {
-            Some("must describe an object (`type = \"object\"`)".to_string())
-        }
-        Ok(()) => None,
+    let (problem, at) = match jsonschema::meta::validate(&schema) {
+        Err(e) => (
+            Some(format!("is not a valid JSON Schema: {e}")),
+            node.pointer(e.instance_path().as_str()).unwrap_or(node),
+        ),
+        Ok(()) if schema.get("type").and_then(|t| t.as_str()) != Some("object") => (
+            Some("must describe an object (`type = \"object\"`)".to_string()),
+            node.pointer("/type").unwrap_or(node),
+        ),
+        Ok(()) => (None, node),
     };
     if let Some(problem) = problem {
         f.at(
             codes::INVALID_INPUT_SCHEMA,
             file,
-            &node.span,
+            &at.span,
             format!("`input_schema` of tool `{tool}` {problem}"),
-            Some("tool arguments are one JSON object: give `type = \"object\"` and `properties`".into()),
+            Some(
+                "tool arguments are one JSON object: give `type = \"object\"` and `properties`"
+                    .into(),
+            ),
         );
         return None;
     }
@@ -398,7 +471,14 @@ pub fn check_server(
         if is_inside_package(&cwd) {
             Some(cwd)
         } else {
-            invalid_value(f, src.file, node, "cwd", &cwd, "a folder inside the package (relative, no `..`)");
+            invalid_value(
+                f,
+                src.file,
+                node,
+                "cwd",
+                &cwd,
+                "a folder inside the package (relative, no `..`)",
+            );
             None
         }
     });
@@ -492,14 +572,16 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
         Some(e) => read_arguments(f, src.file, &e.value, src.declared.as_str()),
         None => Vec::new(),
     };
-    let explicit = t.string(f, "type").and_then(|(ty, node)| match ty.as_str() {
-        "text" => Some(PromptKind::Text),
-        "command" => Some(PromptKind::Command),
-        _ => {
-            invalid_value(f, src.file, node, "type", &ty, "\"text\" or \"command\"");
-            None
-        }
-    });
+    let explicit = t
+        .string(f, "type")
+        .and_then(|(ty, node)| match ty.as_str() {
+            "text" => Some(PromptKind::Text),
+            "command" => Some(PromptKind::Command),
+            _ => {
+                invalid_value(f, src.file, node, "type", &ty, "\"text\" or \"command\"");
+                None
+            }
+        });
     let kind = explicit.unwrap_or(if t.has("content") || t.has("content_file") {
         PromptKind::Text
     } else if t.has("command") {
@@ -512,7 +594,10 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
             codes::CONFLICTING_KEYS,
             src.file,
             &second.key_span,
-            format!("prompt `{}` has both `content` and `content_file`", src.declared),
+            format!(
+                "prompt `{}` has both `content` and `content_file`",
+                src.declared
+            ),
             Some("keep one of them".into()),
         );
     }
@@ -574,7 +659,12 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
 
 /// `content_file` is relative to the definition root (`agx/` by default), like the
 /// definition files themselves.
-fn read_content_file(f: &mut Findings, src: &DefinitionSource<'_>, path: &str, node: &Node) -> Option<SourceFile> {
+fn read_content_file(
+    f: &mut Findings,
+    src: &DefinitionSource<'_>,
+    path: &str,
+    node: &Node,
+) -> Option<SourceFile> {
     let rel = format!("{}/{}", src.root, path);
     let problem = if !is_inside_package(path) {
         "points outside the package".to_string()
@@ -601,18 +691,29 @@ fn read_content_file(f: &mut Findings, src: &DefinitionSource<'_>, path: &str, n
         src.file,
         &node.span,
         format!("content_file of prompt `{}`: {problem}", src.declared),
-        Some(format!("content_file is relative to the definition root `{}/`", src.root)),
+        Some(format!(
+            "content_file is relative to the definition root `{}/`",
+            src.root
+        )),
     );
     None
 }
 
-fn read_arguments(f: &mut Findings, file: &SourceFile, node: &Node, prompt: &str) -> Vec<PromptArgument> {
+fn read_arguments(
+    f: &mut Findings,
+    file: &SourceFile,
+    node: &Node,
+    prompt: &str,
+) -> Vec<PromptArgument> {
     let Some(items) = node.as_array() else {
         f.at(
             codes::WRONG_TYPE,
             file,
             &node.span,
-            format!("`arguments` of prompt `{prompt}` must be an array of tables, found {}", node.type_name()),
+            format!(
+                "`arguments` of prompt `{prompt}` must be an array of tables, found {}",
+                node.type_name()
+            ),
             Some("write one [[arguments]] table per argument".into()),
         );
         return Vec::new();

@@ -195,13 +195,18 @@ fn load_kind(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: Kind, lo
                 format!("{root}/{}/{name}.json", kind.plural()),
             ],
         );
-        let in_combined = combined.as_ref().and_then(|c| c.entry(name).map(|e| (c, e)));
+        let in_combined = combined
+            .as_ref()
+            .and_then(|c| c.entry(name).map(|e| (c, e)));
         let combined_entry_ignored = !per_item.is_empty() && in_combined.is_some();
         if let [used, ignored] = per_item.as_slice() {
             f.whole(
                 codes::DUPLICATE_DEFINITION,
                 ignored,
-                format!("{} `{name}` is defined in `{used}` and `{ignored}`; `{ignored}` is ignored", kind.singular()),
+                format!(
+                    "{} `{name}` is defined in `{used}` and `{ignored}`; `{ignored}` is ignored",
+                    kind.singular()
+                ),
                 Some(format!("remove `{ignored}`")),
             );
         }
@@ -277,7 +282,13 @@ fn check_item(f: &mut Findings, kind: Kind, src: &DefinitionSource<'_>, loaded: 
 }
 
 /// Definition files and combined entries that no declaration names.
-fn report_undeclared(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: Kind, combined: Option<&Combined>) {
+fn report_undeclared(
+    f: &mut Findings,
+    dir: &Path,
+    draft: &ManifestDraft,
+    kind: Kind,
+    combined: Option<&Combined>,
+) {
     let folder = format!("{}/{}", draft.root, kind.plural());
     let mut undeclared: Vec<String> = std::fs::read_dir(dir.join(&folder))
         .into_iter()
@@ -286,19 +297,34 @@ fn report_undeclared(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: 
         .filter_map(|e| e.file_name().into_string().ok())
         .filter(|name| {
             let path = Path::new(name);
-            let is_definition = matches!(path.extension().and_then(|e| e.to_str()), Some("toml" | "json"));
-            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            let is_definition = matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("toml" | "json")
+            );
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
             is_definition && !draft.is_declared(kind, stem)
         })
         .collect();
     undeclared.sort();
     for name in undeclared {
-        let stem = Path::new(&name).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let stem = Path::new(&name)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         f.whole(
             codes::UNDECLARED_DEFINITION,
             &format!("{folder}/{name}"),
-            format!("no declaration in agx.toml names {} `{stem}`; this file is ignored", kind.singular()),
-            Some(format!("add \"{stem}\" to `{}` in [extension], or remove the file", kind.plural())),
+            format!(
+                "no declaration in agx.toml names {} `{stem}`; this file is ignored",
+                kind.singular()
+            ),
+            Some(format!(
+                "add \"{stem}\" to `{}` in [extension], or remove the file",
+                kind.plural()
+            )),
         );
     }
     for entry in combined.map(Combined::entries).unwrap_or_default() {
@@ -308,8 +334,16 @@ fn report_undeclared(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: 
                 codes::UNDECLARED_DEFINITION,
                 file,
                 &entry.key_span,
-                format!("no declaration in agx.toml names {} `{}`; this entry is ignored", kind.singular(), entry.key),
-                Some(format!("add \"{}\" to `{}` in [extension], or remove the entry", entry.key, kind.plural())),
+                format!(
+                    "no declaration in agx.toml names {} `{}`; this entry is ignored",
+                    kind.singular(),
+                    entry.key
+                ),
+                Some(format!(
+                    "add \"{}\" to `{}` in [extension], or remove the entry",
+                    entry.key,
+                    kind.plural()
+                )),
             );
         }
     }
@@ -322,15 +356,23 @@ fn check_references(f: &mut Findings, draft: &ManifestDraft, references: &[Refer
         let kind = r.kind;
         let local = match &r.item {
             ItemRef::Local(name) => Some(name.as_str()),
-            ItemRef::Qualified(q) if draft.name.as_ref() == Some(&q.package) => Some(q.item.as_str()),
+            ItemRef::Qualified(q) if draft.name.as_ref() == Some(&q.package) => {
+                Some(q.item.as_str())
+            }
             ItemRef::Qualified(q) => {
                 if !draft.dependencies.contains_key(&q.package) {
                     push_at(
                         f,
                         codes::UNDECLARED_DEPENDENCY,
                         r,
-                        format!("`{}` is in package `{}`, which is not in [dependencies]", r.item, q.package),
-                        Some(format!("add `\"{}\" = \"^1.0\"` (with the version you need) to [dependencies]", q.package)),
+                        format!(
+                            "`{}` is in package `{}`, which is not in [dependencies]",
+                            r.item, q.package
+                        ),
+                        Some(format!(
+                            "add `\"{}\" = \"^1.0\"` (with the version you need) to [dependencies]",
+                            q.package
+                        )),
                     );
                 }
                 None
@@ -352,14 +394,23 @@ fn check_references(f: &mut Findings, draft: &ManifestDraft, references: &[Refer
                 f,
                 codes::UNKNOWN_REFERENCE,
                 r,
-                format!("this package declares no {} named `{name}`", kind.singular()),
+                format!(
+                    "this package declares no {} named `{name}`",
+                    kind.singular()
+                ),
                 Some(hint),
             );
         }
     }
 }
 
-fn push_at(f: &mut Findings, code: codes::Code, r: &Reference, message: String, hint: Option<String>) {
+fn push_at(
+    f: &mut Findings,
+    code: codes::Code,
+    r: &Reference,
+    message: String,
+    hint: Option<String>,
+) {
     let location: SourceLocation = r.location.clone();
     f.push(code, location, r.length.max(1), message, hint);
 }

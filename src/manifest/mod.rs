@@ -49,3 +49,6 @@ pub fn load_package(dir: &Path) -> Result<Package, LoadError> {
         }),
     }
 }
+
+#[cfg(test)]
+mod robustness_tests;

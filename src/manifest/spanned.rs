@@ -75,6 +75,20 @@ impl Node {
         }
     }
 
+    /// The node at a JSON pointer (`/properties/city/type`), for pointing into schemas.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        let mut node = self;
+        for raw in pointer.split('/').skip(1) {
+            let segment = raw.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Table(t) => &t.iter().find(|e| e.key == segment)?.value,
+                Value::Array(a) => a.get(segment.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
     /// The value as JSON (for schemas, enums and defaults).
     pub fn to_json(&self) -> serde_json::Value {
         match &self.value {
@@ -238,14 +252,12 @@ fn toml_node(v: &toml::Spanned<toml::de::DeValue<'_>>) -> Node {
                 Err(_) => Value::Float(f64::INFINITY),
             }
         }
-        DeValue::Float(f) => Value::Float(
-            match f.as_str().replace('_', "").as_str() {
-                "inf" | "+inf" => f64::INFINITY,
-                "-inf" => f64::NEG_INFINITY,
-                "nan" | "+nan" | "-nan" => f64::NAN,
-                s => s.parse().unwrap_or(f64::NAN),
-            },
-        ),
+        DeValue::Float(f) => Value::Float(match f.as_str().replace('_', "").as_str() {
+            "inf" | "+inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            "nan" | "+nan" | "-nan" => f64::NAN,
+            s => s.parse().unwrap_or(f64::NAN),
+        }),
         DeValue::Boolean(b) => Value::Bool(*b),
         DeValue::Datetime(d) => Value::Datetime(d.to_string()),
         DeValue::Array(a) => Value::Array(a.iter().map(toml_node).collect()),
@@ -299,7 +311,10 @@ fn json_node(v: &jsonc_parser::ast::Value<'_>) -> Node {
         ),
         J::BooleanLit(b) => (b.range, Value::Bool(b.value)),
         J::NullKeyword(n) => (n.range, Value::Null),
-        J::Array(a) => (a.range, Value::Array(a.elements.iter().map(json_node).collect())),
+        J::Array(a) => (
+            a.range,
+            Value::Array(a.elements.iter().map(json_node).collect()),
+        ),
         J::Object(o) => (
             o.range,
             Value::Table(
@@ -363,11 +378,19 @@ mod tests {
 
     #[test]
     fn json_spans_and_values() {
-        let file = SourceFile::new("a.json", "{\n  \"Name\": \"x\",\n  \"n\": [1, 2.5, null]\n}".into());
+        let file = SourceFile::new(
+            "a.json",
+            "{\n  \"Name\": \"x\",\n  \"n\": [1, 2.5, null]\n}".into(),
+        );
         let root = file.parse().unwrap();
         let entries = root.as_table().unwrap();
         assert_eq!(file.location(entries[0].key_span.start).column, 3);
-        assert_eq!(entries[1].value.to_json(), serde_json::json!([1, 2.5, null]));
+        assert_eq!(
+            entries[1].value.to_json(),
+            serde_json::json!([1, 2.5, null])
+        );
+        assert_eq!(root.pointer("/n/1").unwrap().value, Value::Float(2.5));
+        assert!(root.pointer("/n/9").is_none());
     }
 
     #[test]
@@ -378,6 +401,26 @@ mod tests {
         assert!(err.span.start > 0);
         let deep = "a = ".to_string() + &"[".repeat(100_000);
         assert!(parse_toml(&deep).unwrap_err().message.contains("nesting"));
+    }
+
+    #[test]
+    fn deep_nesting_is_parsed_or_refused_without_panicking() {
+        for n in [50, MAX_NESTING - 1, MAX_NESTING + 1, 100_000] {
+            let toml_arrays = format!("a = {}{}", "[".repeat(n), "]".repeat(n));
+            let toml_tables = format!("a = {}1{}", "{b = ".repeat(n), "}".repeat(n));
+            let json = format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n));
+            let results = [
+                parse_toml(&toml_arrays),
+                parse_toml(&toml_tables),
+                parse_json(&json),
+            ];
+            for result in results {
+                match result {
+                    Ok(_) => assert!(n <= MAX_NESTING),
+                    Err(e) => assert!(n > 50 && !e.message.is_empty()),
+                }
+            }
+        }
     }
 
     #[test]

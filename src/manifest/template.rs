@@ -40,7 +40,10 @@ pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, argume
                 .detail()
                 .map(str::to_string)
                 .unwrap_or_else(|| e.kind().to_string());
-            let line = e.line().map(|l| format!(" (template line {l})")).unwrap_or_default();
+            let line = e
+                .line()
+                .map(|l| format!(" (template line {l})"))
+                .unwrap_or_default();
             let span = source.span_of(e.range().unwrap_or(0..0));
             f.at(
                 codes::TEMPLATE_ERROR,
@@ -65,7 +68,9 @@ pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, argume
             None => source.span.clone(),
         };
         let hint = match super::fields::did_you_mean(&var, arguments.iter().map(String::as_str)) {
-            Some(close) => format!("did you mean `{close}`? Otherwise declare it under [[arguments]]"),
+            Some(close) => {
+                format!("did you mean `{close}`? Otherwise declare it under [[arguments]]")
+            }
             None => format!("declare it: [[arguments]] name = \"{var}\""),
         };
         f.at(
@@ -116,12 +121,21 @@ mod tests {
 
     #[test]
     fn declared_arguments_and_globals_are_fine() {
-        assert!(check_inline("Hi {{ name }} {% for i in range(2) %}{{ i }}{% endfor %}", &["name"]).is_empty());
+        assert!(
+            check_inline(
+                "Hi {{ name }} {% for i in range(2) %}{{ i }}{% endfor %}",
+                &["name"]
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn undeclared_variables_point_at_their_use() {
-        assert_eq!(check_inline("Hi {{ who }}", &["name"]), [("E021".into(), 18, 3)]);
+        assert_eq!(
+            check_inline("Hi {{ who }}", &["name"]),
+            [("E021".into(), 18, 3)]
+        );
     }
 
     #[test]

@@ -76,7 +76,9 @@ pub struct PreparedLocal {
 impl PreparedLocal {
     /// The package to install.
     pub fn package(&self) -> &Package {
-        self.package.as_ref().expect("prepared packages hold a package")
+        self.package
+            .as_ref()
+            .expect("prepared packages hold a package")
     }
 }
 
@@ -113,12 +115,16 @@ impl Installer<'_> {
             ));
         }
         for (name, version) in &plan.kept {
-            if let Some(req) = explicit.get(name) {
-                self.mark_explicit(name, req)?;
-            }
+            // Dependencies of a local package are roots too, but the user did not name them.
+            let Some(req) = explicit.get(name) else {
+                continue;
+            };
+            self.mark_explicit(name, req)?;
             let outcome = Outcome::AlreadyInstalled;
             self.progress.done(name, version, &outcome);
-            report.packages.push((name.clone(), version.clone(), outcome));
+            report
+                .packages
+                .push((name.clone(), version.clone(), outcome));
         }
         Ok(report)
     }
@@ -210,11 +216,16 @@ impl Installer<'_> {
         mut prepared: PreparedLocal,
         options: InstallOptions,
     ) -> Result<Outcome, StoreError> {
-        let package = prepared.package.take().expect("prepared packages hold a package");
+        let package = prepared
+            .package
+            .take()
+            .expect("prepared packages hold a package");
         let (name, version) = (package.name().clone(), package.version().clone());
         let previous = self.current_receipt(&name)?;
         let outcome = match &previous {
-            Some(prev) if !options.force && prev.version == version && prev.sha256 == prepared.sha256 => {
+            Some(prev)
+                if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>
+            {
                 if !prev.explicit {
                     self.mark_explicit(&name, &prev.requested)?;
                 }
@@ -226,8 +237,12 @@ impl Installer<'_> {
                 let source = Source::Local {
                     path: prepared.origin.display().to_string(),
                 };
-                let receipt =
-                    new_receipt(&package, std::mem::take(&mut prepared.sha256), source, (requested, true));
+                let receipt = new_receipt(
+                    &package,
+                    std::mem::take(&mut prepared.sha256),
+                    source,
+                    (requested, true),
+                );
                 self.commit(&package.dir, &receipt, previous.as_ref())?
             }
         };
@@ -261,7 +276,10 @@ impl Installer<'_> {
     }
 
     fn new_stage(&self) -> Result<PathBuf, StoreError> {
-        let stage = self.store.staging_dir().join(fsutil::unique_name("install"));
+        let stage = self
+            .store
+            .staging_dir()
+            .join(fsutil::unique_name("install"));
         fsutil::create_dir_all(&stage)?;
         Ok(stage)
     }

@@ -90,15 +90,16 @@ impl crate::error::Hint for StoreError {
             StoreError::Io { source, .. }
                 if source.kind() == std::io::ErrorKind::PermissionDenied =>
             {
-                Some("check the permissions of the agx home (set AGX_HOME to use another folder)".into())
+                Some(
+                    "check the permissions of the agx home (set AGX_HOME to use another folder)"
+                        .into(),
+                )
             }
             StoreError::BadReceipt { path, .. } => Some(format!(
                 "reinstall the package with `agx install --force`, or delete {}",
                 path.display()
             )),
-            StoreError::NotInstalled { .. } => {
-                Some("`agx list` shows what is installed".into())
-            }
+            StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
             StoreError::Damaged { name, .. } => {
                 Some(format!("reinstall it with `agx install --force {name}`"))
             }
@@ -214,7 +215,7 @@ impl Store {
         Ok(Some(package))
     }
 
-    /// Every installed package, sorted by name. Reads receipts only (no definition files, no
+    /// Every installed package, sorted by name as written (`acme/geo` before `notes`). Reads receipts only (no definition files, no
     /// marker checks), so it stays fast with thousands of packages.
     pub fn list(&self) -> Result<Vec<InstalledPackage>, StoreError> {
         let mut packages = Vec::new();
@@ -228,7 +229,7 @@ impl Store {
                 }
             }
         }
-        packages.sort_by(|a, b| a.name.cmp(&b.name));
+        packages.sort_by_cached_key(|p| p.name.to_string());
         Ok(packages)
     }
 
@@ -310,8 +311,14 @@ mod tests {
         let s = store(tmp.path());
         let local = PackageName::parse("notes").unwrap();
         let v = semver::Version::new(0, 1, 0);
-        assert!(s.package_dir(&local, &v).ends_with("store-v1/_local/notes/0.1.0"));
-        assert!(s.receipt_path(&local).ends_with("receipts-v1/_local/notes.toml"));
+        assert!(
+            s.package_dir(&local, &v)
+                .ends_with("store-v1/_local/notes/0.1.0")
+        );
+        assert!(
+            s.receipt_path(&local)
+                .ends_with("receipts-v1/_local/notes.toml")
+        );
         assert!(s.list().unwrap().is_empty());
         assert!(s.installed(&local).unwrap().is_none());
     }

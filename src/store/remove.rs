@@ -51,7 +51,8 @@ pub fn uninstall(
                 dependents,
             });
         }
-        done.broken.extend(dependents.iter().map(|d| format!("{d} needs {name}")));
+        done.broken
+            .extend(dependents.iter().map(|d| format!("{d} needs {name}")));
     }
 
     let mut removing: Vec<(&InstalledPackage, bool)> =
@@ -129,7 +130,12 @@ mod tests {
     }
 
     fn names(store: &Store) -> Vec<String> {
-        store.list().unwrap().iter().map(|p| p.name.to_string()).collect()
+        store
+            .list()
+            .unwrap()
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect()
     }
 
     #[test]
@@ -143,7 +149,10 @@ mod tests {
         let geo = PackageName::parse("acme/geo").unwrap();
         let err = uninstall(&store, std::slice::from_ref(&geo), false).unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("acme/maps 1.0.0, acme/weather 1.0.0"), "{text}");
+        assert!(
+            text.contains("acme/maps 1.0.0, acme/weather 1.0.0"),
+            "{text}"
+        );
 
         let weather = PackageName::parse("acme/weather").unwrap();
         let removed = uninstall(&store, &[weather], false).unwrap().removed;

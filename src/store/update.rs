@@ -48,7 +48,7 @@ pub fn check(
     installed: &BTreeMap<PackageName, InstalledPackage>,
     targets: &[&InstalledPackage],
 ) -> Result<Vec<UpdateCheck>, StoreError> {
-    let agx = semver::Version::parse(env!("CARGO_PKG_VERSION")).expect("semver crate version");
+    let agx = crate::resolve::agx_version();
     let mut checks = Vec::new();
     for target in targets {
         let mut reqs = Vec::new();
@@ -59,9 +59,9 @@ pub fn check(
             reqs.push(dependent.receipt.dependencies[&target.name].clone());
         }
         let versions = source.versions(&target.name)?;
-        let usable = versions.iter().filter(|e| {
-            !e.yanked && e.agx.as_ref().is_none_or(|r| r.matches(&agx))
-        });
+        let usable = versions
+            .iter()
+            .filter(|e| !e.yanked && e.agx.as_ref().is_none_or(|r| r.matches(&agx)));
         let latest = usable
             .clone()
             .map(|e| &e.vers)

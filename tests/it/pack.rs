@@ -320,6 +320,187 @@ fn large_files_stream_through() {
     assert!(back == data);
 }
 
+/// Every fixture package folder under `registry-fixtures/packages/`.
+fn fixture_packages() -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = fs::read_dir(crate::support::fixtures().join("packages"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("agx.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// `path:`, `sha256:` and `size:` from `agx pack`'s stdout.
+fn pack_output(stdout: &[u8]) -> (std::path::PathBuf, String, u64) {
+    let text = String::from_utf8(stdout.to_vec()).unwrap();
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no `{key}` line in {text:?}"))
+            .trim()
+            .to_string()
+    };
+    (
+        field("path:").into(),
+        field("sha256:"),
+        field("size:").parse().unwrap(),
+    )
+}
+
+#[test]
+fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
+    let home = crate::support::TestHome::new();
+    let packages = fixture_packages();
+    assert!(packages.len() >= 7, "{packages:?}");
+    for dir in packages {
+        let package = agx::manifest::load_package(&dir)
+            .unwrap_or_else(|e| panic!("{} does not load: {e:?}", dir.display()));
+        let mut outputs = Vec::new();
+        for out_dir in ["out1", "out2"] {
+            let out = home
+                .agx()
+                .arg("pack")
+                .arg(&dir)
+                .arg("-o")
+                .arg(home.home().join(out_dir))
+                .assert()
+                .success();
+            let (path, sha256, size) = pack_output(&out.get_output().stdout);
+            let bytes = fs::read(&path).unwrap();
+            assert_eq!(sha256, hex::encode(sha2::Sha256::digest(&bytes)));
+            assert_eq!(size, bytes.len() as u64);
+            assert_eq!(
+                path.file_name().unwrap().to_str().unwrap(),
+                agx::archive::archive_file_name(package.name(), package.version())
+            );
+            outputs.push(bytes);
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{} packs differently",
+            dir.display()
+        );
+
+        // Unpacked, it is the same package, and its tool scripts are still executable.
+        let dest = home.home().join("unpacked").join(dir.file_name().unwrap());
+        let archive = home
+            .home()
+            .join("out1")
+            .join(agx::archive::archive_file_name(
+                package.name(),
+                package.version(),
+            ));
+        unpack(&archive, &dest).unwrap();
+        let again = agx::manifest::load_package(&dest).unwrap();
+        assert_eq!(again.name(), package.name());
+        assert_eq!(again.tools.len(), package.tools.len());
+        #[cfg(unix)]
+        for script in fs::read_dir(dir.join("bin")).unwrap() {
+            let script = script.unwrap().path();
+            let name = script.file_name().unwrap();
+            assert_eq!(
+                mode_of(&script) & 0o111,
+                0o111,
+                "{} is not executable",
+                script.display()
+            );
+            assert_eq!(mode_of(&dest.join("bin").join(name)) & 0o111, 0o111);
+        }
+    }
+}
+
+/// The tool contract's self-test, without a clock: every fixture tool, run as `agx serve`
+/// would run it (cwd, input mode, env), answers `{"__test__": true}` with a JSON object.
+#[test]
+fn every_fixture_tool_answers_the_self_test_with_a_json_object() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    for dir in fixture_packages() {
+        let package = agx::manifest::load_package(&dir).unwrap();
+        for tool in &package.tools {
+            let program = agx::manifest::resolve_program(&package.dir, &tool.command[0]);
+            let mut cmd = Command::new(program);
+            cmd.args(&tool.command[1..])
+                .current_dir(&package.dir)
+                .envs(&tool.env)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped());
+            let request = r#"{"__test__": true}"#;
+            if tool.input == agx::manifest::InputMode::Argv {
+                cmd.arg(request);
+            }
+            let mut child = cmd.spawn().unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            if tool.input == agx::manifest::InputMode::Stdin {
+                stdin.write_all(request.as_bytes()).unwrap();
+            }
+            drop(stdin);
+            let out = child.wait_with_output().unwrap();
+            let what = format!("{} tool {}", package.name(), tool.name);
+            assert!(out.status.success(), "{what} failed");
+            let answer: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{what} did not print JSON: {e}"));
+            assert!(answer.is_object(), "{what} printed {answer}");
+            assert!(answer.get("error").is_none(), "{what} printed {answer}");
+        }
+    }
+}
+
+#[test]
+fn pack_defaults_to_the_current_folder_and_skips_its_own_archives() {
+    let home = crate::support::TestHome::new();
+    let pkg = home.home().join("notes");
+    copy_dir(&crate::support::fixtures().join("packages/notes"), &pkg);
+    let run = || {
+        let out = home.agx().current_dir(&pkg).arg("pack").assert().success();
+        pack_output(&out.get_output().stdout)
+    };
+    let (path, first, _) = run();
+    assert_eq!(
+        path,
+        fs::canonicalize(pkg.join("notes-0.1.0.tar.gz")).unwrap()
+    );
+    let (_, second, _) = run();
+    assert_eq!(
+        first, second,
+        "the first archive was packed into the second"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap(); // keeps permissions
+        }
+    }
+}
+
+#[test]
+fn pack_command_shows_the_findings_of_an_invalid_package_and_writes_nothing() {
+    let home = crate::support::TestHome::new();
+    let invalid = crate::support::fixtures().join("invalid/unknown-key");
+    let out = home
+        .agx()
+        .arg("pack")
+        .arg(&invalid)
+        .arg("-o")
+        .arg(home.home().join("out"))
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("E003"), "{stderr}");
+    assert!(stderr.contains("agx/tools/hello.toml:2:1"), "{stderr}");
+    assert!(stderr.contains("is not a valid package"), "{stderr}");
+    assert!(out.get_output().stdout.is_empty());
+    assert!(!home.home().join("out").exists());
+}
+
 #[test]
 fn pack_command_refuses_a_folder_without_a_valid_package() {
     let home = crate::support::TestHome::new();

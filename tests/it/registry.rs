@@ -9,7 +9,13 @@ fn test_server_serves_files_and_injects_faults() {
     let server = HttpServer::serve(dir.path());
     assert_eq!(raw_get(&server.url(), "/a.txt"), (200, b"hello".to_vec()));
     assert_eq!(raw_get(&server.url(), "/missing").0, 404);
-    server.fault("/a.txt", Fault::Fail { status: 500, times: 2 });
+    server.fault(
+        "/a.txt",
+        Fault::Fail {
+            status: 500,
+            times: 2,
+        },
+    );
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 500);
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 500);
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 200);
@@ -20,4 +26,703 @@ fn test_server_serves_files_and_injects_faults() {
     server.fault("/a.txt", Fault::NotFound);
     assert_eq!(raw_get(&server.url(), "/a.txt").0, 404);
     assert_eq!(server.count("/a.txt"), 7);
+}
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agx::index::{HttpSettings, IndexError, Registry, Source};
+use agx::name::{PackageName, PackageSpec};
+use agx::paths::AgxPaths;
+use predicates::prelude::*;
+
+use crate::support::TestHome;
+
+/// Write a small valid package `<root>/<publisher>-<name>-<version>/` and return its folder.
+fn write_package(
+    root: &Path,
+    name: &str,
+    version: &str,
+    deps: &[(&str, &str)],
+    tool: &str,
+) -> PathBuf {
+    let dir = root.join(format!("{}-{version}", name.replace('/', "-")));
+    std::fs::create_dir_all(dir.join("agx/tools")).unwrap();
+    std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
+    let deps: String = deps
+        .iter()
+        .map(|(d, r)| format!("\"{d}\" = \"{r}\"\n"))
+        .collect();
+    std::fs::write(
+        dir.join("agx.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"{version}\"\ndescription = \"The {name} package\"\n\n[dependencies]\n{deps}\n[extension]\nservers = [\"main\"]\ntools = [\"{tool}\"]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(format!("agx/tools/{tool}.toml")),
+        format!("name = \"{tool}\"\ndescription = \"Does {tool}\"\ncommand = [\"python3\", \"bin/{tool}.py\"]\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("agx/servers/main.toml"),
+        format!("name = \"main\"\ntools = [\"{tool}\"]\n"),
+    )
+    .unwrap();
+    dir
+}
+
+/// A folder registry with acme/weather 1.0.0 and 1.1.0 (needing acme/geo ^1) and acme/geo 1.2.0.
+fn sample_registry(home: &TestHome) -> PathBuf {
+    let reg = home.home().join("reg");
+    let src = home.home().join("src");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&reg)
+        .assert()
+        .success();
+    for (name, version, deps, tool) in [
+        ("acme/geo", "1.2.0", vec![], "geocode"),
+        (
+            "acme/weather",
+            "1.0.0",
+            vec![("acme/geo", "^1.0")],
+            "get_forecast",
+        ),
+        (
+            "acme/weather",
+            "1.1.0",
+            vec![("acme/geo", "^1.0")],
+            "get_forecast",
+        ),
+    ] {
+        let dir = write_package(&src, name, version, &deps, tool);
+        home.agx()
+            .args(["registry", "add"])
+            .arg(&reg)
+            .arg(&dir)
+            .assert()
+            .success();
+    }
+    reg
+}
+
+fn fast_http(home: &TestHome) -> assert_cmd::Command {
+    let mut cmd = home.agx();
+    cmd.env("AGX_HTTP_BACKOFF_MS", "1")
+        .env("AGX_HTTP_RETRIES", "2")
+        .env("AGX_HTTP_TIMEOUT", "5");
+    cmd
+}
+
+fn settings() -> HttpSettings {
+    HttpSettings {
+        timeout: Duration::from_secs(5),
+        retries: 2,
+        backoff: Duration::from_millis(1),
+    }
+}
+
+#[test]
+fn no_registry_configured_says_how_to_add_one() {
+    let home = TestHome::new();
+    home.agx()
+        .args(["search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("error: no registry is configured"))
+        .stderr(predicate::str::contains("[registries.main]"))
+        .stderr(predicate::str::contains("--registry"));
+}
+
+#[test]
+fn sources_folder_file_url_and_loopback_http() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let file_url = format!("file://{}", reg.display());
+    for source in [reg.display().to_string(), file_url] {
+        home.agx()
+            .args(["--registry", &source, "search", "weather"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("acme/weather 1.1.0"));
+    }
+    let server = HttpServer::serve(&reg);
+    fast_http(&home)
+        .args(["--registry", &server.url(), "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather 1.1.0"));
+    home.agx()
+        .args(["--registry", "http://registry.example.com", "search", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "refusing plain-HTTP registry http://registry.example.com",
+        ))
+        .stderr(predicate::str::contains(
+            "hint: use https://registry.example.com",
+        ));
+    home.agx()
+        .args(["--registry", "nosuchname", "search", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown registry `nosuchname`"));
+    home.agx()
+        .args(["--registry"])
+        .arg(home.home().join("missing"))
+        .args(["search", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("does not exist"))
+        .stderr(predicate::str::contains("agx registry init"));
+}
+
+#[test]
+fn config_precedence_flag_over_env_over_file() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let empty = home.home().join("empty");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&empty)
+        .assert()
+        .success();
+    std::fs::create_dir_all(home.agx_home()).unwrap();
+    std::fs::write(
+        home.agx_home().join("config.toml"),
+        format!(
+            "default-registry = \"full\"\n[registries.full]\nurl = \"{}\"\n[registries.empty]\nurl = \"{}\"\n",
+            reg.display(),
+            empty.display()
+        ),
+    )
+    .unwrap();
+    let found = predicate::str::contains("acme/weather");
+    // The file's default.
+    home.agx()
+        .args(["search", "weather"])
+        .assert()
+        .success()
+        .stdout(found.clone());
+    // AGX_REGISTRY (a configured name) overrides the file.
+    home.agx()
+        .env("AGX_REGISTRY", "empty")
+        .args(["search", "weather"])
+        .assert()
+        .success()
+        .stdout(found.clone().not());
+    // --registry overrides AGX_REGISTRY.
+    home.agx()
+        .env("AGX_REGISTRY", "empty")
+        .args(["--registry", "full", "search", "weather"])
+        .assert()
+        .success()
+        .stdout(found);
+    // A broken config file is named, with its line.
+    std::fs::write(
+        home.agx_home().join("config.toml"),
+        "[registries.x]\nurl = 3\n",
+    )
+    .unwrap();
+    home.agx()
+        .args(["search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("config.toml"))
+        .stderr(predicate::str::contains("line 2"));
+}
+
+#[test]
+fn conditional_requests_reuse_the_cache_on_304() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    for _ in 0..2 {
+        fast_http(&home)
+            .args(["--registry", &server.url(), "search", "weather"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("acme/weather 1.1.0"));
+    }
+    let log = server.requests_for("/catalog.json");
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(!log[0].is_conditional());
+    assert!(log[1].if_none_match.is_some(), "{log:?}");
+    assert_eq!(log[1].status, 304);
+}
+
+#[test]
+fn last_modified_alone_also_gives_304() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    server.disable_etag();
+    for _ in 0..2 {
+        fast_http(&home)
+            .args(["--registry", &server.url(), "search", "geo"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("acme/geo"));
+    }
+    let log = server.requests_for("/catalog.json");
+    assert!(
+        log[1].if_modified_since.is_some() && log[1].if_none_match.is_none(),
+        "{log:?}"
+    );
+    assert_eq!(log[1].status, 304);
+}
+
+#[test]
+fn offline_uses_only_the_cache() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    let url = server.url();
+    fast_http(&home)
+        .args(["--offline", "--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "{url}/catalog.json is not cached"
+        )))
+        .stderr(predicate::str::contains("without --offline"));
+    assert_eq!(server.requests().len(), 0);
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success();
+    server.clear_log();
+    fast_http(&home)
+        .args(["--offline", "--registry", &url, "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather 1.1.0"));
+    assert_eq!(server.requests().len(), 0);
+}
+
+#[test]
+fn network_failure_falls_back_to_the_cache_with_a_warning() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    let url = server.url();
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success();
+    drop(server);
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather 1.1.0"))
+        .stderr(predicate::str::contains("warning: cannot fetch"))
+        .stderr(predicate::str::contains(format!("{url}/catalog.json")))
+        .stderr(predicate::str::contains("using cached index data"));
+}
+
+#[test]
+fn index_faults_have_clear_errors() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    let url = server.url();
+    // 404: named, never parsed.
+    server.fault("/catalog.json", Fault::NotFound);
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "error: not found: {url}/catalog.json"
+        )));
+    // Two 500s then success: retried.
+    server.fault(
+        "/catalog.json",
+        Fault::Fail {
+            status: 500,
+            times: 2,
+        },
+    );
+    server.clear_log();
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather"));
+    let statuses: Vec<u16> = server
+        .requests_for("/catalog.json")
+        .iter()
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses, [500, 500, 200]);
+    // 429 for longer than the retries allow, nothing cached: an error naming URL and status.
+    let fresh = TestHome::new();
+    server.fault(
+        "/catalog.json",
+        Fault::Fail {
+            status: 429,
+            times: 10,
+        },
+    );
+    fast_http(&fresh)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "{url}/catalog.json answered HTTP 429 (3 attempts)"
+        )));
+    // A body cut short is a network error naming the URL.
+    server.fault("/catalog.json", Fault::Truncate { keep: 10 });
+    fast_http(&fresh)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "cannot fetch {url}/catalog.json"
+        )));
+}
+
+fn open_http(home: &TestHome, url: &str, offline: bool) -> Registry {
+    let paths = AgxPaths::under(home.agx_home(), true);
+    Registry::with_settings(Source::parse(url).unwrap(), offline, &paths, settings()).unwrap()
+}
+
+fn entry_of(registry: &Registry, name: &str, version: &str) -> agx::index::IndexEntry {
+    registry
+        .versions(&PackageName::parse(name).unwrap())
+        .unwrap()
+        .into_iter()
+        .find(|e| e.vers.to_string() == version)
+        .unwrap()
+}
+
+#[test]
+fn downloads_are_verified_and_stream_into_the_file() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    let registry = open_http(&home, &server.url(), false);
+    let entry = entry_of(&registry, "acme/weather", "1.1.0");
+    let path = "/dl/acme/weather/1.1.0.tar.gz";
+    let dest = home.home().join("download.tar.gz");
+    let url = format!("{}{path}", server.url());
+
+    let mut seen = Vec::new();
+    registry
+        .download(&entry, &dest, &mut |n| seen.push(n))
+        .unwrap();
+    assert_eq!(
+        std::fs::read(&dest).unwrap(),
+        std::fs::read(reg.join(&path[1..])).unwrap()
+    );
+    assert_eq!(*seen.last().unwrap(), entry.size);
+
+    // Transient failures are retried.
+    server.fault(
+        path,
+        Fault::Fail {
+            status: 503,
+            times: 2,
+        },
+    );
+    registry.download(&entry, &dest, &mut |_| {}).unwrap();
+
+    // Wrong bytes: expected and actual hash, byte count, URL; the file is removed.
+    server.fault(path, Fault::WrongBytes);
+    let err = registry.download(&entry, &dest, &mut |_| {}).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(err, IndexError::ChecksumMismatch { .. }),
+        "{err:?}"
+    );
+    assert!(text.contains(&url) && text.contains(&entry.cksum), "{text}");
+    assert!(text.contains(&format!("({} bytes)", entry.size)), "{text}");
+    let hint = agx::error::CliError::from(err).hint.unwrap();
+    assert!(
+        hint.contains("proxy") && hint.contains("re-uploaded"),
+        "{hint}"
+    );
+    assert!(!dest.exists());
+
+    // Truncated: retried, then an error saying how much arrived.
+    server.fault(path, Fault::Truncate { keep: 100 });
+    let err = registry.download(&entry, &dest, &mut |_| {}).unwrap_err();
+    let full = agx::error::CliError::from(err);
+    assert!(full.message.contains(&url), "{full:?}");
+    assert!(
+        full.causes
+            .iter()
+            .any(|c| c.contains(&format!("after 100 of {} bytes", entry.size))),
+        "{full:?}"
+    );
+    assert!(!dest.exists());
+
+    // 404: "not found", never hashed.
+    server.fault(path, Fault::NotFound);
+    let err = registry.download(&entry, &dest, &mut |_| {}).unwrap_err();
+    assert_eq!(err.to_string(), format!("not found: {url}"));
+
+    // The index says another size: refused before reading the body.
+    server.clear_faults();
+    let mut wrong = entry.clone();
+    wrong.size += 1;
+    let err = registry.download(&wrong, &dest, &mut |_| {}).unwrap_err();
+    assert!(matches!(err, IndexError::SizeMismatch { .. }), "{err:?}");
+
+    // Slow bodies still arrive whole.
+    server.fault(
+        path,
+        Fault::Trickle {
+            chunk: 64,
+            delay: Duration::from_millis(1),
+        },
+    );
+    registry.download(&entry, &dest, &mut |_| {}).unwrap();
+    assert_eq!(std::fs::metadata(&dest).unwrap().len(), entry.size);
+
+    // Offline never downloads.
+    let offline = open_http(&home, &server.url(), true);
+    assert!(matches!(
+        offline.download(&entry, &dest, &mut |_| {}),
+        Err(IndexError::Offline { .. })
+    ));
+}
+
+#[test]
+fn folder_registry_downloads_are_verified_too() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let paths = AgxPaths::under(home.agx_home(), true);
+    let registry = agx::index::open(Some(reg.to_str().unwrap()), false, &paths).unwrap();
+    let entry = entry_of(&registry, "acme/geo", "1.2.0");
+    let dest = home.home().join("geo.tar.gz");
+    registry.download(&entry, &dest, &mut |_| {}).unwrap();
+    let mut bad = entry.clone();
+    bad.cksum = "0".repeat(64);
+    let err = registry.download(&bad, &dest, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(err, IndexError::ChecksumMismatch { .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn resolution_reads_the_registry() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let server = HttpServer::serve(&reg);
+    let registry = open_http(&home, &server.url(), false);
+    let roots = [PackageSpec::parse("acme/weather@^1").unwrap()];
+    let resolution =
+        agx::resolve::resolve(&roots, &BTreeMap::new(), &|n| registry.versions(n)).unwrap();
+    let picked: Vec<String> = resolution
+        .packages
+        .iter()
+        .map(|p| format!("{}@{}", p.name, p.version))
+        .collect();
+    assert_eq!(picked, ["acme/geo@1.2.0", "acme/weather@1.1.0"]);
+    let err = agx::resolve::resolve(
+        &[PackageSpec::parse("acme/nope").unwrap()],
+        &BTreeMap::new(),
+        &|n| registry.versions(n),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("acme/nope"), "{err}");
+}
+
+#[test]
+fn registry_add_is_idempotent_and_immutable() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let src = home.home().join("src");
+    let dir = src.join("acme-geo-1.2.0");
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&reg)
+        .arg(&dir)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Unchanged acme/geo v1.2.0"));
+    let before = std::fs::read(reg.join("packages/acme/geo.json")).unwrap();
+    std::fs::write(dir.join("README.md"), "changed\n").unwrap();
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&reg)
+        .arg(&dir)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "acme/geo 1.2.0 is already published",
+        ))
+        .stderr(predicate::str::contains("raise `version`"));
+    assert_eq!(
+        std::fs::read(reg.join("packages/acme/geo.json")).unwrap(),
+        before
+    );
+
+    // A tarball made by `agx pack` publishes the same bytes.
+    let other = home.home().join("other");
+    home.agx()
+        .args(["registry", "init", "--name", "other"])
+        .arg(&other)
+        .assert()
+        .success();
+    let out = home.home().join("packed");
+    std::fs::create_dir_all(&out).unwrap();
+    let weather = src.join("acme-weather-1.1.0");
+    home.agx()
+        .arg("pack")
+        .arg(&weather)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let tarball = std::fs::read_dir(&out)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&other)
+        .arg(&tarball)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(other.join("packages/acme/weather.json")).unwrap(),
+        std::fs::read(reg.join("packages/acme/weather.json"))
+            .unwrap()
+            .split(|b| *b == b'\n')
+            .nth(1)
+            .unwrap()
+            .iter()
+            .chain(b"\n")
+            .copied()
+            .collect::<Vec<u8>>()
+    );
+
+    // Packages without a description or a publisher are refused.
+    let bare = write_package(&src, "loner", "1.0.0", &[], "t");
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&reg)
+        .arg(&bare)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("need a publisher"));
+    home.agx()
+        .args(["registry", "add"])
+        .arg(home.home().join("nothing"))
+        .arg(&bare)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("agx registry init"));
+}
+
+#[test]
+fn yank_hides_a_version_from_ranges_and_undo_restores_it() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    home.agx()
+        .args(["registry", "yank"])
+        .arg(&reg)
+        .arg("acme/weather@1.1.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Yanked acme/weather v1.1.0"));
+    let lines = std::fs::read_to_string(reg.join("packages/acme/weather.json")).unwrap();
+    assert!(
+        lines.lines().nth(1).unwrap().contains("\"yanked\":true"),
+        "{lines}"
+    );
+    home.agx()
+        .args(["--registry"])
+        .arg(&reg)
+        .args(["search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather 1.0.0"));
+    home.agx()
+        .args(["registry", "yank"])
+        .arg(&reg)
+        .arg("acme/weather@1.1.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("already yanked"));
+    home.agx()
+        .args(["registry", "yank", "--undo"])
+        .arg(&reg)
+        .arg("acme/weather@1.1.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Unyanked acme/weather v1.1.0"));
+    home.agx()
+        .args(["--registry"])
+        .arg(&reg)
+        .args(["search", "weather"])
+        .assert()
+        .stdout(predicate::str::contains("acme/weather 1.1.0"));
+    home.agx()
+        .args(["registry", "yank"])
+        .arg(&reg)
+        .arg("acme/weather@^1")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("does not name one version"));
+    home.agx()
+        .args(["registry", "yank"])
+        .arg(&reg)
+        .arg("acme/weather@9.9.9")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "acme/weather 9.9.9 is not published",
+        ));
+}
+
+#[test]
+fn search_ranks_and_prints_json() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let out = home
+        .agx()
+        .args(["--registry"])
+        .arg(&reg)
+        .args(["search", "geocode", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(doc["query"], "geocode");
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["name"], "acme/geo");
+    assert_eq!(results[0]["version"], "1.2.0");
+    assert_eq!(results[0]["matched"][0], "tool:geocode");
+    assert_eq!(results[0]["extension"]["tools"][0]["name"], "geocode");
+    home.agx()
+        .args(["--registry"])
+        .arg(&reg)
+        .args(["search", "acme"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("acme/geo 1.2.0")
+                .and(predicate::str::contains("tools: get_forecast")),
+        );
+    home.agx()
+        .args(["--registry"])
+        .arg(&reg)
+        .args(["search", "zebra"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains("no package matches `zebra`"));
 }

@@ -217,8 +217,13 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
             if times <= 1 {
                 st.faults.remove(&req.path);
             } else {
-                st.faults
-                    .insert(req.path.clone(), Fault::Fail { status, times: times - 1 });
+                st.faults.insert(
+                    req.path.clone(),
+                    Fault::Fail {
+                        status,
+                        times: times - 1,
+                    },
+                );
             }
         }
         (fault, st.no_etag)
@@ -286,7 +291,11 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
             let _ = write_head(&mut stream, 200, body.len(), &validators);
             if !head_only {
                 for piece in body.chunks(chunk.max(1)) {
-                    if stream.write_all(piece).and_then(|_| stream.flush()).is_err() {
+                    if stream
+                        .write_all(piece)
+                        .and_then(|_| stream.flush())
+                        .is_err()
+                    {
                         return;
                     }
                     thread::sleep(delay);
@@ -341,7 +350,10 @@ fn write_head(
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), as `Last-Modified` wants.
 fn http_date(time: SystemTime) -> String {
-    let secs = time.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let days = (secs / 86_400) as i64;
     let (h, m, s) = (secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
