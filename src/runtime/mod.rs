@@ -1,1 +1,237 @@
 //! `agx serve`: server assembly, tool execution, prompt rendering (DESIGN §7).
+//!
+//! [`assemble`] turns a qualified server name into the tools and prompts it exposes (or a
+//! wrapped server command); [`serve`] runs initialization and then speaks MCP over stdio
+//! or Streamable HTTP until the client goes away.
+
+pub mod assemble;
+mod handler;
+mod http;
+pub mod log;
+mod output;
+pub mod process;
+mod prompts;
+pub mod stderr_protocol;
+mod stdio;
+mod tools;
+mod wrapped;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use assemble::{AssembleError, Assembled, Assembly, FindPackage, assemble, disambiguate};
+pub use handler::{AgxServer, Runtime};
+
+use crate::manifest::resolve_program;
+use crate::name::QualifiedName;
+use log::Log;
+
+/// Where the server listens.
+#[derive(Debug, Clone)]
+pub enum Listen {
+    Stdio,
+    Http(SocketAddr),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Assemble(#[from] AssembleError),
+    #[error("initialization of {what} failed: {detail}")]
+    Init { what: String, detail: String },
+    #[error("`{0}` is not a loopback address; `agx serve --http` listens on this machine only")]
+    NotLoopback(String),
+    #[error("`{0}` is not an address such as 127.0.0.1:8080")]
+    BadAddress(String),
+    #[error("could not listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("could not start the wrapped server of {server} (`{program}`): {source}")]
+    Wrapped {
+        server: QualifiedName,
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("could not start the async runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+impl crate::error::Hint for ServeError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ServeError::Assemble(e) => e.hint(),
+            ServeError::Init { .. } => Some(
+                "the package's initialization command failed; fix or reinstall the package".into(),
+            ),
+            ServeError::NotLoopback(_) | ServeError::BadAddress(_) => {
+                Some("use --http 127.0.0.1:PORT (or [::1]:PORT)".into())
+            }
+            ServeError::Bind { .. } => Some("choose another port".into()),
+            ServeError::Wrapped { .. } => Some(
+                "the wrapped server's program must be installed (or shipped in the package)".into(),
+            ),
+            ServeError::Runtime(_) => None,
+        }
+    }
+}
+
+/// Parse a `--http` address: an IP literal or `localhost`, with a port, on loopback only.
+pub fn parse_listen_address(text: &str) -> Result<SocketAddr, ServeError> {
+    let addr = match text.parse::<SocketAddr>() {
+        Ok(a) => a,
+        Err(_) => match text.strip_prefix("localhost:").map(str::parse::<u16>) {
+            Some(Ok(port)) => SocketAddr::from(([127, 0, 0, 1], port)),
+            _ => return Err(ServeError::BadAddress(text.to_string())),
+        },
+    };
+    if !addr.ip().is_loopback() {
+        return Err(ServeError::NotLoopback(text.to_string()));
+    }
+    Ok(addr)
+}
+
+/// The log file of a server: `<logs>/<publisher>-<name>-<server>.log`.
+pub fn log_file(logs_dir: &std::path::Path, server: &QualifiedName) -> PathBuf {
+    logs_dir.join(format!(
+        "{}-{}.log",
+        server.package.file_stem(),
+        server.item
+    ))
+}
+
+/// Serve an assembled server until the client goes away. A wrapped server replaces this
+/// process and only returns on failure.
+pub fn run(
+    assembled: Assembled,
+    listen: Listen,
+    log_file: Option<PathBuf>,
+) -> Result<(), ServeError> {
+    let log = Arc::new(Log::from_env(log_file.as_deref()));
+    let assembly = match assembled {
+        Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
+        Assembled::Native(a) => a,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let result = rt.block_on(async {
+        initialize(&assembly, &log).await?;
+        log.debug(&format!(
+            "serving {} {} ({} tools, {} prompts)",
+            assembly.server,
+            assembly.version,
+            assembly.tools.len(),
+            assembly.prompts.len()
+        ));
+        let runtime = Arc::new(Runtime::new(assembly, log.clone()));
+        match listen {
+            Listen::Stdio => {
+                serve_stdio(runtime).await;
+                Ok(())
+            }
+            Listen::Http(addr) => http::serve(runtime, addr).await,
+        }
+    });
+    // In-flight tool processes are killed on drop; do not wait for stray blocking reads.
+    rt.shutdown_timeout(Duration::from_millis(200));
+    result
+}
+
+/// Serve over stdin/stdout until stdin closes.
+pub async fn serve_stdio(runtime: Arc<Runtime>) {
+    use rmcp::ServiceExt;
+    let (read, write) = rmcp::transport::stdio_pipes();
+    let log = runtime.log.clone();
+    let transport = stdio::LineTransport::new(read, write, log.clone());
+    match AgxServer::new(runtime).serve(transport).await {
+        Ok(running) => {
+            let _ = running.waiting().await;
+        }
+        Err(e) => log.debug(&format!("the client left before initializing: {e}")),
+    }
+}
+
+/// Run the server's initialization, then each tool's, in order.
+async fn initialize(assembly: &Assembly, log: &Log) -> Result<(), ServeError> {
+    for step in &assembly.initialization {
+        let fail = |detail: String| ServeError::Init {
+            what: step.what.clone(),
+            detail,
+        };
+        let Some((program, args)) = step.command.split_first() else {
+            continue;
+        };
+        log.debug(&format!("initializing {}", step.what));
+        let spec = process::RunSpec {
+            program: resolve_program(&step.package_dir, program),
+            args: args.to_vec(),
+            cwd: step.package_dir.clone(),
+            env: step.env.clone(),
+            stdin: None,
+            timeout: Duration::from_secs(step.timeout_secs),
+            output_cap: process::OUTPUT_CAP,
+        };
+        let outcome = process::run(&spec, None, std::future::pending())
+            .await
+            .map_err(|e| fail(format!("could not start `{program}`: {e}")))?;
+        let output = || {
+            let mut s = String::new();
+            let out = String::from_utf8_lossy(&outcome.stdout);
+            if !out.trim().is_empty() {
+                s.push_str(&format!("\nstdout:\n{}", out.trim_end()));
+            }
+            if !outcome.stderr_tail.trim().is_empty() {
+                s.push_str(&format!("\nstderr:\n{}", outcome.stderr_tail.trim_end()));
+            }
+            s
+        };
+        match outcome.ending {
+            process::Ending::Exited(s) if s.success() => {}
+            process::Ending::Exited(s) => {
+                return Err(fail(format!(
+                    "`{}` exited with {s}{}",
+                    step.command.join(" "),
+                    output()
+                )));
+            }
+            _ => {
+                return Err(fail(format!(
+                    "`{}` did not finish within {} s{}",
+                    step.command.join(" "),
+                    step.timeout_secs,
+                    output()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses_must_be_loopback() {
+        assert!(parse_listen_address("127.0.0.1:8080").is_ok());
+        assert!(parse_listen_address("[::1]:8080").is_ok());
+        assert_eq!(
+            parse_listen_address("localhost:9").unwrap(),
+            SocketAddr::from(([127, 0, 0, 1], 9))
+        );
+        assert!(matches!(
+            parse_listen_address("0.0.0.0:8080"),
+            Err(ServeError::NotLoopback(_))
+        ));
+        assert!(matches!(
+            parse_listen_address("8080"),
+            Err(ServeError::BadAddress(_))
+        ));
+    }
+}

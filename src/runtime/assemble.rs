@@ -1,0 +1,443 @@
+//! Server assembly: from a qualified server name to the tools and prompts it exposes, with
+//! every reference resolved and every name unique. Packages come from a caller-supplied
+//! finder, so assembly does not care whether they live in the store or a test folder.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::manifest::{LoadError, Package, PromptDef, SourceLocation, ToolDef, load_package};
+use crate::name::{ItemRef, PackageName, QualifiedName};
+
+/// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
+/// store cannot be read.
+pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, String>;
+
+/// A tool as the server exposes it.
+#[derive(Debug)]
+pub struct ExposedTool {
+    /// The MCP name (the tool's own name, or `Name1`, `Name2`, … on a collision).
+    pub exposed: String,
+    pub qualified: QualifiedName,
+    pub def: ToolDef,
+    pub package_dir: PathBuf,
+}
+
+/// A prompt as the server exposes it.
+#[derive(Debug)]
+pub struct ExposedPrompt {
+    pub exposed: String,
+    pub qualified: QualifiedName,
+    pub def: PromptDef,
+    pub package_dir: PathBuf,
+}
+
+/// A command run once before the server answers.
+#[derive(Debug, Clone)]
+pub struct InitStep {
+    /// What it initializes, for messages (`server acme/w/s`, `tool acme/w/t`).
+    pub what: String,
+    pub command: Vec<String>,
+    pub package_dir: PathBuf,
+    pub env: Vec<(String, String)>,
+    pub timeout_secs: u64,
+}
+
+/// A server whose tools and prompts agx serves itself.
+#[derive(Debug)]
+pub struct Assembly {
+    pub server: QualifiedName,
+    pub version: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub instructions: Option<String>,
+    pub tools: Vec<ExposedTool>,
+    pub prompts: Vec<ExposedPrompt>,
+    pub initialization: Vec<InitStep>,
+}
+
+/// A server that wraps an MCP server the package ships.
+#[derive(Debug)]
+pub struct WrappedServer {
+    pub server: QualifiedName,
+    pub command: Vec<String>,
+    pub package_dir: PathBuf,
+    pub cwd: PathBuf,
+    pub env: BTreeMap<String, String>,
+}
+
+#[derive(Debug)]
+pub enum Assembled {
+    Native(Assembly),
+    Wrapped(WrappedServer),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AssembleError {
+    #[error("package {package} is not installed{}", needed_by.as_ref().map(|n| format!(" (server {n} needs it)")).unwrap_or_default())]
+    NotInstalled {
+        package: PackageName,
+        needed_by: Option<QualifiedName>,
+    },
+    #[error("could not look up package {package} in the store: {reason}")]
+    Store {
+        package: PackageName,
+        reason: String,
+    },
+    #[error("the installed package {package} is broken")]
+    Broken {
+        package: PackageName,
+        #[source]
+        source: LoadError,
+    },
+    #[error("package {package} has no server `{server}`")]
+    NoServer {
+        package: PackageName,
+        server: String,
+        available: Vec<String>,
+    },
+    #[error("server {server} ({location}) refers to {kind} `{reference}`: {reason}")]
+    BadReference {
+        server: QualifiedName,
+        location: SourceLocation,
+        kind: &'static str,
+        reference: String,
+        reason: String,
+        package: PackageName,
+    },
+}
+
+impl crate::error::Hint for AssembleError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            AssembleError::NotInstalled { package, .. } => {
+                Some(format!("install it with `agx install {package}`"))
+            }
+            AssembleError::Store { .. } => Some("run `agx doctor` to check the store".into()),
+            AssembleError::Broken { package, source } => Some(format!(
+                "reinstall it with `agx install {package}`; `agx validate {}` shows the details",
+                source.dir.display()
+            )),
+            AssembleError::NoServer { available, .. } if available.is_empty() => {
+                Some("this package defines no servers; `agx list --servers` shows them all".into())
+            }
+            AssembleError::NoServer {
+                package, available, ..
+            } => Some(format!(
+                "its servers: {}",
+                available
+                    .iter()
+                    .map(|s| format!("{package}/{s}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            AssembleError::BadReference { package, .. } => Some(format!(
+                "fix the server definition in {package} and reinstall it (`agx validate` checks it)"
+            )),
+        }
+    }
+}
+
+/// Loads packages once each.
+struct Loader<'a> {
+    find: FindPackage<'a>,
+    loaded: HashMap<PackageName, Arc<Package>>,
+    server: QualifiedName,
+}
+
+impl Loader<'_> {
+    fn load(&mut self, name: &PackageName) -> Result<Arc<Package>, AssembleError> {
+        if let Some(p) = self.loaded.get(name) {
+            return Ok(p.clone());
+        }
+        let dir = (self.find)(name)
+            .map_err(|reason| AssembleError::Store {
+                package: name.clone(),
+                reason,
+            })?
+            .ok_or_else(|| AssembleError::NotInstalled {
+                package: name.clone(),
+                needed_by: (name != &self.server.package).then(|| self.server.clone()),
+            })?;
+        let package = Arc::new(load_package(&dir).map_err(|source| AssembleError::Broken {
+            package: name.clone(),
+            source,
+        })?);
+        self.loaded.insert(name.clone(), package.clone());
+        Ok(package)
+    }
+}
+
+/// Assemble `server` from installed packages.
+pub fn assemble(server: &QualifiedName, find: FindPackage<'_>) -> Result<Assembled, AssembleError> {
+    let mut loader = Loader {
+        find,
+        loaded: HashMap::new(),
+        server: server.clone(),
+    };
+    let owner = loader.load(&server.package)?;
+    assemble_from(server, &owner, &mut loader)
+}
+
+fn assemble_from(
+    server: &QualifiedName,
+    owner: &Arc<Package>,
+    loader: &mut Loader<'_>,
+) -> Result<Assembled, AssembleError> {
+    let Some(def) = owner.server(server.item.as_str()) else {
+        return Err(AssembleError::NoServer {
+            package: server.package.clone(),
+            server: server.item.to_string(),
+            available: owner.servers.iter().map(|s| s.name.to_string()).collect(),
+        });
+    };
+    if let Some(command) = &def.command {
+        return Ok(Assembled::Wrapped(WrappedServer {
+            server: server.clone(),
+            command: command.clone(),
+            package_dir: owner.dir.clone(),
+            cwd: def
+                .cwd
+                .as_ref()
+                .map(|c| owner.dir.join(c))
+                .unwrap_or_else(|| owner.dir.clone()),
+            env: def.env.clone(),
+        }));
+    }
+
+    let bad_ref =
+        |kind: &'static str, reference: &ItemRef, reason: String| AssembleError::BadReference {
+            server: server.clone(),
+            location: def.location.clone(),
+            kind,
+            reference: reference.to_string(),
+            reason,
+            package: server.package.clone(),
+        };
+
+    let mut tools: Vec<(QualifiedName, ToolDef, PathBuf)> = Vec::new();
+    for reference in &def.tools {
+        let (pkg, tool) =
+            resolve(owner, reference, loader, |p, n| p.tool(n).cloned()).map_err(|reason| {
+                match reason {
+                    Resolve::Load(e) => e,
+                    Resolve::Missing(reason) => bad_ref("tool", reference, reason),
+                }
+            })?;
+        let qualified = QualifiedName {
+            package: pkg.name().clone(),
+            item: tool.name.clone(),
+        };
+        if !tools.iter().any(|(q, _, _)| q == &qualified) {
+            tools.push((qualified, tool, pkg.dir.clone()));
+        }
+    }
+    let mut prompts: Vec<(QualifiedName, PromptDef, PathBuf)> = Vec::new();
+    for reference in &def.prompts {
+        let (pkg, prompt) = resolve(owner, reference, loader, |p, n| p.prompt(n).cloned())
+            .map_err(|reason| match reason {
+                Resolve::Load(e) => e,
+                Resolve::Missing(reason) => bad_ref("prompt", reference, reason),
+            })?;
+        let qualified = QualifiedName {
+            package: pkg.name().clone(),
+            item: prompt.name.clone(),
+        };
+        if !prompts.iter().any(|(q, _, _)| q == &qualified) {
+            prompts.push((qualified, prompt, pkg.dir.clone()));
+        }
+    }
+
+    let tool_names = disambiguate(&tools.iter().map(|t| t.1.name.as_str()).collect::<Vec<_>>());
+    let prompt_names = disambiguate(
+        &prompts
+            .iter()
+            .map(|p| p.1.name.as_str())
+            .collect::<Vec<_>>(),
+    );
+
+    let mut initialization = Vec::new();
+    if let Some(command) = &def.initialization {
+        initialization.push(InitStep {
+            what: format!("server {server}"),
+            command: command.clone(),
+            package_dir: owner.dir.clone(),
+            env: package_env(&owner.dir, owner.name())
+                .into_iter()
+                .chain(def.env.iter().map(|(k, v)| (k.clone(), v.clone())))
+                .collect(),
+            timeout_secs: crate::manifest::DEFAULT_TOOL_TIMEOUT_SECS,
+        });
+    }
+    for (qualified, tool, dir) in &tools {
+        if let Some(command) = &tool.initialization {
+            initialization.push(InitStep {
+                what: format!("tool {qualified}"),
+                command: command.clone(),
+                package_dir: dir.clone(),
+                env: tool_env(dir, qualified, &tool.env),
+                timeout_secs: tool.timeout_secs,
+            });
+        }
+    }
+
+    Ok(Assembled::Native(Assembly {
+        server: server.clone(),
+        version: def.version.as_ref().unwrap_or(owner.version()).to_string(),
+        title: def.title.clone(),
+        description: def.description.clone(),
+        instructions: def.instructions.clone(),
+        tools: tools
+            .into_iter()
+            .zip(tool_names)
+            .map(|((qualified, def, package_dir), exposed)| ExposedTool {
+                exposed,
+                qualified,
+                def,
+                package_dir,
+            })
+            .collect(),
+        prompts: prompts
+            .into_iter()
+            .zip(prompt_names)
+            .map(|((qualified, def, package_dir), exposed)| ExposedPrompt {
+                exposed,
+                qualified,
+                def,
+                package_dir,
+            })
+            .collect(),
+        initialization,
+    }))
+}
+
+enum Resolve {
+    Load(AssembleError),
+    Missing(String),
+}
+
+/// Resolve one reference: a bare name in the owner first, then in its dependencies (in
+/// order); a qualified name in the owner or one of its dependencies.
+fn resolve<T>(
+    owner: &Arc<Package>,
+    reference: &ItemRef,
+    loader: &mut Loader<'_>,
+    get: impl Fn(&Package, &str) -> Option<T>,
+) -> Result<(Arc<Package>, T), Resolve> {
+    match reference {
+        ItemRef::Local(name) => {
+            if let Some(item) = get(owner, name.as_str()) {
+                return Ok((owner.clone(), item));
+            }
+            for dep in owner.manifest.dependencies.keys() {
+                let pkg = loader.load(dep).map_err(Resolve::Load)?;
+                if let Some(item) = get(&pkg, name.as_str()) {
+                    return Ok((pkg, item));
+                }
+            }
+            Err(Resolve::Missing(format!(
+                "neither {} nor its dependencies define it",
+                owner.name()
+            )))
+        }
+        ItemRef::Qualified(q) => {
+            let pkg = if &q.package == owner.name() {
+                owner.clone()
+            } else if owner.manifest.dependencies.contains_key(&q.package) {
+                loader.load(&q.package).map_err(Resolve::Load)?
+            } else {
+                return Err(Resolve::Missing(format!(
+                    "{} is not in the [dependencies] of {}",
+                    q.package,
+                    owner.name()
+                )));
+            };
+            match get(&pkg, q.item.as_str()) {
+                Some(item) => Ok((pkg, item)),
+                None => Err(Resolve::Missing(format!(
+                    "package {} (version {}) does not define it",
+                    q.package,
+                    pkg.version()
+                ))),
+            }
+        }
+    }
+}
+
+/// Make names unique: every name shared by several items becomes `Name1`, `Name2`, … in
+/// order, skipping any suffix that would equal a name some item already has.
+pub fn disambiguate(names: &[&str]) -> Vec<String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for n in names {
+        *count.entry(n).or_default() += 1;
+    }
+    let mut taken: HashSet<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut next: HashMap<&str, usize> = HashMap::new();
+    names
+        .iter()
+        .map(|&n| {
+            if count[n] == 1 {
+                return n.to_string();
+            }
+            let i = next.entry(n).or_insert(0);
+            loop {
+                *i += 1;
+                let candidate = format!("{n}{i}");
+                if !taken.contains(&candidate) {
+                    taken.insert(candidate.clone());
+                    return candidate;
+                }
+            }
+        })
+        .collect()
+}
+
+/// `AGX_PACKAGE_DIR` and `AGX_PACKAGE`.
+pub fn package_env(dir: &std::path::Path, package: &PackageName) -> Vec<(String, String)> {
+    vec![
+        ("AGX_PACKAGE_DIR".into(), dir.display().to_string()),
+        ("AGX_PACKAGE".into(), package.to_string()),
+    ]
+}
+
+/// The environment additions of a tool run (DESIGN §2 tool contract).
+pub fn tool_env(
+    dir: &std::path::Path,
+    tool: &QualifiedName,
+    extra: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let mut env = package_env(dir, &tool.package);
+    env.push(("AGX_TOOL".into(), tool.item.to_string()));
+    env.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_names_stay() {
+        assert_eq!(disambiguate(&["a", "b"]), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn collisions_are_numbered_in_order() {
+        assert_eq!(
+            disambiguate(&["Search", "x", "Search"]),
+            vec!["Search1", "x", "Search2"]
+        );
+    }
+
+    #[test]
+    fn numbering_skips_names_real_items_use() {
+        assert_eq!(
+            disambiguate(&["Search", "Search", "Search1"]),
+            vec!["Search2", "Search3", "Search1"]
+        );
+        assert_eq!(
+            disambiguate(&["Search2", "Search", "Search"]),
+            vec!["Search2", "Search1", "Search3"]
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! Running one tool or prompt command: its own process group, input on stdin, stdout
+//! captured up to a cap, stderr read line by line, killed as a group on timeout or
+//! cancellation. Never leaves a zombie: every path waits for the child.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::stderr_protocol::{StderrLine, parse_line};
+
+/// Default cap on a tool's captured stdout.
+pub const OUTPUT_CAP: usize = 1024 * 1024;
+/// A stderr line longer than this is cut into pieces.
+const MAX_STDERR_LINE: usize = 64 * 1024;
+/// How much plain stderr is kept for error results.
+const STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// After the command ends, how long its pipes may stay open (held by escaped children).
+const PIPE_GRACE: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+    /// Bytes written to stdin (then closed); `None` gives the process no stdin.
+    pub stdin: Option<Vec<u8>>,
+    pub timeout: Duration,
+    pub output_cap: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Exited(ExitStatus),
+    TimedOut,
+    Cancelled,
+}
+
+#[derive(Debug)]
+pub struct RunOutcome {
+    pub ending: Ending,
+    /// At most `output_cap` bytes.
+    pub stdout: Vec<u8>,
+    /// Everything the command printed on stdout, counted.
+    pub stdout_total: u64,
+    /// The last plain stderr lines (protocol lines excluded).
+    pub stderr_tail: String,
+}
+
+impl RunOutcome {
+    pub fn truncated(&self) -> bool {
+        self.stdout_total > self.stdout.len() as u64
+    }
+}
+
+/// Run `spec`. Classified stderr lines go to `events` as they arrive. `cancel` resolving
+/// stops the command. Errors only when the process cannot be started.
+pub async fn run(
+    spec: &RunSpec,
+    events: Option<UnboundedSender<StderrLine>>,
+    cancel: impl Future<Output = ()>,
+) -> std::io::Result<RunOutcome> {
+    let mut cmd = tokio::process::Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .current_dir(&spec.cwd)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+
+    if let (Some(input), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
+        // A tool may exit without reading its input: a broken pipe here is not an error.
+        tokio::spawn(async move {
+            let _ = stdin.write_all(&input).await;
+            let _ = stdin.shutdown().await;
+        });
+    }
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let cap = spec.output_cap;
+    let stdout_task = tokio::spawn(read_capped(stdout, cap));
+    let stderr_task = tokio::spawn(read_stderr(stderr, events));
+
+    tokio::pin!(cancel);
+    let ending = tokio::select! {
+        status = child.wait() => match status {
+            Ok(s) => Ending::Exited(s),
+            Err(e) => return Err(e),
+        },
+        _ = tokio::time::sleep(spec.timeout) => Ending::TimedOut,
+        _ = &mut cancel => Ending::Cancelled,
+    };
+    // Kill the whole group: on timeout or cancellation the command itself, and in every
+    // case any children it left behind holding our pipes.
+    if let Some(pid) = pid {
+        kill_group(pid);
+    }
+    if !matches!(ending, Ending::Exited(_)) {
+        let _ = child.wait().await;
+    }
+
+    let (stdout, stdout_total) = finish(stdout_task).await.unwrap_or_default();
+    let stderr_tail = finish(stderr_task).await.unwrap_or_default();
+    Ok(RunOutcome {
+        ending,
+        stdout,
+        stdout_total,
+        stderr_tail,
+    })
+}
+
+/// Wait briefly for a pipe reader; a pipe still held open by an escaped process is abandoned.
+async fn finish<T>(mut task: tokio::task::JoinHandle<T>) -> Option<T> {
+    match tokio::time::timeout(PIPE_GRACE, &mut task).await {
+        Ok(Ok(v)) => Some(v),
+        _ => {
+            task.abort();
+            None
+        }
+    }
+}
+
+fn kill_group(pid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: killpg only sends a signal; the group id is the child's pid (process_group(0)).
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+/// Read everything, keeping the first `cap` bytes and counting the rest.
+async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64) {
+    let mut kept = Vec::new();
+    let mut total = 0u64;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                total += n as u64;
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+    (kept, total)
+}
+
+/// Read stderr lines, send each classified line to `events`, return the tail of plain lines.
+async fn read_stderr(
+    r: impl AsyncRead + Unpin,
+    events: Option<UnboundedSender<StderrLine>>,
+) -> String {
+    let mut reader = BufReader::new(r);
+    let mut tail = String::new();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let more = read_bounded_line(&mut reader, &mut line).await;
+        if line.is_empty() && !more {
+            break;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']);
+        let parsed = parse_line(text);
+        if let StderrLine::Plain { text, .. } = &parsed {
+            tail.push_str(text);
+            tail.push('\n');
+            if tail.len() > 2 * STDERR_TAIL_BYTES {
+                let mut cut = tail.len() - STDERR_TAIL_BYTES;
+                while !tail.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                tail.drain(..cut);
+            }
+        }
+        if let Some(tx) = &events {
+            let _ = tx.send(parsed);
+        }
+        if !more {
+            break;
+        }
+    }
+    if tail.len() > STDERR_TAIL_BYTES {
+        let mut cut = tail.len() - STDERR_TAIL_BYTES;
+        while !tail.is_char_boundary(cut) {
+            cut += 1;
+        }
+        tail.drain(..cut);
+    }
+    tail
+}
+
+/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input.
+async fn read_bounded_line(
+    reader: &mut BufReader<impl AsyncRead + Unpin>,
+    line: &mut Vec<u8>,
+) -> bool {
+    loop {
+        let available = match reader.fill_buf().await {
+            Ok(a) if !a.is_empty() => a,
+            _ => return false,
+        };
+        let room = MAX_STDERR_LINE - line.len();
+        let (take, done) = match available.iter().position(|b| *b == b'\n') {
+            Some(i) if i < room => (i + 1, true),
+            _ if available.len() >= room => (room, true),
+            _ => (available.len(), false),
+        };
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if done {
+            return true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, stdin: Option<&str>, timeout_ms: u64) -> RunSpec {
+        RunSpec {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            cwd: std::env::temp_dir(),
+            env: vec![("GREETING".into(), "hi".into())],
+            stdin: stdin.map(|s| s.as_bytes().to_vec()),
+            timeout: Duration::from_millis(timeout_ms),
+            output_cap: 16,
+        }
+    }
+
+    #[tokio::test]
+    async fn captures_stdout_env_and_stdin() {
+        let out = run(
+            &sh("read x; echo \"$GREETING $x\"", Some("there\n"), 5000),
+            None,
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert!(matches!(out.ending, Ending::Exited(s) if s.success()));
+        assert_eq!(out.stdout, b"hi there\n");
+        assert!(!out.truncated());
+    }
+
+    #[tokio::test]
+    async fn caps_output_and_counts_the_rest() {
+        let out = run(
+            &sh("head -c 100000 /dev/zero", None, 5000),
+            None,
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.stdout.len(), 16);
+        assert_eq!(out.stdout_total, 100000);
+        assert!(out.truncated());
+    }
+
+    #[tokio::test]
+    async fn timeout_kills_the_group() {
+        let out = run(
+            &sh("sleep 30 & sleep 30; echo never", None, 200),
+            None,
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.ending, Ending::TimedOut);
+        assert!(out.stdout.is_empty());
+    }
+
+    #[tokio::test]
+    async fn cancellation_stops_the_command() {
+        let out = run(
+            &sh("sleep 30", None, 60_000),
+            None,
+            tokio::time::sleep(Duration::from_millis(100)),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.ending, Ending::Cancelled);
+    }
+
+    #[tokio::test]
+    async fn stderr_is_classified_and_tailed() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let out = run(
+            &sh(
+                "echo 'agx:progress {\"progress\": 1}' >&2; echo oops >&2; exit 3",
+                None,
+                5000,
+            ),
+            Some(tx),
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert!(matches!(out.ending, Ending::Exited(s) if s.code() == Some(3)));
+        assert_eq!(out.stderr_tail, "oops\n");
+        assert!(matches!(rx.recv().await, Some(StderrLine::Progress(_))));
+        assert!(matches!(rx.recv().await, Some(StderrLine::Plain { .. })));
+    }
+
+    #[tokio::test]
+    async fn missing_program_is_a_spawn_error() {
+        let mut spec = sh("", None, 1000);
+        spec.program = "/nonexistent/agx-tool".into();
+        assert!(run(&spec, None, std::future::pending()).await.is_err());
+    }
+}

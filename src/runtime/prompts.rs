@@ -1,0 +1,195 @@
+//! `prompts/get`: rendering text prompts with minijinja, running command prompts.
+
+use std::time::Duration;
+
+use rmcp::ErrorData;
+use rmcp::model::{GetPromptResult, Prompt};
+use serde_json::{Map, Value, json};
+
+use super::assemble::{ExposedPrompt, package_env};
+use super::process::{self, Ending, OUTPUT_CAP, RunSpec};
+use crate::manifest::{DEFAULT_TOOL_TIMEOUT_SECS, PromptKind, resolve_program};
+
+/// The `prompts/list` entry of a prompt.
+pub fn list_entry(p: &ExposedPrompt) -> Prompt {
+    let mut v = json!({ "name": p.exposed });
+    if let Some(t) = &p.def.title {
+        v["title"] = t.clone().into();
+    }
+    if let Some(d) = &p.def.description {
+        v["description"] = d.clone().into();
+    }
+    if !p.def.arguments.is_empty() {
+        v["arguments"] = serde_json::to_value(&p.def.arguments).expect("arguments serialize");
+    }
+    serde_json::from_value(v).expect("a well-formed Prompt")
+}
+
+/// Check the arguments, then render or run the prompt.
+pub async fn get(
+    p: &ExposedPrompt,
+    arguments: Option<Map<String, Value>>,
+) -> Result<GetPromptResult, ErrorData> {
+    let mut args = arguments.unwrap_or_default();
+    let missing: Vec<&str> = p
+        .def
+        .arguments
+        .iter()
+        .filter(|a| a.required && args.get(&a.name).is_none_or(Value::is_null))
+        .map(|a| a.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "prompt `{}` needs the argument{} {}",
+                p.exposed,
+                if missing.len() == 1 { "" } else { "s" },
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+        ));
+    }
+    for a in &p.def.arguments {
+        args.entry(a.name.clone()).or_insert_with(|| "".into());
+    }
+    match p.def.kind {
+        PromptKind::Text => {
+            let text = render(p.def.content.as_deref().unwrap_or(""), &args).map_err(|e| {
+                ErrorData::internal_error(format!("prompt `{}`: {e}", p.exposed), None)
+            })?;
+            Ok(text_messages(text, p.def.description.clone()))
+        }
+        PromptKind::Command => run_command(p, &args).await,
+    }
+}
+
+/// Render a template; an argument that was not given is empty text.
+pub fn render(template: &str, args: &Map<String, Value>) -> Result<String, String> {
+    let env = minijinja::Environment::new();
+    let ctx = minijinja::Value::from_pairs(args.iter().map(|(k, v)| (k.as_str(), to_jinja(v))));
+    env.render_str(template, ctx)
+        .map_err(|e| format!("the template does not render: {e}"))
+}
+
+/// JSON to a template value (minijinja is built without its serde feature).
+fn to_jinja(v: &Value) -> minijinja::Value {
+    match v {
+        Value::Null => minijinja::Value::from(()),
+        Value::Bool(b) => (*b).into(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.into(),
+            (None, Some(f)) => f.into(),
+            _ => n.to_string().into(),
+        },
+        Value::String(s) => s.as_str().into(),
+        Value::Array(a) => a.iter().map(to_jinja).collect::<Vec<_>>().into(),
+        Value::Object(o) => {
+            minijinja::Value::from_pairs(o.iter().map(|(k, v)| (k.as_str(), to_jinja(v))))
+        }
+    }
+}
+
+fn text_messages(text: String, description: Option<String>) -> GetPromptResult {
+    let mut v = json!({
+        "messages": [{ "role": "user", "content": { "type": "text", "text": text } }]
+    });
+    if let Some(d) = description {
+        v["description"] = d.into();
+    }
+    serde_json::from_value(v).expect("a well-formed GetPromptResult")
+}
+
+async fn run_command(
+    p: &ExposedPrompt,
+    args: &Map<String, Value>,
+) -> Result<GetPromptResult, ErrorData> {
+    let fail =
+        |msg: String| ErrorData::internal_error(format!("prompt `{}`: {msg}", p.exposed), None);
+    let command = p.def.command.as_deref().unwrap_or_default();
+    let Some((program, rest)) = command.split_first() else {
+        return Err(fail("it has no command".into()));
+    };
+    let mut env = package_env(&p.package_dir, &p.qualified.package);
+    env.push(("AGX_PROMPT".into(), p.qualified.item.to_string()));
+    let mut input = serde_json::to_vec(args).expect("arguments serialize");
+    input.push(b'\n');
+    let spec = RunSpec {
+        program: resolve_program(&p.package_dir, program),
+        args: rest.to_vec(),
+        cwd: p.package_dir.clone(),
+        env,
+        stdin: Some(input),
+        timeout: Duration::from_secs(DEFAULT_TOOL_TIMEOUT_SECS),
+        output_cap: OUTPUT_CAP,
+    };
+    let outcome = process::run(&spec, None, std::future::pending())
+        .await
+        .map_err(|e| fail(format!("could not start `{program}`: {e}")))?;
+    match outcome.ending {
+        Ending::Exited(s) if s.success() => {}
+        Ending::Exited(s) => {
+            return Err(fail(format!(
+                "its command exited with {s}; stderr:\n{}",
+                outcome.stderr_tail.trim_end()
+            )));
+        }
+        _ => return Err(fail("its command did not finish in time".into())),
+    }
+    if outcome.truncated() {
+        return Err(fail(format!(
+            "its command printed more than {} bytes",
+            outcome.stdout.len()
+        )));
+    }
+    match serde_json::from_slice::<Value>(&outcome.stdout) {
+        Ok(Value::Object(obj)) if obj.contains_key("messages") => {
+            let description = obj
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| p.def.description.clone());
+            let mut v = json!({ "messages": obj["messages"] });
+            if let Some(d) = description {
+                v["description"] = d.into();
+            }
+            serde_json::from_value(v).map_err(|e| {
+                fail(format!(
+                    "its command printed messages that are not valid MCP prompt messages: {e}"
+                ))
+            })
+        }
+        _ => Ok(text_messages(
+            String::from_utf8_lossy(&outcome.stdout).into_owned(),
+            p.def.description.clone(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_given_and_missing_optional_arguments() {
+        let mut args = Map::new();
+        args.insert("query".into(), "rust".into());
+        args.insert("lang".into(), "".into());
+        assert_eq!(
+            render(
+                "Q: {{ query }}{% if lang %} in {{ lang }}{% endif %}",
+                &args
+            )
+            .unwrap(),
+            "Q: rust"
+        );
+    }
+
+    #[test]
+    fn template_errors_are_reported() {
+        assert!(render("{% if %}", &Map::new()).is_err());
+    }
+}

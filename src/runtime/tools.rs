@@ -1,0 +1,211 @@
+//! A tool ready to serve: its `tools/list` entry, argument validation, and the command run.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rmcp::model::Tool;
+use serde_json::{Value, json};
+
+use super::assemble::{ExposedTool, tool_env};
+use super::process::{OUTPUT_CAP, RunSpec};
+use crate::manifest::{InputMode, resolve_program};
+
+pub struct ServedTool {
+    pub exposed: ExposedTool,
+    pub schema: Value,
+    /// Compiled on first call, so a server with many tools starts fast.
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl ServedTool {
+    pub fn new(exposed: ExposedTool) -> ServedTool {
+        let schema = exposed.def.input_schema();
+        ServedTool {
+            exposed,
+            schema,
+            validator: OnceLock::new(),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.exposed.exposed
+    }
+
+    /// The `tools/list` entry.
+    pub fn list_entry(&self) -> Tool {
+        let def = &self.exposed.def;
+        let mut v = json!({ "name": self.exposed.exposed, "inputSchema": self.schema });
+        if let Some(t) = &def.title {
+            v["title"] = t.clone().into();
+        }
+        if let Some(d) = &def.description {
+            v["description"] = d.clone().into();
+        }
+        let a = &def.annotations;
+        let mut ann = serde_json::Map::new();
+        let mut put = |k: &str, val: Option<Value>| {
+            if let Some(val) = val {
+                ann.insert(k.into(), val);
+            }
+        };
+        put("title", a.title.clone().map(Value::from));
+        put("readOnlyHint", a.read_only.map(Value::from));
+        put("destructiveHint", a.destructive.map(Value::from));
+        put("idempotentHint", a.idempotent.map(Value::from));
+        put("openWorldHint", a.open_world.map(Value::from));
+        if !ann.is_empty() {
+            v["annotations"] = ann.into();
+        }
+        // An input_schema that is not an object cannot be listed as-is; wrap it so the
+        // listing stays valid (the definition check reports such schemas).
+        if !v["inputSchema"].is_object() {
+            v["inputSchema"] = json!({ "type": "object" });
+        }
+        serde_json::from_value(v).expect("a well-formed Tool")
+    }
+
+    /// Check arguments against the schema. The error names each bad argument.
+    pub fn validate(&self, args: &Value) -> Result<(), String> {
+        let validator = self
+            .validator
+            .get_or_init(|| jsonschema::validator_for(&self.schema).map_err(|e| e.to_string()));
+        let validator = match validator {
+            Ok(v) => v,
+            Err(e) => {
+                return Err(format!(
+                    "tool `{}` has an invalid input schema ({e}); the package needs fixing",
+                    self.name()
+                ));
+            }
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(args)
+            .map(|e| {
+                let path = e
+                    .instance_path()
+                    .as_str()
+                    .trim_start_matches('/')
+                    .to_string();
+                if path.is_empty() {
+                    format!("- {e}")
+                } else {
+                    format!("- argument `{path}`: {e}")
+                }
+            })
+            .collect();
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "invalid arguments for tool `{}`:\n{}\nexpected arguments (JSON Schema): {}",
+            self.name(),
+            problems.join("\n"),
+            self.schema
+        ))
+    }
+
+    /// How to run the tool for one call with these (validated) arguments.
+    pub fn run_spec(&self, args: &Value) -> Result<RunSpec, String> {
+        let t = &self.exposed;
+        let Some((program, rest)) = t.def.command.split_first() else {
+            return Err(format!("tool `{}` has an empty command", self.name()));
+        };
+        let json = args.to_string();
+        let mut argv = rest.to_vec();
+        let stdin = match t.def.input {
+            InputMode::Stdin => Some(format!("{json}\n").into_bytes()),
+            InputMode::Argv => {
+                argv.push(json);
+                None
+            }
+        };
+        Ok(RunSpec {
+            program: resolve_program(&t.package_dir, program),
+            args: argv,
+            cwd: t.package_dir.clone(),
+            env: tool_env(&t.package_dir, &t.qualified, &t.def.env),
+            stdin,
+            timeout: Duration::from_secs(t.def.timeout_secs),
+            output_cap: OUTPUT_CAP,
+        })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::manifest::{ParamType, Parameter, SourceLocation, ToolAnnotations, ToolDef};
+    use crate::name::{ItemName, QualifiedName};
+
+    pub fn tool(name: &str, command: &[&str], input: InputMode) -> ExposedTool {
+        ExposedTool {
+            exposed: name.into(),
+            qualified: QualifiedName::parse(&format!("acme/demo/{name}")).unwrap(),
+            def: ToolDef {
+                name: ItemName::parse(name).unwrap(),
+                title: Some("Demo".into()),
+                description: Some("A demo tool".into()),
+                command: command.iter().map(|s| s.to_string()).collect(),
+                input,
+                timeout_secs: 5,
+                env: [("UNITS".to_string(), "metric".to_string())].into(),
+                initialization: None,
+                annotations: ToolAnnotations {
+                    read_only: Some(true),
+                    ..Default::default()
+                },
+                parameters: vec![Parameter {
+                    name: "lat".into(),
+                    kind: ParamType::Number,
+                    description: Some("Latitude".into()),
+                    required: true,
+                    r#enum: None,
+                    default: None,
+                    items: None,
+                }],
+                input_schema: None,
+                location: SourceLocation::default(),
+            },
+            package_dir: std::env::temp_dir(),
+        }
+    }
+
+    #[test]
+    fn list_entry_has_schema_and_annotations() {
+        let t = ServedTool::new(tool("get", &["true"], InputMode::Stdin));
+        let v = serde_json::to_value(t.list_entry()).unwrap();
+        assert_eq!(v["inputSchema"]["properties"]["lat"]["type"], "number");
+        assert_eq!(v["inputSchema"]["required"][0], "lat");
+        assert_eq!(v["annotations"]["readOnlyHint"], true);
+        assert_eq!(v["title"], "Demo");
+    }
+
+    #[test]
+    fn validation_names_the_argument() {
+        let t = ServedTool::new(tool("get", &["true"], InputMode::Stdin));
+        assert!(t.validate(&json!({ "lat": 1.5 })).is_ok());
+        let err = t.validate(&json!({ "lat": "north" })).unwrap_err();
+        assert!(err.contains("argument `lat`"), "{err}");
+        let err = t.validate(&json!({})).unwrap_err();
+        assert!(err.contains("\"lat\" is a required property"), "{err}");
+    }
+
+    #[test]
+    fn run_spec_follows_the_input_mode() {
+        let args = json!({ "lat": 1 });
+        let t = ServedTool::new(tool("get", &["bin/get", "-v"], InputMode::Argv));
+        let spec = t.run_spec(&args).unwrap();
+        assert_eq!(
+            spec.args,
+            vec!["-v".to_string(), r#"{"lat":1}"#.to_string()]
+        );
+        assert!(spec.stdin.is_none());
+        assert_eq!(spec.program, std::env::temp_dir().join("bin/get"));
+        assert!(spec.env.contains(&("AGX_TOOL".into(), "get".into())));
+        assert!(spec.env.contains(&("UNITS".into(), "metric".into())));
+        let t = ServedTool::new(tool("get", &["python3"], InputMode::Stdin));
+        let spec = t.run_spec(&args).unwrap();
+        assert_eq!(spec.stdin.as_deref(), Some(&b"{\"lat\":1}\n"[..]));
+        assert_eq!(spec.program, std::path::PathBuf::from("python3"));
+    }
+}

@@ -1,0 +1,30 @@
+//! Wrapped servers: a package that ships its own MCP server. `agx serve` replaces itself
+//! with that program (exec), so stdio passes straight through with no copying.
+
+use std::os::unix::process::CommandExt;
+
+use super::ServeError;
+use super::assemble::{WrappedServer, package_env};
+use crate::manifest::resolve_program;
+
+/// Exec the wrapped server. Returns only when it could not be started.
+pub fn exec(w: &WrappedServer) -> ServeError {
+    let Some((program, args)) = w.command.split_first() else {
+        return ServeError::Wrapped {
+            server: w.server.clone(),
+            program: String::new(),
+            source: std::io::Error::other("the server's command is empty"),
+        };
+    };
+    let source = std::process::Command::new(resolve_program(&w.package_dir, program))
+        .args(args)
+        .current_dir(&w.cwd)
+        .envs(package_env(&w.package_dir, &w.server.package))
+        .envs(&w.env)
+        .exec();
+    ServeError::Wrapped {
+        server: w.server.clone(),
+        program: program.clone(),
+        source,
+    }
+}
