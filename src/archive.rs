@@ -177,3 +177,14 @@ pub fn human_size(bytes: u64) -> String {
         format!("{value:.1} {}", UNITS[unit])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn human_sizes() {
+        assert_eq!(super::human_size(512), "512 bytes");
+        assert_eq!(super::human_size(1536), "1.5 KiB");
+        assert_eq!(super::human_size(512 * 1024 * 1024), "512 MiB");
+        assert_eq!(super::human_size(3 * 1024 * 1024 * 1024), "3 GiB");
+    }
+}

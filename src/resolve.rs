@@ -12,6 +12,9 @@
 //! package to dodge a conflict: a conflict is reported with the chain of requirements on
 //! both sides.
 
+// Errors are rare and carry the details people need (chains, paths, hashes).
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -103,7 +106,7 @@ pub enum ResolveError {
         yanked_match: Option<Version>,
     },
 
-    #[error("conflicting requirements on {name}:\n{}", requirements.iter().map(|r| format!("    {} ({})", r, r.req)).collect::<Vec<_>>().join("\n"))]
+    #[error("conflicting requirements on {name}:\n{}", requirements.iter().map(|r| format!("    {r}")).collect::<Vec<_>>().join("\n"))]
     Conflict {
         name: PackageName,
         requirements: Vec<Requirement>,
@@ -123,10 +126,18 @@ pub enum ResolveError {
     Unsettled { name: PackageName },
 }
 
+/// `^9`, or `^1.0 (via acme/app (requested) → acme/app 1.0.0 requires acme/geo ^1.0)` for a
+/// requirement that came through dependencies.
 fn describe_requirements(requirements: &[Requirement]) -> String {
     requirements
         .iter()
-        .map(|r| format!("{} ({})", r.req, r.chain.join(" → ")))
+        .map(|r| {
+            if r.chain.len() <= 1 {
+                r.req.to_string()
+            } else {
+                format!("{} (via {})", r.req, r.chain.join(" → "))
+            }
+        })
         .collect::<Vec<_>>()
         .join(" and ")
 }

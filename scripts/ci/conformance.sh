@@ -1,54 +1,129 @@
 #!/usr/bin/env bash
-# Run the official MCP conformance suite (npm @modelcontextprotocol/conformance, on Node 22
-# from the npm package node@22) against `agx serve --http` serving the fixture package
-# agx/conformance. Scenarios for features agx does not offer (resources, sampling,
-# elicitation, completions) are listed in conformance-baseline.yml; any other failure, or a
-# baseline entry that starts passing, fails the run.
+# The MCP conformance suite (npm package @modelcontextprotocol/conformance, server mode)
+# against `agx serve --http` on the agx/conformance fixture (issue 4). Scenarios agx does not
+# offer are listed in scripts/ci/conformance-baseline.yml; the suite fails the run on any other
+# failing scenario, and also when a listed scenario starts passing (a stale baseline).
 #
-#   AGX_CONFORMANCE_CACHE  folder for the npm packages (default: $AGX_CI_CACHE/conformance,
-#                          or .ci/cache/conformance)
-#   AGX_BIN                the agx binary (default: target/debug/agx, built when missing)
+#   AGX_CI_CACHE  cache folder; Node 22 and the suite live in $AGX_CI_CACHE/node22
+#                 (default .ci/cache)
+#   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
+#
+# Needs npm (any version) and python3 (the fixture's tools are Python), network access to the
+# npm registry only. Arguments go to `conformance server` (e.g. --scenario tools-list).
+# Exits non-zero on any unexpected result.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-CACHE="${AGX_CONFORMANCE_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/conformance}"
-mkdir -p "$CACHE"
-if [[ ! -x "$CACHE/node_modules/.bin/conformance" || ! -x "$CACHE/node_modules/node/bin/node" ]]; then
-    echo "==> npm install node@22 @modelcontextprotocol/conformance into $CACHE"
-    npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error node@22 @modelcontextprotocol/conformance
+NODE_VERSION=22.23.3
+SUITE_VERSION=0.1.16
+CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
+PREFIX="$CACHE/node22"
+NODE="$PREFIX/node_modules/.bin/node"
+SUITE="$PREFIX/node_modules/@modelcontextprotocol/conformance"
+installed_version() { "$NODE" -p "require('$1/package.json').version" 2>/dev/null || true; }
+if [[ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" ||
+    "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
+    echo "==> npm install node@$NODE_VERSION @modelcontextprotocol/conformance@$SUITE_VERSION"
+    npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
+        "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION"
 fi
-export PATH="$CACHE/node_modules/.bin:$CACHE/node_modules/node/bin:$PATH"
 
-AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
-if [[ ! -x "$AGX" ]]; then
+if [[ -z "${AGX_BIN:-}" ]]; then
+    echo "==> cargo build"
     cargo build --quiet
 fi
+AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
 AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
 
 TMP="$(mktemp -d)"
-SERVER_PID=""
-cleanup() {
-    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+SERVER_PID=
+stop_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
     rm -rf "$TMP"
 }
-trap cleanup EXIT
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG=warn
+trap stop_server EXIT
+export HOME="$TMP/home"
+export AGX_HOME="$TMP/agx-home"
+export AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG="${AGX_LOG:-warn}"
+unset AGX_REGISTRY || true
 mkdir -p "$HOME"
+
+echo "==> agx install registry-fixtures/packages/agx-conformance"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
 
-# Port 0: the OS picks a free port; agx prints the URL it listens on.
-"$AGX" serve agx/conformance/everything --http 127.0.0.1:0 2>"$TMP/serve.err" &
+# Port 0: the server picks a free loopback port and names it on stderr.
+"$AGX" serve --http 127.0.0.1:0 agx/conformance/everything 2>"$TMP/serve.log" &
 SERVER_PID=$!
-URL=""
-for _ in $(seq 1 500); do
-    URL="$(sed -n 's/^agx serve: listening on //p' "$TMP/serve.err" | head -n1)"
+URL=
+for _ in $(seq 100); do
+    URL="$(sed -n 's|^agx serve: listening on \(http://127\.0\.0\.1:[0-9]*/mcp\)$|\1|p' \
+        "$TMP/serve.log")"
     [[ -n "$URL" ]] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$TMP/serve.err" >&2; exit 1; }
-    sleep 0.01
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        echo "error: agx serve exited before listening:" >&2
+        cat "$TMP/serve.log" >&2
+        exit 1
+    fi
+    sleep 0.1
 done
-[[ -n "$URL" ]] || { echo "agx serve did not start" >&2; cat "$TMP/serve.err" >&2; exit 1; }
-echo "==> conformance server --url $URL"
+if [[ -z "$URL" ]]; then
+    echo "error: agx serve did not report its address within 10 s:" >&2
+    cat "$TMP/serve.log" >&2
+    exit 1
+fi
 
+echo "==> conformance server --url $URL (suite $SUITE_VERSION, Node $NODE_VERSION)"
 cd "$TMP"
-conformance server --url "$URL" --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" "$@"
+set +e
+# The per-scenario progress lines name result folders that are deleted on exit: left out.
+"$NODE" "$SUITE/dist/index.js" server --url "$URL" \
+    --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" --output-dir "$TMP/results" "$@" \
+    | grep --line-buffered -v -e '^Running client scenario ' -e '^Results saved to '
+STATUS=${PIPESTATUS[0]}
+set -e
+
+# What failed and why (from each scenario's checks.json), then one summary line.
+EXPECTED="$(sed -n 's/^  - \([a-z0-9-]*\).*$/\1/p' "$ROOT/scripts/ci/conformance-baseline.yml")"
+"$NODE" - "$TMP/results" "$EXPECTED" <<'JS'
+const fs = require("fs");
+const path = require("path");
+const [dir, expectedList] = process.argv.slice(2);
+const expected = new Set(expectedList.split("\n").filter(Boolean));
+const scenarios = new Map();
+for (const entry of fs.readdirSync(dir)) {
+  const checks = JSON.parse(fs.readFileSync(path.join(dir, entry, "checks.json"), "utf8"));
+  const name = entry.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
+  scenarios.set(name, checks.filter((check) => check.status === "FAILURE"));
+}
+let passed = 0;
+const expectedFailures = [];
+for (const [name, failures] of [...scenarios].sort()) {
+  if (failures.length === 0) {
+    passed += 1;
+    continue;
+  }
+  if (expected.has(name)) {
+    expectedFailures.push(name);
+    continue;
+  }
+  for (const failure of failures) {
+    console.log(`unexpected failure: ${name}: ${failure.id}: ${failure.errorMessage ?? failure.description}`);
+  }
+}
+const unexpected = scenarios.size - passed - expectedFailures.length;
+const stale = [...expected].filter((name) => scenarios.has(name) && scenarios.get(name).length === 0);
+for (const name of stale) console.log(`stale baseline entry (now passes): ${name}`);
+console.log(
+  `conformance: ${passed} of ${scenarios.size} scenarios passed, ` +
+    `${expectedFailures.length} failed as the baseline expects, ${unexpected} failed unexpectedly`,
+);
+JS
+if [[ $STATUS -ne 0 ]]; then
+    echo "==> agx serve log (last 40 lines)"
+    tail -n 40 "$TMP/serve.log"
+fi
+exit $STATUS

@@ -1,36 +1,48 @@
 #!/usr/bin/env bash
-# Drive `agx serve` over stdio with the official MCP Python SDK client (`pip install mcp`):
-# install the fixture package agx/edge into a temporary AGX_HOME, then run
-# python_client.py, which initializes, lists, calls tools (stdin and argv input, errors,
-# progress, logs) and gets prompts, checking every answer.
+# Acceptance check with the official MCP Python SDK client (issue 4): install the `mcp`
+# package into a venv, install the agx/edge fixture into a temp agx home, and drive
+# `agx serve agx/edge/edge` over stdio with scripts/ci/python_client.py (initialize, ping,
+# tools/list, tools/call, prompts/list, prompts/get).
 #
-#   AGX_PY_CLIENT_CACHE  folder for the Python venv (default: $AGX_CI_CACHE/python-client,
-#                        or .ci/cache/python-client)
-#   AGX_BIN              the agx binary (default: target/debug/agx, built when missing)
+#   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
+#   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
 #
-# Needs no network beyond PyPI (first run only). Exits non-zero on any failure.
+# Needs python3 (with venv) and network access to PyPI only. Exits non-zero on any mismatch;
+# the last line is the `N passed, M failed` summary.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-CACHE="${AGX_PY_CLIENT_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/python-client}"
+MCP_VERSION=2.3.0
+CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
 VENV="$CACHE/venv"
-if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import mcp' 2>/dev/null; then
-    echo "==> pip install mcp into $VENV"
+PY="$VENV/bin/python"
+mcp_version() { "$PY" -c "import importlib.metadata as m; print(m.version('mcp'))" 2>/dev/null || true; }
+if [[ "$(mcp_version)" != "$MCP_VERSION" ]]; then
+    echo "==> pip install mcp==$MCP_VERSION into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check mcp
+    "$PY" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
 fi
 
-AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
-if [[ ! -x "$AGX" ]]; then
+if [[ -z "${AGX_BIN:-}" ]]; then
+    echo "==> cargo build"
     cargo build --quiet
 fi
+AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
 AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1
+export HOME="$TMP/home"
+export AGX_HOME="$TMP/agx-home"
+export AGX_NO_PROGRESS=1 NO_COLOR=1
+# Tool stderr is logged at info; warn keeps the output to the checks (AGX_LOG=info shows it).
+export AGX_LOG="${AGX_LOG:-warn}"
+unset AGX_REGISTRY || true
 mkdir -p "$HOME"
+
+echo "==> agx install registry-fixtures/packages/agx-edge"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-edge"
 
-AGX_BIN="$AGX" "$VENV/bin/python" "$ROOT/scripts/ci/python_client.py"
+echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
+"$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge

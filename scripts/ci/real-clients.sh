@@ -121,6 +121,8 @@ for attempt in range(10):
     print("mcpServerStatus/list:", text[:2000])
     if "get_forecast" in text:
         proc.kill(); sys.exit(0)
+    if "toolsError" in text and '"toolsError": null' not in text:
+        break  # the server's status is final: it failed to start
     time.sleep(1)
 proc.kill()
 sys.exit(1)

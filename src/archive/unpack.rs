@@ -46,22 +46,38 @@ pub fn unpack_reader<R: Read>(
     cap: u64,
     dest: &Path,
 ) -> Result<(), ArchiveError> {
+    if dest.exists() {
+        return Err(ArchiveError::DestinationExists {
+            path: dest.to_path_buf(),
+        });
+    }
+    // Folders above `dest` that this call creates, so that a failure removes them too.
+    let created_parents: Vec<&Path> = dest
+        .ancestors()
+        .skip(1)
+        .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+        .collect();
     if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(io_err("create the folder", parent))?;
     }
-    match fs::create_dir(dest) {
-        Ok(()) => {}
+    let result = match fs::create_dir(dest) {
+        Ok(()) => Extraction::new(label, cap, dest).run(reader),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             return Err(ArchiveError::DestinationExists {
                 path: dest.to_path_buf(),
             });
         }
-        Err(e) => return Err(io_err("create the folder", dest)(e)),
-    }
-    let result = Extraction::new(label, cap, dest).run(reader);
+        Err(e) => Err(io_err("create the folder", dest)(e)),
+    };
     if result.is_err() {
         // Best effort: the error being returned matters more than a failed cleanup.
         let _ = fs::remove_dir_all(dest);
+        for parent in created_parents {
+            // Only while empty: another process may have started using it meanwhile.
+            if fs::remove_dir(parent).is_err() {
+                break;
+            }
+        }
     }
     result
 }
@@ -79,13 +95,9 @@ pub fn read_manifest(archive: &Path) -> Result<String, ArchiveError> {
         .map_err(io_err("read the archive", archive))?
         .len();
     let label = archive.display().to_string();
+    // Only checks entries; nothing is written, so there is no destination.
     let mut scan = Extraction::new(&label, expansion_cap(size), Path::new(""));
-    let capped = CappedReader {
-        inner: GzDecoder::new(BufReader::new(file)),
-        remaining: scan.cap,
-        exceeded: scan.stream_exceeded.clone(),
-    };
-    let mut tar = tar::Archive::new(capped);
+    let mut tar = scan.open(BufReader::new(file));
     let entries = tar.entries().map_err(|e| scan.read_error(e))?;
     for entry in entries {
         let entry = entry.map_err(|e| scan.read_error(e))?;
@@ -145,13 +157,17 @@ impl<'a> Extraction<'a> {
         }
     }
 
-    fn run<R: Read>(mut self, reader: R) -> Result<(), ArchiveError> {
-        let capped = CappedReader {
+    /// The tar stream inside the gzip stream, with the expansion cap applied.
+    fn open<R: Read>(&self, reader: R) -> tar::Archive<CappedReader<GzDecoder<R>>> {
+        tar::Archive::new(CappedReader {
             inner: GzDecoder::new(reader),
             remaining: self.cap,
             exceeded: self.stream_exceeded.clone(),
-        };
-        let mut archive = tar::Archive::new(capped);
+        })
+    }
+
+    fn run<R: Read>(mut self, reader: R) -> Result<(), ArchiveError> {
+        let mut archive = self.open(reader);
         let entries = archive.entries().map_err(|e| self.read_error(e))?;
         for entry in entries {
             let mut entry = entry.map_err(|e| self.read_error(e))?;
@@ -362,5 +378,63 @@ impl<R: Read> Read for CappedReader<R> {
         let n = self.inner.read(&mut buf[..max])?;
         self.remaining -= n as u64;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_syntax_catches_every_spelling_of_absolute_and_parent_paths() {
+        for absolute in ["/etc/passwd", "\\windows\\system32", "C:/x", "c:\\x"] {
+            assert!(
+                matches!(
+                    check_path_syntax(absolute),
+                    Err(UnsafeEntry::AbsolutePath { .. })
+                ),
+                "{absolute}"
+            );
+        }
+        for parent in ["..", "../x", "pkg/../../x", "pkg\\..\\x", "pkg/a/.."] {
+            assert!(
+                matches!(
+                    check_path_syntax(parent),
+                    Err(UnsafeEntry::ParentDir { .. })
+                ),
+                "{parent}"
+            );
+        }
+        for fine in [
+            "pkg/a.txt",
+            "pkg/..a/b",
+            "pkg/a../b",
+            "./pkg/x",
+            "pkg/.hidden",
+        ] {
+            assert!(check_path_syntax(fine).is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn the_capped_reader_allows_exactly_the_cap() {
+        let exceeded = Rc::new(Cell::new(false));
+        let mut at_cap = CappedReader {
+            inner: &[1u8; 10][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        let mut out = Vec::new();
+        at_cap.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), 10);
+        assert!(!exceeded.get());
+
+        let mut over = CappedReader {
+            inner: &[1u8; 11][..],
+            remaining: 10,
+            exceeded: exceeded.clone(),
+        };
+        assert!(over.read_to_end(&mut Vec::new()).is_err());
+        assert!(exceeded.get());
     }
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::resolve::{ResolveError, resolve_server};
+use super::resolve::resolve_server;
 use super::{
     ClientError, Record, Records, ServerEntry, agx_binary, read_doc, record_target, shape,
 };
@@ -145,15 +145,16 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                     ..entry.clone()
                 };
                 let change = super::plan_install(&target, &record.key, &fixed_entry, false);
-                if let Ok(change) = change {
-                    if change.before.as_deref() == Some(before.as_str()) && change.apply().is_ok() {
-                        records.upsert(Record {
-                            command: current.clone(),
-                            ..record.clone()
-                        });
-                        changed_records = true;
-                        f.fixed = true;
-                    }
+                if let Ok(change) = change
+                    && change.before.as_deref() == Some(before.as_str())
+                    && change.apply().is_ok()
+                {
+                    records.upsert(Record {
+                        command: current.clone(),
+                        ..record.clone()
+                    });
+                    changed_records = true;
+                    f.fixed = true;
                 }
             }
             findings.push(f);
@@ -163,15 +164,18 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
         };
         match resolve_server(paths, &server) {
             Ok(_) => {}
-            Err(ResolveError::NotInstalled(p)) => findings.push(finding(
-                &record,
-                Problem::PackageMissing,
-                format!("package {p} is not installed"),
-                format!(
-                    "run `agx install {p}`, or `{}`",
-                    super::uninstall_command(&record)
-                ),
-            )),
+            Err(e) if e.missing_package().is_some() => {
+                let p = e.missing_package().expect("checked");
+                findings.push(finding(
+                    &record,
+                    Problem::PackageMissing,
+                    format!("package {p} is not installed"),
+                    format!(
+                        "run `agx install {p}`, or `{}`",
+                        super::uninstall_command(&record)
+                    ),
+                ))
+            }
             Err(e) => findings.push(finding(
                 &record,
                 Problem::ServerBroken,

@@ -112,13 +112,7 @@ fn report_resolved(resolved: &ResolvedServer) {
     if resolved.wrapped {
         ui::verbose(&format!("{} wraps a shipped MCP server", resolved.server));
     }
-    let names = |items: &[QualifiedName]| {
-        items
-            .iter()
-            .map(|q| q.item.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = |items: &[String]| items.join(", ");
     ui::verbose(&format!(
         "{} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
         resolved.server,

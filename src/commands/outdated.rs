@@ -69,7 +69,7 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
             c.name.to_string(),
             c.current.to_string(),
             c.wanted.to_string(),
-            c.latest.to_string()
+            c.latest
         );
     }
     Ok(())

@@ -1,8 +1,11 @@
 //! `agx search`: rank the registry's catalog (discovery: reads index metadata only).
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+
 use super::Context;
 use crate::cli::SearchArgs;
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use crate::index::{self, search};
 use crate::ui::{self, Style, paint};
 
@@ -21,11 +24,8 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             "registry": registry.source(),
             "results": hits,
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).expect("search results serialize")
-        );
-        return Ok(());
+        let text = serde_json::to_string_pretty(&doc).expect("search results serialize");
+        return print(&format!("{text}\n"));
     }
     if hits.is_empty() {
         ui::status(
@@ -34,23 +34,25 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         );
         return Ok(());
     }
+    print(&render(&hits))
+}
+
+/// One line per package (name, version, description), then its items, dimmed.
+fn render(hits: &[search::Hit<'_>]) -> String {
     let width = hits
         .iter()
         .map(|h| h.entry.name.to_string().len() + h.entry.version.to_string().len() + 1)
         .max()
         .unwrap_or(0);
-    for hit in &hits {
+    let mut text = String::new();
+    for hit in hits {
         let e = hit.entry;
         let head = format!("{} {}", e.name, e.version);
+        let pad = " ".repeat(width - head.len());
         let description = e.description.as_deref().unwrap_or("");
-        println!(
-            "{}{}  {description}",
-            paint(Style::Bold, &head),
-            " ".repeat(width - head.len())
-        );
+        let _ = writeln!(text, "{}{pad}  {description}", paint(Style::Bold, &head));
         let ext = &e.extension;
-        let mut parts = Vec::new();
-        for (label, names) in [
+        let groups = [
             (
                 "servers",
                 ext.servers
@@ -63,18 +65,26 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
                 "prompts",
                 ext.prompts.iter().map(|p| p.name.as_str()).collect(),
             ),
-        ] {
-            if !names.is_empty() {
-                parts.push(format!("{label}: {}", names.join(", ")));
-            }
-        }
+        ];
+        let parts: Vec<String> = groups
+            .iter()
+            .filter(|(_, names)| !names.is_empty())
+            .map(|(label, names)| format!("{label}: {}", names.join(", ")))
+            .collect();
         if !parts.is_empty() {
-            println!(
-                "{}  {}",
-                " ".repeat(width),
-                paint(Style::Dim, &parts.join("; "))
-            );
+            let items = paint(Style::Dim, &parts.join("; "));
+            let _ = writeln!(text, "{}  {items}", " ".repeat(width));
         }
     }
-    Ok(())
+    text
+}
+
+/// Write results to stdout; a closed pipe (`agx search x | head`) is not an error.
+fn print(text: &str) -> CliResult {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::new(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
 }

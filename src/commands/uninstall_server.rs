@@ -33,9 +33,8 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     );
     if change.outcome == Outcome::NotFound {
         return Err(
-            CliError::new(format!("no entry `{}` in {place}", args.entry)).with_hint(format!(
-                "`agx clients` lists the agx entries of every client"
-            )),
+            CliError::new(format!("no entry `{}` in {place}", args.entry))
+                .with_hint("`agx clients` lists the agx entries of every client"),
         );
     }
     if args.dry_run {

@@ -23,7 +23,8 @@ pub fn run(_ctx: &Context, args: &ValidateArgs) -> CliResult {
         }
     }
     match args.format {
-        OutputFormat::Human => print!("{}", render::human(&report, &dir)),
+        // Findings are errors and warnings for people: stderr, like rustc and cargo.
+        OutputFormat::Human => eprint!("{}", render::human(&report, &dir)),
         OutputFormat::Json => println!("{}", render::json(&report, &dir, probed)),
     }
     if report.has_errors() {

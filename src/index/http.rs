@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, Response};
-use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
+use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER};
+use reqwest::redirect;
 
 use super::IndexError;
 use super::cache::Validators;
@@ -19,12 +20,25 @@ use super::cache::Validators;
 /// Index files larger than this are refused (a catalog of 10,000 packages is a few MB).
 const MAX_INDEX_FILE: u64 = 256 * 1024 * 1024;
 
+/// The longest `Retry-After` agx honours before retrying.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
+
 /// Timeouts and retries for web registries.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub timeout: Duration,
     pub retries: u32,
     pub backoff: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            timeout: Duration::from_secs(30),
+            retries: 3,
+            backoff: Duration::from_millis(500),
+        }
+    }
 }
 
 impl Settings {
@@ -46,7 +60,12 @@ impl Settings {
                 _ => Ok(default),
             }
         }
-        let timeout: f64 = var("AGX_HTTP_TIMEOUT", "a number of seconds, e.g. 30", 30.0)?;
+        let defaults = Settings::default();
+        let timeout: f64 = var(
+            "AGX_HTTP_TIMEOUT",
+            "a number of seconds, e.g. 30",
+            defaults.timeout.as_secs_f64(),
+        )?;
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err(IndexError::Setting {
                 var: "AGX_HTTP_TIMEOUT",
@@ -54,13 +73,18 @@ impl Settings {
                 expected: "a positive number of seconds",
             });
         }
+        let backoff_ms = defaults.backoff.as_millis() as u64;
         Ok(Settings {
             timeout: Duration::from_secs_f64(timeout),
-            retries: var("AGX_HTTP_RETRIES", "a whole number, e.g. 3", 3)?,
+            retries: var(
+                "AGX_HTTP_RETRIES",
+                "a whole number, e.g. 3",
+                defaults.retries,
+            )?,
             backoff: Duration::from_millis(var(
                 "AGX_HTTP_BACKOFF_MS",
                 "milliseconds, e.g. 500",
-                500,
+                backoff_ms,
             )?),
         })
     }
@@ -78,6 +102,8 @@ pub enum Fetched {
 /// Why one attempt failed: worth retrying or not.
 enum Failure {
     Transient(IndexError),
+    /// A 429 or 503 with `Retry-After: <seconds>`: wait that long (capped) before retrying.
+    RetryAfter(IndexError, Duration),
     Fatal(IndexError),
 }
 
@@ -98,6 +124,22 @@ impl Http {
             .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(settings.timeout)
             .timeout(settings.timeout)
+            .redirect(redirect::Policy::custom(|attempt| {
+                // Never let a redirect downgrade to plain HTTP off this machine.
+                let target = attempt.url().as_str().to_string();
+                if attempt.previous().len() >= 10 {
+                    attempt.error("too many redirects")
+                } else if matches!(
+                    super::Source::parse(&target),
+                    Err(IndexError::InsecureHttp { .. })
+                ) {
+                    attempt.error(format!(
+                        "refusing a redirect to the plain-HTTP URL {target}"
+                    ))
+                } else {
+                    attempt.follow()
+                }
+            }))
             .build()
             .map_err(|e| IndexError::Network {
                 url: "(client setup)".into(),
@@ -138,17 +180,19 @@ impl Http {
         let mut wait = self.settings.backoff;
         let mut number = 1;
         loop {
-            match attempt(number) {
+            let (error, pause) = match attempt(number) {
                 Ok(value) => return Ok(value),
                 Err(Failure::Fatal(e)) => return Err(e),
-                Err(Failure::Transient(e)) if number > self.settings.retries => return Err(e),
-                Err(Failure::Transient(e)) => {
-                    crate::ui::verbose(&format!("{e}; retrying in {} ms", wait.as_millis()));
-                    std::thread::sleep(wait);
-                    wait = wait.saturating_mul(2);
-                    number += 1;
-                }
+                Err(Failure::Transient(e)) => (e, wait),
+                Err(Failure::RetryAfter(e, asked)) => (e, asked.min(MAX_RETRY_AFTER).max(wait)),
+            };
+            if number > self.settings.retries {
+                return Err(error);
             }
+            crate::ui::verbose(&format!("{error}; retrying in {} ms", pause.as_millis()));
+            std::thread::sleep(pause);
+            wait = wait.saturating_mul(2);
+            number += 1;
         }
     }
 
@@ -160,13 +204,21 @@ impl Http {
         attempt: u32,
     ) -> Result<Response, Failure> {
         let response = request.send().map_err(|e| {
-            Failure::Transient(IndexError::Network {
+            // A refused redirect will be refused again: no retry.
+            let retry = !e.is_redirect();
+            let error = IndexError::Network {
                 url: url.to_string(),
                 attempts: attempt,
                 source: Box::new(e),
-            })
+            };
+            if retry {
+                Failure::Transient(error)
+            } else {
+                Failure::Fatal(error)
+            }
         })?;
         let status = response.status();
+        crate::ui::verbose(&format!("GET {url} → {}", status.as_u16()));
         if status.is_success() || status == StatusCode::NOT_MODIFIED {
             return Ok(response);
         }
@@ -180,7 +232,13 @@ impl Http {
                 url: url.to_string(),
             })),
             s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
-                Err(Failure::Transient(error))
+                let retry_after = header(&response, RETRY_AFTER)
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .map(Duration::from_secs);
+                Err(match retry_after {
+                    Some(pause) => Failure::RetryAfter(error, pause),
+                    None => Failure::Transient(error),
+                })
             }
             _ => Err(Failure::Fatal(error)),
         }

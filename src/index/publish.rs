@@ -4,6 +4,9 @@
 //! registry readable at each step: the tarball first, then the package's version file, then
 //! `catalog.json`.
 
+// Errors are rare and carry the details people need (chains, paths, hashes).
+#![allow(clippy::result_large_err)]
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -157,7 +160,7 @@ pub enum Added {
 
 /// Publish a package folder (packed first) or a tarball made by `agx pack`.
 pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
-    check_registry(registry)?;
+    let _lock = lock_registry(registry)?;
     let work = tempfile::tempdir_in(registry)
         .map_err(|e| IndexError::io("cannot create a temp folder in", registry, e))?;
     let archive_error = |source| PublishError::Archive {
@@ -222,7 +225,7 @@ pub fn yank(
     version: &Version,
     yanked: bool,
 ) -> Result<bool, PublishError> {
-    check_registry(registry)?;
+    let _lock = lock_registry(registry)?;
     let path = versions_file(registry, name);
     let mut versions = read_versions(&path)?;
     let not_found = || PublishError::VersionNotFound {
@@ -241,6 +244,32 @@ pub fn yank(
     write_versions(&path, &mut versions)?;
     update_catalog(registry, name, &versions)?;
     Ok(true)
+}
+
+/// Check that `dir` is a registry and take its publishing lock (on `config.json`, which
+/// publishing never replaces), so that concurrent `add`/`yank` runs do not lose updates.
+fn lock_registry(dir: &Path) -> Result<std::fs::File, IndexError> {
+    check_registry(dir)?;
+    let path = dir.join("config.json");
+    let file = std::fs::File::open(&path).map_err(|e| IndexError::io("cannot open", &path, e))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            crate::ui::status(
+                "Blocking",
+                &format!(
+                    "waiting for another agx process publishing to {}",
+                    dir.display()
+                ),
+            );
+            file.lock()
+                .map_err(|e| IndexError::io("cannot lock", &path, e))?;
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(IndexError::io("cannot lock", path, e));
+        }
+    }
+    Ok(file)
 }
 
 fn check_registry(dir: &Path) -> Result<(), IndexError> {

@@ -43,7 +43,11 @@ struct Remote {
 impl Registry {
     /// A registry at a known source, with HTTP settings from the environment.
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
-        Self::with_settings(source, offline, paths, HttpSettings::from_env()?)
+        let settings = match &source {
+            Source::Http(_) => HttpSettings::from_env()?,
+            Source::Folder(_) => HttpSettings::default(),
+        };
+        Self::with_settings(source, offline, paths, settings)
     }
 
     /// A registry at a known source with explicit HTTP settings (timeouts, retries).
@@ -333,4 +337,32 @@ fn copy_verified(
         }));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_lines_report_the_bad_line() {
+        let good = r#"{"v":1,"name":"acme/a","vers":"1.0.0","cksum":"00","size":1}"#;
+        let body = format!("{good}\n\n{{not json\n");
+        let err = parse_version_lines(body.as_bytes(), "packages/acme/a.json").unwrap_err();
+        assert!(
+            matches!(&err, IndexError::Parse { location, .. } if location == "packages/acme/a.json:3"),
+            "{err:?}"
+        );
+        let entries = parse_version_lines(format!("{good}\n").as_bytes(), "x").unwrap();
+        assert_eq!(entries.len(), 1);
+        assert!(!entries[0].yanked);
+    }
+
+    #[test]
+    fn tarball_paths() {
+        let name = PackageName::parse("acme/weather").unwrap();
+        assert_eq!(
+            tarball_path(&name, &semver::Version::new(1, 2, 0)),
+            "dl/acme/weather/1.2.0.tar.gz"
+        );
+    }
 }

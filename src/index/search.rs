@@ -69,34 +69,41 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         }
     };
     for word in words {
+        let word = word.as_str();
         let mut best = 0;
-        if short == word || name == *word {
+        if short == word || name == word {
             best = 100;
-            note("name".into());
-        } else if short.starts_with(word.as_str()) {
-            best = 60;
-            note("name".into());
-        } else if name.contains(word.as_str()) {
-            best = 40;
+        } else if has_word_start(&name, word) {
+            best = 50;
+        } else if name.contains(word) {
+            best = 15;
+        }
+        if best > 0 {
             note("name".into());
         }
         for (kind, item, item_description) in &items {
-            let (s, what) = if item == word {
-                (30, format!("{kind}:{item}"))
-            } else if item.contains(word.as_str()) {
-                (20, format!("{kind}:{item}"))
-            } else if item_description.contains(word.as_str()) {
-                (5, format!("{kind}:{item}"))
+            let s = if item == word {
+                30
+            } else if has_word_start(item, word) {
+                20
+            } else if item.contains(word) {
+                8
+            } else if item_description.contains(word) {
+                5
             } else {
                 continue;
             };
+            // An item counts as "matched" by its name, or by its description alone.
             if s > 5 || best == 0 {
-                note(what);
+                note(format!("{kind}:{item}"));
             }
             best = best.max(s);
         }
-        if description.contains(word.as_str()) {
+        if has_word_start(&description, word) {
             best = best.max(10);
+            note("description".into());
+        } else if description.contains(word) {
+            best = best.max(4);
             note("description".into());
         }
         if best == 0 {
@@ -108,6 +115,17 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         entry,
         score: total,
         matched,
+    })
+}
+
+/// True when `word` occurs in `text` at the start of a word (after a non-alphanumeric
+/// character, or at the beginning), so `search` matches `web-search` but not only `research`.
+fn has_word_start(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        text[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
     })
 }
 
@@ -160,6 +178,16 @@ mod tests {
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].entry.name.to_string(), "acme/weather");
         assert!(search(&packages, "nothing-like-this").is_empty());
+        // A word inside another word ranks below a whole word.
+        let packages = [
+            entry("acme/research", "Research", &[]),
+            entry("acme/docs", "Docs", &["search"]),
+        ];
+        let names: Vec<String> = search(&packages, "search")
+            .iter()
+            .map(|h| h.entry.name.to_string())
+            .collect();
+        assert_eq!(names, ["acme/docs", "acme/research"]);
         assert!(search(&packages, "  ").is_empty());
     }
 }

@@ -11,7 +11,7 @@ use super::spanned::{Node, SourceFile, Value};
 use crate::name::{ItemName, PackageName, parse_manifest_requirement};
 
 /// The three kinds of item a package declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Server,
     Tool,
@@ -58,6 +58,8 @@ pub struct ManifestDraft {
     pub servers: Vec<Declaration>,
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
+    /// Where each declaration was written, for findings that point at it.
+    pub declaration_spans: std::collections::HashMap<(Kind, String), Range<usize>>,
 }
 
 impl ManifestDraft {
@@ -338,6 +340,9 @@ fn read_extension(
                     );
                     continue;
                 }
+                draft
+                    .declaration_spans
+                    .insert((kind, decl.name.to_string()), item.span.clone());
                 draft.declarations_mut(kind).push(decl);
             }
         }

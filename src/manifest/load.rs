@@ -73,7 +73,7 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
 
     let mut loaded = Loaded::default();
     for kind in Kind::ALL {
-        load_kind(f, dir, &draft, kind, &mut loaded);
+        load_kind(f, dir, &manifest_file, &draft, kind, &mut loaded);
     }
     check_references(f, &draft, &loaded.references);
 
@@ -181,7 +181,14 @@ fn load_combined(f: &mut Findings, dir: &Path, root: &str, kind: Kind) -> Option
     Some(Combined { file, node })
 }
 
-fn load_kind(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: Kind, loaded: &mut Loaded) {
+fn load_kind(
+    f: &mut Findings,
+    dir: &Path,
+    manifest_file: &SourceFile,
+    draft: &ManifestDraft,
+    kind: Kind,
+    loaded: &mut Loaded,
+) {
     let root = draft.root.as_str();
     let combined = load_combined(f, dir, root, kind);
     report_undeclared(f, dir, draft, kind, combined.as_ref());
@@ -255,10 +262,15 @@ fn load_kind(f: &mut Findings, dir: &Path, draft: &ManifestDraft, kind: Kind, lo
             };
             check_item(f, kind, &src, loaded);
         } else {
-            f.push(
+            let span = draft
+                .declaration_spans
+                .get(&(kind, name.to_string()))
+                .cloned()
+                .unwrap_or(0..0);
+            f.at(
                 codes::DEFINITION_MISSING,
-                decl.location.clone(),
-                name.chars().count(),
+                manifest_file,
+                &span,
                 format!("{} `{name}` is declared but has no definition file", kind.singular()),
                 Some(format!(
                     "create `{root}/{plural}/{name}.toml` (or .json), or a `[{name}]` table in `{root}/{plural}.toml`",

@@ -18,20 +18,14 @@ pub const SELF_TEST_INPUT: &str = r#"{"__test__":true}"#;
 /// Output kept from a probed tool; a self-test answer is small.
 const OUTPUT_CAP: u64 = 1 << 20;
 
-/// Probe every tool of the package, concurrently; findings in tool order.
+/// Probe every tool of the package, one after the other: each is timed alone, so that tools
+/// do not compete for the CPU and fail each other's deadline.
 pub fn probe_package(package: &Package, timeout: Duration) -> Vec<Finding> {
-    let results: Vec<Findings> = std::thread::scope(|scope| {
-        let handles: Vec<_> = package
-            .tools
-            .iter()
-            .map(|tool| scope.spawn(move || probe_tool(package, tool, timeout)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    results.into_iter().flat_map(|f| f.list).collect()
+    package
+        .tools
+        .iter()
+        .flat_map(|tool| probe_tool(package, tool, timeout).list)
+        .collect()
 }
 
 /// What happened when a tool ran.

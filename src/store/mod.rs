@@ -61,9 +61,11 @@ pub enum StoreError {
     #[error("the archive for {expected} contains {found}")]
     WrongPackage { expected: String, found: String },
     #[error(transparent)]
-    Plan(#[from] PlanError),
+    Resolve(Box<crate::resolve::ResolveError>),
     #[error(transparent)]
-    Index(#[from] crate::index::IndexError),
+    Plan(Box<PlanError>),
+    #[error(transparent)]
+    Index(Box<crate::index::IndexError>),
     #[error("cannot unpack {name}")]
     Archive {
         name: String,
@@ -71,7 +73,32 @@ pub enum StoreError {
         source: crate::archive::ArchiveError,
     },
     #[error(transparent)]
-    Load(#[from] crate::manifest::LoadError),
+    Load(Box<crate::manifest::LoadError>),
+}
+
+// Boxed: these errors are large, and store functions return them on every path.
+impl From<PlanError> for StoreError {
+    fn from(e: PlanError) -> Self {
+        StoreError::Plan(Box::new(e))
+    }
+}
+
+impl From<crate::resolve::ResolveError> for StoreError {
+    fn from(e: crate::resolve::ResolveError) -> Self {
+        StoreError::Resolve(Box::new(e))
+    }
+}
+
+impl From<crate::index::IndexError> for StoreError {
+    fn from(e: crate::index::IndexError) -> Self {
+        StoreError::Index(Box::new(e))
+    }
+}
+
+impl From<crate::manifest::LoadError> for StoreError {
+    fn from(e: crate::manifest::LoadError) -> Self {
+        StoreError::Load(Box::new(e))
+    }
 }
 
 impl StoreError {
@@ -110,10 +137,11 @@ impl crate::error::Hint for StoreError {
             StoreError::WrongPackage { .. } => {
                 Some("the registry serves a wrong archive; tell its maintainer".into())
             }
+            StoreError::Resolve(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::Plan(e) => e.hint(),
-            StoreError::Index(e) => crate::error::Hint::hint(e),
+            StoreError::Index(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
-            StoreError::Load(e) => crate::error::Hint::hint(e),
+            StoreError::Load(e) => crate::error::Hint::hint(e.as_ref()),
             _ => None,
         }
     }
@@ -204,7 +232,7 @@ impl Store {
             return Ok(None);
         }
         let receipt = Receipt::read(&path)?;
-        let package = self.from_receipt(receipt);
+        let package = self.package_from_receipt(receipt);
         if !package.is_complete() {
             return Err(StoreError::Damaged {
                 name: package.name,
@@ -225,7 +253,7 @@ impl Store {
             }
             for path in fsutil::read_dir_paths(&publisher_dir)? {
                 if path.extension().is_some_and(|e| e == "toml") {
-                    packages.push(self.from_receipt(Receipt::read(&path)?));
+                    packages.push(self.package_from_receipt(Receipt::read(&path)?));
                 }
             }
         }
@@ -233,7 +261,7 @@ impl Store {
         Ok(packages)
     }
 
-    fn from_receipt(&self, receipt: Receipt) -> InstalledPackage {
+    fn package_from_receipt(&self, receipt: Receipt) -> InstalledPackage {
         InstalledPackage {
             name: receipt.name.clone(),
             version: receipt.version.clone(),

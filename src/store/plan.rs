@@ -7,9 +7,9 @@ use std::path::Path;
 
 use crate::index::{IndexEntry, IndexError, Registry};
 use crate::name::{PackageName, PackageSpec};
-use crate::resolve::{self, Action, ResolveError};
+use crate::resolve::{self, Action};
 
-use super::Receipt;
+use super::{Receipt, StoreError};
 
 /// Where packages come from: the registry (an in-memory list in tests).
 pub trait PackageSource {
@@ -77,8 +77,6 @@ pub struct Plan {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
-    #[error(transparent)]
-    Resolve(#[from] ResolveError),
     #[error(
         "{name} {version} would replace {name} {installed}, but the installed {dependent} {dependent_version} requires {name} {req}"
     )]
@@ -95,7 +93,6 @@ pub enum PlanError {
 impl crate::error::Hint for PlanError {
     fn hint(&self) -> Option<String> {
         match self {
-            PlanError::Resolve(e) => e.hint(),
             PlanError::BreaksInstalled { dependent, .. } => Some(format!(
                 "update {dependent} too (`agx update {dependent}`), or ask for a version it accepts"
             )),
@@ -108,7 +105,7 @@ pub fn plan(
     source: &dyn PackageSource,
     installed: &BTreeMap<PackageName, Receipt>,
     roots: &[Root],
-) -> Result<Plan, PlanError> {
+) -> Result<Plan, StoreError> {
     // A forced root counts as not installed, so the resolver picks it afresh.
     let versions: BTreeMap<PackageName, semver::Version> = installed
         .iter()
@@ -162,7 +159,7 @@ fn dependent_requirement(
 fn check_installed_dependents(
     installed: &BTreeMap<PackageName, Receipt>,
     plan: &Plan,
-) -> Result<(), PlanError> {
+) -> Result<(), StoreError> {
     for change in &plan.installs {
         let Some(old) = &change.replaces else {
             continue;
@@ -181,7 +178,8 @@ fn check_installed_dependents(
                     dependent: receipt.name.clone(),
                     dependent_version: receipt.version.clone(),
                     req: req.clone(),
-                });
+                }
+                .into());
             }
         }
     }

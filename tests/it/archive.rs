@@ -340,6 +340,20 @@ fn entries_outside_the_one_top_folder_are_refused() {
 }
 
 #[test]
+fn folders_created_above_the_destination_are_removed_on_failure() {
+    let sandbox = Sandbox::new();
+    let archive = sandbox.write_archive(&with_good_entries(vec![dir("other-1.0.0/")]));
+    let before = listing(sandbox.tmp.path());
+    let dest = sandbox.work().join("store/acme/weather/1.2.0");
+    let err = unpack(&archive, &dest).unwrap_err();
+    assert!(
+        matches!(problem(&err), UnsafeEntry::MultipleTopFolders { .. }),
+        "{err:?}"
+    );
+    assert_eq!(before, listing(sandbox.tmp.path()));
+}
+
+#[test]
 fn an_empty_archive_is_refused() {
     let sandbox = Sandbox::new();
     let err = sandbox.refuse(&gzip(&tar_bytes(&[])));

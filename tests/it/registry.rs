@@ -726,3 +726,149 @@ fn search_ranks_and_prints_json() {
         .stdout("")
         .stderr(predicate::str::contains("no package matches `zebra`"));
 }
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn fixture_registry_is_up_to_date() {
+    let home = TestHome::new();
+    let rebuilt = home.home().join("rebuilt");
+    let status = std::process::Command::new("sh")
+        .arg(crate::support::repo_root().join("scripts/build-fixture-registry.sh"))
+        .arg(&rebuilt)
+        .env("AGX", assert_cmd::cargo::cargo_bin("agx"))
+        .env("HOME", home.home())
+        .env("AGX_HOME", home.agx_home())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let committed = crate::support::fixtures().join("registry");
+    let (fresh, old) = (tree(&rebuilt), tree(&committed));
+    assert!(
+        fresh.len() > 2,
+        "no fixture packages were published: {:?}",
+        fresh.keys()
+    );
+    let stale: Vec<&String> = fresh
+        .keys()
+        .chain(old.keys())
+        .filter(|k| fresh.get(*k) != old.get(*k))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "registry-fixtures/registry is stale ({stale:?}); run scripts/build-fixture-registry.sh"
+    );
+}
+
+#[test]
+fn concurrent_publishing_loses_no_update() {
+    let home = TestHome::new();
+    let reg = home.home().join("reg");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&reg)
+        .assert()
+        .success();
+    let src = home.home().join("src");
+    let dirs: Vec<PathBuf> = (0..6)
+        .map(|i| write_package(&src, &format!("acme/p{i}"), "1.0.0", &[], "t"))
+        .collect();
+    std::thread::scope(|scope| {
+        for dir in &dirs {
+            let (home, reg) = (&home, &reg);
+            scope.spawn(move || {
+                home.agx()
+                    .args(["registry", "add"])
+                    .arg(reg)
+                    .arg(dir)
+                    .assert()
+                    .success();
+            });
+        }
+    });
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(reg.join("catalog.json")).unwrap()).unwrap();
+    assert_eq!(
+        catalog["packages"].as_array().unwrap().len(),
+        6,
+        "{catalog}"
+    );
+}
+
+#[test]
+fn redirects_are_followed_but_never_to_plain_http_elsewhere() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    std::fs::copy(reg.join("catalog.json"), reg.join("moved.json")).unwrap();
+    let server = HttpServer::serve(&reg);
+    let url = server.url();
+    server.fault(
+        "/catalog.json",
+        Fault::Redirect {
+            location: format!("{url}/moved.json"),
+        },
+    );
+    fast_http(&home)
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/weather"));
+    assert_eq!(server.count("/moved.json"), 1);
+    server.fault(
+        "/catalog.json",
+        Fault::Redirect {
+            location: "http://registry.example.com/catalog.json".into(),
+        },
+    );
+    fast_http(&TestHome::new())
+        .args(["--registry", &url, "search", "weather"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "refusing a redirect to the plain-HTTP URL http://registry.example.com/catalog.json",
+        ));
+    // Refused once, not retried.
+    assert_eq!(server.count("/catalog.json"), 2);
+}
+
+#[test]
+fn bad_http_settings_are_named() {
+    let home = TestHome::new();
+    home.agx()
+        .env("AGX_HTTP_TIMEOUT", "soon")
+        .args(["--registry", "https://registry.example.com", "search", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "invalid setting AGX_HTTP_TIMEOUT=soon: expected a number of seconds",
+        ));
+    // Folder registries need no HTTP settings.
+    let reg = sample_registry(&home);
+    home.agx()
+        .env("AGX_HTTP_TIMEOUT", "soon")
+        .arg("--registry")
+        .arg(&reg)
+        .args(["search", "geo"])
+        .assert()
+        .success();
+}

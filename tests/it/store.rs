@@ -4,15 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::support::TestHome;
 use crate::support::http::{Fault, HttpServer};
+use crate::support::{TestHome, fixtures};
 
 /// Write a package source folder: `deps` as `("acme/geo", "^1.0")`, one tool, and with
 /// `server` a server using the tool and a prompt.
@@ -58,46 +58,21 @@ fn write_package(dir: &Path, name: &str, version: &str, deps: &[(&str, &str)], s
     .unwrap();
 }
 
-/// A registry with acme/geo 1.0.0 and 1.4.0, acme/weather 1.1.0 and 1.2.0 (needs geo ^1.0,
-/// has a server), and acme/maps 1.0.0 (needs geo ^1.0). Built and served over HTTP.
+/// The fixture registry (registry-fixtures/registry: acme/geo 1.0.0, acme/weather 1.1.0 and
+/// 1.2.0, acme/docs, contoso/web, acme/research), copied to a temp folder and served over
+/// HTTP on 127.0.0.1.
 struct Fixture {
-    _build: TestHome,
-    sources: PathBuf,
+    _copy: tempfile::TempDir,
     server: HttpServer,
 }
 
 impl Fixture {
     fn new() -> Fixture {
-        let build = TestHome::new();
-        let sources = build.home().join("src");
-        let registry = build.home().join("registry");
-        build
-            .agx()
-            .args(["registry", "init"])
-            .arg(&registry)
-            .assert()
-            .success();
-        for (name, version, deps, server) in [
-            ("acme/geo", "1.0.0", &[][..], false),
-            ("acme/geo", "1.4.0", &[], false),
-            ("acme/weather", "1.1.0", &[("acme/geo", "^1.0")], true),
-            ("acme/weather", "1.2.0", &[("acme/geo", "^1.0")], true),
-            ("acme/maps", "1.0.0", &[("acme/geo", "^1.0")], false),
-        ] {
-            let dir = sources.join(format!("{}-{version}", name.replace('/', "-")));
-            write_package(&dir, name, version, deps, server);
-            build
-                .agx()
-                .args(["registry", "add"])
-                .arg(&registry)
-                .arg(&dir)
-                .assert()
-                .success();
-        }
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(&fixtures().join("registry"), copy.path());
         Fixture {
-            server: HttpServer::serve(registry),
-            sources,
-            _build: build,
+            server: HttpServer::serve(copy.path()),
+            _copy: copy,
         }
     }
 
@@ -112,6 +87,7 @@ impl Fixture {
         cmd
     }
 
+    /// How many tarball downloads the server has answered.
     fn downloads(&self) -> usize {
         self.server
             .requests()
@@ -133,6 +109,19 @@ fn stderr_of_failure(cmd: &mut assert_cmd::Command) -> String {
 
 fn json(cmd: &mut assert_cmd::Command) -> Value {
     serde_json::from_str(&stdout(cmd)).unwrap()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// `name@version` of every installed package, from `agx list --json`.
@@ -194,20 +183,22 @@ fn install_with_dependencies_then_reinstall_is_a_no_op() {
         .assert()
         .success();
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("Installed acme/geo v1.4.0"), "{err}");
+    assert!(err.contains("Installed acme/geo v1.0.0"), "{err}");
     assert!(err.contains("Installed acme/weather v1.2.0"), "{err}");
     assert!(out.get_output().stdout.is_empty(), "results only on stdout");
     assert_eq!(
         installed(&fx, &home),
-        ["acme/geo@1.4.0", "acme/weather@1.2.0"]
+        ["acme/geo@1.0.0", "acme/weather@1.2.0"]
     );
 
     let store = home.agx_home().join("store-v1/acme/weather/1.2.0");
     assert!(store.join("agx.toml").is_file());
+    assert!(store.join("bin/forecast.py").is_file());
     assert!(store.join(".agx-complete").is_file());
     let receipt =
         std::fs::read_to_string(home.agx_home().join("receipts-v1/acme/weather.toml")).unwrap();
     assert!(receipt.contains("explicit = true"), "{receipt}");
+    assert!(receipt.contains(&fx.server.url()), "{receipt}");
     let geo = std::fs::read_to_string(home.agx_home().join("receipts-v1/acme/geo.toml")).unwrap();
     assert!(
         geo.contains("explicit = false") && geo.contains("requested = \"^1.0\""),
@@ -239,14 +230,13 @@ fn install_with_dependencies_then_reinstall_is_a_no_op() {
 fn installs_local_folders_and_tarballs() {
     let fx = Fixture::new();
     let home = TestHome::new();
-    let dir = home.home().join("notes");
-    write_package(&dir, "notes", "0.1.0", &[("acme/geo", "^1")], true);
+    let notes = home.home().join("notes");
+    copy_tree(&fixtures().join("packages/notes"), &notes);
     fx.agx(&home)
         .args(["install", "./notes"])
         .assert()
         .success()
         .stderr(predicates::str::contains("Installed notes v0.1.0"));
-    assert_eq!(installed(&fx, &home), ["acme/geo@1.4.0", "notes@0.1.0"]);
     assert!(
         home.agx_home()
             .join("store-v1/_local/notes/0.1.0/agx.toml")
@@ -262,9 +252,13 @@ fn installs_local_folders_and_tarballs() {
         .assert()
         .success()
         .stderr(predicates::str::contains("already installed"));
-    let manifest = dir.join("agx.toml");
+    let manifest = notes.join("agx.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("The notes package", "Edited notes")).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("Local note helpers", "Edited notes"),
+    )
+    .unwrap();
     fx.agx(&home)
         .args(["install", "./notes"])
         .assert()
@@ -272,35 +266,34 @@ fn installs_local_folders_and_tarballs() {
         .stderr(predicates::str::contains("Reinstalled notes v0.1.0"));
     assert!(stdout(fx.agx(&home).arg("list")).contains("Edited notes"));
 
-    // A tarball made by `agx pack`.
-    let pkg = fx.sources.join("acme-maps-1.0.0");
-    home.agx()
-        .args(["pack"])
-        .arg(&pkg)
-        .arg("-o")
-        .arg(home.home())
-        .assert()
-        .success();
-    let tarball = home.home().join("acme-maps-1.0.0.tar.gz");
+    // A local package's dependencies come from the registry.
+    let app = home.home().join("app");
+    write_package(&app, "local/app", "0.1.0", &[("acme/geo", "^1")], true);
+    fx.agx(&home).arg("install").arg(&app).assert().success();
+    assert_eq!(
+        installed(&fx, &home),
+        ["acme/geo@1.0.0", "local/app@0.1.0", "notes@0.1.0"]
+    );
+
+    // A tarball (the registry's own file, used as a local archive).
+    let tarball = fx.registry_dir().join("dl/acme/docs/1.0.0.tar.gz");
     fx.agx(&home)
         .arg("install")
         .arg(&tarball)
         .assert()
         .success()
-        .stderr(predicates::str::contains("Installed acme/maps v1.0.0"));
-    let info = json(fx.agx(&home).args(["info", "acme/maps", "--json"]));
+        .stderr(predicates::str::contains("Installed acme/docs v1.0.0"));
+    let info = json(fx.agx(&home).args(["info", "acme/docs", "--json"]));
     assert_eq!(info["installed"]["source"]["kind"], "local");
 
-    // A folder that is not a valid package is refused, and changes nothing.
+    // Invalid packages and missing paths are refused and change nothing.
     let before = snapshot(&home);
-    std::fs::create_dir_all(home.home().join("broken")).unwrap();
-    std::fs::write(
-        home.home().join("broken/agx.toml"),
-        "[package]\nname = \"x\"\n",
-    )
-    .unwrap();
-    let err = stderr_of_failure(fx.agx(&home).args(["install", "./broken"]));
-    assert!(err.contains("not valid"), "{err}");
+    let invalid = fixtures().join("invalid/missing-key");
+    let err = stderr_of_failure(fx.agx(&home).arg("install").arg(&invalid));
+    assert!(
+        err.contains("not valid") && err.contains("agx validate"),
+        "{err}"
+    );
     let err = stderr_of_failure(fx.agx(&home).args(["install", "./missing"]));
     assert!(err.contains("cannot install `./missing`"), "{err}");
     assert_eq!(snapshot(&home), before);
@@ -311,44 +304,72 @@ fn uninstall_refuses_dependents_then_cleans_dependencies() {
     let fx = Fixture::new();
     let home = TestHome::new();
     fx.agx(&home)
-        .args(["install", "acme/weather", "acme/maps"])
+        .args(["install", "acme/weather", "acme/research"])
         .assert()
         .success();
-    let err = stderr_of_failure(fx.agx(&home).args(["uninstall", "acme/geo"]));
+    assert_eq!(installed(&fx, &home).len(), 5);
+    let err = stderr_of_failure(fx.agx(&home).args(["uninstall", "acme/docs"]));
     assert!(
-        err.contains("acme/maps 1.0.0, acme/weather 1.2.0 depend on it"),
+        err.contains("cannot uninstall acme/docs: acme/research 0.9.0 depends on it"),
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");
-    assert_eq!(installed(&fx, &home).len(), 3);
+    assert_eq!(installed(&fx, &home).len(), 5);
 
-    // geo stays while maps needs it, and goes with the last package that needed it.
+    // Dependencies installed only for research go with it; geo stays for weather.
+    let out = fx
+        .agx(&home)
+        .args(["uninstall", "acme/research"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("Removed acme/docs v1.0.0 (no longer needed)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Removed contoso/web v2.1.0 (no longer needed)"),
+        "{err}"
+    );
+    assert_eq!(
+        installed(&fx, &home),
+        ["acme/geo@1.0.0", "acme/weather@1.2.0"]
+    );
+    assert!(!home.agx_home().join("store-v1/acme/research").exists());
+    assert!(
+        !home
+            .agx_home()
+            .join("receipts-v1/acme/research.toml")
+            .exists()
+    );
     fx.agx(&home)
         .args(["uninstall", "acme/weather"])
         .assert()
         .success();
-    assert_eq!(installed(&fx, &home), ["acme/geo@1.4.0", "acme/maps@1.0.0"]);
-    assert!(!home.agx_home().join("store-v1/acme/weather").exists());
-    fx.agx(&home)
-        .args(["uninstall", "acme/maps"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "Removed acme/geo v1.4.0 (no longer needed)",
-        ));
     assert!(installed(&fx, &home).is_empty());
 
     // An explicitly installed dependency stays; --force removes a needed package.
     fx.agx(&home)
-        .args(["install", "acme/geo", "acme/maps"])
+        .args(["install", "acme/geo", "acme/weather"])
+        .assert()
+        .success();
+    fx.agx(&home)
+        .args(["uninstall", "acme/weather"])
+        .assert()
+        .success();
+    assert_eq!(installed(&fx, &home), ["acme/geo@1.0.0"]);
+    fx.agx(&home)
+        .args(["install", "acme/weather"])
         .assert()
         .success();
     fx.agx(&home)
         .args(["uninstall", "--force", "acme/geo"])
         .assert()
         .success()
-        .stderr(predicates::str::contains("acme/maps 1.0.0 needs acme/geo"));
-    assert_eq!(installed(&fx, &home), ["acme/maps@1.0.0"]);
+        .stderr(predicates::str::contains(
+            "acme/weather 1.2.0 needs acme/geo",
+        ));
+    assert_eq!(installed(&fx, &home), ["acme/weather@1.2.0"]);
     let err = stderr_of_failure(fx.agx(&home).args(["uninstall", "acme/geo"]));
     assert!(err.contains("acme/geo is not installed"), "{err}");
 }
@@ -361,10 +382,6 @@ fn outdated_and_update_swap_to_the_newest_wanted_version() {
         .args(["install", "acme/weather@1.1.0"])
         .assert()
         .success();
-    fx.agx(&home)
-        .args(["install", "acme/geo@1.0.0"])
-        .assert()
-        .success();
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.1.0"]
@@ -372,14 +389,14 @@ fn outdated_and_update_swap_to_the_newest_wanted_version() {
 
     let outdated = json(fx.agx(&home).args(["outdated", "--json"]));
     let rows = outdated["packages"].as_array().unwrap();
-    assert_eq!(rows.len(), 2, "{outdated}");
-    let weather = rows.iter().find(|r| r["name"] == "acme/weather").unwrap();
-    assert_eq!(weather["current"], "1.1.0");
-    assert_eq!(weather["wanted"], "1.2.0");
-    assert_eq!(weather["latest"], "1.2.0");
+    assert_eq!(rows.len(), 1, "{outdated}");
+    assert_eq!(rows[0]["name"], "acme/weather");
+    assert_eq!(rows[0]["current"], "1.1.0");
+    assert_eq!(rows[0]["wanted"], "1.2.0");
+    assert_eq!(rows[0]["latest"], "1.2.0");
     let text = stdout(fx.agx(&home).arg("outdated"));
     assert!(
-        text.contains("acme/weather") && text.contains("1.2.0"),
+        text.contains("acme/weather  1.1.0      1.2.0      1.2.0"),
         "{text}"
     );
 
@@ -395,19 +412,22 @@ fn outdated_and_update_swap_to_the_newest_wanted_version() {
         ["acme/geo@1.0.0", "acme/weather@1.2.0"]
     );
     assert!(!home.agx_home().join("store-v1/acme/weather/1.1.0").exists());
+    let new = home.agx_home().join("store-v1/acme/weather/1.2.0");
+    assert!(new.join(".agx-complete").is_file());
     assert!(
-        home.agx_home()
-            .join("store-v1/acme/weather/1.2.0/.agx-complete")
-            .is_file()
+        new.join("agx/tools.toml").is_file(),
+        "1.2.0 brings the sunrise tool"
     );
 
-    fx.agx(&home).arg("update").assert().success();
-    assert_eq!(
-        installed(&fx, &home),
-        ["acme/geo@1.4.0", "acme/weather@1.2.0"]
-    );
+    fx.agx(&home)
+        .arg("update")
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("nothing"));
     let outdated = json(fx.agx(&home).args(["outdated", "--json"]));
     assert_eq!(outdated["packages"].as_array().unwrap().len(), 0);
+    let err = stderr_of_failure(fx.agx(&home).args(["update", "acme/docs"]));
+    assert!(err.contains("acme/docs is not installed"), "{err}");
 }
 
 #[test]
@@ -422,27 +442,57 @@ fn list_variants_and_json() {
         .success();
 
     let text = stdout(fx.agx(&home).arg("list"));
-    assert!(text.contains("acme/weather  1.2.0  The weather package [servers: main; tools: weather_tool; prompts: Ask]"), "{text}");
-    assert_eq!(text.lines().count(), 2);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[1].starts_with("acme/weather  1.2.0  Weather forecasts"),
+        "{text}"
+    );
+    assert!(
+        lines[1].ends_with("[servers: forecast; tools: get_forecast, alerts, sunrise; prompts: weather_report, packing_list]"),
+        "{text}"
+    );
 
     let tools = stdout(fx.agx(&home).args(["list", "--tools"]));
+    let names: Vec<&str> = tools
+        .lines()
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "acme/geo/geocode",
+            "acme/weather/get_forecast",
+            "acme/weather/alerts",
+            "acme/weather/sunrise"
+        ]
+    );
     assert!(
-        tools.contains("acme/geo/geo_tool") && tools.contains("Tool of weather"),
+        tools.contains("Active weather alerts for a region"),
         "{tools}"
     );
     let servers = stdout(fx.agx(&home).args(["list", "--servers"]));
-    assert_eq!(servers.trim(), "acme/weather/main  Main server of weather");
+    assert!(
+        servers
+            .lines()
+            .any(|l| l.starts_with("acme/weather/forecast ")),
+        "{servers}"
+    );
     let prompts = json(fx.agx(&home).args(["list", "--prompts", "--json"]));
-    assert_eq!(prompts["prompts"][0]["name"], "acme/weather/Ask");
-    assert_eq!(prompts["prompts"][0]["arguments"][0], "q");
+    assert_eq!(prompts["prompts"][0]["name"], "acme/weather/weather_report");
+    assert_eq!(prompts["prompts"][0]["package"], "acme/weather");
     assert_eq!(prompts["prompts"][0]["installed"], true);
+    assert_eq!(prompts["prompts"][1]["arguments"][0], "destination");
 
     let list = json(fx.agx(&home).args(["list", "--json"]));
     let weather = &list["packages"][1];
     assert_eq!(weather["name"], "acme/weather");
+    assert_eq!(weather["version"], "1.2.0");
+    assert_eq!(weather["installed"], true);
     assert_eq!(weather["explicit"], true);
-    assert_eq!(weather["servers"][0]["tools"][0], "weather_tool");
-    assert_eq!(weather["tools"][0]["parameters"][0]["name"], "place");
+    assert_eq!(list["packages"][0]["explicit"], false);
+    assert_eq!(weather["servers"][0]["tools"][3], "acme/geo/geocode");
+    assert_eq!(weather["tools"][0]["parameters"][0]["name"], "lat");
 
     // The catalog adds what is not installed, once, and downloads nothing.
     let downloads = fx.downloads();
@@ -461,22 +511,25 @@ fn list_variants_and_json() {
     assert_eq!(
         names,
         [
+            ("acme/docs", false),
             ("acme/geo", true),
-            ("acme/maps", false),
-            ("acme/weather", true)
+            ("acme/research", false),
+            ("acme/weather", true),
+            ("contoso/web", false)
         ]
     );
     let text = stdout(fx.agx(&home).args(["list", "--include-remote"]));
+    let docs = text.lines().find(|l| l.starts_with("acme/docs ")).unwrap();
     assert!(
-        text.contains("acme/maps     1.0.0  not installed"),
+        docs.contains("  not installed  Search Acme's product documentation"),
         "{text}"
     );
     let tools = stdout(fx.agx(&home).args(["list", "--include-remote", "--tools"]));
-    let maps = tools
+    let web = tools
         .lines()
-        .find(|l| l.starts_with("acme/maps/maps_tool "))
+        .find(|l| l.starts_with("contoso/web/search "))
         .unwrap();
-    assert!(maps.ends_with(" Tool of maps (not installed)"), "{tools}");
+    assert!(web.ends_with("(not installed)"), "{tools}");
     assert_eq!(fx.downloads(), downloads);
 }
 
@@ -495,43 +548,75 @@ fn info_of_installed_and_remote_packages_and_servers() {
         "{text}"
     );
     assert!(text.contains("versions: 1.1.0, 1.2.0"), "{text}");
-    assert!(text.contains("acme/geo ^1.0 (installed 1.4.0)"), "{text}");
-    assert!(
-        text.contains("weather_tool(place: string) — Tool of weather"),
-        "{text}"
-    );
+    assert!(text.contains("acme/geo ^1.0 (installed 1.0.0)"), "{text}");
+    assert!(text.contains("  acme/weather/forecast — "), "{text}");
+    assert!(text.contains("alerts(region: string"), "{text}");
     let info = json(fx.agx(&home).args(["info", "acme/weather", "--json"]));
     assert_eq!(info["installed"]["version"], "1.1.0");
-    assert_eq!(info["license"], "MIT");
-    assert_eq!(info["dependencies"][0]["installed"], "1.4.0");
-    assert_eq!(info["servers"][0]["name"], "main");
+    assert_eq!(info["installed"]["requested"], "=1.1.0");
+    assert_eq!(info["dependencies"][0]["installed"], "1.0.0");
+    assert_eq!(info["servers"][0]["name"], "forecast");
+    assert_eq!(info["versions"][1]["version"], "1.2.0");
 
-    let server = json(fx.agx(&home).args(["info", "acme/weather/main", "--json"]));
-    assert_eq!(server["name"], "acme/weather/main");
-    assert_eq!(server["instructions"], "Call weather_tool");
-    assert_eq!(server["tools"][0]["name"], "acme/weather/weather_tool");
-    assert_eq!(server["tools"][0]["description"], "Tool of weather");
-    assert_eq!(server["prompts"][0]["arguments"][0], "q");
+    let server = json(
+        fx.agx(&home)
+            .args(["info", "acme/weather/forecast", "--json"]),
+    );
+    assert_eq!(server["name"], "acme/weather/forecast");
+    assert_eq!(server["installed"], true);
+    assert!(server["instructions"].is_string(), "{server}");
+    let tools: Vec<&str> = server["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "acme/weather/get_forecast",
+            "acme/weather/alerts",
+            "acme/geo/geocode"
+        ]
+    );
+    assert!(
+        server["tools"][2]["description"]
+            .as_str()
+            .unwrap()
+            .contains("coordinates")
+    );
+    let text = stdout(fx.agx(&home).args(["info", "acme/weather/forecast"]));
+    assert!(
+        text.contains("agx install-server <client> acme/weather/forecast"),
+        "{text}"
+    );
     let err = stderr_of_failure(fx.agx(&home).args(["info", "acme/weather/nope"]));
     assert!(
-        err.contains("has no server `nope`") && err.contains("acme/weather/main"),
+        err.contains("has no server `nope`") && err.contains("acme/weather/forecast"),
         "{err}"
     );
 
     // Not installed: registry metadata only, nothing downloaded.
     let downloads = fx.downloads();
-    let info = json(fx.agx(&home).args(["info", "acme/maps", "--json"]));
+    let info = json(fx.agx(&home).args(["info", "acme/research", "--json"]));
     assert_eq!(info["installed"], Value::Null);
-    assert_eq!(info["version"], "1.0.0");
-    assert_eq!(info["dependencies"][0]["name"], "acme/geo");
-    assert_eq!(info["tools"][0]["name"], "maps_tool");
-    let text = stdout(fx.agx(&home).args(["info", "acme/maps"]));
+    assert_eq!(info["version"], "0.9.0");
+    assert_eq!(info["dependencies"][0]["name"], "acme/docs");
+    assert_eq!(info["dependencies"][0]["installed"], Value::Null);
+    assert_eq!(info["tools"][0]["name"], "cite");
+    let text = stdout(fx.agx(&home).args(["info", "acme/research"]));
     assert!(
-        text.contains("(not installed)") && text.contains("agx install acme/maps"),
+        text.contains("(not installed)") && text.contains("agx install acme/research"),
         "{text}"
     );
+    let server = json(
+        fx.agx(&home)
+            .args(["info", "acme/research/research", "--json"]),
+    );
+    assert_eq!(server["installed"], false);
+    assert_eq!(server["tools"][0]["name"], "acme/docs/search");
     assert_eq!(fx.downloads(), downloads);
-    assert!(!home.agx_home().join("store-v1/acme/maps").exists());
+    assert!(!home.agx_home().join("store-v1/acme/research").exists());
     let err = stderr_of_failure(fx.agx(&home).args(["info", "acme/nothing"]));
     assert!(err.contains("acme/nothing"), "{err}");
 }
@@ -541,11 +626,11 @@ fn failed_installs_leave_the_home_unchanged() {
     let fx = Fixture::new();
     let home = TestHome::new();
     fx.agx(&home)
-        .args(["install", "acme/geo@1.0.0"])
+        .args(["install", "acme/weather@1.1.0"])
         .assert()
         .success();
     let before = snapshot(&home);
-    assert!(before.contains_key("receipts-v1/acme/geo.toml"));
+    assert!(before.contains_key("receipts-v1/acme/weather.toml"));
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
     for (fault, needle) in [
         (Fault::NotFound, "not found"),
@@ -553,15 +638,18 @@ fn failed_installs_leave_the_home_unchanged() {
         (Fault::Truncate { keep: 100 }, "acme/weather"),
     ] {
         fx.server.fault(tarball, fault.clone());
-        let err = stderr_of_failure(fx.agx(&home).args(["install", "acme/weather"]));
-        assert!(err.contains(needle), "{fault:?}: {err}");
-        assert_eq!(snapshot(&home), before, "{fault:?} changed the home");
+        for args in [&["install", "acme/weather@1.2.0"][..], &["update"]] {
+            let err = stderr_of_failure(fx.agx(&home).args(args));
+            assert!(err.contains(needle), "{fault:?}: {err}");
+            assert_eq!(
+                snapshot(&home),
+                before,
+                "{fault:?} {args:?} changed the home"
+            );
+        }
     }
     fx.server.clear_faults();
-    fx.agx(&home)
-        .args(["install", "acme/weather"])
-        .assert()
-        .success();
+    fx.agx(&home).arg("update").assert().success();
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.2.0"]
@@ -603,46 +691,51 @@ fn killed_install_leaves_the_previous_state_and_a_rerun_succeeds() {
     let fx = Fixture::new();
     let home = TestHome::new();
     fx.agx(&home)
-        .args(["install", "acme/geo"])
+        .args(["install", "acme/weather@1.1.0"])
         .assert()
         .success();
-    let before = installed(&fx, &home);
+    let before = snapshot(&home);
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
     fx.server.fault(
         tarball,
         Fault::Trickle {
-            chunk: 16,
+            chunk: 256,
             delay: Duration::from_millis(100),
         },
     );
-    let mut child = spawn(&fx, &home, &["install", "acme/weather"]);
+    let mut child = spawn(&fx, &home, &["update"]);
     wait_for_request(&fx.server, tarball);
     std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-
-    assert_eq!(installed(&fx, &home), before);
-    assert!(
-        !home
-            .agx_home()
-            .join("receipts-v1/acme/weather.toml")
-            .exists()
+    let staging = home.agx_home().join("store-v1/.staging");
+    assert_ne!(
+        std::fs::read_dir(&staging).unwrap().count(),
+        0,
+        "killed while downloading into staging"
     );
-    fx.server.clear_faults();
-    fx.agx(&home)
-        .args(["install", "acme/weather"])
-        .assert()
-        .success();
+
+    // Readers see the previous state, intact.
     assert_eq!(
         installed(&fx, &home),
-        ["acme/geo@1.4.0", "acme/weather@1.2.0"]
+        ["acme/geo@1.0.0", "acme/weather@1.1.0"]
     );
-    let staging = home.agx_home().join("store-v1/.staging");
+    let info = json(fx.agx(&home).args(["info", "acme/weather", "--json"]));
+    assert_eq!(info["installed"]["version"], "1.1.0");
+
+    // The next writer cleans the leftovers and succeeds.
+    fx.server.clear_faults();
+    fx.agx(&home).arg("update").assert().success();
     assert_eq!(
-        std::fs::read_dir(staging).unwrap().count(),
+        installed(&fx, &home),
+        ["acme/geo@1.0.0", "acme/weather@1.2.0"]
+    );
+    assert_eq!(
+        std::fs::read_dir(&staging).unwrap().count(),
         0,
         "leftovers cleaned"
     );
+    assert_ne!(snapshot(&home), before);
 }
 
 #[test]
@@ -659,7 +752,7 @@ fn concurrent_installs_wait_for_each_other_and_both_finish() {
     );
     let first = spawn(&fx, &home, &["install", "acme/weather"]);
     wait_for_request(&fx.server, tarball);
-    let second = spawn(&fx, &home, &["install", "acme/maps"]);
+    let second = spawn(&fx, &home, &["install", "acme/docs"]);
     let first = first.wait_with_output().unwrap();
     let second = second.wait_with_output().unwrap();
     let second_err = String::from_utf8_lossy(&second.stderr);
@@ -675,9 +768,9 @@ fn concurrent_installs_wait_for_each_other_and_both_finish() {
     );
     assert_eq!(
         installed(&fx, &home),
-        ["acme/geo@1.4.0", "acme/maps@1.0.0", "acme/weather@1.2.0"]
+        ["acme/docs@1.0.0", "acme/geo@1.0.0", "acme/weather@1.2.0"]
     );
-    for name in ["geo/1.4.0", "maps/1.0.0", "weather/1.2.0"] {
+    for name in ["docs/1.0.0", "geo/1.0.0", "weather/1.2.0"] {
         let dir = home.agx_home().join("store-v1/acme").join(name);
         assert!(dir.join(".agx-complete").is_file(), "{name}");
     }
@@ -739,6 +832,7 @@ fn hostile_archive_from_the_registry_is_rejected() {
     );
     let err = stderr_of_failure(fx.agx(&home).args(["install", "acme/evil"]));
     assert!(err.contains("cannot unpack acme/evil"), "{err}");
+    assert!(err.contains("`..`"), "the cause names the bad entry: {err}");
     assert_eq!(snapshot(&home), before);
     assert!(!home.agx_home().join("escaped").exists());
     assert!(!home.agx_home().join("store-v1/escaped").exists());

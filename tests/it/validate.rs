@@ -137,7 +137,7 @@ fn human(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{name} fails validation");
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(out.stderr).unwrap()
 }
 
 #[test]
@@ -298,7 +298,7 @@ fn a_valid_package_passes_with_every_declaration_form() {
     let out = home.agx().arg("validate").arg(pkg.path()).output().unwrap();
     assert!(out.status.success());
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
         "ok: acme/weather 1.2.0 (1 server, 3 tools, 2 prompts) is valid\n"
     );
 }
@@ -387,7 +387,7 @@ fn probe_reports_a_tool_that_breaks_the_contract() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = String::from_utf8(out.stderr).unwrap();
     assert_eq!(text.matches("error[E031]").count(), 3, "{text}");
     assert!(text.contains("stderr: AGX_PACKAGE=acme/other"), "{text}");
 }
@@ -479,6 +479,20 @@ fn validate_defaults_to_the_current_directory() {
     assert!(
         out.status.success(),
         "{}",
-        String::from_utf8_lossy(&out.stdout)
+        String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn docs_list_every_code() {
+    let docs = fs::read_to_string(crate::support::repo_root().join("docs/validate.md")).unwrap();
+    for code in agx::manifest::ALL_CODES {
+        let row = format!("| `{}` | `{}` |", code.code, code.name);
+        assert!(
+            docs.contains(&row),
+            "docs/validate.md has no row for {} {}",
+            code.code,
+            code.name
+        );
+    }
 }

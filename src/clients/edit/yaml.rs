@@ -63,8 +63,8 @@ fn set_json(mapping: &Mapping, key: &str, value: &Value) {
             None => mapping.set(key, n.as_f64().unwrap_or_default()),
         },
         Value::String(s) => mapping.set(key, s.as_str()),
-        Value::Array(a) => mapping.set(key, &sequence(a)),
-        Value::Object(o) => mapping.set(key, &block_mapping(o)),
+        Value::Array(a) => mapping.set(key, sequence(a)),
+        Value::Object(o) => mapping.set(key, block_mapping(o)),
     }
 }
 
@@ -91,8 +91,8 @@ fn sequence(a: &[Value]) -> Sequence {
                 None => seq.push(n.as_f64().unwrap_or_default()),
             },
             Value::String(s) => seq.push(s.as_str()),
-            Value::Array(inner) => seq.push(&sequence(inner)),
-            Value::Object(o) => seq.push(&block_mapping(o)),
+            Value::Array(inner) => seq.push(sequence(inner)),
+            Value::Object(o) => seq.push(block_mapping(o)),
         }
     }
     seq
@@ -197,7 +197,7 @@ impl ConfigDoc for YamlDoc {
         let (last, parents) = at.path.split_last().expect("a container path");
         for (i, segment) in parents.iter().enumerate() {
             if !parent.contains_key(segment.as_str()) {
-                parent.set(segment.as_str(), &Mapping::new());
+                parent.set(segment.as_str(), Mapping::new());
             }
             parent = parent
                 .get_mapping(segment.as_str())
@@ -218,7 +218,7 @@ impl ConfigDoc for YamlDoc {
             .is_none_or(|n| n.as_scalar().is_some_and(|s| s.is_null()));
         if at.list_by_name {
             if absent {
-                parent.set(last.as_str(), &Sequence::new());
+                parent.set(last.as_str(), Sequence::new());
             }
             let seq = parent.get_sequence(last.as_str()).ok_or_else(wrong)?;
             let item = block_mapping(obj);
@@ -230,10 +230,10 @@ impl ConfigDoc for YamlDoc {
             }
         } else {
             if absent {
-                parent.set(last.as_str(), &Mapping::new());
+                parent.set(last.as_str(), Mapping::new());
             }
             let servers = parent.get_mapping(last.as_str()).ok_or_else(wrong)?;
-            servers.set(key, &block_mapping(obj));
+            servers.set(key, block_mapping(obj));
         }
         Ok(())
     }

@@ -38,6 +38,8 @@ pub enum Fault {
     WrongBytes,
     /// Send the body `chunk` bytes at a time with `delay` between chunks.
     Trickle { chunk: usize, delay: Duration },
+    /// `302 Found` to `location` (an absolute URL or a path).
+    Redirect { location: String },
 }
 
 /// One request as the server saw it.
@@ -240,6 +242,11 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
 
     match fault {
         Some(Fault::NotFound) => return not_found(&mut stream, log),
+        Some(Fault::Redirect { location }) => {
+            log(302);
+            let _ = write_head(&mut stream, 302, 0, &[("Location", location)]);
+            return;
+        }
         Some(Fault::Fail { status, .. }) => {
             log(status);
             let body = format!("<html><body>error {status}</body></html>");
@@ -330,6 +337,7 @@ fn write_head(
 ) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
+        302 => "Found",
         304 => "Not Modified",
         404 => "Not Found",
         429 => "Too Many Requests",
