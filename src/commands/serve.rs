@@ -6,7 +6,7 @@ use super::Context;
 use crate::cli::ServeArgs;
 use crate::error::{CliError, CliResult, Hint};
 use crate::name::{PackageName, QualifiedName};
-use crate::runtime::{self, FindError, Listen};
+use crate::runtime::{self, Listen};
 use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
@@ -21,13 +21,13 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
-        let find = |name: &PackageName| -> Result<Option<PathBuf>, FindError> {
+        let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
             store
                 .installed(name)
                 .map(|p| p.map(|p| p.dir))
-                .map_err(|e| FindError {
-                    message: e.to_string(),
-                    hint: Hint::hint(&e),
+                .map_err(|e| match Hint::hint(&e) {
+                    Some(fix) => format!("{e} ({fix})"),
+                    None => e.to_string(),
                 })
         };
         runtime::assemble(&server, &find)?

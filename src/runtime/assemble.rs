@@ -11,14 +11,8 @@ use crate::name::{ItemRef, PackageName, QualifiedName};
 
 /// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
 /// store cannot be read.
-pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, FindError>;
-
-/// Why the store could not answer, and how to fix it.
-#[derive(Debug, Clone)]
-pub struct FindError {
-    pub message: String,
-    pub hint: Option<String>,
-}
+/// The error text should say how to fix the problem when the store knows.
+pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, String>;
 
 /// A tool as the server exposes it.
 #[derive(Debug)]
@@ -87,10 +81,10 @@ pub enum AssembleError {
         /// The qualified server, when the missing package is one of its dependencies.
         needed_by: Option<String>,
     },
-    #[error("could not look up package {package} in the store: {}", reason.message)]
+    #[error("could not look up package {package} in the store: {reason}")]
     Store {
         package: PackageName,
-        reason: FindError,
+        reason: String,
     },
     #[error("the installed package {package} is broken")]
     Broken {
@@ -125,10 +119,7 @@ impl crate::error::Hint for AssembleError {
             AssembleError::NotInstalled { package, .. } => {
                 Some(format!("install it with `agx install {package}`"))
             }
-            AssembleError::Store { reason, .. } => reason
-                .hint
-                .clone()
-                .or_else(|| Some("run `agx doctor` to check the store".into())),
+            AssembleError::Store { .. } => Some("run `agx doctor` to check the store".into()),
             AssembleError::Broken { package, source } => Some(format!(
                 "reinstall it with `agx install {package}`; `agx validate {}` shows the details",
                 source.dir.display()

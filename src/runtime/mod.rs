@@ -21,9 +21,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use assemble::{
-    AssembleError, Assembled, Assembly, FindError, FindPackage, assemble, disambiguate,
-};
+pub use assemble::{AssembleError, Assembled, Assembly, FindPackage, assemble, disambiguate};
 pub use handler::{AgxServer, Runtime};
 
 use crate::manifest::resolve_program;

