@@ -80,6 +80,7 @@ const PATH_VARS: &[&str] = &[
     "COPILOT_HOME",
     "XDG_CONFIG_HOME",
     "APPDATA",
+    "LOCALAPPDATA",
     "OPENCODE_CONFIG",
 ];
 
@@ -186,7 +187,16 @@ pub static CLIENTS: &[Client] = &[
         format: Format::Json,
         container: &["mcpServers"],
         shape: Shape::Plain,
-        user: |e| e.app_config().join("Claude/claude_desktop_config.json"),
+        user: |e| {
+            // The MSIX build (the default on Windows since 2026) keeps its own copy.
+            let msix = e.var("LOCALAPPDATA").map(|l| {
+                l.join("Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json")
+            });
+            match msix {
+                Some(m) if e.os == Os::Windows && m.exists() => m,
+                _ => e.app_config().join("Claude/claude_desktop_config.json"),
+            }
+        },
         project: None,
         local_scope: false,
     },
@@ -443,6 +453,39 @@ pub fn find(name: &str) -> Option<&'static Client> {
         .find(|c| c.id == name || c.aliases.contains(&name.as_str()))
 }
 
+/// Guess the client of a config file given with `--config`: first by where the file is
+/// (its path ends like a client's user or project file), then by what it holds.
+pub fn guess(path: &std::path::Path, text: &str, env: &HostEnv) -> Option<&'static Client> {
+    // The last components of a client's file that identify it (`.claude.json`,
+    // `Code/User/mcp.json` → `User/mcp.json`), compared with the end of `path`.
+    let ends_with = |candidate: &std::path::Path| {
+        let rel = candidate.strip_prefix(&env.home).unwrap_or(candidate);
+        let tail: Vec<_> = rel.components().rev().take(2).collect();
+        let have: Vec<_> = path.components().rev().take(tail.len()).collect();
+        !tail.is_empty() && tail == have
+    };
+    let by_place = CLIENTS.iter().find(|c| {
+        ends_with(&(c.user)(env))
+            || c.project
+                .filter(|p| !p.contains("{key}"))
+                .is_some_and(|p| ends_with(std::path::Path::new(p)))
+    });
+    if by_place.is_some() {
+        return by_place;
+    }
+    let has = |key: &str| text.contains(&format!("\"{key}\"")) || text.contains(&format!("{key}:"));
+    let id = match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => "codex",
+        Some("yaml" | "yml") if has("extensions") => "goose",
+        Some("yaml" | "yml") => "continue",
+        _ if has("context_servers") => "zed",
+        _ if has("servers") && !has("mcpServers") => "vscode",
+        _ if text.contains("\"mcp\"") => "opencode",
+        _ => "cursor",
+    };
+    find(id)
+}
+
 /// Every id and alias, for "did you mean" hints.
 pub fn all_names() -> impl Iterator<Item = &'static str> {
     CLIENTS
@@ -498,5 +541,18 @@ mod tests {
             PathBuf::from("/cc/.claude.json")
         );
         assert_eq!(find("Cursor").unwrap().id, "cursor");
+    }
+
+    #[test]
+    fn guesses_the_client_of_a_config_file() {
+        let e = env(Os::Linux);
+        let g = |p: &str, text: &str| guess(std::path::Path::new(p), text, &e).unwrap().id;
+        assert_eq!(g("/backup/.claude.json", "{}"), "claude-code");
+        assert_eq!(g("/x/.vscode/mcp.json", "{}"), "vscode");
+        assert_eq!(g("/x/windsurf/mcp_config.json", "{}"), "windsurf");
+        assert_eq!(g("/x/y/custom.toml", ""), "codex");
+        assert_eq!(g("/x/y/custom.yaml", "extensions:\n"), "goose");
+        assert_eq!(g("/x/y/custom.json", "{\"context_servers\": {}}"), "zed");
+        assert_eq!(g("/x/y/custom.json", "{\"mcpServers\": {}}"), "cursor");
     }
 }

@@ -411,3 +411,35 @@ fn project_and_local_scopes_write_their_files() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("no local scope"), "{}", stderr(&out));
 }
+
+#[test]
+fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
+    let home = home_with_package();
+    let file = home.home().join("backup/zed-settings.json");
+    write(&file, "{\n  // mine\n  \"context_servers\": {},\n}\n");
+    let out = home
+        .agx()
+        .args([
+            "install-server",
+            "auto",
+            "acme/weather/forecast",
+            "--config",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Zed"), "{}", stderr(&out));
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("// mine") && text.contains("\"forecast\""),
+        "{text}"
+    );
+    // uninstall-server edits the same file.
+    home.agx()
+        .args(["uninstall-server", "zed", "forecast", "--config"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert!(!fs::read_to_string(&file).unwrap().contains("forecast"));
+}
