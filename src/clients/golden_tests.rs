@@ -161,6 +161,30 @@ fn malformed_files_are_refused_with_line_and_column() {
 }
 
 #[test]
+fn a_new_continue_block_file_gets_its_header() {
+    let client = table::find("continue").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let t = target(
+        client,
+        Scope::Project,
+        Some(dir.path()),
+        None,
+        "forecast",
+        &host(),
+    )
+    .unwrap();
+    assert!(t.file.ends_with(".continue/mcpServers/forecast.yaml"));
+    let change = plan_install(&t, "forecast", &fixture_entry(), false).unwrap();
+    assert!(
+        change
+            .after
+            .starts_with("name: forecast\nversion: 0.0.1\nschema: v1\nmcpServers:\n"),
+        "{}",
+        change.after
+    );
+}
+
+#[test]
 fn minified_json_keeps_other_entries_on_uninstall() {
     let client = table::find("amazon-q").unwrap();
     let text = "{\"mcpServers\":{\"aws\":{\"command\":\"uvx\",\"args\":[\"a\"]}},\"x\":1}";

@@ -310,6 +310,10 @@ pub fn plan_install(
         return Err(ClientError::BadKey { key: key.into() });
     }
     let (before, mut doc) = read_doc(target)?;
+    if let (None, Some(seed)) = (&before, target.client.new_file) {
+        doc = edit::parse(target.client.format, &seed.replace("{key}", key))
+            .expect("client seeds are valid");
+    }
     let shape = target.client.shape;
     let rendered = shape::render(shape, key, entry);
     let existing = doc.get(&target.container, key);

@@ -161,6 +161,9 @@ pub struct Client {
     pub project: Option<&'static str>,
     /// Claude Code's `local` scope: `projects.<dir>.<container>` inside the user file.
     pub local_scope: bool,
+    /// What a new file starts with, when the client needs more than the entry (`{key}` is
+    /// the entry key).
+    pub new_file: Option<&'static str>,
 }
 
 /// The table. Paths from shared/clients.md.
@@ -179,6 +182,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".mcp.json"),
         local_scope: true,
+        new_file: None,
     },
     Client {
         id: "claude-desktop",
@@ -199,6 +203,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "cursor",
@@ -210,6 +215,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".cursor/mcp.json"),
         project: Some(".cursor/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "vscode",
@@ -221,6 +227,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.vscode_user().join("mcp.json"),
         project: Some(".vscode/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "windsurf",
@@ -232,6 +239,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".codeium/windsurf/mcp_config.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "gemini",
@@ -247,6 +255,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".gemini/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "codex",
@@ -258,6 +267,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home_or_var("CODEX_HOME", ".codex").join("config.toml"),
         project: Some(".codex/config.toml"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "zed",
@@ -272,6 +282,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".zed/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "opencode",
@@ -286,6 +297,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some("opencode.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "copilot",
@@ -300,6 +312,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "cline",
@@ -322,6 +335,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "kiro",
@@ -333,6 +347,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".kiro/settings/mcp.json"),
         project: Some(".kiro/settings/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "qwen",
@@ -344,6 +359,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".qwen/settings.json"),
         project: Some(".qwen/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "goose",
@@ -358,6 +374,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "continue",
@@ -369,6 +386,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".continue/config.yaml"),
         project: Some(".continue/mcpServers/{key}.yaml"),
         local_scope: false,
+        new_file: Some("name: {key}\nversion: 0.0.1\nschema: v1\n"),
     },
     Client {
         id: "lm-studio",
@@ -380,6 +398,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".lmstudio/mcp.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "amazon-q",
@@ -391,6 +410,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".aws/amazonq/mcp.json"),
         project: Some(".amazonq/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "junie",
@@ -402,6 +422,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".junie/mcp/mcp.json"),
         project: Some(".junie/mcp/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "augment",
@@ -413,6 +434,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".augment/settings.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "kimi",
@@ -424,6 +446,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".kimi/mcp.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "antigravity",
@@ -442,6 +465,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".agents/mcp_config.json"),
         local_scope: false,
+        new_file: None,
     },
 ];
 
