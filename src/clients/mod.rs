@@ -467,6 +467,13 @@ pub fn record_target(record: &Record) -> Result<Target, ClientError> {
     )
 }
 
+/// Print a result to stdout; a reader that went away (`agx clients | head`) is not an error.
+pub fn print_result(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
 /// The agx binary path to put into entries: canonical and absolute (GUI clients do not get
 /// the shell's PATH).
 pub fn agx_binary() -> std::io::Result<PathBuf> {

@@ -65,7 +65,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         if change.outcome == Outcome::Unchanged {
             ui::status("Unchanged", &format!("{place} already has this entry"));
         } else {
-            print!("{}", change.diff());
+            clients::print_result(&change.diff());
             ui::status("Dry run", &format!("would write {place}; nothing written"));
         }
         return Ok(());
