@@ -250,3 +250,31 @@ fn missing_files_are_created_and_dry_run_writes_nothing() {
         );
     }
 }
+
+#[test]
+fn uninstall_is_refused_while_entries_use_the_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = crate::paths::AgxPaths::under(dir.path().to_path_buf(), true);
+    let mut records = Records::default();
+    records.upsert(Record {
+        client: "cursor".into(),
+        scope: "user".into(),
+        file: "/home/u/.cursor/mcp.json".into(),
+        key: "forecast".into(),
+        server: "acme/weather/forecast".into(),
+        project: None,
+        command: "/opt/agx/bin/agx".into(),
+    });
+    records.save(&paths.clients_file()).unwrap();
+    let weather = crate::name::PackageName::parse("acme/weather").unwrap();
+    let other = crate::name::PackageName::parse("acme/other").unwrap();
+    let err =
+        refuse_uninstall_while_used(&paths, std::slice::from_ref(&weather), false).unwrap_err();
+    assert!(
+        err.causes[0].contains("agx uninstall-server cursor forecast"),
+        "{:?}",
+        err.causes
+    );
+    assert!(refuse_uninstall_while_used(&paths, &[weather], true).is_ok());
+    assert!(refuse_uninstall_while_used(&paths, &[other], false).is_ok());
+}
