@@ -292,8 +292,15 @@ pub static CLIENTS: &[Client] = &[
         container: &["mcp"],
         shape: Shape::OpenCode,
         user: |e| {
-            e.var("OPENCODE_CONFIG")
-                .unwrap_or_else(|| e.unix_config().join("opencode/opencode.json"))
+            e.var("OPENCODE_CONFIG").unwrap_or_else(|| {
+                let dir = e.unix_config().join("opencode");
+                let jsonc = dir.join("opencode.jsonc");
+                if jsonc.exists() {
+                    jsonc
+                } else {
+                    dir.join("opencode.json")
+                }
+            })
         },
         project: Some("opencode.json"),
         local_scope: false,
