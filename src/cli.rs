@@ -234,7 +234,7 @@ pub enum Scope {
 
 #[derive(Debug, Args)]
 pub struct InstallServerArgs {
-    /// The MCP client (see `agx clients`).
+    /// The MCP client (see `agx clients`), or `auto` with --config to guess it from the file.
     pub client: String,
     /// The server to launch, as `publisher/name/server`.
     #[arg(value_name = "QUALIFIED_SERVER")]

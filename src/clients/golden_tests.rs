@@ -161,6 +161,30 @@ fn malformed_files_are_refused_with_line_and_column() {
 }
 
 #[test]
+fn a_new_continue_block_file_gets_its_header() {
+    let client = table::find("continue").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let t = target(
+        client,
+        Scope::Project,
+        Some(dir.path()),
+        None,
+        "forecast",
+        &host(),
+    )
+    .unwrap();
+    assert!(t.file.ends_with(".continue/mcpServers/forecast.yaml"));
+    let change = plan_install(&t, "forecast", &fixture_entry(), false).unwrap();
+    assert!(
+        change
+            .after
+            .starts_with("name: forecast\nversion: 0.0.1\nschema: v1\nmcpServers:\n"),
+        "{}",
+        change.after
+    );
+}
+
+#[test]
 fn minified_json_keeps_other_entries_on_uninstall() {
     let client = table::find("amazon-q").unwrap();
     let text = "{\"mcpServers\":{\"aws\":{\"command\":\"uvx\",\"args\":[\"a\"]}},\"x\":1}";
@@ -225,4 +249,32 @@ fn missing_files_are_created_and_dry_run_writes_nothing() {
             client.id
         );
     }
+}
+
+#[test]
+fn uninstall_is_refused_while_entries_use_the_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = crate::paths::AgxPaths::under(dir.path().to_path_buf(), true);
+    let mut records = Records::default();
+    records.upsert(Record {
+        client: "cursor".into(),
+        scope: "user".into(),
+        file: "/home/u/.cursor/mcp.json".into(),
+        key: "forecast".into(),
+        server: "acme/weather/forecast".into(),
+        project: None,
+        command: "/opt/agx/bin/agx".into(),
+    });
+    records.save(&paths.clients_file()).unwrap();
+    let weather = crate::name::PackageName::parse("acme/weather").unwrap();
+    let other = crate::name::PackageName::parse("acme/other").unwrap();
+    let err =
+        refuse_uninstall_while_used(&paths, std::slice::from_ref(&weather), false).unwrap_err();
+    assert!(
+        err.causes[0].contains("agx uninstall-server cursor forecast"),
+        "{:?}",
+        err.causes
+    );
+    assert!(refuse_uninstall_while_used(&paths, &[weather], true).is_ok());
+    assert!(refuse_uninstall_while_used(&paths, &[other], false).is_ok());
 }

@@ -310,6 +310,10 @@ pub fn plan_install(
         return Err(ClientError::BadKey { key: key.into() });
     }
     let (before, mut doc) = read_doc(target)?;
+    if let (None, Some(seed)) = (&before, target.client.new_file) {
+        doc = edit::parse(target.client.format, &seed.replace("{key}", key))
+            .expect("client seeds are valid");
+    }
     let shape = target.client.shape;
     let rendered = shape::render(shape, key, entry);
     let existing = doc.get(&target.container, key);
@@ -434,6 +438,43 @@ pub fn entries_using_package(
         .collect())
 }
 
+/// For `agx uninstall`: refuse (unless `force`) while client entries launch a server of one
+/// of `packages`, naming each entry and the command that removes it.
+pub fn refuse_uninstall_while_used(
+    paths: &crate::paths::AgxPaths,
+    packages: &[crate::name::PackageName],
+    force: bool,
+) -> Result<(), crate::error::CliError> {
+    if force {
+        return Ok(());
+    }
+    let mut used = Vec::new();
+    for package in packages {
+        used.extend(entries_using_package(paths, package)?);
+    }
+    if used.is_empty() {
+        return Ok(());
+    }
+    let mut err = crate::error::CliError::new(format!(
+        "{} client entr{} still launch{} this package's servers",
+        used.len(),
+        if used.len() == 1 { "y" } else { "ies" },
+        if used.len() == 1 { "es" } else { "" }
+    ));
+    for r in &used {
+        err = err.with_cause(format!(
+            "{} ({} scope) `{}` in {} runs {}; remove it with `{}`",
+            r.client,
+            r.scope,
+            r.key,
+            r.file.display(),
+            r.server,
+            uninstall_command(r)
+        ));
+    }
+    Err(err.with_hint("remove those entries first, or pass --force to uninstall anyway"))
+}
+
 /// The command that removes a recorded entry (for messages).
 pub fn uninstall_command(record: &Record) -> String {
     let mut cmd = format!("agx uninstall-server {} {}", record.client, record.key);
@@ -461,6 +502,13 @@ pub fn record_target(record: &Record) -> Result<Target, ClientError> {
         &record.key,
         &env,
     )
+}
+
+/// Print a result to stdout; a reader that went away (`agx clients | head`) is not an error.
+pub fn print_result(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 /// The agx binary path to put into entries: canonical and absolute (GUI clients do not get

@@ -80,6 +80,7 @@ const PATH_VARS: &[&str] = &[
     "COPILOT_HOME",
     "XDG_CONFIG_HOME",
     "APPDATA",
+    "LOCALAPPDATA",
     "OPENCODE_CONFIG",
 ];
 
@@ -160,6 +161,9 @@ pub struct Client {
     pub project: Option<&'static str>,
     /// Claude Code's `local` scope: `projects.<dir>.<container>` inside the user file.
     pub local_scope: bool,
+    /// What a new file starts with, when the client needs more than the entry (`{key}` is
+    /// the entry key).
+    pub new_file: Option<&'static str>,
 }
 
 /// The table. Paths from shared/clients.md.
@@ -178,6 +182,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".mcp.json"),
         local_scope: true,
+        new_file: None,
     },
     Client {
         id: "claude-desktop",
@@ -186,9 +191,19 @@ pub static CLIENTS: &[Client] = &[
         format: Format::Json,
         container: &["mcpServers"],
         shape: Shape::Plain,
-        user: |e| e.app_config().join("Claude/claude_desktop_config.json"),
+        user: |e| {
+            // The MSIX build (the default on Windows since 2026) keeps its own copy.
+            let msix = e.var("LOCALAPPDATA").map(|l| {
+                l.join("Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json")
+            });
+            match msix {
+                Some(m) if e.os == Os::Windows && m.exists() => m,
+                _ => e.app_config().join("Claude/claude_desktop_config.json"),
+            }
+        },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "cursor",
@@ -200,6 +215,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".cursor/mcp.json"),
         project: Some(".cursor/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "vscode",
@@ -211,6 +227,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.vscode_user().join("mcp.json"),
         project: Some(".vscode/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "windsurf",
@@ -222,6 +239,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".codeium/windsurf/mcp_config.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "gemini",
@@ -237,6 +255,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".gemini/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "codex",
@@ -248,6 +267,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home_or_var("CODEX_HOME", ".codex").join("config.toml"),
         project: Some(".codex/config.toml"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "zed",
@@ -262,6 +282,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".zed/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "opencode",
@@ -271,11 +292,19 @@ pub static CLIENTS: &[Client] = &[
         container: &["mcp"],
         shape: Shape::OpenCode,
         user: |e| {
-            e.var("OPENCODE_CONFIG")
-                .unwrap_or_else(|| e.unix_config().join("opencode/opencode.json"))
+            e.var("OPENCODE_CONFIG").unwrap_or_else(|| {
+                let dir = e.unix_config().join("opencode");
+                let jsonc = dir.join("opencode.jsonc");
+                if jsonc.exists() {
+                    jsonc
+                } else {
+                    dir.join("opencode.json")
+                }
+            })
         },
         project: Some("opencode.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "copilot",
@@ -290,6 +319,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "cline",
@@ -312,6 +342,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "kiro",
@@ -323,6 +354,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".kiro/settings/mcp.json"),
         project: Some(".kiro/settings/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "qwen",
@@ -334,6 +366,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".qwen/settings.json"),
         project: Some(".qwen/settings.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "goose",
@@ -348,6 +381,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "continue",
@@ -359,6 +393,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".continue/config.yaml"),
         project: Some(".continue/mcpServers/{key}.yaml"),
         local_scope: false,
+        new_file: Some("name: {key}\nversion: 0.0.1\nschema: v1\n"),
     },
     Client {
         id: "lm-studio",
@@ -370,6 +405,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".lmstudio/mcp.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "amazon-q",
@@ -381,6 +417,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".aws/amazonq/mcp.json"),
         project: Some(".amazonq/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "junie",
@@ -392,6 +429,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".junie/mcp/mcp.json"),
         project: Some(".junie/mcp/mcp.json"),
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "augment",
@@ -403,6 +441,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".augment/settings.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "kimi",
@@ -414,6 +453,7 @@ pub static CLIENTS: &[Client] = &[
         user: |e| e.home.join(".kimi/mcp.json"),
         project: None,
         local_scope: false,
+        new_file: None,
     },
     Client {
         id: "antigravity",
@@ -432,6 +472,7 @@ pub static CLIENTS: &[Client] = &[
         },
         project: Some(".agents/mcp_config.json"),
         local_scope: false,
+        new_file: None,
     },
 ];
 
@@ -441,6 +482,39 @@ pub fn find(name: &str) -> Option<&'static Client> {
     CLIENTS
         .iter()
         .find(|c| c.id == name || c.aliases.contains(&name.as_str()))
+}
+
+/// Guess the client of a config file given with `--config`: first by where the file is
+/// (its path ends like a client's user or project file), then by what it holds.
+pub fn guess(path: &std::path::Path, text: &str, env: &HostEnv) -> Option<&'static Client> {
+    // The last components of a client's file that identify it (`.claude.json`,
+    // `Code/User/mcp.json` → `User/mcp.json`), compared with the end of `path`.
+    let ends_with = |candidate: &std::path::Path| {
+        let rel = candidate.strip_prefix(&env.home).unwrap_or(candidate);
+        let tail: Vec<_> = rel.components().rev().take(2).collect();
+        let have: Vec<_> = path.components().rev().take(tail.len()).collect();
+        !tail.is_empty() && tail == have
+    };
+    let by_place = CLIENTS.iter().find(|c| {
+        ends_with(&(c.user)(env))
+            || c.project
+                .filter(|p| !p.contains("{key}"))
+                .is_some_and(|p| ends_with(std::path::Path::new(p)))
+    });
+    if by_place.is_some() {
+        return by_place;
+    }
+    let has = |key: &str| text.contains(&format!("\"{key}\"")) || text.contains(&format!("{key}:"));
+    let id = match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => "codex",
+        Some("yaml" | "yml") if has("extensions") => "goose",
+        Some("yaml" | "yml") => "continue",
+        _ if has("context_servers") => "zed",
+        _ if has("servers") && !has("mcpServers") => "vscode",
+        _ if text.contains("\"mcp\"") => "opencode",
+        _ => "cursor",
+    };
+    find(id)
 }
 
 /// Every id and alias, for "did you mean" hints.
@@ -498,5 +572,18 @@ mod tests {
             PathBuf::from("/cc/.claude.json")
         );
         assert_eq!(find("Cursor").unwrap().id, "cursor");
+    }
+
+    #[test]
+    fn guesses_the_client_of_a_config_file() {
+        let e = env(Os::Linux);
+        let g = |p: &str, text: &str| guess(std::path::Path::new(p), text, &e).unwrap().id;
+        assert_eq!(g("/backup/.claude.json", "{}"), "claude-code");
+        assert_eq!(g("/x/.vscode/mcp.json", "{}"), "vscode");
+        assert_eq!(g("/x/windsurf/mcp_config.json", "{}"), "windsurf");
+        assert_eq!(g("/x/y/custom.toml", ""), "codex");
+        assert_eq!(g("/x/y/custom.yaml", "extensions:\n"), "goose");
+        assert_eq!(g("/x/y/custom.json", "{\"context_servers\": {}}"), "zed");
+        assert_eq!(g("/x/y/custom.json", "{\"mcpServers\": {}}"), "cursor");
     }
 }

@@ -1,5 +1,7 @@
 //! `agx clients`: supported clients, their config files here, and the agx entries in them.
 
+use std::fmt::Write;
+
 use serde::Serialize;
 
 use super::Context;
@@ -88,15 +90,19 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
             files,
         });
     }
+    let mut out = String::new();
     if args.json {
-        println!(
+        let _ = writeln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&infos).expect("serializable")
         );
+        clients::print_result(&out);
         return Ok(());
     }
     for info in &infos {
-        println!(
+        let _ = writeln!(
+            out,
             "{} {}",
             paint(Style::Bold, info.client),
             paint(Style::Dim, &format!("({})", info.name))
@@ -107,11 +113,12 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
                 (None, true) => "exists".to_string(),
                 (None, false) => "not created yet".to_string(),
             };
-            println!("  {:<8} {}  [{state}]", f.scope, f.path);
+            let _ = writeln!(out, "  {:<8} {}  [{state}]", f.scope, f.path);
             for e in &f.entries {
-                println!("           {} -> {}", e.key, e.server);
+                let _ = writeln!(out, "           {} -> {}", e.key, e.server);
             }
         }
     }
+    clients::print_result(&out);
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! `agx doctor`: drift between clients-v1.toml, client files and the store.
 
+use std::fmt::Write;
+
 use super::Context;
 use crate::cli::DoctorArgs;
 use crate::clients::doctor;
@@ -8,15 +10,18 @@ use crate::ui;
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     let report = doctor::run(ctx.paths()?, args.fix)?;
+    let mut out = String::new();
     if args.json {
-        println!(
+        let _ = writeln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&report).expect("serializable")
         );
     } else {
         for f in &report.findings {
             let mark = if f.fixed { "fixed" } else { "problem" };
-            println!(
+            let _ = writeln!(
+                out,
                 "{mark}: {} {} `{}` ({}) in {}: {}",
                 f.client, f.scope, f.key, f.server, f.file, f.detail
             );
@@ -27,9 +32,10 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
             } else {
                 "fix"
             };
-            println!("  {action}: {}", f.action);
+            let _ = writeln!(out, "  {action}: {}", f.action);
         }
     }
+    crate::clients::print_result(&out);
     let open = report.findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {
         ui::status(

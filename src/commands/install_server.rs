@@ -11,7 +11,7 @@ use crate::name::{PackageName, QualifiedName};
 use crate::ui;
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
-    let client = clients::find_client(&args.client)?;
+    let client = pick_client(&args.client, args.config.as_deref())?;
     let server = QualifiedName::parse(&args.server)?;
     let paths = ctx.paths()?;
     let env_pairs = parse_env(&args.env)?;
@@ -65,7 +65,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         if change.outcome == Outcome::Unchanged {
             ui::status("Unchanged", &format!("{place} already has this entry"));
         } else {
-            print!("{}", change.diff());
+            clients::print_result(&change.diff());
             ui::status("Dry run", &format!("would write {place}; nothing written"));
         }
         return Ok(());
@@ -121,6 +121,31 @@ fn report_resolved(resolved: &ResolvedServer) {
         resolved.prompts.len(),
         names(&resolved.prompts)
     ));
+}
+
+/// The client named on the command line, or with `auto` and `--config FILE`, the one the
+/// file's place and contents suggest.
+fn pick_client(
+    name: &str,
+    config: Option<&std::path::Path>,
+) -> CliResult<&'static clients::Client> {
+    if name != "auto" {
+        return Ok(clients::find_client(name)?);
+    }
+    let Some(file) = config else {
+        return Err(CliError::new("client `auto` needs --config FILE")
+            .with_hint("name the client (see `agx clients`), or give the file with --config")
+            .with_exit_code(crate::error::exit::USAGE));
+    };
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
+    let client = clients::table::guess(file, &text, &host)
+        .ok_or_else(|| clients::ClientError::UnknownClient("auto".into()))?;
+    ui::status(
+        "Guessed",
+        &format!("{} is a {} config", file.display(), client.display),
+    );
+    Ok(client)
 }
 
 /// `--env K=V` values.

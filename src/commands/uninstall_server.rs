@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
         );
     }
     if args.dry_run {
-        print!("{}", change.diff());
+        clients::print_result(&change.diff());
         ui::status(
             "Dry run",
             &format!(

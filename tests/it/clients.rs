@@ -411,3 +411,65 @@ fn project_and_local_scopes_write_their_files() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("no local scope"), "{}", stderr(&out));
 }
+
+#[test]
+fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
+    let home = home_with_package();
+    let file = home.home().join("backup/zed-settings.json");
+    write(&file, "{\n  // mine\n  \"context_servers\": {},\n}\n");
+    let out = home
+        .agx()
+        .args([
+            "install-server",
+            "auto",
+            "acme/weather/forecast",
+            "--config",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("Zed"), "{}", stderr(&out));
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("// mine") && text.contains("\"forecast\""),
+        "{text}"
+    );
+    // uninstall-server edits the same file.
+    home.agx()
+        .args(["uninstall-server", "zed", "forecast", "--config"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert!(!fs::read_to_string(&file).unwrap().contains("forecast"));
+}
+
+#[test]
+fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
+    let home = home_with_package();
+    home.agx()
+        .args(["install-server", "augment", "acme/weather/forecast"])
+        .assert()
+        .success();
+    // As if agx had been installed elsewhere and the old binary removed.
+    let gone = "/nonexistent/old/agx";
+    let file = home.home().join(".augment/settings.json");
+    let records_file = home.agx_home().join("clients-v1.toml");
+    for path in [&file, &records_file] {
+        let text = fs::read_to_string(path)
+            .unwrap()
+            .replace(&agx_binary(), gone);
+        write(path, &text);
+    }
+    let out = home.agx().args(["doctor", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["findings"][0]["problem"], "binary-missing");
+    let out = home.agx().args(["doctor", "--fix"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        v["mcpServers"]["forecast"]["command"],
+        agx_binary().as_str()
+    );
+    home.agx().arg("doctor").assert().success();
+}
