@@ -91,7 +91,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     let out = std::io::stdout().lock();
     let mut out = std::io::BufWriter::new(out);
     let written = match (kind, args.json) {
-        (None, true) => writeln!(out, "{}", packages_json(&rows)),
+        (None, true) => write_packages_json(&mut out, &rows),
         (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
         (None, false) => {
             if rows.is_empty() {
@@ -109,23 +109,41 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     Ok(())
 }
 
-fn packages_json(rows: &[Row]) -> Value {
-    let packages: Vec<Value> = rows
-        .iter()
-        .map(|r| {
-            json!({
-                "name": r.name,
-                "version": r.version.to_string(),
-                "installed": r.installed,
-                "explicit": r.explicit,
-                "description": r.description,
-                "servers": r.extension.servers,
-                "tools": r.extension.tools,
-                "prompts": r.extension.prompts,
+/// One package in `list --json` (docs/json.md), serialized straight from the rows.
+#[derive(serde::Serialize)]
+struct PackageJson<'a> {
+    name: &'a PackageName,
+    version: String,
+    installed: bool,
+    explicit: bool,
+    description: &'a Option<String>,
+    servers: &'a [crate::manifest::ServerSummary],
+    tools: &'a [crate::manifest::ToolSummary],
+    prompts: &'a [crate::manifest::PromptSummary],
+}
+
+fn write_packages_json(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
+    #[derive(serde::Serialize)]
+    struct List<'a> {
+        packages: Vec<PackageJson<'a>>,
+    }
+    let list = List {
+        packages: rows
+            .iter()
+            .map(|r| PackageJson {
+                name: &r.name,
+                version: r.version.to_string(),
+                installed: r.installed,
+                explicit: r.explicit,
+                description: &r.description,
+                servers: &r.extension.servers,
+                tools: &r.extension.tools,
+                prompts: &r.extension.prompts,
             })
-        })
-        .collect();
-    json!({ "packages": packages })
+            .collect(),
+    };
+    serde_json::to_writer(&mut *out, &list)?;
+    writeln!(out)
 }
 
 fn items_json(rows: &[Row], kind: ItemKind) -> Value {
