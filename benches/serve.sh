@@ -11,12 +11,17 @@
 #   AGX_PY_CLIENT_CACHE  venv with `mcp` (shared with scripts/ci/python-client.sh; created
 #                        when missing)
 #   AGX_BENCH_NO_PYTHON=1  skip the Python comparison
+#   AGX_BIN              an agx binary to measure (default: a fresh `cargo build --release`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-cargo build --release --quiet
-AGX="$ROOT/target/release/agx"
+if [[ -n "${AGX_BIN:-}" ]]; then
+    AGX="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
+else
+    cargo build --release --quiet
+    AGX="$ROOT/target/release/agx"
+fi
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

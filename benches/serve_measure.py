@@ -2,6 +2,7 @@
 
 usage: serve_measure.py "AGX SERVE COMMAND" ["PYTHON SERVER COMMAND" or ""]
 """
+import io
 import json
 import os
 import shlex
@@ -24,6 +25,8 @@ class Session:
         self.start = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, bufsize=0)
+        # Buffered reads: readline on the raw pipe would cost one system call per byte.
+        self.out = io.BufferedReader(self.proc.stdout, buffer_size=1 << 16)
         self.next_id = 1
 
     def request(self, method, params=None):
@@ -37,7 +40,7 @@ class Session:
 
     def read(self, rid):
         while True:
-            line = self.proc.stdout.readline()
+            line = self.out.readline()
             if not line:
                 raise SystemExit(f"server closed stdout waiting for {rid}")
             msg = json.loads(line)
