@@ -11,7 +11,16 @@ pub fn text_result(text: impl Into<String>, is_error: bool) -> CallToolResult {
 }
 
 fn from_json(value: Value) -> CallToolResult {
-    serde_json::from_value(value).expect("a well-formed CallToolResult")
+    complete(serde_json::from_value(value).expect("a well-formed CallToolResult"))
+}
+
+/// Mark a result final. Clients on protocol 2026-07-28 require `resultType`; rmcp's own
+/// constructors set it (and strip it for older peers), but results built through serde do not.
+fn complete(mut result: CallToolResult) -> CallToolResult {
+    result
+        .result_type
+        .get_or_insert(rmcp::model::ResultType::COMPLETE);
+    result
 }
 
 /// The result of a finished run of tool `tool` (its exposed name, for messages).
@@ -79,7 +88,7 @@ pub fn stdout_result(stdout: &[u8]) -> CallToolResult {
                 result["isError"] = v.clone();
             }
             match serde_json::from_value::<CallToolResult>(result) {
-                Ok(r) => r,
+                Ok(r) => complete(r),
                 Err(e) => text_result(
                     format!(
                         "the tool printed a `content` array that is not valid MCP content: {e}"

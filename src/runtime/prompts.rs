@@ -100,7 +100,15 @@ fn text_messages(text: String, description: Option<String>) -> GetPromptResult {
     if let Some(d) = description {
         v["description"] = d.into();
     }
-    serde_json::from_value(v).expect("a well-formed GetPromptResult")
+    complete(serde_json::from_value(v).expect("a well-formed GetPromptResult"))
+}
+
+/// Mark a result final (protocol 2026-07-28 requires `resultType`; see `output::complete`).
+fn complete(mut result: GetPromptResult) -> GetPromptResult {
+    result
+        .result_type
+        .get_or_insert(rmcp::model::ResultType::COMPLETE);
+    result
 }
 
 async fn run_command(
@@ -156,7 +164,7 @@ async fn run_command(
             if let Some(d) = description {
                 v["description"] = d.into();
             }
-            serde_json::from_value(v).map_err(|e| {
+            serde_json::from_value(v).map(complete).map_err(|e| {
                 fail(format!(
                     "its command printed messages that are not valid MCP prompt messages: {e}"
                 ))

@@ -835,6 +835,15 @@ fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
     );
     let r = raw.response();
     assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
+    // 2026-07-28 clients reject results without `resultType`.
+    assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    raw.send(
+        &json!({ "jsonrpc": "2.0", "id": 3, "method": "prompts/get",
+                 "params": { "name": "greet", "arguments": { "name": "Ada" }, "_meta": meta } })
+        .to_string(),
+    );
+    let r = raw.response();
+    assert_eq!(r["result"]["resultType"], "complete", "{r}");
     drop(raw.stdin.take());
     assert!(raw.child.wait().unwrap().success());
 }
