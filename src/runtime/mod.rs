@@ -112,8 +112,9 @@ pub fn run(
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread is enough: tool runs are child processes and every wait is async. It
+    // starts faster and idles smaller than a worker pool.
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
