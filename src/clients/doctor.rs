@@ -149,7 +149,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                     && change.before.as_deref() == Some(before.as_str())
                     && change.apply().is_ok()
                 {
-                    records.upsert(Record {
+                    let _ = records.upsert(Record {
                         command: current.clone(),
                         ..record.clone()
                     });

@@ -96,11 +96,18 @@ impl Records {
             })
     }
 
-    /// Add or replace the record for the same place.
-    pub fn upsert(&mut self, record: Record) {
+    /// Add or replace the record for the same place; false when it was already there.
+    pub fn upsert(&mut self, record: Record) -> bool {
         match self.entries.iter_mut().find(|r| r.same_place(&record)) {
-            Some(r) => *r = record,
-            None => self.entries.push(record),
+            Some(r) if *r == record => false,
+            Some(r) => {
+                *r = record;
+                true
+            }
+            None => {
+                self.entries.push(record);
+                true
+            }
         }
     }
 

@@ -45,8 +45,8 @@ pub fn write_atomic(
     if let (Some(perms), true) = (&old, backup) {
         let b = backup_path(&path);
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        // Not fsynced: the backup is a courtesy copy, and each fsync costs milliseconds.
         tmp.write_all(&fs::read(&path)?)?;
-        tmp.as_file().sync_all()?;
         fs::set_permissions(tmp.path(), perms.clone())?;
         tmp.persist(&b).map_err(|e| e.error)?;
         backup_written = Some(b);

@@ -73,8 +73,9 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     let backup = change.apply()?;
     let records_path = paths.clients_file();
     let mut records = Records::load(&records_path)?;
-    records.upsert(target.record(&key, &server.to_string(), &command));
-    records.save(&records_path)?;
+    if records.upsert(target.record(&key, &server.to_string(), &command)) {
+        records.save(&records_path)?;
+    }
     match change.outcome {
         Outcome::Unchanged => ui::status("Unchanged", &format!("{place} already has this entry")),
         Outcome::Updated => ui::status("Updated", &place),
