@@ -13,6 +13,7 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
         .iter()
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
+    crate::clients::refuse_uninstall_while_used(ctx.paths()?, &names, args.force)?;
     let store = Store::open(ctx.paths()?);
     let _lock = store.lock(LockMode::Exclusive)?;
     let done = crate::store::remove::uninstall(&store, &names, args.force)?;

@@ -473,3 +473,40 @@ fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
     );
     home.agx().arg("doctor").assert().success();
 }
+
+#[test]
+fn uninstall_refuses_while_a_client_entry_launches_the_package() {
+    let home = home_with_package();
+    home.agx()
+        .args(["install-server", "cursor", "acme/weather/forecast"])
+        .assert()
+        .success();
+    let out = home
+        .agx()
+        .args(["uninstall", "acme/weather"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = stderr(&out);
+    assert!(err.contains("still launch"), "{err}");
+    assert!(
+        err.contains("agx uninstall-server cursor forecast"),
+        "{err}"
+    );
+    assert!(
+        home.agx_home()
+            .join("receipts-v1/acme/weather.toml")
+            .exists()
+    );
+    home.agx()
+        .args(["uninstall", "--force", "acme/weather"])
+        .assert()
+        .success();
+    assert!(
+        !home
+            .agx_home()
+            .join("receipts-v1/acme/weather.toml")
+            .exists()
+    );
+}
