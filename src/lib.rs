@@ -2,6 +2,7 @@
 //! `main.rs` only parses arguments and renders errors.
 
 pub mod archive;
+pub mod atomic;
 pub mod cli;
 pub mod clients;
 pub mod commands;

@@ -51,16 +51,8 @@ pub fn write_atomic(
         tmp.persist(&b).map_err(|e| e.error)?;
         backup_written = Some(b);
     }
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    let perms = match old {
-        Some(p) => p,
-        None => new_permissions(new_mode),
-    };
-    fs::set_permissions(tmp.path(), perms)?;
-    tmp.persist(&path).map_err(|e| e.error)?;
-    sync_dir(dir);
+    let perms = old.unwrap_or_else(|| new_permissions(new_mode));
+    crate::atomic::write_file(&path, text.as_bytes(), Some(perms))?;
     Ok(backup_written)
 }
 
@@ -74,16 +66,6 @@ fn new_permissions(mode: u32) -> fs::Permissions {
 fn new_permissions(_mode: u32) -> fs::Permissions {
     let f = tempfile::tempfile().expect("temp file");
     f.metadata().expect("metadata").permissions()
-}
-
-/// Make the rename durable (best effort: not every platform can open a folder).
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 /// A unified diff of a planned change, labelled with the file's path.

@@ -90,20 +90,10 @@ impl IndexCache {
     }
 }
 
-/// Write a file through a temp file in the same folder and a rename, so readers see the
-/// old or the new content, never a part.
+/// Write a file atomically (see `crate::atomic`).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
-    use std::io::Write;
-    let dir = path.parent().expect("a file path has a parent");
-    std::fs::create_dir_all(dir).map_err(|e| IndexError::io("cannot create folder", dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| IndexError::io("cannot create a temp file in", dir, e))?;
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| IndexError::io("cannot write", tmp.path().to_path_buf(), e))?;
-    tmp.persist(path)
-        .map_err(|e| IndexError::io("cannot replace", path, e.error))?;
-    Ok(())
+    crate::atomic::write_file(path, bytes, None)
+        .map_err(|e| IndexError::io("cannot write", path, e))
 }
 
 #[cfg(test)]

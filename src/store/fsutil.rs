@@ -1,7 +1,6 @@
 //! File-system steps the store's transactions are built from: atomic writes, atomic swaps
 //! of folders, and unique names in the staging folder.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -25,22 +24,9 @@ pub fn create_dir_all(path: &Path) -> Result<(), StoreError> {
     std::fs::create_dir_all(path).map_err(|e| StoreError::io("create folder", path, e))
 }
 
-/// Write `bytes` to `path` so that a reader sees either the old or the new content: a temp
-/// file in the same folder, flushed to disk, then renamed over the target.
+/// Write `bytes` to `path` atomically (see `crate::atomic`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let parent = path.parent().unwrap_or(Path::new("."));
-    create_dir_all(parent)?;
-    let tmp = parent.join(format!(".{}", unique_name("tmp")));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        StoreError::io("write", path, e)
-    })
+    crate::atomic::write_file(path, bytes, None).map_err(|e| StoreError::io("write", path, e))
 }
 
 /// Remove a file if it exists.

@@ -515,6 +515,8 @@ fn list_variants_and_json() {
             ("acme/geo", true),
             ("acme/research", false),
             ("acme/weather", true),
+            ("agx/conformance", false),
+            ("agx/edge", false),
             ("contoso/web", false)
         ]
     );
