@@ -116,6 +116,15 @@ pub struct BadReference {
 impl crate::error::Hint for AssembleError {
     fn hint(&self) -> Option<String> {
         match self {
+            // `acme/weather` names server `weather` of a package `acme` without publisher;
+            // users who meant a published package forgot the server segment.
+            AssembleError::NotInstalled {
+                package,
+                needed_by: None,
+            } if package.publisher().is_none() => Some(format!(
+                "install it with `agx install {package}`; a server of a published package is \
+                 named `publisher/package/server` (`agx list --servers` shows them)"
+            )),
             AssembleError::NotInstalled { package, .. } => {
                 Some(format!("install it with `agx install {package}`"))
             }

@@ -847,3 +847,15 @@ fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
     drop(raw.stdin.take());
     assert!(raw.child.wait().unwrap().success());
 }
+
+#[test]
+fn a_two_segment_name_that_forgot_the_server_says_so() {
+    let home = TestHome::new();
+    home.agx()
+        .args(["serve", "acme/weather"])
+        .assert()
+        .failure()
+        .stdout("")
+        .stderr(predicates::str::contains("package acme is not installed"))
+        .stderr(predicates::str::contains("publisher/package/server"));
+}
