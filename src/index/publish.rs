@@ -7,11 +7,9 @@
 // Errors are rare and carry the details people need (chains, paths, hashes).
 #![allow(clippy::result_large_err)]
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
-use sha2::{Digest, Sha256};
 
 use super::cache::write_atomic;
 use super::registry::{parse_version_lines, tarball_path};
@@ -113,7 +111,8 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
     }
     let name = match name {
         Some(n) => n.to_string(),
-        None => absolute(dir)
+        None => std::path::absolute(dir)
+            .unwrap_or_else(|_| dir.to_path_buf())
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "registry".into()),
@@ -198,7 +197,7 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
                 new: entry.cksum,
             });
         }
-        if file_sha256(&dest).ok().as_deref() == Some(entry.cksum.as_str()) {
+        if crate::archive::sha256_file(&dest).ok().as_deref() == Some(entry.cksum.as_str()) {
             return Ok(Added::Unchanged(existing.clone()));
         }
     }
@@ -305,7 +304,8 @@ fn index_entry(package: &Package, tarball: &Path) -> Result<IndexEntry, PublishE
         v: 1,
         name,
         vers: meta.version.clone(),
-        cksum: file_sha256(tarball).map_err(|e| IndexError::io("cannot read", tarball, e))?,
+        cksum: crate::archive::sha256_file(tarball)
+            .map_err(|e| IndexError::io("cannot read", tarball, e))?,
         size,
         deps: package.manifest.dependencies.clone(),
         yanked: false,
@@ -391,30 +391,6 @@ fn catalog_json(catalog: &Catalog) -> Vec<u8> {
         format!("\n{}\n", lines.join(",\n"))
     };
     format!("{{\"v\":{},\"packages\":[{body}]}}\n", catalog.v).into_bytes()
-}
-
-fn file_sha256(path: &Path) -> std::io::Result<String> {
-    let mut file = std::fs::File::open(path)?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hex::encode(hasher.finalize()))
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,9 @@ impl Source {
             reason: reason.to_string(),
         };
         let Some((scheme, _)) = input.split_once("://") else {
-            return Ok(Source::Folder(absolute(Path::new(input))));
+            return Ok(Source::Folder(
+                std::path::absolute(input).unwrap_or_else(|_| PathBuf::from(input)),
+            ));
         };
         let url = reqwest::Url::parse(input).map_err(|e| invalid(&e.to_string()))?;
         match scheme.to_ascii_lowercase().as_str() {
@@ -71,16 +73,6 @@ fn is_loopback(url: &reqwest::Url) -> bool {
     match bare.parse::<std::net::IpAddr>() {
         Ok(ip) => ip.is_loopback(),
         Err(_) => host.eq_ignore_ascii_case("localhost"),
-    }
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
     }
 }
 

@@ -6,10 +6,7 @@
 //! Nothing here runs package code.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
 
 use super::plan::{PackageSource, Plan, PlannedInstall};
 use super::receipt::{Receipt, Source, now_rfc3339};
@@ -200,7 +197,8 @@ impl Installer<'_> {
                 packed.path
             }
             LocalSource::Tarball(file) => {
-                prepared.sha256 = sha256_file(file)?;
+                prepared.sha256 = crate::archive::sha256_file(file)
+                    .map_err(|e| StoreError::io("read", file, e))?;
                 file.clone()
             }
         };
@@ -363,21 +361,4 @@ fn unpack_checked(archive: &Path, stage: &Path, what: &str) -> Result<Package, S
         source,
     })?;
     Ok(crate::manifest::load_package(&dest)?)
-}
-
-/// Lowercase hex sha256 of a file, read in a streaming pass.
-fn sha256_file(path: &Path) -> Result<String, StoreError> {
-    let mut file = std::fs::File::open(path).map_err(|e| StoreError::io("read", path, e))?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = file
-            .read(&mut buf)
-            .map_err(|e| StoreError::io("read", path, e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hex::encode(hasher.finalize()))
 }
