@@ -180,7 +180,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__clients)
-            opts="-q -v -h -V --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -224,7 +224,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__doctor)
-            opts="-q -v -h -V --fix --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --fix --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -540,7 +540,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__info)
-            opts="-q -v -h -V --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +562,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --force --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,12 +584,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__server)
-            opts="-q -v -h -V --scope --project --name --env --config --dry-run --force --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -W "user project local" -- "${cur}"))
                     return 0
@@ -610,14 +618,6 @@ _agx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --registry)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -626,7 +626,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__list)
-            opts="-q -v -h -V --include-remote --servers --tools --prompts --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -648,7 +648,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__outdated)
-            opts="-q -v -h -V --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,26 +670,26 @@ _agx() {
             return 0
             ;;
         agx__subcmd__pack)
-            opts="-o -q -v -h -V --output --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -o -h -V --registry --quiet --verbose --offline --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -814,22 +814,22 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__init)
-            opts="-q -v -h -V --name --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --name)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -840,7 +840,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__yank)
-            opts="-q -v -h -V --undo --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --undo --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -862,7 +862,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__search)
-            opts="-q -v -h -V --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -884,22 +884,22 @@ _agx() {
             return 0
             ;;
         agx__subcmd__serve)
-            opts="-q -v -h -V --http --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --http)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -910,7 +910,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall)
-            opts="-q -v -h -V --force --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -932,12 +932,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall__subcmd__server)
-            opts="-q -v -h -V --scope --project --config --dry-run --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --config --dry-run --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -W "user project local" -- "${cur}"))
                     return 0
@@ -948,14 +956,6 @@ _agx() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --registry)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -988,22 +988,22 @@ _agx() {
             return 0
             ;;
         agx__subcmd__validate)
-            opts="-q -v -h -V --probe --format --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --probe --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
-                    return 0
-                    ;;
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)

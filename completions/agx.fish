@@ -54,20 +54,20 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registr
 complete -c agx -n "__fish_agx_using_subcommand install" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall even when the same version is already installed'
 complete -c agx -n "__fish_agx_using_subcommand install" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand install" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall even when the same version is already installed'
 complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand uninstall" -l force -d 'Remove even when other packages or client entries depend on it'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l force -d 'Remove even when other packages or client entries depend on it'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand update" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -83,63 +83,63 @@ complete -c agx -n "__fish_agx_using_subcommand outdated" -l registry -d 'Regist
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand outdated" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand list" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand list" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand list" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand list" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand list" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand list" -l include-remote -d 'Also list what the registry\'s catalog offers (downloads no package)'
 complete -c agx -n "__fish_agx_using_subcommand list" -l servers -d 'List servers by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l tools -d 'List tools by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l prompts -d 'List prompts by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
-complete -c agx -n "__fish_agx_using_subcommand list" -s q -l quiet -d 'Print less: only results and errors'
-complete -c agx -n "__fish_agx_using_subcommand list" -s v -l verbose -d 'Print more detail (repeat for even more)'
-complete -c agx -n "__fish_agx_using_subcommand list" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand list" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand search" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand search" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand search" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand search" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand search" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand search" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand search" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand search" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand info" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand info" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand info" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand info" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand info" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand info" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand info" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand info" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand info" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Diagnostics for people, with the offending source line'
-json\t'One JSON document with every finding (see docs/validate.md)'"
 complete -c agx -n "__fish_agx_using_subcommand validate" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand validate" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand validate" -l probe -d 'Also run each tool\'s self-test (`{"__test__": true}`); this runs package code'
+complete -c agx -n "__fish_agx_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Diagnostics for people, with the offending source line'
+json\t'One JSON document with every finding (see docs/validate.md)'"
 complete -c agx -n "__fish_agx_using_subcommand validate" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand validate" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand validate" -l probe -d 'Also run each tool\'s self-test (`{"__test__": true}`); this runs package code'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand pack" -s o -l output -d 'Where to write the archive (default: the current directory)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand pack" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand pack" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand pack" -s o -l output -d 'Where to write the archive (default: the current directory)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand pack" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand pack" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand pack" -l offline -d 'Use only cached index data; never touch the network'
@@ -158,11 +158,11 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_su
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l name -d 'Name recorded in config.json (default: the folder\'s name)' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l name -d 'Name recorded in config.json (default: the folder\'s name)' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l offline -d 'Use only cached index data; never touch the network'
@@ -181,16 +181,20 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank the version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank the version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l scope -d 'Which configuration to write' -r -f -a "user\t'The user\'s own configuration (all projects)'
 project\t'The project\'s shared configuration file, under --project'
 local\t'Claude Code\'s per-project entry inside ~/.claude.json'"
@@ -198,58 +202,54 @@ complete -c agx -n "__fish_agx_using_subcommand install-server" -l project -d 'P
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l name -d 'Key of the entry in the client\'s config (default: derived from the server name)' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l env -d 'Extra environment variable for the server (repeatable)' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l config -d 'Write into this file instead of the client\'s default path' -r -F
-complete -c agx -n "__fish_agx_using_subcommand install-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
-complete -c agx -n "__fish_agx_using_subcommand install-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
-always\t'Always colour'
-never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand install-server" -l dry-run -d 'Print the change as a diff and write nothing'
-complete -c agx -n "__fish_agx_using_subcommand install-server" -l force -d 'Replace an existing entry with the same key'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l dry-run -d 'Print the change as a diff and write nothing'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l force -d 'Replace an existing entry with the same key'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l scope -d 'Which configuration to edit' -r -f -a "user\t'The user\'s own configuration (all projects)'
 project\t'The project\'s shared configuration file, under --project'
 local\t'Claude Code\'s per-project entry inside ~/.claude.json'"
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l project -d 'Project folder for --scope project or local (default: the current directory)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l config -d 'Edit this file instead of the client\'s default path' -r -F
-complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
-complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
-always\t'Always colour'
-never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand clients" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand clients" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand clients" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand clients" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand clients" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand clients" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand clients" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand clients" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand clients" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand doctor" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand doctor" -l fix -d 'Repair what can be repaired safely'
-complete -c agx -n "__fish_agx_using_subcommand doctor" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l fix -d 'Repair what can be repaired safely'
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand serve" -l http -d 'Serve Streamable HTTP on this loopback address instead of stdio' -r
 complete -c agx -n "__fish_agx_using_subcommand serve" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand serve" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand serve" -l http -d 'Serve Streamable HTTP on this loopback address instead of stdio' -r
 complete -c agx -n "__fish_agx_using_subcommand serve" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand serve" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand serve" -l offline -d 'Use only cached index data; never touch the network'

@@ -50,7 +50,10 @@ pub enum ColorChoice {
     Never,
 }
 
+// Deferred: a subcommand's arguments are built only when it runs, which keeps parsing of
+// the most frequent command, `agx serve` (started on every client launch), fast.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Install packages from the registry, or a local package folder or tarball.
     Install(InstallArgs),
@@ -192,6 +195,7 @@ pub struct PackArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum RegistryCommand {
     /// Create an empty folder registry.
     Init {

@@ -56,7 +56,7 @@ pub fn installed_package_dir(
     paths: &AgxPaths,
     name: &PackageName,
 ) -> Result<Option<PathBuf>, ResolveError> {
-    Ok(Store::open(paths).installed(name)?.map(|p| p.dir))
+    Ok(Store::open(paths).installed_dir(name)?)
 }
 
 /// What a resolved server offers (qualified names of every tool and prompt).
@@ -76,10 +76,7 @@ pub fn resolve_server(
 ) -> Result<ResolvedServer, ResolveError> {
     let store = Store::open(paths);
     let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
-        store
-            .installed(name)
-            .map(|p| p.map(|p| p.dir))
-            .map_err(|e| e.to_string())
+        store.installed_dir(name).map_err(|e| e.to_string())
     };
     Ok(match assemble(server, &find)? {
         Assembled::Native(a) => ResolvedServer {

@@ -22,13 +22,10 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
         let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
-            store
-                .installed(name)
-                .map(|p| p.map(|p| p.dir))
-                .map_err(|e| match Hint::hint(&e) {
-                    Some(fix) => format!("{e} ({fix})"),
-                    None => e.to_string(),
-                })
+            store.installed_dir(name).map_err(|e| match Hint::hint(&e) {
+                Some(fix) => format!("{e} ({fix})"),
+                None => e.to_string(),
+            })
         };
         runtime::assemble(&server, &find)?
     };

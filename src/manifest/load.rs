@@ -2,6 +2,7 @@
 //! Stages: `agx.toml` structure → root folder → definition files → their contents →
 //! cross-references. A stage runs on whatever the earlier ones could read.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::agx_toml::{self, Kind, ManifestDraft};
@@ -145,6 +146,17 @@ fn existing_files(dir: &Path, rels: [String; 2]) -> Vec<String> {
     rels.into_iter().filter(|r| dir.join(r).is_file()).collect()
 }
 
+/// The entry names in `<dir>/<folder>` (none when it does not exist). Listed once per kind,
+/// so a package of many tools costs one directory read instead of two lookups per tool.
+fn folder_entries(dir: &Path, folder: &str) -> BTreeSet<String> {
+    std::fs::read_dir(dir.join(folder))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect()
+}
+
 fn load_combined(f: &mut Findings, dir: &Path, root: &str, kind: Kind) -> Option<Combined> {
     let files = existing_files(
         dir,
@@ -191,17 +203,18 @@ fn load_kind(
 ) {
     let root = draft.root.as_str();
     let combined = load_combined(f, dir, root, kind);
-    report_undeclared(f, dir, draft, kind, combined.as_ref());
+    let folder = format!("{root}/{}", kind.plural());
+    let in_folder = folder_entries(dir, &folder);
+    report_undeclared(f, draft, kind, &folder, &in_folder, combined.as_ref());
 
     for decl in draft.declarations(kind) {
         let name = decl.name.as_str();
-        let per_item = existing_files(
-            dir,
-            [
-                format!("{root}/{}/{name}.toml", kind.plural()),
-                format!("{root}/{}/{name}.json", kind.plural()),
-            ],
-        );
+        let per_item: Vec<String> = [format!("{name}.toml"), format!("{name}.json")]
+            .into_iter()
+            .filter(|file| in_folder.contains(file))
+            .map(|file| format!("{folder}/{file}"))
+            .filter(|rel| dir.join(rel).is_file())
+            .collect();
         let in_combined = combined
             .as_ref()
             .and_then(|c| c.entry(name).map(|e| (c, e)));
@@ -296,33 +309,27 @@ fn check_item(f: &mut Findings, kind: Kind, src: &DefinitionSource<'_>, loaded: 
 /// Definition files and combined entries that no declaration names.
 fn report_undeclared(
     f: &mut Findings,
-    dir: &Path,
     draft: &ManifestDraft,
     kind: Kind,
+    folder: &str,
+    in_folder: &BTreeSet<String>,
     combined: Option<&Combined>,
 ) {
-    let folder = format!("{}/{}", draft.root, kind.plural());
-    let mut undeclared: Vec<String> = std::fs::read_dir(dir.join(&folder))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|name| {
-            let path = Path::new(name);
-            let is_definition = matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("toml" | "json")
-            );
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default();
-            is_definition && !draft.is_declared(kind, stem)
-        })
-        .collect();
-    undeclared.sort();
+    let undeclared = in_folder.iter().filter(|name| {
+        let path = Path::new(name);
+        let is_definition = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("toml" | "json")
+        );
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        is_definition && !draft.is_declared(kind, stem)
+    });
+    // A sorted set, so the findings come in name order.
     for name in undeclared {
-        let stem = Path::new(&name)
+        let stem = Path::new(name)
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or_default();

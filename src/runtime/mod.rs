@@ -11,6 +11,7 @@ pub mod log;
 mod output;
 pub mod process;
 mod prompts;
+mod std_streams;
 pub mod stderr_protocol;
 mod stdio;
 mod tools;
@@ -112,6 +113,7 @@ pub fn run(
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };
+    limit_malloc_arenas();
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -128,6 +130,7 @@ pub fn run(
             assembly.prompts.len()
         ));
         let runtime = Arc::new(Runtime::new(assembly, log.clone()));
+        release_freed_memory();
         match listen {
             Listen::Stdio => {
                 serve_stdio(runtime).await;
@@ -141,10 +144,30 @@ pub fn run(
     result
 }
 
+/// glibc gives every thread that allocates its own arena, which stays resident. The
+/// server's work runs on one thread; the odd helper thread can share the main arena.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only tunes the allocator; it is called before any helper thread exists.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// Return to the system the memory that loading definitions used and freed: a server may
+/// idle for days.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free pages of the allocator's own heap.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Serve over stdin/stdout until stdin closes.
 pub async fn serve_stdio(runtime: Arc<Runtime>) {
     use rmcp::ServiceExt;
-    let (read, write) = rmcp::transport::stdio_pipes();
+    let (read, write) = std_streams::open();
     let log = runtime.log.clone();
     let transport = stdio::LineTransport::new(read, write, log.clone());
     match AgxServer::new(runtime).serve(transport).await {

@@ -1,10 +1,11 @@
 //! A tool ready to serve: its `tools/list` entry, argument validation, and the command run.
 
-use std::sync::OnceLock;
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rmcp::model::Tool;
-use serde_json::{Value, json};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::Value;
 
 use super::assemble::{ExposedTool, tool_env};
 use super::process::{OUTPUT_CAP, RunSpec};
@@ -31,37 +32,36 @@ impl ServedTool {
         &self.exposed.exposed
     }
 
-    /// The `tools/list` entry.
+    /// The `tools/list` entry, built directly (not through a JSON round trip): a server
+    /// builds one per tool before it answers `initialize`.
     pub fn list_entry(&self) -> Tool {
         let def = &self.exposed.def;
-        let mut v = json!({ "name": self.exposed.exposed, "inputSchema": self.schema });
-        if let Some(t) = &def.title {
-            v["title"] = t.clone().into();
-        }
-        if let Some(d) = &def.description {
-            v["description"] = d.clone().into();
+        // An input_schema that is not an object cannot be listed as-is; list an open object
+        // so the listing stays valid (the definition check reports such schemas).
+        let schema = match &self.schema {
+            Value::Object(schema) => schema.clone(),
+            _ => JsonObject::from_iter([("type".to_string(), Value::from("object"))]),
+        };
+        let mut tool = Tool::new_with_raw(
+            self.exposed.exposed.clone(),
+            def.description.clone().map(Cow::Owned),
+            Arc::new(schema),
+        );
+        if let Some(title) = &def.title {
+            tool = tool.with_title(title.clone());
         }
         let a = &def.annotations;
-        let mut ann = serde_json::Map::new();
-        let mut put = |k: &str, val: Option<Value>| {
-            if let Some(val) = val {
-                ann.insert(k.into(), val);
-            }
-        };
-        put("title", a.title.clone().map(Value::from));
-        put("readOnlyHint", a.read_only.map(Value::from));
-        put("destructiveHint", a.destructive.map(Value::from));
-        put("idempotentHint", a.idempotent.map(Value::from));
-        put("openWorldHint", a.open_world.map(Value::from));
-        if !ann.is_empty() {
-            v["annotations"] = ann.into();
+        let annotations = ToolAnnotations::from_raw(
+            a.title.clone(),
+            a.read_only,
+            a.destructive,
+            a.idempotent,
+            a.open_world,
+        );
+        if annotations != ToolAnnotations::default() {
+            tool = tool.with_annotations(annotations);
         }
-        // An input_schema that is not an object cannot be listed as-is; wrap it so the
-        // listing stays valid (the definition check reports such schemas).
-        if !v["inputSchema"].is_object() {
-            v["inputSchema"] = json!({ "type": "object" });
-        }
-        serde_json::from_value(v).expect("a well-formed Tool")
+        tool
     }
 
     /// Check arguments against the schema. The error names each bad argument.
@@ -136,6 +136,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::manifest::{ParamType, Parameter, SourceLocation, ToolAnnotations, ToolDef};
     use crate::name::{ItemName, QualifiedName};
+    use serde_json::json;
 
     pub fn tool(name: &str, command: &[&str], input: InputMode) -> ExposedTool {
         ExposedTool {

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub use install::{InstallOptions, InstallReport, Installer, LocalSource, Outcome, PreparedLocal};
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
-pub use receipt::{Receipt, Source};
+pub use receipt::{Receipt, ReceiptHeader, Source};
 
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
@@ -160,8 +160,13 @@ pub struct InstalledPackage {
 impl InstalledPackage {
     /// True when the folder carries its completion marker.
     pub fn is_complete(&self) -> bool {
-        self.dir.join(COMPLETE_MARKER).is_file()
+        is_complete_dir(&self.dir)
     }
+}
+
+/// True when a version folder carries its completion marker.
+fn is_complete_dir(dir: &Path) -> bool {
+    dir.join(COMPLETE_MARKER).is_file()
 }
 
 /// The store under an agx home. Opening touches nothing on disk.
@@ -241,6 +246,25 @@ impl Store {
             });
         }
         Ok(Some(package))
+    }
+
+    /// The folder of the installed package of that name, if any: [`Store::installed`]
+    /// without the rest of the receipt, for `agx serve`, which starts on every client launch.
+    pub fn installed_dir(&self, name: &PackageName) -> Result<Option<PathBuf>, StoreError> {
+        let path = self.receipt_path(name);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let header = ReceiptHeader::read(&path)?;
+        let dir = self.package_dir(&header.name, &header.version);
+        if !is_complete_dir(&dir) {
+            return Err(StoreError::Damaged {
+                name: header.name,
+                version: header.version,
+                dir,
+            });
+        }
+        Ok(Some(dir))
     }
 
     /// Every installed package, sorted by name as written (`acme/geo` before `notes`). Reads receipts only (no definition files, no

@@ -64,13 +64,53 @@ pub struct Receipt {
     pub extension: ExtensionSummary,
 }
 
+/// The receipt fields that locate an installed package's folder.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReceiptHeader {
+    pub name: PackageName,
+    pub version: semver::Version,
+}
+
+impl ReceiptHeader {
+    /// Read only the receipt's root keys. A receipt lists every tool and prompt of its
+    /// package, and `agx serve` reads one per package before it can answer, so it parses the
+    /// text before the first table header. Cutting there cannot change a root key's value:
+    /// a cut inside a multi-line string or array leaves it unterminated, which fails to
+    /// parse, and then the whole file is parsed.
+    pub fn read(path: &Path) -> Result<ReceiptHeader, StoreError> {
+        let text = read_text(path)?;
+        toml::from_str(root_keys(&text))
+            .or_else(|_| toml::from_str(&text))
+            .map_err(|e| bad_receipt(path, &e))
+    }
+}
+
+/// The text before the first line that opens a table (`[x]` or `[[x]]`).
+fn root_keys(text: &str) -> &str {
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with('[') {
+            break;
+        }
+        end += line.len();
+    }
+    &text[..end]
+}
+
+fn read_text(path: &Path) -> Result<String, StoreError> {
+    std::fs::read_to_string(path).map_err(|e| StoreError::io("read", path, e))
+}
+
+fn bad_receipt(path: &Path, e: &toml::de::Error) -> StoreError {
+    StoreError::BadReceipt {
+        path: path.to_path_buf(),
+        reason: e.message().to_string(),
+    }
+}
+
 impl Receipt {
     pub fn read(path: &Path) -> Result<Receipt, StoreError> {
-        let text = std::fs::read_to_string(path).map_err(|e| StoreError::io("read", path, e))?;
-        toml::from_str(&text).map_err(|e| StoreError::BadReceipt {
-            path: path.to_path_buf(),
-            reason: e.message().to_string(),
-        })
+        toml::from_str(&read_text(path)?).map_err(|e| bad_receipt(path, &e))
     }
 
     /// Write atomically: a temp file in the same folder, fsynced, then renamed over.
@@ -125,11 +165,8 @@ mod tests {
         assert_eq!(rfc3339(1_767_225_599), "2025-12-31T23:59:59Z");
     }
 
-    #[test]
-    fn round_trips() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("acme/weather.toml");
-        let receipt = Receipt {
+    fn sample() -> Receipt {
+        Receipt {
             name: PackageName::parse("acme/weather").unwrap(),
             version: semver::Version::new(1, 2, 0),
             sha256: "ab".repeat(32),
@@ -146,8 +183,53 @@ mod tests {
                 registry: "http://127.0.0.1:1/".into(),
             },
             extension: ExtensionSummary::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("acme/weather.toml");
+        let receipt = sample();
         receipt.write(&path).unwrap();
         assert_eq!(Receipt::read(&path).unwrap(), receipt);
+    }
+
+    #[test]
+    fn header_reads_name_and_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("acme/weather.toml");
+        // A description whose lines look like table headers must not cut the root keys short.
+        for description in [
+            "Weather",
+            "line one\n[not-a-table]\nname = \"evil/x\"\n[[x]]",
+        ] {
+            let receipt = Receipt {
+                description: Some(description.into()),
+                ..sample()
+            };
+            receipt.write(&path).unwrap();
+            let header = ReceiptHeader::read(&path).unwrap();
+            assert_eq!(header.name, receipt.name, "{description:?}");
+            assert_eq!(header.version, receipt.version);
+        }
+    }
+
+    #[test]
+    fn root_keys_stop_at_the_first_table() {
+        assert_eq!(root_keys("a = 1\nb = 2\n[t]\nc = 3\n"), "a = 1\nb = 2\n");
+        assert_eq!(root_keys("a = 1\n  [[t]]\n"), "a = 1\n");
+        assert_eq!(root_keys("a = 1"), "a = 1");
+    }
+
+    #[test]
+    fn header_of_a_broken_receipt_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.toml");
+        std::fs::write(&path, "name = \"acme/weather\"\n").unwrap();
+        assert!(matches!(
+            ReceiptHeader::read(&path),
+            Err(StoreError::BadReceipt { .. })
+        ));
     }
 }

@@ -2,9 +2,11 @@
 //! HTTP) and by raw JSON-RPC lines, on fixture packages installed into a temporary AGX_HOME.
 #![allow(deprecated)] // MCP logging (SEP-2577) is deprecated in rmcp but still part of agx serve
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
@@ -472,31 +474,54 @@ async fn misbehaving_tools_give_error_results_and_the_server_keeps_serving() {
 
 struct Raw {
     child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdin: Option<Box<dyn Write>>,
+    stdout: BufReader<Box<dyn Read>>,
+}
+
+/// `agx serve` with the given stdin and stdout.
+fn raw_serve(home: &TestHome, server: &str, stdin: Stdio, stdout: Stdio) -> Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_agx"))
+        .args(["serve", server])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.home())
+        .env("AGX_HOME", home.agx_home())
+        .env("AGX_LOG", "warn")
+        .current_dir(home.home())
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
 
 impl Raw {
+    /// Connected through pipes, as Python and Rust clients do.
     fn start(home: &TestHome, server: &str) -> Raw {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agx"))
-            .args(["serve", server])
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", home.home())
-            .env("AGX_HOME", home.agx_home())
-            .env("AGX_LOG", "warn")
-            .current_dir(home.home())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut child = raw_serve(home, server, Stdio::piped(), Stdio::piped());
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
         Raw {
             child,
-            stdin,
-            stdout,
+            stdin: Some(Box::new(stdin)),
+            stdout: BufReader::new(Box::new(stdout)),
+        }
+    }
+
+    /// Connected through Unix sockets, as Node clients (libuv) do.
+    fn start_on_sockets(home: &TestHome, server: &str) -> Raw {
+        let (ours_in, theirs_in) = UnixStream::pair().unwrap();
+        let (ours_out, theirs_out) = UnixStream::pair().unwrap();
+        let child = raw_serve(
+            home,
+            server,
+            Stdio::from(OwnedFd::from(theirs_in)),
+            Stdio::from(OwnedFd::from(theirs_out)),
+        );
+        Raw {
+            child,
+            stdin: Some(Box::new(ours_in)),
+            stdout: BufReader::new(Box::new(ours_out)),
         }
     }
 
@@ -587,6 +612,66 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     drop(raw.stdin.take());
     let status = raw.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn stdio_over_unix_sockets_serves_like_pipes() {
+    let home = home_with(&["agx-edge"]);
+    let mut raw = Raw::start_on_sockets(&home, "agx/edge/edge");
+    raw.initialize();
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"text","arguments":{}}}"#,
+    );
+    let r = raw.response();
+    assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
+    raw.send("not json");
+    assert_eq!(raw.response()["error"]["code"], -32700);
+    drop(raw.stdin.take());
+    assert!(raw.child.wait().unwrap().success());
+}
+
+#[test]
+fn stdio_from_a_file_is_served_to_its_end() {
+    let home = home_with(&["agx-edge"]);
+    let input = home.home().join("requests.jsonl");
+    let output = home.home().join("responses.jsonl");
+    std::fs::write(
+        &input,
+        [
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"file","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"text","arguments":{}}}"#,
+            "",
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let status = raw_serve(
+        &home,
+        "agx/edge/edge",
+        Stdio::from(std::fs::File::open(&input).unwrap()),
+        Stdio::from(std::fs::File::create(&output).unwrap()),
+    )
+    .wait()
+    .unwrap();
+    assert!(status.success(), "{status:?}");
+    let responses: Vec<Value> = std::fs::read_to_string(&output)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("stdout carries only JSON-RPC"))
+        .collect();
+    assert_eq!(
+        responses[0]["result"]["serverInfo"]["name"],
+        "agx/edge/edge"
+    );
+    let call = responses
+        .iter()
+        .find(|r| r["id"] == 1)
+        .expect("the call's response");
+    assert_eq!(
+        call["result"]["content"][0]["text"],
+        "plain text from text\n"
+    );
 }
 
 /// Open file descriptors of a process.
