@@ -6,13 +6,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::manifest::{LoadError, Package, PromptDef, SourceLocation, ToolDef, load_package};
+use crate::manifest::{
+    LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_package,
+};
 use crate::name::{ItemRef, PackageName, QualifiedName};
 
 /// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
 /// store cannot be read.
 /// The error text should say how to fix the problem when the store knows.
-pub type FindPackage<'a> = &'a dyn Fn(&PackageName) -> Result<Option<PathBuf>, String>;
+pub type FindPackage<'a> = &'a (dyn Fn(&PackageName) -> Result<Option<PathBuf>, String> + Sync);
 
 /// A tool as the server exposes it.
 #[derive(Debug)]
@@ -182,6 +184,60 @@ impl Loader<'_> {
         self.loaded.insert(name.clone(), package.clone());
         Ok(package)
     }
+
+    /// Load these packages side by side, on as many threads as there are cores: reading
+    /// and checking definitions is most of a server's start-up. Failures are left for
+    /// [`Loader::load`], so errors are reported in reference order, as without prefetching.
+    fn prefetch(&mut self, names: Vec<&PackageName>) {
+        let names: Vec<&PackageName> = names
+            .into_iter()
+            .filter(|n| !self.loaded.contains_key(*n))
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if names.len() < 2 || threads < 2 {
+            return;
+        }
+        let find = self.find;
+        let load =
+            |name: &PackageName| -> Option<Package> { load_package(&find(name).ok()??).ok() };
+        let chunk = names.len().div_ceil(threads);
+        let loaded: Vec<(&PackageName, Package)> = std::thread::scope(|scope| {
+            let mut chunks = names.chunks(chunk);
+            let first = chunks.next().unwrap_or_default();
+            let others: Vec<_> = chunks
+                .map(|names| {
+                    scope.spawn(move || {
+                        names
+                            .iter()
+                            .filter_map(|n| Some((*n, load(n)?)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            let mut loaded: Vec<_> = first.iter().filter_map(|n| Some((*n, load(n)?))).collect();
+            for handle in others {
+                loaded.extend(handle.join().unwrap_or_default());
+            }
+            loaded
+        });
+        for (name, package) in loaded {
+            self.loaded.insert(name.clone(), Arc::new(package));
+        }
+    }
+}
+
+/// The dependencies a server's references name explicitly (`publisher/pkg/item`), in order.
+fn named_dependencies<'a>(owner: &'a Package, def: &'a ServerDef) -> Vec<&'a PackageName> {
+    let mut names: Vec<&PackageName> = Vec::new();
+    for reference in def.tools.iter().chain(&def.prompts) {
+        if let ItemRef::Qualified(q) = reference
+            && owner.manifest.dependencies.contains_key(&q.package)
+            && !names.contains(&&q.package)
+        {
+            names.push(&q.package);
+        }
+    }
+    names
 }
 
 /// Assemble `server` from installed packages.
@@ -220,6 +276,8 @@ fn assemble_from(
             env: def.env.clone(),
         }));
     }
+
+    loader.prefetch(named_dependencies(owner, def));
 
     let bad_ref = |kind: &'static str, reference: &ItemRef, reason: String| {
         AssembleError::BadReference(Box::new(BadReference {

@@ -749,6 +749,24 @@ fn a_missing_package_stops_the_server_with_the_fix() {
 }
 
 #[test]
+fn a_dependency_missing_from_the_store_stops_the_server_with_the_fix() {
+    let home = research_home();
+    // Dependencies are loaded side by side; a failure among them is still reported first
+    // in reference order, and names the package and the fix.
+    std::fs::remove_file(home.agx_home().join("receipts-v1/contoso/web.toml")).unwrap();
+    std::fs::remove_file(home.agx_home().join("receipts-v1/acme/docs.toml")).unwrap();
+    home.agx()
+        .args(["serve", "acme/research/research"])
+        .assert()
+        .failure()
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "package acme/docs is not installed (server acme/research/research needs it)",
+        ))
+        .stderr(predicates::str::contains("agx install acme/docs"));
+}
+
+#[test]
 fn an_unknown_server_names_the_ones_there_are() {
     let home = home_with(&["agx-edge"]);
     home.agx()
