@@ -308,6 +308,19 @@ impl ItemRef {
     }
 }
 
+impl Serialize for ItemRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ItemRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        ItemRef::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for ItemRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -102,7 +102,7 @@ fn gather(ctx: &Context, store: &Store, name: &PackageName) -> CliResult<Package
         .collect();
 
     if let Some(installed) = installed {
-        return Ok(match crate::manifest::load_package(&installed.dir) {
+        return Ok(match crate::manifest::load_installed(&installed.dir) {
             Ok(package) => {
                 let meta = &package.manifest.package;
                 PackageInfo {

@@ -8,6 +8,7 @@ pub mod load;
 pub mod model;
 pub mod probe;
 pub mod render;
+pub mod snapshot;
 pub mod spanned;
 pub mod template;
 
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 pub use diagnostics::{ALL_CODES, Code, Finding, Report, Severity};
 pub use model::*;
+pub use snapshot::load_installed;
 
 /// A package that failed to load: its folder and every error finding.
 #[derive(Debug, thiserror::Error)]

@@ -25,9 +25,10 @@ impl std::fmt::Display for SourceLocation {
 }
 
 /// A whole package, every declared item loaded and checked.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Package {
-    /// The package folder (absolute).
+    /// The package folder (absolute). Not part of a snapshot: it is where the snapshot is.
+    #[serde(skip)]
     pub dir: PathBuf,
     pub manifest: Manifest,
     /// In declaration order.
@@ -64,7 +65,7 @@ impl Package {
 }
 
 /// `agx.toml`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
     pub package: PackageMeta,
     pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
@@ -72,7 +73,7 @@ pub struct Manifest {
 }
 
 /// `[package]`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PackageMeta {
     pub name: PackageName,
     pub version: semver::Version,
@@ -87,7 +88,7 @@ pub struct PackageMeta {
 }
 
 /// `[extension]`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExtensionDecl {
     /// Folder of definition files, relative to the package (default `agx`).
     pub root: String,
@@ -97,7 +98,7 @@ pub struct ExtensionDecl {
 }
 
 /// One declared item: a name, a `[name, description]` pair, or a table.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Declaration {
     pub name: ItemName,
     pub description: Option<String>,
@@ -192,7 +193,7 @@ pub struct Parameter {
 }
 
 /// A tool definition (`tools/<name>.toml`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolDef {
     pub name: ItemName,
     pub title: Option<String>,
@@ -249,7 +250,7 @@ impl ToolDef {
 }
 
 /// A server definition (`servers/<name>.toml`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ServerDef {
     pub name: ItemName,
     pub title: Option<String>,
@@ -286,7 +287,7 @@ pub struct PromptArgument {
 }
 
 /// A prompt definition (`prompts/<name>.toml`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PromptDef {
     pub name: ItemName,
     pub title: Option<String>,

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::manifest::{
-    LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_package,
+    LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_installed,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
 
@@ -177,10 +177,12 @@ impl Loader<'_> {
                 package: name.clone(),
                 needed_by: (name != &self.server.package).then(|| self.server.to_string()),
             })?;
-        let package = Arc::new(load_package(&dir).map_err(|source| AssembleError::Broken {
-            package: name.clone(),
-            source,
-        })?);
+        let package = Arc::new(
+            load_installed(&dir).map_err(|source| AssembleError::Broken {
+                package: name.clone(),
+                source,
+            })?,
+        );
         self.loaded.insert(name.clone(), package.clone());
         Ok(package)
     }
@@ -199,7 +201,7 @@ impl Loader<'_> {
         }
         let find = self.find;
         let load =
-            |name: &PackageName| -> Option<Package> { load_package(&find(name).ok()??).ok() };
+            |name: &PackageName| -> Option<Package> { load_installed(&find(name).ok()??).ok() };
         let chunk = names.len().div_ceil(threads);
         let loaded: Vec<(&PackageName, Package)> = std::thread::scope(|scope| {
             let mut chunks = names.chunks(chunk);

@@ -360,5 +360,13 @@ fn unpack_checked(archive: &Path, stage: &Path, what: &str) -> Result<Package, S
         name: what.to_string(),
         source,
     })?;
-    Ok(crate::manifest::load_package(&dest)?)
+    let package = crate::manifest::load_package(&dest)?;
+    crate::manifest::snapshot::write(&package).map_err(|e| {
+        StoreError::io(
+            "write",
+            &dest.join(crate::manifest::snapshot::SNAPSHOT_FILE),
+            e,
+        )
+    })?;
+    Ok(package)
 }
