@@ -15,6 +15,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
         Some(addr) => Listen::Http(runtime::parse_listen_address(addr)?),
         None => Listen::Stdio,
     };
+    runtime::limit_malloc_arenas();
     let paths = ctx.paths()?;
     let store = Store::open(paths);
     let assembled = {

@@ -113,7 +113,6 @@ pub fn run(
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };
-    limit_malloc_arenas();
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -145,8 +144,9 @@ pub fn run(
 }
 
 /// glibc gives every thread that allocates its own arena, which stays resident. The
-/// server's work runs on one thread; the odd helper thread can share the main arena.
-fn limit_malloc_arenas() {
+/// server's work runs on one thread; the odd helper thread can share the main arena. Call
+/// before any thread starts.
+pub fn limit_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only tunes the allocator; it is called before any helper thread exists.
     unsafe {

@@ -198,7 +198,10 @@ fn install_with_dependencies_then_reinstall_is_a_no_op() {
     // The checked model, which `agx serve` loads instead of re-parsing the definitions.
     let snapshot: serde_json::Value =
         serde_json::from_slice(&std::fs::read(store.join(".agx-package.json")).unwrap()).unwrap();
-    assert_eq!(snapshot["package"]["manifest"]["package"]["name"], "acme/weather");
+    assert_eq!(
+        snapshot["package"]["manifest"]["package"]["name"],
+        "acme/weather"
+    );
     assert_eq!(snapshot["package"]["tools"][0]["name"], "get_forecast");
     let receipt =
         std::fs::read_to_string(home.agx_home().join("receipts-v1/acme/weather.toml")).unwrap();
