@@ -21,8 +21,12 @@ for tool in hyperfine python3 /usr/bin/time; do
         exit 2
     }
 done
-cargo build --release --quiet
-agx=$PWD/target/release/agx
+if [[ -n "${AGX_BIN:-}" ]]; then
+    agx="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
+else
+    cargo build --release --quiet
+    agx=$PWD/target/release/agx
+fi
 gen=$PWD/benches/gen_store_fixtures.py
 
 work=$(mktemp -d)

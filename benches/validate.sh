@@ -3,6 +3,7 @@
 # hyperfine and the release binary. Target: under 100 ms.
 #   benches/validate.sh            # N=500
 #   N=2000 benches/validate.sh
+#   AGX_BIN=path/to/agx benches/validate.sh   # measure a given binary
 set -eu
 cd "$(dirname "$0")/.."
 N=${N:-500}
@@ -11,7 +12,12 @@ command -v hyperfine >/dev/null 2>&1 || {
     echo "hyperfine is needed: apt-get install -y hyperfine (or cargo install hyperfine)" >&2
     exit 2
 }
-cargo build --release --quiet
+if [ -n "${AGX_BIN:-}" ]; then
+    agx="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
+else
+    cargo build --release --quiet
+    agx="$PWD/target/release/agx"
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -19,5 +25,5 @@ pkg="$work/pkg"
 benches/gen-package.sh "$pkg" "$N"
 
 # The generated package must be valid, or the figure means nothing.
-./target/release/agx validate "$pkg"
-hyperfine --warmup 3 --min-runs 20 -N "./target/release/agx validate $pkg"
+"$agx" validate "$pkg"
+hyperfine --warmup 3 --min-runs 20 -N "$agx validate $pkg"
