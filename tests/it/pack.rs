@@ -451,7 +451,7 @@ fn every_fixture_tool_answers_the_self_test_with_a_json_object() {
 fn pack_defaults_to_the_current_folder_and_skips_its_own_archives() {
     let home = crate::support::TestHome::new();
     let pkg = home.home().join("notes");
-    copy_dir(&crate::support::fixtures().join("packages/notes"), &pkg);
+    crate::support::copy_tree(&crate::support::fixtures().join("packages/notes"), &pkg);
     let run = || {
         let out = home.agx().current_dir(&pkg).arg("pack").assert().success();
         pack_output(&out.get_output().stdout)
@@ -466,19 +466,6 @@ fn pack_defaults_to_the_current_folder_and_skips_its_own_archives() {
         first, second,
         "the first archive was packed into the second"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap(); // keeps permissions
-        }
-    }
 }
 
 #[test]

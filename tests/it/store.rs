@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::support::http::{Fault, HttpServer};
-use crate::support::{TestHome, fixtures};
+use crate::support::{TestHome, copy_tree, fixtures};
 
 /// Write a package source folder: `deps` as `("acme/geo", "^1.0")`, one tool, and with
 /// `server` a server using the tool and a prompt.
@@ -109,19 +109,6 @@ fn stderr_of_failure(cmd: &mut assert_cmd::Command) -> String {
 
 fn json(cmd: &mut assert_cmd::Command) -> Value {
     serde_json::from_str(&stdout(cmd)).unwrap()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// `name@version` of every installed package, from `agx list --json`.

@@ -54,3 +54,17 @@ pub fn repo_root() -> PathBuf {
 pub fn fixtures() -> PathBuf {
     repo_root().join("registry-fixtures")
 }
+
+/// Copy a folder tree (files keep their permissions).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
