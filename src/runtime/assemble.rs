@@ -187,9 +187,10 @@ impl Loader<'_> {
         Ok(package)
     }
 
-    /// Load these packages side by side, on as many threads as there are cores: reading
-    /// and checking definitions is most of a server's start-up. Failures are left for
-    /// [`Loader::load`], so errors are reported in reference order, as without prefetching.
+    /// Load these packages side by side, one thread per core. It matters most for packages
+    /// without a snapshot (installed by another agx version), whose definitions must be parsed
+    /// and checked. Failures are left for [`Loader::load`], so errors are reported in reference
+    /// order, as without prefetching.
     fn prefetch(&mut self, names: Vec<&PackageName>) {
         let names: Vec<&PackageName> = names
             .into_iter()
