@@ -3,14 +3,14 @@
 # and, when the npm Claude Code CLI is present, `claude mcp add` writing the same entry
 # into the same ~/.claude.json, with the ratio. Each run starts from the same file.
 #
-#   AGX_BIN     agx binary (default: target/release/agx, built when missing)
+#   AGX_BIN     agx binary (default: a fresh `cargo build --release`)
 #   CLAUDE_BIN  claude binary (default: `claude` on PATH, else the real-clients cache)
 #   RUNS        iterations (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-AGX="${AGX_BIN:-$ROOT/target/release/agx}"
-[[ -x "$AGX" ]] || cargo build --release --quiet
+. scripts/agx-bin.sh
+AGX="$(agx_bin release)"
 CLAUDE="${CLAUDE_BIN:-$(command -v claude || true)}"
 if [[ -z "$CLAUDE" ]]; then
     cached="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/real-clients}/node_modules/.bin/claude"

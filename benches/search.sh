@@ -3,14 +3,14 @@
 # cache of a web registry (`--offline`): reading and parsing catalog.json plus ranking, the
 # path `list --include-remote` also takes. Target: well under 150 ms per run.
 #
-#   AGX_BIN   agx binary (default: target/release/agx, built when missing)
+#   AGX_BIN   agx binary (default: a fresh `cargo build --release`)
 #   PACKAGES  catalog size (default 10000)
 #   RUNS      iterations (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-AGX="${AGX_BIN:-$ROOT/target/release/agx}"
-[[ -x "$AGX" ]] || cargo build --release --quiet
+. scripts/agx-bin.sh
+AGX="$(agx_bin release)"
 PACKAGES="${PACKAGES:-10000}"
 RUNS="${RUNS:-20}"
 

@@ -16,12 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-if [[ -n "${AGX_BIN:-}" ]]; then
-    AGX="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
-else
-    cargo build --release --quiet
-    AGX="$ROOT/target/release/agx"
-fi
+. scripts/agx-bin.sh
+AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

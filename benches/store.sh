@@ -21,12 +21,8 @@ for tool in hyperfine python3 /usr/bin/time; do
         exit 2
     }
 done
-if [[ -n "${AGX_BIN:-}" ]]; then
-    agx="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
-else
-    cargo build --release --quiet
-    agx=$PWD/target/release/agx
-fi
+. scripts/agx-bin.sh
+agx="$(agx_bin release)"
 gen=$PWD/benches/gen_store_fixtures.py
 
 work=$(mktemp -d)

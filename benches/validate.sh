@@ -12,12 +12,8 @@ command -v hyperfine >/dev/null 2>&1 || {
     echo "hyperfine is needed: apt-get install -y hyperfine (or cargo install hyperfine)" >&2
     exit 2
 }
-if [ -n "${AGX_BIN:-}" ]; then
-    agx="$(cd "$(dirname "$AGX_BIN")" && pwd)/$(basename "$AGX_BIN")"
-else
-    cargo build --release --quiet
-    agx="$PWD/target/release/agx"
-fi
+. scripts/agx-bin.sh
+agx="$(agx_bin release)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -29,12 +29,8 @@ if [[ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" ||
         "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION"
 fi
 
-if [[ -z "${AGX_BIN:-}" ]]; then
-    echo "==> cargo build"
-    cargo build --quiet
-fi
-AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
-AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
+. scripts/agx-bin.sh
+AGX="$(agx_bin debug)"
 
 TMP="$(mktemp -d)"
 SERVER_PID=

@@ -24,12 +24,8 @@ if [[ "$(mcp_version)" != "$MCP_VERSION" ]]; then
     "$PY" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
 fi
 
-if [[ -z "${AGX_BIN:-}" ]]; then
-    echo "==> cargo build"
-    cargo build --quiet
-fi
-AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
-AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
+. scripts/agx-bin.sh
+AGX="$(agx_bin debug)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

@@ -6,7 +6,7 @@
 #
 #   AGX_REAL_CLIENTS_CACHE  folder for the npm packages (default: $AGX_CI_CACHE/real-clients,
 #                           or .ci/cache/real-clients)
-#   AGX_BIN                 the agx binary (default: target/debug/agx, built when missing)
+#   AGX_BIN                 the agx binary (default: target/debug/agx, built with `cargo build`)
 #
 # Needs no network beyond the npm registry and no login. Exits non-zero on any failure.
 set -euo pipefail
@@ -22,11 +22,8 @@ if [[ ! -x "$CACHE/node_modules/.bin/claude" || ! -x "$CACHE/node_modules/.bin/g
 fi
 BIN="$CACHE/node_modules/.bin"
 
-AGX="${AGX_BIN:-$ROOT/target/debug/agx}"
-if [[ ! -x "$AGX" ]]; then
-    cargo build --quiet
-fi
-AGX="$(cd "$(dirname "$AGX")" && pwd)/$(basename "$AGX")"
+. scripts/agx-bin.sh
+AGX="$(agx_bin debug)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
