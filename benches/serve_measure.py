@@ -1,6 +1,10 @@
 """Measurements for benches/serve.sh. Standard library only.
 
 usage: serve_measure.py "AGX SERVE COMMAND" ["PYTHON SERVER COMMAND" or ""]
+
+`agx serve` hands off to `agx-serve`; every figure is also taken with AGX_NO_SERVE_HANDOFF=1
+(agx serving by itself) in the same run, so the hand-off's cost and gain are measured side by
+side.
 """
 import io
 import json
@@ -21,10 +25,10 @@ ARGS = {"text": "hello", "count": 1}
 
 
 class Session:
-    def __init__(self, argv):
+    def __init__(self, argv, env=None):
         self.start = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, bufsize=0)
+                                     stderr=subprocess.DEVNULL, bufsize=0, env=env)
         # Buffered reads: readline on the raw pipe would cost one system call per byte.
         self.out = io.BufferedReader(self.proc.stdout, buffer_size=1 << 16)
         self.next_id = 1
@@ -65,23 +69,28 @@ def ms(seconds):
     return seconds * 1000
 
 
-def startup(argv, runs):
-    times = []
+IN_PROCESS = dict(os.environ, AGX_NO_SERVE_HANDOFF="1")
+
+
+def startup(argv, runs, env=None):
+    return startups([(argv, env)], runs)[0]
+
+
+def startups(variants, runs):
+    """Median start of each (argv, env) variant, taking turns so drift affects all alike."""
+    times = [[] for _ in variants]
     for _ in range(runs):
-        s = Session(argv)
-        t, result = s.initialize()
-        times.append(t)
-        s.close()
-    return statistics.median(times)
+        for i, (argv, env) in enumerate(variants):
+            s = Session(argv, env)
+            t, result = s.initialize()
+            times[i].append(t)
+            s.close()
+    return [statistics.median(t) for t in times]
 
 
-def main():
-    agx = shlex.split(sys.argv[1])
-    py = shlex.split(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
-
-    start = startup(agx, 50)
-
-    s = Session(agx)
+def exercise(argv, env=None):
+    """A list and call workload, then memory once idle: (lists, calls, /proc status)."""
+    s = Session(argv, env)
     s.initialize()
     tools = s.request("tools/list")["tools"]
     assert len(tools) == 50, len(tools)
@@ -96,17 +105,28 @@ def main():
         r = s.request("tools/call", {"name": f"t{i % 5}_{i % 10}", "arguments": ARGS})
         calls.append(time.perf_counter() - t0)
         assert r["structuredContent"] == ARGS, r
+    time.sleep(0.5)
+    with open(f"/proc/{s.proc.pid}/status") as f:
+        status = {line.split(":")[0]: int(line.split()[1]) for line in f
+                  if line.startswith("Rss") or line.startswith("VmRSS")}
+    s.close()
+    return lists, calls, status
+
+
+def main():
+    agx = shlex.split(sys.argv[1])
+    py = shlex.split(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+
+    start, start_in_process = startups([(agx, None), (agx, IN_PROCESS)], 50)
+    lists, calls, status = exercise(agx)
+    _, _, status_in_process = exercise(agx, IN_PROCESS)
     direct = []
     payload = (json.dumps(ARGS) + "\n").encode()
     for _ in range(200):
         t0 = time.perf_counter()
         subprocess.run(["cat"], input=payload, capture_output=True, check=True)
         direct.append(time.perf_counter() - t0)
-    time.sleep(0.5)
-    with open(f"/proc/{s.proc.pid}/status") as f:
-        status = {line.split(":")[0]: line.split()[1] for line in f if line.startswith("Rss") or line.startswith("VmRSS")}
-    rss_kb = int(status["VmRSS"])
-    s.close()
+    rss_kb = status["VmRSS"]
 
     overhead = statistics.median(calls) - statistics.median(direct)
     rows = [
@@ -118,8 +138,12 @@ def main():
         ("idle RSS", rss_kb / 1024, "MB", 10.0),
         # RSS splits into private memory and clean pages of the agx binary and libc, which
         # every agx process shares through the page cache.
-        ("  of which private (RssAnon)", int(status["RssAnon"]) / 1024, "MB", None),
-        ("  of which shared file pages (RssFile)", int(status["RssFile"]) / 1024, "MB", None),
+        ("  of which private (RssAnon)", status["RssAnon"] / 1024, "MB", None),
+        ("  of which shared file pages (RssFile)", status["RssFile"] / 1024, "MB", None),
+        ("agx serving by itself (AGX_NO_SERVE_HANDOFF=1): start", ms(start_in_process), "ms",
+         None),
+        ("  idle RSS", status_in_process["VmRSS"] / 1024, "MB", None),
+        ("  of which private (RssAnon)", status_in_process["RssAnon"] / 1024, "MB", None),
     ]
     failed = False
     print(f"{'measure':<55} {'median':>10}  target")

@@ -5,15 +5,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = agx::cli::Cli::parse();
+    // A client starting a server should not wait for the whole command line to be parsed.
+    let args: Vec<_> = std::env::args_os().collect();
+    agx::commands::serve::helper::hand_off_early(&args);
+    let cli = agx::cli::Cli::parse_from(args);
     agx::ui::configure(cli.global.color, cli.global.quiet, cli.global.verbose);
-    match agx::commands::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            if !err.silent {
-                eprintln!("{}", agx::ui::render_error(&err));
-            }
-            ExitCode::from(u8::try_from(err.exit_code).unwrap_or(1))
-        }
-    }
+    agx::ui::exit_with(agx::commands::run(cli))
 }

@@ -91,6 +91,19 @@ pub fn verbose(message: &str) {
 }
 
 /// Render an error as `error: …`, its causes, then `hint: …`.
+/// End a command: render its error, if any, on stderr and turn it into the exit code.
+pub fn exit_with(result: crate::error::CliResult) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            if !err.silent {
+                eprintln!("{}", render_error(&err));
+            }
+            std::process::ExitCode::from(u8::try_from(err.exit_code).unwrap_or(1))
+        }
+    }
+}
+
 pub fn render_error(err: &crate::error::CliError) -> String {
     let mut out = format!("{}: {}", paint(Style::Error, "error"), err.message);
     for cause in &err.causes {

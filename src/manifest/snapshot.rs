@@ -50,7 +50,8 @@ pub fn load_installed(dir: &Path) -> Result<Package, LoadError> {
     }
 }
 
-fn read(dir: &Path) -> Option<Package> {
+/// The package from its snapshot, when there is a current one.
+pub fn read(dir: &Path) -> Option<Package> {
     let bytes = std::fs::read(dir.join(SNAPSHOT_FILE)).ok()?;
     let snapshot: SnapshotIn = serde_json::from_slice(&bytes).ok()?;
     if snapshot.agx != WRITER {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::manifest::{
     LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_installed,
+    load_package, snapshot,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
 
@@ -187,44 +188,57 @@ impl Loader<'_> {
         Ok(package)
     }
 
-    /// Load these packages side by side, one thread per core. It matters most for packages
-    /// without a snapshot (installed by another agx version), whose definitions must be parsed
-    /// and checked. Failures are left for [`Loader::load`], so errors are reported in reference
-    /// order, as without prefetching.
+    /// Load these packages ahead of the references that need them. Snapshots load in a
+    /// few microseconds, here; packages without one (installed by another agx version) are
+    /// parsed and checked side by side, one thread per core, when there are two or more.
+    /// Failures are left for [`Loader::load`], so errors are reported in reference order, as
+    /// without prefetching.
     fn prefetch(&mut self, names: Vec<&PackageName>) {
-        let names: Vec<&PackageName> = names
-            .into_iter()
-            .filter(|n| !self.loaded.contains_key(*n))
-            .collect();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if names.len() < 2 || threads < 2 {
+        let mut unparsed: Vec<(&PackageName, PathBuf)> = Vec::new();
+        for name in names {
+            if self.loaded.contains_key(name) {
+                continue;
+            }
+            let Ok(Some(dir)) = (self.find)(name) else {
+                continue;
+            };
+            match snapshot::read(&dir) {
+                Some(package) => {
+                    self.loaded.insert(name.clone(), Arc::new(package));
+                }
+                None => unparsed.push((name, dir)),
+            }
+        }
+        // Thread start-up costs more than one package's parse; the count of cores is read
+        // from cgroup files, so it is asked only when threads could help.
+        if unparsed.len() < 2 {
             return;
         }
-        let find = self.find;
-        let load =
-            |name: &PackageName| -> Option<Package> { load_installed(&find(name).ok()??).ok() };
-        let chunk = names.len().div_ceil(threads);
-        let loaded: Vec<(&PackageName, Package)> = std::thread::scope(|scope| {
-            let mut chunks = names.chunks(chunk);
-            let first = chunks.next().unwrap_or_default();
-            let others: Vec<_> = chunks
-                .map(|names| {
-                    scope.spawn(move || {
-                        names
-                            .iter()
-                            .filter_map(|n| Some((*n, load(n)?)))
-                            .collect::<Vec<_>>()
-                    })
-                })
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads < 2 {
+            return;
+        }
+        let chunk = unparsed.len().div_ceil(threads);
+        let parse = |batch: &[(&PackageName, PathBuf)]| -> Vec<(PackageName, Package)> {
+            batch
+                .iter()
+                .filter_map(|(name, dir)| Some(((*name).clone(), load_package(dir).ok()?)))
+                .collect()
+        };
+        let parsed: Vec<(PackageName, Package)> = std::thread::scope(|scope| {
+            let mut batches = unparsed.chunks(chunk);
+            let first = batches.next().unwrap_or_default();
+            let others: Vec<_> = batches
+                .map(|batch| scope.spawn(move || parse(batch)))
                 .collect();
-            let mut loaded: Vec<_> = first.iter().filter_map(|n| Some((*n, load(n)?))).collect();
+            let mut parsed = parse(first);
             for handle in others {
-                loaded.extend(handle.join().unwrap_or_default());
+                parsed.extend(handle.join().unwrap_or_default());
             }
-            loaded
+            parsed
         });
-        for (name, package) in loaded {
-            self.loaded.insert(name.clone(), Arc::new(package));
+        for (name, package) in parsed {
+            self.loaded.insert(name, Arc::new(package));
         }
     }
 }

@@ -283,6 +283,53 @@ async fn colliding_tool_names_are_numbered() {
     client.cancel().await.unwrap();
 }
 
+/// Every package snapshot under the store (install writes one per package version).
+fn snapshots_in(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(snapshots_in(&path));
+        } else if path.file_name().is_some_and(|n| n == ".agx-package.json") {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn packages_without_snapshots_are_served_from_their_definitions() {
+    let home = research_home();
+    let store = home.agx_home().join("store-v1");
+    let snapshots = snapshots_in(&store);
+    assert_eq!(snapshots.len(), 3, "{snapshots:?}");
+    for snapshot in snapshots {
+        std::fs::remove_file(snapshot).unwrap();
+    }
+    let (client, _) = connect(&home, "acme/research/research").await;
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["search1", "search2", "cite"]);
+    client.cancel().await.unwrap();
+
+    // Both dependencies are parsed side by side; a broken one is still reported in
+    // reference order.
+    for version_dir in ["acme/docs/1.0.0", "contoso/web/2.1.0"] {
+        std::fs::write(store.join(version_dir).join("agx.toml"), "[package\n").unwrap();
+    }
+    let out = home
+        .agx()
+        .args(["serve", "acme/research/research"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("acme/docs") && !stderr.contains("contoso/web"),
+        "{stderr}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Notifications, cancellation, concurrency
 
@@ -478,19 +525,26 @@ struct Raw {
     stdout: BufReader<Box<dyn Read>>,
 }
 
-/// `agx serve` with the given stdin and stdout.
-fn raw_serve(home: &TestHome, server: &str, stdin: Stdio, stdout: Stdio) -> Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_agx"))
-        .args(["serve", server])
+/// `program` (agx or agx-serve) with the test home's environment.
+fn command_in(home: &TestHome, program: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(program);
+    command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home.home())
         .env("AGX_HOME", home.agx_home())
         .env("AGX_LOG", "warn")
         .current_dir(home.home())
+        .stderr(Stdio::null());
+    command
+}
+
+/// `agx serve` with the given stdin and stdout.
+fn raw_serve(home: &TestHome, server: &str, stdin: Stdio, stdout: Stdio) -> Child {
+    command_in(home, Path::new(env!("CARGO_BIN_EXE_agx")))
+        .args(["serve", server])
         .stdin(stdin)
         .stdout(stdout)
-        .stderr(Stdio::null())
         .spawn()
         .unwrap()
 }
@@ -498,7 +552,11 @@ fn raw_serve(home: &TestHome, server: &str, stdin: Stdio, stdout: Stdio) -> Chil
 impl Raw {
     /// Connected through pipes, as Python and Rust clients do.
     fn start(home: &TestHome, server: &str) -> Raw {
-        let mut child = raw_serve(home, server, Stdio::piped(), Stdio::piped());
+        Raw::piped(raw_serve(home, server, Stdio::piped(), Stdio::piped()))
+    }
+
+    /// A child started with piped stdin and stdout.
+    fn piped(mut child: Child) -> Raw {
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         Raw {
@@ -961,4 +1019,114 @@ fn a_two_segment_name_that_forgot_the_server_says_so() {
         .stdout("")
         .stderr(predicates::str::contains("package acme is not installed"))
         .stderr(predicates::str::contains("publisher/package/server"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The hand-off to agx-serve
+
+const AGX_SERVE: &str = env!("CARGO_BIN_EXE_agx-serve");
+
+/// The program a running process was started from (Linux: /proc/PID/exe).
+fn program_of(child: &Child) -> PathBuf {
+    std::fs::read_link(format!("/proc/{}/exe", child.id())).unwrap()
+}
+
+/// Initialize, make one call, close stdin: the server must have served and exited cleanly.
+/// Returns the program that did the serving.
+fn serve_one_call(mut raw: Raw) -> PathBuf {
+    raw.initialize();
+    let program = program_of(&raw.child);
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"text","arguments":{}}}"#,
+    );
+    assert_eq!(
+        raw.response()["result"]["content"][0]["text"],
+        "plain text from text\n"
+    );
+    drop(raw.stdin.take());
+    assert!(raw.child.wait().unwrap().success());
+    program
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn agx_serve_hands_off_to_the_agx_serve_beside_it() {
+    let home = home_with(&["agx-edge"]);
+    let program = serve_one_call(Raw::start(&home, "agx/edge/edge"));
+    assert_eq!(program, Path::new(AGX_SERVE).canonicalize().unwrap());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn agx_without_agx_serve_beside_it_serves_by_itself() {
+    let home = home_with(&["agx-edge"]);
+    let lone = home.home().join("lone-bin");
+    std::fs::create_dir(&lone).unwrap();
+    let agx = lone.join("agx");
+    // A hard link is a copy as far as current_exe is concerned, without copying the binary.
+    std::fs::hard_link(env!("CARGO_BIN_EXE_agx"), &agx)
+        .or_else(|_| std::fs::copy(env!("CARGO_BIN_EXE_agx"), &agx).map(drop))
+        .unwrap();
+    let child = command_in(&home, &agx)
+        .args(["serve", "agx/edge/edge"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn agx_no_serve_handoff_makes_agx_serve_by_itself() {
+    let home = home_with(&["agx-edge"]);
+    let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
+    let child = command_in(&home, &agx)
+        .env("AGX_NO_SERVE_HANDOFF", "1")
+        .args(["serve", "agx/edge/edge"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn agx_serve_of_another_build_goes_back_to_the_agx_that_started_it() {
+    let home = home_with(&["agx-edge"]);
+    let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
+    let child = command_in(&home, Path::new(AGX_SERVE))
+        .arg("--agx")
+        .arg(&agx)
+        .args([
+            "--build",
+            "0.0.0+other",
+            "--color",
+            "never",
+            "--",
+            "agx/edge/edge",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+}
+
+#[test]
+fn agx_serve_run_by_a_person_points_to_agx_serve() {
+    let home = TestHome::new();
+    let out = command_in(&home, Path::new(AGX_SERVE))
+        .arg("agx/edge/edge")
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: agx-serve is started by `agx serve`, not directly")
+            && stderr.contains("hint: run `agx serve <publisher/package/server>` instead"),
+        "{stderr}"
+    );
 }

@@ -1,4 +1,10 @@
 //! `agx serve`: assemble a server from the store and speak MCP (DESIGN §7).
+//!
+//! The `agx` binary hands the work to `agx-serve` when that binary sits beside it (see
+//! [`helper`]): the same library code, linked without the installer, registry client and
+//! client-config editors, so a server that runs for days keeps less of agx in memory.
+
+pub mod helper;
 
 use std::path::PathBuf;
 
@@ -6,17 +12,28 @@ use super::Context;
 use crate::cli::ServeArgs;
 use crate::error::{CliError, CliResult, Hint};
 use crate::name::{PackageName, QualifiedName};
+use crate::paths::AgxPaths;
 use crate::runtime::{self, Listen};
 use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
+    // Bad arguments are reported by `agx` itself, before any hand-off.
     let server = QualifiedName::parse(&args.server)?;
-    let listen = match &args.http {
+    let listen = listen_on(args.http.as_deref())?;
+    helper::hand_off(&args.server, args.http.as_deref());
+    serve(ctx.paths()?, &server, listen)
+}
+
+fn listen_on(http: Option<&str>) -> CliResult<Listen> {
+    Ok(match http {
         Some(addr) => Listen::Http(runtime::parse_listen_address(addr)?),
         None => Listen::Stdio,
-    };
+    })
+}
+
+/// Serve `server` from this process until the client goes away.
+pub fn serve(paths: &AgxPaths, server: &QualifiedName, listen: Listen) -> CliResult {
     runtime::limit_malloc_arenas();
-    let paths = ctx.paths()?;
     let store = Store::open(paths);
     let assembled = {
         // Readers share the store lock while loading, so an install cannot swap a package
@@ -28,8 +45,8 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
                 None => e.to_string(),
             })
         };
-        runtime::assemble(&server, &find)?
+        runtime::assemble(server, &find)?
     };
-    let log_file = runtime::log_file(&paths.logs_dir(), &server);
+    let log_file = runtime::log_file(&paths.logs_dir(), server);
     runtime::run(assembled, listen, Some(log_file)).map_err(CliError::from)
 }

@@ -1,0 +1,288 @@
+//! The hand-off from `agx serve` to `agx-serve`, a second binary of this crate that links
+//! only what serving needs (a third less code than `agx`, so an idle server keeps fewer of
+//! its pages resident).
+//!
+//! `agx` checks the arguments, then replaces itself with `agx-serve` from its own folder,
+//! passing a fixed internal argument list. When there is no helper there (only `agx` was
+//! copied) or it cannot be started, `agx` serves by itself. A helper from another build
+//! (another release, or a stale one after `cargo run`) goes back to the `agx` that started
+//! it with `AGX_NO_SERVE_HANDOFF=1`, so what runs is always the code of the `agx` the client
+//! launched. That variable is also how a person asks `agx` to serve by itself.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use crate::error::{CliError, CliResult, exit};
+use crate::name::QualifiedName;
+use crate::paths::AgxPaths;
+
+/// The helper's file name, beside `agx`.
+pub const HELPER_NAME: &str = "agx-serve";
+
+/// Set (to anything) to make `agx serve` serve by itself.
+pub const NO_HANDOFF_ENV: &str = "AGX_NO_SERVE_HANDOFF";
+
+/// The version and a hash of the sources (see `build.rs`): a helper built from any other
+/// code goes back to `agx`.
+const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("AGX_BUILD_ID"));
+
+/// What `agx` tells the helper: an interface between two binaries of the same build, not a
+/// command line for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handoff {
+    /// The `agx` that handed off, to go back to when the versions differ.
+    pub agx: PathBuf,
+    /// That `agx`'s build: version and source hash.
+    pub build: String,
+    /// Whether messages are coloured (`--color` and the terminal check, already resolved).
+    pub color: bool,
+    pub server: String,
+    pub http: Option<String>,
+}
+
+impl Handoff {
+    pub fn to_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec![
+            "--agx".into(),
+            self.agx.clone().into(),
+            "--build".into(),
+            self.build.clone().into(),
+            "--color".into(),
+            if self.color { "always" } else { "never" }.into(),
+        ];
+        if let Some(http) = &self.http {
+            args.extend(["--http".into(), http.into()]);
+        }
+        args.extend(["--".into(), self.server.clone().into()]);
+        args
+    }
+
+    /// Parse what [`Handoff::to_args`] wrote. Anything else means a person ran the helper.
+    pub fn parse(args: impl IntoIterator<Item = OsString>) -> CliResult<Handoff> {
+        let mut args = args.into_iter();
+        let (mut agx, mut build, mut color, mut http, mut server) = (None, None, None, None, None);
+        while let Some(flag) = args.next() {
+            if flag == "--" {
+                server = args.next().and_then(|s| s.into_string().ok());
+                if args.next().is_some() {
+                    return Err(not_for_people());
+                }
+                break;
+            }
+            let value = args.next().ok_or_else(not_for_people)?;
+            match flag.to_str() {
+                Some("--agx") => agx = Some(PathBuf::from(value)),
+                Some("--build") => build = value.into_string().ok(),
+                Some("--color") => color = Some(value == "always"),
+                Some("--http") => http = Some(value.into_string().map_err(|_| not_for_people())?),
+                _ => return Err(not_for_people()),
+            }
+        }
+        match (agx, build, color, server) {
+            (Some(agx), Some(build), Some(color), Some(server)) => Ok(Handoff {
+                agx,
+                build,
+                color,
+                server,
+                http,
+            }),
+            _ => Err(not_for_people()),
+        }
+    }
+}
+
+fn not_for_people() -> CliError {
+    CliError::new(format!(
+        "{HELPER_NAME} is started by `agx serve`, not directly"
+    ))
+    .with_hint("run `agx serve <publisher/package/server>` instead")
+    .with_exit_code(exit::USAGE)
+}
+
+/// `agx serve SERVER [--http ADDR]` exactly, the form client entries use: hand off before
+/// the full command line is parsed, which would cost a few hundred page faults of clap
+/// code. Any other form (help, global flags, mistakes) is left to clap and [`hand_off`].
+pub fn hand_off_early(args: &[OsString]) {
+    if let Some((server, http)) = plain_serve_command(args) {
+        crate::ui::configure(crate::cli::ColorChoice::Auto, false, 0);
+        hand_off(server, http);
+    }
+}
+
+/// The server and `--http` address of `agx serve SERVER [--http ADDR]`, when the command
+/// line is exactly that.
+fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>)> {
+    let [_, command, rest @ ..] = args else {
+        return None;
+    };
+    if command != "serve" {
+        return None;
+    }
+    let (server, http) = match rest {
+        [server] => (server, None),
+        [flag, addr, server] | [server, flag, addr] if flag == "--http" => (server, Some(addr)),
+        _ => return None,
+    };
+    let http = match http {
+        None => None,
+        Some(addr) => Some(plain(addr)?),
+    };
+    Some((plain(server)?, http))
+}
+
+/// An argument that is text and does not look like a flag.
+fn plain(arg: &OsString) -> Option<&str> {
+    arg.to_str().filter(|a| !a.starts_with('-'))
+}
+
+/// Replace this process with the helper beside the running `agx`. Returns only when there
+/// is no helper or it could not be started; the caller then serves by itself.
+pub fn hand_off(server: &str, http: Option<&str>) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+
+        if std::env::var_os(NO_HANDOFF_ENV).is_some() {
+            return;
+        }
+        let Ok(agx) = std::env::current_exe() else {
+            return;
+        };
+        let helper = agx.with_file_name(format!("{HELPER_NAME}{}", std::env::consts::EXE_SUFFIX));
+        if !helper.is_file() {
+            return;
+        }
+        let handoff = Handoff {
+            agx,
+            build: BUILD.to_string(),
+            color: crate::ui::color_enabled(),
+            server: server.to_string(),
+            http: http.map(str::to_string),
+        };
+        // `exec` returns only on failure, which falls through to serving in this process.
+        let _ = std::process::Command::new(&helper)
+            .args(handoff.to_args())
+            .exec();
+    }
+    #[cfg(not(unix))]
+    let _ = (server, http);
+}
+
+/// The helper's whole job: take over from `agx` and serve.
+pub fn helper_main(args: impl IntoIterator<Item = OsString>) -> CliResult {
+    let handoff = Handoff::parse(args)?;
+    let color = match handoff.color {
+        true => crate::cli::ColorChoice::Always,
+        false => crate::cli::ColorChoice::Never,
+    };
+    crate::ui::configure(color, false, 0);
+    if handoff.build != BUILD {
+        return Err(go_back(&handoff));
+    }
+    let server = QualifiedName::parse(&handoff.server)?;
+    let listen = super::listen_on(handoff.http.as_deref())?;
+    super::serve(&AgxPaths::from_env()?, &server, listen)
+}
+
+/// A helper of another build: run `agx serve` of the `agx` that handed off, telling it to
+/// serve by itself. Returns only when that fails.
+fn go_back(handoff: &Handoff) -> CliError {
+    let mut command = std::process::Command::new(&handoff.agx);
+    command
+        .env(NO_HANDOFF_ENV, "1")
+        .args(["serve", "--color"])
+        .arg(if handoff.color { "always" } else { "never" });
+    if let Some(http) = &handoff.http {
+        command.args(["--http", http]);
+    }
+    command.arg("--").arg(&handoff.server);
+    #[cfg(unix)]
+    let err = std::os::unix::process::CommandExt::exec(&mut command);
+    #[cfg(not(unix))]
+    let err = std::io::Error::from(std::io::ErrorKind::Unsupported);
+    CliError::new(format!(
+        "{HELPER_NAME} {BUILD} cannot serve for agx {}, and starting {} failed: {err}",
+        handoff.build,
+        handoff.agx.display()
+    ))
+    .with_hint(format!(
+        "install agx and {HELPER_NAME} from the same release, side by side"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handoff(http: Option<&str>) -> Handoff {
+        Handoff {
+            agx: PathBuf::from("/opt/agx/bin/agx"),
+            build: "1.2.3+0123456789abcdef".into(),
+            color: true,
+            server: "-odd/pkg/srv".into(),
+            http: http.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn handoff_arguments_round_trip() {
+        for h in [handoff(None), handoff(Some("127.0.0.1:8080"))] {
+            assert_eq!(Handoff::parse(h.to_args()).unwrap(), h);
+        }
+    }
+
+    #[test]
+    fn only_the_plain_serve_command_is_handed_off_before_clap() {
+        let parse = |line: &str| {
+            let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
+            plain_serve_command(&args).map(|(s, h)| (s.to_string(), h.map(str::to_string)))
+        };
+        let server = |s: &str, h: Option<&str>| Some((s.to_string(), h.map(str::to_string)));
+        assert_eq!(parse("agx serve a/b/c"), server("a/b/c", None));
+        assert_eq!(
+            parse("agx serve a/b/c --http 127.0.0.1:8080"),
+            server("a/b/c", Some("127.0.0.1:8080"))
+        );
+        assert_eq!(
+            parse("agx serve --http 127.0.0.1:8080 a/b/c"),
+            server("a/b/c", Some("127.0.0.1:8080"))
+        );
+        for other in [
+            "agx",
+            "agx serve",
+            "agx list",
+            "agx serve --help",
+            "agx serve -h a/b/c",
+            "agx -v serve a/b/c",
+            "agx serve a/b/c -v",
+            "agx serve a/b/c --color never",
+            "agx serve --http=127.0.0.1:1 a/b/c",
+            "agx serve a/b/c --http --help",
+            "agx serve --http 127.0.0.1:1 --http",
+            "agx serve a/b/c d/e/f",
+        ] {
+            assert_eq!(parse(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_person_running_the_helper_is_sent_to_agx_serve() {
+        for args in [
+            vec![],
+            vec!["acme/weather/forecast"],
+            vec!["--help"],
+            vec!["--agx", "/x", "--build", "1", "--color", "never"],
+            vec![
+                "--agx", "/x", "--build", "1", "--color", "never", "--", "a", "b",
+            ],
+        ] {
+            let err = Handoff::parse(args.into_iter().map(OsString::from)).unwrap_err();
+            assert_eq!(err.exit_code, exit::USAGE);
+            assert!(
+                err.message.contains("started by `agx serve`"),
+                "{}",
+                err.message
+            );
+        }
+    }
+}
