@@ -555,6 +555,16 @@ impl Raw {
         Raw::piped(raw_serve(home, server, Stdio::piped(), Stdio::piped()))
     }
 
+    /// Start `command` with piped stdin and stdout.
+    fn spawn(command: &mut std::process::Command) -> Raw {
+        let child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        Raw::piped(child)
+    }
+
     /// A child started with piped stdin and stdout.
     fn piped(mut child: Child) -> Raw {
         let stdin = child.stdin.take().unwrap();
@@ -1067,13 +1077,8 @@ fn agx_without_agx_serve_beside_it_serves_by_itself() {
     std::fs::hard_link(env!("CARGO_BIN_EXE_agx"), &agx)
         .or_else(|_| std::fs::copy(env!("CARGO_BIN_EXE_agx"), &agx).map(drop))
         .unwrap();
-    let child = command_in(&home, &agx)
-        .args(["serve", "agx/edge/edge"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+    let raw = Raw::spawn(command_in(&home, &agx).args(["serve", "agx/edge/edge"]));
+    assert_eq!(serve_one_call(raw), agx);
 }
 
 #[cfg(target_os = "linux")]
@@ -1081,14 +1086,12 @@ fn agx_without_agx_serve_beside_it_serves_by_itself() {
 fn agx_no_serve_handoff_makes_agx_serve_by_itself() {
     let home = home_with(&["agx-edge"]);
     let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
-    let child = command_in(&home, &agx)
-        .env("AGX_NO_SERVE_HANDOFF", "1")
-        .args(["serve", "agx/edge/edge"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+    let raw = Raw::spawn(
+        command_in(&home, &agx)
+            .env("AGX_NO_SERVE_HANDOFF", "1")
+            .args(["serve", "agx/edge/edge"]),
+    );
+    assert_eq!(serve_one_call(raw), agx);
 }
 
 #[cfg(target_os = "linux")]
@@ -1096,22 +1099,20 @@ fn agx_no_serve_handoff_makes_agx_serve_by_itself() {
 fn agx_serve_of_another_build_goes_back_to_the_agx_that_started_it() {
     let home = home_with(&["agx-edge"]);
     let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
-    let child = command_in(&home, Path::new(AGX_SERVE))
-        .arg("--agx")
-        .arg(&agx)
-        .args([
-            "--build",
-            "0.0.0+other",
-            "--color",
-            "never",
-            "--",
-            "agx/edge/edge",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    assert_eq!(serve_one_call(Raw::piped(child)), agx);
+    let raw = Raw::spawn(
+        command_in(&home, Path::new(AGX_SERVE))
+            .arg("--agx")
+            .arg(&agx)
+            .args([
+                "--build",
+                "0.0.0+other",
+                "--color",
+                "never",
+                "--",
+                "agx/edge/edge",
+            ]),
+    );
+    assert_eq!(serve_one_call(raw), agx);
 }
 
 #[test]
