@@ -30,7 +30,7 @@ const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("AGX_BUILD_ID")
 /// command line for people.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Handoff {
-    /// The `agx` that handed off, to go back to when the versions differ.
+    /// The `agx` that handed off, to go back to when the builds differ.
     pub agx: PathBuf,
     /// That `agx`'s build: version and source hash.
     pub build: String,
@@ -171,9 +171,10 @@ pub fn hand_off(server: &str, http: Option<&str>) {
 /// The helper's whole job: take over from `agx` and serve.
 pub fn helper_main(args: impl IntoIterator<Item = OsString>) -> CliResult {
     let handoff = Handoff::parse(args)?;
-    let color = match handoff.color {
-        true => crate::cli::ColorChoice::Always,
-        false => crate::cli::ColorChoice::Never,
+    let color = if handoff.color {
+        crate::cli::ColorChoice::Always
+    } else {
+        crate::cli::ColorChoice::Never
     };
     crate::ui::configure(color, false, 0);
     if handoff.build != BUILD {

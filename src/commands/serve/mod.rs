@@ -17,7 +17,7 @@ use crate::runtime::{self, Listen};
 use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
-    // Bad arguments are reported by `agx` itself, before any hand-off.
+    // Bad arguments are reported before the hand-off (the helper would report them alike).
     let server = QualifiedName::parse(&args.server)?;
     let listen = listen_on(args.http.as_deref())?;
     helper::hand_off(&args.server, args.http.as_deref());
