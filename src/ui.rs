@@ -90,7 +90,6 @@ pub fn verbose(message: &str) {
     }
 }
 
-/// Render an error as `error: …`, its causes, then `hint: …`.
 /// End a command: render its error, if any, on stderr and turn it into the exit code.
 pub fn exit_with(result: crate::error::CliResult) -> std::process::ExitCode {
     match result {
@@ -104,6 +103,7 @@ pub fn exit_with(result: crate::error::CliResult) -> std::process::ExitCode {
     }
 }
 
+/// Render an error as `error: …`, its causes, then `hint: …`.
 pub fn render_error(err: &crate::error::CliError) -> String {
     let mut out = format!("{}: {}", paint(Style::Error, "error"), err.message);
     for cause in &err.causes {
