@@ -47,6 +47,14 @@ impl Handoff {
             self.agx.clone().into(),
             "--build".into(),
             self.build.clone().into(),
+        ];
+        args.extend(self.serve_args());
+        args
+    }
+
+    /// The arguments `agx serve` and the helper share: `--color`, `--http`, the server.
+    fn serve_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec![
             "--color".into(),
             if self.color { "always" } else { "never" }.into(),
         ];
@@ -191,12 +199,8 @@ fn go_back(handoff: &Handoff) -> CliError {
     let mut command = std::process::Command::new(&handoff.agx);
     command
         .env(NO_HANDOFF_ENV, "1")
-        .args(["serve", "--color"])
-        .arg(if handoff.color { "always" } else { "never" });
-    if let Some(http) = &handoff.http {
-        command.args(["--http", http]);
-    }
-    command.arg("--").arg(&handoff.server);
+        .arg("serve")
+        .args(handoff.serve_args());
     #[cfg(unix)]
     let err = std::os::unix::process::CommandExt::exec(&mut command);
     #[cfg(not(unix))]
