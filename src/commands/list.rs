@@ -2,6 +2,7 @@
 //! `--include-remote` what the registry's catalog offers (no package is downloaded).
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::io::Write;
 
 use serde_json::{Value, json};
@@ -106,6 +107,9 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     };
     // A closed pipe (`agx list | head`) is not an error.
     let _ = written.and_then(|_| out.flush());
+    // The process ends next; freeing a 10,000-package catalog row by row took a fifth of
+    // `list --include-remote`.
+    std::mem::forget(rows);
     Ok(())
 }
 
@@ -178,22 +182,15 @@ fn to_value<T: serde::Serialize>(item: &T) -> Value {
 }
 
 fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> std::io::Result<()> {
-    let name_width = rows
-        .iter()
-        .map(|r| r.name.to_string().len())
-        .max()
-        .unwrap_or(0);
-    let version_width = rows
-        .iter()
-        .map(|r| r.version.to_string().len())
-        .max()
-        .unwrap_or(0);
-    for row in rows {
-        let mut line = format!(
-            "{:name_width$}  {:version_width$}",
-            row.name.to_string(),
-            row.version.to_string()
-        );
+    let names: Vec<String> = rows.iter().map(|r| r.name.to_string()).collect();
+    let versions: Vec<String> = rows.iter().map(|r| r.version.to_string()).collect();
+    let name_width = names.iter().map(String::len).max().unwrap_or(0);
+    let version_width = versions.iter().map(String::len).max().unwrap_or(0);
+    // One line buffer for every row: a catalog listing has ten thousand of them.
+    let mut line = String::new();
+    for ((row, name), version) in rows.iter().zip(&names).zip(&versions) {
+        line.clear();
+        let _ = write!(line, "{name:name_width$}  {version:version_width$}");
         if mark_installed {
             line.push_str(if row.installed {
                 "  installed    "
@@ -205,35 +202,34 @@ fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> s
             line.push_str("  ");
             line.push_str(d);
         }
-        let contributes = contributions(&row.extension);
-        if !contributes.is_empty() {
-            line.push_str(&format!(" [{contributes}]"));
-        }
+        push_contributions(&mut line, &row.extension);
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }
 
-/// `servers: a; tools: b, c; prompts: d`.
-fn contributions(ext: &ExtensionSummary) -> String {
-    let part = |label: &str, names: Vec<&str>| {
-        (!names.is_empty()).then(|| format!("{label}: {}", names.join(", ")))
+/// Append ` [servers: a; tools: b, c; prompts: d]`, or nothing when the package
+/// contributes nothing.
+fn push_contributions(line: &mut String, ext: &ExtensionSummary) {
+    let start = line.len();
+    let mut group = |label: &str, names: &mut dyn Iterator<Item = &str>| {
+        for (i, name) in names.enumerate() {
+            if i == 0 {
+                line.push_str(if line.len() == start { " [" } else { "; " });
+                line.push_str(label);
+                line.push_str(": ");
+            } else {
+                line.push_str(", ");
+            }
+            line.push_str(name);
+        }
     };
-    [
-        part(
-            "servers",
-            ext.servers.iter().map(|s| s.name.as_str()).collect(),
-        ),
-        part("tools", ext.tools.iter().map(|s| s.name.as_str()).collect()),
-        part(
-            "prompts",
-            ext.prompts.iter().map(|s| s.name.as_str()).collect(),
-        ),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join("; ")
+    group("servers", &mut ext.servers.iter().map(|s| s.name.as_str()));
+    group("tools", &mut ext.tools.iter().map(|t| t.name.as_str()));
+    group("prompts", &mut ext.prompts.iter().map(|p| p.name.as_str()));
+    if line.len() > start {
+        line.push(']');
+    }
 }
 
 fn write_items(out: &mut impl Write, rows: &[Row], kind: ItemKind) -> std::io::Result<()> {
@@ -276,4 +272,37 @@ fn write_items(out: &mut impl Write, rows: &[Row], kind: ItemKind) -> std::io::R
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(json: serde_json::Value) -> ExtensionSummary {
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn contributions(ext: &ExtensionSummary) -> String {
+        let mut line = String::from("acme/x");
+        push_contributions(&mut line, ext);
+        line
+    }
+
+    #[test]
+    fn contributions_name_only_the_kinds_a_package_has() {
+        assert_eq!(contributions(&ExtensionSummary::default()), "acme/x");
+        let tools_only = summary(json!({"tools": [{"name": "a"}, {"name": "b"}]}));
+        assert_eq!(contributions(&tools_only), "acme/x [tools: a, b]");
+        let all = summary(json!({
+            "servers": [{"name": "s"}],
+            "tools": [{"name": "t"}],
+            "prompts": [{"name": "p"}, {"name": "q"}],
+        }));
+        assert_eq!(
+            contributions(&all),
+            "acme/x [servers: s; tools: t; prompts: p, q]"
+        );
+        let no_tools = summary(json!({"servers": [{"name": "s"}], "prompts": [{"name": "p"}]}));
+        assert_eq!(contributions(&no_tools), "acme/x [servers: s; prompts: p]");
+    }
 }

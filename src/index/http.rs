@@ -7,6 +7,7 @@
 //! doubled each retry; default 500).
 
 use std::io::Read;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -109,50 +110,32 @@ enum Failure {
 
 #[derive(Debug)]
 pub struct Http {
-    client: Client,
+    /// Built on first use: loading the system's root certificates costs milliseconds that
+    /// runs served from the cache (`--offline`, `list --include-remote` offline) never need.
+    client: OnceLock<Client>,
     settings: Settings,
 }
 
 impl Http {
-    pub fn new(settings: Settings) -> Result<Self, IndexError> {
-        static PROVIDER: std::sync::Once = std::sync::Once::new();
-        PROVIDER.call_once(|| {
-            // Fails only when a provider is already installed, which is what we want.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        });
-        let client = Client::builder()
-            .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(settings.timeout)
-            .timeout(settings.timeout)
-            .redirect(redirect::Policy::custom(|attempt| {
-                // Never let a redirect downgrade to plain HTTP off this machine.
-                let target = attempt.url().as_str().to_string();
-                if attempt.previous().len() >= 10 {
-                    attempt.error("too many redirects")
-                } else if matches!(
-                    super::Source::parse(&target),
-                    Err(IndexError::InsecureHttp { .. })
-                ) {
-                    attempt.error(format!(
-                        "refusing a redirect to the plain-HTTP URL {target}"
-                    ))
-                } else {
-                    attempt.follow()
-                }
-            }))
-            .build()
-            .map_err(|e| IndexError::Network {
-                url: "(client setup)".into(),
-                attempts: 0,
-                source: Box::new(e),
-            })?;
-        Ok(Http { client, settings })
+    pub fn new(settings: Settings) -> Self {
+        Http {
+            client: OnceLock::new(),
+            settings,
+        }
+    }
+
+    fn client(&self) -> Result<&Client, IndexError> {
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        let client = build_client(&self.settings)?;
+        Ok(self.client.get_or_init(|| client))
     }
 
     /// Fetch an index file, conditionally when `cached` has validators.
     pub fn fetch(&self, url: &str, cached: &Validators) -> Result<Fetched, IndexError> {
         self.with_retries(|attempt| {
-            let mut request = self.client.get(url);
+            let mut request = self.client().map_err(Failure::Fatal)?.get(url);
             if let Some(etag) = &cached.etag {
                 request = request.header(IF_NONE_MATCH, etag);
             }
@@ -253,7 +236,11 @@ impl Http {
         mut sink: impl FnMut(&mut dyn Read) -> Result<(), SinkError>,
     ) -> Result<(), IndexError> {
         self.with_retries(|attempt| {
-            let response = self.send(url, self.client.get(url), attempt)?;
+            let response = self.send(
+                url,
+                self.client().map_err(Failure::Fatal)?.get(url),
+                attempt,
+            )?;
             if let Some(len) = response.content_length()
                 && len != expected_size
             {
@@ -285,6 +272,42 @@ pub enum SinkError {
     Read(std::io::Error, u64),
     /// Anything else (writing the file, a mismatch).
     Fatal(IndexError),
+}
+
+/// The HTTP client: rustls with the system's roots, timeouts, and redirects that never
+/// downgrade to plain HTTP off this machine.
+fn build_client(settings: &Settings) -> Result<Client, IndexError> {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // Fails only when a provider is already installed, which is what we want.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    Client::builder()
+        .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(settings.timeout)
+        .timeout(settings.timeout)
+        .redirect(redirect::Policy::custom(|attempt| {
+            // Never let a redirect downgrade to plain HTTP off this machine.
+            let target = attempt.url().as_str().to_string();
+            if attempt.previous().len() >= 10 {
+                attempt.error("too many redirects")
+            } else if matches!(
+                super::Source::parse(&target),
+                Err(IndexError::InsecureHttp { .. })
+            ) {
+                attempt.error(format!(
+                    "refusing a redirect to the plain-HTTP URL {target}"
+                ))
+            } else {
+                attempt.follow()
+            }
+        }))
+        .build()
+        .map_err(|e| IndexError::Network {
+            url: "(client setup)".into(),
+            attempts: 0,
+            source: Box::new(e),
+        })
 }
 
 fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<String> {

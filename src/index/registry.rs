@@ -59,7 +59,7 @@ impl Registry {
     ) -> Result<Registry, IndexError> {
         let remote = match &source {
             Source::Http(url) => Some(Remote {
-                http: Http::new(settings)?,
+                http: Http::new(settings),
                 cache: IndexCache::new(&paths.cache_dir, url),
                 unreachable: AtomicBool::new(false),
             }),
