@@ -188,9 +188,9 @@ impl Loader<'_> {
         Ok(package)
     }
 
-    /// Load these packages ahead of the references that need them. Snapshots load in a
-    /// few microseconds, here; packages without one (installed by another agx version) are
-    /// parsed and checked side by side, one thread per core, when there are two or more.
+    /// Load these packages ahead of the references that need them, each read once: from its
+    /// snapshot when current, else (installed by another agx version) parsed and checked,
+    /// side by side on one thread per core when there are two or more.
     /// Failures are left for [`Loader::load`], so errors are reported in reference order, as
     /// without prefetching.
     fn prefetch(&mut self, names: Vec<&PackageName>) {
@@ -209,34 +209,35 @@ impl Loader<'_> {
                 None => unparsed.push((name, dir)),
             }
         }
-        // Thread start-up costs more than one package's parse; the count of cores is read
-        // from cgroup files, so it is asked only when threads could help.
-        if unparsed.len() < 2 {
-            return;
-        }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if threads < 2 {
-            return;
-        }
-        let chunk = unparsed.len().div_ceil(threads);
         let parse = |batch: &[(&PackageName, PathBuf)]| -> Vec<(PackageName, Package)> {
             batch
                 .iter()
                 .filter_map(|(name, dir)| Some(((*name).clone(), load_package(dir).ok()?)))
                 .collect()
         };
-        let parsed: Vec<(PackageName, Package)> = std::thread::scope(|scope| {
-            let mut batches = unparsed.chunks(chunk);
-            let first = batches.next().unwrap_or_default();
-            let others: Vec<_> = batches
-                .map(|batch| scope.spawn(move || parse(batch)))
-                .collect();
-            let mut parsed = parse(first);
-            for handle in others {
-                parsed.extend(handle.join().unwrap_or_default());
-            }
-            parsed
-        });
+        // Thread start-up costs more than one package's parse; the count of cores is read
+        // from cgroup files, so it is asked only when threads could help.
+        let threads = match unparsed.len() {
+            0 | 1 => 1,
+            _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let parsed: Vec<(PackageName, Package)> = if threads < 2 {
+            parse(&unparsed)
+        } else {
+            let chunk = unparsed.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let mut batches = unparsed.chunks(chunk);
+                let first = batches.next().unwrap_or_default();
+                let others: Vec<_> = batches
+                    .map(|batch| scope.spawn(move || parse(batch)))
+                    .collect();
+                let mut parsed = parse(first);
+                for handle in others {
+                    parsed.extend(handle.join().unwrap_or_default());
+                }
+                parsed
+            })
+        };
         for (name, package) in parsed {
             self.loaded.insert(name, Arc::new(package));
         }
