@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::printer::ColorChoice;
+
 /// agx — a package manager for AI-agent extensions (MCP servers, tools and prompts).
 #[derive(Debug, Parser)]
 #[command(name = "agx", version, about, long_about = None, propagate_version = true)]
@@ -38,16 +40,6 @@ pub struct GlobalArgs {
     /// When to use colours in messages.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Colour on a terminal unless NO_COLOR is set.
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
 }
 
 // Deferred: a subcommand's arguments are built only when it runs, which keeps parsing of

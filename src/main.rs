@@ -9,6 +9,8 @@ fn main() -> ExitCode {
     let args: Vec<_> = std::env::args_os().collect();
     agx::commands::serve::helper::hand_off_early(&args);
     let cli = agx::cli::Cli::parse_from(args);
-    agx::ui::configure(cli.global.color, cli.global.quiet, cli.global.verbose);
-    agx::ui::exit_with(agx::commands::run(cli))
+    let printer =
+        agx::printer::Printer::new(cli.global.color, cli.global.quiet, cli.global.verbose);
+    printer.install_logger();
+    printer.exit_with(agx::commands::run(cli, printer.clone()))
 }

@@ -57,7 +57,7 @@ pub struct ResolvedPackage {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resolution {
     pub packages: Vec<ResolvedPackage>,
-    /// Things the user should know (a yanked version chosen on purpose), for `ui::warn`.
+    /// Things the user should know (a yanked version chosen on purpose), for the reporter to warn about.
     pub warnings: Vec<String>,
 }
 

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args = std::env::args_os().skip(1);
-    agx::ui::exit_with(agx::commands::serve::helper::helper_main(args))
+    agx::commands::serve::helper::helper_main(args)
 }

@@ -8,7 +8,7 @@ use super::Context;
 use crate::cli::{JsonArgs, Scope};
 use crate::clients::{self, CLIENTS, ClientError, HostEnv};
 use crate::error::CliResult;
-use crate::ui::{Style, paint};
+use crate::style::{Style, paint};
 
 #[derive(Serialize)]
 struct ClientInfo {
@@ -36,7 +36,7 @@ struct EntryInfo {
     command: String,
 }
 
-pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
+pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
     let host = HostEnv::current().ok_or(ClientError::NoHome)?;
     let mut infos = Vec::new();
     for client in CLIENTS {
@@ -104,8 +104,8 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
         let _ = writeln!(
             out,
             "{} {}",
-            paint(Style::Bold, info.client),
-            paint(Style::Dim, &format!("({})", info.name))
+            paint(ctx.printer.color(), Style::Bold, info.client),
+            paint(ctx.printer.color(), Style::Dim, &format!("({})", info.name))
         );
         for f in &info.files {
             let state = match (&f.error, f.exists) {

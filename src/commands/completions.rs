@@ -6,8 +6,11 @@ use super::Context;
 use crate::cli::{Cli, CompletionsArgs};
 use crate::error::CliResult;
 
-pub fn run(_ctx: &Context, args: &CompletionsArgs) -> CliResult {
+pub fn run(ctx: &Context, args: &CompletionsArgs) -> CliResult {
     let mut cmd = Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "agx", &mut std::io::stdout());
-    Ok(())
+    // Generated into memory first: clap_complete panics when its writer fails, and a
+    // closed pipe (`agx completions bash | head`) must end quietly.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "agx", &mut script);
+    ctx.printer.out(script)
 }

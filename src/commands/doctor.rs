@@ -6,7 +6,6 @@ use super::Context;
 use crate::cli::DoctorArgs;
 use crate::clients::doctor;
 use crate::error::{CliError, CliResult};
-use crate::ui;
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     let report = doctor::run(ctx.paths()?, args.fix)?;
@@ -38,7 +37,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     crate::clients::print_result(&out);
     let open = report.findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {
-        ui::status(
+        ctx.printer.status(
             "Checked",
             &format!(
                 "{} client entr{}: no problems left",

@@ -1,225 +1,38 @@
-//! `agx info <pkg | pkg/server>`: an installed package is described from its definition
-//! files (inspection); a package that is not installed from registry metadata only
-//! (discovery). Nothing is downloaded and nothing runs.
+//! `agx info <pkg | pkg/server>`: render what `ops::info` found, as text or JSON.
 
-use std::collections::BTreeMap;
-
-use serde_json::{Value, json};
+use std::fmt::Write as _;
 
 use super::Context;
-use super::install::open_registry;
 use crate::cli::InfoArgs;
-use crate::error::{CliError, CliResult};
-use crate::index::IndexEntry;
-use crate::manifest::{ExtensionSummary, PromptSummary, ToolSummary};
-use crate::name::{PackageName, QualifiedName};
-use crate::store::{InstalledPackage, Store};
-use crate::ui;
-
-/// Everything shown about a package, from whichever source had it.
-struct PackageInfo {
-    name: PackageName,
-    version: semver::Version,
-    description: Option<String>,
-    license: Option<String>,
-    homepage: Option<String>,
-    repository: Option<String>,
-    dependencies: BTreeMap<PackageName, semver::VersionReq>,
-    extension: ExtensionSummary,
-    /// Server instructions, known when the definition files were read.
-    instructions: BTreeMap<String, String>,
-    installed: Option<InstalledPackage>,
-    /// Published versions (empty when the registry was not consulted).
-    versions: Vec<(semver::Version, bool)>,
-}
+use crate::error::CliResult;
+use crate::manifest::{PromptSummary, ToolSummary};
+use crate::ops::info::{self, PackageInfo, ServerInfo, Subject};
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
-    let store = Store::open(ctx.paths()?);
-    let _lock = store.lock_shared_if_present()?;
-    let (package, server) = parse_target(&store, &args.target)?;
-    let info = gather(ctx, &store, &package)?;
-    let text = match &server {
-        None => {
-            if args.json {
-                package_json(&store, &info).to_string()
-            } else {
-                package_text(&store, &info)
-            }
-        }
-        Some(server) => {
-            let view = server_view(&store, &info, server)?;
-            if args.json {
-                view.to_string()
-            } else {
-                server_text(&view)
-            }
-        }
+    let subject = info::info(&ctx.ops()?, &args.target)?;
+    let text = match (&subject, args.json) {
+        (Subject::Package(p), true) => to_json(p),
+        (Subject::Package(p), false) => package_text(p),
+        (Subject::Server(s), true) => to_json(s),
+        (Subject::Server(s), false) => server_text(s),
     };
-    println!("{}", text.trim_end());
-    Ok(())
+    ctx.printer.outln(text.trim_end())
 }
 
-/// `publisher/name`, `name`, `publisher/name/server`, or `name/server` for an installed
-/// package without a publisher.
-fn parse_target(store: &Store, target: &str) -> CliResult<(PackageName, Option<String>)> {
-    let segments = target.split('/').count();
-    if segments == 2
-        && let Ok(q) = QualifiedName::parse(target)
-        && q.package.publisher().is_none()
-        && PackageName::parse(target).is_ok_and(|p| store.installed(&p).ok().flatten().is_none())
-        && store.installed(&q.package).ok().flatten().is_some()
-    {
-        return Ok((q.package, Some(q.item.to_string())));
-    }
-    if segments == 3 {
-        let q = QualifiedName::parse(target)?;
-        return Ok((q.package, Some(q.item.to_string())));
-    }
-    let name = PackageName::parse(target).map_err(|e| {
-        CliError::from_error(&e)
-            .with_hint("expected a package (`acme/weather`) or a server (`acme/weather/forecast`)")
-    })?;
-    Ok((name, None))
+fn to_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).expect("info serializes")
 }
 
-fn gather(ctx: &Context, store: &Store, name: &PackageName) -> CliResult<PackageInfo> {
-    let installed = store.installed(name)?;
-    let from_registry = installed
-        .as_ref()
-        .is_none_or(|p| p.receipt.source.is_registry());
-    let mut versions: Vec<IndexEntry> = Vec::new();
-    if from_registry {
-        let fetched = open_registry(ctx).and_then(|r| Ok(r.versions(name)?));
-        match (fetched, &installed) {
-            (Ok(v), _) => versions = v,
-            (Err(e), Some(_)) => ui::verbose(&format!("registry not consulted: {}", e.message)),
-            (Err(e), None) => return Err(e),
-        }
-    }
-    let version_list = versions
-        .iter()
-        .map(|e| (e.vers.clone(), e.yanked))
-        .collect();
-
-    if let Some(installed) = installed {
-        return Ok(match crate::manifest::load_installed(&installed.dir) {
-            Ok(package) => {
-                let meta = &package.manifest.package;
-                PackageInfo {
-                    name: name.clone(),
-                    version: installed.version.clone(),
-                    description: meta.description.clone(),
-                    license: meta.license.clone(),
-                    homepage: meta.homepage.clone(),
-                    repository: meta.repository.clone(),
-                    dependencies: package.manifest.dependencies.clone(),
-                    extension: package.summary(),
-                    instructions: package
-                        .servers
-                        .iter()
-                        .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
-                        .collect(),
-                    installed: Some(installed),
-                    versions: version_list,
-                }
-            }
-            Err(e) => {
-                ui::warn(&format!(
-                    "{e}; showing what was recorded at install time (`agx validate {}` explains)",
-                    installed.dir.display()
-                ));
-                let r = &installed.receipt;
-                PackageInfo {
-                    name: name.clone(),
-                    version: installed.version.clone(),
-                    description: r.description.clone(),
-                    license: None,
-                    homepage: None,
-                    repository: None,
-                    dependencies: r.dependencies.clone(),
-                    extension: r.extension.clone(),
-                    instructions: BTreeMap::new(),
-                    installed: Some(installed),
-                    versions: version_list,
-                }
-            }
-        });
-    }
-
-    let newest = versions
-        .iter()
-        .filter(|e| !e.yanked)
-        .max_by(|a, b| a.vers.cmp(&b.vers))
-        .or_else(|| versions.iter().max_by(|a, b| a.vers.cmp(&b.vers)))
-        .ok_or_else(|| {
-            CliError::new(format!("{name} is neither installed nor in the registry")).with_hint(
-                format!(
-                    "check the spelling (`agx search {}`) or the registry (--registry)",
-                    name.name()
-                ),
-            )
-        })?;
-    Ok(PackageInfo {
-        name: name.clone(),
-        version: newest.vers.clone(),
-        description: newest.description.clone(),
-        license: None,
-        homepage: None,
-        repository: None,
-        dependencies: newest.deps.clone(),
-        extension: newest.extension.clone(),
-        instructions: BTreeMap::new(),
-        installed: None,
-        versions: version_list,
-    })
-}
-
-fn installed_version(store: &Store, name: &PackageName) -> Option<semver::Version> {
-    store.installed(name).ok().flatten().map(|p| p.version)
-}
-
-fn package_json(store: &Store, info: &PackageInfo) -> Value {
-    json!({
-        "name": info.name,
-        "version": info.version.to_string(),
-        "description": info.description,
-        "license": info.license,
-        "homepage": info.homepage,
-        "repository": info.repository,
-        "installed": info.installed.as_ref().map(|p| json!({
-            "version": p.version.to_string(),
-            "explicit": p.receipt.explicit,
-            "requested": p.receipt.requested.to_string(),
-            "source": p.receipt.source,
-            "sha256": p.receipt.sha256,
-            "installed_at": p.receipt.installed_at,
-            "dir": p.dir,
-        })),
-        "versions": info.versions.iter().map(|(v, yanked)| json!({
-            "version": v.to_string(),
-            "yanked": yanked,
-        })).collect::<Vec<_>>(),
-        "dependencies": info.dependencies.iter().map(|(name, req)| json!({
-            "name": name,
-            "requirement": req.to_string(),
-            "installed": installed_version(store, name).map(|v| v.to_string()),
-        })).collect::<Vec<_>>(),
-        "servers": info.extension.servers,
-        "tools": info.extension.tools,
-        "prompts": info.extension.prompts,
-    })
-}
-
-fn package_text(store: &Store, info: &PackageInfo) -> String {
+fn package_text(info: &PackageInfo) -> String {
     let mut out = String::new();
     let state = match &info.installed {
-        Some(p) if p.receipt.explicit => format!("installed from {}", p.receipt.source),
-        Some(p) => format!("installed as a dependency, from {}", p.receipt.source),
+        Some(p) if p.explicit => format!("installed from {}", p.source),
+        Some(p) => format!("installed as a dependency, from {}", p.source),
         None => "not installed".to_string(),
     };
-    out.push_str(&format!("{} {} ({state})\n", info.name, info.version));
+    let _ = writeln!(out, "{} {} ({state})", info.name, info.version);
     if let Some(d) = &info.description {
-        out.push_str(&format!("{d}\n"));
+        let _ = writeln!(out, "{d}");
     }
     for (label, value) in [
         ("license", &info.license),
@@ -227,76 +40,62 @@ fn package_text(store: &Store, info: &PackageInfo) -> String {
         ("repository", &info.repository),
     ] {
         if let Some(v) = value {
-            out.push_str(&format!("{label}: {v}\n"));
+            let _ = writeln!(out, "{label}: {v}");
         }
     }
     if let Some(p) = &info.installed {
-        out.push_str(&format!("location: {}\n", p.dir.display()));
+        let _ = writeln!(out, "location: {}", p.dir.display());
     }
     if !info.versions.is_empty() {
         let versions: Vec<String> = info
             .versions
             .iter()
-            .map(|(v, yanked)| {
-                if *yanked {
-                    format!("{v} (yanked)")
+            .map(|v| {
+                if v.yanked {
+                    format!("{} (yanked)", v.version)
                 } else {
-                    v.to_string()
+                    v.version.to_string()
                 }
             })
             .collect();
-        out.push_str(&format!("versions: {}\n", versions.join(", ")));
+        let _ = writeln!(out, "versions: {}", versions.join(", "));
     }
     if !info.dependencies.is_empty() {
         out.push_str("dependencies:\n");
-        for (name, req) in &info.dependencies {
-            let state = installed_version(store, name)
+        for d in &info.dependencies {
+            let state = d
+                .installed
+                .as_ref()
                 .map_or("not installed".to_string(), |v| format!("installed {v}"));
-            out.push_str(&format!("  {name} {req} ({state})\n"));
+            let _ = writeln!(out, "  {} {} ({state})", d.name, d.requirement);
         }
     }
-    let ext = &info.extension;
-    if !ext.servers.is_empty() {
+    if !info.servers.is_empty() {
         out.push_str("servers:\n");
-        for s in &ext.servers {
-            out.push_str(&format!(
-                "  {}/{}{}\n",
-                info.name,
-                s.name,
-                dash(&s.description)
-            ));
+        for s in &info.servers {
+            let _ = writeln!(out, "  {}/{}{}", info.name, s.name, dash(&s.description));
             if !s.tools.is_empty() {
-                out.push_str(&format!("    tools: {}\n", s.tools.join(", ")));
+                let _ = writeln!(out, "    tools: {}", s.tools.join(", "));
             }
             if !s.prompts.is_empty() {
-                out.push_str(&format!("    prompts: {}\n", s.prompts.join(", ")));
+                let _ = writeln!(out, "    prompts: {}", s.prompts.join(", "));
             }
         }
     }
-    if !ext.tools.is_empty() {
+    if !info.tools.is_empty() {
         out.push_str("tools:\n");
-        for t in &ext.tools {
-            out.push_str(&format!(
-                "  {}{}{}\n",
-                t.name,
-                params(t),
-                dash(&t.description)
-            ));
+        for t in &info.tools {
+            let _ = writeln!(out, "  {}{}{}", t.name, params(t), dash(&t.description));
         }
     }
-    if !ext.prompts.is_empty() {
+    if !info.prompts.is_empty() {
         out.push_str("prompts:\n");
-        for p in &ext.prompts {
-            out.push_str(&format!(
-                "  {}{}{}\n",
-                p.name,
-                args(p),
-                dash(&p.description)
-            ));
+        for p in &info.prompts {
+            let _ = writeln!(out, "  {}{}{}", p.name, args(p), dash(&p.description));
         }
     }
     if info.installed.is_none() {
-        out.push_str(&format!("install it with `agx install {}`\n", info.name));
+        let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }
     out
 }
@@ -331,137 +130,50 @@ fn args(prompt: &PromptSummary) -> String {
     }
 }
 
-/// A server with its tools and prompts resolved to their summaries (references to other
-/// packages are looked up among installed packages).
-fn server_view(store: &Store, info: &PackageInfo, server: &str) -> CliResult<Value> {
-    let Some(s) = info.extension.servers.iter().find(|s| s.name == server) else {
-        let known: Vec<String> = info
-            .extension
-            .servers
-            .iter()
-            .map(|s| format!("{}/{}", info.name, s.name))
-            .collect();
-        return Err(CliError::new(format!(
-            "{} {} has no server `{server}`",
-            info.name, info.version
-        ))
-        .with_hint(if known.is_empty() {
-            "this package declares no servers".to_string()
-        } else {
-            format!("its servers: {}", known.join(", "))
-        }));
-    };
-    let lookup = |reference: &str| -> (String, Option<ExtensionSummary>, String) {
-        match QualifiedName::parse(reference) {
-            Ok(q) if reference.contains('/') => {
-                let ext = store
-                    .installed(&q.package)
-                    .ok()
-                    .flatten()
-                    .map(|p| p.receipt.extension);
-                (reference.to_string(), ext, q.item.to_string())
-            }
-            _ => (
-                format!("{}/{reference}", info.name),
-                Some(info.extension.clone()),
-                reference.to_string(),
-            ),
-        }
-    };
-    let tools: Vec<Value> = s
-        .tools
-        .iter()
-        .map(|t| {
-            let (qualified, ext, item) = lookup(t);
-            let found = ext.and_then(|e| e.tools.into_iter().find(|x| x.name == item));
-            json!({
-                "name": qualified,
-                "description": found.as_ref().and_then(|f| f.description.clone()),
-                "parameters": found.map(|f| f.parameters).unwrap_or_default(),
-            })
-        })
-        .collect();
-    let prompts: Vec<Value> = s
-        .prompts
-        .iter()
-        .map(|p| {
-            let (qualified, ext, item) = lookup(p);
-            let found = ext.and_then(|e| e.prompts.into_iter().find(|x| x.name == item));
-            json!({
-                "name": qualified,
-                "description": found.as_ref().and_then(|f| f.description.clone()),
-                "arguments": found.map(|f| f.arguments).unwrap_or_default(),
-            })
-        })
-        .collect();
-    Ok(json!({
-        "name": format!("{}/{}", info.name, s.name),
-        "package": info.name,
-        "version": info.version.to_string(),
-        "installed": info.installed.is_some(),
-        "description": s.description,
-        "instructions": info.instructions.get(server),
-        "tools": tools,
-        "prompts": prompts,
-    }))
-}
-
-fn server_text(view: &Value) -> String {
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+fn server_text(view: &ServerInfo) -> String {
     let mut out = format!(
         "{} (server of {} {}, {})\n",
-        text(&view["name"]),
-        text(&view["package"]),
-        text(&view["version"]),
-        if view["installed"] == true {
+        view.name,
+        view.package,
+        view.version,
+        if view.installed {
             "installed"
         } else {
             "not installed"
         }
     );
-    if let Some(d) = view["description"].as_str() {
-        out.push_str(&format!("{d}\n"));
+    if let Some(d) = &view.description {
+        let _ = writeln!(out, "{d}");
     }
-    if let Some(i) = view["instructions"].as_str() {
-        out.push_str(&format!("instructions: {i}\n"));
+    if let Some(i) = &view.instructions {
+        let _ = writeln!(out, "instructions: {i}");
     }
-    for (label, key, params_key) in [
-        ("tools", "tools", "parameters"),
-        ("prompts", "prompts", "arguments"),
+    let tools = view.tools.iter().map(|t| {
+        let names: Vec<&str> = t.parameters.iter().map(|p| p.name.as_str()).collect();
+        (&t.name, names, &t.description)
+    });
+    let prompts = view.prompts.iter().map(|p| {
+        let names: Vec<&str> = p.arguments.iter().map(String::as_str).collect();
+        (&p.name, names, &p.description)
+    });
+    for (label, items) in [
+        ("tools", tools.collect::<Vec<_>>()),
+        ("prompts", prompts.collect()),
     ] {
-        let Some(items) = view[key].as_array().filter(|a| !a.is_empty()) else {
+        if items.is_empty() {
             continue;
-        };
-        out.push_str(&format!("{label}:\n"));
-        for item in items {
-            let names: Vec<String> = item[params_key]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|p| {
-                            p["name"]
-                                .as_str()
-                                .or(p.as_str())
-                                .unwrap_or_default()
-                                .to_string()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            let description = item["description"].as_str().map(str::to_string);
-            out.push_str(&format!(
-                "  {}({}){}\n",
-                text(&item["name"]),
-                names.join(", "),
-                dash(&description)
-            ));
+        }
+        let _ = writeln!(out, "{label}:");
+        for (name, params, description) in items {
+            let _ = writeln!(out, "  {name}({}){}", params.join(", "), dash(description));
         }
     }
-    if view["installed"] == true {
-        out.push_str(&format!(
-            "add it to a client with `agx install-server <client> {}`\n",
-            text(&view["name"])
-        ));
+    if view.installed {
+        let _ = writeln!(
+            out,
+            "add it to a client with `agx install-server <client> {}`",
+            view.name
+        );
     }
     out
 }

@@ -4,19 +4,18 @@ use std::collections::BTreeMap;
 
 use super::Context;
 use crate::cli::InstallServerArgs;
-use crate::clients::resolve::{ResolvedServer, installed_package_dir, resolve_server};
+use crate::clients::resolve::{ResolvedServer, resolve_server};
 use crate::clients::{self, HostEnv, Outcome, Records, ServerEntry, shape};
 use crate::error::{CliError, CliResult};
-use crate::name::{PackageName, QualifiedName};
-use crate::ui;
+use crate::name::QualifiedName;
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
-    let client = pick_client(&args.client, args.config.as_deref())?;
+    let client = pick_client(ctx, &args.client, args.config.as_deref())?;
     let server = QualifiedName::parse(&args.server)?;
     let paths = ctx.paths()?;
     let env_pairs = parse_env(&args.env)?;
 
-    ensure_installed(ctx, &server.package)?;
+    crate::ops::install::ensure_installed(&ctx.ops()?, &server.package, "needed by the entry")?;
     let resolved = {
         let _lock = crate::store::Store::open(paths).lock_shared_if_present()?;
         resolve_server(paths, &server)?
@@ -63,10 +62,12 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     );
     if args.dry_run {
         if change.outcome == Outcome::Unchanged {
-            ui::status("Unchanged", &format!("{place} already has this entry"));
+            ctx.printer
+                .status("Unchanged", &format!("{place} already has this entry"));
         } else {
             clients::print_result(&change.diff());
-            ui::status("Dry run", &format!("would write {place}; nothing written"));
+            ctx.printer
+                .status("Dry run", &format!("would write {place}; nothing written"));
         }
         return Ok(());
     }
@@ -77,56 +78,44 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         records.save(&records_path)?;
     }
     match change.outcome {
-        Outcome::Unchanged => ui::status("Unchanged", &format!("{place} already has this entry")),
-        Outcome::Updated => ui::status("Updated", &place),
-        _ => ui::status("Added", &place),
+        Outcome::Unchanged => ctx
+            .printer
+            .status("Unchanged", &format!("{place} already has this entry")),
+        Outcome::Updated => ctx.printer.status("Updated", &place),
+        _ => ctx.printer.status("Added", &place),
     }
     if let Some(b) = backup {
-        ui::status(
+        ctx.printer.status(
             "Backup",
             &format!("previous content saved to {}", b.display()),
         );
     }
     if client.id == "claude-code" && args.scope == crate::cli::Scope::Project {
-        ui::warn("Claude Code starts project servers only after you approve them in a session");
+        ctx.printer
+            .warn("Claude Code starts project servers only after you approve them in a session");
     }
     Ok(())
 }
 
-/// The one call into the store: install the package and its dependencies when missing,
-/// exactly as `agx install <package>` does.
-fn ensure_installed(ctx: &Context, package: &PackageName) -> CliResult {
-    if installed_package_dir(ctx.paths()?, package)?.is_some() {
-        return Ok(());
-    }
-    ui::status("Installing", &format!("{package} (needed by the entry)"));
-    super::install::run(
-        ctx,
-        &crate::cli::InstallArgs {
-            packages: vec![package.to_string()],
-            force: false,
-        },
-    )
-}
-
 fn report_resolved(resolved: &ResolvedServer) {
     if resolved.wrapped {
-        ui::verbose(&format!("{} wraps a shipped MCP server", resolved.server));
+        tracing::debug!("{} wraps a shipped MCP server", resolved.server);
     }
     let names = |items: &[String]| items.join(", ");
-    ui::verbose(&format!(
+    tracing::debug!(
         "{} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
         resolved.server,
         resolved.tools.len(),
         names(&resolved.tools),
         resolved.prompts.len(),
         names(&resolved.prompts)
-    ));
+    );
 }
 
 /// The client named on the command line, or with `auto` and `--config FILE`, the one the
 /// file's place and contents suggest.
 fn pick_client(
+    ctx: &Context,
     name: &str,
     config: Option<&std::path::Path>,
 ) -> CliResult<&'static clients::Client> {
@@ -142,7 +131,7 @@ fn pick_client(
     let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
     let client = clients::table::guess(file, &text, &host)
         .ok_or_else(|| clients::ClientError::UnknownClient("auto".into()))?;
-    ui::status(
+    ctx.printer.status(
         "Guessed",
         &format!("{} is a {} config", file.display(), client.display),
     );

@@ -1,30 +1,17 @@
 //! `agx list`: installed packages from their receipts (no definition file is read), and with
 //! `--include-remote` what the registry's catalog offers (no package is downloaded).
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::Write;
 
 use serde_json::{Value, json};
 
 use super::Context;
-use super::install::open_registry;
 use crate::cli::ListArgs;
 use crate::error::CliResult;
 use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
-use crate::store::Store;
-use crate::ui;
-
-/// One package as listed: installed (from its receipt) or offered by the catalog.
-struct Row {
-    name: PackageName,
-    version: semver::Version,
-    installed: bool,
-    explicit: bool,
-    description: Option<String>,
-    extension: ExtensionSummary,
-}
+use crate::ops::{self, list::ListedPackage};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ItemKind {
@@ -44,41 +31,7 @@ impl ItemKind {
 }
 
 pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
-    let store = Store::open(ctx.paths()?);
-    let lock = store.lock_shared_if_present()?;
-    let mut rows: Vec<Row> = store
-        .list()?
-        .into_iter()
-        .map(|p| Row {
-            name: p.name,
-            version: p.version,
-            installed: true,
-            explicit: p.receipt.explicit,
-            description: p.receipt.description,
-            extension: p.receipt.extension,
-        })
-        .collect();
-    drop(lock);
-    if args.include_remote {
-        let registry = open_registry(ctx)?;
-        let installed: BTreeSet<PackageName> = rows.iter().map(|r| r.name.clone()).collect();
-        let catalog = registry.catalog()?;
-        rows.extend(
-            catalog
-                .packages
-                .into_iter()
-                .filter(|e| !installed.contains(&e.name))
-                .map(|e| Row {
-                    name: e.name,
-                    version: e.version,
-                    installed: false,
-                    explicit: false,
-                    description: e.description,
-                    extension: e.extension,
-                }),
-        );
-        rows.sort_by_cached_key(|r| r.name.to_string());
-    }
+    let rows = ops::list::list(&ctx.ops()?, args.include_remote)?;
 
     let kind = if args.servers {
         Some(ItemKind::Server)
@@ -89,14 +42,13 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     } else {
         None
     };
-    let out = std::io::stdout().lock();
-    let mut out = std::io::BufWriter::new(out);
+    let mut out = Vec::new();
     let written = match (kind, args.json) {
         (None, true) => write_packages_json(&mut out, &rows),
         (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
         (None, false) => {
             if rows.is_empty() {
-                ui::status(
+                ctx.printer.status(
                     "Listed",
                     "no packages installed (`agx install <pkg>` adds one)",
                 );
@@ -105,12 +57,12 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
         }
         (Some(kind), false) => write_items(&mut out, &rows, kind),
     };
-    // A closed pipe (`agx list | head`) is not an error.
-    let _ = written.and_then(|_| out.flush());
+    written.expect("writing to memory cannot fail");
+    let printed = ctx.printer.out(&out);
     // The process ends next; freeing a 10,000-package catalog row by row took a fifth of
     // `list --include-remote`.
     std::mem::forget(rows);
-    Ok(())
+    printed
 }
 
 /// One package in `list --json` (docs/json.md), serialized straight from the rows.
@@ -126,7 +78,7 @@ struct PackageJson<'a> {
     prompts: &'a [crate::manifest::PromptSummary],
 }
 
-fn write_packages_json(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()> {
+fn write_packages_json(out: &mut impl Write, rows: &[ListedPackage]) -> std::io::Result<()> {
     #[derive(serde::Serialize)]
     struct List<'a> {
         packages: Vec<PackageJson<'a>>,
@@ -150,7 +102,7 @@ fn write_packages_json(out: &mut impl Write, rows: &[Row]) -> std::io::Result<()
     writeln!(out)
 }
 
-fn items_json(rows: &[Row], kind: ItemKind) -> Value {
+fn items_json(rows: &[ListedPackage], kind: ItemKind) -> Value {
     let mut items = Vec::new();
     for row in rows {
         let each: Vec<Value> = match kind {
@@ -181,7 +133,11 @@ fn to_value<T: serde::Serialize>(item: &T) -> Value {
     serde_json::to_value(item).unwrap_or(Value::Null)
 }
 
-fn write_packages(out: &mut impl Write, rows: &[Row], mark_installed: bool) -> std::io::Result<()> {
+fn write_packages(
+    out: &mut impl Write,
+    rows: &[ListedPackage],
+    mark_installed: bool,
+) -> std::io::Result<()> {
     let names: Vec<String> = rows.iter().map(|r| r.name.to_string()).collect();
     let versions: Vec<String> = rows.iter().map(|r| r.version.to_string()).collect();
     let name_width = names.iter().map(String::len).max().unwrap_or(0);
@@ -232,7 +188,11 @@ fn push_contributions(line: &mut String, ext: &ExtensionSummary) {
     }
 }
 
-fn write_items(out: &mut impl Write, rows: &[Row], kind: ItemKind) -> std::io::Result<()> {
+fn write_items(
+    out: &mut impl Write,
+    rows: &[ListedPackage],
+    kind: ItemKind,
+) -> std::io::Result<()> {
     let mut lines: Vec<(String, Option<&str>, bool)> = Vec::new();
     for row in rows {
         let items: Vec<(&str, Option<&String>)> = match kind {

@@ -3,6 +3,7 @@
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::CliResult;
 use crate::paths::AgxPaths;
+use crate::printer::Printer;
 
 pub mod clients;
 pub mod completions;
@@ -21,18 +22,31 @@ pub mod uninstall_server;
 pub mod update;
 pub mod validate;
 
-/// What every command gets: the global flags and agx's folders.
+/// What every command gets: the global flags, the printer and agx's folders.
 pub struct Context {
     pub global: GlobalArgs,
+    pub printer: Printer,
     paths: std::cell::OnceCell<AgxPaths>,
 }
 
 impl Context {
-    pub fn new(global: GlobalArgs) -> Self {
+    pub fn new(global: GlobalArgs, printer: Printer) -> Self {
         Context {
             global,
+            printer,
             paths: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The context of library operations: folders, registry choice, and the printer as
+    /// their reporter.
+    pub fn ops(&self) -> CliResult<crate::ops::Context<'_>> {
+        Ok(crate::ops::Context {
+            paths: self.paths()?,
+            registry: self.global.registry.as_deref(),
+            offline: self.global.offline,
+            reporter: &self.printer,
+        })
     }
 
     /// agx's folders, resolved on first use (commands such as `validate` never need them).
@@ -46,8 +60,8 @@ impl Context {
 }
 
 /// Run the parsed command line.
-pub fn run(cli: Cli) -> CliResult {
-    let ctx = Context::new(cli.global);
+pub fn run(cli: Cli, printer: Printer) -> CliResult {
+    let ctx = Context::new(cli.global, printer);
     match &cli.command {
         Command::Install(a) => install::run(&ctx, a),
         Command::Uninstall(a) => uninstall::run(&ctx, a),

@@ -1,70 +1,40 @@
 //! `agx outdated`.
 
-use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use super::Context;
-use super::install::open_registry;
 use crate::cli::JsonArgs;
 use crate::error::CliResult;
-use crate::name::PackageName;
-use crate::store::{InstalledPackage, Store};
-use crate::ui;
+use crate::ops;
 
 pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
-    let store = Store::open(ctx.paths()?);
-    let _lock = store.lock_shared_if_present()?;
-    let installed: BTreeMap<PackageName, InstalledPackage> = store
-        .list()?
-        .into_iter()
-        .map(|p| (p.name.clone(), p))
-        .collect();
-    let targets: Vec<&InstalledPackage> = installed
-        .values()
-        .filter(|p| p.receipt.source.is_registry())
-        .collect();
-    let checks = if targets.is_empty() {
-        Vec::new()
-    } else {
-        let registry = open_registry(ctx)?;
-        crate::store::update::check(&registry, &installed, &targets)?
-    };
-    let outdated: Vec<_> = checks.into_iter().filter(|c| c.is_outdated()).collect();
-
+    let outdated = ops::outdated::outdated(&ctx.ops()?)?;
     if args.json {
-        let rows: Vec<_> = outdated
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "name": c.name,
-                    "current": c.current.to_string(),
-                    "wanted": c.wanted.to_string(),
-                    "latest": c.latest.to_string(),
-                    "explicit": installed[&c.name].receipt.explicit,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::json!({ "packages": rows }));
-        return Ok(());
+        return ctx
+            .printer
+            .outln(&serde_json::to_string(&outdated).expect("serializable"));
     }
-    if outdated.is_empty() {
-        ui::status(
+    if outdated.packages.is_empty() {
+        ctx.printer.status(
             "Checked",
-            &format!("{} package(s): all up to date", targets.len()),
+            &format!("{} package(s): all up to date", outdated.checked),
         );
         return Ok(());
     }
     let width = outdated
+        .packages
         .iter()
         .map(|c| c.name.to_string().len())
         .max()
         .unwrap_or(0)
         .max("package".len());
-    println!(
-        "{:width$}  {:10} {:10} latest",
+    let mut out = format!(
+        "{:width$}  {:10} {:10} latest\n",
         "package", "current", "wanted"
     );
-    for c in &outdated {
-        println!(
+    for c in &outdated.packages {
+        let _ = writeln!(
+            out,
             "{:width$}  {:10} {:10} {}",
             c.name.to_string(),
             c.current.to_string(),
@@ -72,5 +42,5 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
             c.latest
         );
     }
-    Ok(())
+    ctx.printer.out(out)
 }

@@ -5,13 +5,12 @@ use crate::cli::RegistryCommand;
 use crate::error::{CliError, CliResult};
 use crate::index::publish::{self, Added};
 use crate::name::PackageSpec;
-use crate::ui;
 
-pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
+pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
     match args {
         RegistryCommand::Init { dir, name } => {
             let name = publish::init(dir, name.as_deref())?;
-            ui::status(
+            ctx.printer.status(
                 "Created",
                 &format!("registry `{name}` at {}", dir.display()),
             );
@@ -20,7 +19,7 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
             registry_dir,
             package,
         } => match publish::add(registry_dir, package)? {
-            Added::Published(e) => ui::status(
+            Added::Published(e) => ctx.printer.status(
                 "Published",
                 &format!(
                     "{} v{} ({} bytes, sha256 {}) to {}",
@@ -31,7 +30,7 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
                     registry_dir.display()
                 ),
             ),
-            Added::Unchanged(e) => ui::status(
+            Added::Unchanged(e) => ctx.printer.status(
                 "Unchanged",
                 &format!(
                     "{} v{} is already published with the same bytes",
@@ -55,14 +54,16 @@ pub fn run(_ctx: &Context, args: &RegistryCommand) -> CliResult {
             let changed = publish::yank(registry_dir, &spec.name, &version, !undo)?;
             let verb = if *undo { "Unyanked" } else { "Yanked" };
             if changed {
-                ui::status(verb, &format!("{} v{version}", spec.name));
+                ctx.printer
+                    .status(verb, &format!("{} v{version}", spec.name));
             } else {
                 let state = if *undo {
                     "not yanked"
                 } else {
                     "already yanked"
                 };
-                ui::status("Unchanged", &format!("{} v{version} is {state}", spec.name));
+                ctx.printer
+                    .status("Unchanged", &format!("{} v{version} is {state}", spec.name));
             }
         }
     }

@@ -1,21 +1,16 @@
 //! `agx search`: rank the registry's catalog (discovery: reads index metadata only).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
 use super::Context;
 use crate::cli::SearchArgs;
-use crate::error::{CliError, CliResult};
-use crate::index::{self, search};
-use crate::ui::{self, Style, paint};
+use crate::error::CliResult;
+use crate::index::search;
+use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let query = args.query.join(" ");
-    let registry = index::open(
-        ctx.global.registry.as_deref(),
-        ctx.global.offline,
-        ctx.paths()?,
-    )?;
+    let registry = ctx.ops()?.open_registry()?;
     let catalog = registry.catalog()?;
     let hits = search::search(&catalog.packages, &query);
     if args.json {
@@ -25,20 +20,20 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             "results": hits,
         });
         let text = serde_json::to_string_pretty(&doc).expect("search results serialize");
-        return print(&format!("{text}\n"));
+        return ctx.printer.outln(&text);
     }
     if hits.is_empty() {
-        ui::status(
+        ctx.printer.status(
             "Searched",
             &format!("no package matches `{query}` in {}", registry.source()),
         );
         return Ok(());
     }
-    print(&render(&hits))
+    ctx.printer.out(render(&hits, ctx.printer.color()))
 }
 
 /// One line per package (name, version, description), then its items, dimmed.
-fn render(hits: &[search::Hit<'_>]) -> String {
+fn render(hits: &[search::Hit<'_>], color: bool) -> String {
     let width = hits
         .iter()
         .map(|h| h.entry.name.to_string().len() + h.entry.version.to_string().len() + 1)
@@ -50,7 +45,11 @@ fn render(hits: &[search::Hit<'_>]) -> String {
         let head = format!("{} {}", e.name, e.version);
         let pad = " ".repeat(width - head.len());
         let description = e.description.as_deref().unwrap_or("");
-        let _ = writeln!(text, "{}{pad}  {description}", paint(Style::Bold, &head));
+        let _ = writeln!(
+            text,
+            "{}{pad}  {description}",
+            paint(color, Style::Bold, &head)
+        );
         let ext = &e.extension;
         let groups = [
             (
@@ -72,19 +71,9 @@ fn render(hits: &[search::Hit<'_>]) -> String {
             .map(|(label, names)| format!("{label}: {}", names.join(", ")))
             .collect();
         if !parts.is_empty() {
-            let items = paint(Style::Dim, &parts.join("; "));
+            let items = paint(color, Style::Dim, &parts.join("; "));
             let _ = writeln!(text, "{}  {items}", " ".repeat(width));
         }
     }
     text
-}
-
-/// Write results to stdout; a closed pipe (`agx search x | head`) is not an error.
-fn print(text: &str) -> CliResult {
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError::new(format!("cannot write to stdout: {e}")))
-        }
-        _ => Ok(()),
-    }
 }

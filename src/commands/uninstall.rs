@@ -4,8 +4,7 @@ use super::Context;
 use crate::cli::UninstallArgs;
 use crate::error::CliResult;
 use crate::name::PackageName;
-use crate::store::{LockMode, Store};
-use crate::ui;
+use crate::ops;
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
     let names = args
@@ -14,18 +13,18 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
     crate::clients::refuse_uninstall_while_used(ctx.paths()?, &names, args.force)?;
-    let store = Store::open(ctx.paths()?);
-    let _lock = store.lock(LockMode::Exclusive)?;
-    let done = crate::store::remove::uninstall(&store, &names, args.force)?;
+    let done = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force)?;
     for broken in &done.broken {
-        ui::warn(&format!("{broken}, which is gone (removed with --force)"));
+        ctx.printer
+            .warn(&format!("{broken}, which is gone (removed with --force)"));
     }
     for r in done.removed {
         let what = format!("{} v{}", r.name, r.version);
         if r.as_dependency {
-            ui::status("Removed", &format!("{what} (no longer needed)"));
+            ctx.printer
+                .status("Removed", &format!("{what} (no longer needed)"));
         } else {
-            ui::status("Removed", &what);
+            ctx.printer.status("Removed", &what);
         }
     }
     Ok(())

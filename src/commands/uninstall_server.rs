@@ -4,7 +4,6 @@ use super::Context;
 use crate::cli::UninstallServerArgs;
 use crate::clients::{self, HostEnv, Outcome, Records};
 use crate::error::{CliError, CliResult};
-use crate::ui;
 
 pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     let client = clients::find_client(&args.client)?;
@@ -39,7 +38,7 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     }
     if args.dry_run {
         clients::print_result(&change.diff());
-        ui::status(
+        ctx.printer.status(
             "Dry run",
             &format!(
                 "would remove `{}` from {place}; nothing written",
@@ -54,9 +53,10 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     let record = target.record(&change.key, "", "");
     records.remove_place(&record);
     records.save(&records_path)?;
-    ui::status("Removed", &format!("`{}` from {place}", change.key));
+    ctx.printer
+        .status("Removed", &format!("`{}` from {place}", change.key));
     if let Some(b) = backup {
-        ui::status(
+        ctx.printer.status(
             "Backup",
             &format!("previous content saved to {}", b.display()),
         );

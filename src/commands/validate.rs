@@ -8,7 +8,7 @@ use crate::cli::{OutputFormat, ValidateArgs};
 use crate::error::{CliError, CliResult};
 use crate::manifest::{check_package, probe, render};
 
-pub fn run(_ctx: &Context, args: &ValidateArgs) -> CliResult {
+pub fn run(ctx: &Context, args: &ValidateArgs) -> CliResult {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let mut report = check_package(&dir);
     let mut probed = false;
@@ -19,13 +19,17 @@ pub fn run(_ctx: &Context, args: &ValidateArgs) -> CliResult {
                 report.findings.extend(findings);
                 probed = true;
             }
-            None => crate::ui::warn("--probe skipped: the package has errors; fix them first"),
+            None => ctx
+                .printer
+                .warn("--probe skipped: the package has errors; fix them first"),
         }
     }
     match args.format {
         // Findings are errors and warnings for people: stderr, like rustc and cargo.
-        OutputFormat::Human => eprint!("{}", render::human(&report, &dir)),
-        OutputFormat::Json => println!("{}", render::json(&report, &dir, probed)),
+        OutputFormat::Human => ctx
+            .printer
+            .err(&render::human(&report, &dir, ctx.printer.color())),
+        OutputFormat::Json => ctx.printer.outln(&render::json(&report, &dir, probed))?,
     }
     if report.has_errors() {
         return Err(CliError::silent_failure());
@@ -33,7 +37,7 @@ pub fn run(_ctx: &Context, args: &ValidateArgs) -> CliResult {
     Ok(())
 }
 
-/// DESIGN's 200 ms, or `AGX_PROBE_TIMEOUT_MS` for slow machines.
+/// 200 ms (docs/tool-protocol.md), or `AGX_PROBE_TIMEOUT_MS` for slow machines.
 fn probe_timeout() -> CliResult<Duration> {
     match std::env::var("AGX_PROBE_TIMEOUT_MS") {
         Err(_) => Ok(probe::DEFAULT_PROBE_TIMEOUT),

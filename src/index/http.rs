@@ -172,7 +172,7 @@ impl Http {
             if number > self.settings.retries {
                 return Err(error);
             }
-            crate::ui::verbose(&format!("{error}; retrying in {} ms", pause.as_millis()));
+            tracing::debug!("{error}; retrying in {} ms", pause.as_millis());
             std::thread::sleep(pause);
             wait = wait.saturating_mul(2);
             number += 1;
@@ -201,7 +201,7 @@ impl Http {
             }
         })?;
         let status = response.status();
-        crate::ui::verbose(&format!("GET {url} → {}", status.as_u16()));
+        tracing::debug!("GET {url} → {}", status.as_u16());
         if status.is_success() || status == StatusCode::NOT_MODIFIED {
             return Ok(response);
         }

@@ -254,12 +254,10 @@ fn lock_registry(dir: &Path) -> Result<std::fs::File, IndexError> {
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
-            crate::ui::status(
-                "Blocking",
-                &format!(
-                    "waiting for another agx process publishing to {}",
-                    dir.display()
-                ),
+            tracing::info!(
+                verb = "Blocking",
+                "waiting for another agx process publishing to {}",
+                dir.display()
             );
             file.lock()
                 .map_err(|e| IndexError::io("cannot lock", &path, e))?;

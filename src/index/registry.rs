@@ -216,7 +216,7 @@ impl Registry {
         match remote.http.fetch(&url, &remote.cache.validators(rel)) {
             Ok(Fetched::Fresh { body, validators }) => {
                 if let Err(e) = remote.cache.write(rel, &body, &validators) {
-                    crate::ui::verbose(&format!("could not cache {url}: {e}"));
+                    tracing::debug!("could not cache {url}: {e}");
                 }
                 Ok(Some(body))
             }
@@ -232,10 +232,7 @@ impl Registry {
                 match cached()? {
                     Some(body) => {
                         if !remote.unreachable.swap(true, Ordering::Relaxed) {
-                            crate::ui::warn(&format!(
-                                "{}; using cached index data",
-                                describe(&error)
-                            ));
+                            tracing::warn!("{}; using cached index data", describe(&error));
                         }
                         Ok(Some(body))
                     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::diagnostics::{Finding, Report, Severity};
-use crate::ui::{Style, paint};
+use crate::style::{Style, paint};
 
 /// Version of the JSON document's shape; bumped only on incompatible changes.
 pub const JSON_FORMAT_VERSION: u32 = 1;
@@ -59,22 +59,23 @@ pub fn json(report: &Report, dir: &Path, probed: bool) -> String {
 }
 
 /// Every finding as rustc does it, then a summary line.
-pub fn human(report: &Report, dir: &Path) -> String {
+/// `color` turns on ANSI colours.
+pub fn human(report: &Report, dir: &Path, color: bool) -> String {
     let mut sources: HashMap<String, Option<String>> = HashMap::new();
     let mut out = String::new();
     for finding in &report.findings {
         let text = sources
             .entry(finding.location.file.clone())
             .or_insert_with(|| std::fs::read_to_string(dir.join(&finding.location.file)).ok());
-        render_finding(&mut out, finding, text.as_deref());
+        render_finding(&mut out, finding, text.as_deref(), color);
         out.push('\n');
     }
-    out.push_str(&summary(report, dir));
+    out.push_str(&summary(report, dir, color));
     out.push('\n');
     out
 }
 
-fn render_finding(out: &mut String, f: &Finding, source: Option<&str>) {
+fn render_finding(out: &mut String, f: &Finding, source: Option<&str>, color: bool) {
     let (label, style) = match f.severity {
         Severity::Error => ("error", Style::Error),
         Severity::Warning => ("warning", Style::Warning),
@@ -82,8 +83,8 @@ fn render_finding(out: &mut String, f: &Finding, source: Option<&str>) {
     let _ = writeln!(
         out,
         "{}{}",
-        paint(style, &format!("{label}[{}]", f.code)),
-        paint(Style::Bold, &format!(": {}", f.message))
+        paint(color, style, &format!("{label}[{}]", f.code)),
+        paint(color, Style::Bold, &format!(": {}", f.message))
     );
     let loc = &f.location;
     let line_text = (loc.line > 0)
@@ -94,26 +95,30 @@ fn render_finding(out: &mut String, f: &Finding, source: Option<&str>) {
     } else {
         1
     });
-    let arrow = paint(Style::Hint, "-->");
+    let arrow = paint(color, Style::Hint, "-->");
     if loc.line == 0 {
         let _ = writeln!(out, "{gutter}{arrow} {}", loc.file);
     } else {
         let _ = writeln!(out, "{gutter}{arrow} {loc}");
     }
-    let bar = paint(Style::Hint, "|");
+    let bar = paint(color, Style::Hint, "|");
     if let Some(line) = line_text {
         let line = line.replace('\t', " ");
-        let number = paint(Style::Hint, &loc.line.to_string());
+        let number = paint(color, Style::Hint, &loc.line.to_string());
         let width = line.chars().count();
         let start = loc.column.saturating_sub(1).min(width);
         let length = f.length.max(1).min((width - start).max(1));
-        let carets = paint(style, &"^".repeat(length));
+        let carets = paint(color, style, &"^".repeat(length));
         let _ = writeln!(out, "{gutter} {bar}");
         let _ = writeln!(out, "{number} {bar} {line}");
         let _ = writeln!(out, "{gutter} {bar} {}{carets}", " ".repeat(start));
     }
     if let Some(hint) = &f.hint {
-        let _ = writeln!(out, "{gutter} {} hint: {hint}", paint(Style::Hint, "="));
+        let _ = writeln!(
+            out,
+            "{gutter} {} hint: {hint}",
+            paint(color, Style::Hint, "=")
+        );
     }
 }
 
@@ -121,13 +126,13 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-fn summary(report: &Report, dir: &Path) -> String {
+fn summary(report: &Report, dir: &Path, color: bool) -> String {
     let errors = report.errors().count();
     let warnings = report.warnings().count();
     if errors > 0 {
         let mut s = format!(
             "{}: `{}` is not a valid package: {}",
-            paint(Style::Error, "error"),
+            paint(color, Style::Error, "error"),
             dir.display(),
             plural(errors, "error")
         );
@@ -152,5 +157,8 @@ fn summary(report: &Report, dir: &Path) -> String {
     } else {
         String::new()
     };
-    format!("{}: {what} is valid{tail}", paint(Style::Status, "ok"))
+    format!(
+        "{}: {what} is valid{tail}",
+        paint(color, Style::Status, "ok")
+    )
 }

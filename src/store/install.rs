@@ -13,20 +13,13 @@ use super::receipt::{Receipt, Source, now_rfc3339};
 use super::{COMPLETE_MARKER, Store, StoreError, fsutil};
 use crate::manifest::Package;
 use crate::name::PackageName;
+pub use crate::report::Outcome;
+use crate::report::Reporter;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct InstallOptions {
     /// Reinstall even when the same version is installed.
     pub force: bool,
-}
-
-/// What happened to one package.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    Installed,
-    Replaced { previous: semver::Version },
-    Reinstalled,
-    AlreadyInstalled,
 }
 
 /// The result of an install or update, one line per package.
@@ -48,16 +41,6 @@ impl LocalSource {
             LocalSource::Dir(p) | LocalSource::Tarball(p) => p,
         }
     }
-}
-
-/// Shows progress (or nothing) while installing; implemented by the command.
-pub trait Progress {
-    /// A download starts; `add` is then called with byte counts until `finish`.
-    fn start_download(&mut self, name: &PackageName, version: &semver::Version, size: u64);
-    fn downloaded(&mut self, bytes: u64);
-    fn finish_download(&mut self);
-    /// One package is done.
-    fn done(&mut self, name: &PackageName, version: &semver::Version, outcome: &Outcome);
 }
 
 /// A local package unpacked into staging, waiting for its dependencies to be installed.
@@ -88,7 +71,7 @@ impl Drop for PreparedLocal {
 /// Performs install plans on a store (the caller holds the exclusive lock).
 pub struct Installer<'a> {
     pub store: &'a Store,
-    pub progress: &'a mut dyn Progress,
+    pub reporter: &'a dyn Reporter,
 }
 
 impl Installer<'_> {
@@ -103,8 +86,8 @@ impl Installer<'_> {
         let mut report = InstallReport::default();
         for planned in &plan.installs {
             let outcome = self.install_from_registry(source, planned, explicit)?;
-            self.progress
-                .done(&planned.entry.name, &planned.entry.vers, &outcome);
+            self.reporter
+                .package_done(&planned.entry.name, &planned.entry.vers, &outcome);
             report.packages.push((
                 planned.entry.name.clone(),
                 planned.entry.vers.clone(),
@@ -118,7 +101,7 @@ impl Installer<'_> {
             };
             self.mark_explicit(name, req)?;
             let outcome = Outcome::AlreadyInstalled;
-            self.progress.done(name, version, &outcome);
+            self.reporter.package_done(name, version, &outcome);
             report
                 .packages
                 .push((name.clone(), version.clone(), outcome));
@@ -149,11 +132,11 @@ impl Installer<'_> {
     ) -> Result<Outcome, StoreError> {
         let entry = &planned.entry;
         let archive = stage.join("package.tar.gz");
-        self.progress
+        self.reporter
             .start_download(&entry.name, &entry.vers, entry.size);
-        let mut report_bytes = |n| self.progress.downloaded(n);
+        let mut report_bytes = |n| self.reporter.downloaded(n);
         let downloaded = source.download(entry, &archive, &mut report_bytes);
-        self.progress.finish_download();
+        self.reporter.finish_download();
         downloaded?;
         let package = unpack_checked(&archive, stage, &entry.name.to_string())?;
         if package.name() != &entry.name || package.version() != &entry.vers {
@@ -244,7 +227,7 @@ impl Installer<'_> {
                 self.commit(&package.dir, &receipt, previous.as_ref())?
             }
         };
-        self.progress.done(&name, &version, &outcome);
+        self.reporter.package_done(&name, &version, &outcome);
         Ok(outcome)
     }
 

@@ -40,12 +40,10 @@ impl StoreLock {
         match attempt {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                crate::ui::status(
-                    "Blocking",
-                    &format!(
-                        "waiting for another agx process to finish (lock: {})",
-                        path.display()
-                    ),
+                tracing::info!(
+                    verb = "Blocking",
+                    "waiting for another agx process to finish (lock: {})",
+                    path.display()
                 );
                 match mode {
                     LockMode::Shared => file.lock_shared(),

@@ -22,7 +22,7 @@ pub mod update;
 
 use std::path::{Path, PathBuf};
 
-pub use install::{InstallOptions, InstallReport, Installer, LocalSource, Outcome, PreparedLocal};
+pub use install::{InstallOptions, InstallReport, Installer, LocalSource, PreparedLocal};
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
 pub use receipt::{Receipt, ReceiptHeader, Source};

@@ -112,8 +112,8 @@ fn not_for_people() -> CliError {
 /// code. Any other form (help, global flags, mistakes) is left to clap and [`hand_off`].
 pub fn hand_off_early(args: &[OsString]) {
     if let Some((server, http)) = plain_serve_command(args) {
-        crate::ui::configure(crate::cli::ColorChoice::Auto, false, 0);
-        hand_off(server, http);
+        let color = crate::printer::use_color(crate::printer::ColorChoice::Auto);
+        hand_off(server, http, color);
     }
 }
 
@@ -145,7 +145,7 @@ fn plain(arg: &OsString) -> Option<&str> {
 
 /// Replace this process with the helper beside the running `agx`. Returns only when there
 /// is no helper or it could not be started; the caller then serves by itself.
-pub fn hand_off(server: &str, http: Option<&str>) {
+pub fn hand_off(server: &str, http: Option<&str>, color: bool) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -163,7 +163,7 @@ pub fn hand_off(server: &str, http: Option<&str>) {
         let handoff = Handoff {
             agx,
             build: BUILD.to_string(),
-            color: crate::ui::color_enabled(),
+            color,
             server: server.to_string(),
             http: http.map(str::to_string),
         };
@@ -173,20 +173,29 @@ pub fn hand_off(server: &str, http: Option<&str>) {
             .exec();
     }
     #[cfg(not(unix))]
-    let _ = (server, http);
+    let _ = (server, http, color);
 }
 
-/// The helper's whole job: take over from `agx` and serve.
-pub fn helper_main(args: impl IntoIterator<Item = OsString>) -> CliResult {
-    let handoff = Handoff::parse(args)?;
-    let color = if handoff.color {
-        crate::cli::ColorChoice::Always
-    } else {
-        crate::cli::ColorChoice::Never
-    };
-    crate::ui::configure(color, false, 0);
+/// The helper's whole job: take over from `agx` and serve; errors are rendered in the
+/// colours `agx` chose.
+pub fn helper_main(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
+    use crate::printer::{ColorChoice, Printer};
+    match Handoff::parse(args) {
+        Err(e) => Printer::new(ColorChoice::Auto, false, 0).exit_with(Err(e)),
+        Ok(handoff) => {
+            let color = if handoff.color {
+                ColorChoice::Always
+            } else {
+                ColorChoice::Never
+            };
+            Printer::new(color, false, 0).exit_with(serve_handed_off(&handoff))
+        }
+    }
+}
+
+fn serve_handed_off(handoff: &Handoff) -> CliResult {
     if handoff.build != BUILD {
-        return Err(go_back(&handoff));
+        return Err(go_back(handoff));
     }
     let server = QualifiedName::parse(&handoff.server)?;
     let listen = super::listen_on(handoff.http.as_deref())?;

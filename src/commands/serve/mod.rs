@@ -20,7 +20,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     // Bad arguments are reported before the hand-off (the helper would report them alike).
     let server = QualifiedName::parse(&args.server)?;
     let listen = listen_on(args.http.as_deref())?;
-    helper::hand_off(&args.server, args.http.as_deref());
+    helper::hand_off(&args.server, args.http.as_deref(), ctx.printer.color());
     serve(ctx.paths()?, &server, listen)
 }
 

@@ -1,0 +1,365 @@
+//! What `agx info` shows: an installed package is described from its definition files
+//! (inspection), a package that is not installed from registry metadata only (discovery).
+//! Nothing is downloaded and nothing runs. The result types serialize to the JSON shapes
+//! of docs/json.md.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::{Context, OpsError, OpsResult};
+use crate::index::IndexEntry;
+use crate::manifest::{
+    ExtensionSummary, ParameterSummary, PromptSummary, ServerSummary, ToolSummary,
+};
+use crate::name::{PackageName, QualifiedName};
+use crate::store::Source;
+use crate::store::{InstalledPackage, Store};
+
+/// What `agx info` was asked about.
+pub enum Subject {
+    Package(PackageInfo),
+    Server(ServerInfo),
+}
+
+/// A package, from whichever source had it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PackageInfo {
+    pub name: PackageName,
+    pub version: semver::Version,
+    pub description: Option<String>,
+    pub license: Option<String>,
+    pub homepage: Option<String>,
+    pub repository: Option<String>,
+    pub installed: Option<Installation>,
+    /// Published versions (empty when the registry was not consulted).
+    pub versions: Vec<PublishedVersion>,
+    pub dependencies: Vec<Dependency>,
+    pub servers: Vec<ServerSummary>,
+    pub tools: Vec<ToolSummary>,
+    pub prompts: Vec<PromptSummary>,
+    /// Server instructions by server name, known when the definition files were read.
+    #[serde(skip)]
+    pub instructions: BTreeMap<String, String>,
+}
+
+/// How an installed package got here.
+#[derive(Debug, Clone, Serialize)]
+pub struct Installation {
+    pub version: semver::Version,
+    pub explicit: bool,
+    pub requested: semver::VersionReq,
+    pub source: Source,
+    pub sha256: String,
+    pub installed_at: String,
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedVersion {
+    pub version: semver::Version,
+    pub yanked: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Dependency {
+    pub name: PackageName,
+    pub requirement: semver::VersionReq,
+    /// The installed version, if any.
+    pub installed: Option<semver::Version>,
+}
+
+/// A server with its tools and prompts resolved to their summaries.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerInfo {
+    /// Qualified: `publisher/package/server`.
+    pub name: String,
+    pub package: PackageName,
+    pub version: semver::Version,
+    pub installed: bool,
+    pub description: Option<String>,
+    pub instructions: Option<String>,
+    pub tools: Vec<ServerTool>,
+    pub prompts: Vec<ServerPrompt>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerTool {
+    /// Qualified name.
+    pub name: String,
+    /// Absent when the tool's package is not installed.
+    pub description: Option<String>,
+    pub parameters: Vec<ParameterSummary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerPrompt {
+    /// Qualified name.
+    pub name: String,
+    pub description: Option<String>,
+    pub arguments: Vec<String>,
+}
+
+/// Describe `target`: `publisher/name`, `name`, `publisher/name/server`, or `name/server`
+/// for an installed package without a publisher.
+pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
+    let store = ctx.store();
+    let _lock = store.lock_shared_if_present()?;
+    let (package, server) = parse_target(&store, target)?;
+    let info = gather(ctx, &store, &package)?;
+    Ok(match server {
+        None => Subject::Package(info),
+        Some(server) => Subject::Server(server_info(&store, info, &server)?),
+    })
+}
+
+fn parse_target(store: &Store, target: &str) -> OpsResult<(PackageName, Option<String>)> {
+    let segments = target.split('/').count();
+    if segments == 2
+        && let Ok(q) = QualifiedName::parse(target)
+        && q.package.publisher().is_none()
+        && PackageName::parse(target).is_ok_and(|p| store.installed(&p).ok().flatten().is_none())
+        && store.installed(&q.package).ok().flatten().is_some()
+    {
+        return Ok((q.package, Some(q.item.to_string())));
+    }
+    if segments == 3 {
+        let q = QualifiedName::parse(target)?;
+        return Ok((q.package, Some(q.item.to_string())));
+    }
+    let name = PackageName::parse(target).map_err(|source| OpsError::NotATarget { source })?;
+    Ok((name, None))
+}
+
+fn gather(ctx: &Context, store: &Store, name: &PackageName) -> OpsResult<PackageInfo> {
+    let installed = store.installed(name)?;
+    let from_registry = installed
+        .as_ref()
+        .is_none_or(|p| p.receipt.source.is_registry());
+    let mut versions: Vec<IndexEntry> = Vec::new();
+    if from_registry {
+        let fetched = ctx.open_registry().and_then(|r| r.versions(name));
+        match (fetched, &installed) {
+            (Ok(v), _) => versions = v,
+            (Err(e), Some(_)) => tracing::debug!("registry not consulted: {e}"),
+            (Err(e), None) => return Err(e.into()),
+        }
+    }
+    let published = versions
+        .iter()
+        .map(|e| PublishedVersion {
+            version: e.vers.clone(),
+            yanked: e.yanked,
+        })
+        .collect();
+
+    if let Some(installed) = installed {
+        return Ok(describe_installed(ctx, store, name, installed, published));
+    }
+
+    let newest = versions
+        .iter()
+        .filter(|e| !e.yanked)
+        .max_by(|a, b| a.vers.cmp(&b.vers))
+        .or_else(|| versions.iter().max_by(|a, b| a.vers.cmp(&b.vers)))
+        .ok_or_else(|| OpsError::Unknown { name: name.clone() })?;
+    Ok(package_info(
+        store,
+        name,
+        newest.vers.clone(),
+        Metadata {
+            description: newest.description.clone(),
+            ..Metadata::default()
+        },
+        &newest.deps,
+        newest.extension.clone(),
+        None,
+        published,
+    ))
+}
+
+/// An installed package from its definition files; from its receipt (with a warning) when
+/// they no longer load.
+fn describe_installed(
+    ctx: &Context,
+    store: &Store,
+    name: &PackageName,
+    installed: InstalledPackage,
+    published: Vec<PublishedVersion>,
+) -> PackageInfo {
+    let version = installed.version.clone();
+    match crate::manifest::load_installed(&installed.dir) {
+        Ok(package) => {
+            let meta = &package.manifest.package;
+            let mut info = package_info(
+                store,
+                name,
+                version,
+                Metadata {
+                    description: meta.description.clone(),
+                    license: meta.license.clone(),
+                    homepage: meta.homepage.clone(),
+                    repository: meta.repository.clone(),
+                },
+                &package.manifest.dependencies,
+                package.summary(),
+                Some(installed),
+                published,
+            );
+            info.instructions = package
+                .servers
+                .iter()
+                .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
+                .collect();
+            info
+        }
+        Err(e) => {
+            ctx.reporter.warn(&format!(
+                "{e}; showing what was recorded at install time (`agx validate {}` explains)",
+                installed.dir.display()
+            ));
+            let r = &installed.receipt;
+            package_info(
+                store,
+                name,
+                version,
+                Metadata {
+                    description: r.description.clone(),
+                    ..Metadata::default()
+                },
+                &r.dependencies.clone(),
+                r.extension.clone(),
+                Some(installed),
+                published,
+            )
+        }
+    }
+}
+
+#[derive(Default)]
+struct Metadata {
+    description: Option<String>,
+    license: Option<String>,
+    homepage: Option<String>,
+    repository: Option<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn package_info(
+    store: &Store,
+    name: &PackageName,
+    version: semver::Version,
+    meta: Metadata,
+    dependencies: &BTreeMap<PackageName, semver::VersionReq>,
+    extension: ExtensionSummary,
+    installed: Option<InstalledPackage>,
+    versions: Vec<PublishedVersion>,
+) -> PackageInfo {
+    PackageInfo {
+        name: name.clone(),
+        version,
+        description: meta.description,
+        license: meta.license,
+        homepage: meta.homepage,
+        repository: meta.repository,
+        installed: installed.map(|p| Installation {
+            version: p.version,
+            explicit: p.receipt.explicit,
+            requested: p.receipt.requested,
+            source: p.receipt.source,
+            sha256: p.receipt.sha256,
+            installed_at: p.receipt.installed_at,
+            dir: p.dir,
+        }),
+        versions,
+        dependencies: dependencies
+            .iter()
+            .map(|(name, req)| Dependency {
+                name: name.clone(),
+                requirement: req.clone(),
+                installed: store.installed(name).ok().flatten().map(|p| p.version),
+            })
+            .collect(),
+        servers: extension.servers,
+        tools: extension.tools,
+        prompts: extension.prompts,
+        instructions: BTreeMap::new(),
+    }
+}
+
+/// A server of `info` with its tools and prompts resolved to their summaries (references to
+/// other packages are looked up among installed packages).
+fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<ServerInfo> {
+    let Some(s) = info.servers.iter().find(|s| s.name == server) else {
+        return Err(OpsError::NoSuchServer {
+            known: info
+                .servers
+                .iter()
+                .map(|s| format!("{}/{}", info.name, s.name))
+                .collect(),
+            package: info.name,
+            version: info.version,
+            server: server.to_string(),
+        });
+    };
+    let own = ExtensionSummary {
+        servers: Vec::new(),
+        tools: info.tools.clone(),
+        prompts: info.prompts.clone(),
+    };
+    // (qualified name, the extension that defines it if known, the item's own name)
+    let lookup = |reference: &str| -> (String, Option<ExtensionSummary>, String) {
+        match QualifiedName::parse(reference) {
+            Ok(q) if reference.contains('/') => {
+                let ext = store
+                    .installed(&q.package)
+                    .ok()
+                    .flatten()
+                    .map(|p| p.receipt.extension);
+                (reference.to_string(), ext, q.item.to_string())
+            }
+            _ => (
+                format!("{}/{reference}", info.name),
+                Some(own.clone()),
+                reference.to_string(),
+            ),
+        }
+    };
+    let tools = s
+        .tools
+        .iter()
+        .map(|t| {
+            let (name, ext, item) = lookup(t);
+            let found = ext.and_then(|e| e.tools.into_iter().find(|x| x.name == item));
+            ServerTool {
+                name,
+                description: found.as_ref().and_then(|f| f.description.clone()),
+                parameters: found.map(|f| f.parameters).unwrap_or_default(),
+            }
+        })
+        .collect();
+    let prompts = s
+        .prompts
+        .iter()
+        .map(|p| {
+            let (name, ext, item) = lookup(p);
+            let found = ext.and_then(|e| e.prompts.into_iter().find(|x| x.name == item));
+            ServerPrompt {
+                name,
+                description: found.as_ref().and_then(|f| f.description.clone()),
+                arguments: found.map(|f| f.arguments).unwrap_or_default(),
+            }
+        })
+        .collect();
+    Ok(ServerInfo {
+        name: format!("{}/{}", info.name, s.name),
+        package: info.name.clone(),
+        version: info.version.clone(),
+        installed: info.installed.is_some(),
+        description: s.description.clone(),
+        instructions: info.instructions.get(server).cloned(),
+        tools,
+        prompts,
+    })
+}

@@ -1,0 +1,164 @@
+//! Install packages from the registry or from local folders and tarballs, and the one way
+//! other operations make sure a package is installed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::{Context, OpsError, OpsResult};
+use crate::name::{PackageName, PackageSpec};
+use crate::report::Outcome;
+use crate::store::{InstallOptions, Installer, LocalSource, LockMode, Root, Store, StoreError};
+
+/// What `agx install` was asked for.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Spec(PackageSpec),
+    Local(LocalSource),
+}
+
+impl Target {
+    /// A command-line argument is a local package when it looks like a path (`./x`, `/x`,
+    /// `x.tar.gz`) or is not a package spec but names an existing file or folder.
+    pub fn parse(arg: &str) -> OpsResult<Target> {
+        let looks_like_path = arg.starts_with('.')
+            || arg.starts_with('/')
+            || arg.starts_with('~')
+            || arg.contains('\\')
+            || arg.ends_with(".tar.gz")
+            || arg.ends_with(".tgz");
+        let mut not_a_name = true;
+        if !looks_like_path {
+            match PackageSpec::parse(arg) {
+                Ok(spec) => return Ok(Target::Spec(spec)),
+                Err(source) if !Path::new(arg).exists() => {
+                    return Err(OpsError::NotASpec { source });
+                }
+                Err(_) => not_a_name = false,
+            }
+        }
+        let path = Path::new(arg);
+        let meta = std::fs::metadata(path).map_err(|source| OpsError::NotAPackage {
+            arg: arg.to_string(),
+            source,
+            not_a_name,
+        })?;
+        Ok(Target::Local(if meta.is_dir() {
+            LocalSource::Dir(path.to_path_buf())
+        } else {
+            LocalSource::Tarball(path.to_path_buf())
+        }))
+    }
+}
+
+/// Install `targets`; with `force`, reinstall what is already installed. Each package's
+/// outcome goes to the reporter as it completes.
+pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> {
+    let store = ctx.store();
+    let mut specs = Vec::new();
+    let mut locals = Vec::new();
+    for target in targets {
+        match target {
+            Target::Spec(spec) => specs.push(spec.clone()),
+            Target::Local(local) => locals.push(local),
+        }
+    }
+    if locals.is_empty() && !force && all_installed(ctx, &store, &specs) {
+        return Ok(());
+    }
+
+    let _lock = store.lock(LockMode::Exclusive)?;
+    let mut installer = Installer {
+        store: &store,
+        reporter: ctx.reporter,
+    };
+    let mut prepared = Vec::new();
+    for local in locals {
+        prepared.push(installer.prepare_local(local)?);
+    }
+
+    let mut roots: Vec<Root> = specs
+        .iter()
+        .map(|spec| Root {
+            spec: spec.clone(),
+            // Files gone behind a receipt's back: install again.
+            force: force || matches!(store.installed(&spec.name), Err(StoreError::Damaged { .. })),
+        })
+        .collect();
+    let explicit: BTreeMap<PackageName, semver::VersionReq> = specs
+        .iter()
+        .map(|s| {
+            (
+                s.name.clone(),
+                s.req.clone().unwrap_or(semver::VersionReq::STAR),
+            )
+        })
+        .collect();
+    // A local package's dependencies come from the registry, installed before it.
+    for p in &prepared {
+        for (dep, req) in &p.package().manifest.dependencies {
+            if !explicit.contains_key(dep) {
+                roots.push(Root {
+                    spec: PackageSpec {
+                        name: dep.clone(),
+                        req: Some(req.clone()),
+                    },
+                    force: false,
+                });
+            }
+        }
+    }
+    if !roots.is_empty() {
+        let registry = ctx.open_registry()?;
+        let installed = store
+            .list()?
+            .into_iter()
+            .map(|p| (p.name, p.receipt))
+            .collect();
+        let plan = crate::store::plan::plan(&registry, &installed, &roots)?;
+        for warning in &plan.warnings {
+            ctx.reporter.warn(warning);
+        }
+        installer.apply(&registry, &plan, &explicit)?;
+    }
+    for p in prepared {
+        installer.commit_local(p, InstallOptions { force })?;
+    }
+    Ok(())
+}
+
+/// Install `package` (and its dependencies) unless it is installed, as `agx install
+/// <package>` would; `why` says what needs it.
+pub fn ensure_installed(ctx: &Context, package: &PackageName, why: &str) -> OpsResult<()> {
+    if ctx.store().installed_dir(package)?.is_some() {
+        return Ok(());
+    }
+    ctx.reporter
+        .status("Installing", &format!("{package} ({why})"));
+    let spec = PackageSpec {
+        name: package.clone(),
+        req: None,
+    };
+    install(ctx, &[Target::Spec(spec)], false)
+}
+
+/// The no-network fast path: every requested package is installed, explicitly, at a version
+/// its requirement accepts. Reports them and returns true.
+fn all_installed(ctx: &Context, store: &Store, specs: &[PackageSpec]) -> bool {
+    let mut found = Vec::new();
+    for spec in specs {
+        match store.installed(&spec.name) {
+            Ok(Some(p))
+                if p.receipt.explicit
+                    && spec.req.as_ref().is_none_or(|r| r.matches(&p.version)) =>
+            {
+                found.push(p)
+            }
+            _ => return false,
+        }
+    }
+    for p in found {
+        ctx.reporter
+            .package_done(&p.name, &p.version, &Outcome::AlreadyInstalled);
+    }
+    true
+}

@@ -1,0 +1,115 @@
+//! The operations that commands call: each takes a [`Context`] (agx's folders, the registry
+//! choice, a reporter) and the operation's own typed arguments, and returns a typed result
+//! for the command to render. Operations never print and never see command-line types.
+
+pub mod info;
+pub mod install;
+pub mod list;
+pub mod outdated;
+pub mod uninstall;
+pub mod update;
+
+use crate::index::{IndexError, Registry};
+use crate::paths::AgxPaths;
+use crate::report::Reporter;
+use crate::store::Store;
+
+/// What every operation gets.
+pub struct Context<'a> {
+    pub paths: &'a AgxPaths,
+    /// `--registry` / `AGX_REGISTRY`: a configured name, a URL or a folder; `None` for the
+    /// configured default.
+    pub registry: Option<&'a str>,
+    /// Use only cached index data.
+    pub offline: bool,
+    pub reporter: &'a dyn Reporter,
+}
+
+impl Context<'_> {
+    pub fn store(&self) -> Store {
+        Store::open(self.paths)
+    }
+
+    /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
+    pub fn open_registry(&self) -> Result<Registry, IndexError> {
+        crate::index::open(self.registry, self.offline, self.paths)
+    }
+}
+
+/// Errors of operations: those of the layers below, and the few that only an operation can
+/// tell. Hints come from the underlying error.
+#[derive(Debug, thiserror::Error)]
+pub enum OpsError {
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Plan(#[from] crate::store::plan::PlanError),
+    #[error(transparent)]
+    Name(#[from] crate::name::NameError),
+    #[error(transparent)]
+    Clients(#[from] crate::clients::ClientError),
+    #[error(transparent)]
+    Records(#[from] crate::clients::records::RecordsError),
+    /// An argument of `agx install` that is neither a package spec nor an existing path.
+    #[error(transparent)]
+    NotASpec { source: crate::name::NameError },
+    #[error("cannot install `{arg}`: {source}")]
+    NotAPackage {
+        arg: String,
+        source: std::io::Error,
+        /// The argument could not be a package name either.
+        not_a_name: bool,
+    },
+    /// An argument of `agx info` that names neither a package nor a server.
+    #[error(transparent)]
+    NotATarget { source: crate::name::NameError },
+    #[error("{name} is neither installed nor in the registry")]
+    Unknown { name: crate::name::PackageName },
+    #[error("{package} {version} has no server `{server}`")]
+    NoSuchServer {
+        package: crate::name::PackageName,
+        version: semver::Version,
+        server: String,
+        /// The package's servers, qualified.
+        known: Vec<String>,
+    },
+}
+
+impl crate::error::Hint for OpsError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            OpsError::Store(e) => e.hint(),
+            OpsError::Index(e) => e.hint(),
+            OpsError::Plan(e) => e.hint(),
+            OpsError::Name(e) => e.hint(),
+            OpsError::Clients(e) => e.hint(),
+            OpsError::Records(e) => e.hint(),
+            OpsError::NotASpec { source } => Some(format!(
+                "expected {}, or the path of a package folder or .tar.gz file",
+                source.expected_form()
+            )),
+            OpsError::NotAPackage { not_a_name, .. } => Some(if *not_a_name {
+                "give the path of a package folder (with agx.toml) or a .tar.gz made by `agx pack`, or a package name such as `acme/weather`".into()
+            } else {
+                "give the path of a package folder (with agx.toml) or a .tar.gz made by `agx pack`"
+                    .into()
+            }),
+            OpsError::NotATarget { .. } => Some(
+                "expected a package (`acme/weather`) or a server (`acme/weather/forecast`)".into(),
+            ),
+            OpsError::Unknown { name } => Some(format!(
+                "check the spelling (`agx search {}`) or the registry (--registry)",
+                name.name()
+            )),
+            OpsError::NoSuchServer { known, .. } => Some(if known.is_empty() {
+                "this package declares no servers".to_string()
+            } else {
+                format!("its servers: {}", known.join(", "))
+            }),
+        }
+    }
+}
+
+pub type OpsResult<T> = Result<T, OpsError>;

@@ -1,0 +1,91 @@
+//! Update installed registry packages to the newest versions their requirements allow.
+
+use std::collections::BTreeMap;
+
+use super::{Context, OpsResult};
+use crate::name::{PackageName, PackageSpec};
+use crate::store::{InstalledPackage, Installer, LockMode, Root, StoreError};
+
+/// Update `names` (every registry package when empty). Installs report through the
+/// reporter; packages from other sources and newer versions outside a requirement are noted.
+pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
+    let store = ctx.store();
+    let _lock = store.lock(LockMode::Exclusive)?;
+    let installed: BTreeMap<PackageName, InstalledPackage> = store
+        .list()?
+        .into_iter()
+        .map(|p| (p.name.clone(), p))
+        .collect();
+    let mut targets = Vec::new();
+    for name in names {
+        let package = installed
+            .get(name)
+            .ok_or_else(|| StoreError::NotInstalled { name: name.clone() })?;
+        if package.receipt.source.is_registry() {
+            targets.push(package);
+        } else {
+            ctx.reporter.warn(&format!(
+                "{name} was installed from {}; reinstall it from there to update it",
+                package.receipt.source
+            ));
+        }
+    }
+    if names.is_empty() {
+        targets = installed
+            .values()
+            .filter(|p| p.receipt.source.is_registry())
+            .collect();
+    }
+    if targets.is_empty() {
+        ctx.reporter.status(
+            "Updated",
+            "nothing: no package from a registry is installed",
+        );
+        return Ok(());
+    }
+
+    let registry = ctx.open_registry()?;
+    let checks = crate::store::update::check(&registry, &installed, &targets)?;
+    let roots: Vec<Root> = checks
+        .iter()
+        .filter(|c| c.wanted > c.current)
+        .map(|c| Root {
+            spec: PackageSpec {
+                name: c.name.clone(),
+                req: Some(
+                    semver::VersionReq::parse(&format!("={}", c.wanted))
+                        .expect("a version is a valid requirement"),
+                ),
+            },
+            force: false,
+        })
+        .collect();
+    for c in checks.iter().filter(|c| c.latest > c.wanted) {
+        ctx.reporter.status(
+            "Note",
+            &format!(
+                "{} {} is available; `agx install {}@{}` moves to it",
+                c.name, c.latest, c.name, c.latest
+            ),
+        );
+    }
+    if roots.is_empty() {
+        ctx.reporter.status(
+            "Updated",
+            "nothing: every package is at its newest wanted version",
+        );
+        return Ok(());
+    }
+    let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
+    let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
+    for warning in &plan.warnings {
+        ctx.reporter.warn(warning);
+    }
+    // Receipts keep the requirement each package was installed with.
+    Installer {
+        store: &store,
+        reporter: ctx.reporter,
+    }
+    .apply(&registry, &plan, &BTreeMap::new())?;
+    Ok(())
+}
