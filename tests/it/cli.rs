@@ -1,6 +1,6 @@
 //! Integration tests: the command-line face (help, errors, exit codes).
 
-use crate::support::TestHome;
+use crate::support::{TestHome, outcome};
 
 /// The first word of each line in the `Commands:` section of `agx --help`.
 fn help_commands(help: &str) -> Vec<&str> {
@@ -45,5 +45,6 @@ fn help_lists_every_command() {
 #[test]
 fn usage_error_exits_2() {
     let home = TestHome::new();
-    home.agx().arg("frobnicate").assert().code(2);
+    let _filters = home.snapshot_filters();
+    insta::assert_snapshot!(outcome(home.agx().arg("frobnicate")));
 }

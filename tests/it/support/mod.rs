@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 pub mod http;
 pub mod snapshot;
 
-pub use snapshot::{outcome, outcome_of};
+pub use snapshot::{outcome, outcome_of, snapshot_filters};
 
 /// The agx binary under test.
 pub const AGX: &str = env!("CARGO_BIN_EXE_agx");
