@@ -44,6 +44,14 @@ fn home_with_package() -> TestHome {
     home
 }
 
+/// `agx install-server <client> acme/weather/forecast <options…>`.
+fn install_server(home: &TestHome, client: &str, options: &[&str]) -> assert_cmd::Command {
+    let mut cmd = home.agx();
+    cmd.args(["install-server", client, "acme/weather/forecast"])
+        .args(options);
+    cmd
+}
+
 fn cursor_file(home: &TestHome) -> PathBuf {
     home.home().join(".cursor/mcp.json")
 }
@@ -57,13 +65,11 @@ fn install_server_writes_an_absolute_entry_with_agx_home_and_records_it() {
     let home = home_with_package();
     let _filters = home.snapshot_filters();
     let install = || {
-        outcome(home.agx().args([
-            "install-server",
+        outcome(&mut install_server(
+            &home,
             "cursor",
-            "acme/weather/forecast",
-            "--env",
-            "UNITS=metric",
-        ]))
+            &["--env", "UNITS=metric"],
+        ))
     };
     assert_snapshot!("install_server_added", install());
     let v: serde_json::Value =
@@ -95,12 +101,11 @@ fn install_server_writes_an_absolute_entry_with_agx_home_and_records_it() {
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let home = home_with_package();
     let _filters = home.snapshot_filters();
-    assert_snapshot!(outcome(home.agx().args([
-        "install-server",
+    assert_snapshot!(outcome(&mut install_server(
+        &home,
         "gemini",
-        "acme/weather/forecast",
-        "--dry-run",
-    ])));
+        &["--dry-run"]
+    )));
     assert!(!home.home().join(".gemini").exists());
     assert!(!home.agx_home().join("clients-v1.toml").exists());
 }
@@ -112,11 +117,7 @@ fn malformed_client_file_is_refused_untouched() {
     let text = "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"a\": 1,\n  }\n}\n";
     write(&file, text);
     let _filters = home.snapshot_filters();
-    assert_snapshot!(outcome(home.agx().args([
-        "install-server",
-        "claude-code",
-        "acme/weather/forecast"
-    ])));
+    assert_snapshot!(outcome(&mut install_server(&home, "claude-code", &[])));
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
 }
 
@@ -125,10 +126,7 @@ fn malformed_client_file_is_refused_untouched() {
 fn permissions_are_kept_and_new_claude_json_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "claude-code", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "claude-code", &[]).assert().success();
     let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&home.home().join(".claude.json")), 0o600);
 
@@ -136,11 +134,7 @@ fn permissions_are_kept_and_new_claude_json_is_private() {
     write(&kiro, "{\"mcpServers\": {}}\n");
     fs::set_permissions(&kiro, fs::Permissions::from_mode(0o640)).unwrap();
     let _filters = home.snapshot_filters();
-    assert_snapshot!(outcome(home.agx().args([
-        "install-server",
-        "kiro",
-        "acme/weather/forecast"
-    ])));
+    assert_snapshot!(outcome(&mut install_server(&home, "kiro", &[])));
     assert_eq!(mode(&kiro), 0o640);
     let backup = home.home().join(".kiro/settings/mcp.json.agx-backup");
     assert_eq!(
@@ -155,14 +149,7 @@ fn uninstall_server_restores_every_other_byte() {
     let file = home.home().join(".codex/config.toml");
     let original = "# mine\nmodel = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"docs\"]  # keep\nodd_key = 1\n";
     write(&file, original);
-    home.agx()
-        .args([
-            "install-server",
-            "codex",
-            "acme/weather/forecast",
-            "--name",
-            "weather",
-        ])
+    install_server(&home, "codex", &["--name", "weather"])
         .assert()
         .success();
     assert!(
@@ -191,11 +178,7 @@ fn a_key_holding_another_server_is_refused_with_a_hint() {
         "{\"mcpServers\": {\"forecast\": {\"command\": \"npx\"}}}\n",
     );
     let _filters = home.snapshot_filters();
-    assert_snapshot!(outcome(home.agx().args([
-        "install-server",
-        "cursor",
-        "acme/weather/forecast"
-    ])));
+    assert_snapshot!(outcome(&mut install_server(&home, "cursor", &[])));
 }
 
 #[test]
@@ -211,10 +194,7 @@ fn unknown_server_and_client_fail_clearly() {
 #[test]
 fn clients_lists_paths_and_agx_entries() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "windsurf", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "windsurf", &[]).assert().success();
     let out = home.agx().args(["clients", "--json"]).assert().success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let list = v.as_array().unwrap();
@@ -232,14 +212,8 @@ fn clients_lists_paths_and_agx_entries() {
 #[test]
 fn doctor_finds_drift_and_fixes_what_is_safe() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "cursor", "acme/weather/forecast"])
-        .assert()
-        .success();
-    home.agx()
-        .args(["install-server", "kimi", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "cursor", &[]).assert().success();
+    install_server(&home, "kimi", &[]).assert().success();
     let _filters = home.snapshot_filters();
     assert_snapshot!("doctor_no_drift", outcome(home.agx().arg("doctor")));
 
@@ -275,10 +249,7 @@ fn doctor_finds_drift_and_fixes_what_is_safe() {
 #[test]
 fn doctor_reports_an_uninstalled_package() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "junie", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "junie", &[]).assert().success();
     home.agx()
         .args(["uninstall", "acme/weather", "--force"])
         .assert()
@@ -293,30 +264,14 @@ fn project_and_local_scopes_write_their_files() {
     let home = home_with_package();
     let project = home.home().join("proj");
     fs::create_dir_all(&project).unwrap();
-    home.agx()
-        .args([
-            "install-server",
-            "claude-code",
-            "acme/weather/forecast",
-            "--scope",
-            "project",
-            "--project",
-        ])
+    install_server(&home, "claude-code", &["--scope", "project", "--project"])
         .arg(&project)
         .assert()
         .success();
     let mcp: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(project.join(".mcp.json")).unwrap()).unwrap();
     assert_eq!(mcp["mcpServers"]["forecast"]["type"], "stdio");
-    home.agx()
-        .args([
-            "install-server",
-            "claude-code",
-            "acme/weather/forecast",
-            "--scope",
-            "local",
-            "--project",
-        ])
+    install_server(&home, "claude-code", &["--scope", "local", "--project"])
         .arg(&project)
         .assert()
         .success();
@@ -331,13 +286,7 @@ fn project_and_local_scopes_write_their_files() {
     let _filters = home.snapshot_filters();
     assert_snapshot!(
         "no_local_scope",
-        outcome(home.agx().args([
-            "install-server",
-            "cursor",
-            "acme/weather/forecast",
-            "--scope",
-            "local",
-        ]))
+        outcome(&mut install_server(&home, "cursor", &["--scope", "local"]))
     );
 }
 
@@ -349,16 +298,7 @@ fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
     let _filters = home.snapshot_filters();
     assert_snapshot!(
         "auto_client_guessed",
-        outcome(
-            home.agx()
-                .args([
-                    "install-server",
-                    "auto",
-                    "acme/weather/forecast",
-                    "--config",
-                ])
-                .arg(&file)
-        )
+        outcome(install_server(&home, "auto", &["--config"]).arg(&file))
     );
     assert_snapshot!("auto_client_file", fs::read_to_string(&file).unwrap());
     // uninstall-server edits the same file.
@@ -373,10 +313,7 @@ fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
 #[test]
 fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "augment", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "augment", &[]).assert().success();
     // As if agx had been installed elsewhere and the old binary removed.
     let gone = "/nonexistent/old/agx";
     let file = home.home().join(".augment/settings.json");
@@ -406,10 +343,7 @@ fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
 #[test]
 fn uninstall_refuses_while_a_client_entry_launches_the_package() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "cursor", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "cursor", &[]).assert().success();
     let _filters = home.snapshot_filters();
     assert_snapshot!(outcome(home.agx().args(["uninstall", "acme/weather"])));
     assert!(

@@ -82,6 +82,13 @@ fn fast_http(home: &TestHome) -> assert_cmd::Command {
     cmd
 }
 
+/// `agx --registry <registry> search weather`, with quick HTTP retries.
+fn search_weather(home: &TestHome, registry: &str) -> assert_cmd::Command {
+    let mut cmd = fast_http(home);
+    cmd.args(["--registry", registry, "search", "weather"]);
+    cmd
+}
+
 fn settings() -> HttpSettings {
     HttpSettings {
         timeout: Duration::from_secs(5),
@@ -102,8 +109,7 @@ fn sources_folder_file_url_and_loopback_http() {
     let home = TestHome::new();
     let reg = sample_registry(&home);
     let _filters = home.snapshot_filters();
-    let search =
-        |source: &str| outcome(fast_http(&home).args(["--registry", source, "search", "weather"]));
+    let search = |source: &str| outcome(&mut search_weather(&home, source));
     let from_folder = search(&reg.display().to_string());
     assert_snapshot!("search_weather", from_folder);
     assert_eq!(search(&format!("file://{}", reg.display())), from_folder);
@@ -179,8 +185,7 @@ fn conditional_requests_reuse_the_cache_on_304() {
     let reg = sample_registry(&home);
     let server = HttpServer::serve(&reg);
     for _ in 0..2 {
-        fast_http(&home)
-            .args(["--registry", &server.url(), "search", "weather"])
+        search_weather(&home, &server.url())
             .assert()
             .success()
             .stdout(predicate::str::contains("acme/weather 1.1.0"));
@@ -225,10 +230,7 @@ fn offline_uses_only_the_cache() {
         outcome(fast_http(&home).args(["--offline", "--registry", &url, "search", "weather"]))
     );
     assert_eq!(server.requests().len(), 0);
-    fast_http(&home)
-        .args(["--registry", &url, "search", "weather"])
-        .assert()
-        .success();
+    search_weather(&home, &url).assert().success();
     server.clear_log();
     fast_http(&home)
         .args(["--offline", "--registry", &url, "search", "weather"])
@@ -244,10 +246,7 @@ fn network_failure_falls_back_to_the_cache_with_a_warning() {
     let reg = sample_registry(&home);
     let server = HttpServer::serve(&reg);
     let url = server.url();
-    fast_http(&home)
-        .args(["--registry", &url, "search", "weather"])
-        .assert()
-        .success();
+    search_weather(&home, &url).assert().success();
     drop(server);
     let _filters = home.snapshot_filters();
     assert_snapshot!(outcome(fast_http(&home).args([
@@ -265,8 +264,7 @@ fn index_faults_have_clear_errors() {
     let server = HttpServer::serve(&reg);
     let url = server.url();
     let _filters = home.snapshot_filters();
-    let search =
-        |home: &TestHome| outcome(fast_http(home).args(["--registry", &url, "search", "weather"]));
+    let search = |home: &TestHome| outcome(&mut search_weather(home, &url));
     // 404: named, never parsed.
     server.fault("/catalog.json", Fault::NotFound);
     assert_snapshot!("catalog_not_found", search(&home));
@@ -279,8 +277,7 @@ fn index_faults_have_clear_errors() {
         },
     );
     server.clear_log();
-    fast_http(&home)
-        .args(["--registry", &url, "search", "weather"])
+    search_weather(&home, &url)
         .assert()
         .success()
         .stdout(predicate::str::contains("acme/weather"));
@@ -677,8 +674,7 @@ fn redirects_are_followed_but_never_to_plain_http_elsewhere() {
             location: format!("{url}/moved.json"),
         },
     );
-    fast_http(&home)
-        .args(["--registry", &url, "search", "weather"])
+    search_weather(&home, &url)
         .assert()
         .success()
         .stdout(predicate::str::contains("acme/weather"));

@@ -582,6 +582,13 @@ impl Raw {
         }
     }
 
+    /// Close stdin: the server must then exit cleanly.
+    fn close(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status:?}");
+    }
+
     fn initialize(&mut self) {
         self.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
         assert_eq!(
@@ -644,9 +651,7 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
 
     // Closing stdin ends the server cleanly.
-    drop(raw.stdin.take());
-    let status = raw.child.wait().unwrap();
-    assert!(status.success(), "{status:?}");
+    raw.close();
 }
 
 #[test]
@@ -661,8 +666,7 @@ fn stdio_over_unix_sockets_serves_like_pipes() {
     assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
     raw.send("not json");
     assert_eq!(raw.response()["error"]["code"], -32700);
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 #[test]
@@ -762,8 +766,7 @@ fn a_thousand_sequential_calls_leak_no_processes_or_descriptors() {
         "fds grew from {fds_before} to {fds_after}"
     );
     assert_eq!(zombie_children(pid), Vec::<u32>::new());
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -961,8 +964,7 @@ fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
     );
     let r = raw.response();
     assert_eq!(r["result"]["resultType"], "complete", "{r}");
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 #[test]
@@ -992,8 +994,7 @@ fn serve_one_call(mut raw: Raw) -> PathBuf {
         raw.response()["result"]["content"][0]["text"],
         "plain text from text\n"
     );
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
     program
 }
 

@@ -46,6 +46,17 @@ impl Fixture {
         cmd
     }
 
+    /// A new home with `packages` installed from this registry.
+    fn home_with(&self, packages: &[&str]) -> TestHome {
+        let home = TestHome::new();
+        self.agx(&home)
+            .arg("install")
+            .args(packages)
+            .assert()
+            .success();
+        home
+    }
+
     /// How many tarball downloads the server has answered.
     fn downloads(&self) -> usize {
         self.server
@@ -208,11 +219,7 @@ fn installs_local_folders_and_tarballs() {
 #[test]
 fn uninstall_refuses_dependents_then_cleans_dependencies() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather", "acme/research"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather", "acme/research"]);
     assert_eq!(installed(&fx, &home).len(), 5);
     let _filters = home.snapshot_filters();
     let uninstall = |args: &[&str]| outcome(fx.agx(&home).arg("uninstall").args(args));
@@ -260,11 +267,7 @@ fn uninstall_refuses_dependents_then_cleans_dependencies() {
 #[test]
 fn outdated_and_update_swap_to_the_newest_wanted_version() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.1.0"]
@@ -373,11 +376,7 @@ fn list_variants_and_json() {
 #[test]
 fn info_of_installed_and_remote_packages_and_servers() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
     let _filters = home.snapshot_filters();
     let info = |name: &str| outcome(fx.agx(&home).args(["info", name]));
 
@@ -442,11 +441,7 @@ fn info_of_installed_and_remote_packages_and_servers() {
 #[test]
 fn failed_installs_leave_the_home_unchanged() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
     let before = home_state(&home);
     assert!(before.contains_key("receipts-v1/acme/weather.toml"));
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
@@ -502,11 +497,7 @@ fn spawn(fx: &Fixture, home: &TestHome, args: &[&str]) -> std::process::Child {
 #[test]
 fn killed_install_leaves_the_previous_state_and_a_rerun_succeeds() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
     let before = home_state(&home);
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
     fx.server.fault(
@@ -624,11 +615,7 @@ fn hostile_tarball(raw_path: &str) -> Vec<u8> {
 #[test]
 fn hostile_archive_from_the_registry_is_rejected() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/geo"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/geo"]);
     let before = home_state(&home);
     publish_raw(
         fx.registry_dir(),
