@@ -7,7 +7,6 @@ pub mod cli;
 pub mod clients;
 pub mod commands;
 pub mod error;
-pub mod generated;
 pub mod index;
 pub mod manifest;
 pub mod name;

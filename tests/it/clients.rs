@@ -4,33 +4,35 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::TestHome;
+use insta::assert_snapshot;
 
-fn write(path: &Path, contents: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap();
-}
+use crate::support::{AGX, TestHome, outcome, write_file as write, write_files};
 
 /// A package with one server exposing a tool and a prompt.
 fn weather_package(dir: &Path) {
-    write(
-        &dir.join("agx.toml"),
-        "[package]\nname = \"acme/weather\"\nversion = \"1.2.0\"\ndescription = \"Weather\"\n\n\
-         [extension]\nservers = [\"forecast\"]\ntools = [\"now\"]\nprompts = [\"Search\"]\n",
+    write_files(
+        dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/weather\"\nversion = \"1.2.0\"\ndescription = \"Weather\"\n\n\
+                 [extension]\nservers = [\"forecast\"]\ntools = [\"now\"]\nprompts = [\"Search\"]\n",
+            ),
+            (
+                "agx/servers/forecast.toml",
+                "name = \"forecast\"\ntools = [\"now\"]\nprompts = [\"Search\"]\n",
+            ),
+            (
+                "agx/tools/now.toml",
+                "name = \"now\"\ncommand = [\"sh\", \"bin/now.sh\"]\n",
+            ),
+            (
+                "agx/prompts/Search.toml",
+                "name = \"Search\"\ncontent = \"Search the docs\"\n",
+            ),
+            ("bin/now.sh", "#!/bin/sh\necho '{\"t\": 1}'\n"),
+        ],
     );
-    write(
-        &dir.join("agx/servers/forecast.toml"),
-        "name = \"forecast\"\ntools = [\"now\"]\nprompts = [\"Search\"]\n",
-    );
-    write(
-        &dir.join("agx/tools/now.toml"),
-        "name = \"now\"\ncommand = [\"sh\", \"bin/now.sh\"]\n",
-    );
-    write(
-        &dir.join("agx/prompts/Search.toml"),
-        "name = \"Search\"\ncontent = \"Search the docs\"\n",
-    );
-    write(&dir.join("bin/now.sh"), "#!/bin/sh\necho '{\"t\": 1}'\n");
 }
 
 /// A HOME with acme/weather installed.
@@ -42,8 +44,12 @@ fn home_with_package() -> TestHome {
     home
 }
 
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+/// `agx install-server <client> acme/weather/forecast <options…>`.
+fn install_server(home: &TestHome, client: &str, options: &[&str]) -> assert_cmd::Command {
+    let mut cmd = home.agx();
+    cmd.args(["install-server", client, "acme/weather/forecast"])
+        .args(options);
+    cmd
 }
 
 fn cursor_file(home: &TestHome) -> PathBuf {
@@ -51,26 +57,21 @@ fn cursor_file(home: &TestHome) -> PathBuf {
 }
 
 fn agx_binary() -> String {
-    let bin = assert_cmd::cargo::cargo_bin("agx");
-    fs::canonicalize(bin).unwrap().display().to_string()
+    fs::canonicalize(AGX).unwrap().display().to_string()
 }
 
 #[test]
 fn install_server_writes_an_absolute_entry_with_agx_home_and_records_it() {
     let home = home_with_package();
-    let out = home
-        .agx()
-        .args([
-            "install-server",
+    let _filters = home.snapshot_filters();
+    let install = || {
+        outcome(&mut install_server(
+            &home,
             "cursor",
-            "acme/weather/forecast",
-            "--env",
-            "UNITS=metric",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("Added"), "{}", stderr(&out));
+            &["--env", "UNITS=metric"],
+        ))
+    };
+    assert_snapshot!("install_server_added", install());
     let v: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(cursor_file(&home)).unwrap()).unwrap();
     let entry = &v["mcpServers"]["forecast"];
@@ -92,41 +93,19 @@ fn install_server_writes_an_absolute_entry_with_agx_home_and_records_it() {
 
     // The same entry again changes nothing and says so.
     let before = fs::read(cursor_file(&home)).unwrap();
-    let out = home
-        .agx()
-        .args([
-            "install-server",
-            "cursor",
-            "acme/weather/forecast",
-            "--env",
-            "UNITS=metric",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(stderr(&out).contains("Unchanged"), "{}", stderr(&out));
+    assert_snapshot!("install_server_unchanged", install());
     assert_eq!(fs::read(cursor_file(&home)).unwrap(), before);
 }
 
 #[test]
 fn dry_run_prints_a_diff_and_writes_nothing() {
     let home = home_with_package();
-    let out = home
-        .agx()
-        .args([
-            "install-server",
-            "gemini",
-            "acme/weather/forecast",
-            "--dry-run",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let diff = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        diff.contains("+++") && diff.contains("+  \"mcpServers\""),
-        "{diff}"
-    );
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(&mut install_server(
+        &home,
+        "gemini",
+        &["--dry-run"]
+    )));
     assert!(!home.home().join(".gemini").exists());
     assert!(!home.agx_home().join("clients-v1.toml").exists());
 }
@@ -137,17 +116,8 @@ fn malformed_client_file_is_refused_untouched() {
     let file = home.home().join(".claude.json");
     let text = "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n    \"a\": 1,\n  }\n}\n";
     write(&file, text);
-    let out = home
-        .agx()
-        .args(["install-server", "claude-code", "acme/weather/forecast"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    assert!(
-        err.contains("line 5, column") && err.contains("untouched"),
-        "{err}"
-    );
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(&mut install_server(&home, "claude-code", &[])));
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
 }
 
@@ -156,29 +126,17 @@ fn malformed_client_file_is_refused_untouched() {
 fn permissions_are_kept_and_new_claude_json_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "claude-code", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "claude-code", &[]).assert().success();
     let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&home.home().join(".claude.json")), 0o600);
 
     let kiro = home.home().join(".kiro/settings/mcp.json");
     write(&kiro, "{\"mcpServers\": {}}\n");
     fs::set_permissions(&kiro, fs::Permissions::from_mode(0o640)).unwrap();
-    let out = home
-        .agx()
-        .args(["install-server", "kiro", "acme/weather/forecast"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(&mut install_server(&home, "kiro", &[])));
     assert_eq!(mode(&kiro), 0o640);
     let backup = home.home().join(".kiro/settings/mcp.json.agx-backup");
-    assert!(
-        stderr(&out).contains(&backup.display().to_string()),
-        "{}",
-        stderr(&out)
-    );
     assert_eq!(
         fs::read_to_string(backup).unwrap(),
         "{\"mcpServers\": {}}\n"
@@ -191,14 +149,7 @@ fn uninstall_server_restores_every_other_byte() {
     let file = home.home().join(".codex/config.toml");
     let original = "# mine\nmodel = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"docs\"]  # keep\nodd_key = 1\n";
     write(&file, original);
-    home.agx()
-        .args([
-            "install-server",
-            "codex",
-            "acme/weather/forecast",
-            "--name",
-            "weather",
-        ])
+    install_server(&home, "codex", &["--name", "weather"])
         .assert()
         .success();
     assert!(
@@ -206,27 +157,17 @@ fn uninstall_server_restores_every_other_byte() {
             .unwrap()
             .contains("[mcp_servers.weather]")
     );
-    let out = home
-        .agx()
-        .args(["uninstall-server", "codex", "acme/weather/forecast"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let _filters = home.snapshot_filters();
+    let uninstall = |server: &str| outcome(home.agx().args(["uninstall-server", "codex", server]));
+    assert_snapshot!(
+        "uninstall_server_removed",
+        uninstall("acme/weather/forecast")
+    );
     assert_eq!(fs::read_to_string(&file).unwrap(), original);
     let records = fs::read_to_string(home.agx_home().join("clients-v1.toml")).unwrap();
     assert!(!records.contains("weather\""), "{records}");
     // Only agx entries can be removed.
-    let out = home
-        .agx()
-        .args(["uninstall-server", "codex", "docs"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("not an entry agx wrote"),
-        "{}",
-        stderr(&out)
-    );
+    assert_snapshot!("uninstall_server_not_ours", uninstall("docs"));
 }
 
 #[test]
@@ -236,53 +177,26 @@ fn a_key_holding_another_server_is_refused_with_a_hint() {
         &cursor_file(&home),
         "{\"mcpServers\": {\"forecast\": {\"command\": \"npx\"}}}\n",
     );
-    let out = home
-        .agx()
-        .args(["install-server", "cursor", "acme/weather/forecast"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
-    assert!(err.contains("--name") && err.contains("--force"), "{err}");
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(&mut install_server(&home, "cursor", &[])));
 }
 
 #[test]
 fn unknown_server_and_client_fail_clearly() {
     let home = home_with_package();
-    let out = home
-        .agx()
-        .args(["install-server", "cursor", "acme/weather/nope"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("has no server `nope`") && stderr(&out).contains("forecast"),
-        "{}",
-        stderr(&out)
-    );
-    let out = home
-        .agx()
-        .args(["install-server", "cursr", "acme/weather/forecast"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("did you mean `cursor`"),
-        "{}",
-        stderr(&out)
-    );
+    let _filters = home.snapshot_filters();
+    let install =
+        |client: &str, server: &str| outcome(home.agx().args(["install-server", client, server]));
+    assert_snapshot!("unknown_server", install("cursor", "acme/weather/nope"));
+    assert_snapshot!("unknown_client", install("cursr", "acme/weather/forecast"));
 }
 
 #[test]
 fn clients_lists_paths_and_agx_entries() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "windsurf", "acme/weather/forecast"])
-        .assert()
-        .success();
-    let out = home.agx().args(["clients", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    install_server(&home, "windsurf", &[]).assert().success();
+    let out = home.agx().args(["clients", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let list = v.as_array().unwrap();
     assert_eq!(list.len(), 21);
     let windsurf = list.iter().find(|c| c["client"] == "windsurf").unwrap();
@@ -291,20 +205,17 @@ fn clients_lists_paths_and_agx_entries() {
     assert_eq!(file["entries"][0]["server"], "acme/weather/forecast");
     let cursor = list.iter().find(|c| c["client"] == "cursor").unwrap();
     assert_eq!(cursor["files"][0]["exists"], false);
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().arg("clients")));
 }
 
 #[test]
 fn doctor_finds_drift_and_fixes_what_is_safe() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "cursor", "acme/weather/forecast"])
-        .assert()
-        .success();
-    home.agx()
-        .args(["install-server", "kimi", "acme/weather/forecast"])
-        .assert()
-        .success();
-    home.agx().arg("doctor").assert().success();
+    install_server(&home, "cursor", &[]).assert().success();
+    install_server(&home, "kimi", &[]).assert().success();
+    let _filters = home.snapshot_filters();
+    assert_snapshot!("doctor_no_drift", outcome(home.agx().arg("doctor")));
 
     // The cursor entry removed by hand; the kimi entry pointed at another program.
     write(&cursor_file(&home), "{\"mcpServers\": {}}\n");
@@ -314,9 +225,8 @@ fn doctor_finds_drift_and_fixes_what_is_safe() {
         .replace(&agx_binary(), "/usr/bin/other");
     write(&kimi, &edited);
 
-    let out = home.agx().args(["doctor", "--json"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = home.agx().args(["doctor", "--json"]).assert().code(1);
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let problems: Vec<&str> = report["findings"]
         .as_array()
         .unwrap()
@@ -327,15 +237,10 @@ fn doctor_finds_drift_and_fixes_what_is_safe() {
         problems.contains(&"entry-missing") && problems.contains(&"changed-by-hand"),
         "{problems:?}"
     );
+    assert_snapshot!("doctor_drift", outcome(home.agx().arg("doctor")));
 
-    let out = home.agx().args(["doctor", "--fix"]).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "the hand-edited entry is left to the user"
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("fixed: cursor"), "{text}");
+    // The hand-edited entry is left to the user, so doctor still fails.
+    assert_snapshot!("doctor_fix", outcome(home.agx().args(["doctor", "--fix"])));
     assert_eq!(fs::read_to_string(&kimi).unwrap(), edited);
     let records = fs::read_to_string(home.agx_home().join("clients-v1.toml")).unwrap();
     assert!(!records.contains("cursor"), "{records}");
@@ -344,10 +249,7 @@ fn doctor_finds_drift_and_fixes_what_is_safe() {
 #[test]
 fn doctor_reports_an_uninstalled_package() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "junie", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "junie", &[]).assert().success();
     home.agx()
         .args(["uninstall", "acme/weather", "--force"])
         .assert()
@@ -362,30 +264,14 @@ fn project_and_local_scopes_write_their_files() {
     let home = home_with_package();
     let project = home.home().join("proj");
     fs::create_dir_all(&project).unwrap();
-    home.agx()
-        .args([
-            "install-server",
-            "claude-code",
-            "acme/weather/forecast",
-            "--scope",
-            "project",
-            "--project",
-        ])
+    install_server(&home, "claude-code", &["--scope", "project", "--project"])
         .arg(&project)
         .assert()
         .success();
     let mcp: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(project.join(".mcp.json")).unwrap()).unwrap();
     assert_eq!(mcp["mcpServers"]["forecast"]["type"], "stdio");
-    home.agx()
-        .args([
-            "install-server",
-            "claude-code",
-            "acme/weather/forecast",
-            "--scope",
-            "local",
-            "--project",
-        ])
+    install_server(&home, "claude-code", &["--scope", "local", "--project"])
         .arg(&project)
         .assert()
         .success();
@@ -397,19 +283,11 @@ fn project_and_local_scopes_write_their_files() {
         claude["projects"][key.as_str()]["mcpServers"]["forecast"]["args"][1],
         "acme/weather/forecast"
     );
-    let out = home
-        .agx()
-        .args([
-            "install-server",
-            "cursor",
-            "acme/weather/forecast",
-            "--scope",
-            "local",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("no local scope"), "{}", stderr(&out));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(
+        "no_local_scope",
+        outcome(&mut install_server(&home, "cursor", &["--scope", "local"]))
+    );
 }
 
 #[test]
@@ -417,24 +295,12 @@ fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
     let home = home_with_package();
     let file = home.home().join("backup/zed-settings.json");
     write(&file, "{\n  // mine\n  \"context_servers\": {},\n}\n");
-    let out = home
-        .agx()
-        .args([
-            "install-server",
-            "auto",
-            "acme/weather/forecast",
-            "--config",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("Zed"), "{}", stderr(&out));
-    let text = fs::read_to_string(&file).unwrap();
-    assert!(
-        text.contains("// mine") && text.contains("\"forecast\""),
-        "{text}"
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(
+        "auto_client_guessed",
+        outcome(install_server(&home, "auto", &["--config"]).arg(&file))
     );
+    assert_snapshot!("auto_client_file", fs::read_to_string(&file).unwrap());
     // uninstall-server edits the same file.
     home.agx()
         .args(["uninstall-server", "zed", "forecast", "--config"])
@@ -447,10 +313,7 @@ fn config_file_with_auto_client_is_guessed_from_its_place_and_contents() {
 #[test]
 fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "augment", "acme/weather/forecast"])
-        .assert()
-        .success();
+    install_server(&home, "augment", &[]).assert().success();
     // As if agx had been installed elsewhere and the old binary removed.
     let gone = "/nonexistent/old/agx";
     let file = home.home().join(".augment/settings.json");
@@ -464,8 +327,11 @@ fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
     let out = home.agx().args(["doctor", "--json"]).output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["findings"][0]["problem"], "binary-missing");
-    let out = home.agx().args(["doctor", "--fix"]).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(
+        "doctor_fix_binary",
+        outcome(home.agx().args(["doctor", "--fix"]))
+    );
     let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(
         v["mcpServers"]["forecast"]["command"],
@@ -477,23 +343,9 @@ fn doctor_fix_points_entries_at_this_agx_when_theirs_is_gone() {
 #[test]
 fn uninstall_refuses_while_a_client_entry_launches_the_package() {
     let home = home_with_package();
-    home.agx()
-        .args(["install-server", "cursor", "acme/weather/forecast"])
-        .assert()
-        .success();
-    let out = home
-        .agx()
-        .args(["uninstall", "acme/weather"])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let err = stderr(&out);
-    assert!(err.contains("still launch"), "{err}");
-    assert!(
-        err.contains("agx uninstall-server cursor forecast"),
-        "{err}"
-    );
+    install_server(&home, "cursor", &[]).assert().success();
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().args(["uninstall", "acme/weather"])));
     assert!(
         home.agx_home()
             .join("receipts-v1/acme/weather.toml")

@@ -4,10 +4,13 @@ use std::collections::BTreeSet;
 
 use crate::support::repo_root;
 
+#[path = "../../examples/generate/files.rs"]
+mod files;
+
 #[test]
 fn completions_and_man_pages_are_fresh() {
     let root = repo_root();
-    let expected = agx::generated::all_files();
+    let expected = files::all_files();
     let mut stale = Vec::new();
     for (path, contents) in &expected {
         match std::fs::read(root.join(path)) {
@@ -17,7 +20,7 @@ fn completions_and_man_pages_are_fresh() {
         }
     }
     let wanted: BTreeSet<_> = expected.iter().map(|(p, _)| p.clone()).collect();
-    for dir in ["completions", "man"] {
+    for dir in files::DIRS {
         for entry in std::fs::read_dir(root.join(dir))
             .into_iter()
             .flatten()

@@ -1,5 +1,11 @@
 //! Integration tests: one binary, one module per area. Each test runs the real `agx` binary
 //! with HOME and AGX_HOME in a temporary folder.
+//!
+//! Output whose whole shape matters (errors with their hints, listings, diffs) is compared
+//! with insta snapshots in `snapshots/`, after the filters of `support::snapshot` replace
+//! temp folders, ports and process ids. After a deliberate change of output, rewrite them
+//! with `INSTA_UPDATE=always cargo test --test it`, read the `.snap` diffs and commit them;
+//! CI (`CI=true`) never writes snapshots, so a missing or stale one fails.
 
 mod support;
 

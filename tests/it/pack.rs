@@ -6,7 +6,10 @@ use std::path::Path;
 
 use agx::archive::{ArchiveError, PACK_MTIME, pack_dir, unpack};
 use agx::name::PackageName;
+use insta::assert_snapshot;
 use sha2::Digest;
+
+use crate::support::{TestHome, copy_tree, fixtures, outcome, write_file as write, write_files};
 
 fn name(s: &str) -> PackageName {
     PackageName::parse(s).unwrap()
@@ -14,11 +17,6 @@ fn name(s: &str) -> PackageName {
 
 fn version(s: &str) -> semver::Version {
     semver::Version::parse(s).unwrap()
-}
-
-fn write(path: &Path, contents: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap();
 }
 
 #[cfg(unix)]
@@ -35,18 +33,23 @@ fn mode_of(path: &Path) -> u32 {
 
 /// A small package folder: manifest, a definition file, an executable tool, an empty folder.
 fn sample_package(dir: &Path) {
-    write(
-        &dir.join("agx.toml"),
-        "[package]\nname = \"acme/weather\"\nversion = \"1.2.0\"\n\n[extension]\ntools = [\"now\"]\n",
+    write_files(
+        dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/weather\"\nversion = \"1.2.0\"\n\n[extension]\ntools = [\"now\"]\n",
+            ),
+            (
+                "agx/tools/now.toml",
+                "name = \"now\"\ncommand = [\"bin/now.sh\"]\n",
+            ),
+            ("bin/now.sh", "#!/bin/sh\necho '{}'\n"),
+            ("README.md", "# weather\n"),
+        ],
     );
-    write(
-        &dir.join("agx/tools/now.toml"),
-        "name = \"now\"\ncommand = [\"bin/now.sh\"]\n",
-    );
-    write(&dir.join("bin/now.sh"), "#!/bin/sh\necho '{}'\n");
     #[cfg(unix)]
     set_mode(&dir.join("bin/now.sh"), 0o750);
-    write(&dir.join("README.md"), "# weather\n");
     fs::create_dir_all(dir.join("data/empty")).unwrap();
 }
 
@@ -322,7 +325,7 @@ fn large_files_stream_through() {
 
 /// Every fixture package folder under `registry-fixtures/packages/`.
 fn fixture_packages() -> Vec<std::path::PathBuf> {
-    let mut dirs: Vec<_> = fs::read_dir(crate::support::fixtures().join("packages"))
+    let mut dirs: Vec<_> = fs::read_dir(fixtures().join("packages"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.join("agx.toml").is_file())
@@ -350,7 +353,7 @@ fn pack_output(stdout: &[u8]) -> (std::path::PathBuf, String, u64) {
 
 #[test]
 fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
-    let home = crate::support::TestHome::new();
+    let home = TestHome::new();
     let packages = fixture_packages();
     assert!(packages.len() >= 7, "{packages:?}");
     for dir in packages {
@@ -449,9 +452,9 @@ fn every_fixture_tool_answers_the_self_test_with_a_json_object() {
 
 #[test]
 fn pack_defaults_to_the_current_folder_and_skips_its_own_archives() {
-    let home = crate::support::TestHome::new();
+    let home = TestHome::new();
     let pkg = home.home().join("notes");
-    crate::support::copy_tree(&crate::support::fixtures().join("packages/notes"), &pkg);
+    copy_tree(&fixtures().join("packages/notes"), &pkg);
     let run = || {
         let out = home.agx().current_dir(&pkg).arg("pack").assert().success();
         pack_output(&out.get_output().stdout)
@@ -470,39 +473,31 @@ fn pack_defaults_to_the_current_folder_and_skips_its_own_archives() {
 
 #[test]
 fn pack_command_shows_the_findings_of_an_invalid_package_and_writes_nothing() {
-    let home = crate::support::TestHome::new();
-    let invalid = crate::support::fixtures().join("invalid/unknown-key");
-    let out = home
-        .agx()
-        .arg("pack")
-        .arg(&invalid)
-        .arg("-o")
-        .arg(home.home().join("out"))
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(stderr.contains("E003"), "{stderr}");
-    assert!(stderr.contains("agx/tools/hello.toml:2:1"), "{stderr}");
-    assert!(stderr.contains("is not a valid package"), "{stderr}");
-    assert!(out.get_output().stdout.is_empty());
+    let home = TestHome::new();
+    let invalid = fixtures().join("invalid/unknown-key");
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(
+        home.agx()
+            .arg("pack")
+            .arg(&invalid)
+            .arg("-o")
+            .arg(home.home().join("out"))
+    ));
     assert!(!home.home().join("out").exists());
 }
 
 #[test]
 fn pack_command_refuses_a_folder_without_a_valid_package() {
-    let home = crate::support::TestHome::new();
+    let home = TestHome::new();
     let empty = home.home().join("not-a-package");
     fs::create_dir_all(&empty).unwrap();
-    let out = home
-        .agx()
-        .arg("pack")
-        .arg(&empty)
-        .arg("-o")
-        .arg(home.home().join("out"))
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(stderr.contains("error:"), "{stderr}");
-    assert!(stderr.contains("not-a-package"), "{stderr}");
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(
+        home.agx()
+            .arg("pack")
+            .arg(&empty)
+            .arg("-o")
+            .arg(home.home().join("out"))
+    ));
     assert!(!home.home().join("out").exists());
 }

@@ -19,7 +19,9 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::support::{TestHome, fixtures};
+use insta::assert_snapshot;
+
+use crate::support::{AGX, AGX_SERVE, TestHome, fixtures, outcome, outcome_of};
 
 // ---------------------------------------------------------------------------------------
 // Fixtures
@@ -37,26 +39,12 @@ fn home_with(packages: &[&str]) -> TestHome {
     home
 }
 
-/// A home with acme/research installed (two tools named `search`) from a folder registry.
+/// A home with acme/research installed (two tools named `search`) from the fixture registry.
 fn research_home() -> TestHome {
     let home = TestHome::new();
-    let registry = home.home().join("registry");
-    home.agx()
-        .args(["registry", "init"])
-        .arg(&registry)
-        .assert()
-        .success();
-    for p in ["acme-docs", "contoso-web", "acme-research"] {
-        home.agx()
-            .args(["registry", "add"])
-            .arg(&registry)
-            .arg(fixtures().join("packages").join(p))
-            .assert()
-            .success();
-    }
     home.agx()
         .args(["install", "--registry"])
-        .arg(&registry)
+        .arg(fixtures().join("registry"))
         .arg("acme/research")
         .assert()
         .success();
@@ -65,17 +53,9 @@ fn research_home() -> TestHome {
 
 /// `agx serve …` as a tokio command with the test home's environment.
 fn serve_command(home: &TestHome, args: &[&str]) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_agx"));
-    cmd.arg("serve")
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.home())
-        .env("AGX_HOME", home.agx_home())
-        .env("NO_COLOR", "1")
-        .env("AGX_LOG", "warn")
-        .current_dir(home.home());
-    cmd
+    let mut cmd = home.command(AGX);
+    cmd.arg("serve").args(args).env("AGX_LOG", "warn");
+    cmd.into()
 }
 
 /// Records the notifications the server sends.
@@ -317,16 +297,10 @@ async fn packages_without_snapshots_are_served_from_their_definitions() {
     for version_dir in ["acme/docs/1.0.0", "contoso/web/2.1.0"] {
         std::fs::write(store.join(version_dir).join("agx.toml"), "[package\n").unwrap();
     }
-    let out = home
-        .agx()
-        .args(["serve", "acme/research/research"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("acme/docs") && !stderr.contains("contoso/web"),
-        "{stderr}"
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(
+        "broken_dependency",
+        outcome(home.agx().args(["serve", "acme/research/research"]))
     );
 }
 
@@ -525,23 +499,16 @@ struct Raw {
     stdout: BufReader<Box<dyn Read>>,
 }
 
-/// `program` (agx or agx-serve) with the test home's environment.
+/// `program` (agx or agx-serve) with the test home's environment, logging warnings only.
 fn command_in(home: &TestHome, program: &Path) -> std::process::Command {
-    let mut command = std::process::Command::new(program);
-    command
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.home())
-        .env("AGX_HOME", home.agx_home())
-        .env("AGX_LOG", "warn")
-        .current_dir(home.home())
-        .stderr(Stdio::null());
+    let mut command = home.command(program);
+    command.env("AGX_LOG", "warn").stderr(Stdio::null());
     command
 }
 
 /// `agx serve` with the given stdin and stdout.
 fn raw_serve(home: &TestHome, server: &str, stdin: Stdio, stdout: Stdio) -> Child {
-    command_in(home, Path::new(env!("CARGO_BIN_EXE_agx")))
+    command_in(home, Path::new(AGX))
         .args(["serve", server])
         .stdin(stdin)
         .stdout(stdout)
@@ -615,6 +582,13 @@ impl Raw {
         }
     }
 
+    /// Close stdin: the server must then exit cleanly.
+    fn close(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status:?}");
+    }
+
     fn initialize(&mut self) {
         self.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
         assert_eq!(
@@ -677,9 +651,7 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
 
     // Closing stdin ends the server cleanly.
-    drop(raw.stdin.take());
-    let status = raw.child.wait().unwrap();
-    assert!(status.success(), "{status:?}");
+    raw.close();
 }
 
 #[test]
@@ -694,8 +666,7 @@ fn stdio_over_unix_sockets_serves_like_pipes() {
     assert_eq!(r["result"]["content"][0]["text"], "plain text from text\n");
     raw.send("not json");
     assert_eq!(raw.response()["error"]["code"], -32700);
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 #[test]
@@ -795,8 +766,7 @@ fn a_thousand_sequential_calls_leak_no_processes_or_descriptors() {
         "fds grew from {fds_before} to {fds_after}"
     );
     assert_eq!(zombie_children(pid), Vec::<u32>::new());
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -805,15 +775,8 @@ fn a_thousand_sequential_calls_leak_no_processes_or_descriptors() {
 #[test]
 fn a_missing_package_stops_the_server_with_the_fix() {
     let home = TestHome::new();
-    home.agx()
-        .args(["serve", "acme/weather/forecast"])
-        .assert()
-        .failure()
-        .stdout("")
-        .stderr(predicates::str::contains(
-            "package acme/weather is not installed",
-        ))
-        .stderr(predicates::str::contains("agx install acme/weather"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().args(["serve", "acme/weather/forecast"])));
 }
 
 #[test]
@@ -823,44 +786,28 @@ fn a_dependency_missing_from_the_store_stops_the_server_with_the_fix() {
     // in reference order, and names the package and the fix.
     std::fs::remove_file(home.agx_home().join("receipts-v1/contoso/web.toml")).unwrap();
     std::fs::remove_file(home.agx_home().join("receipts-v1/acme/docs.toml")).unwrap();
-    home.agx()
-        .args(["serve", "acme/research/research"])
-        .assert()
-        .failure()
-        .stdout("")
-        .stderr(predicates::str::contains(
-            "package acme/docs is not installed (server acme/research/research needs it)",
-        ))
-        .stderr(predicates::str::contains("agx install acme/docs"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(
+        home.agx().args(["serve", "acme/research/research"])
+    ));
 }
 
 #[test]
 fn an_unknown_server_names_the_ones_there_are() {
     let home = home_with(&["agx-edge"]);
-    home.agx()
-        .args(["serve", "agx/edge/nope"])
-        .assert()
-        .failure()
-        .stdout("")
-        .stderr(predicates::str::contains(
-            "package agx/edge has no server `nope`",
-        ))
-        .stderr(predicates::str::contains("agx/edge/edge"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().args(["serve", "agx/edge/nope"])));
 }
 
 #[test]
 fn failing_initialization_stops_the_server_with_its_output() {
     let home = home_with(&["agx-edge"]);
-    home.agx()
-        .args(["serve", "agx/edge/init_fails"])
-        .write_stdin("")
-        .assert()
-        .failure()
-        .stdout("")
-        .stderr(predicates::str::contains(
-            "initialization of server agx/edge/init_fails failed",
-        ))
-        .stderr(predicates::str::contains("init broke: missing cache"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(
+        home.agx()
+            .args(["serve", "agx/edge/init_fails"])
+            .write_stdin("")
+    ));
 }
 
 #[test]
@@ -878,11 +825,13 @@ fn a_wrapped_server_runs_in_place_with_its_env_and_cwd() {
 #[test]
 fn http_serves_loopback_only() {
     let home = TestHome::new();
-    home.agx()
-        .args(["serve", "agx/edge/edge", "--http", "0.0.0.0:0"])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("not a loopback address"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().args([
+        "serve",
+        "agx/edge/edge",
+        "--http",
+        "0.0.0.0:0"
+    ])));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -1015,26 +964,18 @@ fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
     );
     let r = raw.response();
     assert_eq!(r["result"]["resultType"], "complete", "{r}");
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
 }
 
 #[test]
 fn a_two_segment_name_that_forgot_the_server_says_so() {
     let home = TestHome::new();
-    home.agx()
-        .args(["serve", "acme/weather"])
-        .assert()
-        .failure()
-        .stdout("")
-        .stderr(predicates::str::contains("package acme is not installed"))
-        .stderr(predicates::str::contains("publisher/package/server"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().args(["serve", "acme/weather"])));
 }
 
 // ---------------------------------------------------------------------------------------
 // The hand-off to agx-serve
-
-const AGX_SERVE: &str = env!("CARGO_BIN_EXE_agx-serve");
 
 /// The program a running process was started from (Linux: /proc/PID/exe).
 fn program_of(child: &Child) -> PathBuf {
@@ -1053,8 +994,7 @@ fn serve_one_call(mut raw: Raw) -> PathBuf {
         raw.response()["result"]["content"][0]["text"],
         "plain text from text\n"
     );
-    drop(raw.stdin.take());
-    assert!(raw.child.wait().unwrap().success());
+    raw.close();
     program
 }
 
@@ -1074,8 +1014,8 @@ fn agx_without_agx_serve_beside_it_serves_by_itself() {
     std::fs::create_dir(&lone).unwrap();
     let agx = lone.join("agx");
     // A hard link is a copy as far as current_exe is concerned, without copying the binary.
-    std::fs::hard_link(env!("CARGO_BIN_EXE_agx"), &agx)
-        .or_else(|_| std::fs::copy(env!("CARGO_BIN_EXE_agx"), &agx).map(drop))
+    std::fs::hard_link(AGX, &agx)
+        .or_else(|_| std::fs::copy(AGX, &agx).map(drop))
         .unwrap();
     let raw = Raw::spawn(command_in(&home, &agx).args(["serve", "agx/edge/edge"]));
     assert_eq!(serve_one_call(raw), agx);
@@ -1085,7 +1025,7 @@ fn agx_without_agx_serve_beside_it_serves_by_itself() {
 #[test]
 fn agx_no_serve_handoff_makes_agx_serve_by_itself() {
     let home = home_with(&["agx-edge"]);
-    let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
+    let agx = Path::new(AGX).canonicalize().unwrap();
     let raw = Raw::spawn(
         command_in(&home, &agx)
             .env("AGX_NO_SERVE_HANDOFF", "1")
@@ -1098,7 +1038,7 @@ fn agx_no_serve_handoff_makes_agx_serve_by_itself() {
 #[test]
 fn agx_serve_of_another_build_goes_back_to_the_agx_that_started_it() {
     let home = home_with(&["agx-edge"]);
-    let agx = Path::new(env!("CARGO_BIN_EXE_agx")).canonicalize().unwrap();
+    let agx = Path::new(AGX).canonicalize().unwrap();
     let raw = Raw::spawn(
         command_in(&home, Path::new(AGX_SERVE))
             .arg("--agx")
@@ -1118,16 +1058,7 @@ fn agx_serve_of_another_build_goes_back_to_the_agx_that_started_it() {
 #[test]
 fn agx_serve_run_by_a_person_points_to_agx_serve() {
     let home = TestHome::new();
-    let out = command_in(&home, Path::new(AGX_SERVE))
-        .arg("agx/edge/edge")
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("error: agx-serve is started by `agx serve`, not directly")
-            && stderr.contains("hint: run `agx serve <publisher/package/server>` instead"),
-        "{stderr}"
-    );
+    let _filters = home.snapshot_filters();
+    let out = home.command(AGX_SERVE).arg("agx/edge/edge").output();
+    assert_snapshot!(outcome_of(&out.unwrap()));
 }

@@ -8,55 +8,14 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use insta::assert_snapshot;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::support::http::{Fault, HttpServer};
-use crate::support::{TestHome, copy_tree, fixtures};
-
-/// Write a package source folder: `deps` as `("acme/geo", "^1.0")`, one tool, and with
-/// `server` a server using the tool and a prompt.
-fn write_package(dir: &Path, name: &str, version: &str, deps: &[(&str, &str)], server: bool) {
-    let short = name.rsplit('/').next().unwrap();
-    let tool = format!("{}_tool", short.replace('-', "_"));
-    let root = dir.join("agx");
-    std::fs::create_dir_all(root.join("tools")).unwrap();
-    let mut manifest = format!(
-        "[package]\nname = \"{name}\"\nversion = \"{version}\"\ndescription = \"The {short} package\"\nlicense = \"MIT\"\n\n"
-    );
-    if !deps.is_empty() {
-        manifest.push_str("[dependencies]\n");
-        for (d, r) in deps {
-            manifest.push_str(&format!("\"{d}\" = \"{r}\"\n"));
-        }
-    }
-    manifest.push_str(&format!("\n[extension]\ntools = [\"{tool}\"]\n"));
-    if server {
-        manifest.push_str("servers = [\"main\"]\nprompts = [\"Ask\"]\n");
-        std::fs::create_dir_all(root.join("servers")).unwrap();
-        std::fs::create_dir_all(root.join("prompts")).unwrap();
-        std::fs::write(
-            root.join("servers/main.toml"),
-            format!(
-                "name = \"main\"\ndescription = \"Main server of {short}\"\ninstructions = \"Call {tool}\"\ntools = [\"{tool}\"]\nprompts = [\"Ask\"]\n"
-            ),
-        )
-        .unwrap();
-        std::fs::write(
-            root.join("prompts/Ask.toml"),
-            "name = \"Ask\"\ndescription = \"Ask a question\"\ncontent = \"Q: {{ q }}\"\n[[arguments]]\nname = \"q\"\nrequired = true\n",
-        )
-        .unwrap();
-    }
-    std::fs::write(dir.join("agx.toml"), manifest).unwrap();
-    std::fs::write(
-        root.join(format!("tools/{tool}.toml")),
-        format!(
-            "name = \"{tool}\"\ndescription = \"Tool of {short}\"\ncommand = [\"python3\", \"bin/run.py\"]\n[[parameters]]\nname = \"place\"\ntype = \"string\"\nrequired = true\n"
-        ),
-    )
-    .unwrap();
-}
+use crate::support::{
+    AGX, TestHome, copy_tree, fixtures, outcome, outcome_of, tree, write_package,
+};
 
 /// The fixture registry (registry-fixtures/registry: acme/geo 1.0.0, acme/weather 1.1.0 and
 /// 1.2.0, acme/docs, contoso/web, acme/research), copied to a temp folder and served over
@@ -87,6 +46,17 @@ impl Fixture {
         cmd
     }
 
+    /// A new home with `packages` installed from this registry.
+    fn home_with(&self, packages: &[&str]) -> TestHome {
+        let home = TestHome::new();
+        self.agx(&home)
+            .arg("install")
+            .args(packages)
+            .assert()
+            .success();
+        home
+    }
+
     /// How many tarball downloads the server has answered.
     fn downloads(&self) -> usize {
         self.server
@@ -99,11 +69,6 @@ impl Fixture {
 
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
-    String::from_utf8(out).unwrap()
-}
-
-fn stderr_of_failure(cmd: &mut assert_cmd::Command) -> String {
-    let out = cmd.assert().failure().get_output().stderr.clone();
     String::from_utf8(out).unwrap()
 }
 
@@ -128,51 +93,24 @@ fn installed(fx: &Fixture, home: &TestHome) -> Vec<String> {
         .collect()
 }
 
-/// Every file and folder under AGX_HOME with its size and sha256, except the index cache
-/// (which a failed install may legitimately refresh).
-fn snapshot(home: &TestHome) -> BTreeMap<String, (u64, String)> {
-    let root = home.agx_home();
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .to_string();
-            if rel == "cache" {
-                continue;
-            }
-            if path.is_dir() {
-                out.insert(rel + "/", (0, String::new()));
-                stack.push(path);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.insert(
-                    rel,
-                    (bytes.len() as u64, hex::encode(Sha256::digest(&bytes))),
-                );
-            }
-        }
-    }
-    out
+/// Every file and folder under AGX_HOME (see [`tree`]) except the index cache, which a
+/// failed install may legitimately refresh.
+fn home_state(home: &TestHome) -> BTreeMap<String, String> {
+    tree(&home.agx_home())
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("cache/"))
+        .collect()
 }
 
 #[test]
 fn install_with_dependencies_then_reinstall_is_a_no_op() {
     let fx = Fixture::new();
     let home = TestHome::new();
-    let out = fx
-        .agx(&home)
-        .args(["install", "acme/weather"])
-        .assert()
-        .success();
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("Installed acme/geo v1.0.0"), "{err}");
-    assert!(err.contains("Installed acme/weather v1.2.0"), "{err}");
-    assert!(out.get_output().stdout.is_empty(), "results only on stdout");
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(
+        "install_from_registry",
+        outcome(fx.agx(&home).args(["install", "acme/weather"]))
+    );
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.2.0"]
@@ -202,21 +140,18 @@ fn install_with_dependencies_then_reinstall_is_a_no_op() {
 
     // Same requirement again: no network at all.
     let before = fx.server.requests().len();
-    let out = fx
-        .agx(&home)
-        .args(["install", "acme/weather@^1.2"])
-        .assert()
-        .success();
-    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("already installed"));
+    assert_snapshot!(
+        "install_same_requirement_again",
+        outcome(fx.agx(&home).args(["install", "acme/weather@^1.2"]))
+    );
     assert_eq!(fx.server.requests().len(), before);
 
     // --force downloads and replaces it.
     let downloads = fx.downloads();
-    fx.agx(&home)
-        .args(["install", "--force", "acme/weather"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("Reinstalled acme/weather v1.2.0"));
+    assert_snapshot!(
+        "install_forced",
+        outcome(fx.agx(&home).args(["install", "--force", "acme/weather"]))
+    );
     assert_eq!(fx.downloads(), downloads + 1);
     assert!(store.join(".agx-complete").is_file());
 }
@@ -227,11 +162,9 @@ fn installs_local_folders_and_tarballs() {
     let home = TestHome::new();
     let notes = home.home().join("notes");
     copy_tree(&fixtures().join("packages/notes"), &notes);
-    fx.agx(&home)
-        .args(["install", "./notes"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("Installed notes v0.1.0"));
+    let _filters = home.snapshot_filters();
+    let install = |package: &Path| outcome(fx.agx(&home).arg("install").arg(package));
+    assert_snapshot!("install_folder", install(Path::new("./notes")));
     assert!(
         home.agx_home()
             .join("store-v1/_local/notes/0.1.0/agx.toml")
@@ -242,11 +175,7 @@ fn installs_local_folders_and_tarballs() {
     assert!(receipt.contains("kind = \"local\""), "{receipt}");
 
     // Same bytes: a no-op; changed files: installed again.
-    fx.agx(&home)
-        .args(["install", "./notes"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("already installed"));
+    assert_snapshot!("install_same_folder_again", install(Path::new("./notes")));
     let manifest = notes.join("agx.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
@@ -254,16 +183,17 @@ fn installs_local_folders_and_tarballs() {
         text.replace("Local note helpers", "Edited notes"),
     )
     .unwrap();
-    fx.agx(&home)
-        .args(["install", "./notes"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("Reinstalled notes v0.1.0"));
+    assert_snapshot!("install_changed_folder", install(Path::new("./notes")));
     assert!(stdout(fx.agx(&home).arg("list")).contains("Edited notes"));
 
     // A local package's dependencies come from the registry.
-    let app = home.home().join("app");
-    write_package(&app, "local/app", "0.1.0", &[("acme/geo", "^1")], true);
+    let app = write_package(
+        home.home(),
+        "local/app",
+        "0.1.0",
+        &[("acme/geo", "^1")],
+        "ask",
+    );
     fx.agx(&home).arg("install").arg(&app).assert().success();
     assert_eq!(
         installed(&fx, &home),
@@ -272,60 +202,32 @@ fn installs_local_folders_and_tarballs() {
 
     // A tarball (the registry's own file, used as a local archive).
     let tarball = fx.registry_dir().join("dl/acme/docs/1.0.0.tar.gz");
-    fx.agx(&home)
-        .arg("install")
-        .arg(&tarball)
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("Installed acme/docs v1.0.0"));
+    assert_snapshot!("install_tarball", install(&tarball));
     let info = json(fx.agx(&home).args(["info", "acme/docs", "--json"]));
     assert_eq!(info["installed"]["source"]["kind"], "local");
 
     // Invalid packages and missing paths are refused and change nothing.
-    let before = snapshot(&home);
-    let invalid = fixtures().join("invalid/missing-key");
-    let err = stderr_of_failure(fx.agx(&home).arg("install").arg(&invalid));
-    assert!(
-        err.contains("not valid") && err.contains("agx validate"),
-        "{err}"
+    let before = home_state(&home);
+    assert_snapshot!(
+        "install_invalid",
+        install(&fixtures().join("invalid/missing-key"))
     );
-    let err = stderr_of_failure(fx.agx(&home).args(["install", "./missing"]));
-    assert!(err.contains("cannot install `./missing`"), "{err}");
-    assert_eq!(snapshot(&home), before);
+    assert_snapshot!("install_missing", install(Path::new("./missing")));
+    assert_eq!(home_state(&home), before);
 }
 
 #[test]
 fn uninstall_refuses_dependents_then_cleans_dependencies() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather", "acme/research"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather", "acme/research"]);
     assert_eq!(installed(&fx, &home).len(), 5);
-    let err = stderr_of_failure(fx.agx(&home).args(["uninstall", "acme/docs"]));
-    assert!(
-        err.contains("cannot uninstall acme/docs: acme/research 0.9.0 depends on it"),
-        "{err}"
-    );
-    assert!(err.contains("hint:"), "{err}");
+    let _filters = home.snapshot_filters();
+    let uninstall = |args: &[&str]| outcome(fx.agx(&home).arg("uninstall").args(args));
+    assert_snapshot!("uninstall_needed", uninstall(&["acme/docs"]));
     assert_eq!(installed(&fx, &home).len(), 5);
 
     // Dependencies installed only for research go with it; geo stays for weather.
-    let out = fx
-        .agx(&home)
-        .args(["uninstall", "acme/research"])
-        .assert()
-        .success();
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(
-        err.contains("Removed acme/docs v1.0.0 (no longer needed)"),
-        "{err}"
-    );
-    assert!(
-        err.contains("Removed contoso/web v2.1.0 (no longer needed)"),
-        "{err}"
-    );
+    assert_snapshot!("uninstall_with_dependencies", uninstall(&["acme/research"]));
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.2.0"]
@@ -357,26 +259,15 @@ fn uninstall_refuses_dependents_then_cleans_dependencies() {
         .args(["install", "acme/weather"])
         .assert()
         .success();
-    fx.agx(&home)
-        .args(["uninstall", "--force", "acme/geo"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "acme/weather 1.2.0 needs acme/geo",
-        ));
+    assert_snapshot!("uninstall_forced", uninstall(&["--force", "acme/geo"]));
     assert_eq!(installed(&fx, &home), ["acme/weather@1.2.0"]);
-    let err = stderr_of_failure(fx.agx(&home).args(["uninstall", "acme/geo"]));
-    assert!(err.contains("acme/geo is not installed"), "{err}");
+    assert_snapshot!("uninstall_not_installed", uninstall(&["acme/geo"]));
 }
 
 #[test]
 fn outdated_and_update_swap_to_the_newest_wanted_version() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.1.0"]
@@ -389,19 +280,13 @@ fn outdated_and_update_swap_to_the_newest_wanted_version() {
     assert_eq!(rows[0]["current"], "1.1.0");
     assert_eq!(rows[0]["wanted"], "1.2.0");
     assert_eq!(rows[0]["latest"], "1.2.0");
-    let text = stdout(fx.agx(&home).arg("outdated"));
-    assert!(
-        text.contains("acme/weather  1.1.0      1.2.0      1.2.0"),
-        "{text}"
-    );
+    let _filters = home.snapshot_filters();
+    assert_snapshot!("outdated", outcome(fx.agx(&home).arg("outdated")));
 
-    fx.agx(&home)
-        .args(["update", "acme/weather"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "Updated acme/weather v1.1.0 -> v1.2.0",
-        ));
+    assert_snapshot!(
+        "update_one",
+        outcome(fx.agx(&home).args(["update", "acme/weather"]))
+    );
     assert_eq!(
         installed(&fx, &home),
         ["acme/geo@1.0.0", "acme/weather@1.2.0"]
@@ -414,78 +299,43 @@ fn outdated_and_update_swap_to_the_newest_wanted_version() {
         "1.2.0 brings the sunrise tool"
     );
 
-    fx.agx(&home)
-        .arg("update")
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("nothing"));
+    assert_snapshot!("update_nothing", outcome(fx.agx(&home).arg("update")));
     let outdated = json(fx.agx(&home).args(["outdated", "--json"]));
     assert_eq!(outdated["packages"].as_array().unwrap().len(), 0);
-    let err = stderr_of_failure(fx.agx(&home).args(["update", "acme/docs"]));
-    assert!(err.contains("acme/docs is not installed"), "{err}");
+    assert_snapshot!(
+        "update_not_installed",
+        outcome(fx.agx(&home).args(["update", "acme/docs"]))
+    );
 }
 
 #[test]
 fn list_variants_and_json() {
     let fx = Fixture::new();
     let home = TestHome::new();
-    let empty = fx.agx(&home).arg("list").assert().success();
-    assert!(empty.get_output().stdout.is_empty());
+    let _filters = home.snapshot_filters();
+    let list = |args: &[&str]| outcome(fx.agx(&home).arg("list").args(args));
+    assert_snapshot!("list_nothing_installed", list(&[]));
     fx.agx(&home)
         .args(["install", "acme/weather"])
         .assert()
         .success();
 
-    let text = stdout(fx.agx(&home).arg("list"));
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(
-        lines[1].starts_with("acme/weather  1.2.0  Weather forecasts"),
-        "{text}"
-    );
-    assert!(
-        lines[1].ends_with("[servers: forecast; tools: get_forecast, alerts, sunrise; prompts: weather_report, packing_list]"),
-        "{text}"
-    );
-
-    let tools = stdout(fx.agx(&home).args(["list", "--tools"]));
-    let names: Vec<&str> = tools
-        .lines()
-        .map(|l| l.split(' ').next().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "acme/geo/geocode",
-            "acme/weather/get_forecast",
-            "acme/weather/alerts",
-            "acme/weather/sunrise"
-        ]
-    );
-    assert!(
-        tools.contains("Active weather alerts for a region"),
-        "{tools}"
-    );
-    let servers = stdout(fx.agx(&home).args(["list", "--servers"]));
-    assert!(
-        servers
-            .lines()
-            .any(|l| l.starts_with("acme/weather/forecast ")),
-        "{servers}"
-    );
+    assert_snapshot!("list_packages", list(&[]));
+    assert_snapshot!("list_tools", list(&["--tools"]));
+    assert_snapshot!("list_servers", list(&["--servers"]));
     let prompts = json(fx.agx(&home).args(["list", "--prompts", "--json"]));
     assert_eq!(prompts["prompts"][0]["name"], "acme/weather/weather_report");
     assert_eq!(prompts["prompts"][0]["package"], "acme/weather");
     assert_eq!(prompts["prompts"][0]["installed"], true);
     assert_eq!(prompts["prompts"][1]["arguments"][0], "destination");
 
-    let list = json(fx.agx(&home).args(["list", "--json"]));
-    let weather = &list["packages"][1];
+    let list_json = json(fx.agx(&home).args(["list", "--json"]));
+    let weather = &list_json["packages"][1];
     assert_eq!(weather["name"], "acme/weather");
     assert_eq!(weather["version"], "1.2.0");
     assert_eq!(weather["installed"], true);
     assert_eq!(weather["explicit"], true);
-    assert_eq!(list["packages"][0]["explicit"], false);
+    assert_eq!(list_json["packages"][0]["explicit"], false);
     assert_eq!(weather["servers"][0]["tools"][3], "acme/geo/geocode");
     assert_eq!(weather["tools"][0]["parameters"][0]["name"], "lat");
 
@@ -515,45 +365,28 @@ fn list_variants_and_json() {
             ("contoso/web", false)
         ]
     );
-    let text = stdout(fx.agx(&home).args(["list", "--include-remote"]));
-    let docs = text.lines().find(|l| l.starts_with("acme/docs ")).unwrap();
-    assert!(
-        docs.contains("  not installed  Search Acme's product documentation"),
-        "{text}"
+    assert_snapshot!("list_with_remote", list(&["--include-remote"]));
+    assert_snapshot!(
+        "list_tools_with_remote",
+        list(&["--include-remote", "--tools"])
     );
-    let tools = stdout(fx.agx(&home).args(["list", "--include-remote", "--tools"]));
-    let web = tools
-        .lines()
-        .find(|l| l.starts_with("contoso/web/search "))
-        .unwrap();
-    assert!(web.ends_with("(not installed)"), "{tools}");
     assert_eq!(fx.downloads(), downloads);
 }
 
 #[test]
 fn info_of_installed_and_remote_packages_and_servers() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
+    let _filters = home.snapshot_filters();
+    let info = |name: &str| outcome(fx.agx(&home).args(["info", name]));
 
-    let text = stdout(fx.agx(&home).args(["info", "acme/weather"]));
-    assert!(
-        text.starts_with("acme/weather 1.1.0 (installed from registry"),
-        "{text}"
-    );
-    assert!(text.contains("versions: 1.1.0, 1.2.0"), "{text}");
-    assert!(text.contains("acme/geo ^1.0 (installed 1.0.0)"), "{text}");
-    assert!(text.contains("  acme/weather/forecast — "), "{text}");
-    assert!(text.contains("alerts(region: string"), "{text}");
-    let info = json(fx.agx(&home).args(["info", "acme/weather", "--json"]));
-    assert_eq!(info["installed"]["version"], "1.1.0");
-    assert_eq!(info["installed"]["requested"], "=1.1.0");
-    assert_eq!(info["dependencies"][0]["installed"], "1.0.0");
-    assert_eq!(info["servers"][0]["name"], "forecast");
-    assert_eq!(info["versions"][1]["version"], "1.2.0");
+    assert_snapshot!("info_installed_package", info("acme/weather"));
+    let package = json(fx.agx(&home).args(["info", "acme/weather", "--json"]));
+    assert_eq!(package["installed"]["version"], "1.1.0");
+    assert_eq!(package["installed"]["requested"], "=1.1.0");
+    assert_eq!(package["dependencies"][0]["installed"], "1.0.0");
+    assert_eq!(package["servers"][0]["name"], "forecast");
+    assert_eq!(package["versions"][1]["version"], "1.2.0");
 
     let server = json(
         fx.agx(&home)
@@ -582,30 +415,18 @@ fn info_of_installed_and_remote_packages_and_servers() {
             .unwrap()
             .contains("coordinates")
     );
-    let text = stdout(fx.agx(&home).args(["info", "acme/weather/forecast"]));
-    assert!(
-        text.contains("agx install-server <client> acme/weather/forecast"),
-        "{text}"
-    );
-    let err = stderr_of_failure(fx.agx(&home).args(["info", "acme/weather/nope"]));
-    assert!(
-        err.contains("has no server `nope`") && err.contains("acme/weather/forecast"),
-        "{err}"
-    );
+    assert_snapshot!("info_installed_server", info("acme/weather/forecast"));
+    assert_snapshot!("info_unknown_server", info("acme/weather/nope"));
 
     // Not installed: registry metadata only, nothing downloaded.
     let downloads = fx.downloads();
-    let info = json(fx.agx(&home).args(["info", "acme/research", "--json"]));
-    assert_eq!(info["installed"], Value::Null);
-    assert_eq!(info["version"], "0.9.0");
-    assert_eq!(info["dependencies"][0]["name"], "acme/docs");
-    assert_eq!(info["dependencies"][0]["installed"], Value::Null);
-    assert_eq!(info["tools"][0]["name"], "cite");
-    let text = stdout(fx.agx(&home).args(["info", "acme/research"]));
-    assert!(
-        text.contains("(not installed)") && text.contains("agx install acme/research"),
-        "{text}"
-    );
+    let package = json(fx.agx(&home).args(["info", "acme/research", "--json"]));
+    assert_eq!(package["installed"], Value::Null);
+    assert_eq!(package["version"], "0.9.0");
+    assert_eq!(package["dependencies"][0]["name"], "acme/docs");
+    assert_eq!(package["dependencies"][0]["installed"], Value::Null);
+    assert_eq!(package["tools"][0]["name"], "cite");
+    assert_snapshot!("info_remote_package", info("acme/research"));
     let server = json(
         fx.agx(&home)
             .args(["info", "acme/research/research", "--json"]),
@@ -614,37 +435,35 @@ fn info_of_installed_and_remote_packages_and_servers() {
     assert_eq!(server["tools"][0]["name"], "acme/docs/search");
     assert_eq!(fx.downloads(), downloads);
     assert!(!home.agx_home().join("store-v1/acme/research").exists());
-    let err = stderr_of_failure(fx.agx(&home).args(["info", "acme/nothing"]));
-    assert!(err.contains("acme/nothing"), "{err}");
+    assert_snapshot!("info_unknown_package", info("acme/nothing"));
 }
 
 #[test]
 fn failed_installs_leave_the_home_unchanged() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
-    let before = snapshot(&home);
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
+    let before = home_state(&home);
     assert!(before.contains_key("receipts-v1/acme/weather.toml"));
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
-    for (fault, needle) in [
-        (Fault::NotFound, "not found"),
-        (Fault::WrongBytes, "sha256"),
-        (Fault::Truncate { keep: 100 }, "acme/weather"),
+    let _filters = home.snapshot_filters();
+    let mut failures = String::new();
+    for fault in [
+        Fault::NotFound,
+        Fault::WrongBytes,
+        Fault::Truncate { keep: 100 },
     ] {
         fx.server.fault(tarball, fault.clone());
         for args in [&["install", "acme/weather@1.2.0"][..], &["update"]] {
-            let err = stderr_of_failure(fx.agx(&home).args(args));
-            assert!(err.contains(needle), "{fault:?}: {err}");
+            let text = outcome(fx.agx(&home).args(args));
+            failures.push_str(&format!("=== {fault:?}: agx {}\n{text}", args.join(" ")));
             assert_eq!(
-                snapshot(&home),
+                home_state(&home),
                 before,
                 "{fault:?} {args:?} changed the home"
             );
         }
     }
+    assert_snapshot!(failures);
     fx.server.clear_faults();
     fx.agx(&home).arg("update").assert().success();
     assert_eq!(
@@ -666,16 +485,8 @@ fn wait_for_request(server: &HttpServer, path: &str) {
 }
 
 fn spawn(fx: &Fixture, home: &TestHome, args: &[&str]) -> std::process::Child {
-    // The same environment as `TestHome::agx`, as a std Command that can be killed.
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("agx"));
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.home())
-        .env("AGX_HOME", home.agx_home())
-        .env("NO_COLOR", "1")
-        .env("AGX_NO_PROGRESS", "1")
+    home.command(AGX)
         .env("AGX_REGISTRY", fx.server.url())
-        .current_dir(home.home())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -686,12 +497,8 @@ fn spawn(fx: &Fixture, home: &TestHome, args: &[&str]) -> std::process::Child {
 #[test]
 fn killed_install_leaves_the_previous_state_and_a_rerun_succeeds() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/weather@1.1.0"])
-        .assert()
-        .success();
-    let before = snapshot(&home);
+    let home = fx.home_with(&["acme/weather@1.1.0"]);
+    let before = home_state(&home);
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";
     fx.server.fault(
         tarball,
@@ -732,7 +539,7 @@ fn killed_install_leaves_the_previous_state_and_a_rerun_succeeds() {
         0,
         "leftovers cleaned"
     );
-    assert_ne!(snapshot(&home), before);
+    assert_ne!(home_state(&home), before);
 }
 
 #[test]
@@ -750,19 +557,10 @@ fn concurrent_installs_wait_for_each_other_and_both_finish() {
     let first = spawn(&fx, &home, &["install", "acme/weather"]);
     wait_for_request(&fx.server, tarball);
     let second = spawn(&fx, &home, &["install", "acme/docs"]);
-    let first = first.wait_with_output().unwrap();
-    let second = second.wait_with_output().unwrap();
-    let second_err = String::from_utf8_lossy(&second.stderr);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
-    assert!(second.status.success(), "{second_err}");
-    assert!(
-        second_err.contains("waiting for another agx process to finish (lock:"),
-        "{second_err}"
-    );
+    let first = outcome_of(&first.wait_with_output().unwrap());
+    let second = outcome_of(&second.wait_with_output().unwrap());
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(format!("=== first\n{first}=== second\n{second}"));
     assert_eq!(
         installed(&fx, &home),
         ["acme/docs@1.0.0", "acme/geo@1.0.0", "acme/weather@1.2.0"]
@@ -817,20 +615,15 @@ fn hostile_tarball(raw_path: &str) -> Vec<u8> {
 #[test]
 fn hostile_archive_from_the_registry_is_rejected() {
     let fx = Fixture::new();
-    let home = TestHome::new();
-    fx.agx(&home)
-        .args(["install", "acme/geo"])
-        .assert()
-        .success();
-    let before = snapshot(&home);
+    let home = fx.home_with(&["acme/geo"]);
+    let before = home_state(&home);
     publish_raw(
         fx.registry_dir(),
         &hostile_tarball("evil-1.0.0/../../../escaped"),
     );
-    let err = stderr_of_failure(fx.agx(&home).args(["install", "acme/evil"]));
-    assert!(err.contains("cannot unpack acme/evil"), "{err}");
-    assert!(err.contains("`..`"), "the cause names the bad entry: {err}");
-    assert_eq!(snapshot(&home), before);
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(fx.agx(&home).args(["install", "acme/evil"])));
+    assert_eq!(home_state(&home), before);
     assert!(!home.agx_home().join("escaped").exists());
     assert!(!home.agx_home().join("store-v1/escaped").exists());
     assert!(!home.home().join("escaped").exists());

@@ -4,9 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use insta::assert_snapshot;
 use serde_json::Value;
 
-use crate::support::{TestHome, fixtures};
+use crate::support::{TestHome, fixtures, outcome, write_files};
 
 fn invalid_fixtures() -> PathBuf {
     fixtures().join("invalid")
@@ -142,27 +143,27 @@ fn human(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
 
 #[test]
 fn human_output_unknown_key() {
-    insta::assert_snapshot!(human("unknown-key", &[], &[]));
+    assert_snapshot!(human("unknown-key", &[], &[]));
 }
 
 #[test]
 fn human_output_undeclared_template_variable() {
-    insta::assert_snapshot!(human("undeclared-variable", &[], &[]));
+    assert_snapshot!(human("undeclared-variable", &[], &[]));
 }
 
 #[test]
 fn human_output_syntax_error() {
-    insta::assert_snapshot!(human("syntax-error", &[], &[]));
+    assert_snapshot!(human("syntax-error", &[], &[]));
 }
 
 #[test]
 fn human_output_unknown_reference() {
-    insta::assert_snapshot!(human("unknown-reference", &[], &[]));
+    assert_snapshot!(human("unknown-reference", &[], &[]));
 }
 
 #[test]
 fn human_output_probe_failure() {
-    insta::assert_snapshot!(human(
+    assert_snapshot!(human(
         "probe-failed",
         &["--probe"],
         &[("AGX_PROBE_TIMEOUT_MS", "5000")]
@@ -172,11 +173,7 @@ fn human_output_probe_failure() {
 /// Write files (path → content) under a fresh temp dir.
 fn write_package(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for (rel, content) in files {
-        let path = dir.path().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, content).unwrap();
-    }
+    write_files(dir.path(), files);
     dir
 }
 
@@ -378,18 +375,14 @@ fn probe_reports_a_tool_that_breaks_the_contract() {
     // The script checks AGX_PACKAGE; a wrong package name makes every tool fail.
     let manifest = WEATHER_MANIFEST.replace("acme/weather", "acme/other");
     fs::write(pkg.path().join("agx.toml"), manifest).unwrap();
-    let mut cmd = home.agx();
-    cmd.env("AGX_PROBE_TIMEOUT_MS", "5000");
-    let out = cmd
-        .arg("validate")
-        .arg(pkg.path())
-        .arg("--probe")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(text.matches("error[E031]").count(), 3, "{text}");
-    assert!(text.contains("stderr: AGX_PACKAGE=acme/other"), "{text}");
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(
+        home.agx()
+            .env("AGX_PROBE_TIMEOUT_MS", "5000")
+            .arg("validate")
+            .arg(pkg.path())
+            .arg("--probe")
+    ));
 }
 
 #[test]
@@ -405,7 +398,8 @@ fn probe_is_skipped_when_the_package_has_errors() {
         .unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["probed"], false);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--probe skipped"));
+    let _filters = home.snapshot_filters();
+    assert_snapshot!(outcome(home.agx().arg("validate").arg(&dir).arg("--probe")));
 }
 
 #[test]

@@ -1,11 +1,24 @@
-//! Shared test support: temporary homes, the agx command, the fixture HTTP server.
+//! Shared test support: temporary homes, the agx command, files and trees, snapshots, the
+//! fixture HTTP server.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use sha2::{Digest, Sha256};
 
 pub mod http;
+pub mod snapshot;
+
+pub use snapshot::{outcome, outcome_of, snapshot_filters};
+
+/// The agx binary under test.
+pub const AGX: &str = env!("CARGO_BIN_EXE_agx");
+
+/// The agx-serve binary under test (the runtime `agx serve` hands off to).
+pub const AGX_SERVE: &str = env!("CARGO_BIN_EXE_agx-serve");
 
 /// A temporary HOME with AGX_HOME inside it; dropped at the end of the test.
 pub struct TestHome {
@@ -27,10 +40,16 @@ impl TestHome {
         self.dir.path().join("agx-home")
     }
 
-    /// `agx` with HOME, AGX_HOME and XDG folders pointing into this temp dir, no colour,
-    /// no progress bars, and no registry inherited from the environment.
-    pub fn agx(&self) -> Command {
-        let mut cmd = Command::cargo_bin("agx").expect("agx binary");
+    /// `agx` with this home's environment (see [`TestHome::command`]).
+    pub fn agx(&self) -> assert_cmd::Command {
+        assert_cmd::Command::from_std(self.command(AGX))
+    }
+
+    /// `program` with HOME, AGX_HOME and XDG folders pointing into this temp dir, no colour,
+    /// no progress bars, and no registry inherited from the environment. A std command, for
+    /// processes a test pipes, kills or hands to tokio.
+    pub fn command(&self, program: impl AsRef<OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.home())
@@ -57,14 +76,88 @@ pub fn fixtures() -> PathBuf {
 
 /// Copy a folder tree (files keep their permissions).
 pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
             copy_tree(&entry.path(), &target);
         } else {
-            std::fs::copy(entry.path(), &target).unwrap();
+            fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// Write a file, creating its folders.
+pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, contents).unwrap();
+}
+
+/// Write files (path relative to `dir`, contents) under `dir`.
+pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (rel, contents) in files {
+        write_file(&dir.join(rel), contents);
+    }
+}
+
+/// Every path below `root`, relative and with `/` after folders, mapped to `dir` for a
+/// folder and `<size> <sha256>` for anything else (links are not followed): compare two
+/// listings to prove that nothing changed.
+pub fn tree(root: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let meta = fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                out.insert(rel + "/", "dir".to_string());
+                stack.push(path);
+            } else {
+                let hash = hex::encode(Sha256::digest(fs::read(&path).unwrap()));
+                out.insert(rel, format!("{} {hash}", meta.len()));
+            }
+        }
+    }
+    out
+}
+
+/// Write a small valid package `<root>/<publisher>-<name>-<version>/` (one tool, one
+/// server `main` offering it; `deps` as `("acme/geo", "^1.0")`) and return its folder.
+pub fn write_package(
+    root: &Path,
+    name: &str,
+    version: &str,
+    deps: &[(&str, &str)],
+    tool: &str,
+) -> PathBuf {
+    let dir = root.join(format!("{}-{version}", name.replace('/', "-")));
+    let deps: String = deps
+        .iter()
+        .map(|(d, r)| format!("\"{d}\" = \"{r}\"\n"))
+        .collect();
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                &format!(
+                    "[package]\nname = \"{name}\"\nversion = \"{version}\"\ndescription = \"The {name} package\"\n\n[dependencies]\n{deps}\n[extension]\nservers = [\"main\"]\ntools = [\"{tool}\"]\n"
+                ),
+            ),
+            (
+                &format!("agx/tools/{tool}.toml"),
+                &format!(
+                    "name = \"{tool}\"\ndescription = \"Does {tool}\"\ncommand = [\"python3\", \"bin/{tool}.py\"]\n"
+                ),
+            ),
+            (
+                "agx/servers/main.toml",
+                &format!("name = \"main\"\ntools = [\"{tool}\"]\n"),
+            ),
+        ],
+    );
+    dir
 }

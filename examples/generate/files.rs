@@ -1,13 +1,16 @@
 //! Files generated from the clap definitions: shell completions (`completions/`) and man
-//! pages (`man/`). `cargo run --example generate` writes them; a test fails when the
-//! committed copies are stale.
+//! pages (`man/`). `cargo run --example generate` writes them; `tests/it/generated.rs`
+//! includes this file too and fails when the committed copies are stale.
 
 use std::path::PathBuf;
 
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
+use agx::cli::Cli;
+
+/// The folders that hold nothing but generated files.
+pub const DIRS: [&str; 2] = ["completions", "man"];
 
 /// Every generated file: path relative to the repository root, and its contents.
 pub fn all_files() -> Vec<(PathBuf, Vec<u8>)> {
