@@ -155,39 +155,18 @@ fn read_parameter<'a>(f: &mut Findings, t: &Table<'a>) -> Option<(Parameter, &'a
     let kind = read_parameter_type(f, t);
     let description = t.opt_string(f, "description");
     let required = t.bool(f, "required").unwrap_or(false);
-    let r#enum = t.get("enum").and_then(|e| match e.value.as_array() {
-        Some(a) => Some(a.iter().map(Node::to_json).collect()),
-        None => {
-            f.at(
-                codes::WRONG_TYPE,
-                t.file,
-                &e.value.span,
-                format!(
-                    "`enum` must be an array of allowed values, found {}",
-                    e.value.type_name()
-                ),
-                None,
-            );
-            None
-        }
+    let r#enum = schema_part(f, t, "enum", "an array of allowed values", |n| {
+        n.as_array()
+            .map(|values| values.iter().map(Node::to_json).collect())
     });
     let default = t.get("default").map(|e| e.value.to_json());
-    let items = t.get("items").and_then(|e| match e.value.as_table() {
-        Some(_) => Some(e.value.to_json()),
-        None => {
-            f.at(
-                codes::WRONG_TYPE,
-                t.file,
-                &e.value.span,
-                format!(
-                    "`items` must be a schema table such as {{ type = \"string\" }}, found {}",
-                    e.value.type_name()
-                ),
-                None,
-            );
-            None
-        }
-    });
+    let items = schema_part(
+        f,
+        t,
+        "items",
+        "a schema table such as { type = \"string\" }",
+        |n| n.as_table().map(|_| n.to_json()),
+    );
     let ((name, name_node), kind) = (name?, kind?);
     let parameter = Parameter {
         name,
@@ -199,6 +178,29 @@ fn read_parameter<'a>(f: &mut Findings, t: &Table<'a>) -> Option<(Parameter, &'a
         items,
     };
     Some((parameter, name_node))
+}
+
+/// A parameter key that goes into the schema, read by `convert`; a value it does not accept
+/// is reported as the wrong type, `expected` saying what it should be.
+fn schema_part<T>(
+    f: &mut Findings,
+    t: &Table<'_>,
+    key: &str,
+    expected: &str,
+    convert: impl FnOnce(&Node) -> Option<T>,
+) -> Option<T> {
+    let value = &t.get(key)?.value;
+    let converted = convert(value);
+    if converted.is_none() {
+        f.at(
+            codes::WRONG_TYPE,
+            t.file,
+            &value.span,
+            format!("`{key}` must be {expected}, found {}", value.type_name()),
+            None,
+        );
+    }
+    converted
 }
 
 fn read_parameter_type(f: &mut Findings, t: &Table<'_>) -> Option<ParamType> {
