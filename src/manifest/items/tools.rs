@@ -270,3 +270,103 @@ fn read_input_schema(
     }
     Some(schema)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::name::ItemName;
+
+    /// Check `text` as the tool file `tools/t.toml`: the tool, and each finding as
+    /// "code line:column message".
+    fn check(text: &str) -> (Option<ToolDef>, Vec<String>) {
+        let file = SourceFile::new("agx/tools/t.toml", text.into());
+        let node = file.parse().unwrap();
+        let declared = ItemName::parse("t").unwrap();
+        let src = DefinitionSource {
+            package_dir: Path::new("."),
+            root: "agx",
+            file: &file,
+            node: &node,
+            anchor: 0..0,
+            declared: &declared,
+            combined: false,
+            location: file.location(0),
+        };
+        let mut f = Findings::default();
+        let tool = check_tool(&mut f, &src);
+        let findings = f
+            .list
+            .iter()
+            .map(|x| {
+                format!(
+                    "{} {}:{} {}",
+                    x.code, x.location.line, x.location.column, x.message
+                )
+            })
+            .collect();
+        (tool, findings)
+    }
+
+    #[test]
+    fn parameters_build_the_input_schema() {
+        let (tool, findings) = check(
+            r#"name = "t"
+command = ["python3", "t.py"]
+[[parameters]]
+name = "units"
+type = "string"
+description = "Units"
+required = true
+enum = ["metric", "imperial"]
+default = "metric"
+[[parameters]]
+name = "fields"
+type = "array"
+items = { type = "string" }
+"#,
+        );
+        assert_eq!(findings, Vec::<String>::new());
+        assert_eq!(
+            tool.unwrap().input_schema(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "units": {
+                        "type": "string",
+                        "description": "Units",
+                        "enum": ["metric", "imperial"],
+                        "default": "metric",
+                    },
+                    "fields": { "type": "array", "items": { "type": "string" } },
+                },
+                "required": ["units"],
+            })
+        );
+    }
+
+    #[test]
+    fn a_wrong_enum_or_items_is_reported_where_it_is() {
+        let (tool, findings) = check(
+            r#"name = "t"
+command = ["python3", "t.py"]
+[[parameters]]
+name = "a"
+type = "array"
+enum = "x"
+items = 3
+"#,
+        );
+        assert!(tool.is_none());
+        assert_eq!(
+            findings,
+            [
+                "E005 6:8 `enum` must be an array of allowed values, found a string",
+                "E005 7:9 `items` must be a schema table such as { type = \"string\" }, found an integer",
+            ]
+        );
+    }
+}
