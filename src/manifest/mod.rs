@@ -1,4 +1,4 @@
-//! `agx.toml` and definition files: model, loading, validation (DESIGN §2).
+//! `agx.toml` and definition files: model, loading, validation (docs/validate.md).
 
 pub mod agx_toml;
 pub mod diagnostics;

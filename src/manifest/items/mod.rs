@@ -1,0 +1,15 @@
+//! Checking the contents of one definition and building its model: one module per item kind,
+//! each with its allowed keys and one `check_*` function. What the kinds share (the table, the
+//! name check, commands, lists of named tables) lives beside them, so a new kind only adds
+//! its own module. The keys and findings are described in docs/validate.md.
+
+mod named_tables;
+mod prompts;
+mod servers;
+mod source;
+mod tools;
+
+pub use prompts::check_prompt;
+pub use servers::{Reference, check_server};
+pub use source::DefinitionSource;
+pub use tools::check_tool;

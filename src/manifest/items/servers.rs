@@ -1,0 +1,146 @@
+//! A server definition (`servers/<name>.toml`): the tools and prompts it serves, or an MCP
+//! server the package ships that it wraps. Its references are parsed here and resolved by the
+//! loader once every declaration is known.
+
+use super::source::{DefinitionSource, invalid_value};
+use crate::manifest::agx_toml::{Kind, is_inside_package};
+use crate::manifest::diagnostics::{self as codes, Findings};
+use crate::manifest::fields::Table;
+use crate::manifest::model::{ServerDef, SourceLocation};
+use crate::name::{ItemRef, NameError};
+
+const SERVER_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "version",
+    "instructions",
+    "tools",
+    "prompts",
+    "initialization",
+    "command",
+    "env",
+    "cwd",
+];
+
+/// A server's reference to a tool or prompt, kept with its place for cross-checking.
+pub struct Reference {
+    pub kind: Kind,
+    pub item: ItemRef,
+    pub location: SourceLocation,
+    pub length: usize,
+}
+
+/// The server, when it has no error, and every reference it makes (even when it has).
+pub fn check_server(
+    f: &mut Findings,
+    src: &DefinitionSource<'_>,
+) -> (Option<ServerDef>, Vec<Reference>) {
+    let Some(head) = src.head(f, Kind::Server, SERVER_KEYS) else {
+        return (None, Vec::new());
+    };
+    let t = &head.table;
+    let version = t.string(f, "version").and_then(|(v, node)| match semver::Version::parse(&v) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            f.at(
+                codes::INVALID_VERSION,
+                src.file,
+                &node.span,
+                format!("version `{v}` is not semver: {e}"),
+                Some("write MAJOR.MINOR.PATCH, or leave `version` out to use the package version".into()),
+            );
+            None
+        }
+    });
+    let instructions = t.opt_string(f, "instructions");
+    let mut references = Vec::new();
+    let tools = read_references(f, src, t, Kind::Tool, &mut references);
+    let prompts = read_references(f, src, t, Kind::Prompt, &mut references);
+    let initialization = src.command(f, t, "initialization");
+    let command = src.command(f, t, "command");
+    let env = t.string_map(f, "env").unwrap_or_default();
+    let cwd = t.string(f, "cwd").and_then(|(cwd, node)| {
+        if is_inside_package(&cwd) {
+            Some(cwd)
+        } else {
+            invalid_value(
+                f,
+                src.file,
+                node,
+                "cwd",
+                &cwd,
+                "a folder inside the package (relative, no `..`)",
+            );
+            None
+        }
+    });
+    if tools.is_empty() && prompts.is_empty() && !t.has("command") {
+        f.at(
+            codes::EMPTY_SERVER,
+            src.file,
+            &src.anchor,
+            format!("server `{}` has no tools, no prompts and no command", src.declared),
+            Some("list its `tools = [\"…\"]` and/or `prompts`, or wrap a server with `command = [\"…\"]`".into()),
+        );
+    }
+    if head.found_errors(f) {
+        return (None, references);
+    }
+    let server = ServerDef {
+        name: src.declared.clone(),
+        title: head.title,
+        description: head.description,
+        version,
+        instructions,
+        tools,
+        prompts,
+        initialization,
+        command,
+        env,
+        cwd,
+        location: src.location.clone(),
+    };
+    (Some(server), references)
+}
+
+/// The `tools` or `prompts` a server lists, each also recorded in `out` with its place.
+fn read_references(
+    f: &mut Findings,
+    src: &DefinitionSource<'_>,
+    t: &Table<'_>,
+    kind: Kind,
+    out: &mut Vec<Reference>,
+) -> Vec<ItemRef> {
+    let mut refs = Vec::new();
+    for (raw, node) in t.strings(f, kind.plural()).unwrap_or_default() {
+        match ItemRef::parse(&raw) {
+            Ok(item) => {
+                refs.push(item.clone());
+                let (location, length) = src.file.span_location(&node.span);
+                out.push(Reference {
+                    kind,
+                    item,
+                    location,
+                    length,
+                });
+            }
+            Err(e) => f.at(
+                codes::INVALID_ITEM_NAME,
+                src.file,
+                &node.span,
+                e.to_string(),
+                Some(format!(
+                    "a server lists {} by bare name (this package) or as {}",
+                    kind.plural(),
+                    NameError::Qualified {
+                        input: String::new(),
+                        reason: String::new()
+                    }
+                    .expected_form()
+                )),
+            ),
+        }
+    }
+    refs
+}
