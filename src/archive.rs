@@ -1,4 +1,4 @@
-//! Deterministic packing and safe unpacking of package archives (DESIGN §3, §4).
+//! Deterministic packing and safe unpacking of package archives (docs/store.md, "package archives").
 //!
 //! An archive is a gzip-compressed tar with one top folder `<name>-<version>/` holding the
 //! package folder's files. Packing is byte-for-byte reproducible; unpacking accepts only
@@ -19,14 +19,9 @@ pub use unpack::{
 /// Everything that can go wrong while packing or unpacking.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    /// A file system operation failed; `action` says what agx was doing.
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file system step failed; the error names the path (`fs_err`).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
     #[error("cannot pack {}: it is a symbolic link", path.display())]
     SymlinkInPackage { path: PathBuf },
     #[error("cannot pack {}: it is not a regular file or folder", path.display())]
@@ -127,7 +122,7 @@ impl crate::error::Hint for ArchiveError {
                 "build package archives with `agx pack`, which puts agx.toml in the top folder"
                     .into(),
             ),
-            ArchiveError::Io { .. } => None,
+            ArchiveError::Io(_) => None,
         }
     }
 }
@@ -145,18 +140,6 @@ pub struct PackedArchive {
 /// `out_dir`, deterministically.
 pub fn pack(package: &Package, out_dir: &Path) -> Result<PackedArchive, ArchiveError> {
     pack_dir(&package.dir, package.name(), package.version(), out_dir)
-}
-
-/// Map an I/O error to `ArchiveError::Io` saying what agx was doing, and where.
-fn io_err<'p>(
-    action: &'static str,
-    path: &'p Path,
-) -> impl Fn(std::io::Error) -> ArchiveError + 'p {
-    move |source| ArchiveError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
 }
 
 /// `1.5 MiB`-style sizes for messages.
@@ -182,7 +165,7 @@ pub fn human_size(bytes: u64) -> String {
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
+    let mut file = fs_err::File::open(path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
     loop {

@@ -8,6 +8,7 @@ pub mod clients;
 pub mod commands;
 pub mod error;
 pub mod index;
+pub mod io_context;
 pub mod manifest;
 pub mod name;
 pub mod ops;

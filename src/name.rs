@@ -1,4 +1,4 @@
-//! Package and item names, qualified item names and `pkg@requirement` specs (DESIGN §1).
+//! Package and item names, qualified item names and `pkg@requirement` specs (docs/package-format.md, "names").
 
 use std::fmt;
 use std::str::FromStr;

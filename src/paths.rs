@@ -1,11 +1,27 @@
-//! Where agx keeps its data, configuration and cache (DESIGN §4).
+//! Where agx keeps its data, configuration and cache (docs/store.md).
 //!
 //! With `AGX_HOME` set, everything lives under it (`AGX_HOME/config.toml`,
 //! `AGX_HOME/cache/`); otherwise the platform's data, config and cache folders are used.
 
 use std::path::PathBuf;
 
-use crate::error::CliError;
+/// Why agx's folders cannot be found.
+#[derive(Debug, thiserror::Error)]
+pub enum PathsError {
+    #[error("cannot read the current directory (to resolve the relative AGX_HOME)")]
+    CurrentDir(#[source] std::io::Error),
+    #[error("cannot find a home directory for agx's data")]
+    NoHome,
+}
+
+impl crate::error::Hint for PathsError {
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            PathsError::CurrentDir(_) => "set AGX_HOME to an absolute path".into(),
+            PathsError::NoHome => "set AGX_HOME to a folder where agx may keep its store".into(),
+        })
+    }
+}
 
 /// The folders agx uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +38,7 @@ pub struct AgxPaths {
 
 impl AgxPaths {
     /// Resolve from the environment.
-    pub fn from_env() -> Result<Self, CliError> {
+    pub fn from_env() -> Result<Self, PathsError> {
         match std::env::var_os("AGX_HOME").filter(|v| !v.is_empty()) {
             Some(home) => {
                 let home = PathBuf::from(home);
@@ -30,18 +46,14 @@ impl AgxPaths {
                     home
                 } else {
                     std::env::current_dir()
-                        .map_err(|e| {
-                            CliError::new(format!("cannot read the current directory: {e}"))
-                        })?
+                        .map_err(PathsError::CurrentDir)?
                         .join(home)
                 };
                 Ok(Self::under(home, true))
             }
             None => {
-                let dirs = directories::ProjectDirs::from("", "", "agx").ok_or_else(|| {
-                    CliError::new("cannot find a home directory for agx's data")
-                        .with_hint("set AGX_HOME to a folder where agx may keep its store")
-                })?;
+                let dirs =
+                    directories::ProjectDirs::from("", "", "agx").ok_or(PathsError::NoHome)?;
                 Ok(AgxPaths {
                     home: dirs.data_dir().to_path_buf(),
                     config_dir: dirs.config_dir().to_path_buf(),

@@ -84,7 +84,7 @@ impl Printer {
 
     /// `text` and a newline on stdout (see [`Printer::out`]).
     pub fn outln(&self, text: &str) -> CliResult {
-        self.out(&format!("{text}\n"))
+        self.out(format!("{text}\n"))
     }
 
     /// A block of text for people (diagnostics) on stderr, as it is.

@@ -1,4 +1,4 @@
-//! Version and dependency resolution (DESIGN §4).
+//! Version and dependency resolution (docs/registry.md, "resolution").
 //!
 //! Rules: the newest non-yanked version matching every requirement on a package; an exact
 //! `pkg@1.2.0` asked for on the command line may select a yanked version (with a warning);

@@ -9,7 +9,8 @@ use flate2::{Compression, GzBuilder};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use sha2::{Digest, Sha256};
 
-use super::{ArchiveError, PackedArchive, io_err};
+use super::{ArchiveError, PackedArchive};
+use crate::io_context::at;
 use crate::name::PackageName;
 
 /// The modification time of every entry: 1980-01-01T00:00:00Z (a common reproducible-build
@@ -42,9 +43,9 @@ pub fn pack_dir(
     out_dir: &Path,
 ) -> Result<PackedArchive, ArchiveError> {
     let file_name = archive_file_name(name, version);
-    fs::create_dir_all(out_dir).map_err(io_err("create the folder", out_dir))?;
-    let out_dir = fs::canonicalize(out_dir).map_err(io_err("open the folder", out_dir))?;
-    let dir = fs::canonicalize(dir).map_err(io_err("open the package folder", dir))?;
+    fs::create_dir_all(out_dir).map_err(at("create the folder", out_dir))?;
+    let out_dir = fs::canonicalize(out_dir).map_err(at("open the folder", out_dir))?;
+    let dir = fs::canonicalize(dir).map_err(at("open the package folder", dir))?;
 
     let walker = Walker {
         root: &dir,
@@ -64,7 +65,7 @@ pub fn pack_dir(
         .prefix(TEMP_PREFIX)
         .suffix(".tmp")
         .tempfile_in(&out_dir)
-        .map_err(io_err("create a temporary file in", &out_dir))?;
+        .map_err(at("create a temporary file in", &out_dir))?;
     let (sha256, size) = write_archive(
         temp.as_file(),
         &top_folder_name(name, version),
@@ -74,7 +75,7 @@ pub fn pack_dir(
     set_archive_permissions(temp.as_file(), temp.path())?;
     let path = out_dir.join(file_name);
     temp.persist(&path)
-        .map_err(|e| io_err("write the archive", &path)(e.error))?;
+        .map_err(|e| at("write the archive", &path)(e.error))?;
     Ok(PackedArchive { path, sha256, size })
 }
 
@@ -101,9 +102,9 @@ struct Walker<'a> {
 
 impl Walker<'_> {
     fn walk(&self, dir: &Path, rel_dir: &str, out: &mut Vec<Entry>) -> Result<(), ArchiveError> {
-        let listing = fs::read_dir(dir).map_err(io_err("read the folder", dir))?;
+        let listing = fs::read_dir(dir).map_err(at("read the folder", dir))?;
         for item in listing {
-            let item = item.map_err(io_err("read the folder", dir))?;
+            let item = item.map_err(at("read the folder", dir))?;
             let abs = item.path();
             let file_name = item.file_name();
             let Some(file_name) = file_name.to_str() else {
@@ -114,7 +115,7 @@ impl Walker<'_> {
             } else {
                 format!("{rel_dir}/{file_name}")
             };
-            let meta = fs::symlink_metadata(&abs).map_err(io_err("read", &abs))?;
+            let meta = fs::symlink_metadata(&abs).map_err(at("read", &abs))?;
             let file_type = meta.file_type();
             if self.excluded(&rel, file_name, dir, file_type.is_dir()) {
                 continue;
@@ -180,7 +181,7 @@ fn write_archive(
     entries: &[Entry],
     out_dir: &Path,
 ) -> Result<(String, u64), ArchiveError> {
-    let write_err = |e| io_err("write the archive in", out_dir)(e);
+    let write_err = |e| at("write the archive in", out_dir)(e);
     let hashing = HashingWriter {
         inner: BufWriter::new(file),
         hasher: Sha256::new(),
@@ -201,8 +202,8 @@ fn write_archive(
                 .append_data(&mut dir_header(), &path, io::empty())
                 .map_err(write_err)?,
             EntryKind::File { executable } => {
-                let source = File::open(&entry.abs).map_err(io_err("read", &entry.abs))?;
-                let size = source.metadata().map_err(io_err("read", &entry.abs))?.len();
+                let source = File::open(&entry.abs).map_err(at("read", &entry.abs))?;
+                let size = source.metadata().map_err(at("read", &entry.abs))?.len();
                 let mut header = base_header(tar::EntryType::Regular);
                 header.set_mode(if executable { 0o755 } else { 0o644 });
                 header.set_size(size);
@@ -211,7 +212,7 @@ fn write_archive(
                     remaining: size,
                 };
                 tar.append_data(&mut header, &path, reader)
-                    .map_err(io_err("pack", &entry.abs))?;
+                    .map_err(at("pack", &entry.abs))?;
             }
         }
     }
@@ -255,7 +256,8 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
 fn set_archive_permissions(file: &File, path: &Path) -> Result<(), ArchiveError> {
     use std::os::unix::fs::PermissionsExt;
     file.set_permissions(fs::Permissions::from_mode(0o644))
-        .map_err(io_err("set permissions of", path))
+        .map_err(at("set permissions of", path))?;
+    Ok(())
 }
 
 #[cfg(not(unix))]

@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use flate2::read::GzDecoder;
 
-use super::{ArchiveError, UnsafeEntry, io_err};
+use super::{ArchiveError, UnsafeEntry};
+use crate::io_context::at;
 
 /// The smallest expansion cap: no archive is refused for expanding to less than this.
 pub const MIN_EXPANSION_CAP: u64 = 512 * 1024 * 1024;
@@ -28,10 +29,10 @@ pub fn expansion_cap(compressed_size: u64) -> u64 {
 /// folder, rejecting anything unsafe. The expansion cap comes from the file's size. On any
 /// error, whatever was written is removed.
 pub fn unpack(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
-    let file = File::open(archive).map_err(io_err("open the archive", archive))?;
+    let file = File::open(archive).map_err(at("open the archive", archive))?;
     let size = file
         .metadata()
-        .map_err(io_err("read the archive", archive))?
+        .map_err(at("read the archive", archive))?
         .len();
     let label = archive.display().to_string();
     unpack_reader(BufReader::new(file), &label, expansion_cap(size), dest)
@@ -58,7 +59,7 @@ pub fn unpack_reader<R: Read>(
         .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
         .collect();
     if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(io_err("create the folder", parent))?;
+        fs::create_dir_all(parent).map_err(at("create the folder", parent))?;
     }
     let result = match fs::create_dir(dest) {
         Ok(()) => Extraction::new(label, cap, dest).run(reader),
@@ -67,7 +68,7 @@ pub fn unpack_reader<R: Read>(
                 path: dest.to_path_buf(),
             });
         }
-        Err(e) => Err(io_err("create the folder", dest)(e)),
+        Err(e) => Err(at("create the folder", dest)(e).into()),
     };
     if result.is_err() {
         // Best effort: the error being returned matters more than a failed cleanup.
@@ -89,10 +90,10 @@ pub const MAX_MANIFEST_SIZE: u64 = 1024 * 1024;
 /// package's name and version before staging it). Every entry before it gets the same checks
 /// as in [`unpack`].
 pub fn read_manifest(archive: &Path) -> Result<String, ArchiveError> {
-    let file = File::open(archive).map_err(io_err("open the archive", archive))?;
+    let file = File::open(archive).map_err(at("open the archive", archive))?;
     let size = file
         .metadata()
-        .map_err(io_err("read the archive", archive))?
+        .map_err(at("read the archive", archive))?
         .len();
     let label = archive.display().to_string();
     // Only checks entries; nothing is written, so there is no destination.
@@ -178,7 +179,7 @@ impl<'a> Extraction<'a> {
             let target = self.dest.join(&rel);
             match kind {
                 Kind::Dir => {
-                    fs::create_dir_all(&target).map_err(io_err("create the folder", &target))?
+                    fs::create_dir_all(&target).map_err(at("create the folder", &target))?
                 }
                 Kind::File { executable } => self.write_file(&mut entry, &target, executable)?,
             }
@@ -253,7 +254,7 @@ impl<'a> Extraction<'a> {
         executable: bool,
     ) -> Result<(), ArchiveError> {
         if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(io_err("create the folder", parent))?;
+            fs::create_dir_all(parent).map_err(at("create the folder", parent))?;
         }
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
@@ -264,14 +265,14 @@ impl<'a> Extraction<'a> {
         }
         #[cfg(not(unix))]
         let _ = executable;
-        let mut file = options.open(target).map_err(io_err("create", target))?;
+        let mut file = options.open(target).map_err(at("create", target))?;
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             let n = entry.read(&mut buf).map_err(|e| self.read_error(e))?;
             if n == 0 {
                 break;
             }
-            file.write_all(&buf[..n]).map_err(io_err("write", target))?;
+            file.write_all(&buf[..n]).map_err(at("write", target))?;
         }
         Ok(())
     }

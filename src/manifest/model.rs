@@ -1,5 +1,5 @@
 //! The loaded, checked model of an extension package: `agx.toml` plus every definition file
-//! (DESIGN §2). Loading (`super::load`) produces these; everything else in agx reads them.
+//! (docs/package-format.md). Loading (`super::load`) produces these; everything else in agx reads them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! `agx validate --probe`: run each tool's self-test (`{"__test__": true}`, DESIGN §2 "Tool
-//! contract") and report tools that fail, time out, or do not answer a JSON object. This is
+//! `agx validate --probe`: run each tool's self-test (`{"__test__": true}`, see
+//! docs/package-format.md, "the self-test") and report tools that fail, time out, or do not answer a JSON object. This is
 //! the only part of validation that runs package code.
 
 use std::io::{Read, Write};
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::diagnostics::{self as codes, Finding, Findings};
 use super::model::{InputMode, Package, ToolDef, resolve_program};
 
-/// How long a tool may take to answer its self-test (DESIGN: < 200 ms).
+/// How long a tool may take to answer its self-test (docs/validate.md: under 200 ms).
 pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_millis(200);
 
 /// The self-test input.

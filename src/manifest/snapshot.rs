@@ -39,7 +39,7 @@ pub fn write(package: &Package) -> std::io::Result<()> {
         package,
     })
     .map_err(std::io::Error::other)?;
-    std::fs::write(package.dir.join(SNAPSHOT_FILE), json)
+    fs_err::write(package.dir.join(SNAPSHOT_FILE), json)
 }
 
 /// Load an installed package: its snapshot when this agx wrote one, else its definitions.

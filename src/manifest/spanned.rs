@@ -341,7 +341,7 @@ fn json_node(v: &jsonc_parser::ast::Value<'_>) -> Node {
     }
 }
 
-/// A JSON key as the snake_case key DESIGN uses: `Name` → `name`, `InputSchema` →
+/// A JSON key as the snake_case key of docs/package-format.md: `Name` → `name`, `InputSchema` →
 /// `input_schema`, `readOnly` → `read_only`.
 pub fn normalize_key(key: &str) -> String {
     let mut out = String::with_capacity(key.len() + 4);

@@ -19,8 +19,8 @@ use crate::store::{InstalledPackage, Store};
 
 /// What `agx info` was asked about.
 pub enum Subject {
-    Package(PackageInfo),
-    Server(ServerInfo),
+    Package(Box<PackageInfo>),
+    Server(Box<ServerInfo>),
 }
 
 /// A package, from whichever source had it.
@@ -109,8 +109,8 @@ pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
     let (package, server) = parse_target(&store, target)?;
     let info = gather(ctx, &store, &package)?;
     Ok(match server {
-        None => Subject::Package(info),
-        Some(server) => Subject::Server(server_info(&store, info, &server)?),
+        None => Subject::Package(Box::new(info)),
+        Some(server) => Subject::Server(Box::new(server_info(&store, info, &server)?)),
     })
 }
 
@@ -298,8 +298,7 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
                 .iter()
                 .map(|s| format!("{}/{}", info.name, s.name))
                 .collect(),
-            package: info.name,
-            version: info.version,
+            package: format!("{} {}", info.name, info.version),
             server: server.to_string(),
         });
     };

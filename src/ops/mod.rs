@@ -45,7 +45,7 @@ pub enum OpsError {
     #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
-    Plan(#[from] crate::store::plan::PlanError),
+    Plan(Box<crate::store::plan::PlanError>),
     #[error(transparent)]
     Name(#[from] crate::name::NameError),
     #[error(transparent)]
@@ -67,14 +67,21 @@ pub enum OpsError {
     NotATarget { source: crate::name::NameError },
     #[error("{name} is neither installed nor in the registry")]
     Unknown { name: crate::name::PackageName },
-    #[error("{package} {version} has no server `{server}`")]
+    #[error("{package} has no server `{server}`")]
     NoSuchServer {
-        package: crate::name::PackageName,
-        version: semver::Version,
+        /// The package and its version, as `acme/weather 1.2.0`.
+        package: String,
         server: String,
         /// The package's servers, qualified.
         known: Vec<String>,
     },
+}
+
+// Boxed: a plan error is large, and every operation returns this type.
+impl From<crate::store::plan::PlanError> for OpsError {
+    fn from(e: crate::store::plan::PlanError) -> Self {
+        OpsError::Plan(Box::new(e))
+    }
 }
 
 impl crate::error::Hint for OpsError {

@@ -20,31 +20,25 @@ pub fn unique_name(prefix: &str) -> String {
     )
 }
 
-pub fn create_dir_all(path: &Path) -> Result<(), StoreError> {
-    std::fs::create_dir_all(path).map_err(|e| StoreError::io("create folder", path, e))
-}
-
 /// Write `bytes` to `path` atomically (see `crate::atomic`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    crate::atomic::write_file(path, bytes, None).map_err(|e| StoreError::io("write", path, e))
+    crate::atomic::write_file(path, bytes, None)
+        .map_err(crate::io_context::at("write", path))
+        .map_err(StoreError::from)
 }
 
 /// Remove a file if it exists.
 pub fn remove_file(path: &Path) -> Result<(), StoreError> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(StoreError::io("remove", path, e))
-        }
+    match fs_err::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
 }
 
 /// Remove a folder tree if it exists.
 pub fn remove_tree(path: &Path) -> Result<(), StoreError> {
-    match std::fs::remove_dir_all(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(StoreError::io("remove", path, e))
-        }
+    match fs_err::remove_dir_all(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
 }
@@ -55,9 +49,9 @@ pub fn discard_tree(path: &Path, trash_dir: &Path) -> Result<(), StoreError> {
     if !path.exists() {
         return Ok(());
     }
-    create_dir_all(trash_dir)?;
+    fs_err::create_dir_all(trash_dir)?;
     let trash = trash_dir.join(unique_name("trash"));
-    std::fs::rename(path, &trash).map_err(|e| StoreError::io("move aside", path, e))?;
+    fs_err::rename(path, &trash)?;
     remove_tree(&trash)
 }
 
@@ -66,15 +60,16 @@ pub fn discard_tree(path: &Path, trash_dir: &Path) -> Result<(), StoreError> {
 /// returns whether an exchange happened.
 pub fn replace_dir(new: &Path, target: &Path) -> Result<bool, StoreError> {
     if let Some(parent) = target.parent() {
-        create_dir_all(parent)?;
+        fs_err::create_dir_all(parent)?;
     }
-    match std::fs::rename(new, target) {
+    match fs_err::rename(new, target) {
         Ok(()) => Ok(false),
         Err(e) if target.is_dir() => {
-            exchange(new, target).map_err(|_| StoreError::io("replace", target, e))?;
+            // The rename's error names both paths; the exchange's own would name none.
+            exchange(new, target).map_err(|_| e)?;
             Ok(true)
         }
-        Err(e) => Err(StoreError::io("move into place", target, e)),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -117,13 +112,12 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 
 /// Every entry of a folder (an empty list when it does not exist).
 pub fn read_dir_paths(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
-    match std::fs::read_dir(dir) {
-        Ok(entries) => entries
+    match fs_err::read_dir(dir) {
+        Ok(entries) => Ok(entries
             .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .map_err(|e| StoreError::io("read folder", dir, e)),
+            .collect::<Result<_, _>>()?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(StoreError::io("read folder", dir, e)),
+        Err(e) => Err(e.into()),
     }
 }
 

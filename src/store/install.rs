@@ -180,8 +180,7 @@ impl Installer<'_> {
                 packed.path
             }
             LocalSource::Tarball(file) => {
-                prepared.sha256 = crate::archive::sha256_file(file)
-                    .map_err(|e| StoreError::io("read", file, e))?;
+                prepared.sha256 = crate::archive::sha256_file(file)?;
                 file.clone()
             }
         };
@@ -261,7 +260,7 @@ impl Installer<'_> {
             .store
             .staging_dir()
             .join(fsutil::unique_name("install"));
-        fsutil::create_dir_all(&stage)?;
+        fs_err::create_dir_all(&stage)?;
         Ok(stage)
     }
 
@@ -274,8 +273,7 @@ impl Installer<'_> {
         previous: Option<&Receipt>,
     ) -> Result<Outcome, StoreError> {
         let marker = unpacked.join(COMPLETE_MARKER);
-        std::fs::write(&marker, receipt.sha256.as_bytes())
-            .map_err(|e| StoreError::io("write", &marker, e))?;
+        fs_err::write(&marker, receipt.sha256.as_bytes())?;
         let target = self.store.package_dir(&receipt.name, &receipt.version);
         // Same version again: an atomic exchange, so the folder never goes missing.
         let exchanged = fsutil::replace_dir(unpacked, &target)?;
@@ -344,12 +342,6 @@ fn unpack_checked(archive: &Path, stage: &Path, what: &str) -> Result<Package, S
         source,
     })?;
     let package = crate::manifest::load_package(&dest)?;
-    crate::manifest::snapshot::write(&package).map_err(|e| {
-        StoreError::io(
-            "write",
-            &dest.join(crate::manifest::snapshot::SNAPSHOT_FILE),
-            e,
-        )
-    })?;
+    crate::manifest::snapshot::write(&package)?;
     Ok(package)
 }

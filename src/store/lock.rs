@@ -22,9 +22,9 @@ pub struct StoreLock {
 impl StoreLock {
     /// Take the lock on `path` (created when missing), waiting for other processes.
     pub fn acquire(path: &Path, mode: LockMode) -> Result<StoreLock, StoreError> {
-        let err = |e| StoreError::io("lock", path, e);
+        let err = |e| StoreError::from(crate::io_context::at("lock", path)(e));
         if let Some(parent) = path.parent() {
-            super::fsutil::create_dir_all(parent)?;
+            fs_err::create_dir_all(parent)?;
         }
         let file = std::fs::OpenOptions::new()
             .read(true)

@@ -1,4 +1,4 @@
-//! The local store: layout, locking, install/uninstall transactions, receipts (DESIGN §4).
+//! The local store: layout, locking, install/uninstall transactions, receipts (docs/store.md).
 //!
 //! ```text
 //! store-v1/<publisher>/<name>/<version>/   unpacked package, complete with `.agx-complete`
@@ -36,13 +36,9 @@ pub const COMPLETE_MARKER: &str = ".agx-complete";
 /// Errors of the store. Each names the package or path involved.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("cannot {action} {}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file system step failed; the error names the path (`fs_err`).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
     #[error("the receipt {} is damaged: {reason}", path.display())]
     BadReceipt { path: PathBuf, reason: String },
     #[error("{name} is not installed")]
@@ -101,22 +97,10 @@ impl From<crate::manifest::LoadError> for StoreError {
     }
 }
 
-impl StoreError {
-    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
-        StoreError::Io {
-            action,
-            path: path.to_path_buf(),
-            source,
-        }
-    }
-}
-
 impl crate::error::Hint for StoreError {
     fn hint(&self) -> Option<String> {
         match self {
-            StoreError::Io { source, .. }
-                if source.kind() == std::io::ErrorKind::PermissionDenied =>
-            {
+            StoreError::Io(source) if source.kind() == std::io::ErrorKind::PermissionDenied => {
                 Some(
                     "check the permissions of the agx home (set AGX_HOME to use another folder)"
                         .into(),
@@ -339,7 +323,7 @@ impl Store {
             }
         }
         if kept.is_none() {
-            let _ = std::fs::remove_dir(name_dir);
+            let _ = fs_err::remove_dir(name_dir);
         }
         Ok(())
     }

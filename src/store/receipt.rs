@@ -98,7 +98,7 @@ fn root_keys(text: &str) -> &str {
 }
 
 fn read_text(path: &Path) -> Result<String, StoreError> {
-    std::fs::read_to_string(path).map_err(|e| StoreError::io("read", path, e))
+    Ok(fs_err::read_to_string(path)?)
 }
 
 fn bad_receipt(path: &Path, e: &toml::de::Error) -> StoreError {
