@@ -71,6 +71,13 @@ fn emit(line: &str) {
     let _ = writeln!(err, "{line}");
 }
 
+/// A command's result on stdout; a reader that went away (`agx clients | head`) is not an
+/// error.
+pub fn print_result(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
 /// A cargo-style status line, e.g. `  Installed acme/weather v1.2.0`. Hidden by `-q`.
 pub fn status(verb: &str, message: &str) {
     if verbosity() >= 0 {

@@ -166,6 +166,15 @@ pub struct Client {
     pub new_file: Option<&'static str>,
 }
 
+/// A client is its id (the rest is the table's data about it).
+impl PartialEq for Client {
+    fn eq(&self, other: &Client) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Client {}
+
 /// The table. Paths from shared/clients.md.
 pub static CLIENTS: &[Client] = &[
     Client {

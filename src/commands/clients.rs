@@ -5,10 +5,10 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::Context;
-use crate::cli::{JsonArgs, Scope};
-use crate::clients::{self, CLIENTS, ClientError, HostEnv};
+use crate::cli::JsonArgs;
+use crate::clients::{self, CLIENTS, ClientError, HostEnv, Scope, Target};
 use crate::error::CliResult;
-use crate::ui::{Style, paint};
+use crate::ui::{self, Style, paint};
 
 #[derive(Serialize)]
 struct ClientInfo {
@@ -50,7 +50,7 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
         let mut files = Vec::new();
         for scope in scopes {
             // The project scope is shown for the current directory.
-            let target = clients::target(client, scope, None, None, "KEY", &host)?;
+            let target = Target::new(client, scope, None, None, "KEY", &host)?;
             let exists = target.file.is_file();
             let (entries, error) = if exists {
                 match clients::agx_entries(&target) {
@@ -75,7 +75,7 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
                 continue;
             }
             files.push(FileInfo {
-                scope: clients::scope_name(scope),
+                scope: scope.as_str(),
                 path: target.file.display().to_string(),
                 exists,
                 entries,
@@ -97,7 +97,7 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
             "{}",
             serde_json::to_string_pretty(&infos).expect("serializable")
         );
-        clients::print_result(&out);
+        ui::print_result(&out);
         return Ok(());
     }
     for info in &infos {
@@ -119,6 +119,6 @@ pub fn run(_ctx: &Context, args: &JsonArgs) -> CliResult {
             }
         }
     }
-    clients::print_result(&out);
+    ui::print_result(&out);
     Ok(())
 }

@@ -35,7 +35,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
             let _ = writeln!(out, "  {action}: {}", f.action);
         }
     }
-    crate::clients::print_result(&out);
+    ui::print_result(&out);
     let open = report.findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {
         ui::status(

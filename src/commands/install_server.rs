@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::Context;
 use crate::cli::InstallServerArgs;
 use crate::clients::resolve::{ResolvedServer, installed_package_dir, resolve_server};
-use crate::clients::{self, HostEnv, Outcome, Records, ServerEntry, shape};
+use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
 use crate::error::{CliError, CliResult};
 use crate::name::{PackageName, QualifiedName};
 use crate::ui;
@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         .clone()
         .unwrap_or_else(|| shape::default_key(server.item.as_str()));
     let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
-    let target = clients::target(
+    let target = Target::new(
         client,
         args.scope,
         args.project.as_deref(),
@@ -50,32 +50,34 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     }
     env.extend(env_pairs);
     let entry = ServerEntry {
-        command: command.clone(),
+        command,
         args: vec!["serve".into(), server.to_string()],
         env,
     };
-    let change = clients::plan_install(&target, &key, &entry, args.force)?;
     let place = format!(
         "`{key}` in {} ({}, {} scope)",
         target.file.display(),
         client.id,
-        clients::scope_name(args.scope)
+        args.scope
     );
     if args.dry_run {
+        let change = clients::plan_install(&target, &key, &entry, args.force)?;
         if change.outcome == Outcome::Unchanged {
             ui::status("Unchanged", &format!("{place} already has this entry"));
         } else {
-            clients::print_result(&change.diff());
+            ui::print_result(&change.diff());
             ui::status("Dry run", &format!("would write {place}; nothing written"));
         }
         return Ok(());
     }
-    let backup = change.apply()?;
-    let records_path = paths.clients_file();
-    let mut records = Records::load(&records_path)?;
-    if records.upsert(target.record(&key, &server.to_string(), &command)) {
-        records.save(&records_path)?;
-    }
+    let clients::Applied { change, backup } = clients::install_entry(
+        &paths.clients_file(),
+        &target,
+        &key,
+        &server,
+        &entry,
+        args.force,
+    )?;
     match change.outcome {
         Outcome::Unchanged => ui::status("Unchanged", &format!("{place} already has this entry")),
         Outcome::Updated => ui::status("Updated", &place),
@@ -87,7 +89,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             &format!("previous content saved to {}", b.display()),
         );
     }
-    if client.id == "claude-code" && args.scope == crate::cli::Scope::Project {
+    if client.id == "claude-code" && args.scope == Scope::Project {
         ui::warn("Claude Code starts project servers only after you approve them in a session");
     }
     Ok(())

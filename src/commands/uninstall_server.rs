@@ -2,7 +2,7 @@
 
 use super::Context;
 use crate::cli::UninstallServerArgs;
-use crate::clients::{self, HostEnv, Outcome, Records};
+use crate::clients::{self, HostEnv, Outcome, Target};
 use crate::error::{CliError, CliResult};
 use crate::ui;
 
@@ -16,7 +16,7 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     } else {
         args.entry.clone()
     };
-    let target = clients::target(
+    let target = Target::new(
         client,
         args.scope,
         args.project.as_deref(),
@@ -24,21 +24,22 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
         &key_hint,
         &host,
     )?;
-    let change = clients::plan_uninstall(&target, &args.entry)?;
     let place = format!(
         "{} ({}, {} scope)",
         target.file.display(),
         client.id,
-        clients::scope_name(args.scope)
+        args.scope
     );
-    if change.outcome == Outcome::NotFound {
-        return Err(
-            CliError::new(format!("no entry `{}` in {place}", args.entry))
-                .with_hint("`agx clients` lists the agx entries of every client"),
-        );
-    }
+    let not_found = || {
+        CliError::new(format!("no entry `{}` in {place}", args.entry))
+            .with_hint("`agx clients` lists the agx entries of every client")
+    };
     if args.dry_run {
-        clients::print_result(&change.diff());
+        let change = clients::plan_uninstall(&target, &args.entry)?;
+        if change.outcome == Outcome::NotFound {
+            return Err(not_found());
+        }
+        ui::print_result(&change.diff());
         ui::status(
             "Dry run",
             &format!(
@@ -48,12 +49,11 @@ pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
         );
         return Ok(());
     }
-    let backup = change.apply()?;
-    let records_path = paths.clients_file();
-    let mut records = Records::load(&records_path)?;
-    let record = target.record(&change.key, "", "");
-    records.remove_place(&record);
-    records.save(&records_path)?;
+    let clients::Applied { change, backup } =
+        clients::uninstall_entry(&paths.clients_file(), &target, &args.entry)?;
+    if change.outcome == Outcome::NotFound {
+        return Err(not_found());
+    }
     ui::status("Removed", &format!("`{}` from {place}", change.key));
     if let Some(b) = backup {
         ui::status(

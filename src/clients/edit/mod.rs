@@ -37,6 +37,28 @@ pub struct SyntaxError {
 pub enum EditError {
     #[error("`{0}` holds something other than a {1}")]
     WrongType(String, &'static str),
+    /// The client reads only the last copy; removing that one would bring an older one back.
+    #[error("`{key}` appears {count} times in `{container}`")]
+    DuplicateKey {
+        container: String,
+        key: String,
+        count: usize,
+    },
+}
+
+impl EditError {
+    pub fn hint(&self) -> String {
+        match self {
+            EditError::WrongType(..) => {
+                "fix that key by hand, or pass --config with another file".into()
+            }
+            EditError::DuplicateKey { key, .. } => {
+                format!(
+                    "keep one `{key}` entry (the client reads the last one), then run the command again"
+                )
+            }
+        }
+    }
 }
 
 /// A parsed config file that can be edited and written back.
@@ -48,19 +70,50 @@ pub trait ConfigDoc {
     /// Insert or replace `key`, creating the container when missing.
     fn set(&mut self, at: &Container, key: &str, value: &Value) -> Result<(), EditError>;
     /// Remove `key`; false when it was not there.
-    fn remove(&mut self, at: &Container, key: &str) -> bool;
+    fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError>;
     /// The whole file as text.
     fn text(&self) -> String;
 }
 
 /// Parse `text` in `format`. An empty (or whitespace-only) text is an empty document.
+/// A UTF-8 byte order mark (which some Windows editors write) is set aside and kept.
 pub fn parse(format: Format, text: &str) -> Result<Box<dyn ConfigDoc>, SyntaxError> {
+    if let Some(rest) = text.strip_prefix(BOM) {
+        return Ok(Box::new(WithBom(parse(format, rest)?)));
+    }
     Ok(match format {
         Format::Json => Box::new(json::JsonDoc::parse(text, false)?),
         Format::Jsonc => Box::new(json::JsonDoc::parse(text, true)?),
         Format::Toml => Box::new(toml::TomlDoc::parse(text)?),
         Format::Yaml => Box::new(yaml::YamlDoc::parse(text)?),
     })
+}
+
+const BOM: char = '\u{feff}';
+
+/// A document whose file starts with a byte order mark: edited without it, written with it.
+struct WithBom(Box<dyn ConfigDoc>);
+
+impl ConfigDoc for WithBom {
+    fn get(&self, at: &Container, key: &str) -> Option<Value> {
+        self.0.get(at, key)
+    }
+
+    fn entries(&self, at: &Container) -> Vec<(String, Value)> {
+        self.0.entries(at)
+    }
+
+    fn set(&mut self, at: &Container, key: &str, value: &Value) -> Result<(), EditError> {
+        self.0.set(at, key, value)
+    }
+
+    fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError> {
+        self.0.remove(at, key)
+    }
+
+    fn text(&self) -> String {
+        format!("{BOM}{}", self.0.text())
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
