@@ -1,4 +1,4 @@
-//! Every supported MCP client in one table (DESIGN §6, shared/clients.md): where its config
+//! Every supported MCP client in one table (see docs/clients.md): where its config
 //! files are, their format, where the servers live inside them, and the entry shape.
 //! Adding a client is one entry here, plus a `Shape` variant only when its entry differs.
 
@@ -175,7 +175,8 @@ impl PartialEq for Client {
 
 impl Eq for Client {}
 
-/// The table. Paths from shared/clients.md.
+/// The table, from each client's documentation and source (checked by running Claude
+/// Code, Gemini CLI and Codex CLI).
 pub static CLIENTS: &[Client] = &[
     Client {
         id: "claude-code",
