@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::plan::{Change, Outcome, plan_install, plan_uninstall};
+use super::plan::{Change, Outcome, check_key, plan_install, plan_uninstall};
 use super::records::Records;
 use super::{ClientError, ServerEntry, Target, write};
 use crate::file_lock::FileLock;
@@ -26,6 +26,8 @@ pub fn install_entry(
     entry: &ServerEntry,
     force: bool,
 ) -> Result<Applied, ClientError> {
+    // Before the lock, which makes the file's folder.
+    check_key(key)?;
     let _records = Records::lock(records_path)?;
     let _file = lock_client_file(&target.file)?;
     let change = plan_install(target, key, entry, force)?;
@@ -44,6 +46,13 @@ pub fn uninstall_entry(
     target: &Target,
     key_or_server: &str,
 ) -> Result<Applied, ClientError> {
+    if !target.file.exists() {
+        // Nothing to remove, and no lock (nor a folder for one) to make.
+        return Ok(Applied {
+            change: plan_uninstall(target, key_or_server)?,
+            backup: None,
+        });
+    }
     let _records = Records::lock(records_path)?;
     let _file = lock_client_file(&target.file)?;
     let change = plan_uninstall(target, key_or_server)?;

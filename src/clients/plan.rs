@@ -89,6 +89,15 @@ fn describe(value: &Value) -> String {
     }
 }
 
+/// Refuse a key that some client cannot use.
+pub fn check_key(key: &str) -> Result<(), ClientError> {
+    if shape::is_portable_key(key) {
+        Ok(())
+    } else {
+        Err(ClientError::BadKey { key: key.into() })
+    }
+}
+
 /// Plan writing `entry` under `key`.
 pub fn plan_install(
     target: &Target,
@@ -96,9 +105,7 @@ pub fn plan_install(
     entry: &ServerEntry,
     force: bool,
 ) -> Result<Change, ClientError> {
-    if !shape::is_portable_key(key) {
-        return Err(ClientError::BadKey { key: key.into() });
-    }
+    check_key(key)?;
     let (before, mut doc) = read_doc(target)?;
     if let (None, Some(seed)) = (&before, target.client.new_file) {
         doc = edit::parse(target.client.format, &seed.replace("{key}", key))

@@ -248,3 +248,23 @@ fn a_failed_write_leaves_the_file_byte_for_byte() {
     let records = home.agx_home().join("clients-v1.toml");
     assert!(!records.exists(), "a failed write is not recorded");
 }
+
+/// The locks need the client's folder; a command that writes nothing must not make it.
+#[test]
+fn a_refused_or_empty_edit_makes_no_folder() {
+    let home = home_with_package();
+    let out = install_server(&home, &["--name", "Not_Portable"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = home
+        .agx()
+        .args(["uninstall-server", "cursor", "forecast"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no entry `forecast`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!home.home().join(".cursor").exists());
+}
