@@ -34,7 +34,7 @@ pub enum ClientError {
         file: PathBuf,
         source: std::io::Error,
     },
-    #[error("cannot write {}; the file is as it was", file.display())]
+    #[error("cannot write {}", file.display())]
     Write {
         file: PathBuf,
         source: std::io::Error,
