@@ -14,6 +14,20 @@ pub fn write_file(
     bytes: &[u8],
     permissions: Option<fs::Permissions>,
 ) -> std::io::Result<()> {
+    write_file_with(path, bytes, |new| match permissions {
+        Some(perms) => new.set_permissions(perms),
+        None => Ok(()),
+    })
+}
+
+/// Write `bytes` to `path` like `write_file`; `prepare` gives the new file its attributes
+/// (permissions, owner) before it replaces the old one. When anything fails, the old file
+/// is as it was and the temp file is gone.
+pub fn write_file_with(
+    path: &Path,
+    bytes: &[u8],
+    prepare: impl FnOnce(&fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -22,9 +36,7 @@ pub fn write_file(
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    if let Some(perms) = permissions {
-        fs::set_permissions(tmp.path(), perms)?;
-    }
+    prepare(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);
     Ok(())

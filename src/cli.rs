@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::clients::Scope;
 pub use crate::printer::ColorChoice;
 
 /// agx — a package manager for AI-agent extensions (MCP servers, tools and prompts).
@@ -216,16 +217,6 @@ pub enum RegistryCommand {
         #[arg(long)]
         undo: bool,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Scope {
-    /// The user's own configuration (all projects).
-    User,
-    /// The project's shared configuration file, under --project.
-    Project,
-    /// Claude Code's per-project entry inside ~/.claude.json.
-    Local,
 }
 
 #[derive(Debug, Args)]

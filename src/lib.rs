@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clients;
 pub mod commands;
 pub mod error;
+pub mod file_lock;
 pub mod index;
 pub mod io_context;
 pub mod manifest;

@@ -4,11 +4,12 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::apply::lock_client_file;
+use super::in_use::uninstall_command;
 use super::resolve::resolve_server;
 use super::{
-    ClientError, Record, Records, ServerEntry, agx_binary, read_doc, record_target, shape,
+    ClientError, Record, Records, ServerEntry, Target, agx_binary, plan_install, read_doc, shape,
 };
-use crate::name::QualifiedName;
 use crate::paths::AgxPaths;
 
 /// What is wrong with one recorded entry.
@@ -53,11 +54,11 @@ pub struct DoctorReport {
 
 fn finding(r: &Record, problem: Problem, detail: String, action: String) -> Finding {
     Finding {
-        client: r.client.clone(),
-        scope: r.scope.clone(),
+        client: r.client.id.to_string(),
+        scope: r.scope.to_string(),
         file: r.file.display().to_string(),
         key: r.key.clone(),
-        server: r.server.clone(),
+        server: r.server.to_string(),
         problem,
         detail,
         action,
@@ -67,15 +68,17 @@ fn finding(r: &Record, problem: Problem, detail: String, action: String) -> Find
 
 /// Check every recorded entry; with `fix`, repair what is safe: forget entries the user
 /// removed (or whose file is gone), and point entries at this agx binary when theirs is gone.
-pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::CliError> {
+/// Fixing holds the record's lock throughout, and each client file's while it is edited.
+pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
     let records_path = paths.clients_file();
+    let _records_lock = fix.then(|| Records::lock(&records_path)).transpose()?;
     let mut records = Records::load(&records_path)?;
     let mut findings = Vec::new();
     let mut forget = Vec::new();
     let mut changed_records = false;
     let current = agx_binary().ok().map(|p| p.display().to_string());
     for record in records.entries.clone() {
-        let target = record_target(&record)?;
+        let target = Target::of_record(&record)?;
         let (before, doc) = match read_doc(&target) {
             Ok((Some(b), doc)) => (b, doc),
             Ok((None, _)) => {
@@ -102,7 +105,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                 ));
                 continue;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         let Some(value) = doc.get(&target.container, &record.key) else {
             let mut f = finding(
@@ -119,10 +122,11 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
             continue;
         };
         let entry = shape::parse(target.client.shape, &value);
-        let ours = entry.as_ref().and_then(ServerEntry::agx_server) == Some(record.server.as_str());
+        let server = record.server.to_string();
+        let ours = entry.as_ref().and_then(ServerEntry::agx_server) == Some(server.as_str());
         let same_command = entry.as_ref().is_some_and(|e| e.command == record.command);
         if !ours || !same_command {
-            let hint = super::uninstall_command(&record);
+            let hint = uninstall_command(&record);
             findings.push(finding(
                 &record,
                 Problem::ChangedByHand,
@@ -144,7 +148,10 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                     command: current.clone(),
                     ..entry.clone()
                 };
-                let change = super::plan_install(&target, &record.key, &fixed_entry, false);
+                let _file_lock = lock_client_file(&target.file)?;
+                let change = plan_install(&target, &record.key, &fixed_entry, false);
+                // Only when the file is still what was checked: another process may have
+                // edited it since.
                 if let Ok(change) = change
                     && change.before.as_deref() == Some(before.as_str())
                     && change.apply().is_ok()
@@ -159,10 +166,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
             }
             findings.push(f);
         }
-        let Ok(server) = QualifiedName::parse(&record.server) else {
-            continue;
-        };
-        match resolve_server(paths, &server) {
+        match resolve_server(paths, &record.server) {
             Ok(_) => {}
             Err(e) if e.missing_package().is_some() => {
                 let p = e.missing_package().expect("checked");
@@ -170,10 +174,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
                     &record,
                     Problem::PackageMissing,
                     format!("package {p} is not installed"),
-                    format!(
-                        "run `agx install {p}`, or `{}`",
-                        super::uninstall_command(&record)
-                    ),
+                    format!("run `agx install {p}`, or `{}`", uninstall_command(&record)),
                 ))
             }
             Err(e) => findings.push(finding(
@@ -185,7 +186,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, crate::error::Cl
         }
     }
     for r in &forget {
-        changed_records |= records.remove_place(r);
+        changed_records |= records.remove_place(&r.place());
     }
     if changed_records {
         records.save(&records_path)?;

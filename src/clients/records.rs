@@ -1,20 +1,28 @@
 //! `clients-v1.toml`: every entry agx wrote into a client config, so that `doctor`,
-//! `uninstall` and `clients` can find them again.
+//! `uninstall` and `clients` can find them again. Rows are typed: a damaged row (an unknown
+//! client or scope, a server that is not `publisher/name/server`) is an error naming the
+//! file, line and column, never a guess.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::Scope;
+use super::table::Client;
+use crate::file_lock::{FileLock, LockMode};
+use crate::name::QualifiedName;
+
 /// One entry agx wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
-    pub client: String,
-    /// `user`, `project` or `local`.
-    pub scope: String,
+    #[serde(with = "client_id")]
+    pub client: &'static Client,
+    pub scope: Scope,
     pub file: PathBuf,
     pub key: String,
     /// The qualified server the entry launches.
-    pub server: String,
+    #[serde(with = "qualified_name")]
+    pub server: QualifiedName,
     /// The project folder of a `local` entry (its place inside `~/.claude.json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
@@ -22,13 +30,23 @@ pub struct Record {
     pub command: String,
 }
 
+/// Where an entry is: two records with the same place name the same entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub client: &'static Client,
+    pub file: PathBuf,
+    pub key: String,
+    pub project: Option<PathBuf>,
+}
+
 impl Record {
-    /// Two records name the same place in the same file.
-    pub fn same_place(&self, other: &Record) -> bool {
-        self.client == other.client
-            && self.file == other.file
-            && self.key == other.key
-            && self.project == other.project
+    pub fn place(&self) -> Place {
+        Place {
+            client: self.client,
+            file: self.file.clone(),
+            key: self.key.clone(),
+            project: self.project.clone(),
+        }
     }
 }
 
@@ -55,13 +73,18 @@ pub enum RecordsError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot lock {}", path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl crate::error::Hint for RecordsError {
     fn hint(&self) -> Option<String> {
         match self {
             RecordsError::Parse { path, .. } => Some(format!(
-                "fix or remove {} (agx only uses it to find the entries it wrote)",
+                "fix or remove that row of {} (agx only uses it to find the entries it wrote)",
                 path.display()
             )),
             _ => None,
@@ -96,9 +119,33 @@ impl Records {
             })
     }
 
+    /// Hold the record for a read-modify-write: every writer takes this lock (before any
+    /// client file's, so that two agx processes never wait on each other in a circle).
+    pub fn lock(path: &Path) -> Result<FileLock, RecordsError> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let lock_path = path.with_file_name(name);
+        let err = |source| RecordsError::Lock {
+            path: lock_path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        FileLock::acquire(&lock_path, LockMode::Exclusive, || {
+            tracing::info!(
+                verb = "Blocking",
+                "waiting for another agx process editing {}",
+                path.display()
+            )
+        })
+        .map_err(err)
+    }
+
     /// Add or replace the record for the same place; false when it was already there.
     pub fn upsert(&mut self, record: Record) -> bool {
-        match self.entries.iter_mut().find(|r| r.same_place(&record)) {
+        let place = record.place();
+        match self.entries.iter_mut().find(|r| r.place() == place) {
             Some(r) if *r == record => false,
             Some(r) => {
                 *r = record;
@@ -111,39 +158,130 @@ impl Records {
         }
     }
 
-    pub fn remove_place(&mut self, record: &Record) -> bool {
+    /// Forget the record of a place; false when there was none.
+    pub fn remove_place(&mut self, place: &Place) -> bool {
         let before = self.entries.len();
-        self.entries.retain(|r| !r.same_place(record));
+        self.entries.retain(|r| r.place() != *place);
         before != self.entries.len()
+    }
+}
+
+/// A client by its id in the table.
+mod client_id {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::clients::table::{CLIENTS, Client};
+
+    pub fn serialize<S: Serializer>(client: &&'static Client, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(client.id)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static Client, D::Error> {
+        let id = String::deserialize(d)?;
+        CLIENTS.iter().find(|c| c.id == id).ok_or_else(|| {
+            let known: Vec<&str> = CLIENTS.iter().map(|c| c.id).collect();
+            serde::de::Error::custom(format!(
+                "unknown client `{id}`, expected one of {}",
+                known.join(", ")
+            ))
+        })
+    }
+}
+
+/// A qualified server as its `publisher/name/server` text.
+mod qualified_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::name::QualifiedName;
+
+    pub fn serialize<S: Serializer>(name: &QualifiedName, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(name)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<QualifiedName, D::Error> {
+        let text = String::deserialize(d)?;
+        QualifiedName::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clients::find_client;
+
+    fn record() -> Record {
+        Record {
+            client: find_client("cursor").unwrap(),
+            scope: Scope::User,
+            file: "/h/.cursor/mcp.json".into(),
+            key: "forecast".into(),
+            server: QualifiedName::parse("acme/weather/forecast").unwrap(),
+            project: None,
+            command: "/bin/agx".into(),
+        }
+    }
 
     #[test]
     fn round_trips_and_upserts() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("clients-v1.toml");
         let mut records = Records::load(&path).unwrap();
-        let r = Record {
-            client: "cursor".into(),
-            scope: "user".into(),
-            file: "/h/.cursor/mcp.json".into(),
-            key: "forecast".into(),
-            server: "acme/weather/forecast".into(),
-            project: None,
-            command: "/bin/agx".into(),
-        };
-        records.upsert(r.clone());
+        records.upsert(record());
         records.upsert(Record {
-            server: "acme/weather/other".into(),
-            ..r.clone()
+            server: QualifiedName::parse("acme/weather/other").unwrap(),
+            ..record()
         });
         records.save(&path).unwrap();
         let back = Records::load(&path).unwrap();
-        assert_eq!(back.entries.len(), 1);
-        assert_eq!(back.entries[0].server, "acme/weather/other");
+        assert_eq!(
+            back.entries,
+            vec![Record {
+                server: QualifiedName::parse("acme/weather/other").unwrap(),
+                ..record()
+            }]
+        );
+        let mut back = back;
+        assert!(back.remove_place(&record().place()));
+        assert!(back.entries.is_empty());
+    }
+
+    /// A damaged row used to be read as a user-scope entry; now it names the file and line.
+    #[test]
+    fn a_damaged_row_is_an_error_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("clients-v1.toml");
+        let mut records = Records::default();
+        records.upsert(record());
+        records.save(&path).unwrap();
+        let good = std::fs::read_to_string(&path).unwrap();
+        for (from, to, says) in [
+            (
+                "scope = \"user\"",
+                "scope = \"usr\"",
+                "unknown variant `usr`",
+            ),
+            (
+                "client = \"cursor\"",
+                "client = \"cursr\"",
+                "unknown client `cursr`",
+            ),
+            ("acme/weather/forecast", "acme-weather", "acme-weather"),
+        ] {
+            assert!(good.contains(from), "{good}");
+            std::fs::write(&path, good.replace(from, to)).unwrap();
+            let err = Records::load(&path).unwrap_err();
+            let RecordsError::Parse {
+                path: named,
+                source,
+            } = &err
+            else {
+                panic!("{err:?}");
+            };
+            assert_eq!(named, &path);
+            let text = source.to_string();
+            let line = good.lines().position(|l| l.contains(from)).unwrap() + 1;
+            assert!(text.contains(&format!("line {line}")), "{text}");
+            assert!(text.contains(says), "{text}");
+        }
     }
 }

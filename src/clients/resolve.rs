@@ -10,43 +10,43 @@ use crate::runtime::{AssembleError, Assembled, assemble};
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
-pub enum ResolveError {
+pub enum ServerLookupError {
     #[error(transparent)]
     Assemble(Box<AssembleError>),
     #[error(transparent)]
     Store(Box<StoreError>),
 }
 
-impl From<StoreError> for ResolveError {
+impl From<StoreError> for ServerLookupError {
     fn from(e: StoreError) -> Self {
-        ResolveError::Store(Box::new(e))
+        ServerLookupError::Store(Box::new(e))
     }
 }
 
-impl From<AssembleError> for ResolveError {
+impl From<AssembleError> for ServerLookupError {
     fn from(e: AssembleError) -> Self {
-        ResolveError::Assemble(Box::new(e))
+        ServerLookupError::Assemble(Box::new(e))
     }
 }
 
-impl crate::error::Hint for ResolveError {
+impl crate::error::Hint for ServerLookupError {
     fn hint(&self) -> Option<String> {
         match self {
-            ResolveError::Assemble(e) => e.as_ref().hint(),
-            ResolveError::Store(e) => e.as_ref().hint(),
+            ServerLookupError::Assemble(e) => e.as_ref().hint(),
+            ServerLookupError::Store(e) => e.as_ref().hint(),
         }
     }
 }
 
-impl ResolveError {
+impl ServerLookupError {
     /// The package that is not installed, when that is the problem.
     pub fn missing_package(&self) -> Option<&PackageName> {
         match self {
-            ResolveError::Assemble(e) => match e.as_ref() {
+            ServerLookupError::Assemble(e) => match e.as_ref() {
                 AssembleError::NotInstalled { package, .. } => Some(package),
                 _ => None,
             },
-            ResolveError::Store(_) => None,
+            ServerLookupError::Store(_) => None,
         }
     }
 }
@@ -55,7 +55,7 @@ impl ResolveError {
 pub fn installed_package_dir(
     paths: &AgxPaths,
     name: &PackageName,
-) -> Result<Option<PathBuf>, ResolveError> {
+) -> Result<Option<PathBuf>, ServerLookupError> {
     Ok(Store::open(paths).installed_dir(name)?)
 }
 
@@ -73,7 +73,7 @@ pub struct ResolvedServer {
 pub fn resolve_server(
     paths: &AgxPaths,
     server: &QualifiedName,
-) -> Result<ResolvedServer, ResolveError> {
+) -> Result<ResolvedServer, ServerLookupError> {
     let store = Store::open(paths);
     let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
         store.installed_dir(name).map_err(|e| e.to_string())

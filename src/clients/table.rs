@@ -1,4 +1,4 @@
-//! Every supported MCP client in one table (DESIGN §6, shared/clients.md): where its config
+//! Every supported MCP client in one table (see docs/clients.md): where its config
 //! files are, their format, where the servers live inside them, and the entry shape.
 //! Adding a client is one entry here, plus a `Shape` variant only when its entry differs.
 
@@ -166,7 +166,17 @@ pub struct Client {
     pub new_file: Option<&'static str>,
 }
 
-/// The table. Paths from shared/clients.md.
+/// A client is its id (the rest is the table's data about it).
+impl PartialEq for Client {
+    fn eq(&self, other: &Client) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Client {}
+
+/// The table, from each client's documentation and source (checked by running Claude
+/// Code, Gemini CLI and Codex CLI).
 pub static CLIENTS: &[Client] = &[
     Client {
         id: "claude-code",

@@ -1,8 +1,11 @@
-//! Safe writes of client files: temp file in the same folder, fsync, the original's
-//! permissions, atomic rename, and a backup of the previous content next to it.
+//! Safe writes of client files: a temp file in the same folder, fsync, the original's
+//! permissions, owner and group, an atomic rename, and a backup of the previous content
+//! next to it. Symlinks are written through (the link stays), and a file with other hard
+//! links is written in place, so that every name of it sees the change. Whatever fails,
+//! the user's file is left byte for byte as it was.
 
 use std::fs;
-use std::io::Write;
+use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The backup kept next to `path` (one, replaced by the next write).
@@ -12,48 +15,133 @@ pub fn backup_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// The real file behind a symlink (dotfile managers link config files; replace the target,
-/// not the link).
-fn resolve_link(path: &Path) -> PathBuf {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or(path.to_path_buf()),
-        _ => path.to_path_buf(),
+/// The file `path` finally names, following symlinks even when the last target does not
+/// exist yet (a dotfile manager's link to a file no one created): agx writes there, and the
+/// links stay links.
+pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    // The kernel's own limit (Linux's MAXSYMLINKS).
+    const MAX_LINKS: usize = 40;
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&path)?;
+                // A relative target is relative to the link's folder; an absolute one
+                // replaces the whole path when joined.
+                path = match path.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => return Ok(path),
+        }
     }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS} symbolic links in a row at {}",
+        path.display()
+    )))
 }
 
 /// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits); an
-/// existing one keeps its permissions and its old content goes to the backup, whose path is
-/// returned.
+/// existing one keeps its permissions, owner and group, and its old content goes to the
+/// backup, whose path is returned.
 pub fn write_atomic(
     path: &Path,
     text: &str,
     new_mode: u32,
     backup: bool,
-) -> std::io::Result<Option<PathBuf>> {
-    let path = resolve_link(path);
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+) -> io::Result<Option<PathBuf>> {
+    let path = follow_links(path)?;
     let old = match fs::metadata(&path) {
-        Ok(m) => Some(m.permissions()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            crate::atomic::write_file(&path, text.as_bytes(), Some(new_permissions(new_mode)))?;
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
+    let old_bytes = fs::read(&path)?;
     let mut backup_written = None;
-    if let (Some(perms), true) = (&old, backup) {
+    if backup {
         let b = backup_path(&path);
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        let dir = b.parent().filter(|p| !p.as_os_str().is_empty());
+        let mut tmp = tempfile::NamedTempFile::new_in(dir.unwrap_or(Path::new(".")))?;
         // Not fsynced: the backup is a courtesy copy, and each fsync costs milliseconds.
-        tmp.write_all(&fs::read(&path)?)?;
-        fs::set_permissions(tmp.path(), perms.clone())?;
+        tmp.write_all(&old_bytes)?;
+        // The user's own backup, even when root wrote it; agx owns it when it may not
+        // give it away.
+        let _ = keep_owner(tmp.as_file(), &old);
+        tmp.as_file().set_permissions(old.permissions())?;
         tmp.persist(&b).map_err(|e| e.error)?;
         backup_written = Some(b);
     }
-    let perms = old.unwrap_or_else(|| new_permissions(new_mode));
-    crate::atomic::write_file(&path, text.as_bytes(), Some(perms))?;
+    replace(&path, text.as_bytes(), &old_bytes, &old)?;
     Ok(backup_written)
+}
+
+/// Replace an existing file's content, keeping what makes it the user's file.
+fn replace(path: &Path, new: &[u8], old_bytes: &[u8], old: &fs::Metadata) -> io::Result<()> {
+    if has_other_links(old) {
+        return overwrite_in_place(path, new, old_bytes);
+    }
+    let mut owner_refused = false;
+    let renamed = crate::atomic::write_file_with(path, new, |tmp| {
+        keep_owner(tmp, old).inspect_err(|e| {
+            owner_refused = e.kind() == io::ErrorKind::PermissionDenied;
+        })?;
+        // After the owner: changing it may clear set-id bits.
+        tmp.set_permissions(old.permissions())
+    });
+    match renamed {
+        // Another user's file that we may write but not give back to them: a new file
+        // would change its owner, so write over the old one.
+        Err(_) if owner_refused => overwrite_in_place(path, new, old_bytes),
+        other => other,
+    }
+}
+
+/// Write over the file itself: its inode, and so its other names, owner and group, stay.
+/// Not atomic, so on failure the old bytes are put back.
+fn overwrite_in_place(path: &Path, new: &[u8], old_bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::OpenOptions::new().write(true).open(path)?;
+    write_from_start(&mut file, new).inspect_err(|_| {
+        let _ = write_from_start(&mut file, old_bytes);
+    })
+}
+
+fn write_from_start(file: &mut fs::File, bytes: &[u8]) -> io::Result<()> {
+    file.seek(io::SeekFrom::Start(0))?;
+    file.write_all(bytes)?;
+    file.set_len(bytes.len() as u64)?;
+    file.sync_all()
+}
+
+/// Give a new file the owner and group of the one it replaces.
+#[cfg(unix)]
+fn keep_owner(new: &fs::File, old: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let made = new.metadata()?;
+    if (made.uid(), made.gid()) == (old.uid(), old.gid()) {
+        return Ok(());
+    }
+    std::os::unix::fs::fchown(new, Some(old.uid()), Some(old.gid()))
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_new: &fs::File, _old: &fs::Metadata) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(unix)]
+fn has_other_links(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink() > 1
+}
+
+#[cfg(not(unix))]
+fn has_other_links(_meta: &fs::Metadata) -> bool {
+    false
 }
 
 #[cfg(unix)]

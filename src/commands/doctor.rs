@@ -34,7 +34,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
             let _ = writeln!(out, "  {action}: {}", f.action);
         }
     }
-    crate::clients::print_result(&out);
+    ctx.printer.out(out)?;
     let open = report.findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {
         ctx.printer.status(

@@ -12,7 +12,6 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
         .iter()
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::clients::refuse_uninstall_while_used(ctx.paths()?, &names, args.force)?;
     let done = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force)?;
     for broken in &done.broken {
         ctx.printer

@@ -2,60 +2,38 @@
 
 use super::Context;
 use crate::cli::UninstallServerArgs;
-use crate::clients::{self, HostEnv, Outcome, Records};
-use crate::error::{CliError, CliResult};
+use crate::clients;
+use crate::error::CliResult;
+use crate::ops::install_server::{self, Place};
 
 pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
-    let client = clients::find_client(&args.client)?;
-    let paths = ctx.paths()?;
-    let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
-    // Continue's project files are named after the key; a qualified server names no key.
-    let key_hint = if args.entry.contains('/') {
-        crate::clients::shape::default_key(args.entry.rsplit('/').next().unwrap_or_default())
-    } else {
-        args.entry.clone()
+    let place = Place {
+        client: clients::find_client(&args.client)?,
+        scope: args.scope,
+        project: args.project.as_deref(),
+        config: args.config.as_deref(),
     };
-    let target = clients::target(
-        client,
-        args.scope,
-        args.project.as_deref(),
-        args.config.as_deref(),
-        &key_hint,
-        &host,
-    )?;
-    let change = clients::plan_uninstall(&target, &args.entry)?;
-    let place = format!(
+    let change = install_server::uninstall_server(&ctx.ops()?, place, &args.entry, args.dry_run)?;
+    let place_text = format!(
         "{} ({}, {} scope)",
-        target.file.display(),
-        client.id,
-        clients::scope_name(args.scope)
+        change.file.display(),
+        place.client.id,
+        args.scope
     );
-    if change.outcome == Outcome::NotFound {
-        return Err(
-            CliError::new(format!("no entry `{}` in {place}", args.entry))
-                .with_hint("`agx clients` lists the agx entries of every client"),
-        );
-    }
-    if args.dry_run {
-        clients::print_result(&change.diff());
+    if let Some(diff) = &change.diff {
+        ctx.printer.out(diff)?;
         ctx.printer.status(
             "Dry run",
             &format!(
-                "would remove `{}` from {place}; nothing written",
+                "would remove `{}` from {place_text}; nothing written",
                 change.key
             ),
         );
         return Ok(());
     }
-    let backup = change.apply()?;
-    let records_path = paths.clients_file();
-    let mut records = Records::load(&records_path)?;
-    let record = target.record(&change.key, "", "");
-    records.remove_place(&record);
-    records.save(&records_path)?;
     ctx.printer
-        .status("Removed", &format!("`{}` from {place}", change.key));
-    if let Some(b) = backup {
+        .status("Removed", &format!("`{}` from {place_text}", change.key));
+    if let Some(b) = change.backup {
         ctx.printer.status(
             "Backup",
             &format!("previous content saved to {}", b.display()),

@@ -15,6 +15,7 @@ use super::cache::write_atomic;
 use super::registry::{parse_version_lines, tarball_path};
 use super::{Catalog, CatalogEntry, IndexEntry, IndexError, RegistryConfig};
 use crate::archive::ArchiveError;
+use crate::file_lock::{FileLock, LockMode};
 use crate::manifest::{LoadError, Package};
 use crate::name::PackageName;
 
@@ -247,26 +248,18 @@ pub fn yank(
 
 /// Check that `dir` is a registry and take its publishing lock (on `config.json`, which
 /// publishing never replaces), so that concurrent `add`/`yank` runs do not lose updates.
-fn lock_registry(dir: &Path) -> Result<std::fs::File, IndexError> {
+fn lock_registry(dir: &Path) -> Result<FileLock, IndexError> {
     check_registry(dir)?;
     let path = dir.join("config.json");
     let file = std::fs::File::open(&path).map_err(|e| IndexError::io("cannot open", &path, e))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            tracing::info!(
-                verb = "Blocking",
-                "waiting for another agx process publishing to {}",
-                dir.display()
-            );
-            file.lock()
-                .map_err(|e| IndexError::io("cannot lock", &path, e))?;
-        }
-        Err(std::fs::TryLockError::Error(e)) => {
-            return Err(IndexError::io("cannot lock", path, e));
-        }
-    }
-    Ok(file)
+    FileLock::lock(file, LockMode::Exclusive, || {
+        tracing::info!(
+            verb = "Blocking",
+            "waiting for another agx process publishing to {}",
+            dir.display()
+        )
+    })
+    .map_err(|e| IndexError::io("cannot lock", &path, e))
 }
 
 fn check_registry(dir: &Path) -> Result<(), IndexError> {

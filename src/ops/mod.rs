@@ -2,8 +2,10 @@
 //! choice, a reporter) and the operation's own typed arguments, and returns a typed result
 //! for the command to render. Operations never print and never see command-line types.
 
+pub mod clients;
 pub mod info;
 pub mod install;
+pub mod install_server;
 pub mod list;
 pub mod outdated;
 pub mod uninstall;
@@ -52,6 +54,19 @@ pub enum OpsError {
     Clients(#[from] crate::clients::ClientError),
     #[error(transparent)]
     Records(#[from] crate::clients::records::RecordsError),
+    #[error(transparent)]
+    InUse(#[from] crate::clients::in_use::InUseError),
+    #[error(transparent)]
+    ServerLookup(#[from] crate::clients::resolve::ServerLookupError),
+    #[error("cannot find the path of the running agx binary: {0}")]
+    NoBinary(std::io::Error),
+    #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
+    NoEntry {
+        entry: String,
+        file: std::path::PathBuf,
+        client: &'static str,
+        scope: crate::clients::Scope,
+    },
     /// An argument of `agx install` that is neither a package spec nor an existing path.
     #[error(transparent)]
     NotASpec { source: crate::name::NameError },
@@ -93,6 +108,12 @@ impl crate::error::Hint for OpsError {
             OpsError::Name(e) => e.hint(),
             OpsError::Clients(e) => e.hint(),
             OpsError::Records(e) => e.hint(),
+            OpsError::InUse(e) => e.hint(),
+            OpsError::ServerLookup(e) => e.hint(),
+            OpsError::NoBinary(_) => None,
+            OpsError::NoEntry { .. } => {
+                Some("`agx clients` lists the agx entries of every client".into())
+            }
             OpsError::NotASpec { source } => Some(format!(
                 "expected {}, or the path of a package folder or .tar.gz file",
                 source.expected_form()

@@ -11,6 +11,7 @@ mod support;
 
 mod archive;
 mod cli;
+mod client_safety;
 mod clients;
 mod generated;
 mod pack;

@@ -2,7 +2,7 @@
 //! trailing commas, key order and formatting outside the edited entry stay as they are.
 
 use jsonc_parser::ParseOptions;
-use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
+use jsonc_parser::cst::{CstInputValue, CstObject, CstObjectProp, CstRootNode};
 use serde_json::Value;
 
 use super::{ConfigDoc, Container, EditError, SyntaxError};
@@ -87,7 +87,7 @@ impl JsonDoc {
     fn container(&self, at: &Container) -> Option<CstObject> {
         let mut obj = self.root.object_value()?;
         for segment in &at.path {
-            obj = obj.object_value(segment)?;
+            obj = last_prop(&obj, segment)?.value()?.as_object()?;
         }
         Some(obj)
     }
@@ -98,32 +98,55 @@ impl JsonDoc {
             .object_value_or_create()
             .ok_or_else(|| EditError::WrongType("the file's top level".into(), "JSON object"))?;
         for (i, segment) in at.path.iter().enumerate() {
-            obj = obj
-                .object_value_or_create(segment)
-                .ok_or_else(|| EditError::WrongType(at.path[..=i].join("."), "JSON object"))?;
+            let wrong = || EditError::WrongType(at.path[..=i].join("."), "JSON object");
+            obj = match last_prop(&obj, segment) {
+                Some(prop) => prop.value().and_then(|v| v.as_object()).ok_or_else(wrong)?,
+                None => obj.object_value_or_create(segment).ok_or_else(wrong)?,
+            };
         }
         Ok(obj)
     }
 }
 
+/// The last property named `name`. Of duplicate keys the clients' parsers keep the last
+/// (JavaScript's `JSON.parse`, serde_json into a map), so agx reads and edits that one.
+fn last_prop(obj: &CstObject, name: &str) -> Option<CstObjectProp> {
+    obj.properties()
+        .into_iter()
+        .rfind(|p| p.decoded_name().as_deref() == Some(name))
+}
+
 impl ConfigDoc for JsonDoc {
     fn get(&self, at: &Container, key: &str) -> Option<Value> {
-        self.container(at)?.get(key)?.value()?.to_serde_value()
+        last_prop(&self.container(at)?, key)?
+            .value()?
+            .to_serde_value()
     }
 
     fn entries(&self, at: &Container) -> Vec<(String, Value)> {
         let Some(obj) = self.container(at) else {
             return Vec::new();
         };
-        obj.properties()
-            .into_iter()
-            .filter_map(|p| Some((p.decoded_name()?, p.value()?.to_serde_value()?)))
-            .collect()
+        let mut entries: Vec<(String, Value)> = Vec::new();
+        for prop in obj.properties() {
+            let (Some(key), Some(value)) = (
+                prop.decoded_name(),
+                prop.value().and_then(|v| v.to_serde_value()),
+            ) else {
+                continue;
+            };
+            // A later copy replaces an earlier one, where the earlier one stood.
+            match entries.iter_mut().find(|(k, _)| *k == key) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((key, value)),
+            }
+        }
+        entries
     }
 
     fn set(&mut self, at: &Container, key: &str, value: &Value) -> Result<(), EditError> {
         let obj = self.container_or_create(at)?;
-        match obj.get(key) {
+        match last_prop(&obj, key) {
             Some(prop) => prop.set_value(input(value)),
             None => {
                 obj.append(key, input(value));
@@ -132,13 +155,26 @@ impl ConfigDoc for JsonDoc {
         Ok(())
     }
 
-    fn remove(&mut self, at: &Container, key: &str) -> bool {
-        match self.container(at).and_then(|o| o.get(key)) {
-            Some(prop) => {
-                prop.remove();
-                true
+    fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError> {
+        let Some(obj) = self.container(at) else {
+            return Ok(false);
+        };
+        let copies: Vec<CstObjectProp> = obj
+            .properties()
+            .into_iter()
+            .filter(|p| p.decoded_name().as_deref() == Some(key))
+            .collect();
+        match copies.as_slice() {
+            [] => Ok(false),
+            [prop] => {
+                prop.clone().remove();
+                Ok(true)
             }
-            None => false,
+            _ => Err(EditError::DuplicateKey {
+                container: at.dotted(),
+                key: key.into(),
+                count: copies.len(),
+            }),
         }
     }
 

@@ -173,11 +173,11 @@ impl ConfigDoc for TomlDoc {
         Ok(())
     }
 
-    fn remove(&mut self, at: &Container, key: &str) -> bool {
-        match self.container_mut(at, false) {
+    fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError> {
+        Ok(match self.container_mut(at, false) {
             Ok(Some(t)) => t.remove(key).is_some(),
             _ => false,
-        }
+        })
     }
 
     fn text(&self) -> String {

@@ -4,9 +4,10 @@
 use std::str::FromStr;
 
 use serde_json::Value;
+use yaml_edit::validator::{Severity, Validator};
 use yaml_edit::{Document, Mapping, Sequence, YamlNode};
 
-use super::{ConfigDoc, Container, EditError, SyntaxError};
+use super::{ConfigDoc, Container, EditError, SyntaxError, line_column};
 
 pub struct YamlDoc {
     doc: Document,
@@ -99,6 +100,10 @@ fn sequence(a: &[Value]) -> Sequence {
 }
 
 impl YamlDoc {
+    /// Parse and check `text`. yaml-edit's parser recovers from errors (a lossless editor
+    /// must), so its strict YAML 1.2 validator runs too: a file with duplicate keys or tab
+    /// indentation, which the clients' own parsers refuse or read differently, is refused
+    /// here instead of edited.
     pub fn parse(text: &str) -> Result<Self, SyntaxError> {
         let doc = Document::from_str(text).map_err(|e| match e {
             yaml_edit::YamlError::Parse {
@@ -116,6 +121,19 @@ impl YamlDoc {
                 message: other.to_string(),
             },
         })?;
+        let violation = Validator::new()
+            .validate(&doc)
+            .into_iter()
+            .find(|v| v.severity == Severity::Error);
+        if let Some(v) = violation {
+            let offset = v.text_range.map_or(0, |r| r.start as usize);
+            let (line, column) = line_column(text, offset);
+            return Err(SyntaxError {
+                line,
+                column,
+                message: v.message,
+            });
+        }
         Ok(YamlDoc {
             doc,
             empty: text.trim().is_empty(),
@@ -238,13 +256,13 @@ impl ConfigDoc for YamlDoc {
         Ok(())
     }
 
-    fn remove(&mut self, at: &Container, key: &str) -> bool {
+    fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError> {
         let Some(node) = self.container_node(at) else {
-            return false;
+            return Ok(false);
         };
-        if at.list_by_name {
+        Ok(if at.list_by_name {
             let Some(seq) = node.as_sequence() else {
-                return false;
+                return Ok(false);
             };
             match Self::list_index(seq, key) {
                 Some(i) => seq.remove(i).is_some(),
@@ -252,7 +270,7 @@ impl ConfigDoc for YamlDoc {
             }
         } else {
             node.as_mapping().is_some_and(|m| m.remove(key).is_some())
-        }
+        })
     }
 
     fn text(&self) -> String {

@@ -1,0 +1,145 @@
+//! Where an entry lives: the client's file for a scope, and the container inside it.
+
+use std::path::{Path, PathBuf};
+
+use super::edit::Container;
+use super::records::{Place, Record};
+use super::table::{self, Client, HostEnv};
+use super::{ClientError, Scope};
+use crate::name::QualifiedName;
+
+/// Where one entry lives: the file, the container inside it, and how to write a new file.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub client: &'static Client,
+    pub scope: Scope,
+    pub file: PathBuf,
+    pub container: Container,
+    /// The project folder (project and local scopes).
+    pub project: Option<PathBuf>,
+}
+
+impl Target {
+    /// Work out the file and container for a client and scope. `config` overrides the file.
+    pub fn new(
+        client: &'static Client,
+        scope: Scope,
+        project: Option<&Path>,
+        config: Option<&Path>,
+        key: &str,
+        env: &HostEnv,
+    ) -> Result<Target, ClientError> {
+        let project_dir = || -> Result<PathBuf, ClientError> {
+            let dir = project
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."));
+            absolute_dir(&dir).map_err(|source| ClientError::Read { file: dir, source })
+        };
+        let mut container = Container {
+            path: client.container.iter().map(|s| s.to_string()).collect(),
+            list_by_name: client.shape == table::Shape::NamedListItem,
+        };
+        let (file, project) = match scope {
+            Scope::User => ((client.user)(env), None),
+            Scope::Project => {
+                let rel = client.project.ok_or(ClientError::NoScope {
+                    client: client.id,
+                    scope: "project",
+                })?;
+                let dir = project_dir()?;
+                (dir.join(rel.replace("{key}", key)), Some(dir))
+            }
+            Scope::Local => {
+                if !client.local_scope {
+                    return Err(ClientError::NoScope {
+                        client: client.id,
+                        scope: "local",
+                    });
+                }
+                let dir = project_dir()?;
+                let mut path = vec!["projects".to_string(), dir.display().to_string()];
+                path.append(&mut container.path);
+                container.path = path;
+                ((client.user)(env), Some(dir))
+            }
+        };
+        let file = match config {
+            Some(c) => absolute_dir(c).map_err(|source| ClientError::Read {
+                file: c.into(),
+                source,
+            })?,
+            None => file,
+        };
+        Ok(Target {
+            client,
+            scope,
+            file,
+            container,
+            project,
+        })
+    }
+
+    /// The target a record points at.
+    pub fn of_record(record: &Record) -> Result<Target, ClientError> {
+        let env = HostEnv::current().ok_or(ClientError::NoHome)?;
+        Target::new(
+            record.client,
+            record.scope,
+            record.project.as_deref(),
+            Some(&record.file),
+            &record.key,
+            &env,
+        )
+    }
+
+    /// Permission bits of a new file: user files may hold secrets passed with --env (and
+    /// Claude Code keeps `~/.claude.json` at 0600); project files are shared.
+    pub fn new_file_mode(&self) -> u32 {
+        match self.scope {
+            Scope::Project => 0o644,
+            _ => 0o600,
+        }
+    }
+
+    /// The place of entry `key` in this target, as records name it.
+    pub fn place(&self, key: &str) -> Place {
+        Place {
+            client: self.client,
+            file: self.file.clone(),
+            key: key.into(),
+            project: match self.scope {
+                Scope::Local => self.project.clone(),
+                _ => None,
+            },
+        }
+    }
+
+    /// The record of entry `key` launching `server` with the agx binary `command`.
+    pub fn record(&self, key: &str, server: &QualifiedName, command: &str) -> Record {
+        let Place {
+            client,
+            file,
+            key,
+            project,
+        } = self.place(key);
+        Record {
+            client,
+            scope: self.scope,
+            file,
+            key,
+            server: server.clone(),
+            project,
+            command: command.into(),
+        }
+    }
+}
+
+/// An absolute folder without `..` (the key Claude Code uses for a project).
+pub fn absolute_dir(dir: &Path) -> std::io::Result<PathBuf> {
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(dir)
+    };
+    Ok(std::fs::canonicalize(&abs).unwrap_or(abs))
+}

@@ -1,0 +1,172 @@
+//! Write or remove a client entry that launches `agx serve <server>`: make sure the package
+//! is installed, check that the server assembles exactly as `agx serve` would, then edit the
+//! client's file and `clients-v1.toml` under their locks.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Context, OpsError, OpsResult};
+use crate::clients::{self, Client, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
+use crate::name::QualifiedName;
+
+/// Which client file to edit: `--scope`, `--project`, `--config`.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    pub client: &'static Client,
+    pub scope: Scope,
+    pub project: Option<&'a Path>,
+    pub config: Option<&'a Path>,
+}
+
+impl Place<'_> {
+    /// The file and container for `key`.
+    fn target(&self, key: &str) -> OpsResult<Target> {
+        let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
+        Ok(Target::new(
+            self.client,
+            self.scope,
+            self.project,
+            self.config,
+            key,
+            &host,
+        )?)
+    }
+}
+
+/// What `agx install-server` was asked to write.
+#[derive(Debug, Clone)]
+pub struct ServerRequest<'a> {
+    pub place: Place<'a>,
+    pub server: QualifiedName,
+    /// The entry's key (default: derived from the server's name).
+    pub key: Option<String>,
+    /// Extra environment variables for the server.
+    pub env: BTreeMap<String, String>,
+    /// Replace an entry with the same key that launches something else.
+    pub force: bool,
+    /// Compute the change and write nothing.
+    pub dry_run: bool,
+}
+
+/// What was done to a client file.
+#[derive(Debug, Clone)]
+pub struct EntryChange {
+    pub key: String,
+    pub file: PathBuf,
+    pub outcome: Outcome,
+    /// The change as a unified diff, for a dry run that would change something.
+    pub diff: Option<String>,
+    /// Where the previous content was saved, when the file was replaced.
+    pub backup: Option<PathBuf>,
+}
+
+/// The client a file belongs to, guessed from its place and contents (`auto`).
+pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
+    Ok(clients::table::guess(file, &text, &host)
+        .ok_or_else(|| clients::ClientError::UnknownClient("auto".into()))?)
+}
+
+/// Install the server's package if needed, check the server, and write its entry.
+pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<EntryChange> {
+    let server = &request.server;
+    super::install::ensure_installed(ctx, &server.package, "needed by the entry")?;
+    let resolved = {
+        let _lock = ctx.store().lock_shared_if_present()?;
+        clients::resolve::resolve_server(ctx.paths, server)?
+    };
+    if resolved.wrapped {
+        tracing::debug!("{server} wraps a shipped MCP server");
+    }
+    tracing::debug!(
+        "{server} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
+        resolved.tools.len(),
+        resolved.tools.join(", "),
+        resolved.prompts.len(),
+        resolved.prompts.join(", ")
+    );
+
+    let key = request
+        .key
+        .clone()
+        .unwrap_or_else(|| shape::default_key(server.item.as_str()));
+    let target = request.place.target(&key)?;
+    let command = clients::agx_binary()
+        .map_err(OpsError::NoBinary)?
+        .display()
+        .to_string();
+    let mut env = BTreeMap::new();
+    if ctx.paths.home_from_env {
+        env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
+    }
+    env.extend(request.env.clone());
+    let entry = ServerEntry {
+        command,
+        args: vec!["serve".into(), server.to_string()],
+        env,
+    };
+    if request.dry_run {
+        let change = clients::plan_install(&target, &key, &entry, request.force)?;
+        return Ok(EntryChange {
+            diff: (change.outcome != Outcome::Unchanged).then(|| change.diff()),
+            key,
+            file: target.file,
+            outcome: change.outcome,
+            backup: None,
+        });
+    }
+    let clients::Applied { change, backup } = clients::install_entry(
+        &ctx.paths.clients_file(),
+        &target,
+        &key,
+        server,
+        &entry,
+        request.force,
+    )?;
+    Ok(EntryChange {
+        key,
+        file: target.file,
+        outcome: change.outcome,
+        diff: None,
+        backup,
+    })
+}
+
+/// Remove the entry named by its key or the qualified server it launches. An entry that is
+/// not there is an error.
+pub fn uninstall_server(
+    ctx: &Context,
+    place: Place,
+    entry: &str,
+    dry_run: bool,
+) -> OpsResult<EntryChange> {
+    // Continue's project files are named after the key; a qualified server names no key.
+    let key_hint = if entry.contains('/') {
+        shape::default_key(entry.rsplit('/').next().unwrap_or_default())
+    } else {
+        entry.to_string()
+    };
+    let target = place.target(&key_hint)?;
+    let (change, backup) = if dry_run {
+        (clients::plan_uninstall(&target, entry)?, None)
+    } else {
+        let applied = clients::uninstall_entry(&ctx.paths.clients_file(), &target, entry)?;
+        (applied.change, applied.backup)
+    };
+    if change.outcome == Outcome::NotFound {
+        return Err(OpsError::NoEntry {
+            entry: entry.to_string(),
+            file: target.file,
+            client: place.client.id,
+            scope: place.scope,
+        });
+    }
+    Ok(EntryChange {
+        diff: dry_run.then(|| change.diff()),
+        key: change.key,
+        file: target.file,
+        outcome: change.outcome,
+        backup,
+    })
+}
