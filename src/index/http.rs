@@ -534,3 +534,104 @@ fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<Stri
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn lookup(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| vars.get(name).cloned()
+    }
+
+    #[test]
+    fn limits_come_from_the_environment_and_bad_values_are_named() {
+        assert_eq!(
+            Limits::from_lookup(&lookup(&[])).unwrap(),
+            Limits::default()
+        );
+        let limits = Limits::from_lookup(&lookup(&[
+            ("AGX_HTTP_DEADLINE", "1.5"),
+            ("AGX_HTTP_MIN_RATE", " 0 "),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "4096"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            limits,
+            Limits {
+                deadline: Duration::from_millis(1500),
+                min_rate: 0,
+                max_index_size: 4096,
+            }
+        );
+        for (var, value) in [
+            ("AGX_HTTP_DEADLINE", "soon"),
+            ("AGX_HTTP_DEADLINE", "-3"),
+            ("AGX_HTTP_DEADLINE", "inf"),
+            ("AGX_HTTP_MIN_RATE", "1.5"),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "0"),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "64M"),
+        ] {
+            let err = Limits::from_lookup(&lookup(&[(var, value)])).unwrap_err();
+            assert!(
+                matches!(&err, IndexError::Setting { var: v, .. } if *v == var),
+                "{var}={value}: {err:?}"
+            );
+        }
+        let settings = Settings::from_lookup(&lookup(&[("AGX_HTTP_TIMEOUT", "0.25")])).unwrap();
+        assert_eq!(settings.timeout, Duration::from_millis(250));
+        assert!(Settings::from_lookup(&lookup(&[("AGX_HTTP_TIMEOUT", "0")])).is_err());
+    }
+
+    /// A [`Paced`] over `body` whose current window began `window_age` ago.
+    fn paced(body: &[u8], deadline: Instant, min_rate: u64, window_age: Duration) -> Paced<&[u8]> {
+        Paced {
+            inner: body,
+            deadline,
+            window: Duration::from_secs(1),
+            min_rate,
+            window_start: Instant::now() - window_age,
+            window_bytes: 0,
+            received: 0,
+        }
+    }
+
+    fn exceeded(error: std::io::Error) -> Exceeded {
+        *error.into_inner().unwrap().downcast::<Exceeded>().unwrap()
+    }
+
+    #[test]
+    fn a_body_past_its_deadline_is_cut_off() {
+        let past = Instant::now() - Duration::from_millis(1);
+        let mut body = paced(b"hello", past, 0, Duration::ZERO);
+        let err = body.read(&mut [0; 8]).unwrap_err();
+        assert!(matches!(exceeded(err), Exceeded::Deadline { received: 0 }));
+    }
+
+    #[test]
+    fn a_window_slower_than_the_minimum_rate_is_cut_off() {
+        let later = Instant::now() + Duration::from_secs(3600);
+        // 5 bytes in a window of at least 10 s, at a minimum of 10 bytes per second.
+        let mut slow = paced(b"hello", later, 10, Duration::from_secs(10));
+        let err = slow.read(&mut [0; 8]).unwrap_err();
+        assert!(matches!(
+            exceeded(err),
+            Exceeded::TooSlow { received: 5, .. }
+        ));
+        // Fast enough: the window starts again.
+        let mut fast = paced(b"hello", later, 1, Duration::from_secs(2));
+        let mut buf = [0; 8];
+        assert_eq!(fast.read(&mut buf).unwrap(), 5);
+        assert_eq!(fast.window_bytes, 0);
+        // The end of a body is never too slow.
+        let mut ended = paced(b"", later, 1_000_000, Duration::from_secs(10));
+        assert_eq!(ended.read(&mut buf).unwrap(), 0);
+        // 0 turns the check off.
+        let mut unchecked = paced(b"hello", later, 0, Duration::from_secs(10));
+        assert_eq!(unchecked.read(&mut buf).unwrap(), 5);
+    }
+}

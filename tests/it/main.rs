@@ -7,6 +7,7 @@ mod archive;
 mod cli;
 mod clients;
 mod generated;
+mod network_hardening;
 mod pack;
 mod registry;
 mod serve;
