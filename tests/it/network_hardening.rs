@@ -52,6 +52,17 @@ fn cached_copies(home: &TestHome) -> Vec<PathBuf> {
     out
 }
 
+/// After a failed transfer of `path`: no cached copy of the index file, nothing installed.
+fn assert_nothing_kept(home: &TestHome, path: &str) {
+    if path == INDEX {
+        assert!(cached_copies(home).is_empty());
+    }
+    let out = home.agx().args(["list", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(!listed.contains("acme/geo"), "{listed}");
+}
+
 #[test]
 fn a_trickle_of_one_byte_every_two_seconds_is_cut_off() {
     // The read timeout restarts with every byte; the minimum rate (its default, 10 bytes per
@@ -79,7 +90,7 @@ fn a_trickle_of_one_byte_every_two_seconds_is_cut_off() {
             ))
             .stderr(predicate::str::contains("AGX_HTTP_MIN_RATE"));
         assert_eq!(server.odd_requests_for(path).len(), 2);
-        assert!(cached_copies(&home).is_empty());
+        assert_nothing_kept(&home, path);
     }
 }
 
@@ -106,7 +117,7 @@ fn a_transfer_that_outlasts_the_deadline_is_cut_off() {
             .stderr(predicate::str::contains("AGX_HTTP_DEADLINE"));
         // The deadline covers every attempt: none is made once it has passed.
         assert_eq!(server.odd_requests_for(path).len(), 1);
-        assert!(cached_copies(&home).is_empty());
+        assert_nothing_kept(&home, path);
     }
 }
 
