@@ -264,6 +264,11 @@ impl PassRequirements {
         chain
     }
 
+    /// Whether `choice` satisfies every requirement found so far on `name`.
+    fn fit(&self, name: &PackageName, choice: &Choice) -> bool {
+        self.on[name].iter().all(|r| r.req.matches(&choice.version))
+    }
+
     /// Every requirement on `name` with its chain, for messages.
     fn requirements(&self, name: &PackageName) -> Vec<Requirement> {
         self.on[name]
@@ -325,13 +330,16 @@ impl Resolver<'_> {
             if next.contains_key(&name) || deferred.contains(&name) {
                 continue;
             }
-            let choice = match self.keep_or_choose(&name, chosen.get(&name), &found) {
-                Ok(choice) => choice,
-                Err(e @ ResolveError::Index { .. }) => return Err(e),
-                Err(_) => {
-                    deferred.insert(name);
-                    continue;
-                }
+            let choice = match chosen.get(&name) {
+                Some(c) if found.fit(&name, c) => c.clone(),
+                _ => match self.choose(&name, &found) {
+                    Ok(choice) => choice,
+                    Err(e @ ResolveError::Index { .. }) => return Err(e),
+                    Err(_) => {
+                        deferred.insert(name);
+                        continue;
+                    }
+                },
             };
             if let Some(entry) = &choice.entry {
                 for (dep, req) in entry.deps.iter().rev() {
@@ -350,23 +358,13 @@ impl Resolver<'_> {
         }
         // Every requirement is known now: re-choose where a choice no longer fits.
         for name in found.on.keys() {
-            let choice = self.keep_or_choose(name, next.get(name), &found)?;
+            if next.get(name).is_some_and(|c| found.fit(name, c)) {
+                continue;
+            }
+            let choice = self.choose(name, &found)?;
             next.insert(name.clone(), choice);
         }
         Ok(next)
-    }
-
-    /// `current` when it satisfies every requirement found so far on `name`, else a new choice.
-    fn keep_or_choose(
-        &mut self,
-        name: &PackageName,
-        current: Option<&Choice>,
-        found: &PassRequirements,
-    ) -> Result<Choice, ResolveError> {
-        match current {
-            Some(c) if found.on[name].iter().all(|r| r.req.matches(&c.version)) => Ok(c.clone()),
-            _ => self.choose(name, found),
-        }
     }
 
     /// Every version of `name` in the index, oldest first (fetched once per resolution).
