@@ -103,19 +103,12 @@ impl Limits {
 
     fn from_lookup(lookup: &Lookup) -> Result<Self, IndexError> {
         let defaults = Limits::default();
-        let max_index_size = setting(
+        let max_index_size: std::num::NonZeroU64 = setting(
             lookup,
             "AGX_HTTP_MAX_INDEX_SIZE",
             "a positive number of bytes, e.g. 67108864",
-            defaults.max_index_size,
+            std::num::NonZeroU64::new(defaults.max_index_size).expect("the default is positive"),
         )?;
-        if max_index_size == 0 {
-            return Err(IndexError::Setting {
-                var: "AGX_HTTP_MAX_INDEX_SIZE",
-                value: "0".into(),
-                expected: "a positive number of bytes, e.g. 67108864",
-            });
-        }
         Ok(Limits {
             deadline: seconds(lookup, "AGX_HTTP_DEADLINE", defaults.deadline)?,
             min_rate: setting(
@@ -124,7 +117,7 @@ impl Limits {
                 "a whole number of bytes per second, e.g. 10 (0 turns the check off)",
                 defaults.min_rate,
             )?,
-            max_index_size,
+            max_index_size: max_index_size.get(),
         })
     }
 }
