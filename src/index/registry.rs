@@ -258,7 +258,7 @@ impl Registry {
                 ));
                 match remote.http.fetch(&url, &Validators::default())? {
                     Fetched::Fresh { body, validators } => fresh(body, validators),
-                    Fetched::NotModified => unreachable!("an unconditional fetch is never 304"),
+                    Fetched::NotModified => Err(IndexError::NotModifiedUncached { url }),
                 }
             }
             Err(IndexError::NotFound { .. }) => Ok(None),
