@@ -15,7 +15,17 @@ PACKAGES="${PACKAGES:-10000}"
 RUNS="${RUNS:-20}"
 
 TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+SERVER=""
+cleanup() {
+    if [[ -n "$SERVER" ]]; then
+        kill "$SERVER" 2>/dev/null || true
+        wait "$SERVER" 2>/dev/null || true
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1
 mkdir -p "$HOME"
 REG="$TMP/registry"
@@ -52,7 +62,6 @@ with socketserver.TCPServer(("127.0.0.1", 0), Quiet) as s:
     s.serve_forever()
 ' "$REG" "$PORT_FILE" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
 for _ in $(seq 50); do [[ -s "$PORT_FILE" ]] && break; sleep 0.1; done
 URL="http://127.0.0.1:$(cat "$PORT_FILE")"
 "$AGX" --registry "$URL" search weather >/dev/null

@@ -6,10 +6,12 @@ usage: serve_measure.py "AGX SERVE COMMAND" ["PYTHON SERVER COMMAND" or ""]
 (agx serving by itself) in the same run, so the hand-off's cost and gain are measured side by
 side.
 """
+import atexit
 import io
 import json
 import os
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -24,11 +26,27 @@ INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized
 ARGS = {"text": "hello", "count": 1}
 
 
+# Servers still running: a failed measurement (an assert, SystemExit) ends them on the way out.
+LIVE = set()
+
+
+@atexit.register
+def end_live_servers():
+    for proc in list(LIVE):
+        proc.kill()
+        proc.wait()
+
+
+# A terminated run exits normally, so the servers above are ended too.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 class Session:
     def __init__(self, argv, env=None):
         self.start = time.perf_counter()
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, bufsize=0, env=env)
+        LIVE.add(self.proc)
         # Buffered reads: readline on the raw pipe would cost one system call per byte.
         self.out = io.BufferedReader(self.proc.stdout, buffer_size=1 << 16)
         self.next_id = 1
@@ -63,6 +81,7 @@ class Session:
     def close(self):
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
+        LIVE.discard(self.proc)
 
 
 def ms(seconds):

@@ -28,15 +28,22 @@ gen=$PWD/benches/gen_store_fixtures.py
 work=$(mktemp -d)
 server_pids=""
 cleanup() {
-    for pid in $server_pids; do kill "$pid" 2>/dev/null || true; done
+    for pid in $server_pids; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 export AGX_NO_PROGRESS=1 HOME="$work/home"
 mkdir -p "$HOME"
 
-# Serve a folder on a free loopback port (Python's server answers If-Modified-Since with 304).
+# Serve a folder on a free loopback port (Python's server answers If-Modified-Since with 304)
+# and set served_url. Not called in a command substitution: that would run it in a subshell,
+# and the server's PID would never reach cleanup.
 serve() {
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     python3 -m http.server --bind 127.0.0.1 --directory "$1" "$port" >/dev/null 2>&1 &
@@ -45,7 +52,7 @@ serve() {
         python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/config.json')" 2>/dev/null && break
         sleep 0.1
     done
-    echo "http://127.0.0.1:$port"
+    served_url="http://127.0.0.1:$port"
 }
 
 echo "== generating $INSTALLED packages, a $CATALOG-package catalog and a $BIG_MB MB package" >&2
@@ -74,7 +81,8 @@ echo "== 4. no-op install of an installed package (target < 10 ms)" >&2
 hyperfine --warmup 3 --min-runs 50 -N --output=null "$agx install bench/pkg-0007"
 
 # 2: the catalog over loopback HTTP, cached by a first run.
-catalog_url=$(serve "$work/catalog")
+serve "$work/catalog"
+catalog_url=$served_url
 export AGX_HOME="$work/agx-home-remote"
 "$agx" -q --registry "$catalog_url" list --include-remote >/dev/null
 echo "== 2. agx list --include-remote, cached $CATALOG-package catalog (target < 150 ms)" >&2
@@ -83,7 +91,8 @@ hyperfine --warmup 3 --min-runs 20 -N --output=null \
     "$agx --registry $catalog_url --offline list --include-remote"
 
 # 3: a BIG_MB package over loopback HTTP, into a fresh home each run.
-big_url=$(serve "$work/big-registry")
+serve "$work/big-registry"
+big_url=$served_url
 export AGX_HOME="$work/agx-home-big"
 size=$(stat -c %s "$work"/big-registry/dl/bench/big/1.0.0.tar.gz)
 echo "== 3. install a $BIG_MB MB package ($size bytes compressed) from $big_url (target >= 150 MB/s, RSS < 40 MB)" >&2

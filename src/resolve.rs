@@ -1,4 +1,4 @@
-//! Version and dependency resolution (docs/registry.md, "resolution").
+//! Version and dependency resolution (the rules are in `docs/registry.md`, "Resolution").
 //!
 //! Rules: the newest non-yanked version matching every requirement on a package; an exact
 //! `pkg@1.2.0` asked for on the command line may select a yanked version (with a warning);
@@ -6,11 +6,14 @@
 //! range excludes this agx are skipped; an installed version that satisfies every
 //! requirement is kept.
 //!
-//! The resolver re-derives every requirement from the roots through the current choices
-//! until the choices stop changing, so a requirement that appears late (a dependency of a
-//! dependency) can move an earlier choice. It does not backtrack into older versions of a
-//! package to dodge a conflict: a conflict is reported with the chain of requirements on
-//! both sides.
+//! The resolver works in passes. A pass walks from the roots through the current choices,
+//! choosing a version for each package as soon as it is reached (so a chain of any depth is
+//! found in one pass), then checks every choice against all the requirements the pass found
+//! and re-chooses those that no longer fit. Passes repeat until the choices stop changing,
+//! so a requirement that appears late (a dependency of a dependency) can move an earlier
+//! choice. Choices that come back to a set already tried would cycle forever: that is
+//! reported instead. It does not backtrack into older versions of a package to dodge a
+//! conflict: a conflict is reported with the chain of requirements on both sides.
 
 // Errors are rare and carry the details people need (chains, paths, hashes).
 #![allow(clippy::result_large_err)]
@@ -123,7 +126,11 @@ pub enum ResolveError {
     },
 
     #[error("the requirements on {name} keep changing; resolution does not settle")]
-    Unsettled { name: PackageName },
+    Unsettled {
+        name: PackageName,
+        /// The versions of `name` the resolver went round between.
+        versions: Vec<Version>,
+    },
 }
 
 /// `^9`, or `^1.0 (via acme/app (requested) → acme/app 1.0.0 requires acme/geo ^1.0)` for a
@@ -165,7 +172,14 @@ impl crate::error::Hint for ResolveError {
             ResolveError::AgxIncompatible { name, .. } => Some(format!(
                 "upgrade agx, or ask for an older version of {name} (`agx install {name}@<version>`)"
             )),
-            ResolveError::Unsettled { .. } => None,
+            ResolveError::Unsettled { name, versions } => Some(format!(
+                "choosing one version of {name} changes the requirements on it ({}); pick one with `agx install {name}@<version>`",
+                versions
+                    .iter()
+                    .map(Version::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
     }
 }
@@ -210,90 +224,153 @@ struct Choice {
     entry: Option<IndexEntry>,
 }
 
+/// How a requirement arose, as a link to the requirement that led to it: chains are built
+/// only for messages, so a pass costs the same at any depth.
+struct Link {
+    parent: Option<usize>,
+    /// `acme/app (requested)` or `acme/app 1.0.0 requires acme/geo ^1.0`.
+    text: String,
+}
+
+/// A requirement found during a pass: the range and the link it came through.
+struct Found {
+    req: VersionReq,
+    via: usize,
+}
+
+/// The requirements found by one pass, with the links behind them.
+#[derive(Default)]
+struct PassRequirements {
+    links: Vec<Link>,
+    on: BTreeMap<PackageName, Vec<Found>>,
+}
+
+impl PassRequirements {
+    /// Add a link and return its index.
+    fn link(&mut self, parent: Option<usize>, text: String) -> usize {
+        self.links.push(Link { parent, text });
+        self.links.len() - 1
+    }
+
+    /// The chain of requirements that ends at link `via`, root first.
+    fn chain(&self, via: usize) -> Vec<String> {
+        let mut chain = Vec::new();
+        let mut at = Some(via);
+        while let Some(i) = at {
+            chain.push(self.links[i].text.clone());
+            at = self.links[i].parent;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// Whether `choice` satisfies every requirement found so far on `name`.
+    fn fit(&self, name: &PackageName, choice: &Choice) -> bool {
+        self.on[name].iter().all(|r| r.req.matches(&choice.version))
+    }
+
+    /// Every requirement on `name` with its chain, for messages.
+    fn requirements(&self, name: &PackageName) -> Vec<Requirement> {
+        self.on[name]
+            .iter()
+            .map(|r| Requirement {
+                req: r.req.clone(),
+                chain: self.chain(r.via),
+            })
+            .collect()
+    }
+}
+
 impl Resolver<'_> {
     fn run(mut self) -> Result<Resolution, ResolveError> {
         let mut chosen: BTreeMap<PackageName, Choice> = BTreeMap::new();
-        let mut rounds = 0;
+        // Each pass depends only on the choices before it: meeting a set of choices again
+        // means the passes go round in a cycle.
+        let mut tried: BTreeSet<Vec<(PackageName, Version)>> = BTreeSet::new();
         loop {
-            let requirements = self.requirements(&chosen);
-            let mut next = BTreeMap::new();
-            for (name, reqs) in &requirements {
-                let choice = match chosen.get(name) {
-                    Some(c) if reqs.iter().all(|r| r.req.matches(&c.version)) => c.clone(),
-                    _ => self.choose(name, reqs)?,
-                };
-                next.insert(name.clone(), choice);
-            }
+            let next = self.pass(&chosen)?;
             if next == chosen {
                 return Ok(self.finish(chosen));
             }
-            rounds += 1;
-            if rounds > 100 {
+            if !tried.insert(versions_of(&next)) {
                 let name = next
                     .keys()
                     .find(|n| next.get(*n) != chosen.get(*n))
                     .cloned()
                     .expect("a choice changed");
-                return Err(ResolveError::Unsettled { name });
+                let versions = [&chosen, &next]
+                    .iter()
+                    .filter_map(|c| c.get(&name).map(|c| c.version.clone()))
+                    .collect();
+                return Err(ResolveError::Unsettled { name, versions });
             }
             chosen = next;
         }
     }
 
-    /// Every requirement reachable from the roots through the current choices.
-    fn requirements(
-        &self,
+    /// One pass from the roots through `chosen`: the choices to make next.
+    fn pass(
+        &mut self,
         chosen: &BTreeMap<PackageName, Choice>,
-    ) -> BTreeMap<PackageName, Vec<Requirement>> {
-        let mut out: BTreeMap<PackageName, Vec<Requirement>> = BTreeMap::new();
-        let mut queue: Vec<(PackageName, Requirement)> = self
-            .roots
-            .iter()
-            .map(|spec| {
-                let req = spec.req.clone().unwrap_or(VersionReq::STAR);
-                let chain = vec![format!("{spec} (requested)")];
-                (spec.name.clone(), Requirement { req, chain })
-            })
-            .collect();
-        let mut expanded = BTreeSet::new();
+    ) -> Result<BTreeMap<PackageName, Choice>, ResolveError> {
+        let mut found = PassRequirements::default();
+        let mut next: BTreeMap<PackageName, Choice> = BTreeMap::new();
+        // Reached, but no version fits what was known then; chosen once all is known.
+        let mut deferred = BTreeSet::new();
+        let mut queue: Vec<(PackageName, Found)> = Vec::new();
+        for spec in self.roots.iter().rev() {
+            let via = found.link(None, format!("{spec} (requested)"));
+            let req = spec.req.clone().unwrap_or(VersionReq::STAR);
+            queue.push((spec.name.clone(), Found { req, via }));
+        }
         while let Some((name, requirement)) = queue.pop() {
-            let chain = requirement.chain.clone();
-            out.entry(name.clone()).or_default().push(requirement);
-            let Some(choice) = chosen.get(&name) else {
-                continue;
-            };
-            // Follow each chosen package's dependencies once (cycles end here).
-            if !expanded.insert(name.clone()) {
+            let via = requirement.via;
+            found.on.entry(name.clone()).or_default().push(requirement);
+            // Follow each package's dependencies once (cycles end here).
+            if next.contains_key(&name) || deferred.contains(&name) {
                 continue;
             }
+            let choice = match chosen.get(&name) {
+                Some(c) if found.fit(&name, c) => c.clone(),
+                _ => match self.choose(&name, &found) {
+                    Ok(choice) => choice,
+                    Err(e @ ResolveError::Index { .. }) => return Err(e),
+                    Err(_) => {
+                        deferred.insert(name);
+                        continue;
+                    }
+                },
+            };
             if let Some(entry) = &choice.entry {
-                for (dep, req) in &entry.deps {
-                    let mut dep_chain = chain.clone();
-                    dep_chain.push(format!("{name} {} requires {dep} {req}", choice.version));
+                for (dep, req) in entry.deps.iter().rev() {
+                    let text = format!("{name} {} requires {dep} {req}", choice.version);
+                    let via = found.link(Some(via), text);
                     queue.push((
                         dep.clone(),
-                        Requirement {
+                        Found {
                             req: req.clone(),
-                            chain: dep_chain,
+                            via,
                         },
                     ));
                 }
             }
+            next.insert(name, choice);
         }
-        out
+        // Every requirement is known now: re-choose where a choice no longer fits.
+        for name in found.on.keys() {
+            if next.get(name).is_some_and(|c| found.fit(name, c)) {
+                continue;
+            }
+            let choice = self.choose(name, &found)?;
+            next.insert(name.clone(), choice);
+        }
+        Ok(next)
     }
 
-    fn versions(
-        &mut self,
-        name: &PackageName,
-        chain: &[String],
-    ) -> Result<&[IndexEntry], ResolveError> {
+    /// Every version of `name` in the index, oldest first (fetched once per resolution).
+    fn versions(&mut self, name: &PackageName) -> Result<&[IndexEntry], IndexError> {
         if !self.entries.contains_key(name) {
-            let mut list = (self.source)(name).map_err(|source| ResolveError::Index {
-                name: name.clone(),
-                chain: chain.to_vec(),
-                source,
-            })?;
+            let mut list = (self.source)(name)?;
             list.retain(|e| &e.name == name);
             list.sort_by(|a, b| a.vers.cmp(&b.vers));
             self.entries.insert(name.clone(), list);
@@ -301,8 +378,13 @@ impl Resolver<'_> {
         Ok(&self.entries[name])
     }
 
-    /// The version to use for `name` under `reqs`.
-    fn choose(&mut self, name: &PackageName, reqs: &[Requirement]) -> Result<Choice, ResolveError> {
+    /// The version to use for `name` under the requirements found on it.
+    fn choose(
+        &mut self,
+        name: &PackageName,
+        found: &PassRequirements,
+    ) -> Result<Choice, ResolveError> {
+        let reqs = &found.on[name];
         let exact: BTreeSet<Version> = self
             .roots
             .iter()
@@ -311,7 +393,14 @@ impl Resolver<'_> {
             .collect();
         let installed = self.installed.get(name).cloned();
         let current = self.current.clone();
-        let entries = self.versions(name, &reqs[0].chain)?.to_vec();
+        let entries = self
+            .versions(name)
+            .map_err(|source| ResolveError::Index {
+                name: name.clone(),
+                chain: found.chain(reqs[0].via),
+                source,
+            })?
+            .to_vec();
         let matches_all = |v: &Version| reqs.iter().all(|r| r.req.matches(v));
 
         // An installed version that fits is kept, whether or not the index still lists it.
@@ -340,13 +429,12 @@ impl Resolver<'_> {
             .rev()
             .find(|e| matches_all(&e.vers) && eligible(e))
         {
-            let chain = reqs[0].chain.clone();
             return Err(ResolveError::AgxIncompatible {
                 name: name.clone(),
                 version: e.vers.clone(),
                 range: e.agx.clone().unwrap_or(VersionReq::STAR),
                 current,
-                chain,
+                chain: found.chain(reqs[0].via),
             });
         }
         let available: Vec<String> = entries
@@ -368,7 +456,7 @@ impl Resolver<'_> {
         if reqs.len() > 1 && each_satisfiable {
             return Err(ResolveError::Conflict {
                 name: name.clone(),
-                requirements: reqs.to_vec(),
+                requirements: found.requirements(name),
                 available,
             });
         }
@@ -379,7 +467,7 @@ impl Resolver<'_> {
             .map(|e| e.vers.clone());
         Err(ResolveError::NoMatch {
             name: name.clone(),
-            requirements: reqs.to_vec(),
+            requirements: found.requirements(name),
             available,
             yanked_match,
         })
@@ -387,11 +475,7 @@ impl Resolver<'_> {
 
     /// Order the choices (dependencies first) and note what to do with each.
     fn finish(self, chosen: BTreeMap<PackageName, Choice>) -> Resolution {
-        let mut order = Vec::new();
-        let mut visited = BTreeSet::new();
-        for root in self.roots {
-            visit(&root.name, &chosen, &mut visited, &mut order);
-        }
+        let order = dependency_order(self.roots, &chosen);
         let mut warnings = Vec::new();
         let packages = order
             .into_iter()
@@ -423,24 +507,42 @@ impl Resolver<'_> {
     }
 }
 
-/// Depth-first post-order: dependencies before dependents; cycles are cut.
-fn visit(
-    name: &PackageName,
+/// The versions of a set of choices, to recognise it when it comes back.
+fn versions_of(chosen: &BTreeMap<PackageName, Choice>) -> Vec<(PackageName, Version)> {
+    chosen
+        .iter()
+        .map(|(name, c)| (name.clone(), c.version.clone()))
+        .collect()
+}
+
+/// Depth-first post-order from the roots: dependencies before dependents; cycles are cut.
+/// Iterative, so a chain of any depth needs no deeper stack.
+fn dependency_order(
+    roots: &[PackageSpec],
     chosen: &BTreeMap<PackageName, Choice>,
-    visited: &mut BTreeSet<PackageName>,
-    order: &mut Vec<PackageName>,
-) {
-    if !visited.insert(name.clone()) {
-        return;
-    }
-    if let Some(entry) = chosen.get(name).and_then(|c| c.entry.as_ref()) {
-        for dep in entry.deps.keys() {
-            visit(dep, chosen, visited, order);
+) -> Vec<PackageName> {
+    let mut order = Vec::new();
+    let mut visited = BTreeSet::new();
+    // `(name, true)` comes back once the package's dependencies are done.
+    let mut stack: Vec<(&PackageName, bool)> =
+        roots.iter().rev().map(|s| (&s.name, false)).collect();
+    while let Some((name, deps_done)) = stack.pop() {
+        if deps_done {
+            order.push(name.clone());
+            continue;
+        }
+        if !visited.insert(name) {
+            continue;
+        }
+        let Some(choice) = chosen.get(name) else {
+            continue;
+        };
+        stack.push((name, true));
+        if let Some(entry) = &choice.entry {
+            stack.extend(entry.deps.keys().rev().map(|dep| (dep, false)));
         }
     }
-    if chosen.contains_key(name) {
-        order.push(name.clone());
-    }
+    order
 }
 
 #[cfg(test)]
@@ -698,5 +800,83 @@ mod tests {
         ];
         let r = run(&index, &["acme/a"], &[]).unwrap();
         assert_eq!(picked(&r), ["acme/b@1.0.0", "acme/a@1.0.0"]);
+    }
+
+    /// `acme/p0` → `acme/p1` → … → `acme/p{depth-1}`, each at 1.0.0 and 2.0.0.
+    fn chain(depth: usize) -> Vec<IndexEntry> {
+        (0..depth)
+            .flat_map(|i| {
+                let next = format!("acme/p{}", i + 1);
+                let deps: Vec<(&str, &str)> = if i + 1 < depth {
+                    vec![(next.as_str(), "^1")]
+                } else {
+                    vec![]
+                };
+                let name = format!("acme/p{i}");
+                [entry(&name, "1.0.0", &deps), entry(&name, "2.0.0", &deps)]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_deep_chain_resolves_reading_each_package_once() {
+        let index = chain(500);
+        let reads = std::cell::Cell::new(0);
+        let source = |name: &PackageName| -> Result<Vec<IndexEntry>, IndexError> {
+            reads.set(reads.get() + 1);
+            Ok(index.iter().filter(|e| &e.name == name).cloned().collect())
+        };
+        let roots = [PackageSpec::parse("acme/p0").unwrap()];
+        let r = resolve(&roots, &BTreeMap::new(), &source).unwrap();
+        assert_eq!(r.packages.len(), 500);
+        assert_eq!(reads.get(), 500);
+        // Dependencies first: the end of the chain, then back up to the root.
+        assert_eq!(r.packages[0].name, n("acme/p499"));
+        assert_eq!(r.packages[499].name, n("acme/p0"));
+        assert_eq!(r.packages[499].version, v("2.0.0"));
+        assert!(r.packages[..499].iter().all(|p| p.version == v("1.0.0")));
+    }
+
+    #[test]
+    fn a_requirement_at_the_end_of_a_deep_chain_moves_a_root_choice() {
+        let mut index = chain(500);
+        index.pop(); // acme/p499 2.0.0
+        index.pop(); // acme/p499 1.0.0
+        index.push(entry("acme/p499", "1.0.0", &[("acme/geo", "<2")]));
+        index.push(entry("acme/geo", "1.5.0", &[]));
+        index.push(entry("acme/geo", "2.0.0", &[]));
+        let r = run(&index, &["acme/geo", "acme/p0"], &[]).unwrap();
+        assert_eq!(r.get(&n("acme/geo")).unwrap().version, v("1.5.0"));
+        assert_eq!(r.packages.len(), 501);
+        // And a conflict at that depth names the whole chain.
+        let err = run(&index, &["acme/geo@^2", "acme/p0"], &[]).unwrap_err();
+        let ResolveError::Conflict { requirements, .. } = &err else {
+            panic!("{err:?}");
+        };
+        let deep = requirements.iter().map(|r| r.chain.len()).max().unwrap();
+        assert_eq!(deep, 501, "{err}");
+        assert!(
+            err.to_string()
+                .contains("acme/p499 1.0.0 requires acme/geo <2")
+        );
+    }
+
+    #[test]
+    fn choices_that_go_round_in_a_cycle_are_reported() {
+        // a 2 needs b 2, which needs a 1, which needs b 1, which needs a 2: no solution, and
+        // each pass would undo the last one.
+        let index = [
+            entry("acme/a", "1.0.0", &[("acme/b", "<2")]),
+            entry("acme/a", "2.0.0", &[("acme/b", ">=2")]),
+            entry("acme/b", "1.0.0", &[("acme/a", ">=2")]),
+            entry("acme/b", "2.0.0", &[("acme/a", "<2")]),
+        ];
+        let err = run(&index, &["acme/a", "acme/b"], &[]).unwrap_err();
+        let ResolveError::Unsettled { name, versions } = &err else {
+            panic!("{err:?}");
+        };
+        assert!(name.to_string().starts_with("acme/"), "{err}");
+        assert_eq!(versions.len(), 2, "{err:?}");
+        assert!(err.hint().unwrap().contains("agx install"), "{err:?}");
     }
 }

@@ -92,9 +92,13 @@ fi
 # --- Codex CLI: the app-server's mcpServerStatus/list lists the server's tools.
 "$AGX" install-server codex acme/weather/forecast
 if timeout 120 python3 - "$BIN/codex" <<'PY'
-import json, subprocess, sys, time
+import json, os, signal, subprocess, sys, time
+# Its own process group, ended as a whole below: the app-server and the MCP servers it starts.
 proc = subprocess.Popen([sys.argv[1], "app-server"], stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+                        stdout=subprocess.PIPE, stderr=sys.stderr, text=True,
+                        start_new_session=True)
+# `timeout` signals only its own group: exit normally so `finally` still runs.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 def send(msg):
     proc.stdin.write(json.dumps(msg) + "\n"); proc.stdin.flush()
 def wait_for(id_):
@@ -106,23 +110,31 @@ def wait_for(id_):
         if msg.get("id") == id_:
             return msg
     raise SystemExit("codex app-server closed its output")
-send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-      "params": {"clientInfo": {"name": "agx-ci", "version": "0.1.0"}}})
-print("initialize:", json.dumps(wait_for(1))[:300])
-send({"jsonrpc": "2.0", "method": "initialized"})
-for attempt in range(10):
-    send({"jsonrpc": "2.0", "id": 10 + attempt, "method": "mcpServerStatus/list",
-          "params": {"detail": "toolsAndAuthOnly"}})
-    reply = wait_for(10 + attempt)
-    text = json.dumps(reply)
-    print("mcpServerStatus/list:", text[:2000])
-    if "get_forecast" in text:
-        proc.kill(); sys.exit(0)
-    if "toolsError" in text and '"toolsError": null' not in text:
-        break  # the server's status is final: it failed to start
-    time.sleep(1)
-proc.kill()
-sys.exit(1)
+def check():
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+          "params": {"clientInfo": {"name": "agx-ci", "version": "0.1.0"}}})
+    print("initialize:", json.dumps(wait_for(1))[:300])
+    send({"jsonrpc": "2.0", "method": "initialized"})
+    for attempt in range(10):
+        send({"jsonrpc": "2.0", "id": 10 + attempt, "method": "mcpServerStatus/list",
+              "params": {"detail": "toolsAndAuthOnly"}})
+        reply = wait_for(10 + attempt)
+        text = json.dumps(reply)
+        print("mcpServerStatus/list:", text[:2000])
+        if "get_forecast" in text:
+            return 0
+        if "toolsError" in text and '"toolsError": null' not in text:
+            return 1  # the server's status is final: it failed to start
+        time.sleep(1)
+    return 1
+try:
+    sys.exit(check())
+finally:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 PY
 then
     pass "codex app-server mcpServerStatus/list"

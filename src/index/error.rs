@@ -1,6 +1,7 @@
 //! Errors reading a registry. Every variant names the URL or path involved.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::name::PackageName;
 
@@ -44,20 +45,45 @@ pub enum IndexError {
     #[error("package {name} is not in the registry {registry}")]
     PackageNotFound { name: PackageName, registry: String },
 
-    #[error("{url} answered HTTP {status}{}", if *attempts > 1 { format!(" ({attempts} attempts)") } else { String::new() })]
+    #[error("{url} answered HTTP {status}{}", attempts_note(*attempts))]
     Status {
         url: String,
         status: u16,
         attempts: u32,
     },
 
-    #[error("cannot fetch {url}{}", if *attempts > 1 { format!(" ({attempts} attempts)") } else { String::new() })]
+    #[error("cannot fetch {url}{}", attempts_note(*attempts))]
     Network {
         url: String,
         attempts: u32,
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+
+    #[error("{url} is larger than {}, the limit for an index file", crate::archive::human_size(*limit))]
+    IndexTooLarge { url: String, limit: u64 },
+
+    #[error("{url} did not arrive within {} s{}: {received} bytes received", deadline.as_secs_f64(), attempts_note(*attempts))]
+    DeadlineExceeded {
+        url: String,
+        deadline: Duration,
+        received: u64,
+        attempts: u32,
+    },
+
+    #[error("{url} is too slow{}: {received} bytes in {:.1} s, below the minimum of {min_rate} bytes per second", attempts_note(*attempts), elapsed.as_secs_f64())]
+    TooSlow {
+        url: String,
+        received: u64,
+        elapsed: Duration,
+        min_rate: u64,
+        attempts: u32,
+    },
+
+    #[error(
+        "{url} answered 304 Not Modified to a request for the whole file, and no copy is cached"
+    )]
+    NotModifiedUncached { url: String },
 
     #[error("{url} is not cached and --offline forbids the network")]
     Offline { url: String },
@@ -105,6 +131,15 @@ impl IndexError {
     }
 }
 
+/// ` (3 attempts)`, when there was more than one.
+fn attempts_note(attempts: u32) -> String {
+    if attempts > 1 {
+        format!(" ({attempts} attempts)")
+    } else {
+        String::new()
+    }
+}
+
 /// How to configure a registry, for hints.
 fn how_to_add(config: &std::path::Path) -> String {
     format!(
@@ -148,6 +183,18 @@ impl crate::error::Hint for IndexError {
             ),
             IndexError::Network { .. } => Some(
                 "check your connection and proxy settings (HTTPS_PROXY, NO_PROXY); AGX_HTTP_TIMEOUT sets the timeout in seconds".into(),
+            ),
+            IndexError::IndexTooLarge { .. } => Some(
+                "an index file of 10,000 packages is about 5 MB: check the registry URL, or raise the limit with AGX_HTTP_MAX_INDEX_SIZE (bytes)".into(),
+            ),
+            IndexError::DeadlineExceeded { .. } => Some(
+                "the registry or a proxy is stalling; try again later, use --offline to work from the cache, or raise AGX_HTTP_DEADLINE (seconds)".into(),
+            ),
+            IndexError::TooSlow { .. } => Some(
+                "the registry or a proxy is stalling; try again later, use --offline to work from the cache, or lower AGX_HTTP_MIN_RATE (bytes per second; 0 turns the check off)".into(),
+            ),
+            IndexError::NotModifiedUncached { .. } => Some(
+                "the server or a proxy in between answers 304 without being asked; report it to the registry's operator".into(),
             ),
             IndexError::Offline { .. } => Some(
                 "run the command once without --offline to fill the cache".into(),

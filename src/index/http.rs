@@ -1,14 +1,19 @@
 //! HTTP for web registries: timeouts, retries with backoff on transient failures, the status
-//! checked before any body is read, conditional requests. Proxies come from the environment
+//! checked before any body is read, conditional requests, and limits on every transfer (a
+//! deadline, a minimum rate, a size cap for index files) so a stalled or hostile server can
+//! neither hold agx forever nor fill its memory. Proxies come from the environment
 //! (reqwest's default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
 //!
 //! Settings (environment): `AGX_HTTP_TIMEOUT` (seconds, connect and each read; default 30),
 //! `AGX_HTTP_RETRIES` (extra attempts; default 3), `AGX_HTTP_BACKOFF_MS` (first wait,
-//! doubled each retry; default 500).
+//! doubled each retry; default 500). Limits: `AGX_HTTP_DEADLINE` (seconds for one file,
+//! retries included; default 600), `AGX_HTTP_MIN_RATE` (bytes per second a body must average
+//! over each `AGX_HTTP_TIMEOUT` window, as cargo's `http.low-speed-limit`; default 10, 0 turns
+//! the check off), `AGX_HTTP_MAX_INDEX_SIZE` (bytes; default 64 MiB). See `docs/registry.md`.
 
 use std::io::Read;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, Response};
@@ -17,9 +22,6 @@ use reqwest::redirect;
 
 use super::IndexError;
 use super::cache::Validators;
-
-/// Index files larger than this are refused (a catalog of 10,000 packages is a few MB).
-const MAX_INDEX_FILE: u64 = 256 * 1024 * 1024;
 
 /// The longest `Retry-After` agx honours before retrying.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -45,50 +47,122 @@ impl Default for Settings {
 impl Settings {
     /// From `AGX_HTTP_TIMEOUT`, `AGX_HTTP_RETRIES` and `AGX_HTTP_BACKOFF_MS`.
     pub fn from_env() -> Result<Self, IndexError> {
-        fn var<T: std::str::FromStr>(
-            name: &'static str,
-            expected: &'static str,
-            default: T,
-        ) -> Result<T, IndexError> {
-            match std::env::var(name) {
-                Ok(v) if !v.trim().is_empty() => {
-                    v.trim().parse().map_err(|_| IndexError::Setting {
-                        var: name,
-                        value: v,
-                        expected,
-                    })
-                }
-                _ => Ok(default),
-            }
-        }
+        Self::from_lookup(&env_lookup)
+    }
+
+    fn from_lookup(lookup: &Lookup) -> Result<Self, IndexError> {
         let defaults = Settings::default();
-        let timeout: f64 = var(
-            "AGX_HTTP_TIMEOUT",
-            "a number of seconds, e.g. 30",
-            defaults.timeout.as_secs_f64(),
-        )?;
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err(IndexError::Setting {
-                var: "AGX_HTTP_TIMEOUT",
-                value: timeout.to_string(),
-                expected: "a positive number of seconds",
-            });
-        }
-        let backoff_ms = defaults.backoff.as_millis() as u64;
         Ok(Settings {
-            timeout: Duration::from_secs_f64(timeout),
-            retries: var(
+            timeout: seconds(lookup, "AGX_HTTP_TIMEOUT", defaults.timeout)?,
+            retries: setting(
+                lookup,
                 "AGX_HTTP_RETRIES",
                 "a whole number, e.g. 3",
                 defaults.retries,
             )?,
-            backoff: Duration::from_millis(var(
+            backoff: Duration::from_millis(setting(
+                lookup,
                 "AGX_HTTP_BACKOFF_MS",
                 "milliseconds, e.g. 500",
-                backoff_ms,
+                defaults.backoff.as_millis() as u64,
             )?),
         })
     }
+}
+
+/// Limits on each transfer from a web registry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest one file (an index file or a package) may take, retries and waits included.
+    pub deadline: Duration,
+    /// Bytes per second a body must average over each window of `Settings::timeout`; a body
+    /// that trickles slower is cut off (the read timeout alone restarts with every byte).
+    /// 0 turns the check off.
+    pub min_rate: u64,
+    /// The largest index file (`catalog.json`, `packages/…`) accepted, in bytes.
+    pub max_index_size: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            deadline: Duration::from_secs(600),
+            // cargo's `http.low-speed-limit`: only a stalled transfer is this slow.
+            min_rate: 10,
+            // A catalog of 10,000 packages is about 5 MB.
+            max_index_size: 64 * 1024 * 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// From `AGX_HTTP_DEADLINE`, `AGX_HTTP_MIN_RATE` and `AGX_HTTP_MAX_INDEX_SIZE`.
+    pub fn from_env() -> Result<Self, IndexError> {
+        Self::from_lookup(&env_lookup)
+    }
+
+    fn from_lookup(lookup: &Lookup) -> Result<Self, IndexError> {
+        let defaults = Limits::default();
+        let max_index_size: std::num::NonZeroU64 = setting(
+            lookup,
+            "AGX_HTTP_MAX_INDEX_SIZE",
+            "a positive number of bytes, e.g. 67108864",
+            std::num::NonZeroU64::new(defaults.max_index_size).expect("the default is positive"),
+        )?;
+        Ok(Limits {
+            deadline: seconds(lookup, "AGX_HTTP_DEADLINE", defaults.deadline)?,
+            min_rate: setting(
+                lookup,
+                "AGX_HTTP_MIN_RATE",
+                "a whole number of bytes per second, e.g. 10 (0 turns the check off)",
+                defaults.min_rate,
+            )?,
+            max_index_size: max_index_size.get(),
+        })
+    }
+}
+
+/// Where settings come from: the environment, or a map in tests.
+type Lookup = dyn Fn(&str) -> Option<String>;
+
+fn env_lookup(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// One setting: its value when set and not blank, else `default`.
+fn setting<T: std::str::FromStr>(
+    lookup: &Lookup,
+    name: &'static str,
+    expected: &'static str,
+    default: T,
+) -> Result<T, IndexError> {
+    match lookup(name) {
+        Some(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| IndexError::Setting {
+            var: name,
+            value: v,
+            expected,
+        }),
+        _ => Ok(default),
+    }
+}
+
+/// A positive number of seconds (fractions allowed).
+fn seconds(lookup: &Lookup, name: &'static str, default: Duration) -> Result<Duration, IndexError> {
+    let value: f64 = setting(
+        lookup,
+        name,
+        "a number of seconds, e.g. 30",
+        default.as_secs_f64(),
+    )?;
+    // `Duration::from_secs_f64` panics past about 584 billion years.
+    if !(value.is_finite() && value > 0.0 && value < 1e12) {
+        return Err(IndexError::Setting {
+            var: name,
+            value: value.to_string(),
+            expected: "a positive number of seconds",
+        });
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 /// The result of fetching an index file.
@@ -114,13 +188,15 @@ pub struct Http {
     /// runs served from the cache (`--offline`, `list --include-remote` offline) never need.
     client: OnceLock<Client>,
     settings: Settings,
+    limits: Limits,
 }
 
 impl Http {
-    pub fn new(settings: Settings) -> Self {
+    pub fn new(settings: Settings, limits: Limits) -> Self {
         Http {
             client: OnceLock::new(),
             settings,
+            limits,
         }
     }
 
@@ -132,9 +208,11 @@ impl Http {
         Ok(self.client.get_or_init(|| client))
     }
 
-    /// Fetch an index file, conditionally when `cached` has validators.
+    /// Fetch an index file, conditionally when `cached` has validators. A `304` to a
+    /// request without validators is an error: there is no copy it could refer to.
     pub fn fetch(&self, url: &str, cached: &Validators) -> Result<Fetched, IndexError> {
-        self.with_retries(|attempt| {
+        let deadline = Instant::now() + self.limits.deadline;
+        self.with_retries(deadline, |attempt| {
             let mut request = self.client().map_err(Failure::Fatal)?.get(url);
             if let Some(etag) = &cached.etag {
                 request = request.header(IF_NONE_MATCH, etag);
@@ -143,21 +221,29 @@ impl Http {
                 request = request.header(IF_MODIFIED_SINCE, date);
             }
             let response = self.send(url, request, attempt)?;
-            if response.status() == StatusCode::NOT_MODIFIED && !cached.is_empty() {
-                return Ok(Fetched::NotModified);
+            if response.status() == StatusCode::NOT_MODIFIED {
+                return if cached.is_empty() {
+                    Err(Failure::Fatal(IndexError::NotModifiedUncached {
+                        url: url.to_string(),
+                    }))
+                } else {
+                    Ok(Fetched::NotModified)
+                };
             }
             let validators = Validators {
                 etag: header(&response, ETAG),
                 last_modified: header(&response, LAST_MODIFIED),
             };
-            let body = read_body(url, response, attempt)?;
+            let body = self.read_index_body(url, response, attempt, deadline)?;
             Ok(Fetched::Fresh { body, validators })
         })
     }
 
-    /// Run `attempt` up to 1 + retries times, waiting between transient failures.
+    /// Run `attempt` up to 1 + retries times, waiting between transient failures; no wait
+    /// runs past `deadline` (the last error is returned instead).
     fn with_retries<T>(
         &self,
+        deadline: Instant,
         mut attempt: impl FnMut(u32) -> Result<T, Failure>,
     ) -> Result<T, IndexError> {
         let mut wait = self.settings.backoff;
@@ -169,7 +255,7 @@ impl Http {
                 Err(Failure::Transient(e)) => (e, wait),
                 Err(Failure::RetryAfter(e, asked)) => (e, asked.min(MAX_RETRY_AFTER).max(wait)),
             };
-            if number > self.settings.retries {
+            if number > self.settings.retries || Instant::now() + pause >= deadline {
                 return Err(error);
             }
             tracing::debug!("{error}; retrying in {} ms", pause.as_millis());
@@ -235,7 +321,8 @@ impl Http {
         expected_size: u64,
         mut sink: impl FnMut(&mut dyn Read) -> Result<(), SinkError>,
     ) -> Result<(), IndexError> {
-        self.with_retries(|attempt| {
+        let deadline = Instant::now() + self.limits.deadline;
+        self.with_retries(deadline, |attempt| {
             let response = self.send(
                 url,
                 self.client().map_err(Failure::Fatal)?.get(url),
@@ -250,19 +337,91 @@ impl Http {
                     actual: len,
                 }));
             }
-            let mut body = response;
+            let mut body = self.paced(response, deadline);
             sink(&mut body).map_err(|e| match e {
-                SinkError::Read(read, received) => Failure::Transient(IndexError::Network {
-                    url: url.to_string(),
-                    attempts: attempt,
-                    source: format!(
-                        "the connection broke after {received} of {expected_size} bytes: {read}"
-                    )
-                    .into(),
+                SinkError::Read(read, received) => self.read_failure(url, attempt, read, || {
+                    format!("the connection broke after {received} of {expected_size} bytes")
                 }),
                 SinkError::Fatal(e) => Failure::Fatal(e),
             })
         })
+    }
+
+    /// Read an index file's body: at most `max_index_size` bytes, under the transfer limits.
+    /// A larger body is refused whole, never truncated.
+    fn read_index_body(
+        &self,
+        url: &str,
+        response: Response,
+        attempt: u32,
+        deadline: Instant,
+    ) -> Result<Vec<u8>, Failure> {
+        let limit = self.limits.max_index_size;
+        let too_large = || {
+            Failure::Fatal(IndexError::IndexTooLarge {
+                url: url.to_string(),
+                limit,
+            })
+        };
+        if response.content_length().is_some_and(|l| l > limit) {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        self.paced(response, deadline)
+            .take(limit + 1)
+            .read_to_end(&mut body)
+            .map_err(|e| self.read_failure(url, attempt, e, || "the connection broke".into()))?;
+        if body.len() as u64 > limit {
+            return Err(too_large());
+        }
+        Ok(body)
+    }
+
+    fn paced<R: Read>(&self, inner: R, deadline: Instant) -> Paced<R> {
+        let now = Instant::now();
+        Paced {
+            inner,
+            deadline,
+            window: self.settings.timeout,
+            min_rate: self.limits.min_rate,
+            window_start: now,
+            window_bytes: 0,
+            received: 0,
+        }
+    }
+
+    /// Classify a failed body read: a limit of [`Paced`] (too slow: retried; past the
+    /// deadline: final), or a broken connection (retried), described by `broke`.
+    fn read_failure(
+        &self,
+        url: &str,
+        attempt: u32,
+        error: std::io::Error,
+        broke: impl FnOnce() -> String,
+    ) -> Failure {
+        let url = url.to_string();
+        match error.get_ref().and_then(|e| e.downcast_ref::<Exceeded>()) {
+            Some(Exceeded::Deadline { received }) => Failure::Fatal(IndexError::DeadlineExceeded {
+                url,
+                deadline: self.limits.deadline,
+                received: *received,
+                attempts: attempt,
+            }),
+            Some(Exceeded::TooSlow { received, elapsed }) => {
+                Failure::Transient(IndexError::TooSlow {
+                    url,
+                    received: *received,
+                    elapsed: *elapsed,
+                    min_rate: self.limits.min_rate,
+                    attempts: attempt,
+                })
+            }
+            None => Failure::Transient(IndexError::Network {
+                url,
+                attempts: attempt,
+                source: format!("{}: {error}", broke()).into(),
+            }),
+        }
     }
 }
 
@@ -272,6 +431,57 @@ pub enum SinkError {
     Read(std::io::Error, u64),
     /// Anything else (writing the file, a mismatch).
     Fatal(IndexError),
+}
+
+/// A response body read under the transfer limits. Each read still waits at most the read
+/// timeout, so a silent server is caught by that timeout and a trickling one by these
+/// checks, which run between reads.
+struct Paced<R> {
+    inner: R,
+    deadline: Instant,
+    window: Duration,
+    /// Bytes per second; 0 turns the check off.
+    min_rate: u64,
+    window_start: Instant,
+    window_bytes: u64,
+    received: u64,
+}
+
+/// Why [`Paced`] cut a body off (carried inside an `io::Error`).
+#[derive(Debug, thiserror::Error)]
+enum Exceeded {
+    #[error("the deadline passed after {received} bytes")]
+    Deadline { received: u64 },
+    #[error("only {received} bytes arrived in {elapsed:?}")]
+    TooSlow { received: u64, elapsed: Duration },
+}
+
+impl<R: Read> Read for Paced<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let exceeded = |e: Exceeded| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, e));
+        if Instant::now() >= self.deadline {
+            return exceeded(Exceeded::Deadline {
+                received: self.received,
+            });
+        }
+        let n = self.inner.read(buf)?;
+        self.received += n as u64;
+        self.window_bytes += n as u64;
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.window_start);
+        // The end of the body is never too slow; otherwise judge each full window.
+        if n > 0 && self.min_rate > 0 && elapsed >= self.window {
+            if (self.window_bytes as f64) < self.min_rate as f64 * elapsed.as_secs_f64() {
+                return exceeded(Exceeded::TooSlow {
+                    received: self.window_bytes,
+                    elapsed,
+                });
+            }
+            self.window_start = now;
+            self.window_bytes = 0;
+        }
+        Ok(n)
+    }
 }
 
 /// The HTTP client: rustls with the system's roots, timeouts, and redirects that never
@@ -318,26 +528,103 @@ fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<Stri
         .map(str::to_string)
 }
 
-fn read_body(url: &str, response: Response, attempt: u32) -> Result<Vec<u8>, Failure> {
-    if response
-        .content_length()
-        .is_some_and(|l| l > MAX_INDEX_FILE)
-    {
-        return Err(Failure::Fatal(IndexError::Parse {
-            location: url.to_string(),
-            message: format!("the file is larger than {MAX_INDEX_FILE} bytes"),
-        }));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn lookup(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| vars.get(name).cloned()
     }
-    let mut body = Vec::new();
-    response
-        .take(MAX_INDEX_FILE + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| {
-            Failure::Transient(IndexError::Network {
-                url: url.to_string(),
-                attempts: attempt,
-                source: Box::new(e),
-            })
-        })?;
-    Ok(body)
+
+    #[test]
+    fn limits_come_from_the_environment_and_bad_values_are_named() {
+        assert_eq!(
+            Limits::from_lookup(&lookup(&[])).unwrap(),
+            Limits::default()
+        );
+        let limits = Limits::from_lookup(&lookup(&[
+            ("AGX_HTTP_DEADLINE", "1.5"),
+            ("AGX_HTTP_MIN_RATE", " 0 "),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "4096"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            limits,
+            Limits {
+                deadline: Duration::from_millis(1500),
+                min_rate: 0,
+                max_index_size: 4096,
+            }
+        );
+        for (var, value) in [
+            ("AGX_HTTP_DEADLINE", "soon"),
+            ("AGX_HTTP_DEADLINE", "-3"),
+            ("AGX_HTTP_DEADLINE", "inf"),
+            ("AGX_HTTP_MIN_RATE", "1.5"),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "0"),
+            ("AGX_HTTP_MAX_INDEX_SIZE", "64M"),
+        ] {
+            let err = Limits::from_lookup(&lookup(&[(var, value)])).unwrap_err();
+            assert!(
+                matches!(&err, IndexError::Setting { var: v, .. } if *v == var),
+                "{var}={value}: {err:?}"
+            );
+        }
+        let settings = Settings::from_lookup(&lookup(&[("AGX_HTTP_TIMEOUT", "0.25")])).unwrap();
+        assert_eq!(settings.timeout, Duration::from_millis(250));
+        assert!(Settings::from_lookup(&lookup(&[("AGX_HTTP_TIMEOUT", "0")])).is_err());
+    }
+
+    /// A [`Paced`] over `body` whose current window began `window_age` ago.
+    fn paced(body: &[u8], deadline: Instant, min_rate: u64, window_age: Duration) -> Paced<&[u8]> {
+        Paced {
+            inner: body,
+            deadline,
+            window: Duration::from_secs(1),
+            min_rate,
+            window_start: Instant::now() - window_age,
+            window_bytes: 0,
+            received: 0,
+        }
+    }
+
+    fn exceeded(error: std::io::Error) -> Exceeded {
+        *error.into_inner().unwrap().downcast::<Exceeded>().unwrap()
+    }
+
+    #[test]
+    fn a_body_past_its_deadline_is_cut_off() {
+        let past = Instant::now() - Duration::from_millis(1);
+        let mut body = paced(b"hello", past, 0, Duration::ZERO);
+        let err = body.read(&mut [0; 8]).unwrap_err();
+        assert!(matches!(exceeded(err), Exceeded::Deadline { received: 0 }));
+    }
+
+    #[test]
+    fn a_window_slower_than_the_minimum_rate_is_cut_off() {
+        let later = Instant::now() + Duration::from_secs(3600);
+        // 5 bytes in a window of at least 10 s, at a minimum of 10 bytes per second.
+        let mut slow = paced(b"hello", later, 10, Duration::from_secs(10));
+        let err = slow.read(&mut [0; 8]).unwrap_err();
+        assert!(matches!(
+            exceeded(err),
+            Exceeded::TooSlow { received: 5, .. }
+        ));
+        // Fast enough: the window starts again.
+        let mut fast = paced(b"hello", later, 1, Duration::from_secs(2));
+        let mut buf = [0; 8];
+        assert_eq!(fast.read(&mut buf).unwrap(), 5);
+        assert_eq!(fast.window_bytes, 0);
+        // The end of a body is never too slow.
+        let mut ended = paced(b"", later, 1_000_000, Duration::from_secs(10));
+        assert_eq!(ended.read(&mut buf).unwrap(), 0);
+        // 0 turns the check off.
+        let mut unchecked = paced(b"hello", later, 0, Duration::from_secs(10));
+        assert_eq!(unchecked.read(&mut buf).unwrap(), 5);
+    }
 }

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::cache::IndexCache;
-use super::http::{Fetched, Http, SinkError};
+use super::cache::Validators;
+use super::http::{Fetched, Http, Limits, SinkError};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
@@ -41,25 +42,36 @@ struct Remote {
 }
 
 impl Registry {
-    /// A registry at a known source, with HTTP settings from the environment.
+    /// A registry at a known source, with HTTP settings and limits from the environment.
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
-        let settings = match &source {
-            Source::Http(_) => HttpSettings::from_env()?,
-            Source::Folder(_) => HttpSettings::default(),
+        let (settings, limits) = match &source {
+            Source::Http(_) => (HttpSettings::from_env()?, Limits::from_env()?),
+            Source::Folder(_) => Default::default(),
         };
-        Self::with_settings(source, offline, paths, settings)
+        Self::with_limits(source, offline, paths, settings, limits)
     }
 
-    /// A registry at a known source with explicit HTTP settings (timeouts, retries).
+    /// A registry at a known source with explicit HTTP settings (timeouts, retries) and the
+    /// default transfer limits.
     pub fn with_settings(
         source: Source,
         offline: bool,
         paths: &AgxPaths,
         settings: HttpSettings,
     ) -> Result<Registry, IndexError> {
+        Self::with_limits(source, offline, paths, settings, Limits::default())
+    }
+
+    fn with_limits(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+        limits: Limits,
+    ) -> Result<Registry, IndexError> {
         let remote = match &source {
             Source::Http(url) => Some(Remote {
-                http: Http::new(settings),
+                http: Http::new(settings, limits),
                 cache: IndexCache::new(&paths.cache_dir, url),
                 unreachable: AtomicBool::new(false),
             }),
@@ -95,13 +107,12 @@ impl Registry {
     pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
         let (publisher, short) = name.path_segments();
         let rel = format!("packages/{publisher}/{short}.json");
-        let Some(body) = self.index_file(&rel)? else {
+        let Some(mut entries) = self.index_file(&rel, parse_version_lines)? else {
             return Err(IndexError::PackageNotFound {
                 name: name.clone(),
                 registry: self.display.clone(),
             });
         };
-        let mut entries = parse_version_lines(&body, &self.location_of(&rel))?;
         entries.sort_by(|a, b| a.vers.cmp(&b.vers));
         Ok(entries)
     }
@@ -109,17 +120,19 @@ impl Registry {
     /// The catalog of every package.
     pub fn catalog(&self) -> Result<Catalog, IndexError> {
         let rel = "catalog.json";
-        let location = self.location_of(rel);
-        let body = self.index_file(rel)?.ok_or_else(|| match &self.source {
-            Source::Http(_) => IndexError::NotFound {
-                url: location.clone(),
-            },
-            Source::Folder(dir) => IndexError::NotARegistry { path: dir.clone() },
-        })?;
-        serde_json::from_slice(&body).map_err(|e| IndexError::Parse {
-            location,
-            message: e.to_string(),
-        })
+        let parse = |body: &[u8], location: &str| {
+            serde_json::from_slice(body).map_err(|e| IndexError::Parse {
+                location: location.to_string(),
+                message: e.to_string(),
+            })
+        };
+        self.index_file(rel, parse)?
+            .ok_or_else(|| match &self.source {
+                Source::Http(_) => IndexError::NotFound {
+                    url: self.location_of(rel),
+                },
+                Source::Folder(dir) => IndexError::NotARegistry { path: dir.clone() },
+            })
     }
 
     /// The URL or path of a version's tarball.
@@ -186,13 +199,21 @@ impl Registry {
         }
     }
 
-    /// An index file's content, `None` when the registry does not have it.
-    fn index_file(&self, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
+    /// An index file, parsed by `parse` (given the body and its URL or path); `None` when
+    /// the registry does not have it. Only a body that parses is cached, so a cut-off or
+    /// odd answer never poisons later runs; a cached copy that no longer parses is fetched
+    /// again.
+    fn index_file<T>(
+        &self,
+        rel: &str,
+        parse: impl Fn(&[u8], &str) -> Result<T, IndexError>,
+    ) -> Result<Option<T>, IndexError> {
+        let url = self.location_of(rel);
         let remote = match (&self.source, &self.remote) {
             (Source::Folder(dir), _) => {
                 let path = dir.join(rel);
                 return match std::fs::read(&path) {
-                    Ok(body) => Ok(Some(body)),
+                    Ok(body) => parse(&body, &url).map(Some),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                     Err(e) => Err(IndexError::io("cannot read", path, e)),
                 };
@@ -200,45 +221,61 @@ impl Registry {
             (Source::Http(_), Some(remote)) => remote,
             (Source::Http(_), None) => unreachable!("web registries have a client"),
         };
-        let url = self.location_of(rel);
-        let cached = || remote.cache.read(rel);
+        let cached = || -> Result<Option<T>, IndexError> {
+            remote
+                .cache
+                .read(rel)?
+                .map(|body| parse(&body, &url))
+                .transpose()
+        };
         if self.offline {
             return match cached()? {
-                Some(body) => Ok(Some(body)),
+                Some(value) => Ok(Some(value)),
                 None => Err(IndexError::Offline { url }),
             };
         }
         if remote.unreachable.load(Ordering::Relaxed)
-            && let Some(body) = cached()?
+            && let Some(value) = cached()?
         {
-            return Ok(Some(body));
+            return Ok(Some(value));
         }
+        let fresh = |body: Vec<u8>, validators: Validators| -> Result<Option<T>, IndexError> {
+            let value = parse(&body, &url)?;
+            if let Err(e) = remote.cache.write(rel, &body, &validators) {
+                tracing::debug!("could not cache {url}: {e}");
+            }
+            Ok(Some(value))
+        };
         match remote.http.fetch(&url, &remote.cache.validators(rel)) {
-            Ok(Fetched::Fresh { body, validators }) => {
-                if let Err(e) = remote.cache.write(rel, &body, &validators) {
-                    tracing::debug!("could not cache {url}: {e}");
+            Ok(Fetched::Fresh { body, validators }) => fresh(body, validators),
+            Ok(Fetched::NotModified) => {
+                if let Ok(Some(value)) = cached() {
+                    return Ok(Some(value));
                 }
-                Ok(Some(body))
+                // The copy the server vouched for is gone or damaged: ask for the whole file.
+                tracing::debug!(
+                    "the cached copy of {url} is missing or unreadable; fetching it again"
+                );
+                match remote.http.fetch(&url, &Validators::default())? {
+                    Fetched::Fresh { body, validators } => fresh(body, validators),
+                    Fetched::NotModified => Err(IndexError::NotModifiedUncached { url }),
+                }
             }
-            Ok(Fetched::NotModified) => match cached()? {
-                Some(body) => Ok(Some(body)),
-                None => Err(IndexError::Parse {
-                    location: url,
-                    message: "the server answered 304 Not Modified but nothing is cached".into(),
-                }),
-            },
             Err(IndexError::NotFound { .. }) => Ok(None),
-            Err(error @ (IndexError::Network { .. } | IndexError::Status { .. })) => {
-                match cached()? {
-                    Some(body) => {
-                        if !remote.unreachable.swap(true, Ordering::Relaxed) {
-                            tracing::warn!("{}; using cached index data", describe(&error));
-                        }
-                        Ok(Some(body))
+            Err(
+                error @ (IndexError::Network { .. }
+                | IndexError::Status { .. }
+                | IndexError::TooSlow { .. }
+                | IndexError::DeadlineExceeded { .. }),
+            ) => match cached()? {
+                Some(value) => {
+                    if !remote.unreachable.swap(true, Ordering::Relaxed) {
+                        tracing::warn!("{}; using cached index data", describe(&error));
                     }
-                    None => Err(error),
+                    Ok(Some(value))
                 }
-            }
+                None => Err(error),
+            },
             Err(other) => Err(other),
         }
     }

@@ -14,6 +14,7 @@ mod cli;
 mod client_safety;
 mod clients;
 mod generated;
+mod network_hardening;
 mod pack;
 mod registry;
 mod serve;

@@ -413,3 +413,173 @@ pub fn raw_get(url: &str, path: &str) -> (u16, Vec<u8>) {
         .unwrap_or(0);
     (status, raw[split..].to_vec())
 }
+
+/// How an [`OddServer`] answers a path instead of serving the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Odd {
+    /// The file's real `Content-Length`, then its bytes one at a time, `interval` apart: a
+    /// transfer that never stalls long enough for a read timeout.
+    Drip { interval: Duration },
+    /// `200` with a chunked body of `size` newlines and no `Content-Length`.
+    Chunked { size: u64 },
+    /// `304 Not Modified` to every request, conditional or not.
+    NotModified,
+}
+
+#[derive(Debug, Default)]
+struct OddState {
+    odd: HashMap<String, Odd>,
+    log: Vec<LoggedRequest>,
+}
+
+/// A server on 127.0.0.1 in front of an [`HttpServer`]: paths given an [`Odd`] behaviour
+/// are answered slowly, hugely or wrongly here and logged; every other request is passed
+/// to the [`HttpServer`] behind it (see [`OddServer::backend`] for its log and faults).
+/// The server stops when dropped.
+pub struct OddServer {
+    addr: SocketAddr,
+    backend: HttpServer,
+    state: Arc<Mutex<OddState>>,
+    stop: Arc<AtomicBool>,
+    accept: Option<thread::JoinHandle<()>>,
+}
+
+impl OddServer {
+    /// Serve `root` on a free port of 127.0.0.1.
+    pub fn serve(root: impl Into<PathBuf>) -> Self {
+        let backend = HttpServer::serve(root);
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let addr = listener.local_addr().expect("local addr");
+        let state = Arc::new(Mutex::new(OddState::default()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let accept = {
+            let (backend_addr, root) = (backend.addr, backend.root.clone());
+            let (state, stop) = (state.clone(), stop.clone());
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let (root, state) = (root.clone(), state.clone());
+                    thread::spawn(move || handle_odd(stream, &root, backend_addr, &state));
+                }
+            })
+        };
+        OddServer {
+            addr,
+            backend,
+            state,
+            stop,
+            accept: Some(accept),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The server behind this one, which answers every path without an [`Odd`] behaviour.
+    pub fn backend(&self) -> &HttpServer {
+        &self.backend
+    }
+
+    /// Answer a URL path oddly from now on (replaces an earlier behaviour for that path).
+    pub fn odd(&self, path: &str, odd: Odd) {
+        self.state.lock().unwrap().odd.insert(path.to_string(), odd);
+    }
+
+    /// Serve a path normally again.
+    pub fn normal(&self, path: &str) {
+        self.state.lock().unwrap().odd.remove(path);
+    }
+
+    /// The requests for one path that were answered oddly, in order.
+    pub fn odd_requests_for(&self, path: &str) -> Vec<LoggedRequest> {
+        let state = self.state.lock().unwrap();
+        state
+            .log
+            .iter()
+            .filter(|r| r.path == path)
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for OddServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(self.addr);
+        if let Some(handle) = self.accept.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+fn handle_odd(mut stream: TcpStream, root: &Path, backend: SocketAddr, state: &Mutex<OddState>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let Some(req) = read_request(&stream) else {
+        return;
+    };
+    let Some(odd) = state.lock().unwrap().odd.get(&req.path).cloned() else {
+        return forward(&mut stream, &req, backend);
+    };
+    let status = if odd == Odd::NotModified { 304 } else { 200 };
+    state.lock().unwrap().log.push(LoggedRequest {
+        method: req.method.clone(),
+        path: req.path.clone(),
+        if_none_match: req.headers.get("if-none-match").cloned(),
+        if_modified_since: req.headers.get("if-modified-since").cloned(),
+        status,
+    });
+    // A client that hangs up ends the answer: write errors only stop it.
+    let _ = match odd {
+        Odd::NotModified => write_head(&mut stream, 304, 0, &[]),
+        Odd::Drip { interval } => {
+            let body =
+                std::fs::read(root.join(req.path.trim_start_matches('/'))).unwrap_or_default();
+            write_head(&mut stream, 200, body.len(), &[]).and_then(|()| {
+                for byte in body {
+                    stream.write_all(&[byte])?;
+                    stream.flush()?;
+                    thread::sleep(interval);
+                }
+                Ok(())
+            })
+        }
+        Odd::Chunked { size } => write_chunked_newlines(&mut stream, size),
+    };
+    let _ = stream.flush();
+}
+
+/// `200` with `size` newlines in chunks of 64 KiB (`Transfer-Encoding: chunked`).
+fn write_chunked_newlines(stream: &mut TcpStream, size: u64) -> std::io::Result<()> {
+    stream
+        .write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n")?;
+    let chunk = vec![b'\n'; 64 * 1024];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        write!(stream, "{n:x}\r\n")?;
+        stream.write_all(&chunk[..n])?;
+        stream.write_all(b"\r\n")?;
+        left -= n as u64;
+    }
+    stream.write_all(b"0\r\n\r\n")
+}
+
+/// Pass a request to `backend` and its whole answer back (it closes every connection).
+fn forward(stream: &mut TcpStream, req: &Request, backend: SocketAddr) {
+    let Ok(mut upstream) = TcpStream::connect(backend) else {
+        return;
+    };
+    let mut head = format!("{} {} HTTP/1.1\r\n", req.method, req.path);
+    for (name, value) in &req.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    if upstream.write_all(head.as_bytes()).is_ok() {
+        let _ = std::io::copy(&mut upstream, stream);
+    }
+}
