@@ -419,7 +419,10 @@ impl Http {
             None => Failure::Transient(IndexError::Network {
                 url,
                 attempts: attempt,
-                source: format!("{}: {error}", broke()).into(),
+                source: Box::new(BrokenTransfer {
+                    context: broke(),
+                    source: error,
+                }),
             }),
         }
     }
@@ -526,6 +529,14 @@ fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<Stri
         .get(name)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
+}
+
+/// A body read that failed part-way: what was received, with the read error as its cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{context}")]
+struct BrokenTransfer {
+    context: String,
+    source: std::io::Error,
 }
 
 #[cfg(test)]
