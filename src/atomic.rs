@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-/// Write `bytes` to `path`, creating missing folders. `permissions`, when given, are set on
+/// Write `bytes` to `path`, creating missing folders. Errors name the path. `permissions`, when given, are set on
 /// the new file before it replaces the old one.
 pub fn write_file(
     path: &Path,
@@ -24,6 +24,14 @@ pub fn write_file(
 /// (permissions, owner) before it replaces the old one. When anything fails, the old file
 /// is as it was and the temp file is gone.
 pub fn write_file_with(
+    path: &Path,
+    bytes: &[u8],
+    prepare: impl FnOnce(&fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_unnamed(path, bytes, prepare).map_err(crate::io_context::at("write", path))
+}
+
+fn write_unnamed(
     path: &Path,
     bytes: &[u8],
     prepare: impl FnOnce(&fs::File) -> std::io::Result<()>,

@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 
 /// `map_err(at("write the archive", path))`: the error keeps its kind and source, and its
 /// message says what was being done where.
-pub fn at(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> std::io::Error {
-    let path = path.to_path_buf();
+pub fn at(
+    action: &'static str,
+    path: impl AsRef<Path>,
+) -> impl FnOnce(std::io::Error) -> std::io::Error {
+    let path = path.as_ref().to_path_buf();
     move |source| {
         std::io::Error::new(
             source.kind(),

@@ -23,7 +23,7 @@ warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
 # stdio_client passes only a safe subset of the environment; the server needs these too.
 FORWARDED_ENV = ("AGX_HOME", "AGX_LOG", "HOME", "PATH")
-# DESIGN §7 and issue 4: the versions agx serve negotiates.
+# The versions agx serve negotiates (docs/serve.md, "protocol").
 KNOWN_VERSIONS = ("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Acceptance check with the real MCP clients (shared/clients.md, "Checking an entry with
+# Acceptance check with the real MCP clients (docs/clients.md, "Checking an entry with
 # the real client"): install Claude Code, Gemini CLI and Codex CLI from the npm registry into
 # a cache folder, point HOME at a temp folder, write an entry for a fixture server into each
 # with `agx install-server`, and ask each client whether the server starts.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::IndexError;
+use crate::io_context::at;
 
 /// What the server said about a cached file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +68,7 @@ impl IndexCache {
         match std::fs::read(&path) {
             Ok(body) => Ok(Some(body)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(IndexError::io("cannot read cached index file", path, e)),
+            Err(e) => Err(IndexError::from(at("read cached index file", path)(e))),
         }
     }
 
@@ -84,16 +85,10 @@ impl IndexCache {
 
     /// Store a fresh copy (body first, then its validators; each atomically).
     pub fn write(&self, rel: &str, body: &[u8], validators: &Validators) -> Result<(), IndexError> {
-        write_atomic(&self.file(rel), body)?;
+        crate::atomic::write_file(&self.file(rel), body, None)?;
         let meta = serde_json::to_vec(validators).expect("validators serialize");
-        write_atomic(&self.meta(rel), &meta)
+        Ok(crate::atomic::write_file(&self.meta(rel), &meta, None)?)
     }
-}
-
-/// Write a file atomically (see `crate::atomic`).
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
-    crate::atomic::write_file(path, bytes, None)
-        .map_err(|e| IndexError::io("cannot write", path, e))
 }
 
 #[cfg(test)]

@@ -91,13 +91,9 @@ pub enum IndexError {
     #[error("invalid index data in {location}: {message}")]
     Parse { location: String, message: String },
 
-    #[error("{action} {}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file system step failed; the error names the path (`fs_err`, `io_context::at`).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 
     #[error("size mismatch for {url}: expected {expected} bytes, received {actual}")]
     SizeMismatch {
@@ -115,20 +111,6 @@ pub enum IndexError {
         actual: String,
         bytes: u64,
     },
-}
-
-impl IndexError {
-    pub(crate) fn io(
-        action: &'static str,
-        path: impl Into<PathBuf>,
-        source: std::io::Error,
-    ) -> Self {
-        IndexError::Io {
-            action,
-            path: path.into(),
-            source,
-        }
-    }
 }
 
 /// ` (3 attempts)`, when there was more than one.

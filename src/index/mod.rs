@@ -1,4 +1,4 @@
-//! Registry access: sources, HTTP caching, catalog (DESIGN §3).
+//! Registry access: sources, HTTP caching, catalog (docs/registry.md).
 //!
 //! - [`source`] picks the registry (`--registry`, `AGX_REGISTRY`, the config file);
 //! - [`http`] talks to web registries (timeouts, retries, conditional requests);

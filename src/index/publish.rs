@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use semver::Version;
 
-use super::cache::write_atomic;
 use super::registry::{parse_version_lines, tarball_path};
 use super::{Catalog, CatalogEntry, IndexEntry, IndexError, RegistryConfig};
 use crate::archive::ArchiveError;
 use crate::file_lock::{FileLock, LockMode};
+use crate::io_context::at;
 use crate::manifest::{LoadError, Package};
 use crate::name::PackageName;
 
@@ -67,6 +67,12 @@ pub enum PublishError {
         version: Version,
         registry: PathBuf,
     },
+}
+
+impl From<std::io::Error> for PublishError {
+    fn from(e: std::io::Error) -> Self {
+        PublishError::Index(IndexError::Io(e))
+    }
 }
 
 impl crate::error::Hint for PublishError {
@@ -130,10 +136,9 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
     }
     for sub in ["packages", "dl"] {
         let path = dir.join(sub);
-        std::fs::create_dir_all(&path)
-            .map_err(|e| IndexError::io("cannot create folder", path, e))?;
+        fs_err::create_dir_all(&path).map_err(IndexError::from)?;
     }
-    write_atomic(
+    write_file(
         &dir.join("catalog.json"),
         &catalog_json(&Catalog {
             v: 1,
@@ -146,7 +151,7 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
     };
     let mut bytes = serde_json::to_vec(&config).expect("config serializes");
     bytes.push(b'\n');
-    write_atomic(&dir.join("config.json"), &bytes)?;
+    write_file(&dir.join("config.json"), &bytes)?;
     Ok(name)
 }
 
@@ -161,8 +166,7 @@ pub enum Added {
 /// Publish a package folder (packed first) or a tarball made by `agx pack`.
 pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     let _lock = lock_registry(registry)?;
-    let work = tempfile::tempdir_in(registry)
-        .map_err(|e| IndexError::io("cannot create a temp folder in", registry, e))?;
+    let work = tempfile::tempdir_in(registry).map_err(at("create a temp folder in", registry))?;
     let archive_error = |source| PublishError::Archive {
         path: package.to_path_buf(),
         source,
@@ -205,11 +209,10 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
 
     // The tarball first: a crash before the index lines leaves an unlisted file only.
     let dl_dir = dest.parent().expect("dl path has a folder");
-    std::fs::create_dir_all(dl_dir)
-        .map_err(|e| IndexError::io("cannot create folder", dl_dir, e))?;
+    std::fs::create_dir_all(dl_dir).map_err(at("create folder", dl_dir))?;
     let staged = dl_dir.join(format!(".{}.tmp", entry.vers));
-    std::fs::copy(&tarball, &staged).map_err(|e| IndexError::io("cannot write", &staged, e))?;
-    std::fs::rename(&staged, &dest).map_err(|e| IndexError::io("cannot write", &dest, e))?;
+    std::fs::copy(&tarball, &staged).map_err(at("write", &staged))?;
+    std::fs::rename(&staged, &dest).map_err(at("write", &dest))?;
 
     versions.retain(|e| e.vers != entry.vers);
     versions.push(entry.clone());
@@ -251,7 +254,7 @@ pub fn yank(
 fn lock_registry(dir: &Path) -> Result<FileLock, IndexError> {
     check_registry(dir)?;
     let path = dir.join("config.json");
-    let file = std::fs::File::open(&path).map_err(|e| IndexError::io("cannot open", &path, e))?;
+    let file = std::fs::File::open(&path).map_err(at("open", &path))?;
     FileLock::lock(file, LockMode::Exclusive, || {
         tracing::info!(
             verb = "Blocking",
@@ -259,7 +262,7 @@ fn lock_registry(dir: &Path) -> Result<FileLock, IndexError> {
             dir.display()
         )
     })
-    .map_err(|e| IndexError::io("cannot lock", &path, e))
+    .map_err(|e| at("lock", &path)(e).into())
 }
 
 fn check_registry(dir: &Path) -> Result<(), IndexError> {
@@ -289,14 +292,13 @@ fn index_entry(package: &Package, tarball: &Path) -> Result<IndexEntry, PublishE
         });
     };
     let size = std::fs::metadata(tarball)
-        .map_err(|e| IndexError::io("cannot read", tarball, e))?
+        .map_err(at("read", tarball))?
         .len();
     Ok(IndexEntry {
         v: 1,
         name,
         vers: meta.version.clone(),
-        cksum: crate::archive::sha256_file(tarball)
-            .map_err(|e| IndexError::io("cannot read", tarball, e))?,
+        cksum: crate::archive::sha256_file(tarball).map_err(IndexError::from)?,
         size,
         deps: package.manifest.dependencies.clone(),
         yanked: false,
@@ -318,7 +320,7 @@ fn read_versions(path: &Path) -> Result<Vec<IndexEntry>, IndexError> {
     match std::fs::read(path) {
         Ok(body) => parse_version_lines(&body, &path.display().to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(IndexError::io("cannot read", path, e)),
+        Err(e) => Err(IndexError::from(at("read", path)(e))),
     }
 }
 
@@ -330,7 +332,7 @@ fn write_versions(path: &Path, versions: &mut [IndexEntry]) -> Result<(), IndexE
         text.push_str(&serde_json::to_string(entry).expect("entries serialize"));
         text.push('\n');
     }
-    write_atomic(path, text.as_bytes())
+    write_file(path, text.as_bytes())
 }
 
 /// Replace the package's catalog entry with its newest non-yanked version (none if every
@@ -350,7 +352,7 @@ fn update_catalog(
             v: 1,
             packages: vec![],
         },
-        Err(e) => return Err(IndexError::io("cannot read", path, e)),
+        Err(e) => return Err(IndexError::from(at("read", path)(e))),
     };
     catalog.packages.retain(|p| &p.name != name);
     if let Some(newest) = versions
@@ -366,7 +368,12 @@ fn update_catalog(
         });
     }
     catalog.packages.sort_by(|a, b| a.name.cmp(&b.name));
-    write_atomic(&path, &catalog_json(&catalog))
+    write_file(&path, &catalog_json(&catalog))
+}
+
+/// A registry file, replaced atomically: readers see the old or the new content.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
+    Ok(crate::atomic::write_file(path, bytes, None)?)
 }
 
 /// `catalog.json` with one package per line, so diffs of a registry stay readable.

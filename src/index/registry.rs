@@ -10,6 +10,7 @@ use super::cache::IndexCache;
 use super::cache::Validators;
 use super::http::{Fetched, Http, Limits, SinkError};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
+use crate::io_context::at;
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
@@ -166,14 +167,14 @@ impl Registry {
                     Ok(mut file) => copy_verified(&mut file, dest, entry, &location, progress)
                         .map_err(|e| match e {
                             SinkError::Read(err, _) => {
-                                IndexError::io("cannot read", path.clone(), err)
+                                IndexError::from(at("read", path.clone())(err))
                             }
                             SinkError::Fatal(e) => e,
                         }),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                         Err(IndexError::NotFound { url: location })
                     }
-                    Err(e) => Err(IndexError::io("cannot read", path, e)),
+                    Err(e) => Err(IndexError::from(at("read", path)(e))),
                 }
             }
             (Source::Http(_), None) => unreachable!("web registries have a client"),
@@ -215,7 +216,7 @@ impl Registry {
                 return match std::fs::read(&path) {
                     Ok(body) => parse(&body, &url).map(Some),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                    Err(e) => Err(IndexError::io("cannot read", path, e)),
+                    Err(e) => Err(IndexError::from(at("read", path)(e))),
                 };
             }
             (Source::Http(_), Some(remote)) => remote,
@@ -328,7 +329,7 @@ fn copy_verified(
     location: &str,
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), SinkError> {
-    let write_error = |e: std::io::Error| SinkError::Fatal(IndexError::io("cannot write", dest, e));
+    let write_error = |e: std::io::Error| SinkError::Fatal(IndexError::from(at("write", dest)(e)));
     let mut file = std::fs::File::create(dest).map_err(write_error)?;
     let mut hasher = Sha256::new();
     let mut received: u64 = 0;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::IndexError;
+use crate::io_context::at;
 use crate::paths::AgxPaths;
 
 /// Where a registry's files are.
@@ -97,7 +98,7 @@ pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
-        Err(e) => return Err(IndexError::io("cannot read", path, e)),
+        Err(e) => return Err(IndexError::from(at("read", path)(e))),
     };
     toml::from_str(&text).map_err(|e| IndexError::Config {
         path,

@@ -20,13 +20,6 @@ pub fn unique_name(prefix: &str) -> String {
     )
 }
 
-/// Write `bytes` to `path` atomically (see `crate::atomic`).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    crate::atomic::write_file(path, bytes, None)
-        .map_err(crate::io_context::at("write", path))
-        .map_err(StoreError::from)
-}
-
 /// Remove a file if it exists.
 pub fn remove_file(path: &Path) -> Result<(), StoreError> {
     match fs_err::remove_file(path) {
@@ -139,15 +132,5 @@ mod tests {
         assert!(replace_dir(&new, &target).unwrap());
         assert_eq!(std::fs::read_to_string(target.join("f")).unwrap(), "two");
         assert_eq!(std::fs::read_to_string(new.join("f")).unwrap(), "one");
-    }
-
-    #[test]
-    fn atomic_write_replaces_content() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("x/y.toml");
-        write_atomic(&path, b"a").unwrap();
-        write_atomic(&path, b"b").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"b");
-        assert_eq!(read_dir_paths(&tmp.path().join("x")).unwrap().len(), 1);
     }
 }

@@ -9,7 +9,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::StoreError;
-use super::fsutil;
 use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
 
@@ -119,7 +118,7 @@ impl Receipt {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
-        fsutil::write_atomic(path, text.as_bytes())
+        Ok(crate::atomic::write_file(path, text.as_bytes(), None)?)
     }
 }
 
