@@ -6,17 +6,16 @@ use super::Context;
 use crate::cli::SearchArgs;
 use crate::error::CliResult;
 use crate::index::search;
+use crate::ops;
 use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
-    let query = args.query.join(" ");
-    let registry = ctx.ops()?.open_registry()?;
-    let catalog = registry.catalog()?;
-    let hits = search::search(&catalog.packages, &query);
+    let searched = ops::search::search(&ctx.ops()?, &args.query.join(" "))?;
+    let (query, hits) = (&searched.query, searched.hits());
     if args.json {
         let doc = serde_json::json!({
             "query": query,
-            "registry": registry.source(),
+            "registry": searched.registry,
             "results": hits,
         });
         let text = serde_json::to_string_pretty(&doc).expect("search results serialize");
@@ -25,7 +24,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     if hits.is_empty() {
         ctx.printer.status(
             "Searched",
-            &format!("no package matches `{query}` in {}", registry.source()),
+            &format!("no package matches `{query}` in {}", searched.registry),
         );
         return Ok(());
     }

@@ -6,24 +6,17 @@ use std::time::Duration;
 use super::Context;
 use crate::cli::{OutputFormat, ValidateArgs};
 use crate::error::{CliError, CliResult};
-use crate::manifest::{check_package, probe, render};
+use crate::manifest::{probe, render};
+use crate::ops::author::{self, Validated};
 
 pub fn run(ctx: &Context, args: &ValidateArgs) -> CliResult {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let mut report = check_package(&dir);
-    let mut probed = false;
-    if args.probe {
-        match &report.package {
-            Some(package) => {
-                let findings = probe::probe_package(package, probe_timeout()?);
-                report.findings.extend(findings);
-                probed = true;
-            }
-            None => ctx
-                .printer
-                .warn("--probe skipped: the package has errors; fix them first"),
-        }
-    }
+    let probe = if args.probe {
+        Some(probe_timeout()?)
+    } else {
+        None
+    };
+    let Validated { report, probed } = author::validate(&dir, probe, &ctx.printer);
     match args.format {
         // Findings are errors and warnings for people: stderr, like rustc and cargo.
         OutputFormat::Human => ctx

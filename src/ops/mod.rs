@@ -2,12 +2,14 @@
 //! choice, a reporter) and the operation's own typed arguments, and returns a typed result
 //! for the command to render. Operations never print and never see command-line types.
 
+pub mod author;
 pub mod clients;
 pub mod info;
 pub mod install;
 pub mod install_server;
 pub mod list;
 pub mod outdated;
+pub mod search;
 pub mod uninstall;
 pub mod update;
 

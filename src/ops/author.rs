@@ -1,0 +1,52 @@
+//! What package authors run before publishing: validation (with an optional self-test of
+//! every tool) and packing. Both return the validation report for the command to render.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::archive::{ArchiveError, PackedArchive};
+use crate::manifest::{Report, check_package, probe};
+use crate::report::Reporter;
+
+/// The findings of `agx validate`.
+pub struct Validated {
+    pub report: Report,
+    /// Whether the tools' self-tests ran (they run only on a package without errors).
+    pub probed: bool,
+}
+
+/// Check the package in `dir`; with `probe`, also run each tool's self-test under that
+/// timeout (this runs package code).
+pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
+    let mut report = check_package(dir);
+    let mut probed = false;
+    if let Some(timeout) = probe {
+        match &report.package {
+            Some(package) => {
+                let findings = probe::probe_package(package, timeout);
+                report.findings.extend(findings);
+                probed = true;
+            }
+            None => reporter.warn("--probe skipped: the package has errors; fix them first"),
+        }
+    }
+    Validated { report, probed }
+}
+
+/// The result of `agx pack`: the validation report, and the archive when the package had no
+/// errors (or why writing it failed).
+pub struct Packed {
+    pub report: Report,
+    pub archive: Result<Option<PackedArchive>, ArchiveError>,
+}
+
+/// Validate the package in `dir` and, when it has no errors, write its archive into
+/// `out_dir`.
+pub fn pack(dir: &Path, out_dir: &Path) -> Packed {
+    let report = check_package(dir);
+    let archive = match &report.package {
+        Some(package) if !report.has_errors() => crate::archive::pack(package, out_dir).map(Some),
+        _ => Ok(None),
+    };
+    Packed { report, archive }
+}
