@@ -48,3 +48,49 @@ fn usage_error_exits_2() {
     let _filters = home.snapshot_filters();
     insta::assert_snapshot!(outcome(home.agx().arg("frobnicate")));
 }
+
+/// `agx … | head -1`: a reader that goes away early. Every command that writes results ends
+/// quietly with success, never an error or a panic.
+#[test]
+fn a_closed_stdout_pipe_ends_commands_quietly() {
+    let home = TestHome::new();
+    let registry = crate::support::fixtures().join("registry");
+    home.agx()
+        .args(["--registry"])
+        .arg(&registry)
+        .args(["install", "acme/weather"])
+        .assert()
+        .success();
+    let commands: [&[&str]; 6] = [
+        &["completions", "bash"],
+        &["list"],
+        &["list", "--json"],
+        &["info", "acme/weather"],
+        &["search", "weather"],
+        &["clients"],
+    ];
+    for args in commands {
+        let mut command = home.command(crate::support::AGX);
+        command
+            .arg("--registry")
+            .arg(&registry)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().expect("agx starts");
+        // Close the reading end before agx writes: its first write meets a closed pipe.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("agx ends");
+        assert!(
+            out.status.success(),
+            "agx {args:?} exited {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "",
+            "agx {args:?} said something on stderr"
+        );
+    }
+}
