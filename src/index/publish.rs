@@ -138,12 +138,13 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
         let path = dir.join(sub);
         fs_err::create_dir_all(&path).map_err(IndexError::from)?;
     }
-    write_file(
+    crate::atomic::write_file(
         &dir.join("catalog.json"),
         &catalog_json(&Catalog {
             v: 1,
             packages: vec![],
         }),
+        None,
     )?;
     let config = RegistryConfig {
         v: 1,
@@ -151,7 +152,7 @@ pub fn init(dir: &Path, name: Option<&str>) -> Result<String, PublishError> {
     };
     let mut bytes = serde_json::to_vec(&config).expect("config serializes");
     bytes.push(b'\n');
-    write_file(&dir.join("config.json"), &bytes)?;
+    crate::atomic::write_file(&dir.join("config.json"), &bytes, None)?;
     Ok(name)
 }
 
@@ -332,7 +333,7 @@ fn write_versions(path: &Path, versions: &mut [IndexEntry]) -> Result<(), IndexE
         text.push_str(&serde_json::to_string(entry).expect("entries serialize"));
         text.push('\n');
     }
-    write_file(path, text.as_bytes())
+    Ok(crate::atomic::write_file(path, text.as_bytes(), None)?)
 }
 
 /// Replace the package's catalog entry with its newest non-yanked version (none if every
@@ -368,12 +369,11 @@ fn update_catalog(
         });
     }
     catalog.packages.sort_by(|a, b| a.name.cmp(&b.name));
-    write_file(&path, &catalog_json(&catalog))
-}
-
-/// A registry file, replaced atomically: readers see the old or the new content.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
-    Ok(crate::atomic::write_file(path, bytes, None)?)
+    Ok(crate::atomic::write_file(
+        &path,
+        &catalog_json(&catalog),
+        None,
+    )?)
 }
 
 /// `catalog.json` with one package per line, so diffs of a registry stay readable.
