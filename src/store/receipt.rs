@@ -96,6 +96,19 @@ fn root_keys(text: &str) -> &str {
     &text[..end]
 }
 
+/// The package a receipt path belongs to (`receipts-v1/<publisher>/<name>.toml`), whatever
+/// the file holds: names the package of a damaged receipt.
+pub fn name_of(path: &Path) -> Option<PackageName> {
+    let name = path.file_stem()?.to_str()?;
+    let publisher = path.parent()?.file_name()?.to_str()?;
+    let full = if publisher == "_local" {
+        name.to_string()
+    } else {
+        format!("{publisher}/{name}")
+    };
+    PackageName::parse(&full).ok()
+}
+
 fn read_text(path: &Path) -> Result<String, StoreError> {
     Ok(fs_err::read_to_string(path)?)
 }
