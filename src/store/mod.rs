@@ -141,7 +141,7 @@ impl crate::error::Hint for StoreError {
                 from_registry: true,
                 ..
             } => Some(
-                "the registry serves a broken package; tell its publisher, or install another version with `agx install <name>@<version>`".into(),
+                "the registry serves a broken package; tell its publisher".into(),
             ),
             StoreError::InvalidPackage { .. } => Some(
                 "fix these files in the package's folder, check it with `agx validate <folder>`, and pack it again with `agx pack <folder>` (or install the folder itself)".into(),

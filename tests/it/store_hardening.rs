@@ -4,8 +4,10 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::process::Stdio;
 
 use insta::assert_snapshot;
+use sha2::Digest;
 
 use crate::support::http::HttpServer;
 use crate::support::{TestHome, copy_tree, fixtures, outcome, write_file};
@@ -89,7 +91,41 @@ fn invalid_archives_show_their_findings_inside_the_package() {
         assert!(!out.contains(".staging"), "{case}: {out}");
         assert!(!home.agx_home().join("receipts-v1").exists(), "{case}");
         assert_snapshot!(format!("invalid_archive_{case}"), out);
+        // The hint works: `agx validate` on the unpacked folder finds the same errors.
+        let unpacked = home.home().join(case);
+        let gz = flate2::read::GzDecoder::new(std::fs::File::open(&archive).unwrap());
+        tar::Archive::new(gz).unpack(&unpacked).unwrap();
+        let folder = unpacked.join("pkg-1.0.0");
+        let validated = outcome(home.agx().args(["validate", folder.to_str().unwrap()]));
+        let code = out.lines().find(|l| l.starts_with("error[")).unwrap();
+        assert!(validated.starts_with("exit: 1"), "{validated}");
+        let code = code.split(':').next().unwrap();
+        assert!(validated.contains(code), "{case}: {validated}");
     }
+}
+
+#[test]
+fn an_invalid_archive_from_the_registry_names_the_package_and_its_findings() {
+    let registry = Registry::new();
+    let home = TestHome::new();
+    let root = registry.server.root();
+    let archive = root.join("dl/acme/broken/1.0.0.tar.gz");
+    std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
+    tarball(
+        &archive,
+        &[("agx.toml", b"[package]\nname = \"acme/broken\"\n")],
+    );
+    let bytes = std::fs::read(&archive).unwrap();
+    let line = serde_json::json!({
+        "v": 1, "name": "acme/broken", "vers": "1.0.0",
+        "cksum": hex::encode(sha2::Sha256::digest(&bytes)), "size": bytes.len(),
+        "deps": {}, "yanked": false, "extension": {},
+    });
+    write_file(&root.join("packages/acme/broken.json"), format!("{line}\n"));
+    let _filters = home.snapshot_filters();
+    let out = outcome(registry.agx(&home).args(["install", "acme/broken"]));
+    assert!(!out.contains(".staging"), "{out}");
+    assert_snapshot!(out);
 }
 
 #[test]
@@ -200,6 +236,15 @@ fn stray_files_in_the_store_and_receipts_are_ignored_and_kept() {
 /// bind mount in a private user and mount namespace (`unshare -rm`) is what really gives
 /// EROFS. `None` when this machine does not allow such namespaces.
 fn on_read_only_home(home: &TestHome, args: &[&str]) -> Option<std::process::Output> {
+    on_read_only_home_with_input(home, args, "")
+}
+
+/// [`on_read_only_home`] with `input` on stdin.
+fn on_read_only_home_with_input(
+    home: &TestHome,
+    args: &[&str],
+    input: &str,
+) -> Option<std::process::Output> {
     let probe = std::process::Command::new("unshare")
         .args(["-rm", "true"])
         .output();
@@ -215,8 +260,18 @@ fn on_read_only_home(home: &TestHome, args: &[&str]) -> Option<std::process::Out
         "sh",
         crate::support::AGX,
     ])
-    .args(args);
-    Some(cmd.output().unwrap())
+    .args(args)
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    Some(child.wait_with_output().unwrap())
 }
 
 #[test]
@@ -245,4 +300,21 @@ fn a_read_only_store_can_be_read() {
         "{}",
         String::from_utf8_lossy(&info.stderr)
     );
+    // A client launching the server: it loads the package and answers until stdin closes.
+    let requests = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        "\n",
+    );
+    let served = on_read_only_home_with_input(&home, &["serve", "acme/geo/geo"], requests).unwrap();
+    let answers = String::from_utf8_lossy(&served.stdout);
+    assert!(
+        served.status.success(),
+        "{}",
+        String::from_utf8_lossy(&served.stderr)
+    );
+    assert!(answers.contains(r#""name":"geocode""#), "{answers}");
 }
