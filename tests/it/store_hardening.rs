@@ -50,8 +50,11 @@ fn stdout(cmd: &mut assert_cmd::Command) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// Files of an archive: path inside the package, then content.
+type Files<'a> = &'a [(&'a str, &'a [u8])];
+
 /// A `.tar.gz` holding `files` under one top folder, as `agx pack` lays archives out.
-fn tarball(path: &Path, files: &[(&str, &[u8])]) {
+fn tarball(path: &Path, files: Files) {
     let mut builder = tar::Builder::new(Vec::new());
     for (name, bytes) in files {
         let mut header = tar::Header::new_gnu();
@@ -69,7 +72,7 @@ fn tarball(path: &Path, files: &[(&str, &[u8])]) {
 #[test]
 fn invalid_archives_show_their_findings_inside_the_package() {
     let home = TestHome::new();
-    let cases: [(&str, &[(&str, &[u8])]); 3] = [
+    let cases: [(&str, Files); 3] = [
         ("no_manifest", &[("README.md", b"hello\n")]),
         (
             "not_utf8",
