@@ -308,6 +308,15 @@ impl Store {
         }
     }
 
+    /// Read the package's receipt if it has one, only for its error: a damaged receipt.
+    fn readable_receipt_or_error(&self, name: &PackageName) -> Result<(), StoreError> {
+        let path = self.receipt_path(name);
+        if path.is_file() {
+            Receipt::read(&path)?;
+        }
+        Ok(())
+    }
+
     /// `receipts-v1/<publisher>/<name>.toml` files; anything else there is not agx's and is
     /// ignored.
     fn receipt_paths(&self) -> Result<Vec<PathBuf>, StoreError> {

@@ -235,6 +235,14 @@ mod tests {
     }
 
     #[test]
+    fn the_path_of_a_receipt_names_its_package() {
+        let name = |p: &str| name_of(Path::new(p)).map(|n| n.to_string());
+        assert_eq!(name("r/acme/weather.toml").as_deref(), Some("acme/weather"));
+        assert_eq!(name("r/_local/notes.toml").as_deref(), Some("notes"));
+        assert_eq!(name("r/acme/Bad Name.toml"), None);
+    }
+
+    #[test]
     fn header_of_a_broken_receipt_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.toml");

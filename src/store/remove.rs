@@ -39,6 +39,10 @@ pub fn uninstall(
     let requested: BTreeSet<&PackageName> = names.iter().collect();
     for name in names {
         if !installed.contains_key(name) {
+            // A damaged receipt: say so, with its repair hint, rather than "not installed".
+            if let Err(damaged) = store.readable_receipt_or_error(name) {
+                return Err(damaged);
+            }
             return Err(StoreError::NotInstalled { name: name.clone() });
         }
         let dependents: Vec<String> = dependents_of(&installed, name)

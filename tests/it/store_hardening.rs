@@ -181,6 +181,9 @@ fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
     write_file(&receipt, "garbage");
     let _filters = home.snapshot_filters();
     assert_snapshot!(outcome(registry.agx(&home).args(["info", "acme/geo"])));
+    let refused = outcome(registry.agx(&home).args(["uninstall", "acme/geo"]));
+    assert!(refused.contains("geo.toml is damaged"), "{refused}");
+    assert!(refused.contains("or delete"), "{refused}");
     std::fs::remove_file(&receipt).unwrap();
     registry
         .agx(&home)
