@@ -308,8 +308,8 @@ impl Store {
         }
     }
 
-    /// Read the package's receipt if it has one, only for its error: a damaged receipt.
-    fn readable_receipt_or_error(&self, name: &PackageName) -> Result<(), StoreError> {
+    /// Fails with [`StoreError::BadReceipt`] when the package has a receipt that cannot be read.
+    fn check_receipt_readable(&self, name: &PackageName) -> Result<(), StoreError> {
         let path = self.receipt_path(name);
         if path.is_file() {
             Receipt::read(&path)?;

@@ -40,9 +40,7 @@ pub fn uninstall(
     for name in names {
         if !installed.contains_key(name) {
             // A damaged receipt: say so, with its repair hint, rather than "not installed".
-            if let Err(damaged) = store.readable_receipt_or_error(name) {
-                return Err(damaged);
-            }
+            store.check_receipt_readable(name)?;
             return Err(StoreError::NotInstalled { name: name.clone() });
         }
         let dependents: Vec<String> = dependents_of(&installed, name)
