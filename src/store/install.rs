@@ -138,7 +138,8 @@ impl Installer<'_> {
         let downloaded = source.download(entry, &archive, &mut report_bytes);
         self.reporter.finish_download();
         downloaded?;
-        let package = unpack_checked(&archive, stage, &entry.name.to_string())?;
+        let what = format!("the archive of {} {}", entry.name, entry.vers);
+        let package = unpack_checked(&archive, stage, &what, true)?;
         if package.name() != &entry.name || package.version() != &entry.vers {
             return Err(StoreError::WrongPackage {
                 expected: format!("{} {}", entry.name, entry.vers),
@@ -185,7 +186,7 @@ impl Installer<'_> {
             }
         };
         let what = local.path().display().to_string();
-        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what)?);
+        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what, false)?);
         Ok(prepared)
     }
 
@@ -246,13 +247,9 @@ impl Installer<'_> {
         Ok(())
     }
 
+    /// A damaged receipt counts as none, so installing the package repairs it.
     fn current_receipt(&self, name: &PackageName) -> Result<Option<Receipt>, StoreError> {
-        let path = self.store.receipt_path(name);
-        if path.is_file() {
-            Receipt::read(&path).map(Some)
-        } else {
-            Ok(None)
-        }
+        self.store.readable_receipt(name)
     }
 
     fn new_stage(&self) -> Result<PathBuf, StoreError> {
@@ -334,14 +331,46 @@ fn new_receipt(
 }
 
 /// Unpack `archive` into `stage/package` and load the package found there (validation only;
-/// nothing runs).
-fn unpack_checked(archive: &Path, stage: &Path, what: &str) -> Result<Package, StoreError> {
+/// nothing runs). `what` names the archive in errors.
+fn unpack_checked(
+    archive: &Path,
+    stage: &Path,
+    what: &str,
+    from_registry: bool,
+) -> Result<Package, StoreError> {
     let dest = stage.join("package");
     crate::archive::unpack(archive, &dest).map_err(|source| StoreError::Archive {
         name: what.to_string(),
         source,
     })?;
-    let package = crate::manifest::load_package(&dest)?;
-    crate::manifest::snapshot::write(&package)?;
-    Ok(package)
+    let mut report = crate::manifest::check_package(&dest);
+    match report.package.take() {
+        Some(package) if !report.has_errors() => {
+            crate::manifest::snapshot::write(&package)?;
+            Ok(package)
+        }
+        _ => Err(StoreError::InvalidPackage {
+            what: what.to_string(),
+            findings: render_errors(report, &dest),
+            from_registry,
+        }),
+    }
+}
+
+/// The error findings of `report` as `agx validate` shows them, with paths relative to the
+/// package. `render::human` ends with a summary naming `dir`, a staging folder about to be
+/// removed, so that last line is left out, and messages that quote a path inside it say
+/// where in the package instead.
+fn render_errors(mut report: crate::manifest::Report, dir: &Path) -> String {
+    report
+        .findings
+        .retain(|f| f.severity == crate::manifest::Severity::Error);
+    let rendered = crate::manifest::render::human(&report, dir, false);
+    let findings = rendered.trim_end().rsplit_once('\n').map_or("", |(f, _)| f);
+    let dir = dir.display();
+    findings
+        .trim_end()
+        .replace(&format!("{dir}/"), "")
+        .replace(&format!("`{dir}`"), "the archive's top folder")
+        .replace(&dir.to_string(), "the archive's top folder")
 }

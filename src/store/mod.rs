@@ -70,6 +70,14 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Load(Box<crate::manifest::LoadError>),
+    /// An archive unpacked but holds no valid package; `findings` are rendered with paths
+    /// inside the package (the staging folder they were found in is gone by now).
+    #[error("{what} does not hold a valid package:\n{findings}")]
+    InvalidPackage {
+        what: String,
+        findings: String,
+        from_registry: bool,
+    },
 }
 
 // Boxed: these errors are large, and store functions return them on every path.
@@ -106,10 +114,13 @@ impl crate::error::Hint for StoreError {
                         .into(),
                 )
             }
-            StoreError::BadReceipt { path, .. } => Some(format!(
-                "reinstall the package with `agx install --force`, or delete {}",
-                path.display()
-            )),
+            StoreError::BadReceipt { path, .. } => Some(match receipt::name_of(path) {
+                Some(name) => format!(
+                    "reinstall the package with `agx install --force {name}`, or delete {} to forget it",
+                    path.display()
+                ),
+                None => format!("delete {}", path.display()),
+            }),
             StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
             StoreError::Damaged { name, .. } => {
                 Some(format!("reinstall it with `agx install --force {name}`"))
@@ -126,6 +137,15 @@ impl crate::error::Hint for StoreError {
             StoreError::Index(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
             StoreError::Load(e) => crate::error::Hint::hint(e.as_ref()),
+            StoreError::InvalidPackage {
+                from_registry: true,
+                ..
+            } => Some(
+                "the registry serves a broken package; tell its publisher".into(),
+            ),
+            StoreError::InvalidPackage { .. } => Some(
+                "fix these files in the package's folder, check it with `agx validate <folder>`, and pack it again with `agx pack <folder>` (or install the folder itself)".into(),
+            ),
             _ => None,
         }
     }
@@ -251,22 +271,67 @@ impl Store {
         Ok(Some(dir))
     }
 
-    /// Every installed package, sorted by name as written (`acme/geo` before `notes`). Reads receipts only (no definition files, no
-    /// marker checks), so it stays fast with thousands of packages.
+    /// Every installed package, sorted by name as written (`acme/geo` before `notes`). Reads
+    /// receipts only (no definition files, no marker checks), so it stays fast with thousands
+    /// of packages. A damaged receipt is left out with a warning that says how to repair it,
+    /// so that one broken package does not hide or block the others.
     pub fn list(&self) -> Result<Vec<InstalledPackage>, StoreError> {
         let mut packages = Vec::new();
-        for publisher_dir in fsutil::read_dir_paths(&self.receipts_dir)? {
-            if !publisher_dir.is_dir() {
-                continue;
-            }
-            for path in fsutil::read_dir_paths(&publisher_dir)? {
-                if path.extension().is_some_and(|e| e == "toml") {
-                    packages.push(self.package_from_receipt(Receipt::read(&path)?));
-                }
+        for path in self.receipt_paths()? {
+            match Receipt::read(&path) {
+                Ok(receipt) => packages.push(self.package_from_receipt(receipt)),
+                Err(e @ StoreError::BadReceipt { .. }) => warn_damaged(&e),
+                Err(e) => return Err(e),
             }
         }
         packages.sort_by_cached_key(|p| p.name.to_string());
         Ok(packages)
+    }
+
+    /// The receipt of that package, if it has one that can be read. A damaged receipt counts
+    /// as none, with a warning: installing over it is how it gets repaired.
+    pub(crate) fn readable_receipt(
+        &self,
+        name: &PackageName,
+    ) -> Result<Option<Receipt>, StoreError> {
+        let path = self.receipt_path(name);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        match Receipt::read(&path) {
+            Ok(receipt) => Ok(Some(receipt)),
+            Err(e @ StoreError::BadReceipt { .. }) => {
+                warn_damaged(&e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Fails with [`StoreError::BadReceipt`] when the package has a receipt that cannot be read.
+    fn check_receipt_readable(&self, name: &PackageName) -> Result<(), StoreError> {
+        let path = self.receipt_path(name);
+        if path.is_file() {
+            Receipt::read(&path)?;
+        }
+        Ok(())
+    }
+
+    /// `receipts-v1/<publisher>/<name>.toml` files; anything else there is not agx's and is
+    /// ignored.
+    fn receipt_paths(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let mut paths = Vec::new();
+        for publisher_dir in agx_dirs(&self.receipts_dir)? {
+            for path in fsutil::read_dir_paths(&publisher_dir)? {
+                let is_receipt = path.extension().is_some_and(|e| e == "toml")
+                    && file_name(&path).is_some_and(|n| !n.starts_with('.'))
+                    && path.is_file();
+                if is_receipt {
+                    paths.push(path);
+                }
+            }
+        }
+        Ok(paths)
     }
 
     fn package_from_receipt(&self, receipt: Receipt) -> InstalledPackage {
@@ -288,14 +353,11 @@ impl Store {
                 fsutil::remove_file(&leftover)?;
             }
         }
-        for publisher_dir in fsutil::read_dir_paths(&self.store_dir)? {
+        for publisher_dir in agx_dirs(&self.store_dir)? {
             let Some(publisher) = file_name(&publisher_dir) else {
                 continue;
             };
-            if publisher.starts_with('.') || !publisher_dir.is_dir() {
-                continue;
-            }
-            for name_dir in fsutil::read_dir_paths(&publisher_dir)? {
+            for name_dir in agx_dirs(&publisher_dir)? {
                 self.clean_package_leftovers(publisher, &name_dir)?;
             }
         }
@@ -313,11 +375,16 @@ impl Store {
         };
         let kept = match PackageName::parse(&full) {
             Ok(pkg) if self.receipt_path(&pkg).is_file() => {
-                Some(Receipt::read(&self.receipt_path(&pkg))?.version.to_string())
+                match Receipt::read(&self.receipt_path(&pkg)) {
+                    Ok(receipt) => Some(receipt.version.to_string()),
+                    // Which version it names is unknown: keep them all until it is repaired.
+                    Err(StoreError::BadReceipt { .. }) => return Ok(()),
+                    Err(e) => return Err(e),
+                }
             }
             _ => None,
         };
-        for version_dir in fsutil::read_dir_paths(name_dir)? {
+        for version_dir in agx_dirs(name_dir)? {
             if file_name(&version_dir) != kept.as_deref() {
                 fsutil::discard_tree(&version_dir, &self.staging_dir())?;
             }
@@ -331,6 +398,22 @@ impl Store {
 
 fn file_name(path: &Path) -> Option<&str> {
     path.file_name().and_then(|n| n.to_str())
+}
+
+/// The sub-folders of `dir` that agx may have made: folders whose names do not start with a
+/// dot. Stray files (a `.DS_Store`, notes) and hidden folders are not agx's, so they are left
+/// alone rather than read as packages or removed as leftovers.
+fn agx_dirs(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    Ok(fsutil::read_dir_paths(dir)?
+        .into_iter()
+        .filter(|p| file_name(p).is_some_and(|n| !n.starts_with('.')) && p.is_dir())
+        .collect())
+}
+
+/// Say that a receipt is damaged, with its repair hint, and go on without it.
+fn warn_damaged(error: &StoreError) {
+    let hint = crate::error::Hint::hint(error).unwrap_or_default();
+    tracing::warn!("{error}; it is skipped ({hint})");
 }
 
 #[cfg(test)]

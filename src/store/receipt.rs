@@ -96,6 +96,19 @@ fn root_keys(text: &str) -> &str {
     &text[..end]
 }
 
+/// The package a receipt path belongs to (`receipts-v1/<publisher>/<name>.toml`), whatever
+/// the file holds: names the package of a damaged receipt.
+pub fn name_of(path: &Path) -> Option<PackageName> {
+    let name = path.file_stem()?.to_str()?;
+    let publisher = path.parent()?.file_name()?.to_str()?;
+    let full = if publisher == "_local" {
+        name.to_string()
+    } else {
+        format!("{publisher}/{name}")
+    };
+    PackageName::parse(&full).ok()
+}
+
 fn read_text(path: &Path) -> Result<String, StoreError> {
     Ok(fs_err::read_to_string(path)?)
 }
@@ -219,6 +232,14 @@ mod tests {
         assert_eq!(root_keys("a = 1\nb = 2\n[t]\nc = 3\n"), "a = 1\nb = 2\n");
         assert_eq!(root_keys("a = 1\n  [[t]]\n"), "a = 1\n");
         assert_eq!(root_keys("a = 1"), "a = 1");
+    }
+
+    #[test]
+    fn the_path_of_a_receipt_names_its_package() {
+        let name = |p: &str| name_of(Path::new(p)).map(|n| n.to_string());
+        assert_eq!(name("r/acme/weather.toml").as_deref(), Some("acme/weather"));
+        assert_eq!(name("r/_local/notes.toml").as_deref(), Some("notes"));
+        assert_eq!(name("r/acme/Bad Name.toml"), None);
     }
 
     #[test]

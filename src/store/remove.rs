@@ -39,6 +39,8 @@ pub fn uninstall(
     let requested: BTreeSet<&PackageName> = names.iter().collect();
     for name in names {
         if !installed.contains_key(name) {
+            // A damaged receipt: say so, with its repair hint, rather than "not installed".
+            store.check_receipt_readable(name)?;
             return Err(StoreError::NotInstalled { name: name.clone() });
         }
         let dependents: Vec<String> = dependents_of(&installed, name)

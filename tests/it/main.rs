@@ -19,4 +19,5 @@ mod pack;
 mod registry;
 mod serve;
 mod store;
+mod store_hardening;
 mod validate;
