@@ -20,3 +20,4 @@ mod registry;
 mod serve;
 mod store;
 mod validate;
+mod validate_hardening;
