@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use crate::manifest::Package;
 
-pub use pack::{PACK_MTIME, archive_file_name, pack_dir, top_folder_name};
+pub use pack::{
+    PACK_MTIME, Refused, RefusedKind, archive_file_name, pack_dir, refused_entries, top_folder_name,
+};
 pub use unpack::{
     MAX_MANIFEST_SIZE, MIN_EXPANSION_CAP, expansion_cap, read_manifest, unpack, unpack_reader,
 };

@@ -50,11 +50,15 @@ pub fn pack_dir(
     let walker = Walker {
         root: &dir,
         ignore: load_ignore_file(&dir)?,
-        out_dir: &out_dir,
+        out_dir: Some(&out_dir),
         own_archive_prefix: format!("{}-", name.file_stem()),
     };
     let mut entries = Vec::new();
-    walker.walk(&dir, "", &mut entries)?;
+    let mut refused = Vec::new();
+    walker.walk(&dir, "", &mut entries, &mut refused)?;
+    if let Some(first) = refused.into_iter().next() {
+        return Err(first.into_error());
+    }
     if !entries.iter().any(|e| e.rel == "agx.toml") {
         return Err(ArchiveError::ManifestIgnored { dir });
     }
@@ -79,6 +83,54 @@ pub fn pack_dir(
     Ok(PackedArchive { path, sha256, size })
 }
 
+/// What `pack` would refuse in a package folder, every entry and not only the first, so
+/// `agx validate` can report the same: links, special files and names that are not UTF-8
+/// (in folder-walk order), or an `.agxignore` that does not parse or excludes agx.toml
+/// (the error).
+pub fn refused_entries(dir: &Path) -> Result<Vec<Refused>, ArchiveError> {
+    let dir = fs::canonicalize(dir).map_err(at("open the package folder", dir))?;
+    let walker = Walker {
+        root: &dir,
+        ignore: load_ignore_file(&dir)?,
+        out_dir: None,
+        own_archive_prefix: String::new(),
+    };
+    let mut entries = Vec::new();
+    let mut refused = Vec::new();
+    walker.walk(&dir, "", &mut entries, &mut refused)?;
+    if refused.is_empty() && !entries.iter().any(|e| e.rel == "agx.toml") {
+        return Err(ArchiveError::ManifestIgnored { dir });
+    }
+    Ok(refused)
+}
+
+/// An entry `pack` refuses.
+#[derive(Debug)]
+pub struct Refused {
+    /// Path below the package folder with `/` separators (lossy for a non-UTF-8 name).
+    pub rel: String,
+    pub abs: PathBuf,
+    pub why: RefusedKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusedKind {
+    Link,
+    Special,
+    NonUtf8Name,
+}
+
+impl Refused {
+    fn into_error(self) -> ArchiveError {
+        let path = self.abs;
+        match self.why {
+            RefusedKind::Link => ArchiveError::SymlinkInPackage { path },
+            RefusedKind::Special => ArchiveError::SpecialFileInPackage { path },
+            RefusedKind::NonUtf8Name => ArchiveError::NonUtf8Path { path },
+        }
+    }
+}
+
 /// One file or folder to pack.
 struct Entry {
     /// Path below the package folder with `/` separators.
@@ -95,40 +147,60 @@ enum EntryKind {
 struct Walker<'a> {
     root: &'a Path,
     ignore: Gitignore,
-    out_dir: &'a Path,
+    /// Where the archive goes, when packing.
+    out_dir: Option<&'a Path>,
     /// Archives of this package (any version) in the output folder are never packed.
     own_archive_prefix: String,
 }
 
 impl Walker<'_> {
-    fn walk(&self, dir: &Path, rel_dir: &str, out: &mut Vec<Entry>) -> Result<(), ArchiveError> {
+    /// Collect what to pack into `out` and what pack refuses into `refused`.
+    fn walk(
+        &self,
+        dir: &Path,
+        rel_dir: &str,
+        out: &mut Vec<Entry>,
+        refused: &mut Vec<Refused>,
+    ) -> Result<(), ArchiveError> {
         let listing = fs::read_dir(dir).map_err(at("read the folder", dir))?;
         for item in listing {
             let item = item.map_err(at("read the folder", dir))?;
             let abs = item.path();
             let file_name = item.file_name();
+            let join = |name: &str| {
+                if rel_dir.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{rel_dir}/{name}")
+                }
+            };
             let Some(file_name) = file_name.to_str() else {
-                return Err(ArchiveError::NonUtf8Path { path: abs });
+                refused.push(Refused {
+                    rel: join(&file_name.to_string_lossy()),
+                    abs,
+                    why: RefusedKind::NonUtf8Name,
+                });
+                continue;
             };
-            let rel = if rel_dir.is_empty() {
-                file_name.to_string()
-            } else {
-                format!("{rel_dir}/{file_name}")
-            };
+            let rel = join(file_name);
             let meta = fs::symlink_metadata(&abs).map_err(at("read", &abs))?;
             let file_type = meta.file_type();
             if self.excluded(&rel, file_name, dir, file_type.is_dir()) {
                 continue;
             }
             if file_type.is_symlink() {
-                return Err(ArchiveError::SymlinkInPackage { path: abs });
+                refused.push(Refused {
+                    rel,
+                    abs,
+                    why: RefusedKind::Link,
+                });
             } else if file_type.is_dir() {
                 out.push(Entry {
                     rel: rel.clone(),
                     abs: abs.clone(),
                     kind: EntryKind::Dir,
                 });
-                self.walk(&abs, &rel, out)?;
+                self.walk(&abs, &rel, out, refused)?;
             } else if file_type.is_file() {
                 out.push(Entry {
                     rel,
@@ -138,7 +210,11 @@ impl Walker<'_> {
                     },
                 });
             } else {
-                return Err(ArchiveError::SpecialFileInPackage { path: abs });
+                refused.push(Refused {
+                    rel,
+                    abs,
+                    why: RefusedKind::Special,
+                });
             }
         }
         Ok(())
@@ -150,7 +226,7 @@ impl Walker<'_> {
         if file_name == ".git" || (is_dir && rel == "target") {
             return true;
         }
-        if parent == self.out_dir
+        if Some(parent) == self.out_dir
             && !is_dir
             && ((file_name.starts_with(&self.own_archive_prefix) && file_name.ends_with(".tar.gz"))
                 || file_name.starts_with(TEMP_PREFIX))

@@ -1,6 +1,7 @@
 //! Findings produced while loading and validating a package: stable codes, severities,
 //! locations, messages and hints (rendered by `agx validate`, see docs/validate.md).
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use serde::Serialize;
@@ -28,6 +29,21 @@ pub struct Finding {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Further findings of the same code, file and message shape folded into this one
+    /// (see [`Findings::push`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Finding {
+    /// How many findings this one stands for (itself and the folded ones).
+    pub fn count(&self) -> usize {
+        1 + self.more
+    }
 }
 
 /// A kind of finding: its stable code, short name, severity and what it means (the table in
@@ -86,6 +102,8 @@ codes! {
     PROBE_TIMEOUT = "E030" "probe-timeout" Error "--probe: a tool did not answer its self-test in time";
     PROBE_FAILED = "E031" "probe-failed" Error "--probe: a tool could not start or exited with an error";
     PROBE_BAD_OUTPUT = "E032" "probe-bad-output" Error "--probe: a tool's self-test answer is not a JSON object";
+    LINK_IN_PACKAGE = "E033" "link-in-package" Error "a file or folder of the package is a symbolic link (pack refuses it; validate never follows it)";
+    NOT_PACKABLE = "E034" "not-packable" Error "pack would refuse the folder: a FIFO, socket or device, a name that is not UTF-8, or an .agxignore that does not parse or excludes agx.toml";
     DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
     UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
     MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";
@@ -110,6 +128,16 @@ impl Report {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// Errors, counting folded ones.
+    pub fn error_count(&self) -> usize {
+        self.errors().map(Finding::count).sum()
+    }
+
+    /// Warnings, counting folded ones.
+    pub fn warning_count(&self) -> usize {
+        self.warnings().map(Finding::count).sum()
+    }
+
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
         self.findings
             .iter()
@@ -123,10 +151,30 @@ impl Report {
     }
 }
 
+/// Findings of one code, file and message shape shown before the rest are folded into the
+/// last one shown ("and 9,998 more"): a file that repeats one mistake thousands of times
+/// gives a few findings, not thousands.
+pub const SHOWN_PER_SHAPE: usize = 3;
+
 /// Collects findings while a package is checked.
 #[derive(Debug, Default)]
 pub struct Findings {
     pub list: Vec<Finding>,
+    /// Per (code, file, message shape): how many are shown and the index of the last one.
+    shapes: HashMap<(&'static str, String, String), (usize, usize)>,
+    /// Exact repeats (two checks that find the same thing) are dropped.
+    seen: HashSet<(&'static str, SourceLocation, String)>,
+}
+
+/// A message with every `quoted` part blanked: "unknown key `a`" and "unknown key `b`" have
+/// one shape.
+fn message_shape(message: &str) -> String {
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "…" } else { part })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 impl Findings {
@@ -167,14 +215,30 @@ impl Findings {
         message: impl Into<String>,
         hint: Option<String>,
     ) {
+        let message = message.into();
+        if !self
+            .seen
+            .insert((code.code, location.clone(), message.clone()))
+        {
+            return;
+        }
+        let key = (code.code, location.file.clone(), message_shape(&message));
+        let (shown, last) = self.shapes.entry(key).or_insert((0, 0));
+        if *shown == SHOWN_PER_SHAPE {
+            self.list[*last].more += 1;
+            return;
+        }
+        *shown += 1;
+        *last = self.list.len();
         self.list.push(Finding {
             code: code.code,
             name: code.name,
             severity: code.severity,
             location,
             length,
-            message: message.into(),
+            message,
             hint,
+            more: 0,
         });
     }
 
@@ -182,13 +246,48 @@ impl Findings {
         self.list
             .iter()
             .filter(|f| f.severity == Severity::Error)
-            .count()
+            .map(Finding::count)
+            .sum()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn at_line(line: usize) -> SourceLocation {
+        SourceLocation {
+            file: "agx.toml".into(),
+            line,
+            column: 1,
+        }
+    }
+
+    #[test]
+    fn repeats_of_one_shape_fold_into_the_last_shown() {
+        let mut f = Findings::default();
+        for line in 1..=10_000 {
+            f.push(
+                DUPLICATE_DECLARATION,
+                at_line(line),
+                3,
+                format!("tool `t{line}` is declared twice"),
+                None,
+            );
+        }
+        f.push(UNKNOWN_KEY, at_line(1), 3, "unknown key `x`", None);
+        assert_eq!(f.list.len(), SHOWN_PER_SHAPE + 1);
+        assert_eq!(f.list[SHOWN_PER_SHAPE - 1].more, 10_000 - SHOWN_PER_SHAPE);
+        assert_eq!(f.error_count(), 10_001);
+    }
+
+    #[test]
+    fn an_exact_repeat_is_dropped() {
+        let mut f = Findings::default();
+        f.whole(LINK_IN_PACKAGE, "agx", "link", None);
+        f.whole(LINK_IN_PACKAGE, "agx", "link", None);
+        assert_eq!(f.error_count(), 1);
+    }
 
     #[test]
     fn codes_are_unique_and_well_formed() {

@@ -10,10 +10,14 @@ use super::diagnostics::{self as codes, Findings, Report};
 use super::fields::did_you_mean;
 use super::items::{self, DefinitionSource, Reference};
 use super::model::{Package, PromptDef, ServerDef, SourceLocation, ToolDef};
+use super::package_file::{self, ReadProblem};
 use super::spanned::{Entry, Node, SourceFile};
+use crate::archive::{ArchiveError, RefusedKind};
 use crate::name::ItemRef;
 
 pub const MANIFEST_FILE: &str = "agx.toml";
+/// The gitignore-style file of paths `pack` leaves out.
+const IGNORE_FILE: &str = ".agxignore";
 
 /// Check a package folder: every stage, every finding.
 pub fn check(dir: &Path) -> Report {
@@ -36,7 +40,8 @@ struct Loaded {
 }
 
 fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
-    if !dir.join(MANIFEST_FILE).is_file() {
+    // `symlink_metadata`: a link named agx.toml exists (and is refused below), wherever it points.
+    if !dir.is_dir() || std::fs::symlink_metadata(dir.join(MANIFEST_FILE)).is_err() {
         let why = if dir.is_dir() {
             format!("no {MANIFEST_FILE} in `{}`", dir.display())
         } else {
@@ -50,11 +55,13 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
         );
         return None;
     }
+    check_packable(f, dir);
     let manifest_file = read_source(f, dir, MANIFEST_FILE)?;
     let doc = parse_source(f, &manifest_file)?;
     let draft = agx_toml::read(f, &manifest_file, &doc);
 
     let declares_anything = Kind::ALL.iter().any(|k| !draft.declarations(*k).is_empty());
+    let mut loaded = Loaded::default();
     if !dir.join(&draft.root).is_dir() {
         if declares_anything {
             let span = draft.root_span.clone().unwrap_or(0..0);
@@ -68,15 +75,15 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
                     draft.root
                 )),
             );
+            return None;
         }
-        return None;
+        // Nothing declared and no root: a valid (if empty) package, which packs as it is.
+    } else {
+        for kind in Kind::ALL {
+            load_kind(f, dir, &manifest_file, &draft, kind, &mut loaded);
+        }
+        check_references(f, &draft, &loaded.references);
     }
-
-    let mut loaded = Loaded::default();
-    for kind in Kind::ALL {
-        load_kind(f, dir, &manifest_file, &draft, kind, &mut loaded);
-    }
-    check_references(f, &draft, &loaded.references);
 
     if f.error_count() > 0 {
         return None;
@@ -91,22 +98,96 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
     })
 }
 
-/// Read a file of the package as UTF-8 text.
+/// Read a file of the package as UTF-8 text (see [`package_file::read_text`]).
 fn read_source(f: &mut Findings, dir: &Path, rel: &str) -> Option<SourceFile> {
-    let problem = match std::fs::read(dir.join(rel)) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => return Some(SourceFile::new(rel, text)),
-            Err(_) => "is not UTF-8 text".to_string(),
-        },
-        Err(e) => format!("cannot be read: {e}"),
-    };
+    match package_file::read_text(dir, rel) {
+        Ok(text) => Some(SourceFile::new(rel, text)),
+        Err(problem) => {
+            report_unread(
+                f,
+                rel,
+                &problem,
+                "definition files are UTF-8 TOML or JSON".into(),
+            );
+            None
+        }
+    }
+}
+
+/// The finding for a package file that could not be read: a link and a special file are
+/// reported as the folder walk reports them (one finding, whichever sees it first).
+pub(super) fn report_unread(f: &mut Findings, rel: &str, problem: &ReadProblem, hint: String) {
+    match problem {
+        ReadProblem::Link { link } => report_link(f, link),
+        ReadProblem::NotRegular { is_dir: false } => report_special(f, rel),
+        _ => f.whole(
+            codes::UNREADABLE_FILE,
+            rel,
+            format!("`{rel}` {}", problem.describe()),
+            Some(hint),
+        ),
+    }
+}
+
+fn report_link(f: &mut Findings, rel: &str) {
     f.whole(
-        codes::UNREADABLE_FILE,
+        codes::LINK_IN_PACKAGE,
         rel,
-        format!("`{rel}` {problem}"),
-        Some("definition files are UTF-8 TOML or JSON".into()),
+        format!("`{rel}` is a symbolic link; validate does not follow it and pack refuses it"),
+        Some(
+            "replace the link with the file or folder it points to, or list it in .agxignore"
+                .into(),
+        ),
     );
-    None
+}
+
+fn report_special(f: &mut Findings, rel: &str) {
+    f.whole(
+        codes::NOT_PACKABLE,
+        rel,
+        format!("`{rel}` is not a regular file or folder (a FIFO, socket or device)"),
+        Some("remove it from the package folder, or list it in .agxignore".into()),
+    );
+}
+
+/// What `pack` would refuse, so that a package that validates also packs.
+fn check_packable(f: &mut Findings, dir: &Path) {
+    match crate::archive::refused_entries(dir) {
+        Ok(refused) => {
+            for entry in refused {
+                match entry.why {
+                    RefusedKind::Link => report_link(f, &entry.rel),
+                    RefusedKind::Special => report_special(f, &entry.rel),
+                    RefusedKind::NonUtf8Name => f.whole(
+                        codes::NOT_PACKABLE,
+                        &entry.rel,
+                        format!("the name of `{}` is not UTF-8", entry.rel),
+                        Some("rename it, or list it in .agxignore".into()),
+                    ),
+                }
+            }
+        }
+        Err(e) => {
+            let file = match e {
+                ArchiveError::IgnoreFile { .. } | ArchiveError::ManifestIgnored { .. } => {
+                    IGNORE_FILE
+                }
+                _ => ".",
+            };
+            let mut message = e.to_string();
+            let mut cause = std::error::Error::source(&e);
+            while let Some(c) = cause {
+                message.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
+            f.whole(
+                codes::NOT_PACKABLE,
+                file,
+                message,
+                crate::error::Hint::hint(&e),
+            );
+        }
+    }
 }
 
 fn parse_source(f: &mut Findings, file: &SourceFile) -> Option<Node> {

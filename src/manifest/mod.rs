@@ -6,6 +6,7 @@ pub mod fields;
 pub mod items;
 pub mod load;
 pub mod model;
+pub mod package_file;
 pub mod probe;
 pub mod render;
 pub mod snapshot;

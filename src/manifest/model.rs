@@ -10,7 +10,7 @@ use crate::name::{ItemName, ItemRef, PackageName};
 
 /// Where something came from: a file relative to the package root, and a 1-based line and
 /// column. Kept on every definition so later errors (serve, install-server) can point at it.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct SourceLocation {
     /// Path relative to the package folder, with `/` separators.
     pub file: String,

@@ -21,3 +21,4 @@ mod serve;
 mod store;
 mod store_hardening;
 mod validate;
+mod validate_hardening;

@@ -6,7 +6,9 @@ use super::source::{DefinitionSource, invalid_value};
 use crate::manifest::agx_toml::{Kind, is_inside_package};
 use crate::manifest::diagnostics::{self as codes, Findings};
 use crate::manifest::fields::Table;
+use crate::manifest::load::report_unread;
 use crate::manifest::model::{PromptArgument, PromptDef, PromptKind};
+use crate::manifest::package_file::{self, ReadProblem};
 use crate::manifest::spanned::{Node, SourceFile};
 use crate::manifest::template::{self, TemplateSource};
 
@@ -156,24 +158,21 @@ fn read_content_file(
     node: &Node,
 ) -> Option<SourceFile> {
     let rel = format!("{}/{}", src.root, path);
+    let hint = format!(
+        "content_file is relative to the definition root `{}/`",
+        src.root
+    );
     let problem = if !is_inside_package(path) {
         "points outside the package".to_string()
     } else {
-        match std::fs::read(src.package_dir.join(&rel)) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => return Some(SourceFile::new(rel, text)),
-                Err(_) => {
-                    f.whole(
-                        codes::UNREADABLE_FILE,
-                        &rel,
-                        format!("content file `{rel}` is not UTF-8 text"),
-                        Some("save it as UTF-8".into()),
-                    );
-                    return None;
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!("`{rel}` does not exist"),
-            Err(e) => format!("`{rel}` cannot be read: {e}"),
+        match package_file::read_text(src.package_dir, &rel) {
+            Ok(text) => return Some(SourceFile::new(rel, text)),
+            Err(ReadProblem::NotFound) => format!("`{rel}` does not exist"),
+            Err(ReadProblem::Io(e)) => format!("`{rel}` cannot be read: {e}"),
+            Err(problem) => {
+                report_unread(f, &rel, &problem, "save it as UTF-8 text".into());
+                return None;
+            }
         }
     };
     f.at(
@@ -181,10 +180,7 @@ fn read_content_file(
         src.file,
         &node.span,
         format!("content_file of prompt `{}`: {problem}", src.declared),
-        Some(format!(
-            "content_file is relative to the definition root `{}/`",
-            src.root
-        )),
+        Some(hint),
     );
     None
 }

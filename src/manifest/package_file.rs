@@ -1,0 +1,178 @@
+//! The one way validation (and its renderer) reads a file of a package: a regular file inside
+//! the package folder, reached without following any link, at most [`MAX_FILE_BYTES`], as
+//! UTF-8 text. A link can point anywhere (`/etc/shadow`), a FIFO blocks its reader forever
+//! and a device such as `/dev/zero` never ends; `pack` refuses all three, so validation does
+//! too (limits in docs/validate.md).
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::path::Path;
+
+/// The largest package file validation reads (agx.toml, a definition, a prompt's content
+/// file). Real ones are a few KiB.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Why a package file could not be read as text.
+#[derive(Debug)]
+pub enum ReadProblem {
+    NotFound,
+    /// `link` (relative to the package folder, `/`-separated) is a symbolic link: the file
+    /// itself or a folder on its path.
+    Link {
+        link: String,
+    },
+    /// A folder, FIFO, socket or device.
+    NotRegular {
+        is_dir: bool,
+    },
+    TooLarge {
+        bytes: u64,
+    },
+    NotUtf8,
+    Io(std::io::Error),
+}
+
+impl ReadProblem {
+    /// What is wrong, completing "`<rel>` …".
+    pub fn describe(&self) -> String {
+        match self {
+            ReadProblem::NotFound => "does not exist".into(),
+            ReadProblem::Link { link } => format!("is reached through the symbolic link `{link}`"),
+            ReadProblem::NotRegular { is_dir: true } => "is a folder, not a file".into(),
+            ReadProblem::NotRegular { is_dir: false } => {
+                "is not a regular file (a FIFO, socket or device)".into()
+            }
+            ReadProblem::TooLarge { bytes } => format!(
+                "is {} bytes; package files are read up to {} ({MAX_FILE_BYTES} bytes)",
+                bytes,
+                crate::archive::human_size(MAX_FILE_BYTES)
+            ),
+            ReadProblem::NotUtf8 => "is not UTF-8 text".into(),
+            ReadProblem::Io(e) => format!("cannot be read: {e}"),
+        }
+    }
+}
+
+/// Read `<dir>/<rel>` (`rel` is `/`-separated and relative) as text, refusing links on the
+/// way, anything but a regular file, and files over [`MAX_FILE_BYTES`].
+pub fn read_text(dir: &Path, rel: &str) -> Result<String, ReadProblem> {
+    let mut path = dir.to_path_buf();
+    let mut walked = String::new();
+    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        path.push(part);
+        if !walked.is_empty() {
+            walked.push('/');
+        }
+        walked.push_str(part);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(ReadProblem::Link { link: walked });
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ReadProblem::NotFound);
+            }
+            Err(e) => return Err(ReadProblem::Io(e)),
+        }
+    }
+    let file = open_no_follow(&path).map_err(ReadProblem::Io)?;
+    // Checked on the open file, so a swap after the walk above is caught too.
+    let meta = file.metadata().map_err(ReadProblem::Io)?;
+    if !meta.is_file() {
+        return Err(ReadProblem::NotRegular {
+            is_dir: meta.is_dir(),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadProblem::TooLarge { bytes: meta.len() });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadProblem::Io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadProblem::TooLarge {
+            bytes: bytes.len() as u64,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| ReadProblem::NotUtf8)
+}
+
+/// Open without following a final link, and without blocking on a FIFO (its type is checked
+/// right after; the flag does not change reads of a regular file).
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new().read(true).open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_regular_file_inside_the_package() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("agx")).unwrap();
+        std::fs::write(dir.path().join("agx/a.toml"), "x = 1\n").unwrap();
+        assert_eq!(read_text(dir.path(), "agx/a.toml").unwrap(), "x = 1\n");
+        assert!(matches!(
+            read_text(dir.path(), "agx/b.toml"),
+            Err(ReadProblem::NotFound)
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_link_to_a_file_or_on_the_path() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "s3cret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("agx.toml"))
+            .unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("agx")).unwrap();
+        match read_text(dir.path(), "agx.toml") {
+            Err(ReadProblem::Link { link }) => assert_eq!(link, "agx.toml"),
+            other => panic!("{other:?}"),
+        }
+        match read_text(dir.path(), "agx/secret") {
+            Err(ReadProblem::Link { link }) => assert_eq!(link, "agx"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_fifo_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("agx.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(matches!(
+            read_text(dir.path(), "agx.toml"),
+            Err(ReadProblem::NotRegular { is_dir: false })
+        ));
+    }
+
+    #[test]
+    fn refuses_a_file_over_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = File::create(dir.path().join("big.md")).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        assert!(matches!(
+            read_text(dir.path(), "big.md"),
+            Err(ReadProblem::TooLarge { .. })
+        ));
+    }
+}
