@@ -9,6 +9,7 @@ mod clients;
 mod generated;
 mod pack;
 mod registry;
+mod runtime_hardening;
 mod serve;
 mod store;
 mod validate;
