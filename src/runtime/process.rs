@@ -1,6 +1,7 @@
-//! Running one tool or prompt command: its own process group, input on stdin, stdout
-//! captured up to a cap, stderr read line by line, killed as a group on timeout or
-//! cancellation. Never leaves a zombie: every path waits for the child.
+//! Running one tool or prompt command: input on stdin, stdout captured up to a cap, stderr
+//! read line by line, and every process it started ended with it ([`super::process_tree`]):
+//! when it exits, times out or is cancelled. Never leaves a zombie: every path waits for
+//! the child.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -8,8 +9,9 @@ use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
 
+use super::process_tree::Call;
 use super::stderr_protocol::{StderrLine, parse_line};
 
 /// Default cap on a tool's captured stdout.
@@ -18,6 +20,10 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 const MAX_STDERR_LINE: usize = 64 * 1024;
 /// How much plain stderr is kept for error results.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// Classified stderr lines waiting to be forwarded. When the forwarder falls behind, agx
+/// stops reading until it catches up, and the tool waits on its full pipe: memory stays
+/// bounded however much a tool prints.
+pub const STDERR_QUEUE_LINES: usize = 256;
 /// After the command ends, how long its pipes may stay open (held by escaped children).
 const PIPE_GRACE: Duration = Duration::from_secs(2);
 
@@ -61,7 +67,7 @@ impl RunOutcome {
 /// stops the command. Errors only when the process cannot be started.
 pub async fn run(
     spec: &RunSpec,
-    events: Option<UnboundedSender<StderrLine>>,
+    events: Option<Sender<StderrLine>>,
     cancel: impl Future<Output = ()>,
 ) -> std::io::Result<RunOutcome> {
     let mut cmd = tokio::process::Command::new(&spec.program);
@@ -75,10 +81,9 @@ pub async fn run(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
-    let mut child = cmd.spawn()?;
-    let pid = child.id();
+    let mut call = Call::new();
+    let mut child = call.spawn(&mut cmd)?;
 
     if let (Some(input), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
         // A tool may exit without reading its input: a broken pipe here is not an error.
@@ -102,14 +107,12 @@ pub async fn run(
         _ = tokio::time::sleep(spec.timeout) => Ending::TimedOut,
         _ = &mut cancel => Ending::Cancelled,
     };
-    // Kill the whole group: on timeout or cancellation the command itself, and in every
-    // case any children it left behind holding our pipes.
-    if let Some(pid) = pid {
-        kill_group(pid);
-    }
     if !matches!(ending, Ending::Exited(_)) {
+        call.stop();
         let _ = child.wait().await;
     }
+    // Whatever the command left behind would hold our pipes open, and outlive the call.
+    call.finish();
 
     let (stdout, stdout_total) = finish(stdout_task).await.unwrap_or_default();
     let stderr_tail = finish(stderr_task).await.unwrap_or_default();
@@ -129,16 +132,6 @@ async fn finish<T>(mut task: tokio::task::JoinHandle<T>) -> Option<T> {
             task.abort();
             None
         }
-    }
-}
-
-fn kill_group(pid: u32) {
-    let Ok(pgid) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    // SAFETY: killpg only sends a signal; the group id is the child's pid (process_group(0)).
-    unsafe {
-        libc::killpg(pgid, libc::SIGKILL);
     }
 }
 
@@ -163,7 +156,7 @@ async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64
 /// Read stderr lines, send each classified line to `events`, return the tail of plain lines.
 async fn read_stderr(
     r: impl AsyncRead + Unpin,
-    events: Option<UnboundedSender<StderrLine>>,
+    events: Option<Sender<StderrLine>>,
 ) -> String {
     let mut reader = BufReader::new(r);
     let mut tail = String::new();
@@ -189,7 +182,8 @@ async fn read_stderr(
             }
         }
         if let Some(tx) = &events {
-            let _ = tx.send(parsed);
+            // Waits while the queue is full; a forwarder that has gone only ends forwarding.
+            let _ = tx.send(parsed).await;
         }
         if !more {
             break;
@@ -287,6 +281,38 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn cancellation_ends_a_child_in_another_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let script = format!(
+            "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > {0}.tmp; mv {0}.tmp {0}; sleep 60",
+            pid_file.display()
+        );
+        // Cancelled once the escaped child is running.
+        let escaped = async {
+            while !pid_file.exists() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        let out = run(&sh(&script, None, 60_000), None, escaped).await.unwrap();
+        assert_eq!(out.ending, Ending::Cancelled);
+        let stat = format!("/proc/{}/stat", std::fs::read_to_string(&pid_file).unwrap().trim());
+        // Ended (SIGKILL lands at once, but is seen a moment later): gone, or a zombie
+        // left for its new parent to reap.
+        let ended = || {
+            let stat = std::fs::read_to_string(&stat).unwrap_or_default();
+            stat.is_empty() || stat.rsplit_once(") ").is_some_and(|(_, s)| s.starts_with('Z'))
+        };
+        for _ in 0..500 {
+            if ended() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(ended(), "the child in another session still runs");
+    }
+
+    #[tokio::test]
     async fn cancellation_stops_the_command() {
         let out = run(
             &sh("sleep 30", None, 60_000),
@@ -300,7 +326,7 @@ mod tests {
 
     #[tokio::test]
     async fn stderr_is_classified_and_tailed() {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::channel(STDERR_QUEUE_LINES);
         let out = run(
             &sh(
                 "echo 'agx:progress {\"progress\": 1}' >&2; echo oops >&2; exit 3",
