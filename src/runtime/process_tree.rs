@@ -110,8 +110,9 @@ impl Call {
     pub fn stop(&self) {
         if let Some(root) = self.root {
             let mut known = children();
-            kill_group(root);
+            // The tree first: once the command dies, its children move to another parent.
             end(&mut known, &self.id, Some(root));
+            kill_group(root);
         }
     }
 
