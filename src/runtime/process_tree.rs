@@ -8,7 +8,8 @@
 //!   that still runs, and every descendant of agx that carries the call's marker, repeating
 //!   until a pass finds nothing new; adopted processes are reaped.
 //! - A process that also cleared its environment cannot be told apart; it is ended when no
-//!   call is running.
+//!   call is running. Children agx had before serving (a wrapper script that started a
+//!   helper and then exec'd `agx serve`) are left alone.
 //!
 //! The process table is read from /proc (Linux). Elsewhere only the process group is ended.
 
@@ -30,12 +31,15 @@ struct Children {
     roots: Vec<u32>,
     /// Killed or adopted processes that may still need reaping.
     to_reap: Vec<u32>,
+    /// Children this process had before it served: not the calls' to end.
+    inherited: Vec<u32>,
 }
 
 static CHILDREN: Mutex<Children> = Mutex::new(Children {
     adopting: false,
     roots: Vec::new(),
     to_reap: Vec::new(),
+    inherited: Vec::new(),
 });
 
 fn children() -> std::sync::MutexGuard<'static, Children> {
@@ -56,7 +60,15 @@ pub fn adopt_orphans() {
             );
             return;
         }
-        children().adopting = true;
+        let mut known = children();
+        known.adopting = true;
+        let me = std::process::id();
+        known.inherited = procfs::table()
+            .iter()
+            .filter(|p| p.ppid == me)
+            .map(|p| p.pid)
+            .collect();
+        drop(known);
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::child()) {
             Ok(mut ended) => {
                 tokio::spawn(async move {
@@ -184,14 +196,15 @@ fn end(known: &mut Children, call: &str, root: Option<u32>) {
         let table = procfs::table();
         let mut targets: Vec<u32> = Vec::new();
         for p in procfs::descendants(&table, me) {
-            let adopted = p.ppid == me && !known.roots.contains(&p.pid);
-            if adopted && p.zombie {
+            let child = p.ppid == me && !known.roots.contains(&p.pid);
+            if child && p.zombie {
                 known.to_reap.push(p.pid);
             }
+            let orphan = child && known.adopting && !known.inherited.contains(&p.pid);
             let ours = Some(p.pid) == root
                 || targets.contains(&p.ppid)
                 || procfs::has_env(p.pid, &marker)
-                || (adopted && known.adopting && !others_running);
+                || (orphan && !others_running);
             if ours {
                 targets.push(p.pid);
             }
