@@ -221,7 +221,8 @@ mod tests {
 
     #[test]
     fn a_loop_that_does_not_end_runs_out_of_budget() {
-        let endless = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
+        let endless =
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
         assert_eq!(
             render(endless, minijinja::Value::UNDEFINED),
             Err(RenderError::OutOfBudget)
@@ -236,7 +237,10 @@ mod tests {
             Err(RenderError::TooLong)
         );
         let fits = "{% for i in range(100) %}{{ 'x' * 10000 }}{% endfor %}";
-        assert_eq!(render(fits, minijinja::Value::UNDEFINED).unwrap().len(), 1_000_000);
+        assert_eq!(
+            render(fits, minijinja::Value::UNDEFINED).unwrap().len(),
+            1_000_000
+        );
     }
 
     #[test]

@@ -114,7 +114,11 @@ impl Handoff {
                 Some("--build") => build = value.into_string().ok(),
                 Some("--color") => color = Some(value == "always"),
                 Some("--http") => {
-                    http = Some(value.into_string().map_err(|_| HandoffError::NotForPeople)?)
+                    http = Some(
+                        value
+                            .into_string()
+                            .map_err(|_| HandoffError::NotForPeople)?,
+                    )
                 }
                 _ => return Err(HandoffError::NotForPeople),
             }

@@ -6,8 +6,8 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
-pub mod handoff;
 mod handler;
+pub mod handoff;
 mod http;
 pub mod log;
 mod output;

@@ -154,10 +154,7 @@ async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64
 }
 
 /// Read stderr lines, send each classified line to `events`, return the tail of plain lines.
-async fn read_stderr(
-    r: impl AsyncRead + Unpin,
-    events: Option<Sender<StderrLine>>,
-) -> String {
+async fn read_stderr(r: impl AsyncRead + Unpin, events: Option<Sender<StderrLine>>) -> String {
     let mut reader = BufReader::new(r);
     let mut tail = String::new();
     let mut line = Vec::new();
@@ -294,14 +291,22 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         };
-        let out = run(&sh(&script, None, 60_000), None, escaped).await.unwrap();
+        let out = run(&sh(&script, None, 60_000), None, escaped)
+            .await
+            .unwrap();
         assert_eq!(out.ending, Ending::Cancelled);
-        let stat = format!("/proc/{}/stat", std::fs::read_to_string(&pid_file).unwrap().trim());
+        let stat = format!(
+            "/proc/{}/stat",
+            std::fs::read_to_string(&pid_file).unwrap().trim()
+        );
         // Ended (SIGKILL lands at once, but is seen a moment later): gone, or a zombie
         // left for its new parent to reap.
         let ended = || {
             let stat = std::fs::read_to_string(&stat).unwrap_or_default();
-            stat.is_empty() || stat.rsplit_once(") ").is_some_and(|(_, s)| s.starts_with('Z'))
+            stat.is_empty()
+                || stat
+                    .rsplit_once(") ")
+                    .is_some_and(|(_, s)| s.starts_with('Z'))
         };
         for _ in 0..500 {
             if ended() {

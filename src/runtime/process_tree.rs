@@ -43,7 +43,9 @@ static CHILDREN: Mutex<Children> = Mutex::new(Children {
 });
 
 fn children() -> std::sync::MutexGuard<'static, Children> {
-    CHILDREN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    CHILDREN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Make this process the reaper of its descendants' orphans, and reap them as they end.

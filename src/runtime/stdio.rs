@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-
 /// Requests agx answers; anything else is -32601 at once, before or after `initialize`.
 pub const OFFERED_METHODS: [&str; 8] = [
     "initialize",

@@ -169,9 +169,11 @@ impl Server {
             child,
             replies,
         };
-        server.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        server.send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "hardening", "version": "1"}}}));
+            "clientInfo": {"name": "hardening", "version": "1"}}}),
+        );
         assert_eq!(server.reply()["id"], 0);
         server.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         server
@@ -299,12 +301,17 @@ fn a_client_that_never_reads_stderr_still_gets_answers() {
     assert_eq!(server.reply()["id"], 2);
     // The log file is written on its own and did not wait for stderr either.
     let logged = std::fs::read_to_string(log_file(&home)).unwrap();
-    assert!(logged.contains("tool noisy: a plain diagnostic line"), "{logged}");
+    assert!(
+        logged.contains("tool noisy: a plain diagnostic line"),
+        "{logged}"
+    );
 
     // Once stderr is read again, the server says how many lines it dropped.
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
-        BufReader::new(stderr_read).read_to_string(&mut text).unwrap();
+        BufReader::new(stderr_read)
+            .read_to_string(&mut text)
+            .unwrap();
         text
     });
     server.call(3, "noisy");
@@ -356,7 +363,10 @@ fn a_daemonised_child_ends_with_the_call() {
     let mut server = Server::start(&home, Stdio::null());
     server.call(1, "escape_double_fork");
     assert_eq!(server.reply()["result"]["structuredContent"]["ok"], true);
-    assert_ends(escaped_pid(&home), "the daemonised child of a finished call");
+    assert_ends(
+        escaped_pid(&home),
+        "the daemonised child of a finished call",
+    );
     // The server reaped what it ended: no zombies are left behind.
     server.ping(2);
     assert_eq!(server.reply()["id"], 2);
@@ -382,8 +392,10 @@ fn an_escaped_child_ends_when_its_call_is_cancelled() {
     let mut server = Server::start(&home, Stdio::null());
     server.call(1, "escape_then_wait");
     let escaped = escaped_pid(&home);
-    server.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-        "params": {"requestId": 1, "reason": "test"}}));
+    server.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1, "reason": "test"}}),
+    );
     assert_ends(escaped, "the daemonised child of a cancelled call");
     server.ping(2);
     assert_eq!(server.reply()["id"], 2);
@@ -416,8 +428,10 @@ fn a_render_can_be_cancelled() {
     let home = installed_home();
     let mut server = Server::start(&home, Stdio::null());
     server.get_prompt(1, "endless");
-    server.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-        "params": {"requestId": 1, "reason": "test"}}));
+    server.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1, "reason": "test"}}),
+    );
     server.get_prompt(2, "hello");
     // The cancelled request gets no reply; the next one is answered.
     let reply = server.reply();
@@ -443,10 +457,12 @@ fn a_template_s_output_is_capped() {
     let mut server = Server::start(&home, Stdio::null());
     server.get_prompt(1, "huge");
     let reply = server.reply();
-    let message = reply["error"]["message"].as_str().unwrap_or_else(|| panic!(
-        "a 100 MB render was answered: {} bytes",
-        reply.to_string().len()
-    ));
+    let message = reply["error"]["message"].as_str().unwrap_or_else(|| {
+        panic!(
+            "a 100 MB render was answered: {} bytes",
+            reply.to_string().len()
+        )
+    });
     assert!(
         message.contains("prompt `huge`") && message.contains("1 MiB"),
         "{message}"

@@ -188,7 +188,8 @@ mod tests {
         let text = gate.text();
         let written = text.lines().filter(|l| l.starts_with("line ")).count();
         assert_eq!(written + dropped, total, "{text}");
-        let report = format!("agx serve: warn: {dropped} log lines dropped: test was not taking them");
+        let report =
+            format!("agx serve: warn: {dropped} log lines dropped: test was not taking them");
         assert!(text.contains(&report), "{text}");
     }
 

@@ -12,11 +12,11 @@ use std::io::Write;
 use std::path::Path;
 
 use tracing::{Event, Level, Subscriber};
-use tracing_subscriber::filter::{LevelFilter, Targets};
-use tracing_subscriber::fmt::format::{self, FormatEvent, FormatFields};
-use tracing_subscriber::fmt::FmtContext;
 use tracing_subscriber::Layer;
 use tracing_subscriber::Registry;
+use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::fmt::FmtContext;
+use tracing_subscriber::fmt::format::{self, FormatEvent, FormatFields};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::registry::LookupSpan;
 
@@ -119,7 +119,9 @@ pub fn init(file: Option<&Path>) -> LogGuard {
     // Only the first call installs a subscriber; the serving log is set up once per process.
     let _ = tracing::subscriber::set_global_default(subscriber);
     if let Err(value) = level {
-        tracing::warn!("AGX_LOG={value:?} is not a level (error, warn, info, debug, trace); using info");
+        tracing::warn!(
+            "AGX_LOG={value:?} is not a level (error, warn, info, debug, trace); using info"
+        );
     }
     LogGuard { _flush: flush }
 }
