@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc::Sender;
+use tokio_util::sync::CancellationToken;
 
 use super::process_tree::Call;
 use super::stderr_protocol::{StderrLine, parse_line};
@@ -24,7 +25,8 @@ const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// stops reading until it catches up, and the tool waits on its full pipe: memory stays
 /// bounded however much a tool prints.
 pub const STDERR_QUEUE_LINES: usize = 256;
-/// After the command ends, how long its pipes may stay open (held by escaped children).
+/// After the call's processes are ended, how long its pipes may stay open (held by a
+/// process agx could not end) before agx stops waiting for them.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone)]
@@ -95,8 +97,9 @@ pub async fn run(
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
     let cap = spec.output_cap;
-    let stdout_task = tokio::spawn(read_capped(stdout, cap));
-    let stderr_task = tokio::spawn(read_stderr(stderr, events));
+    let abandon = CancellationToken::new();
+    let stdout_task = tokio::spawn(read_capped(stdout, cap, abandon.clone()));
+    let stderr_task = tokio::spawn(read_stderr(stderr, events, abandon.clone()));
 
     tokio::pin!(cancel);
     let ending = tokio::select! {
@@ -114,8 +117,19 @@ pub async fn run(
     // Whatever the command left behind would hold our pipes open, and outlive the call.
     call.finish();
 
-    let (stdout, stdout_total) = finish(stdout_task).await.unwrap_or_default();
-    let stderr_tail = finish(stderr_task).await.unwrap_or_default();
+    // The readers end at end of input. Past the grace, they stop at the first read that
+    // would wait, but never while forwarding what they read.
+    let readers = async { tokio::join!(stdout_task, stderr_task) };
+    tokio::pin!(readers);
+    let (stdout, stderr) = tokio::select! {
+        done = &mut readers => done,
+        _ = tokio::time::sleep(PIPE_GRACE) => {
+            abandon.cancel();
+            readers.await
+        }
+    };
+    let (stdout, stdout_total) = stdout.unwrap_or_default();
+    let stderr_tail = stderr.unwrap_or_default();
     Ok(RunOutcome {
         ending,
         stdout,
@@ -124,24 +138,23 @@ pub async fn run(
     })
 }
 
-/// Wait briefly for a pipe reader; a pipe still held open by an escaped process is abandoned.
-async fn finish<T>(mut task: tokio::task::JoinHandle<T>) -> Option<T> {
-    match tokio::time::timeout(PIPE_GRACE, &mut task).await {
-        Ok(Ok(v)) => Some(v),
-        _ => {
-            task.abort();
-            None
-        }
-    }
-}
-
-/// Read everything, keeping the first `cap` bytes and counting the rest.
-async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64) {
+/// Read everything (until `abandon`, when a read would wait), keeping the first `cap` bytes
+/// and counting the rest.
+async fn read_capped(
+    mut r: impl AsyncRead + Unpin,
+    cap: usize,
+    abandon: CancellationToken,
+) -> (Vec<u8>, u64) {
     let mut kept = Vec::new();
     let mut total = 0u64;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        match r.read(&mut buf).await {
+        let read = tokio::select! {
+            biased;
+            read = r.read(&mut buf) => read,
+            _ = abandon.cancelled() => break,
+        };
+        match read {
             Ok(0) | Err(_) => break,
             Ok(n) => {
                 total += n as u64;
@@ -153,14 +166,19 @@ async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64
     (kept, total)
 }
 
-/// Read stderr lines, send each classified line to `events`, return the tail of plain lines.
-async fn read_stderr(r: impl AsyncRead + Unpin, events: Option<Sender<StderrLine>>) -> String {
+/// Read stderr lines (until `abandon`, when a read would wait), send each classified line
+/// to `events`, return the tail of plain lines.
+async fn read_stderr(
+    r: impl AsyncRead + Unpin,
+    events: Option<Sender<StderrLine>>,
+    abandon: CancellationToken,
+) -> String {
     let mut reader = BufReader::new(r);
     let mut tail = String::new();
     let mut line = Vec::new();
     loop {
         line.clear();
-        let more = read_bounded_line(&mut reader, &mut line).await;
+        let more = read_bounded_line(&mut reader, &mut line, &abandon).await;
         if line.is_empty() && !more {
             break;
         }
@@ -170,12 +188,9 @@ async fn read_stderr(r: impl AsyncRead + Unpin, events: Option<Sender<StderrLine
         if let StderrLine::Plain { text, .. } = &parsed {
             tail.push_str(text);
             tail.push('\n');
+            // Trimmed in batches, not on every line.
             if tail.len() > 2 * STDERR_TAIL_BYTES {
-                let mut cut = tail.len() - STDERR_TAIL_BYTES;
-                while !tail.is_char_boundary(cut) {
-                    cut += 1;
-                }
-                tail.drain(..cut);
+                keep_last(&mut tail, STDERR_TAIL_BYTES);
             }
         }
         if let Some(tx) = &events {
@@ -186,23 +201,35 @@ async fn read_stderr(r: impl AsyncRead + Unpin, events: Option<Sender<StderrLine
             break;
         }
     }
-    if tail.len() > STDERR_TAIL_BYTES {
-        let mut cut = tail.len() - STDERR_TAIL_BYTES;
-        while !tail.is_char_boundary(cut) {
-            cut += 1;
-        }
-        tail.drain(..cut);
-    }
+    keep_last(&mut tail, STDERR_TAIL_BYTES);
     tail
 }
 
-/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input.
+/// Keep the last `max` bytes of `text` (or a little less, at a character boundary).
+fn keep_last(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut cut = text.len() - max;
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        text.drain(..cut);
+    }
+}
+
+/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input (or when
+/// `abandon`ed and a read would wait).
 async fn read_bounded_line(
     reader: &mut BufReader<impl AsyncRead + Unpin>,
     line: &mut Vec<u8>,
+    abandon: &CancellationToken,
 ) -> bool {
     loop {
-        let available = match reader.fill_buf().await {
+        let filled = tokio::select! {
+            biased;
+            filled = reader.fill_buf() => filled,
+            _ = abandon.cancelled() => return false,
+        };
+        let available = match filled {
             Ok(a) if !a.is_empty() => a,
             _ => return false,
         };
@@ -347,6 +374,30 @@ mod tests {
         assert_eq!(out.stderr_tail, "oops\n");
         assert!(matches!(rx.recv().await, Some(StderrLine::Progress(_))));
         assert!(matches!(rx.recv().await, Some(StderrLine::Plain { .. })));
+    }
+
+    #[tokio::test]
+    async fn a_slow_forwarder_loses_no_lines() {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(STDERR_QUEUE_LINES);
+        // Takes nothing until well past the grace: the reader must wait for it, not give up.
+        let forwarder = tokio::spawn(async move {
+            tokio::time::sleep(PIPE_GRACE + Duration::from_millis(500)).await;
+            let mut lines = 0;
+            while rx.recv().await.is_some() {
+                lines += 1;
+            }
+            lines
+        });
+        let lines = 4 * STDERR_QUEUE_LINES;
+        let out = run(
+            &sh(&format!("seq {lines} >&2"), None, 60_000),
+            Some(tx),
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(forwarder.await.unwrap(), lines);
+        assert!(out.stderr_tail.ends_with(&format!("\n{lines}\n")));
     }
 
     #[tokio::test]
