@@ -173,6 +173,7 @@ fn kill_group(pgid: u32) {
     }
 }
 
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn kill(pid: u32) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill only sends a signal.
