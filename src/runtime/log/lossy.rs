@@ -64,8 +64,11 @@ impl LossyWriter {
     }
 }
 
-impl<'a> MakeWriter<'a> for LossyWriter {
-    type Writer = &'a LossyWriter;
+/// Several destinations: each formatted line is queued to every one.
+pub struct Each(pub Vec<LossyWriter>);
+
+impl<'a> MakeWriter<'a> for Each {
+    type Writer = &'a Each;
 
     fn make_writer(&'a self) -> Self::Writer {
         self
@@ -73,9 +76,11 @@ impl<'a> MakeWriter<'a> for LossyWriter {
 }
 
 /// The fmt layer writes each event with one `write_all`: one queued line.
-impl Write for &LossyWriter {
+impl Write for &Each {
     fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
-        self.write_line(line);
+        for writer in &self.0 {
+            writer.write_line(line);
+        }
         Ok(line.len())
     }
 

@@ -12,8 +12,6 @@ use std::io::Write;
 use std::path::Path;
 
 use tracing::{Event, Level, Subscriber};
-use tracing_subscriber::Layer;
-use tracing_subscriber::Registry;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::fmt::FmtContext;
 use tracing_subscriber::fmt::format::{self, FormatEvent, FormatFields};
@@ -98,24 +96,23 @@ pub fn init(file: Option<&Path>) -> LogGuard {
         destinations.push(("the log file", Box::new(file)));
     }
     let mut flush = Vec::new();
-    let mut layers: Vec<Box<dyn Layer<Registry> + Send + Sync>> = Vec::new();
+    let mut writers = Vec::new();
     for (name, destination) in destinations {
         // Without its thread a destination is left out: logging must not stop serving.
-        let Ok((writer, guard)) = lossy::LossyWriter::spawn(name, destination) else {
-            continue;
-        };
-        flush.push(guard);
-        let layer = tracing_subscriber::fmt::layer()
-            .event_format(LineFormat {
-                prefix: "agx serve",
-            })
-            .with_writer(writer);
-        layers.push(Box::new(layer));
+        if let Ok((writer, guard)) = lossy::LossyWriter::spawn(name, destination) {
+            writers.push(writer);
+            flush.push(guard);
+        }
     }
     let filter = Targets::new()
         .with_target("agx", *level.as_ref().unwrap_or(&LevelFilter::INFO))
         .with_target(ANNOUNCE, LevelFilter::TRACE);
-    let subscriber = tracing_subscriber::registry().with(layers).with(filter);
+    let lines = tracing_subscriber::fmt::layer()
+        .event_format(LineFormat {
+            prefix: "agx serve",
+        })
+        .with_writer(lossy::Each(writers));
+    let subscriber = tracing_subscriber::registry().with(lines).with(filter);
     // Only the first call installs a subscriber; the serving log is set up once per process.
     let _ = tracing::subscriber::set_global_default(subscriber);
     if let Err(value) = level {
