@@ -64,12 +64,14 @@ pub fn adopt_orphans() {
         }
         let mut known = children();
         known.adopting = true;
-        let me = std::process::id();
-        known.inherited = procfs::table()
-            .iter()
-            .filter(|p| p.ppid == me)
-            .map(|p| p.pid)
-            .collect();
+        if has_children() {
+            let me = std::process::id();
+            known.inherited = procfs::table()
+                .iter()
+                .filter(|p| p.ppid == me)
+                .map(|p| p.pid)
+                .collect();
+        }
         drop(known);
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::child()) {
             Ok(mut ended) => {
