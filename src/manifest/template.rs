@@ -34,7 +34,7 @@ impl TemplateSource<'_> {
 /// Steps (minijinja "fuel": about one per instruction) one render may take. A prompt
 /// looping over a few thousand items uses a small part of it; a loop that does not end
 /// stops after well under a second of work.
-pub const RENDER_FUEL: u64 = 10_000_000;
+pub const RENDER_FUEL: u64 = 2_000_000;
 
 /// Bytes one render may produce (the cap on what a command prompt may print, too).
 pub const RENDER_OUTPUT_CAP: usize = 1024 * 1024;
