@@ -7,10 +7,13 @@ use clap::Parser;
 fn main() -> ExitCode {
     // A client starting a server should not wait for the whole command line to be parsed.
     let args: Vec<_> = std::env::args_os().collect();
-    agx::commands::serve::helper::hand_off_early(&args);
+    agx::commands::serve::hand_off_early(&args);
     let cli = agx::cli::Cli::parse_from(args);
     let printer =
         agx::printer::Printer::new(cli.global.color, cli.global.quiet, cli.global.verbose);
-    printer.install_logger();
+    // `agx serve` logs through the runtime's own logger (stderr and its log file).
+    if !matches!(cli.command, agx::cli::Command::Serve(_)) {
+        printer.install_logger();
+    }
     printer.exit_with(agx::commands::run(cli, printer.clone()))
 }

@@ -1,5 +1,6 @@
 //! Prompt templates: compiled with minijinja at validation time so that syntax errors and
-//! variables that are not declared arguments are found before anything is served.
+//! variables that are not declared arguments are found before anything is served, and
+//! rendered by `agx serve` within a budget ([`environment`], [`render`]).
 
 use std::ops::Range;
 
@@ -30,9 +31,76 @@ impl TemplateSource<'_> {
     }
 }
 
+/// Steps (minijinja "fuel": about one per instruction) one render may take. A prompt
+/// looping over a few thousand items uses a small part of it; a loop that does not end
+/// stops after well under a second of work.
+pub const RENDER_FUEL: u64 = 2_000_000;
+
+/// Bytes one render may produce (the cap on what a command prompt may print, too).
+pub const RENDER_OUTPUT_CAP: usize = 1024 * 1024;
+
+/// The template engine as agx configures it, for validation and rendering alike.
+pub fn environment() -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.set_fuel(Some(RENDER_FUEL));
+    env
+}
+
+/// Why a render failed, in words for the client.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    #[error(
+        "the template does not finish within its budget of {RENDER_FUEL} steps; \
+         look for a loop that never ends or does far too much"
+    )]
+    OutOfBudget,
+    #[error("the template renders more than {} MiB, the cap on a prompt's text", RENDER_OUTPUT_CAP >> 20)]
+    TooLong,
+    #[error("the template does not render: {0}")]
+    Failed(String),
+}
+
+/// Render `template` with `context` within [`RENDER_FUEL`] steps and
+/// [`RENDER_OUTPUT_CAP`] bytes; the output is held to the cap as it is produced.
+pub fn render(template: &str, context: minijinja::Value) -> Result<String, RenderError> {
+    let env = environment();
+    let template = env
+        .template_from_str(template)
+        .map_err(|e| RenderError::Failed(e.to_string()))?;
+    let mut out = CappedText::default();
+    match template.render_captured_to(context, &mut out) {
+        Ok(_) => Ok(String::from_utf8_lossy(&out.text).into_owned()),
+        Err(_) if out.over_cap => Err(RenderError::TooLong),
+        Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => Err(RenderError::OutOfBudget),
+        Err(e) => Err(RenderError::Failed(e.to_string())),
+    }
+}
+
+/// Render output that refuses to grow past [`RENDER_OUTPUT_CAP`], which stops the render.
+#[derive(Default)]
+struct CappedText {
+    text: Vec<u8>,
+    over_cap: bool,
+}
+
+impl std::io::Write for CappedText {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.text.len() + buf.len() > RENDER_OUTPUT_CAP {
+            self.over_cap = true;
+            return Err(std::io::Error::other("the output cap is reached"));
+        }
+        self.text.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Compile a template; report a syntax error, or each variable that is not an argument.
 pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, arguments: &[String]) {
-    let env = minijinja::Environment::new();
+    let env = environment();
     let template = match env.template_from_str(source.text) {
         Ok(t) => t,
         Err(e) => {
@@ -141,6 +209,38 @@ mod tests {
     #[test]
     fn syntax_errors_are_reported() {
         assert_eq!(check_inline("Hi {{ name ", &["name"])[0].0, "E020");
+    }
+
+    #[test]
+    fn renders_within_the_budget() {
+        let context = minijinja::Value::from_pairs([("name", "Ann")]);
+        assert_eq!(render("Hi {{ name }}", context).unwrap(), "Hi Ann");
+        let loops = "{% for i in range(1000) %}{{ i }},{% endfor %}";
+        assert!(render(loops, minijinja::Value::UNDEFINED).is_ok());
+    }
+
+    #[test]
+    fn a_loop_that_does_not_end_runs_out_of_budget() {
+        let endless =
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}";
+        assert_eq!(
+            render(endless, minijinja::Value::UNDEFINED),
+            Err(RenderError::OutOfBudget)
+        );
+    }
+
+    #[test]
+    fn output_past_the_cap_stops_the_render() {
+        let huge = "{% for i in range(1000) %}{{ 'x' * 10000 }}{% endfor %}";
+        assert_eq!(
+            render(huge, minijinja::Value::UNDEFINED),
+            Err(RenderError::TooLong)
+        );
+        let fits = "{% for i in range(100) %}{{ 'x' * 10000 }}{% endfor %}";
+        assert_eq!(
+            render(fits, minijinja::Value::UNDEFINED).unwrap().len(),
+            1_000_000
+        );
     }
 
     #[test]

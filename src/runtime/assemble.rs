@@ -492,7 +492,7 @@ pub fn package_env(dir: &std::path::Path, package: &PackageName) -> Vec<(String,
     ]
 }
 
-/// The environment additions of a tool run (DESIGN §2 tool contract).
+/// The environment additions of a tool run (the tool contract: docs/package-format.md).
 pub fn tool_env(
     dir: &std::path::Path,
     tool: &QualifiedName,

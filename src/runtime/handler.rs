@@ -15,10 +15,9 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
-use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::Receiver;
 
 use super::assemble::{Assembly, ExposedPrompt};
-use super::log::Log;
 use super::output::{text_result, tool_result};
 use super::process;
 use super::prompts;
@@ -34,11 +33,10 @@ pub struct Runtime {
     prompt_index: HashMap<String, usize>,
     tool_list: Vec<Tool>,
     prompt_list: Vec<Prompt>,
-    pub log: Arc<Log>,
 }
 
 impl Runtime {
-    pub fn new(assembly: Assembly, log: Arc<Log>) -> Runtime {
+    pub fn new(assembly: Assembly) -> Runtime {
         let tools: Vec<ServedTool> = assembly.tools.into_iter().map(ServedTool::new).collect();
         let prompts = assembly.prompts;
         let capabilities: ServerCapabilities = serde_json::from_value(serde_json::json!({
@@ -73,7 +71,6 @@ impl Runtime {
             prompt_list: prompts.iter().map(prompts::list_entry).collect(),
             tools,
             prompts,
-            log,
         }
     }
 }
@@ -150,7 +147,7 @@ impl ServerHandler for AgxServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let Some(&i) = self.rt.prompt_index.get(&request.name) else {
             return Err(ErrorData::invalid_params(
@@ -162,7 +159,7 @@ impl ServerHandler for AgxServer {
                 None,
             ));
         };
-        prompts::get(&self.rt.prompts[i], request.arguments)
+        prompts::get(&self.rt.prompts[i], request.arguments, context.ct)
             .await
             .map(Into::into)
     }
@@ -191,13 +188,12 @@ impl ServerHandler for AgxServer {
             Ok(s) => s,
             Err(message) => return Ok(text_result(message, true).into()),
         };
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
         let forwarder = tokio::spawn(forward_stderr(
             rx,
             context.peer.clone(),
             context.meta.get_progress_token(),
             self.min_level.clone(),
-            self.rt.log.clone(),
             tool.name().to_string(),
         ));
         let outcome = process::run(&spec, Some(tx), context.ct.cancelled()).await;
@@ -259,14 +255,29 @@ fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
+/// Plain stderr lines longer than this are cut in the log: a queued log line is held in
+/// memory until it is written.
+const LOGGED_LINE_CAP: usize = 8 * 1024;
+
+/// `text`, cut at [`LOGGED_LINE_CAP`] bytes with a note of what was left out.
+fn logged(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= LOGGED_LINE_CAP {
+        return text.into();
+    }
+    let mut cut = LOGGED_LINE_CAP;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… [{} more bytes]", &text[..cut], text.len() - cut).into()
+}
+
 /// Forward a running tool's stderr: progress and log lines to the client, the rest to
 /// agx's log.
 async fn forward_stderr(
-    mut rx: UnboundedReceiver<StderrLine>,
+    mut rx: Receiver<StderrLine>,
     peer: Peer<RoleServer>,
     progress_token: Option<ProgressToken>,
     min_level: Arc<AtomicU8>,
-    log: Arc<Log>,
     tool: String,
 ) {
     while let Some(line) = rx.recv().await {
@@ -295,9 +306,9 @@ async fn forward_stderr(
             }
             StderrLine::Plain { text, malformed } => {
                 if let Some(reason) = malformed {
-                    log.warn(&format!("tool {tool}: {reason}"));
+                    tracing::warn!("tool {tool}: {reason}");
                 }
-                log.info(&format!("tool {tool}: {text}"));
+                tracing::info!("tool {tool}: {}", logged(&text));
             }
         }
     }

@@ -34,10 +34,7 @@ pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeE
         config,
     );
     // Scripts read this line to learn the port when they asked for port 0.
-    eprintln!("agx serve: listening on http://{bound}/mcp");
-    runtime
-        .log
-        .debug(&format!("listening on http://{bound}/mcp"));
+    tracing::info!(target: super::log::ANNOUNCE, "listening on http://{bound}/mcp");
 
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(ServeError::Runtime)?;
@@ -46,7 +43,7 @@ pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeE
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {
-                    runtime.log.warn(&format!("accept failed: {e}"));
+                    tracing::warn!("accept failed: {e}");
                     continue;
                 }
             },

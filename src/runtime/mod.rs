@@ -1,15 +1,18 @@
-//! `agx serve`: server assembly, tool execution, prompt rendering (DESIGN §7).
+//! `agx serve`: server assembly, tool execution, prompt rendering (docs/tool-protocol.md).
 //!
 //! [`assemble`] turns a qualified server name into the tools and prompts it exposes (or a
-//! wrapped server command); [`serve`] runs initialization and then speaks MCP over stdio
-//! or Streamable HTTP until the client goes away.
+//! wrapped server command); [`run`] runs initialization and then speaks MCP over stdio
+//! or Streamable HTTP until the client goes away; [`serve_installed`] does both for a
+//! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
 mod handler;
+pub mod handoff;
 mod http;
 pub mod log;
 mod output;
 pub mod process;
+mod process_tree;
 mod prompts;
 mod std_streams;
 pub mod stderr_protocol;
@@ -18,22 +21,34 @@ mod tools;
 mod wrapped;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use assemble::{AssembleError, Assembled, Assembly, FindPackage, assemble, disambiguate};
 pub use handler::{AgxServer, Runtime};
 
+use crate::error::Hint;
 use crate::manifest::resolve_program;
-use crate::name::QualifiedName;
-use log::Log;
+use crate::name::{NameError, PackageName, QualifiedName};
+use crate::paths::AgxPaths;
+use crate::store::{Store, StoreError};
 
 /// Where the server listens.
 #[derive(Debug, Clone)]
 pub enum Listen {
     Stdio,
     Http(SocketAddr),
+}
+
+impl Listen {
+    /// Stdio, or HTTP on the `--http` address given.
+    pub fn parse(http: Option<&str>) -> Result<Listen, ServeError> {
+        Ok(match http {
+            Some(addr) => Listen::Http(parse_listen_address(addr)?),
+            None => Listen::Stdio,
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +72,12 @@ pub enum ServeError {
     },
     #[error("could not start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Assemble(#[from] AssembleError),
 }
 
 impl crate::error::Hint for ServeError {
@@ -73,6 +94,9 @@ impl crate::error::Hint for ServeError {
                 "the wrapped server's program must be installed (or shipped in the package)".into(),
             ),
             ServeError::Runtime(_) => None,
+            ServeError::Name(e) => e.hint(),
+            ServeError::Store(e) => e.hint(),
+            ServeError::Assemble(e) => e.hint(),
         }
     }
 }
@@ -93,12 +117,35 @@ pub fn parse_listen_address(text: &str) -> Result<SocketAddr, ServeError> {
 }
 
 /// The log file of a server: `<logs>/<publisher>-<name>-<server>.log`.
-pub fn log_file(logs_dir: &std::path::Path, server: &QualifiedName) -> PathBuf {
+pub fn log_file(logs_dir: &Path, server: &QualifiedName) -> PathBuf {
     logs_dir.join(format!(
         "{}-{}.log",
         server.package.file_stem(),
         server.item
     ))
+}
+
+/// Serve `server` from the store until the client goes away.
+pub fn serve_installed(
+    paths: &AgxPaths,
+    server: &QualifiedName,
+    listen: Listen,
+) -> Result<(), ServeError> {
+    limit_malloc_arenas();
+    let store = Store::open(paths);
+    let assembled = {
+        // Readers share the store lock while loading, so an install cannot swap a package
+        // half-way; it is released before serving, which may last for days.
+        let _lock = store.lock_shared_if_present()?;
+        let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+            store.installed_dir(name).map_err(|e| match e.hint() {
+                Some(fix) => format!("{e} ({fix})"),
+                None => e.to_string(),
+            })
+        };
+        assemble(server, &find)?
+    };
+    run(assembled, listen, Some(log_file(&paths.logs_dir(), server)))
 }
 
 /// Serve an assembled server until the client goes away. A wrapped server replaces this
@@ -108,11 +155,11 @@ pub fn run(
     listen: Listen,
     log_file: Option<PathBuf>,
 ) -> Result<(), ServeError> {
-    let log = Arc::new(Log::from_env(log_file.as_deref()));
     let assembly = match assembled {
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };
+    let _log = log::init(log_file.as_deref());
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -120,15 +167,16 @@ pub fn run(
         .build()
         .map_err(ServeError::Runtime)?;
     let result = rt.block_on(async {
-        initialize(&assembly, &log).await?;
-        log.debug(&format!(
+        process_tree::adopt_orphans();
+        initialize(&assembly).await?;
+        tracing::debug!(
             "serving {} {} ({} tools, {} prompts)",
             assembly.server,
             assembly.version,
             assembly.tools.len(),
             assembly.prompts.len()
-        ));
-        let runtime = Arc::new(Runtime::new(assembly, log.clone()));
+        );
+        let runtime = Arc::new(Runtime::new(assembly));
         release_freed_memory();
         match listen {
             Listen::Stdio => {
@@ -138,15 +186,16 @@ pub fn run(
             Listen::Http(addr) => http::serve(runtime, addr).await,
         }
     });
-    // In-flight tool processes are killed on drop; do not wait for stray blocking reads.
+    // In-flight calls end their processes when dropped; do not wait for stray blocking
+    // reads, or for a template still rendering (it stops at its budget).
     rt.shutdown_timeout(Duration::from_millis(200));
     result
 }
 
 /// glibc gives every thread that allocates its own arena, which stays resident. The
-/// server's work runs on one thread; the odd helper thread can share the main arena. Call
-/// before any thread starts.
-pub fn limit_malloc_arenas() {
+/// server's work runs on one thread; the helper threads (logging, rendering) can share the
+/// main arena. Call before any thread starts.
+fn limit_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only tunes the allocator; it is called before any helper thread exists.
     unsafe {
@@ -168,18 +217,17 @@ fn release_freed_memory() {
 pub async fn serve_stdio(runtime: Arc<Runtime>) {
     use rmcp::ServiceExt;
     let (read, write) = std_streams::open();
-    let log = runtime.log.clone();
-    let transport = stdio::LineTransport::new(read, write, log.clone());
+    let transport = stdio::LineTransport::new(read, write);
     match AgxServer::new(runtime).serve(transport).await {
         Ok(running) => {
             let _ = running.waiting().await;
         }
-        Err(e) => log.debug(&format!("the client left before initializing: {e}")),
+        Err(e) => tracing::debug!("the client left before initializing: {e}"),
     }
 }
 
 /// Run the server's initialization, then each tool's, in order.
-async fn initialize(assembly: &Assembly, log: &Log) -> Result<(), ServeError> {
+async fn initialize(assembly: &Assembly) -> Result<(), ServeError> {
     for step in &assembly.initialization {
         let fail = |detail: String| ServeError::Init {
             what: step.what.clone(),
@@ -188,7 +236,7 @@ async fn initialize(assembly: &Assembly, log: &Log) -> Result<(), ServeError> {
         let Some((program, args)) = step.command.split_first() else {
             continue;
         };
-        log.debug(&format!("initializing {}", step.what));
+        tracing::debug!("initializing {}", step.what);
         let spec = process::RunSpec {
             program: resolve_program(&step.package_dir, program),
             args: args.to_vec(),

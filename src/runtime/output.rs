@@ -1,4 +1,5 @@
-//! Turning what a tool did into an MCP `tools/call` result (DESIGN §2, tool contract).
+//! Turning what a tool did into an MCP `tools/call` result (the tool contract:
+//! docs/package-format.md).
 
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};

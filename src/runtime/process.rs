@@ -1,6 +1,7 @@
-//! Running one tool or prompt command: its own process group, input on stdin, stdout
-//! captured up to a cap, stderr read line by line, killed as a group on timeout or
-//! cancellation. Never leaves a zombie: every path waits for the child.
+//! Running one tool or prompt command: input on stdin, stdout captured up to a cap, stderr
+//! read line by line, and every process it started ended with it ([`super::process_tree`]):
+//! when it exits, times out or is cancelled. Never leaves a zombie: every path waits for
+//! the child.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -8,8 +9,10 @@ use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
+use tokio_util::sync::CancellationToken;
 
+use super::process_tree::Call;
 use super::stderr_protocol::{StderrLine, parse_line};
 
 /// Default cap on a tool's captured stdout.
@@ -18,7 +21,12 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 const MAX_STDERR_LINE: usize = 64 * 1024;
 /// How much plain stderr is kept for error results.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
-/// After the command ends, how long its pipes may stay open (held by escaped children).
+/// Classified stderr lines waiting to be forwarded. When the forwarder falls behind, agx
+/// stops reading until it catches up, and the tool waits on its full pipe: memory stays
+/// bounded however much a tool prints.
+pub const STDERR_QUEUE_LINES: usize = 256;
+/// After the call's processes are ended, how long its pipes may stay open (held by a
+/// process agx could not end) before agx stops waiting for them.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone)]
@@ -61,7 +69,7 @@ impl RunOutcome {
 /// stops the command. Errors only when the process cannot be started.
 pub async fn run(
     spec: &RunSpec,
-    events: Option<UnboundedSender<StderrLine>>,
+    events: Option<Sender<StderrLine>>,
     cancel: impl Future<Output = ()>,
 ) -> std::io::Result<RunOutcome> {
     let mut cmd = tokio::process::Command::new(&spec.program);
@@ -75,10 +83,9 @@ pub async fn run(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
-    let mut child = cmd.spawn()?;
-    let pid = child.id();
+    let mut call = Call::new();
+    let mut child = call.spawn(&mut cmd)?;
 
     if let (Some(input), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
         // A tool may exit without reading its input: a broken pipe here is not an error.
@@ -90,8 +97,9 @@ pub async fn run(
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
     let cap = spec.output_cap;
-    let stdout_task = tokio::spawn(read_capped(stdout, cap));
-    let stderr_task = tokio::spawn(read_stderr(stderr, events));
+    let abandon = CancellationToken::new();
+    let stdout_task = tokio::spawn(read_capped(stdout, cap, abandon.clone()));
+    let stderr_task = tokio::spawn(read_stderr(stderr, events, abandon.clone()));
 
     tokio::pin!(cancel);
     let ending = tokio::select! {
@@ -102,17 +110,26 @@ pub async fn run(
         _ = tokio::time::sleep(spec.timeout) => Ending::TimedOut,
         _ = &mut cancel => Ending::Cancelled,
     };
-    // Kill the whole group: on timeout or cancellation the command itself, and in every
-    // case any children it left behind holding our pipes.
-    if let Some(pid) = pid {
-        kill_group(pid);
-    }
     if !matches!(ending, Ending::Exited(_)) {
+        call.stop();
         let _ = child.wait().await;
     }
+    // Whatever the command left behind would hold our pipes open, and outlive the call.
+    call.finish();
 
-    let (stdout, stdout_total) = finish(stdout_task).await.unwrap_or_default();
-    let stderr_tail = finish(stderr_task).await.unwrap_or_default();
+    // The readers end at end of input. Past the grace, they stop at the first read that
+    // would wait, but never while forwarding what they read.
+    let readers = async { tokio::join!(stdout_task, stderr_task) };
+    tokio::pin!(readers);
+    let (stdout, stderr) = tokio::select! {
+        done = &mut readers => done,
+        _ = tokio::time::sleep(PIPE_GRACE) => {
+            abandon.cancel();
+            readers.await
+        }
+    };
+    let (stdout, stdout_total) = stdout.unwrap_or_default();
+    let stderr_tail = stderr.unwrap_or_default();
     Ok(RunOutcome {
         ending,
         stdout,
@@ -121,34 +138,23 @@ pub async fn run(
     })
 }
 
-/// Wait briefly for a pipe reader; a pipe still held open by an escaped process is abandoned.
-async fn finish<T>(mut task: tokio::task::JoinHandle<T>) -> Option<T> {
-    match tokio::time::timeout(PIPE_GRACE, &mut task).await {
-        Ok(Ok(v)) => Some(v),
-        _ => {
-            task.abort();
-            None
-        }
-    }
-}
-
-fn kill_group(pid: u32) {
-    let Ok(pgid) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    // SAFETY: killpg only sends a signal; the group id is the child's pid (process_group(0)).
-    unsafe {
-        libc::killpg(pgid, libc::SIGKILL);
-    }
-}
-
-/// Read everything, keeping the first `cap` bytes and counting the rest.
-async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64) {
+/// Read everything (until `abandon`, when a read would wait), keeping the first `cap` bytes
+/// and counting the rest.
+async fn read_capped(
+    mut r: impl AsyncRead + Unpin,
+    cap: usize,
+    abandon: CancellationToken,
+) -> (Vec<u8>, u64) {
     let mut kept = Vec::new();
     let mut total = 0u64;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        match r.read(&mut buf).await {
+        let read = tokio::select! {
+            biased;
+            read = r.read(&mut buf) => read,
+            _ = abandon.cancelled() => break,
+        };
+        match read {
             Ok(0) | Err(_) => break,
             Ok(n) => {
                 total += n as u64;
@@ -160,17 +166,19 @@ async fn read_capped(mut r: impl AsyncRead + Unpin, cap: usize) -> (Vec<u8>, u64
     (kept, total)
 }
 
-/// Read stderr lines, send each classified line to `events`, return the tail of plain lines.
+/// Read stderr lines (until `abandon`, when a read would wait), send each classified line
+/// to `events`, return the tail of plain lines.
 async fn read_stderr(
     r: impl AsyncRead + Unpin,
-    events: Option<UnboundedSender<StderrLine>>,
+    events: Option<Sender<StderrLine>>,
+    abandon: CancellationToken,
 ) -> String {
     let mut reader = BufReader::new(r);
     let mut tail = String::new();
     let mut line = Vec::new();
     loop {
         line.clear();
-        let more = read_bounded_line(&mut reader, &mut line).await;
+        let more = read_bounded_line(&mut reader, &mut line, &abandon).await;
         if line.is_empty() && !more {
             break;
         }
@@ -180,38 +188,48 @@ async fn read_stderr(
         if let StderrLine::Plain { text, .. } = &parsed {
             tail.push_str(text);
             tail.push('\n');
+            // Trimmed in batches, not on every line.
             if tail.len() > 2 * STDERR_TAIL_BYTES {
-                let mut cut = tail.len() - STDERR_TAIL_BYTES;
-                while !tail.is_char_boundary(cut) {
-                    cut += 1;
-                }
-                tail.drain(..cut);
+                keep_last(&mut tail, STDERR_TAIL_BYTES);
             }
         }
         if let Some(tx) = &events {
-            let _ = tx.send(parsed);
+            // Waits while the queue is full; a forwarder that has gone only ends forwarding.
+            let _ = tx.send(parsed).await;
         }
         if !more {
             break;
         }
     }
-    if tail.len() > STDERR_TAIL_BYTES {
-        let mut cut = tail.len() - STDERR_TAIL_BYTES;
-        while !tail.is_char_boundary(cut) {
-            cut += 1;
-        }
-        tail.drain(..cut);
-    }
+    keep_last(&mut tail, STDERR_TAIL_BYTES);
     tail
 }
 
-/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input.
+/// Keep the last `max` bytes of `text` (or a little less, at a character boundary).
+fn keep_last(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut cut = text.len() - max;
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        text.drain(..cut);
+    }
+}
+
+/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input (or when
+/// `abandon`ed and a read would wait).
 async fn read_bounded_line(
     reader: &mut BufReader<impl AsyncRead + Unpin>,
     line: &mut Vec<u8>,
+    abandon: &CancellationToken,
 ) -> bool {
     loop {
-        let available = match reader.fill_buf().await {
+        let filled = tokio::select! {
+            biased;
+            filled = reader.fill_buf() => filled,
+            _ = abandon.cancelled() => return false,
+        };
+        let available = match filled {
             Ok(a) if !a.is_empty() => a,
             _ => return false,
         };
@@ -287,6 +305,46 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn cancellation_ends_a_child_in_another_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let script = format!(
+            "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > {0}.tmp; mv {0}.tmp {0}; sleep 60",
+            pid_file.display()
+        );
+        // Cancelled once the escaped child is running.
+        let escaped = async {
+            while !pid_file.exists() {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        let out = run(&sh(&script, None, 60_000), None, escaped)
+            .await
+            .unwrap();
+        assert_eq!(out.ending, Ending::Cancelled);
+        let stat = format!(
+            "/proc/{}/stat",
+            std::fs::read_to_string(&pid_file).unwrap().trim()
+        );
+        // Ended (SIGKILL lands at once, but is seen a moment later): gone, or a zombie
+        // left for its new parent to reap.
+        let ended = || {
+            let stat = std::fs::read_to_string(&stat).unwrap_or_default();
+            stat.is_empty()
+                || stat
+                    .rsplit_once(") ")
+                    .is_some_and(|(_, s)| s.starts_with('Z'))
+        };
+        for _ in 0..500 {
+            if ended() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(ended(), "the child in another session still runs");
+    }
+
+    #[tokio::test]
     async fn cancellation_stops_the_command() {
         let out = run(
             &sh("sleep 30", None, 60_000),
@@ -300,7 +358,7 @@ mod tests {
 
     #[tokio::test]
     async fn stderr_is_classified_and_tailed() {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::channel(STDERR_QUEUE_LINES);
         let out = run(
             &sh(
                 "echo 'agx:progress {\"progress\": 1}' >&2; echo oops >&2; exit 3",
@@ -316,6 +374,30 @@ mod tests {
         assert_eq!(out.stderr_tail, "oops\n");
         assert!(matches!(rx.recv().await, Some(StderrLine::Progress(_))));
         assert!(matches!(rx.recv().await, Some(StderrLine::Plain { .. })));
+    }
+
+    #[tokio::test]
+    async fn a_slow_forwarder_loses_no_lines() {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(STDERR_QUEUE_LINES);
+        // Takes nothing until well past the grace: the reader must wait for it, not give up.
+        let forwarder = tokio::spawn(async move {
+            tokio::time::sleep(PIPE_GRACE + Duration::from_millis(500)).await;
+            let mut lines = 0;
+            while rx.recv().await.is_some() {
+                lines += 1;
+            }
+            lines
+        });
+        let lines = 4 * STDERR_QUEUE_LINES;
+        let out = run(
+            &sh(&format!("seq {lines} >&2"), None, 60_000),
+            Some(tx),
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(forwarder.await.unwrap(), lines);
+        assert!(out.stderr_tail.ends_with(&format!("\n{lines}\n")));
     }
 
     #[tokio::test]

@@ -1,13 +1,18 @@
 //! `prompts/get`: rendering text prompts with minijinja, running command prompts.
+//!
+//! A render runs on a blocking thread within its budget (`manifest::template::render`), so
+//! the server keeps answering while it runs and a cancelled request returns at once.
 
 use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, Prompt};
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
 use super::assemble::{ExposedPrompt, package_env};
-use super::process::{self, Ending, OUTPUT_CAP, RunSpec};
+use super::process::{self, Ending, RunSpec};
+use crate::manifest::template::{self, RENDER_OUTPUT_CAP};
 use crate::manifest::{DEFAULT_TOOL_TIMEOUT_SECS, PromptKind, resolve_program};
 
 /// The `prompts/list` entry of a prompt.
@@ -25,10 +30,11 @@ pub fn list_entry(p: &ExposedPrompt) -> Prompt {
     serde_json::from_value(v).expect("a well-formed Prompt")
 }
 
-/// Check the arguments, then render or run the prompt.
+/// Check the arguments, then render or run the prompt, until done or `cancel`led.
 pub async fn get(
     p: &ExposedPrompt,
     arguments: Option<Map<String, Value>>,
+    cancel: CancellationToken,
 ) -> Result<GetPromptResult, ErrorData> {
     let mut args = arguments.unwrap_or_default();
     let missing: Vec<&str> = p
@@ -56,23 +62,29 @@ pub async fn get(
     for a in &p.def.arguments {
         args.entry(a.name.clone()).or_insert_with(|| "".into());
     }
+    let fail =
+        |msg: String| ErrorData::internal_error(format!("prompt `{}`: {msg}", p.exposed), None);
     match p.def.kind {
         PromptKind::Text => {
-            let text = render(p.def.content.as_deref().unwrap_or(""), &args).map_err(|e| {
-                ErrorData::internal_error(format!("prompt `{}`: {e}", p.exposed), None)
-            })?;
+            let content = p.def.content.clone().unwrap_or_default();
+            let rendering = tokio::task::spawn_blocking(move || render(&content, &args));
+            let text = tokio::select! {
+                rendered = rendering => rendered
+                    .map_err(|e| fail(format!("rendering stopped: {e}")))?
+                    .map_err(|e| fail(e.to_string()))?,
+                // The render stops at its budget; nobody waits for it.
+                _ = cancel.cancelled() => return Err(fail("cancelled".into())),
+            };
             Ok(text_messages(text, p.def.description.clone()))
         }
-        PromptKind::Command => run_command(p, &args).await,
+        PromptKind::Command => run_command(p, &args, cancel).await,
     }
 }
 
 /// Render a template; an argument that was not given is empty text.
-pub fn render(template: &str, args: &Map<String, Value>) -> Result<String, String> {
-    let env = minijinja::Environment::new();
+fn render(template: &str, args: &Map<String, Value>) -> Result<String, template::RenderError> {
     let ctx = minijinja::Value::from_pairs(args.iter().map(|(k, v)| (k.as_str(), to_jinja(v))));
-    env.render_str(template, ctx)
-        .map_err(|e| format!("the template does not render: {e}"))
+    template::render(template, ctx)
 }
 
 /// JSON to a template value (minijinja is built without its serde feature).
@@ -114,6 +126,7 @@ fn complete(mut result: GetPromptResult) -> GetPromptResult {
 async fn run_command(
     p: &ExposedPrompt,
     args: &Map<String, Value>,
+    cancel: CancellationToken,
 ) -> Result<GetPromptResult, ErrorData> {
     let fail =
         |msg: String| ErrorData::internal_error(format!("prompt `{}`: {msg}", p.exposed), None);
@@ -132,9 +145,9 @@ async fn run_command(
         env,
         stdin: Some(input),
         timeout: Duration::from_secs(DEFAULT_TOOL_TIMEOUT_SECS),
-        output_cap: OUTPUT_CAP,
+        output_cap: RENDER_OUTPUT_CAP,
     };
-    let outcome = process::run(&spec, None, std::future::pending())
+    let outcome = process::run(&spec, None, cancel.cancelled())
         .await
         .map_err(|e| fail(format!("could not start `{program}`: {e}")))?;
     match outcome.ending {
@@ -145,7 +158,8 @@ async fn run_command(
                 outcome.stderr_tail.trim_end()
             )));
         }
-        _ => return Err(fail("its command did not finish in time".into())),
+        Ending::TimedOut => return Err(fail("its command did not finish in time".into())),
+        Ending::Cancelled => return Err(fail("cancelled".into())),
     }
     if outcome.truncated() {
         return Err(fail(format!(

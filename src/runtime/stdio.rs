@@ -12,8 +12,6 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use super::log::Log;
-
 /// Requests agx answers; anything else is -32601 at once, before or after `initialize`.
 pub const OFFERED_METHODS: [&str; 8] = [
     "initialize",
@@ -42,18 +40,16 @@ pub struct LineTransport<R, W> {
     /// Whether rmcp has left its pre-initialization state (it treats a notification or
     /// response received before then as fatal, so those are dropped here).
     started: bool,
-    log: Arc<Log>,
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
-    pub fn new(read: R, write: W, log: Arc<Log>) -> Self {
+    pub fn new(read: R, write: W) -> Self {
         LineTransport {
             reader: BufReader::new(read),
             line: Vec::new(),
             discarding: false,
             out: Arc::new(Mutex::new(write)),
             started: false,
-            log,
         }
     }
 }
@@ -293,7 +289,7 @@ where
                     return Some(*msg);
                 }
                 Verdict::Reply(reply) => {
-                    self.log.debug(&format!("answered bad input with {reply}"));
+                    tracing::debug!("answered bad input with {reply}");
                     let out = self.out.clone();
                     let mut bytes = reply.to_string().into_bytes();
                     bytes.push(b'\n');
@@ -302,7 +298,7 @@ where
                         let _ = write_line(&out, &bytes).await;
                     });
                 }
-                Verdict::Drop(why) => self.log.debug(&format!("ignored {why}")),
+                Verdict::Drop(why) => tracing::debug!("ignored {why}"),
             }
         }
     }

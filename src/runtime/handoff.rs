@@ -12,7 +12,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::error::{CliError, CliResult, exit};
+use super::{Listen, ServeError};
 use crate::name::QualifiedName;
 use crate::paths::AgxPaths;
 
@@ -24,7 +24,38 @@ pub const NO_HANDOFF_ENV: &str = "AGX_NO_SERVE_HANDOFF";
 
 /// The version and a hash of the sources (see `build.rs`): a helper built from any other
 /// code goes back to `agx`.
-const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("AGX_BUILD_ID"));
+pub const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("AGX_BUILD_ID"));
+
+#[derive(Debug, thiserror::Error)]
+pub enum HandoffError {
+    #[error("{HELPER_NAME} is started by `agx serve`, not directly")]
+    NotForPeople,
+    #[error(
+        "{HELPER_NAME} {BUILD} cannot serve for agx {agx_build}, and starting {} failed: {source}",
+        agx.display()
+    )]
+    GoBack {
+        agx: PathBuf,
+        agx_build: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Serve(#[from] ServeError),
+}
+
+impl crate::error::Hint for HandoffError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            HandoffError::NotForPeople => {
+                Some("run `agx serve <publisher/package/server>` instead".into())
+            }
+            HandoffError::GoBack { .. } => Some(format!(
+                "install agx and {HELPER_NAME} from the same release, side by side"
+            )),
+            HandoffError::Serve(e) => e.hint(),
+        }
+    }
+}
 
 /// What `agx` tells the helper: an interface between two binaries of the same build, not a
 /// command line for people.
@@ -66,24 +97,30 @@ impl Handoff {
     }
 
     /// Parse what [`Handoff::to_args`] wrote. Anything else means a person ran the helper.
-    pub fn parse(args: impl IntoIterator<Item = OsString>) -> CliResult<Handoff> {
+    pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Handoff, HandoffError> {
         let mut args = args.into_iter();
         let (mut agx, mut build, mut color, mut http, mut server) = (None, None, None, None, None);
         while let Some(flag) = args.next() {
             if flag == "--" {
                 server = args.next().and_then(|s| s.into_string().ok());
                 if args.next().is_some() {
-                    return Err(not_for_people());
+                    return Err(HandoffError::NotForPeople);
                 }
                 break;
             }
-            let value = args.next().ok_or_else(not_for_people)?;
+            let value = args.next().ok_or(HandoffError::NotForPeople)?;
             match flag.to_str() {
                 Some("--agx") => agx = Some(PathBuf::from(value)),
                 Some("--build") => build = value.into_string().ok(),
                 Some("--color") => color = Some(value == "always"),
-                Some("--http") => http = Some(value.into_string().map_err(|_| not_for_people())?),
-                _ => return Err(not_for_people()),
+                Some("--http") => {
+                    http = Some(
+                        value
+                            .into_string()
+                            .map_err(|_| HandoffError::NotForPeople)?,
+                    )
+                }
+                _ => return Err(HandoffError::NotForPeople),
             }
         }
         match (agx, build, color, server) {
@@ -94,32 +131,44 @@ impl Handoff {
                 server,
                 http,
             }),
-            _ => Err(not_for_people()),
+            _ => Err(HandoffError::NotForPeople),
+        }
+    }
+
+    /// The helper's job: serve for an `agx` of this build, or go back to one of another.
+    pub fn take_over(&self, paths: &AgxPaths) -> Result<(), HandoffError> {
+        if self.build != BUILD {
+            return Err(self.go_back());
+        }
+        let server = QualifiedName::parse(&self.server).map_err(ServeError::from)?;
+        let listen = Listen::parse(self.http.as_deref())?;
+        Ok(super::serve_installed(paths, &server, listen)?)
+    }
+
+    /// Run `agx serve` of the `agx` that handed off, telling it to serve by itself. Returns
+    /// only when that fails.
+    fn go_back(&self) -> HandoffError {
+        let mut command = std::process::Command::new(&self.agx);
+        command
+            .env(NO_HANDOFF_ENV, "1")
+            .arg("serve")
+            .args(self.serve_args());
+        #[cfg(unix)]
+        let source = std::os::unix::process::CommandExt::exec(&mut command);
+        #[cfg(not(unix))]
+        let source = std::io::Error::from(std::io::ErrorKind::Unsupported);
+        HandoffError::GoBack {
+            agx: self.agx.clone(),
+            agx_build: self.build.clone(),
+            source,
         }
     }
 }
 
-fn not_for_people() -> CliError {
-    CliError::new(format!(
-        "{HELPER_NAME} is started by `agx serve`, not directly"
-    ))
-    .with_hint("run `agx serve <publisher/package/server>` instead")
-    .with_exit_code(exit::USAGE)
-}
-
-/// `agx serve SERVER [--http ADDR]` exactly, the form client entries use: hand off before
-/// the full command line is parsed, which would cost a few hundred page faults of clap
-/// code. Any other form (help, global flags, mistakes) is left to clap and [`hand_off`].
-pub fn hand_off_early(args: &[OsString]) {
-    if let Some((server, http)) = plain_serve_command(args) {
-        let color = crate::printer::use_color(crate::printer::ColorChoice::Auto);
-        hand_off(server, http, color);
-    }
-}
-
 /// The server and `--http` address of `agx serve SERVER [--http ADDR]`, when the command
-/// line is exactly that.
-fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>)> {
+/// line is exactly that: the form client entries use, which `agx` hands off before parsing
+/// the full command line (that would cost a few hundred page faults of clap code).
+pub fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>)> {
     let [_, command, rest @ ..] = args else {
         return None;
     };
@@ -174,54 +223,6 @@ pub fn hand_off(server: &str, http: Option<&str>, color: bool) {
     }
     #[cfg(not(unix))]
     let _ = (server, http, color);
-}
-
-/// The helper's whole job: take over from `agx` and serve; errors are rendered in the
-/// colours `agx` chose.
-pub fn helper_main(args: impl IntoIterator<Item = OsString>) -> std::process::ExitCode {
-    use crate::printer::{ColorChoice, Printer};
-    match Handoff::parse(args) {
-        Err(e) => Printer::new(ColorChoice::Auto, false, 0).exit_with(Err(e)),
-        Ok(handoff) => {
-            let color = if handoff.color {
-                ColorChoice::Always
-            } else {
-                ColorChoice::Never
-            };
-            Printer::new(color, false, 0).exit_with(serve_handed_off(&handoff))
-        }
-    }
-}
-
-fn serve_handed_off(handoff: &Handoff) -> CliResult {
-    if handoff.build != BUILD {
-        return Err(go_back(handoff));
-    }
-    let server = QualifiedName::parse(&handoff.server)?;
-    let listen = super::listen_on(handoff.http.as_deref())?;
-    super::serve(&AgxPaths::from_env()?, &server, listen)
-}
-
-/// A helper of another build: run `agx serve` of the `agx` that handed off, telling it to
-/// serve by itself. Returns only when that fails.
-fn go_back(handoff: &Handoff) -> CliError {
-    let mut command = std::process::Command::new(&handoff.agx);
-    command
-        .env(NO_HANDOFF_ENV, "1")
-        .arg("serve")
-        .args(handoff.serve_args());
-    #[cfg(unix)]
-    let err = std::os::unix::process::CommandExt::exec(&mut command);
-    #[cfg(not(unix))]
-    let err = std::io::Error::from(std::io::ErrorKind::Unsupported);
-    CliError::new(format!(
-        "{HELPER_NAME} {BUILD} cannot serve for agx {}, and starting {} failed: {err}",
-        handoff.build,
-        handoff.agx.display()
-    ))
-    .with_hint(format!(
-        "install agx and {HELPER_NAME} from the same release, side by side"
-    ))
 }
 
 #[cfg(test)]
@@ -291,12 +292,7 @@ mod tests {
             ],
         ] {
             let err = Handoff::parse(args.into_iter().map(OsString::from)).unwrap_err();
-            assert_eq!(err.exit_code, exit::USAGE);
-            assert!(
-                err.message.contains("started by `agx serve`"),
-                "{}",
-                err.message
-            );
+            assert!(matches!(err, HandoffError::NotForPeople), "{err}");
         }
     }
 }

@@ -1,0 +1,29 @@
+//! `agx serve`: check the arguments, hand off to `agx-serve` when it sits beside `agx`
+//! (see `runtime::handoff`), else serve the server from the store in this process.
+
+use std::ffi::OsString;
+
+use super::Context;
+use crate::cli::ServeArgs;
+use crate::error::CliResult;
+use crate::name::QualifiedName;
+use crate::printer::{ColorChoice, use_color};
+use crate::runtime::{self, Listen, handoff};
+
+pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
+    // Bad arguments are reported before the hand-off (the helper would report them alike).
+    let server = QualifiedName::parse(&args.server)?;
+    let listen = Listen::parse(args.http.as_deref())?;
+    handoff::hand_off(&args.server, args.http.as_deref(), ctx.printer.color());
+    runtime::serve_installed(ctx.paths()?, &server, listen)?;
+    Ok(())
+}
+
+/// `agx serve SERVER [--http ADDR]` exactly, the form client entries use: hand off before
+/// the full command line is parsed. Any other form (help, global flags, mistakes) is left
+/// to clap and [`run`].
+pub fn hand_off_early(args: &[OsString]) {
+    if let Some((server, http)) = handoff::plain_serve_command(args) {
+        handoff::hand_off(server, http, use_color(ColorChoice::Auto));
+    }
+}

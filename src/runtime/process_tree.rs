@@ -1,0 +1,388 @@
+//! Ending every process a call started, including those that left its process group
+//! (`setsid`) or its tree (a double fork), which killing the group does not reach.
+//!
+//! - Each call's processes carry [`CALL_ENV`] in their environment, which children inherit.
+//! - `agx serve` makes itself a child subreaper ([`adopt_orphans`]): a process whose parent
+//!   exits is re-parented to agx instead of init, so it stays among agx's descendants.
+//! - When a call ends, agx kills its process group, every descendant of its command while
+//!   that still runs, and every descendant of agx that carries the call's marker, repeating
+//!   until a pass finds nothing new; adopted processes are reaped.
+//! - A process that also cleared its environment cannot be told apart; it is ended when no
+//!   call is running. Children agx had before serving (a wrapper script that started a
+//!   helper and then exec'd `agx serve`) are left alone.
+//!
+//! The process table is read from /proc (Linux). Elsewhere only the process group is ended.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The environment variable naming the call a process belongs to.
+pub const CALL_ENV: &str = "AGX_CALL_ID";
+
+/// Passes over the process table per call end: each pass kills what the previous one could
+/// not see yet (children forked while it ran). Ends far sooner unless a tool forks madly.
+const MAX_PASSES: usize = 100;
+
+/// What agx knows about its children.
+struct Children {
+    /// Whether this process adopts orphans (see [`adopt_orphans`]).
+    adopting: bool,
+    /// Commands of calls still running, which their own `tokio::process::Child` waits for.
+    roots: Vec<u32>,
+    /// Killed or adopted processes that may still need reaping.
+    to_reap: Vec<u32>,
+    /// Children this process had before it served: not the calls' to end.
+    inherited: Vec<u32>,
+}
+
+static CHILDREN: Mutex<Children> = Mutex::new(Children {
+    adopting: false,
+    roots: Vec::new(),
+    to_reap: Vec::new(),
+    inherited: Vec::new(),
+});
+
+fn children() -> std::sync::MutexGuard<'static, Children> {
+    CHILDREN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Make this process the reaper of its descendants' orphans, and reap them as they end.
+/// Call once, inside the runtime, before any command runs.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
+        if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
+            tracing::warn!(
+                "cannot adopt orphaned tool processes ({}); processes a tool moves out of its \
+                 tree may outlive its call",
+                std::io::Error::last_os_error()
+            );
+            return;
+        }
+        let mut known = children();
+        known.adopting = true;
+        if has_children() {
+            let me = std::process::id();
+            known.inherited = procfs::table()
+                .iter()
+                .filter(|p| p.ppid == me)
+                .map(|p| p.pid)
+                .collect();
+        }
+        drop(known);
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::child()) {
+            Ok(mut ended) => {
+                tokio::spawn(async move {
+                    while ended.recv().await.is_some() {
+                        reap(&mut children());
+                    }
+                });
+            }
+            Err(e) => tracing::warn!("cannot watch for ended processes: {e}"),
+        }
+    }
+}
+
+/// One call: its marker, and its command while that has not been waited for.
+pub struct Call {
+    id: String,
+    root: Option<u32>,
+}
+
+impl Call {
+    pub fn new() -> Call {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Call {
+            id: format!(
+                "{}.{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ),
+            root: None,
+        }
+    }
+
+    /// Start the call's command in a process group of its own, marked as this call's.
+    pub fn spawn(
+        &mut self,
+        command: &mut tokio::process::Command,
+    ) -> std::io::Result<tokio::process::Child> {
+        command.env(CALL_ENV, &self.id).process_group(0);
+        // Registered before any reaping can see it exit: the reaper must leave it to tokio.
+        let mut known = children();
+        let child = command.spawn()?;
+        if let Some(pid) = child.id() {
+            known.roots.push(pid);
+            self.root = Some(pid);
+        }
+        Ok(child)
+    }
+
+    /// The command still runs (timeout, cancellation): kill it and everything under it.
+    /// The caller then waits for it and calls [`Call::finish`].
+    pub fn stop(&self) {
+        if let Some(root) = self.root {
+            let mut known = children();
+            // The tree first: once the command dies, its children move to another parent.
+            end(&mut known, &self.id, Some(root));
+            kill_group(root);
+        }
+    }
+
+    /// The command has been waited for: end whatever it left behind.
+    pub fn finish(mut self) {
+        self.end_all();
+    }
+
+    fn end_all(&mut self) {
+        let mut known = children();
+        let root = self.root.take();
+        if let Some(root) = root {
+            known.roots.retain(|&pid| pid != root);
+            // The group outlives its leader while members remain, and keeps its id.
+            kill_group(root);
+        }
+        end(&mut known, &self.id, None);
+    }
+}
+
+impl Default for Call {
+    fn default() -> Self {
+        Call::new()
+    }
+}
+
+/// A call dropped half-way (the server is shutting down) still ends its processes.
+impl Drop for Call {
+    fn drop(&mut self) {
+        if self.root.is_some() {
+            self.stop();
+            self.end_all();
+        }
+    }
+}
+
+fn kill_group(pgid: u32) {
+    if let Ok(pgid) = libc::pid_t::try_from(pgid) {
+        // SAFETY: killpg only sends a signal; the group id is the command's pid
+        // (process_group(0)).
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn kill(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill only sends a signal.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Kill the call's processes: those under `root` (while it runs) and those carrying its
+/// marker, plus, when no other call runs, every orphan agx adopted.
+#[cfg(target_os = "linux")]
+fn end(known: &mut Children, call: &str, root: Option<u32>) {
+    let me = std::process::id();
+    let others_running = known.roots.iter().any(|&pid| Some(pid) != root);
+    if root.is_none() && !others_running && (!known.adopting || !has_children()) {
+        // Nothing of this call can be left among agx's descendants.
+        return;
+    }
+    let marker = format!("{CALL_ENV}={call}");
+    let mut killed: Vec<u32> = Vec::new();
+    for _ in 0..MAX_PASSES {
+        let table = procfs::table();
+        let mut targets: Vec<u32> = Vec::new();
+        for p in procfs::descendants(&table, me) {
+            let child = p.ppid == me && !known.roots.contains(&p.pid);
+            if child && p.zombie {
+                known.to_reap.push(p.pid);
+            }
+            let orphan = child && known.adopting && !known.inherited.contains(&p.pid);
+            let ours = Some(p.pid) == root
+                || targets.contains(&p.ppid)
+                || procfs::has_env(p.pid, &marker)
+                || (orphan && !others_running);
+            if ours {
+                targets.push(p.pid);
+            }
+        }
+        let new: Vec<u32> = targets
+            .into_iter()
+            .filter(|pid| !killed.contains(pid))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        for &pid in &new {
+            kill(pid);
+        }
+        killed.extend(new);
+    }
+    if known.adopting {
+        known.to_reap.extend(killed);
+        reap(known);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end(_known: &mut Children, _call: &str, _root: Option<u32>) {}
+
+/// Whether this process has any child (running or ended, not yet reaped).
+#[cfg(target_os = "linux")]
+fn has_children() -> bool {
+    // SAFETY: waitid with WNOWAIT only inspects; siginfo is plain data it fills in.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_ALL,
+            0,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        !(r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD))
+    }
+}
+
+/// Reap the adopted or killed processes that have ended, leaving call commands to tokio.
+#[cfg(target_os = "linux")]
+fn reap(known: &mut Children) {
+    let roots = known.roots.clone();
+    known.to_reap.retain(|&pid| {
+        if roots.contains(&pid) {
+            // The pid was reused by a call's command: not ours to wait for.
+            return false;
+        }
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: waitpid on one pid with WNOHANG; a null status pointer is allowed.
+        match unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) } {
+            // Still running.
+            0 => true,
+            // Not (yet) a child: a killed process under another one becomes agx's when
+            // that one dies first, so keep it while it exists.
+            -1 => std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            _ => false,
+        }
+    });
+    known.to_reap.sort_unstable();
+    known.to_reap.dedup();
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reap(_known: &mut Children) {}
+
+/// Reading the process table from /proc.
+#[cfg(target_os = "linux")]
+mod procfs {
+    pub struct Process {
+        pub pid: u32,
+        pub ppid: u32,
+        pub zombie: bool,
+    }
+
+    /// Every process there is (those that end while it is read are left out).
+    pub fn table() -> Vec<Process> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter_map(|pid| {
+                let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+                parse_stat(pid, &stat)
+            })
+            .collect()
+    }
+
+    /// `pid (comm) state ppid …`: comm may hold spaces and parentheses, so the fields
+    /// are read after the last `)`.
+    pub fn parse_stat(pid: u32, stat: &[u8]) -> Option<Process> {
+        let close = stat.iter().rposition(|&b| b == b')')?;
+        let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
+        let mut fields = rest.split_ascii_whitespace();
+        let state = fields.next()?;
+        let ppid = fields.next()?.parse().ok()?;
+        Some(Process {
+            pid,
+            ppid,
+            zombie: state == "Z" || state == "X",
+        })
+    }
+
+    /// The descendants of `ancestor`, each after its parent.
+    pub fn descendants(table: &[Process], ancestor: u32) -> Vec<&Process> {
+        let mut found: Vec<&Process> = Vec::new();
+        let mut parents = vec![ancestor];
+        while let Some(parent) = parents.pop() {
+            for p in table.iter().filter(|p| p.ppid == parent && p.pid != parent) {
+                found.push(p);
+                parents.push(p.pid);
+            }
+        }
+        found
+    }
+
+    /// Whether the environment `pid` started with holds exactly `entry` (`NAME=value`).
+    pub fn has_env(pid: u32, entry: &str) -> bool {
+        std::fs::read(format!("/proc/{pid}/environ"))
+            .is_ok_and(|environ| environ_has(&environ, entry))
+    }
+
+    pub fn environ_has(environ: &[u8], entry: &str) -> bool {
+        environ.split(|&b| b == 0).any(|e| e == entry.as_bytes())
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::procfs::*;
+
+    #[test]
+    fn stat_lines_with_odd_command_names_parse() {
+        let p = parse_stat(42, b"42 (a) b) (c) S 7 42 42 0 -1").unwrap();
+        assert_eq!((p.pid, p.ppid, p.zombie), (42, 7, false));
+        assert!(parse_stat(9, b"9 (sh) Z 1 9 9").unwrap().zombie);
+        assert!(parse_stat(9, b"9 (sh").is_none());
+    }
+
+    #[test]
+    fn descendants_come_after_their_parents() {
+        let p = |pid, ppid| Process {
+            pid,
+            ppid,
+            zombie: false,
+        };
+        let table = [p(4, 3), p(3, 1), p(2, 1), p(5, 9), p(1, 0)];
+        let found: Vec<u32> = descendants(&table, 1).iter().map(|p| p.pid).collect();
+        assert_eq!(found.len(), 3);
+        let at = |pid| found.iter().position(|&f| f == pid).unwrap();
+        assert!(at(3) < at(4));
+        assert!(!found.contains(&5));
+    }
+
+    #[test]
+    fn markers_match_whole_entries() {
+        let environ = b"PATH=/bin\0AGX_CALL_ID=7.12\0HOME=/h\0";
+        assert!(environ_has(environ, "AGX_CALL_ID=7.12"));
+        assert!(!environ_has(environ, "AGX_CALL_ID=7.1"));
+        assert!(!environ_has(environ, "AGX_CALL_ID=7.123"));
+    }
+
+    #[test]
+    fn this_process_is_in_the_table() {
+        let me = std::process::id();
+        let table = table();
+        let mine = table.iter().find(|p| p.pid == me).unwrap();
+        assert_eq!(mine.ppid, std::os::unix::process::parent_id());
+    }
+}
