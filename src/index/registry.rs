@@ -301,7 +301,7 @@ pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> Str
 }
 
 /// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
-pub(crate) fn parse_version_lines(
+pub fn parse_version_lines(
     body: &[u8],
     location: &str,
 ) -> Result<Vec<IndexEntry>, IndexError> {

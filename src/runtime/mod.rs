@@ -13,7 +13,7 @@ pub mod process;
 mod prompts;
 mod std_streams;
 pub mod stderr_protocol;
-mod stdio;
+pub mod stdio;
 mod tools;
 mod wrapped;
 
