@@ -67,6 +67,10 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("the file after removal does not parse ({e}):\n{removed}"));
     if again.set(&at, KEY, &value).is_ok() {
         assert_eq!(again.remove(&at, KEY), Ok(true));
-        assert_eq!(again.text(), removed, "a second add and remove changed the file");
+        assert_eq!(
+            again.text(),
+            removed,
+            "a second add and remove changed the file"
+        );
     }
 });

@@ -33,5 +33,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(back, catalog);
     let query = String::from_utf8_lossy(query);
     let hits = agx::index::search::search(&catalog.packages, &query);
-    assert!(hits.len() <= catalog.packages.len(), "a package found twice");
+    assert!(
+        hits.len() <= catalog.packages.len(),
+        "a package found twice"
+    );
 });

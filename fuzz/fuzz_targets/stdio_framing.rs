@@ -21,7 +21,11 @@ use tokio::io::AsyncWrite;
 struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl AsyncWrite for Captured {
-    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
         self.0.lock().expect("not poisoned").extend_from_slice(buf);
         Poll::Ready(Ok(buf.len()))
     }
