@@ -17,7 +17,7 @@ pub mod source;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
-pub use registry::{Registry, open};
+pub use registry::{Registry, open, parse_version_lines};
 pub use source::Source;
 
 use std::collections::BTreeMap;

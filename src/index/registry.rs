@@ -301,10 +301,7 @@ pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> Str
 }
 
 /// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
-pub(crate) fn parse_version_lines(
-    body: &[u8],
-    location: &str,
-) -> Result<Vec<IndexEntry>, IndexError> {
+pub fn parse_version_lines(body: &[u8], location: &str) -> Result<Vec<IndexEntry>, IndexError> {
     let text = std::str::from_utf8(body).map_err(|e| IndexError::Parse {
         location: location.to_string(),
         message: format!("not UTF-8: {e}"),

@@ -16,7 +16,7 @@ mod process_tree;
 mod prompts;
 mod std_streams;
 pub mod stderr_protocol;
-mod stdio;
+pub mod stdio;
 mod tools;
 mod wrapped;
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The short fuzz pass of .ci/run: build every target once, then run each for
+# $AGX_FUZZ_SECONDS (30 by default) from its committed seeds. The corpus a run grows goes to a
+# temp folder and is thrown away; a crash fails the pass, its input saved in
+# fuzz/artifacts/<target>/. Skipped (with a note) where there is no nightly toolchain or
+# cargo-fuzz cannot be installed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+CARGO_FUZZ_VERSION=0.13.2
+seconds="${AGX_FUZZ_SECONDS:-30}"
+cache="${AGX_CI_CACHE:-$PWD/../.ci/cache}"
+fuzz_root="$cache/cargo-fuzz-$CARGO_FUZZ_VERSION"
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "skipped: no nightly toolchain here (cargo +nightly fails); install one to fuzz"
+    exit 0
+fi
+if [ ! -x "$fuzz_root/bin/cargo-fuzz" ]; then
+    if ! cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --root "$fuzz_root"; then
+        echo "skipped: cargo-fuzz $CARGO_FUZZ_VERSION could not be installed"
+        exit 0
+    fi
+fi
+export PATH="$fuzz_root/bin:$PATH"
+
+# One build for every target, kept in the cache so an unchanged tree rebuilds nothing.
+flags=(--release --debug-assertions --target-dir "$cache/fuzz-target")
+cargo +nightly fuzz build "${flags[@]}"
+
+corpus="$(mktemp -d)"
+trap 'rm -rf "$corpus"' EXIT
+for target in $(cargo +nightly fuzz list); do
+    echo "--- $target: ${seconds} s"
+    mkdir -p "$corpus/$target"
+    log="$corpus/$target.log"
+    # -timeout turns a hang into a failure; one process, the machine is shared.
+    if ! cargo +nightly fuzz run "${flags[@]}" "$target" "$corpus/$target" "seeds/$target" -- \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        >"$log" 2>&1; then
+        tail -n 80 "$log" >&2
+        echo "FAILED: fuzz target $target; the crashing input is in fuzz/artifacts/$target/" >&2
+        exit 1
+    fi
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)|(INITED|DONE) +cov:' "$log" || true
+done
+echo "fuzz pass: every target ran ${seconds} s without a crash"

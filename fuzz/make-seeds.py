@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Rebuild the committed seed corpus (fuzz/seeds/<target>/) from the repository's fixtures.
+
+Each seed is in the input format its target's header comment describes. Run from anywhere:
+    python3 fuzz/make-seeds.py
+"""
+import gzip
+import io
+import json
+import pathlib
+import re
+import shutil
+import tarfile
+
+FUZZ = pathlib.Path(__file__).resolve().parent
+REPO = FUZZ.parent
+SEEDS = FUZZ / "seeds"
+MAX_SEED = 16 * 1024  # keep seeds small: the fuzzer finds the rest
+
+
+def write(target, name, data):
+    if isinstance(data, str):
+        data = data.encode()
+    if len(data) > MAX_SEED:
+        return
+    folder = SEEDS / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+
+
+def package_text(pkg):
+    """A package folder as the manifest target's input: agx.toml, then `@@ <path>` files."""
+    manifest = pkg / "agx.toml"
+    text = manifest.read_text() if manifest.is_file() else ""
+    for path in sorted(pkg.rglob("*")):
+        rel = path.relative_to(pkg).as_posix()
+        if rel == "agx.toml" or not path.is_file() or path.is_symlink():
+            continue
+        if path.suffix not in (".toml", ".md", ".j2", ".txt", ".json") or rel.startswith("bin/"):
+            continue
+        if rel in ("README.md", "expected.toml") or path.stat().st_size > 4096:
+            continue
+        if not text.endswith("\n"):
+            text += "\n"
+        text += f"@@ {rel}\n" + path.read_text(errors="replace")
+    return text
+
+
+def manifest_seeds():
+    fixtures = REPO / "registry-fixtures"
+    for group in ("packages", "invalid"):
+        for pkg in sorted((fixtures / group).iterdir()):
+            if pkg.is_dir():
+                write("manifest", f"{group}-{pkg.name}", package_text(pkg))
+
+
+def index_seeds():
+    registry = REPO / "registry-fixtures" / "registry"
+    for path in sorted((registry / "packages").rglob("*.json")):
+        write("index", f"versions-{path.parent.name}-{path.stem}", b"\x00" + path.read_bytes())
+    catalog = (registry / "catalog.json").read_bytes()
+    for query in ("weather", "geo forecast", ""):
+        write("index", f"catalog-{query or 'empty'}", b"\x01" + query.encode() + b"\n" + catalog)
+
+
+def tar_bytes(members):
+    """A tar of (name, kind, payload) members; trailing zero blocks trimmed to keep it small."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name, kind, payload in members:
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            if kind == tarfile.SYMTYPE or kind == tarfile.LNKTYPE:
+                info.linkname = payload
+                tar.addfile(info)
+            elif payload is None:
+                tar.addfile(info)
+            else:
+                info.size = len(payload)
+                tar.addfile(info, io.BytesIO(payload))
+    return out.getvalue().rstrip(b"\x00")
+
+
+def unpack_seeds():
+    for path in sorted((REPO / "registry-fixtures" / "registry" / "dl").rglob("*.tar.gz")):
+        raw = path.read_bytes()
+        name = f"{path.parent.name}-{path.name[:-len('.tar.gz')]}"
+        write("unpack", f"gz-{name}", b"\x01" + raw)
+        write("unpack", f"tar-{name}", b"\x00" + gzip.decompress(raw).rstrip(b"\x00"))
+    f, d = tarfile.REGTYPE, tarfile.DIRTYPE
+    hostile = {
+        "plain": [("pkg/", d, None), ("pkg/agx.toml", f, b"[package]\n")],
+        "dotdot": [("pkg/../../escape", f, b"x")],
+        "absolute": [("/tmp/agx-fuzz-escape", f, b"x")],
+        "symlink": [("pkg/link", tarfile.SYMTYPE, "/etc/passwd"), ("pkg/link/x", f, b"x")],
+        "hardlink": [("pkg/a", f, b"x"), ("pkg/b", tarfile.LNKTYPE, "../../../etc/passwd")],
+        "two-tops": [("one/a", f, b"x"), ("two/b", f, b"y")],
+        "fifo": [("pkg/pipe", tarfile.FIFOTYPE, None)],
+        "duplicate": [("pkg/a", f, b"x"), ("pkg/a", f, b"y")],
+    }
+    for name, members in hostile.items():
+        write("unpack", f"hostile-{name}", b"\x00" + tar_bytes(members))
+
+
+def stdio_seeds():
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "fuzz", "version": "0"}}}
+    session = [
+        json.dumps(init),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}',
+        '{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"p","arguments":{}}}',
+        '{"jsonrpc":"2.0","id":5,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"debug"}}',
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c"}}',
+    ]
+    write("stdio_framing", "session", "\n".join(session) + "\n")
+    bad = [
+        "not json", "[]", "42", '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":7}',
+        '{"jsonrpc":"2.0","id":1,"method":"resources/list"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"nam":"x"}}',
+        '{"jsonrpc":"2.0","id":9,"result":{}}', "\ufeff" + json.dumps(init), "   ", "",
+    ]
+    write("stdio_framing", "malformed", "\r\n".join(bad) + "\n")
+
+
+def stderr_seeds():
+    doc = (REPO / "docs" / "tool-protocol.md").read_text()
+    lines = sorted(set(re.findall(r"^agx:(?:progress|log) .*$", doc, re.M)))
+    lines += [
+        'agx:progress {"progress": 1e999}', 'agx:log {"level": "loud"}',
+        'agx:log {"level": "error", "message": "m", "data": [1, {"a": null}], "logger": "x"}',
+        'agx:progress {"progress": 1, "extra": true}', "plain diagnostics", "agx:progress",
+    ]
+    for i, line in enumerate(lines):
+        write("stderr_protocol", f"line-{i:02}", line + "\n")
+
+
+def client_edit_seeds():
+    table = (REPO / "src" / "clients" / "table.rs").read_text()
+    ids = re.findall(r'^        id: "([^"]+)"', table, re.M)
+    for path in sorted((REPO / "tests" / "golden" / "clients").iterdir()):
+        client = path.name.split(".")[0]
+        if client in ids:
+            write("client_edit", path.name, bytes([ids.index(client)]) + path.read_bytes())
+
+
+def main():
+    if SEEDS.exists():
+        shutil.rmtree(SEEDS)
+    manifest_seeds()
+    index_seeds()
+    unpack_seeds()
+    stdio_seeds()
+    stderr_seeds()
+    client_edit_seeds()
+    for folder in sorted(SEEDS.iterdir()):
+        files = list(folder.iterdir())
+        size = sum(f.stat().st_size for f in files)
+        print(f"{folder.name}: {len(files)} seeds, {size} bytes")
+
+
+main()
