@@ -3,8 +3,9 @@
 //! is the client's config file.
 //!
 //! Properties, for a file that parses: it prints back byte for byte; adding an entry leaves
-//! every other entry as it was and reads back after a reparse; removing it again restores
-//! the file byte for byte (when the container already existed) and is stable after that.
+//! every other entry as it was and reads back after a reparse; removing it from that reparsed
+//! file (as `uninstall-server` does) restores the file byte for byte (when the container
+//! already existed) and is stable after that.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -48,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let added = doc.text();
-    let reparsed = edit::parse(client.format, &added)
+    let mut reparsed = edit::parse(client.format, &added)
         .unwrap_or_else(|e| panic!("the edited file does not parse ({e}):\n{added}"));
     assert_eq!(reparsed.get(&at, KEY).as_ref(), Some(&value), "\n{added}");
     let others: Vec<_> = reparsed
@@ -58,8 +59,9 @@ fuzz_target!(|data: &[u8]| {
         .collect();
     assert_eq!(others, before, "other entries changed:\n{added}");
 
-    assert_eq!(doc.remove(&at, KEY), Ok(true));
-    let removed = doc.text();
+    // `install-server` and `uninstall-server` are two runs: the removal reads the file anew.
+    assert_eq!(reparsed.remove(&at, KEY), Ok(true));
+    let removed = reparsed.text();
     if !before.is_empty() {
         assert_eq!(removed, original, "add then remove changed the file");
     }

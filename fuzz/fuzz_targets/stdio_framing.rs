@@ -10,7 +10,6 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 
-use agx::runtime::log::{Level, Log};
 use agx::runtime::stdio::LineTransport;
 use libfuzzer_sys::fuzz_target;
 use rmcp::transport::Transport;
@@ -50,8 +49,7 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 
 fuzz_target!(|data: &[u8]| {
     let written = Captured::default();
-    let log = Arc::new(Log::stderr_only(Level::Error));
-    let mut transport = LineTransport::new(Cursor::new(data.to_vec()), written.clone(), log);
+    let mut transport = LineTransport::new(Cursor::new(data.to_vec()), written.clone());
     runtime().block_on(async {
         while transport.receive().await.is_some() {}
         // Replies are written by spawned tasks: let them run.
