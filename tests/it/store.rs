@@ -14,47 +14,12 @@ use sha2::{Digest, Sha256};
 
 use crate::support::http::{Fault, HttpServer};
 use crate::support::{
-    AGX, TestHome, copy_tree, fixtures, outcome, outcome_of, tree, write_package,
+    AGX, Fixture, TestHome, copy_tree, fixtures, outcome, outcome_of, tree, write_package,
 };
 
-/// The fixture registry (registry-fixtures/registry: acme/geo 1.0.0, acme/weather 1.1.0 and
-/// 1.2.0, acme/docs, contoso/web, acme/research), copied to a temp folder and served over
-/// HTTP on 127.0.0.1.
-struct Fixture {
-    _copy: tempfile::TempDir,
-    server: HttpServer,
-}
-
 impl Fixture {
-    fn new() -> Fixture {
-        let copy = tempfile::tempdir().unwrap();
-        copy_tree(&fixtures().join("registry"), copy.path());
-        Fixture {
-            server: HttpServer::serve(copy.path()),
-            _copy: copy,
-        }
-    }
-
     fn registry_dir(&self) -> &Path {
         self.server.root()
-    }
-
-    /// `agx` in `home` using this registry over HTTP.
-    fn agx(&self, home: &TestHome) -> assert_cmd::Command {
-        let mut cmd = home.agx();
-        cmd.env("AGX_REGISTRY", self.server.url());
-        cmd
-    }
-
-    /// A new home with `packages` installed from this registry.
-    fn home_with(&self, packages: &[&str]) -> TestHome {
-        let home = TestHome::new();
-        self.agx(&home)
-            .arg("install")
-            .args(packages)
-            .assert()
-            .success();
-        home
     }
 
     /// How many tarball downloads the server has answered.

@@ -9,41 +9,7 @@ use std::process::Stdio;
 use insta::assert_snapshot;
 use sha2::Digest;
 
-use crate::support::http::HttpServer;
-use crate::support::{TestHome, copy_tree, fixtures, outcome, write_file};
-
-/// The fixture registry, copied to a temp folder and served over HTTP.
-struct Registry {
-    _copy: tempfile::TempDir,
-    server: HttpServer,
-}
-
-impl Registry {
-    fn new() -> Registry {
-        let copy = tempfile::tempdir().unwrap();
-        copy_tree(&fixtures().join("registry"), copy.path());
-        Registry {
-            server: HttpServer::serve(copy.path()),
-            _copy: copy,
-        }
-    }
-
-    fn agx(&self, home: &TestHome) -> assert_cmd::Command {
-        let mut cmd = home.agx();
-        cmd.env("AGX_REGISTRY", self.server.url());
-        cmd
-    }
-
-    fn home_with(&self, packages: &[&str]) -> TestHome {
-        let home = TestHome::new();
-        self.agx(&home)
-            .arg("install")
-            .args(packages)
-            .assert()
-            .success();
-        home
-    }
-}
+use crate::support::{Fixture, TestHome, outcome, write_file};
 
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
@@ -109,7 +75,7 @@ fn invalid_archives_show_their_findings_inside_the_package() {
 
 #[test]
 fn an_invalid_archive_from_the_registry_names_the_package_and_its_findings() {
-    let registry = Registry::new();
+    let registry = Fixture::new();
     let home = TestHome::new();
     let root = registry.server.root();
     let archive = root.join("dl/acme/broken/1.0.0.tar.gz");
@@ -133,7 +99,7 @@ fn an_invalid_archive_from_the_registry_names_the_package_and_its_findings() {
 
 #[test]
 fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
-    let registry = Registry::new();
+    let registry = Fixture::new();
     let home = registry.home_with(&["acme/geo"]);
     let receipt = home.agx_home().join("receipts-v1/acme/geo.toml");
     for garbage in ["\u{0}\u{1}not toml at all [[[", ""] {
@@ -207,7 +173,7 @@ fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
 
 #[test]
 fn stray_files_in_the_store_and_receipts_are_ignored_and_kept() {
-    let registry = Registry::new();
+    let registry = Fixture::new();
     let home = registry.home_with(&["acme/geo"]);
     let strays = [
         "store-v1/.DS_Store",
@@ -282,7 +248,7 @@ fn on_read_only_home_with_input(
 
 #[test]
 fn a_read_only_store_can_be_read() {
-    let registry = Registry::new();
+    let registry = Fixture::new();
     let home = registry.home_with(&["acme/geo"]);
     let Some(proof) = on_read_only_home(&home, &["install", "--force", "acme/geo"]) else {
         eprintln!("skipped: unshare -rm is not allowed here, so no read-only mount");

@@ -161,3 +161,40 @@ pub fn write_package(
     );
     dir
 }
+
+/// The fixture registry (registry-fixtures/registry: acme/geo 1.0.0, acme/weather 1.1.0 and
+/// 1.2.0, acme/docs, contoso/web, acme/research), copied to a temp folder and served over
+/// HTTP on 127.0.0.1.
+pub struct Fixture {
+    _copy: tempfile::TempDir,
+    pub server: http::HttpServer,
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(&fixtures().join("registry"), copy.path());
+        Fixture {
+            server: http::HttpServer::serve(copy.path()),
+            _copy: copy,
+        }
+    }
+
+    /// `agx` in `home` using this registry over HTTP.
+    pub fn agx(&self, home: &TestHome) -> assert_cmd::Command {
+        let mut cmd = home.agx();
+        cmd.env("AGX_REGISTRY", self.server.url());
+        cmd
+    }
+
+    /// A new home with `packages` installed from this registry.
+    pub fn home_with(&self, packages: &[&str]) -> TestHome {
+        let home = TestHome::new();
+        self.agx(&home)
+            .arg("install")
+            .args(packages)
+            .assert()
+            .success();
+        home
+    }
+}
