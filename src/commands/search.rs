@@ -22,10 +22,13 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         return ctx.printer.outln(&text);
     }
     if hits.is_empty() {
-        ctx.printer.status(
-            "Searched",
-            &format!("no package matches `{query}` in {}", searched.registry),
-        );
+        // Like `cargo search`: an empty result is not an error, but say where we looked.
+        if ctx.printer.verbosity() >= 0 {
+            ctx.printer.err(&format!(
+                "No package matches `{query}` in {}.\n",
+                searched.registry
+            ));
+        }
         return Ok(());
     }
     ctx.printer.out(render(&hits, ctx.printer.color()))
