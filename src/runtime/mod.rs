@@ -6,6 +6,7 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
+pub mod channel;
 mod handler;
 pub mod handoff;
 mod http;

@@ -1,14 +1,20 @@
 //! A tool ready to serve: its `tools/list` entry, argument validation, and the command run.
 
 use std::borrow::Cow;
+use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
+use tokio::sync::mpsc::Sender;
+use tokio_util::sync::CancellationToken;
 
 use super::assemble::{ExposedTool, tool_env};
-use super::process::{OUTPUT_CAP, RunSpec};
+use super::channel::{self, Client};
+use super::output::{text_result, tool_result};
+use super::process::{self, OUTPUT_CAP, RunSpec};
+use super::stderr_protocol::StderrLine;
 use crate::manifest::{InputMode, resolve_program};
 
 pub struct ServedTool {
@@ -102,6 +108,53 @@ impl ServedTool {
             problems.join("\n"),
             self.schema
         ))
+    }
+
+    /// One call, as `agx serve` makes it: check the arguments, run the command with its
+    /// channel to `client`, and shape its output into the result. Progress and log lines
+    /// (from stderr or the channel) go to `events`; `cancel` resolving ends the call.
+    pub async fn call(
+        &self,
+        args: &Value,
+        client: Client,
+        events: Option<Sender<StderrLine>>,
+        cancel: impl Future<Output = ()>,
+    ) -> CallToolResult {
+        if let Err(message) = self.validate(args) {
+            return text_result(message, true);
+        }
+        let spec = match self.run_spec(args) {
+            Ok(s) => s,
+            Err(message) => return text_result(message, true),
+        };
+        let cannot_start = |e: std::io::Error| {
+            text_result(
+                format!(
+                    "could not start tool `{}` ({}): {e}",
+                    self.name(),
+                    spec.program.display()
+                ),
+                true,
+            )
+        };
+        let (tool_end, agx_end) = match channel::open() {
+            Ok(ends) => ends,
+            Err(e) => return cannot_start(e),
+        };
+        let done = CancellationToken::new();
+        let stderr_events = events.clone();
+        let running = async {
+            let outcome =
+                process::run_with_channel(&spec, stderr_events, cancel, Some(tool_end)).await;
+            done.cancel();
+            outcome
+        };
+        let serving = channel::serve(agx_end, client, events, self.name(), done.clone());
+        let (outcome, ()) = tokio::join!(running, serving);
+        match outcome {
+            Ok(outcome) => tool_result(self.name(), self.exposed.def.timeout_secs, &outcome),
+            Err(e) => cannot_start(e),
+        }
     }
 
     /// How to run the tool for one call with these (validated) arguments.
