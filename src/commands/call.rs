@@ -34,7 +34,11 @@ pub fn run(ctx: &Context, args: &CallArgs) -> CliResult {
     match args.format {
         ResultFormat::Json => printer.outln(&result.to_string())?,
         ResultFormat::Text if failed => {}
-        ResultFormat::Text => printer.outln(&content_text(&result["content"]))?,
+        // A tool's text usually ends with its own newline; print one.
+        ResultFormat::Text => {
+            let text = content_text(&result["content"]);
+            printer.outln(text.strip_suffix('\n').unwrap_or(&text))?
+        }
     }
     if failed {
         let error = CliError::new(format!("tool {} returned an error", args.tool));
