@@ -346,6 +346,46 @@ pub(crate) mod tests {
         }
     }
 
+    fn text(result: &CallToolResult) -> String {
+        serde_json::to_value(result).unwrap()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[tokio::test]
+    async fn a_call_gets_its_channel_on_descriptor_3() {
+        let script = r#"test "$AGX_CHANNEL_FD" = 3 || exit 9
+            printf '%s\n' '{"method":"notifications/progress","params":{"progress":1}}' >&3
+            printf '%s\n' '{"id":5,"method":"sampling/createMessage","params":{}}' >&3
+            IFS= read -r reply <&3; printf '%s' "$reply""#;
+        let mut exposed = tool("ask", &["sh", "-c", script], InputMode::Stdin);
+        exposed.def.parameters.clear();
+        let t = ServedTool::new(exposed);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+        let result = t
+            .call(&json!({}), Client::Absent, Some(tx), std::future::pending())
+            .await;
+        // The answer printed is an object with an `error` key: an error result with its text.
+        let answer: Value = serde_json::from_str(&text(&result)).unwrap();
+        assert_eq!(answer["code"], -32601, "{answer}");
+        assert!(matches!(rx.recv().await, Some(StderrLine::Progress(_))));
+    }
+
+    #[tokio::test]
+    async fn a_missing_program_still_cannot_start() {
+        let mut exposed = tool("gone", &["/nonexistent/agx-tool"], InputMode::Stdin);
+        exposed.def.parameters.clear();
+        let result = ServedTool::new(exposed)
+            .call(&json!({}), Client::Absent, None, std::future::pending())
+            .await;
+        assert!(
+            text(&result).starts_with("could not start tool `gone`"),
+            "{}",
+            text(&result)
+        );
+    }
+
     #[test]
     fn run_spec_follows_the_input_mode() {
         let args = json!({ "lat": 1 });
