@@ -17,7 +17,9 @@ use std::collections::HashMap;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
-use rmcp::model::{CancelledNotificationParam, CustomRequest, RequestId, ServerRequest};
+use rmcp::model::{
+    CancelledNotificationParam, ClientCapabilities, CustomRequest, RequestId, ServerRequest,
+};
 use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -140,32 +142,41 @@ impl Client {
             }
             Client::Peer(peer) => peer,
         };
-        let capabilities = peer.peer_info().map(|info| info.capabilities.clone());
-        let capabilities = capabilities.unwrap_or_default();
-        let lacks = |what: &str| {
-            Some(format!(
-                "the client did not declare the `{what}` capability, so it cannot answer {method}"
-            ))
-        };
-        match method {
-            SAMPLING => capabilities.sampling.is_none().then(|| lacks("sampling"))?,
-            ELICITATION => {
-                let Some(elicitation) = capabilities.elicitation else {
-                    return lacks("elicitation");
-                };
-                let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
-                // An empty `elicitation: {}` means form mode (the 2025-06-18 form).
-                let form = elicitation.form.is_some() || elicitation.url.is_none();
-                if url_mode && elicitation.url.is_none() {
-                    lacks("elicitation.url")
-                } else if !url_mode && !form {
-                    lacks("elicitation.form")
-                } else {
-                    None
-                }
+        let capabilities = peer
+            .peer_info()
+            .map(|info| info.capabilities.clone())
+            .unwrap_or_default();
+        let missing = missing_capability(&capabilities, method, params)?;
+        Some(format!(
+            "the client did not declare the `{missing}` capability, so it cannot answer {method}"
+        ))
+    }
+}
+
+/// The capability a client needs for `method` (with these params) and lacks, if any.
+fn missing_capability(
+    capabilities: &ClientCapabilities,
+    method: &str,
+    params: &Value,
+) -> Option<&'static str> {
+    match method {
+        SAMPLING if capabilities.sampling.is_none() => Some("sampling"),
+        ELICITATION => {
+            let Some(elicitation) = &capabilities.elicitation else {
+                return Some("elicitation");
+            };
+            let url_mode = params.get("mode").and_then(Value::as_str) == Some("url");
+            // An empty `elicitation: {}` means form mode (the 2025-06-18 form).
+            let form = elicitation.form.is_some() || elicitation.url.is_none();
+            if url_mode && elicitation.url.is_none() {
+                Some("elicitation.url")
+            } else if !url_mode && !form {
+                Some("elicitation.form")
+            } else {
+                None
             }
-            _ => None,
         }
+        _ => None,
     }
 }
 
@@ -519,6 +530,38 @@ mod tests {
         assert_eq!(
             parse(br#"{"id":1.5,"method":"x"}"#).unwrap_err().1,
             INVALID_REQUEST
+        );
+    }
+
+    #[test]
+    fn each_request_needs_its_capability() {
+        let declared =
+            |caps: Value| -> ClientCapabilities { serde_json::from_value(caps).unwrap() };
+        let form = json!({ "message": "?", "requestedSchema": { "type": "object" } });
+        let url = json!({ "mode": "url", "message": "?", "url": "https://example.com" });
+        let none = declared(json!({}));
+        assert_eq!(
+            missing_capability(&none, SAMPLING, &json!({})),
+            Some("sampling")
+        );
+        assert_eq!(
+            missing_capability(&none, ELICITATION, &form),
+            Some("elicitation")
+        );
+        let sampling = declared(json!({ "sampling": {} }));
+        assert_eq!(missing_capability(&sampling, SAMPLING, &json!({})), None);
+        // `elicitation: {}` is form mode only.
+        let plain = declared(json!({ "elicitation": {} }));
+        assert_eq!(missing_capability(&plain, ELICITATION, &form), None);
+        assert_eq!(
+            missing_capability(&plain, ELICITATION, &url),
+            Some("elicitation.url")
+        );
+        let url_only = declared(json!({ "elicitation": { "url": {} } }));
+        assert_eq!(missing_capability(&url_only, ELICITATION, &url), None);
+        assert_eq!(
+            missing_capability(&url_only, ELICITATION, &form),
+            Some("elicitation.form")
         );
     }
 
