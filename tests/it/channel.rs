@@ -25,7 +25,8 @@ const SAMPLE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage
 const ELICIT: &str = r#"{"jsonrpc":"2.0","id":"e","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
 
 /// A home with `local/chat` installed: tools `sample`, `elicit`, `hold` (asks, writes its
-/// pid, then waits for an answer) and `leave` (asks, then exits at once).
+/// pid, then waits for an answer), `leave` (asks, then exits at once) and `flood` (sends 20
+/// requests and a log message, then waits; it times out after 1 s).
 fn chat_home() -> TestHome {
     let home = TestHome::new();
     let dir = home.home().join("chat");
@@ -35,7 +36,14 @@ fn chat_home() -> TestHome {
              [[{name}.parameters]]\nname = \"pid_file\"\ntype = \"string\"\n"
         )
     };
-    let tools: String = ["sample", "elicit", "hold", "leave"].map(tool).concat();
+    let mut tools: String = ["sample", "elicit", "hold", "leave"].map(tool).concat();
+    tools.push_str("[flood]\ncommand = [\"sh\", \"bin/flood.sh\"]\ntimeout = 1\n");
+    let flood = format!(
+        "i=0\nwhile [ $i -lt 20 ]; do i=$((i+1)); printf '%s\\n' '{}' | sed \"s/\\\"id\\\":1/\\\"id\\\":$i/\" >&3; done\n\
+         printf '%s\\n' '{{\"method\":\"notifications/message\",\"params\":{{\"message\":\"all sent\"}}}}' >&3\n\
+         read -r never <&3\n",
+        SAMPLE
+    );
     let hold = format!(
         "echo $$ > \"$(sed -n 's/.*\"pid_file\": *\"\\([^\"]*\\)\".*/\\1/p')\"\n{}",
         asking_tool(SAMPLE)
@@ -46,16 +54,17 @@ fn chat_home() -> TestHome {
             (
                 "agx.toml",
                 "[package]\nname = \"local/chat\"\nversion = \"0.1.0\"\n\n[extension]\n\
-                 servers = [\"chat\"]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\"]\n",
+                 servers = [\"chat\"]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\"]\n",
             ),
             (
                 "agx/servers.toml",
-                "[chat]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\"]\n",
+                "[chat]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\"]\n",
             ),
             ("agx/tools.toml", &tools),
             ("bin/sample.sh", &asking_tool(SAMPLE)),
             ("bin/elicit.sh", &asking_tool(ELICIT)),
             ("bin/hold.sh", &hold),
+            ("bin/flood.sh", &flood),
             (
                 "bin/leave.sh",
                 &format!("printf '%s\\n' '{SAMPLE}' >&3\necho left\n"),
@@ -310,5 +319,33 @@ fn a_tool_that_exits_with_a_request_pending_has_it_cancelled() {
         .unwrap_or_else(|| s.next());
     assert_eq!(cancelled["method"], "notifications/cancelled");
     assert_eq!(cancelled["params"]["requestId"], asked);
+    s.close();
+}
+
+#[test]
+fn a_flood_of_requests_is_held_at_sixteen_waiting() {
+    let home = chat_home();
+    let mut s = Session::start(&home, json!({ "sampling": {} }));
+    // The client answers nothing: agx relays 16 requests and reads no further (the log
+    // message after the 20th is never read), until the call times out and cancels them.
+    s.call(1, "flood", json!({}));
+    let mut asked = Vec::new();
+    let response = s.until_response(1, |_, request| asked.push(request["id"].clone()));
+    assert_eq!(asked.len(), 16, "{asked:?} {response}");
+    assert!(response["result"]["isError"] == true, "{response}");
+    let cancelled = |s: &Session| {
+        s.seen
+            .iter()
+            .filter(|m| m["method"] == "notifications/cancelled")
+            .count()
+    };
+    while cancelled(&s) < 16 {
+        let message = s.next();
+        s.seen.push(message);
+    }
+    assert!(
+        !s.seen.iter().any(|m| m["params"]["data"] == "all sent"),
+        "agx read past the limit"
+    );
     s.close();
 }
