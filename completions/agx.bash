@@ -16,6 +16,9 @@ _agx() {
             ",$1")
                 cmd="agx"
                 ;;
+            agx,call)
+                cmd="agx__subcmd__call"
+                ;;
             agx,clients)
                 cmd="agx__subcmd__clients"
                 ;;
@@ -40,11 +43,17 @@ _agx() {
             agx,list)
                 cmd="agx__subcmd__list"
                 ;;
+            agx,new)
+                cmd="agx__subcmd__new"
+                ;;
             agx,outdated)
                 cmd="agx__subcmd__outdated"
                 ;;
             agx,pack)
                 cmd="agx__subcmd__pack"
+                ;;
+            agx,prompt)
+                cmd="agx__subcmd__prompt"
                 ;;
             agx,registry)
                 cmd="agx__subcmd__registry"
@@ -66,6 +75,9 @@ _agx() {
                 ;;
             agx,validate)
                 cmd="agx__subcmd__validate"
+                ;;
+            agx__subcmd__help,call)
+                cmd="agx__subcmd__help__subcmd__call"
                 ;;
             agx__subcmd__help,clients)
                 cmd="agx__subcmd__help__subcmd__clients"
@@ -91,11 +103,17 @@ _agx() {
             agx__subcmd__help,list)
                 cmd="agx__subcmd__help__subcmd__list"
                 ;;
+            agx__subcmd__help,new)
+                cmd="agx__subcmd__help__subcmd__new"
+                ;;
             agx__subcmd__help,outdated)
                 cmd="agx__subcmd__help__subcmd__outdated"
                 ;;
             agx__subcmd__help,pack)
                 cmd="agx__subcmd__help__subcmd__pack"
+                ;;
+            agx__subcmd__help,prompt)
+                cmd="agx__subcmd__help__subcmd__prompt"
                 ;;
             agx__subcmd__help,registry)
                 cmd="agx__subcmd__help__subcmd__registry"
@@ -158,7 +176,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor serve call prompt completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -170,6 +188,40 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__call)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --arg --json --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -246,8 +298,22 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated list search info validate pack registry install-server uninstall-server clients doctor serve completions help"
+            opts="install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor serve call prompt completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__call)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -371,6 +437,20 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__outdated)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -386,6 +466,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__pack)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__prompt)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -647,6 +741,32 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__new)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__outdated)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -690,6 +810,36 @@ _agx() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__prompt)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --arg --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --arg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)

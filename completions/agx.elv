@@ -36,6 +36,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand registry 'Manage a folder registry (init, add, yank)'
@@ -44,6 +45,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+            cand call 'Run one installed tool as `agx serve` would, and print its result'
+            cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -143,6 +146,20 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;new'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --name 'The package name, as `publisher/name` (default: `local/<folder name>`)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -330,6 +347,37 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;call'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --arg 'An argument, as NAME=VALUE; VALUE is JSON unless the tool''s schema says text'
+            cand --json 'All arguments as one JSON object (`--arg` values are set over it)'
+            cand --format 'How to print the result: its text, or the MCP result as JSON'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;prompt'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --arg 'An argument, as NAME=VALUE (prompt arguments are text)'
+            cand --format 'How to print the messages: their text, or the MCP result as JSON'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;completions'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
@@ -351,6 +399,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand registry 'Manage a folder registry (init, add, yank)'
@@ -359,6 +408,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
+            cand call 'Run one installed tool as `agx serve` would, and print its result'
+            cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -375,6 +426,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;search'= {
         }
         &'agx;help;info'= {
+        }
+        &'agx;help;new'= {
         }
         &'agx;help;validate'= {
         }
@@ -400,6 +453,10 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;doctor'= {
         }
         &'agx;help;serve'= {
+        }
+        &'agx;help;call'= {
+        }
+        &'agx;help;prompt'= {
         }
         &'agx;help;completions'= {
         }

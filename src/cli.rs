@@ -62,6 +62,8 @@ pub enum Command {
     Search(SearchArgs),
     /// Show details of a package or a server.
     Info(InfoArgs),
+    /// Create a package folder with a tool, a prompt and a server, ready to validate.
+    New(NewArgs),
     /// Check an extension package before publishing.
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
@@ -79,6 +81,10 @@ pub enum Command {
     Doctor(DoctorArgs),
     /// Run a package's server as an MCP server (stdio, or Streamable HTTP on loopback).
     Serve(ServeArgs),
+    /// Run one installed tool as `agx serve` would, and print its result.
+    Call(CallArgs),
+    /// Render one installed prompt as `agx serve` would, and print its messages.
+    Prompt(PromptArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 }
@@ -288,6 +294,53 @@ pub struct ServeArgs {
     /// Serve Streamable HTTP on this loopback address instead of stdio.
     #[arg(long, value_name = "127.0.0.1:PORT")]
     pub http: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool to run, as `publisher/package/tool`.
+    #[arg(value_name = "QUALIFIED_TOOL")]
+    pub tool: String,
+    /// An argument, as NAME=VALUE; VALUE is JSON unless the tool's schema says text.
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// All arguments as one JSON object (`--arg` values are set over it).
+    #[arg(long, value_name = "{…}")]
+    pub json: Option<String>,
+    /// How to print the result: its text, or the MCP result as JSON.
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct PromptArgs {
+    /// The prompt to render, as `publisher/package/prompt`.
+    #[arg(value_name = "QUALIFIED_PROMPT")]
+    pub prompt: String,
+    /// An argument, as NAME=VALUE (prompt arguments are text).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// How to print the messages: their text, or the MCP result as JSON.
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ResultFormat {
+    /// The text of the content, for people.
+    Text,
+    /// The MCP result, as a client receives it.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The folder to create (it must not exist, or be empty).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The package name, as `publisher/name` (default: `local/<folder name>`).
+    #[arg(long, value_name = "PUBLISHER/NAME")]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Args)]

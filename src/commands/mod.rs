@@ -5,6 +5,7 @@ use crate::error::CliResult;
 use crate::paths::AgxPaths;
 use crate::printer::Printer;
 
+pub mod call;
 pub mod clients;
 pub mod completions;
 pub mod doctor;
@@ -12,8 +13,10 @@ pub mod info;
 pub mod install;
 pub mod install_server;
 pub mod list;
+pub mod new;
 pub mod outdated;
 pub mod pack;
+pub mod prompt;
 pub mod registry;
 pub mod search;
 pub mod serve;
@@ -70,6 +73,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::List(a) => list::run(&ctx, a),
         Command::Search(a) => search::run(&ctx, a),
         Command::Info(a) => info::run(&ctx, a),
+        Command::New(a) => new::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
@@ -78,6 +82,8 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Serve(a) => serve::run(&ctx, a),
+        Command::Call(a) => call::run(&ctx, a),
+        Command::Prompt(a) => prompt::run(&ctx, a),
         Command::Completions(a) => completions::run(&ctx, a),
     }
 }

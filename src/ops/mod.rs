@@ -3,12 +3,15 @@
 //! for the command to render. Operations never print and never see command-line types.
 
 pub mod author;
+pub mod call;
 pub mod clients;
 pub mod info;
 pub mod install;
 pub mod install_server;
 pub mod list;
+pub mod new;
 pub mod outdated;
+pub mod prompt;
 pub mod search;
 pub mod uninstall;
 pub mod update;

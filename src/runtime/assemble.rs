@@ -362,15 +362,7 @@ fn assemble_from(
         });
     }
     for (qualified, tool, dir) in &tools {
-        if let Some(command) = &tool.initialization {
-            initialization.push(InitStep {
-                what: format!("tool {qualified}"),
-                command: command.clone(),
-                package_dir: dir.clone(),
-                env: tool_env(dir, qualified, &tool.env),
-                timeout_secs: tool.timeout_secs,
-            });
-        }
+        initialization.extend(tool_init_step(qualified, tool, dir));
     }
 
     Ok(Assembled::Native(Assembly {
@@ -482,6 +474,22 @@ pub fn disambiguate(names: &[&str]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The initialization a tool asks for, if any: run once before its first call.
+pub fn tool_init_step(
+    qualified: &QualifiedName,
+    tool: &ToolDef,
+    dir: &std::path::Path,
+) -> Option<InitStep> {
+    let command = tool.initialization.as_ref()?;
+    Some(InitStep {
+        what: format!("tool {qualified}"),
+        command: command.clone(),
+        package_dir: dir.to_path_buf(),
+        env: tool_env(dir, qualified, &tool.env),
+        timeout_secs: tool.timeout_secs,
+    })
 }
 
 /// `AGX_PACKAGE_DIR` and `AGX_PACKAGE`.

@@ -18,7 +18,7 @@ use serde_json::Value;
 use tokio::sync::mpsc::Receiver;
 
 use super::assemble::{Assembly, ExposedPrompt};
-use super::output::{text_result, tool_result};
+use super::channel::Client;
 use super::process;
 use super::prompts;
 use super::stderr_protocol::StderrLine;
@@ -181,13 +181,6 @@ impl ServerHandler for AgxServer {
         };
         let tool = &self.rt.tools[i];
         let args = Value::Object(request.arguments.unwrap_or_default());
-        if let Err(message) = tool.validate(&args) {
-            return Ok(text_result(message, true).into());
-        }
-        let spec = match tool.run_spec(&args) {
-            Ok(s) => s,
-            Err(message) => return Ok(text_result(message, true).into()),
-        };
         let (tx, rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
         let forwarder = tokio::spawn(forward_stderr(
             rx,
@@ -196,21 +189,13 @@ impl ServerHandler for AgxServer {
             self.min_level.clone(),
             tool.name().to_string(),
         ));
-        let outcome = process::run(&spec, Some(tx), context.ct.cancelled()).await;
-        // The stderr reader has ended, so the forwarder drains and stops: notifications
-        // for this call are all sent before its result.
+        let client = Client::Peer(context.peer.clone());
+        let result = tool
+            .call(&args, client, Some(tx), context.ct.cancelled())
+            .await;
+        // The stderr reader and the channel have ended, so the forwarder drains and stops:
+        // notifications for this call are all sent before its result.
         let _ = forwarder.await;
-        let result = match outcome {
-            Ok(outcome) => tool_result(tool.name(), tool.exposed.def.timeout_secs, &outcome),
-            Err(e) => text_result(
-                format!(
-                    "could not start tool `{}` ({}): {e}",
-                    tool.name(),
-                    spec.program.display()
-                ),
-                true,
-            ),
-        };
         Ok(result.into())
     }
 

@@ -6,6 +6,7 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
+pub mod channel;
 mod handler;
 pub mod handoff;
 mod http;
@@ -25,8 +26,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use assemble::{AssembleError, Assembled, Assembly, FindPackage, assemble, disambiguate};
+pub use assemble::{
+    AssembleError, Assembled, Assembly, ExposedPrompt, ExposedTool, FindPackage, assemble,
+    disambiguate,
+};
 pub use handler::{AgxServer, Runtime};
+pub use stderr_protocol::StderrLine;
 
 use crate::error::Hint;
 use crate::manifest::resolve_program;
@@ -72,6 +77,8 @@ pub enum ServeError {
     },
     #[error("could not start the async runtime: {0}")]
     Runtime(std::io::Error),
+    #[error("{0}")]
+    Prompt(String),
     #[error(transparent)]
     Name(#[from] NameError),
     #[error(transparent)]
@@ -93,7 +100,7 @@ impl crate::error::Hint for ServeError {
             ServeError::Wrapped { .. } => Some(
                 "the wrapped server's program must be installed (or shipped in the package)".into(),
             ),
-            ServeError::Runtime(_) => None,
+            ServeError::Runtime(_) | ServeError::Prompt(_) => None,
             ServeError::Name(e) => e.hint(),
             ServeError::Store(e) => e.hint(),
             ServeError::Assemble(e) => e.hint(),
@@ -168,7 +175,7 @@ pub fn run(
         .map_err(ServeError::Runtime)?;
     let result = rt.block_on(async {
         process_tree::adopt_orphans();
-        initialize(&assembly).await?;
+        initialize(&assembly.initialization).await?;
         tracing::debug!(
             "serving {} {} ({} tools, {} prompts)",
             assembly.server,
@@ -188,6 +195,72 @@ pub fn run(
     });
     // In-flight calls end their processes when dropped; do not wait for stray blocking
     // reads, or for a template still rendering (it stops at its budget).
+    rt.shutdown_timeout(Duration::from_millis(200));
+    result
+}
+
+/// Run one tool as `agx serve` would, outside a server (`agx call`): the tool's
+/// initialization, then the call, with the same checks, limits and output rules. There is no
+/// client: the tool's channel requests are refused. Its stderr lines and channel
+/// notifications go to `on_line` as they arrive; Ctrl-C ends the call and its processes.
+pub fn call_tool(
+    tool: ExposedTool,
+    args: &serde_json::Value,
+    mut on_line: impl FnMut(StderrLine),
+) -> Result<rmcp::model::CallToolResult, ServeError> {
+    block_on_current_thread(async {
+        process_tree::adopt_orphans();
+        let init: Vec<_> = assemble::tool_init_step(&tool.qualified, &tool.def, &tool.package_dir)
+            .into_iter()
+            .collect();
+        initialize(&init).await?;
+        let tool = tools::ServedTool::new(tool);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
+        let call = tool.call(args, channel::Client::Absent, Some(tx), interrupted());
+        let forward = async {
+            while let Some(line) = rx.recv().await {
+                on_line(line);
+            }
+        };
+        Ok(tokio::join!(call, forward).0)
+    })
+}
+
+/// Render one prompt as `prompts/get` would, outside a server (`agx prompt`).
+pub fn render_prompt(
+    prompt: &ExposedPrompt,
+    args: serde_json::Map<String, serde_json::Value>,
+) -> Result<rmcp::model::GetPromptResult, ServeError> {
+    block_on_current_thread(async {
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let on_interrupt = cancel.clone();
+        let render = prompts::get(prompt, Some(args), cancel);
+        tokio::select! {
+            result = render => result.map_err(|e| ServeError::Prompt(e.message.into_owned())),
+            _ = interrupted() => {
+                on_interrupt.cancel();
+                Err(ServeError::Prompt(format!("prompt `{}`: interrupted", prompt.exposed)))
+            }
+        }
+    })
+}
+
+/// Resolves on Ctrl-C (never, when the signal cannot be watched).
+async fn interrupted() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+fn block_on_current_thread<T>(
+    work: impl std::future::Future<Output = Result<T, ServeError>>,
+) -> Result<T, ServeError> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let result = rt.block_on(work);
+    // Do not wait for a template still rendering (it stops at its budget).
     rt.shutdown_timeout(Duration::from_millis(200));
     result
 }
@@ -226,9 +299,9 @@ pub async fn serve_stdio(runtime: Arc<Runtime>) {
     }
 }
 
-/// Run the server's initialization, then each tool's, in order.
-async fn initialize(assembly: &Assembly) -> Result<(), ServeError> {
-    for step in &assembly.initialization {
+/// Run initialization steps (the server's, then each tool's), in order.
+async fn initialize(steps: &[assemble::InitStep]) -> Result<(), ServeError> {
+    for step in steps {
         let fail = |detail: String| ServeError::Init {
             what: step.what.clone(),
             detail,

@@ -12,6 +12,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufRead
 use tokio::sync::mpsc::Sender;
 use tokio_util::sync::CancellationToken;
 
+use super::channel::ToolEnd;
 use super::process_tree::Call;
 use super::stderr_protocol::{StderrLine, parse_line};
 
@@ -72,6 +73,17 @@ pub async fn run(
     events: Option<Sender<StderrLine>>,
     cancel: impl Future<Output = ()>,
 ) -> std::io::Result<RunOutcome> {
+    run_with_channel(spec, events, cancel, None).await
+}
+
+/// [`run`], giving the process `channel` as its descriptor 3 (closed here once the process
+/// has started, so that agx's end sees the tool's end close).
+pub async fn run_with_channel(
+    spec: &RunSpec,
+    events: Option<Sender<StderrLine>>,
+    cancel: impl Future<Output = ()>,
+    channel: Option<ToolEnd>,
+) -> std::io::Result<RunOutcome> {
     let mut cmd = tokio::process::Command::new(&spec.program);
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
@@ -84,8 +96,12 @@ pub async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    if let Some(channel) = &channel {
+        channel.pass_to(&mut cmd);
+    }
     let mut call = Call::new();
     let mut child = call.spawn(&mut cmd)?;
+    drop(channel);
 
     if let (Some(input), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
         // A tool may exit without reading its input: a broken pipe here is not an error.
@@ -178,7 +194,7 @@ async fn read_stderr(
     let mut line = Vec::new();
     loop {
         line.clear();
-        let more = read_bounded_line(&mut reader, &mut line, &abandon).await;
+        let more = read_bounded_line(&mut reader, &mut line, MAX_STDERR_LINE, &abandon).await;
         if line.is_empty() && !more {
             break;
         }
@@ -216,11 +232,13 @@ fn keep_last(text: &mut String, max: usize) {
     }
 }
 
-/// Read up to a newline or `MAX_STDERR_LINE` bytes. Returns false at end of input (or when
-/// `abandon`ed and a read would wait).
-async fn read_bounded_line(
+/// Read up to a newline or until `line` holds `max` bytes. Returns false at end of input (or
+/// when `abandon`ed and a read would wait). Cancel-safe: what was read is in `line`, and a
+/// new call continues the line.
+pub(super) async fn read_bounded_line(
     reader: &mut BufReader<impl AsyncRead + Unpin>,
     line: &mut Vec<u8>,
+    max: usize,
     abandon: &CancellationToken,
 ) -> bool {
     loop {
@@ -233,7 +251,7 @@ async fn read_bounded_line(
             Ok(a) if !a.is_empty() => a,
             _ => return false,
         };
-        let room = MAX_STDERR_LINE - line.len();
+        let room = max - line.len();
         let (take, done) = match available.iter().position(|b| *b == b'\n') {
             Some(i) if i < room => (i + 1, true),
             _ if available.len() >= room => (room, true),

@@ -1,14 +1,20 @@
 //! A tool ready to serve: its `tools/list` entry, argument validation, and the command run.
 
 use std::borrow::Cow;
+use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use serde_json::Value;
+use tokio::sync::mpsc::Sender;
+use tokio_util::sync::CancellationToken;
 
 use super::assemble::{ExposedTool, tool_env};
-use super::process::{OUTPUT_CAP, RunSpec};
+use super::channel::{self, Client};
+use super::output::{text_result, tool_result};
+use super::process::{self, OUTPUT_CAP, RunSpec};
+use super::stderr_protocol::StderrLine;
 use crate::manifest::{InputMode, resolve_program};
 
 pub struct ServedTool {
@@ -102,6 +108,53 @@ impl ServedTool {
             problems.join("\n"),
             self.schema
         ))
+    }
+
+    /// One call, as `agx serve` makes it: check the arguments, run the command with its
+    /// channel to `client`, and shape its output into the result. Progress and log lines
+    /// (from stderr or the channel) go to `events`; `cancel` resolving ends the call.
+    pub async fn call(
+        &self,
+        args: &Value,
+        client: Client,
+        events: Option<Sender<StderrLine>>,
+        cancel: impl Future<Output = ()>,
+    ) -> CallToolResult {
+        if let Err(message) = self.validate(args) {
+            return text_result(message, true);
+        }
+        let spec = match self.run_spec(args) {
+            Ok(s) => s,
+            Err(message) => return text_result(message, true),
+        };
+        let cannot_start = |e: std::io::Error| {
+            text_result(
+                format!(
+                    "could not start tool `{}` ({}): {e}",
+                    self.name(),
+                    spec.program.display()
+                ),
+                true,
+            )
+        };
+        let (tool_end, agx_end) = match channel::open() {
+            Ok(ends) => ends,
+            Err(e) => return cannot_start(e),
+        };
+        let done = CancellationToken::new();
+        let stderr_events = events.clone();
+        let running = async {
+            let outcome =
+                process::run_with_channel(&spec, stderr_events, cancel, Some(tool_end)).await;
+            done.cancel();
+            outcome
+        };
+        let serving = channel::serve(agx_end, client, events, self.name(), done.clone());
+        let (outcome, ()) = tokio::join!(running, serving);
+        match outcome {
+            Ok(outcome) => tool_result(self.name(), self.exposed.def.timeout_secs, &outcome),
+            Err(e) => cannot_start(e),
+        }
     }
 
     /// How to run the tool for one call with these (validated) arguments.
@@ -291,6 +344,46 @@ pub(crate) mod tests {
                 "{instance}"
             );
         }
+    }
+
+    fn text(result: &CallToolResult) -> String {
+        serde_json::to_value(result).unwrap()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[tokio::test]
+    async fn a_call_gets_its_channel_on_descriptor_3() {
+        let script = r#"test "$AGX_CHANNEL_FD" = 3 || exit 9
+            printf '%s\n' '{"method":"notifications/progress","params":{"progress":1}}' >&3
+            printf '%s\n' '{"id":5,"method":"sampling/createMessage","params":{}}' >&3
+            IFS= read -r reply <&3; printf '%s' "$reply""#;
+        let mut exposed = tool("ask", &["sh", "-c", script], InputMode::Stdin);
+        exposed.def.parameters.clear();
+        let t = ServedTool::new(exposed);
+        let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+        let result = t
+            .call(&json!({}), Client::Absent, Some(tx), std::future::pending())
+            .await;
+        // The answer printed is an object with an `error` key: an error result with its text.
+        let answer: Value = serde_json::from_str(&text(&result)).unwrap();
+        assert_eq!(answer["code"], -32601, "{answer}");
+        assert!(matches!(rx.recv().await, Some(StderrLine::Progress(_))));
+    }
+
+    #[tokio::test]
+    async fn a_missing_program_still_cannot_start() {
+        let mut exposed = tool("gone", &["/nonexistent/agx-tool"], InputMode::Stdin);
+        exposed.def.parameters.clear();
+        let result = ServedTool::new(exposed)
+            .call(&json!({}), Client::Absent, None, std::future::pending())
+            .await;
+        assert!(
+            text(&result).starts_with("could not start tool `gone`"),
+            "{}",
+            text(&result)
+        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 mod support;
 
 mod archive;
+mod call;
+mod channel;
 mod cli;
 mod client_safety;
 mod clients;

@@ -1,0 +1,23 @@
+//! `agx new <dir>`: create a package through `ops::new` and say what to do next.
+
+use super::Context;
+use crate::cli::NewArgs;
+use crate::error::CliResult;
+use crate::ops::new;
+
+pub fn run(ctx: &Context, args: &NewArgs) -> CliResult {
+    let created = new::create(&args.dir, args.name.as_deref())?;
+    let p = &ctx.printer;
+    p.status(
+        "Created",
+        &format!("package {} in {}", created.package, created.dir.display()),
+    );
+    for file in &created.files {
+        p.note(file);
+    }
+    let dir = created.dir.display();
+    p.outln(&format!(
+        "next:\n  agx validate --probe {dir}\n  agx install {dir}\n  agx call {} --arg name=Ada\n  agx prompt {} --arg name=Ada\n  agx serve {}",
+        created.tool, created.prompt, created.server
+    ))
+}

@@ -1,0 +1,239 @@
+//! `agx call`: run one installed tool as `agx serve` would, with arguments from `--arg` and
+//! `--json`. Also what `agx prompt` shares with it: finding an installed package's item and
+//! reading `NAME=VALUE` arguments.
+
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value};
+
+use super::Context;
+use crate::manifest::{Package, load_installed};
+use crate::name::{NameError, QualifiedName};
+use crate::runtime::{AssembleError, ExposedTool, ServeError, StderrLine};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error(transparent)]
+    Package(#[from] AssembleError),
+    #[error("package {package} has no {kind} `{item}`")]
+    NoItem {
+        package: String,
+        kind: &'static str,
+        item: String,
+        /// The package's items of that kind, qualified.
+        known: Vec<String>,
+    },
+    #[error("`--arg {0}` is not NAME=VALUE")]
+    NotAPair(String),
+    #[error("`--arg {name}={value}`: `{name}` takes {expected}, and `{value}` is not JSON")]
+    NotJson {
+        name: String,
+        value: String,
+        expected: String,
+    },
+    #[error("--json is not a JSON object: {0}")]
+    BadJson(String),
+    #[error(transparent)]
+    Run(#[from] ServeError),
+}
+
+impl crate::error::Hint for CallError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            CallError::Name(e) => e.hint(),
+            CallError::Package(e) => e.hint(),
+            CallError::NoItem { kind, known, .. } if known.is_empty() => {
+                Some(format!("this package defines no {kind}s"))
+            }
+            CallError::NoItem { kind, known, .. } => {
+                Some(format!("its {kind}s: {}", known.join(", ")))
+            }
+            CallError::NotAPair(_) => Some("write `--arg city=Oslo`".into()),
+            CallError::NotJson { name, .. } => Some(format!(
+                "give a JSON value, quoted for the shell: `--arg '{name}=[1, 2]'`, or pass every \
+                 argument with --json '{{\"{name}\": …}}'"
+            )),
+            CallError::BadJson(_) => {
+                Some("quote it for the shell: --json '{\"city\": \"Oslo\"}'".into())
+            }
+            CallError::Run(e) => crate::error::Hint::hint(e),
+        }
+    }
+}
+
+/// Run `tool` (`publisher/package/tool`) once, as `agx serve` would. Its stderr lines and
+/// progress and log messages go to `on_line` while it runs.
+pub fn call(
+    ctx: &Context,
+    tool: &str,
+    json: Option<&str>,
+    pairs: &[String],
+    on_line: impl FnMut(StderrLine),
+) -> Result<CallToolResult, CallError> {
+    let name = QualifiedName::parse(tool)?;
+    let package = installed_package(ctx, &name)?;
+    let Some(def) = package.tool(name.item.as_str()) else {
+        return Err(no_item(
+            &package,
+            "tool",
+            &name,
+            package.tools.iter().map(|t| &t.name),
+        ));
+    };
+    let exposed = ExposedTool {
+        exposed: def.name.to_string(),
+        qualified: name.clone(),
+        def: def.clone(),
+        package_dir: package.dir.clone(),
+    };
+    let args = arguments(&exposed.def.input_schema(), json, pairs)?;
+    Ok(crate::runtime::call_tool(
+        exposed,
+        &Value::Object(args),
+        on_line,
+    )?)
+}
+
+/// The installed package of an item, read under the store's shared lock (so an install
+/// cannot swap it half-way).
+pub(super) fn installed_package(ctx: &Context, item: &QualifiedName) -> Result<Package, CallError> {
+    let store = ctx.store();
+    let _lock = store
+        .lock_shared_if_present()
+        .map_err(|e| store_error(item, e))?;
+    let package = item.package.clone();
+    let dir = store
+        .installed_dir(&package)
+        .map_err(|e| store_error(item, e))?
+        .ok_or(AssembleError::NotInstalled {
+            package: package.clone(),
+            needed_by: None,
+        })?;
+    Ok(load_installed(&dir).map_err(|source| AssembleError::Broken { package, source })?)
+}
+
+fn store_error(item: &QualifiedName, e: crate::store::StoreError) -> CallError {
+    CallError::Package(AssembleError::Store {
+        package: item.package.clone(),
+        reason: e.to_string(),
+    })
+}
+
+pub(super) fn no_item<'a, N: std::fmt::Display + 'a>(
+    package: &Package,
+    kind: &'static str,
+    wanted: &QualifiedName,
+    names: impl Iterator<Item = &'a N>,
+) -> CallError {
+    CallError::NoItem {
+        package: format!("{} {}", package.name(), package.version()),
+        kind,
+        item: wanted.item.to_string(),
+        known: names.map(|n| format!("{}/{n}", package.name())).collect(),
+    }
+}
+
+/// The call's arguments: the `--json` object, then each `NAME=VALUE` over it. A value is
+/// text when the schema says the argument is a string (or says nothing), else JSON.
+pub(super) fn arguments(
+    schema: &Value,
+    json: Option<&str>,
+    pairs: &[String],
+) -> Result<Map<String, Value>, CallError> {
+    let mut args = match json {
+        None => Map::new(),
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => return Err(CallError::BadJson(format!("it is {other}"))),
+            Err(e) => return Err(CallError::BadJson(e.to_string())),
+        },
+    };
+    for pair in pairs {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(CallError::NotAPair(pair.clone()));
+        };
+        let value = match declared_type(schema, name) {
+            Some(expected) => serde_json::from_str(value).map_err(|_| CallError::NotJson {
+                name: name.into(),
+                value: value.into(),
+                expected,
+            })?,
+            None => Value::String(value.into()),
+        };
+        args.insert(name.into(), value);
+    }
+    Ok(args)
+}
+
+/// The JSON types an argument takes when a string is not one of them, as "a number".
+fn declared_type(schema: &Value, name: &str) -> Option<String> {
+    let declared = schema.get("properties")?.get(name)?.get("type")?;
+    let types: Vec<&str> = match declared {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    if types.is_empty() || types.contains(&"string") {
+        return None;
+    }
+    let described: Vec<String> = types
+        .iter()
+        .map(|t| match *t {
+            "integer" => "an integer".to_string(),
+            "array" | "object" => format!("an {t}"),
+            other => format!("a {other}"),
+        })
+        .collect();
+    Some(described.join(" or "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({ "type": "object", "properties": {
+            "city": { "type": "string" },
+            "days": { "type": "integer" },
+            "tags": { "type": ["array", "null"] }
+        }})
+    }
+
+    #[test]
+    fn values_follow_the_declared_type() {
+        let args = arguments(
+            &schema(),
+            Some(r#"{"days": 1, "extra": true}"#),
+            &[
+                "city=Oslo=West".into(),
+                "days=3".into(),
+                "tags=[\"a\"]".into(),
+                "free=7".into(),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(args),
+            json!({ "days": 3, "extra": true, "city": "Oslo=West", "tags": ["a"], "free": "7" })
+        );
+    }
+
+    #[test]
+    fn bad_arguments_say_what_was_expected() {
+        let err = arguments(&schema(), None, &["days=three".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`--arg days=three`: `days` takes an integer, and `three` is not JSON"
+        );
+        assert!(matches!(
+            arguments(&schema(), None, &["city".into()]),
+            Err(CallError::NotAPair(_))
+        ));
+        assert!(matches!(
+            arguments(&schema(), Some("[1]"), &[]),
+            Err(CallError::BadJson(_))
+        ));
+    }
+}

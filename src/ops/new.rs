@@ -1,0 +1,250 @@
+//! `agx new`: a new package folder with one tool (a shell script with one parameter: it needs
+//! nothing installed and answers the self-test at once), one prompt, one server offering
+//! both, and a README; it passes `agx validate --probe` as it is.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::name::{NameError, PackageName, QualifiedName};
+
+#[derive(Debug, thiserror::Error)]
+pub enum NewError {
+    #[error("{} is not empty", dir.display())]
+    NotEmpty { dir: PathBuf },
+    #[error("{} exists and is not a folder", dir.display())]
+    NotAFolder { dir: PathBuf },
+    #[error("the folder name `{folder}` is not a package name: {source}")]
+    FolderName { folder: String, source: NameError },
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error("could not write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl crate::error::Hint for NewError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            NewError::NotEmpty { .. } | NewError::NotAFolder { .. } => {
+                Some("choose a new folder; `agx new` never writes over files".into())
+            }
+            NewError::FolderName { .. } => {
+                Some("name the package with --name publisher/name (lowercase a-z, 0-9, -)".into())
+            }
+            NewError::Name(e) => e.hint(),
+            NewError::Write { .. } => None,
+        }
+    }
+}
+
+/// What `agx new` made.
+#[derive(Debug)]
+pub struct Created {
+    pub dir: PathBuf,
+    pub package: PackageName,
+    /// The new server, as clients launch it.
+    pub server: QualifiedName,
+    /// The new tool and prompt, qualified.
+    pub tool: QualifiedName,
+    pub prompt: QualifiedName,
+    /// The files written, relative to `dir`.
+    pub files: Vec<&'static str>,
+}
+
+const TOOL: &str = "greet";
+const PROMPT: &str = "introduce";
+
+/// Create the package in `dir` (which must not exist, or be empty), named `name` or after
+/// the folder.
+pub fn create(dir: &Path, name: Option<&str>) -> Result<Created, NewError> {
+    let package = match name {
+        Some(name) => PackageName::parse(name)?,
+        None => name_from_folder(dir)?,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(NewError::NotAFolder { dir: dir.into() });
+    }
+    match std::fs::read_dir(dir).map(|mut entries| entries.next().is_some()) {
+        Ok(true) => return Err(NewError::NotEmpty { dir: dir.into() }),
+        Ok(false) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(NewError::Write {
+                path: dir.into(),
+                source,
+            });
+        }
+    }
+    let server = package.name().to_string();
+    let files = files(&package, &server);
+    for (path, contents) in &files {
+        write_new(&dir.join(path), contents)?;
+    }
+    let qualified =
+        |item: &str| QualifiedName::parse(&format!("{package}/{item}")).expect("a valid item name");
+    Ok(Created {
+        dir: dir.into(),
+        server: qualified(&server),
+        tool: qualified(TOOL),
+        prompt: qualified(PROMPT),
+        files: files.iter().map(|(path, _)| *path).collect(),
+        package,
+    })
+}
+
+fn name_from_folder(dir: &Path) -> Result<PackageName, NewError> {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let folder = absolute
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    PackageName::parse(&folder).map_err(|source| NewError::FolderName { folder, source })
+}
+
+/// Write a file that must not exist yet (so a race with another writer loses nothing).
+fn write_new(path: &Path, contents: &str) -> Result<(), NewError> {
+    let fail = |source| NewError::Write {
+        path: path.into(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(fail)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(fail)?;
+    file.write_all(contents.as_bytes()).map_err(fail)
+}
+
+/// The files of the new package, by path.
+fn files(package: &PackageName, server: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "agx.toml",
+            format!(
+                r#"[package]
+name = "{package}"
+version = "0.1.0"
+description = "Greets people (made by `agx new`)"
+
+[extension]
+servers = ["{server}"]
+tools = ["{TOOL}"]
+prompts = ["{PROMPT}"]
+"#
+            ),
+        ),
+        (
+            "agx/servers.toml",
+            format!(
+                r#"[{server}]
+description = "Greetings"
+instructions = "Use {TOOL} to greet someone by name."
+tools = ["{TOOL}"]
+prompts = ["{PROMPT}"]
+"#
+            ),
+        ),
+        (
+            "agx/tools.toml",
+            format!(
+                r#"[{TOOL}]
+description = "Greet someone by name"
+command = ["sh", "bin/{TOOL}.sh"]
+timeout = 10
+
+[[{TOOL}.parameters]]
+name = "name"
+type = "string"
+description = "Who to greet"
+required = true
+"#
+            ),
+        ),
+        (
+            "agx/prompts.toml",
+            format!(
+                r#"[{PROMPT}]
+description = "Introduce yourself to someone"
+content = "Write a short, friendly introduction to {{{{ name }}}}."
+
+[[{PROMPT}.arguments]]
+name = "name"
+description = "Who to introduce yourself to"
+required = true
+"#
+            ),
+        ),
+        (
+            "bin/greet.sh",
+            r#"#!/bin/sh
+# The greet tool. Its arguments arrive as one JSON object on stdin ({"name": "Ada"}); what
+# it prints on stdout is the result (plain text here; a JSON object becomes structured
+# content). Any language works the same way: change `command` in agx/tools.toml.
+input=$(cat)
+case $input in
+*'"__test__"'*) # the self-test of `agx validate --probe`: answer at once
+    echo '{"ok": true}'
+    exit 0
+    ;;
+esac
+name=$(printf '%s' "$input" | sed -n 's/.*"name" *: *"\([^"]*\)".*/\1/p')
+printf 'Hello, %s!\n' "$name"
+"#
+            .to_string(),
+        ),
+        (
+            "README.md",
+            format!(
+                r#"# {package}
+
+Made by `agx new`: one tool (`{TOOL}`, a shell script), one prompt (`{PROMPT}`) and one
+server (`{server}`) offering both.
+
+```sh
+agx validate --probe .                      # check the package and run the tool's self-test
+agx install .                               # install it from this folder
+agx call {package}/{TOOL} --arg name=Ada      # run the tool as a client would
+agx prompt {package}/{PROMPT} --arg name=Ada  # render the prompt
+agx serve {package}/{server}                  # serve it over MCP (stdio)
+```
+
+The tool contract (arguments, output, progress, asking the client to sample or elicit) is
+described in agx's `docs/package-format.md` and `docs/tool-protocol.md`.
+"#
+            ),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_a_folder_with_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("keep.txt"), "mine").unwrap();
+        let err = create(dir.path(), Some("acme/hello")).unwrap_err();
+        assert!(matches!(err, NewError::NotEmpty { .. }), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("keep.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn names_the_package_after_the_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let created = create(&root.path().join("hello-there"), None).unwrap();
+        assert_eq!(created.package.to_string(), "hello-there");
+        assert_eq!(created.tool.to_string(), "hello-there/greet");
+        let err = create(&root.path().join("Bad Name"), None).unwrap_err();
+        assert!(matches!(err, NewError::FolderName { .. }), "{err}");
+    }
+}
