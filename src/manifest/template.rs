@@ -39,10 +39,19 @@ pub const RENDER_FUEL: u64 = 2_000_000;
 /// Bytes one render may produce (the cap on what a command prompt may print, too).
 pub const RENDER_OUTPUT_CAP: usize = 1024 * 1024;
 
-/// The template engine as agx configures it, for validation and rendering alike.
+/// The variable that holds the package's settings in every template (`{{ settings.units }}`,
+/// docs/settings.md).
+pub const SETTINGS_VARIABLE: &str = "settings";
+
+/// The template engine as agx configures it, for validation and rendering alike. `settings`
+/// is a global, so templates may use it like a declared argument; serving fills it.
 pub fn environment() -> minijinja::Environment<'static> {
     let mut env = minijinja::Environment::new();
     env.set_fuel(Some(RENDER_FUEL));
+    env.add_global(
+        SETTINGS_VARIABLE,
+        minijinja::Value::from_pairs(Vec::<(&str, &str)>::new()),
+    );
     env
 }
 

@@ -4,6 +4,7 @@
 
 pub mod author;
 pub mod clients;
+pub mod config;
 pub mod info;
 pub mod install;
 pub mod install_server;
@@ -60,6 +61,8 @@ pub enum OpsError {
     InUse(#[from] crate::clients::in_use::InUseError),
     #[error(transparent)]
     ServerLookup(#[from] crate::clients::resolve::ServerLookupError),
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
     #[error("cannot find the path of the running agx binary: {0}")]
     NoBinary(std::io::Error),
     #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
@@ -112,6 +115,7 @@ impl crate::error::Hint for OpsError {
             OpsError::Records(e) => e.hint(),
             OpsError::InUse(e) => e.hint(),
             OpsError::ServerLookup(e) => e.hint(),
+            OpsError::Config(e) => e.hint(),
             OpsError::NoBinary(_) => None,
             OpsError::NoEntry { .. } => {
                 Some("`agx clients` lists the agx entries of every client".into())

@@ -14,6 +14,7 @@ mod output;
 pub mod process;
 mod process_tree;
 mod prompts;
+pub mod settings;
 mod std_streams;
 pub mod stderr_protocol;
 pub mod stdio;
@@ -78,6 +79,10 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Assemble(#[from] AssembleError),
+    #[error("server {server} cannot start: required settings have no value:\n{detail}")]
+    MissingSettings { server: String, detail: String },
+    #[error(transparent)]
+    Settings(#[from] crate::settings::SettingsError),
 }
 
 impl crate::error::Hint for ServeError {
@@ -97,6 +102,11 @@ impl crate::error::Hint for ServeError {
             ServeError::Name(e) => e.hint(),
             ServeError::Store(e) => e.hint(),
             ServeError::Assemble(e) => e.hint(),
+            ServeError::MissingSettings { .. } => Some(
+                "set them once with `agx config set` (docs/settings.md); every client's entry uses them"
+                    .into(),
+            ),
+            ServeError::Settings(e) => e.hint(),
         }
     }
 }
@@ -133,7 +143,7 @@ pub fn serve_installed(
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
-    let assembled = {
+    let mut assembled = {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
@@ -145,6 +155,7 @@ pub fn serve_installed(
         };
         assemble(server, &find)?
     };
+    settings::resolve(paths, &mut assembled)?;
     run(assembled, listen, Some(log_file(&paths.logs_dir(), server)))
 }
 
@@ -252,6 +263,7 @@ async fn initialize(assembly: &Assembly) -> Result<(), ServeError> {
         let output = || {
             let mut s = String::new();
             let out = String::from_utf8_lossy(&outcome.stdout);
+            let out = settings::redact(&out);
             if !out.trim().is_empty() {
                 s.push_str(&format!("\nstdout:\n{}", out.trim_end()));
             }
