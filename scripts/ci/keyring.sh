@@ -20,9 +20,10 @@ export XDG_DATA_HOME="$keyring_home/data" XDG_RUNTIME_DIR="$keyring_home/run"
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 
-# Inside the session: start the daemon with an empty password (it creates and unlocks the
-# `login` keyring, the default collection), then run the tests that use it.
+# Inside the session: start the daemon with a throwaway password (it creates and unlocks
+# the `login` keyring, the default collection; an empty password leaves none), then run the
+# tests that use it.
 dbus-run-session -- bash -euo pipefail -c '
-    printf "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    printf agx-ci | gnome-keyring-daemon --components=secrets --daemonize --unlock >/dev/null
     AGX_TEST_KEYRING=os cargo test --test it settings:: -- --test-threads=1
 '

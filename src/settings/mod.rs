@@ -72,8 +72,12 @@ impl crate::error::Hint for SettingsError {
             SettingsError::Keyring {
                 locked, fallback, ..
             } => Some(format!(
-                "{}or keep secrets in a file only you can read with {KEYRING_ENV}=file ({})",
-                if *locked { "unlock the keyring, " } else { "" },
+                "{}keep secrets in a file only you can read with {KEYRING_ENV}=file ({})",
+                if *locked {
+                    "unlock the keyring, or "
+                } else {
+                    ""
+                },
                 fallback.display()
             )),
             SettingsError::BadKeyringChoice(_) => {

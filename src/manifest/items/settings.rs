@@ -89,11 +89,13 @@ pub fn read_settings(f: &mut Findings, file: &SourceFile, node: &Node) -> Vec<Se
         if let Some(e) = t.get("enum") {
             match e.value.as_array() {
                 Some(items) if !items.is_empty() => {
-                    for item in items {
-                        if let Some(text) = typed_text(f, file, item, &setting, "`enum` value") {
-                            setting.choices.push(text);
-                        }
-                    }
+                    // Each value is checked against the type alone, then they become the
+                    // choices.
+                    let choices = items
+                        .iter()
+                        .filter_map(|item| typed_text(f, file, item, &setting, "`enum` value"))
+                        .collect();
+                    setting.choices = choices;
                 }
                 _ => f.at(
                     codes::WRONG_TYPE,
