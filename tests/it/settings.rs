@@ -142,7 +142,7 @@ async fn connect(h: &Home, stderr: &Path, env: &[(&str, &str)]) -> Client {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let (transport, _) = TokioChildProcess::builder(cmd.into())
+    let (transport, _) = TokioChildProcess::builder(tokio::process::Command::from(cmd))
         .stderr(Stdio::from(fs::File::create(stderr).unwrap()))
         .spawn()
         .expect("spawn agx serve");
@@ -225,7 +225,7 @@ async fn a_secret_reaches_the_tool_and_nothing_else() {
         "{}",
         ran.text
     );
-    let doctor = h.agx(&["doctor", "--json"]).success();
+    let doctor = h.agx(&["doctor", "--json"]).failure();
     assert!(
         doctor.stdout().contains("setting-missing"),
         "{}",
@@ -496,4 +496,42 @@ fn validate_reports_bad_declarations_with_their_place() {
     assert!(ran.text.contains("E037"), "{}", ran.text);
     assert!(ran.text.contains("agx.toml:24:"), "{}", ran.text);
     assert!(ran.text.contains("agx.toml:29:"), "{}", ran.text);
+}
+
+#[test]
+fn on_a_terminal_a_secret_is_asked_for() {
+    use std::io::{Read, Write};
+    let h = Home::with_quotes();
+    // `script` runs agx on a pseudo-terminal; what the test writes is typed on it.
+    let mut child = h
+        .command("script")
+        .args(["-qec", &format!("{AGX} config set acme/quotes api_key"), "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    // Type only once agx asks, as a person would.
+    while !String::from_utf8_lossy(&seen).contains("input hidden: ") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "agx never asked: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let prompt = String::from_utf8_lossy(&seen).into_owned();
+    assert!(prompt.contains("acme/quotes api_key (Acme market API key)"), "{prompt}");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{CANARY}\n").as_bytes())
+        .unwrap();
+    stdout.read_to_end(&mut seen).unwrap();
+    assert!(child.wait().unwrap().success(), "{}", String::from_utf8_lossy(&seen));
+    let ran = h
+        .agx(&["config", "get", "acme/quotes", "api_key", "--reveal"])
+        .success();
+    assert_eq!(ran.stdout(), format!("{CANARY}\n"));
 }
