@@ -535,3 +535,27 @@ fn on_a_terminal_a_secret_is_asked_for() {
         .success();
     assert_eq!(ran.stdout(), format!("{CANARY}\n"));
 }
+
+#[test]
+fn without_a_reachable_keyring_secrets_fall_back_to_the_file_and_agx_says_so_once() {
+    let h = Home::with_quotes();
+    let no_bus = tempfile::tempdir().unwrap();
+    let set = |value: &str| {
+        // No session bus: nothing answers where the Secret Service would be.
+        let mut cmd = h.home.agx();
+        cmd.env("AGX_KEYRING", "auto")
+            .env("XDG_RUNTIME_DIR", no_bus.path())
+            .args(["config", "set", "acme/quotes", "api_key", "--stdin"])
+            .write_stdin(value);
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", outcome_of(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let first = set("one");
+    let file = h.secrets_file().display().to_string();
+    assert!(first.contains("warning: no OS keyring answered"), "{first}");
+    assert!(first.contains(&file), "{first}");
+    let second = set("two");
+    assert!(!second.contains("warning:"), "said once: {second}");
+    assert!(h.secrets_file().exists());
+}
