@@ -62,7 +62,7 @@ pub enum OpsError {
     #[error(transparent)]
     ServerLookup(#[from] crate::clients::resolve::ServerLookupError),
     #[error(transparent)]
-    Config(#[from] config::ConfigError),
+    Config(Box<config::ConfigError>),
     #[error("cannot find the path of the running agx binary: {0}")]
     NoBinary(std::io::Error),
     #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
@@ -95,6 +95,13 @@ pub enum OpsError {
         /// The package's servers, qualified.
         known: Vec<String>,
     },
+}
+
+// Boxed: a config error is large, and every operation returns this type.
+impl From<config::ConfigError> for OpsError {
+    fn from(e: config::ConfigError) -> Self {
+        OpsError::Config(Box::new(e))
+    }
 }
 
 // Boxed: a plan error is large, and every operation returns this type.

@@ -82,7 +82,14 @@ pub enum ServeError {
     #[error("server {server} cannot start: required settings have no value:\n{detail}")]
     MissingSettings { server: String, detail: String },
     #[error(transparent)]
-    Settings(#[from] crate::settings::SettingsError),
+    Settings(Box<crate::settings::SettingsError>),
+}
+
+// Boxed: a settings error is large, and serving returns this type.
+impl From<crate::settings::SettingsError> for ServeError {
+    fn from(e: crate::settings::SettingsError) -> Self {
+        ServeError::Settings(Box::new(e))
+    }
 }
 
 impl crate::error::Hint for ServeError {

@@ -505,7 +505,11 @@ fn on_a_terminal_a_secret_is_asked_for() {
     // `script` runs agx on a pseudo-terminal; what the test writes is typed on it.
     let mut child = h
         .command("script")
-        .args(["-qec", &format!("{AGX} config set acme/quotes api_key"), "/dev/null"])
+        .args([
+            "-qec",
+            &format!("{AGX} config set acme/quotes api_key"),
+            "/dev/null",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -521,7 +525,10 @@ fn on_a_terminal_a_secret_is_asked_for() {
         seen.extend_from_slice(&buf[..n]);
     }
     let prompt = String::from_utf8_lossy(&seen).into_owned();
-    assert!(prompt.contains("acme/quotes api_key (Acme market API key)"), "{prompt}");
+    assert!(
+        prompt.contains("acme/quotes api_key (Acme market API key)"),
+        "{prompt}"
+    );
     child
         .stdin
         .take()
@@ -529,7 +536,11 @@ fn on_a_terminal_a_secret_is_asked_for() {
         .write_all(format!("{CANARY}\n").as_bytes())
         .unwrap();
     stdout.read_to_end(&mut seen).unwrap();
-    assert!(child.wait().unwrap().success(), "{}", String::from_utf8_lossy(&seen));
+    assert!(
+        child.wait().unwrap().success(),
+        "{}",
+        String::from_utf8_lossy(&seen)
+    );
     let ran = h
         .agx(&["config", "get", "acme/quotes", "api_key", "--reveal"])
         .success();
