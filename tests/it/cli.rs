@@ -34,6 +34,7 @@ fn help_lists_every_command() {
             "uninstall-server",
             "clients",
             "doctor",
+            "config",
             "serve",
             "completions",
             "help",

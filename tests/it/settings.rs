@@ -570,3 +570,80 @@ fn without_a_reachable_keyring_secrets_fall_back_to_the_file_and_agx_says_so_onc
     assert!(!second.contains("warning:"), "said once: {second}");
     assert!(h.secrets_file().exists());
 }
+
+/// The entry `install-server` wrote into a client's file: command, arguments, environment.
+fn entry_of(h: &Home, client: &str) -> (String, Vec<String>, Vec<(String, String)>) {
+    let home = h.home.home();
+    let entry: Value = match client {
+        "gemini" => {
+            let text = fs::read_to_string(home.join(".gemini/settings.json")).unwrap();
+            serde_json::from_str::<Value>(&text).unwrap()["mcpServers"]["quotes"].clone()
+        }
+        "codex" => {
+            let text = fs::read_to_string(home.join(".codex/config.toml")).unwrap();
+            let doc: toml::Value = toml::from_str(&text).unwrap();
+            serde_json::to_value(&doc["mcp_servers"]["quotes"]).unwrap()
+        }
+        _ => unreachable!(),
+    };
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    let env = entry["env"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        entry["command"].as_str().unwrap().to_string(),
+        strings(&entry["args"]),
+        env,
+    )
+}
+
+/// Gemini CLI drops variables named like `*KEY*`/`*TOKEN*` and Codex starts servers with a
+/// cleared environment (PATH and HOME kept); the entries agx writes still give the tool its
+/// key, because `agx serve` reads it from agx's own store.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_entries_for_gemini_and_codex_give_the_tool_its_key() {
+    let h = Home::with_quotes();
+    h.set_key(CANARY).success();
+    let work = tempfile::tempdir().unwrap();
+    for client in ["gemini", "codex"] {
+        h.agx(&["install-server", client, SERVER]).success();
+        let (command, args, env) = entry_of(&h, client);
+        assert!(
+            env.iter().all(|(_, v)| !v.contains(CANARY)),
+            "{client}: {env:?}"
+        );
+        // What the client passes on: for Codex only PATH and HOME; for Gemini the test's
+        // environment without anything named like a key (the test home's, here).
+        let mut cmd = std::process::Command::new(&command);
+        cmd.args(&args).env_clear();
+        cmd.env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", h.home.home());
+        if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
+            // The private bus of scripts/ci/keyring.sh. On a login the Secret Service is
+            // also found without it, at /run/user/<uid>/bus.
+            cmd.env("DBUS_SESSION_BUS_ADDRESS", bus);
+        }
+        cmd.envs(env.iter().map(|(k, v)| (k, v)));
+        let (transport, _) = TokioChildProcess::builder(tokio::process::Command::from(cmd))
+            .stderr(Stdio::from(
+                fs::File::create(work.path().join(format!("{client}.stderr"))).unwrap(),
+            ))
+            .spawn()
+            .expect("spawn the entry's command");
+        let client_session: Client = ().serve(transport).await.expect("initialize");
+        let answer = quote(&client_session, json!({ "symbol": "ACME" })).await;
+        assert_eq!(answer["key_sha256"], key_fingerprint(CANARY), "{client}");
+        client_session.cancel().await.unwrap();
+    }
+}
