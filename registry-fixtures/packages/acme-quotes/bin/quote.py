@@ -3,7 +3,6 @@
 Needs the API key setting (ACME_QUOTES_API_KEY) like a real API client; answers with a
 fingerprint of the key it received, never the key. JSON on stdin."""
 
-import hashlib
 import json
 import os
 import sys
@@ -15,6 +14,8 @@ def main():
     if args.get("__test__"):
         print(json.dumps({"ok": True, "tool": "quote", "package": "acme/quotes"}))
         return
+    import hashlib  # after the self-test, which must answer at once
+
     key = os.environ.get("ACME_QUOTES_API_KEY", "")
     if not key:
         print(json.dumps({"error": "no API key: ACME_QUOTES_API_KEY is not set"}))
