@@ -265,8 +265,15 @@ pub fn list(ctx: &Context, package: Option<&str>) -> ConfigResult<Listing> {
     };
     let mut packages = Vec::new();
     for p in &installed {
-        let Ok(loaded) = crate::manifest::load_installed(&p.dir) else {
-            continue;
+        let loaded = match crate::manifest::load_installed(&p.dir) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                ctx.reporter.warn(&format!(
+                    "{e}; its settings are left out (`agx validate {}` explains)",
+                    p.dir.display()
+                ));
+                continue;
+            }
         };
         let declared = &loaded.manifest.extension.settings;
         if declared.is_empty() {
