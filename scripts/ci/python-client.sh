@@ -42,3 +42,13 @@ echo "==> agx install registry-fixtures/packages/agx-edge"
 
 echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
 "$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge
+
+# Settings (docs/settings.md): a secret set once reaches the tool through the entries agx
+# writes for Gemini CLI and Codex, started by the SDK client with their environments.
+echo "==> mcp $MCP_VERSION client through the gemini and codex entries of acme/quotes/quotes"
+export AGX_KEYRING=file
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/acme-quotes"
+printf %s "python-client-secret" | "$AGX" -q config set acme/quotes api_key --stdin
+"$AGX" -q install-server gemini acme/quotes/quotes
+"$AGX" -q install-server codex acme/quotes/quotes
+"$PY" "$ROOT/scripts/ci/python_settings_client.py" "$HOME" python-client-secret
