@@ -2,7 +2,9 @@
 # Acceptance check with the official MCP Python SDK client (issue 4): install the `mcp`
 # package into a venv, install the agx/edge fixture into a temp agx home, and drive
 # `agx serve agx/edge/edge` over stdio with scripts/ci/python_client.py (initialize, ping,
-# tools/list, tools/call, prompts/list, prompts/get).
+# tools/list, tools/call, prompts/list, prompts/get); then check that the entries
+# `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its secret key
+# (scripts/ci/python_settings_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
