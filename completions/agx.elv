@@ -44,6 +44,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
+            cand config 'Set, show and remove the values of packages'' settings and secrets'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -333,6 +334,100 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;config'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand set 'Set a setting''s value. A secret is never taken from the command line: it is read without echo on a terminal, or from standard input with --stdin'
+            cand get 'Print a setting''s value (a secret prints as `set` unless --reveal)'
+            cand unset 'Remove a stored value (the default, if any, applies again)'
+            cand list 'List the settings of installed packages and where each value comes from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;config;set'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --force 'Address a package that is not installed, or a key it does not declare'
+            cand --stdin 'Read the value from standard input (one trailing newline is dropped)'
+            cand --secret 'With --force: keep the undeclared value as a secret'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;config;get'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --force 'Address a package that is not installed, or a key it does not declare'
+            cand --reveal 'Print a secret''s value'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;config;unset'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --force 'Address a package that is not installed, or a key it does not declare'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;config;list'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;config;help'= {
+            cand set 'Set a setting''s value. A secret is never taken from the command line: it is read without echo on a terminal, or from standard input with --stdin'
+            cand get 'Print a setting''s value (a secret prints as `set` unless --reveal)'
+            cand unset 'Remove a stored value (the default, if any, applies again)'
+            cand list 'List the settings of installed packages and where each value comes from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;config;help;set'= {
+        }
+        &'agx;config;help;get'= {
+        }
+        &'agx;config;help;unset'= {
+        }
+        &'agx;config;help;list'= {
+        }
+        &'agx;config;help;help'= {
+        }
         &'agx;serve'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
@@ -407,6 +502,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
+            cand config 'Set, show and remove the values of packages'' settings and secrets'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -451,6 +547,20 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;clients'= {
         }
         &'agx;help;doctor'= {
+        }
+        &'agx;help;config'= {
+            cand set 'Set a setting''s value. A secret is never taken from the command line: it is read without echo on a terminal, or from standard input with --stdin'
+            cand get 'Print a setting''s value (a secret prints as `set` unless --reveal)'
+            cand unset 'Remove a stored value (the default, if any, applies again)'
+            cand list 'List the settings of installed packages and where each value comes from'
+        }
+        &'agx;help;config;set'= {
+        }
+        &'agx;help;config;get'= {
+        }
+        &'agx;help;config;unset'= {
+        }
+        &'agx;help;config;list'= {
         }
         &'agx;help;serve'= {
         }

@@ -79,6 +79,9 @@ pub enum Command {
     Clients(JsonArgs),
     /// Find drift between recorded client entries, client files and the store.
     Doctor(DoctorArgs),
+    /// Set, show and remove the values of packages' settings and secrets.
+    #[command(subcommand)]
+    Config(ConfigCommand),
     /// Run a package's server as an MCP server (stdio, or Streamable HTTP on loopback).
     Serve(ServeArgs),
     /// Run one installed tool as `agx serve` would, and print its result.
@@ -274,6 +277,65 @@ pub struct UninstallServerArgs {
     /// Print the change as a diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `agx config` (docs/settings.md).
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Set a setting's value. A secret is never taken from the command line: it is read
+    /// without echo on a terminal, or from standard input with --stdin.
+    Set(ConfigSetArgs),
+    /// Print a setting's value (a secret prints as `set` unless --reveal).
+    Get(ConfigGetArgs),
+    /// Remove a stored value (the default, if any, applies again).
+    Unset(ConfigKeyArgs),
+    /// List the settings of installed packages and where each value comes from.
+    List(ConfigListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigKeyArgs {
+    /// The package, as `publisher/name`.
+    #[arg(value_name = "PKG")]
+    pub package: String,
+    /// The setting's key, as the package declares it.
+    pub key: String,
+    /// Address a package that is not installed, or a key it does not declare.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigSetArgs {
+    #[command(flatten)]
+    pub target: ConfigKeyArgs,
+    /// The value (not for secrets).
+    pub value: Option<String>,
+    /// Read the value from standard input (one trailing newline is dropped).
+    #[arg(long, conflicts_with = "value")]
+    pub stdin: bool,
+    /// With --force: keep the undeclared value as a secret.
+    #[arg(long, requires = "force")]
+    pub secret: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigGetArgs {
+    #[command(flatten)]
+    pub target: ConfigKeyArgs,
+    /// Print a secret's value.
+    #[arg(long)]
+    pub reveal: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigListArgs {
+    /// Only this package.
+    #[arg(value_name = "PKG")]
+    pub package: Option<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -18,5 +18,6 @@ pub mod printer;
 pub mod report;
 pub mod resolve;
 pub mod runtime;
+pub mod settings;
 pub mod store;
 pub mod style;

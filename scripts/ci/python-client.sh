@@ -2,7 +2,9 @@
 # Acceptance check with the official MCP Python SDK client (issue 4): install the `mcp`
 # package into a venv, install the agx/edge fixture into a temp agx home, and drive
 # `agx serve agx/edge/edge` over stdio with scripts/ci/python_client.py (initialize, ping,
-# tools/list, tools/call, prompts/list, prompts/get).
+# tools/list, tools/call, prompts/list, prompts/get); then check that the entries
+# `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its secret key
+# (scripts/ci/python_settings_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
@@ -42,3 +44,13 @@ echo "==> agx install registry-fixtures/packages/agx-edge"
 
 echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
 "$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge
+
+# Settings (docs/settings.md): a secret set once reaches the tool through the entries agx
+# writes for Gemini CLI and Codex, started by the SDK client with their environments.
+echo "==> mcp $MCP_VERSION client through the gemini and codex entries of acme/quotes/quotes"
+export AGX_KEYRING=file
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/acme-quotes"
+printf %s "python-client-secret" | "$AGX" -q config set acme/quotes api_key --stdin
+"$AGX" -q install-server gemini acme/quotes/quotes
+"$AGX" -q install-server codex acme/quotes/quotes
+"$PY" "$ROOT/scripts/ci/python_settings_client.py" "$HOME" python-client-secret

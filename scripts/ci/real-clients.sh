@@ -30,6 +30,8 @@ trap 'rm -rf "$TMP"' EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
 export AGX_NO_PROGRESS=1 NO_COLOR=1
+# Secrets in the owner-only file under AGX_HOME, never in the keyring of the machine.
+export AGX_KEYRING=file
 unset XDG_CONFIG_HOME CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME AGX_REGISTRY || true
 mkdir -p "$HOME"
 cd "$HOME"
@@ -90,8 +92,9 @@ else
 fi
 
 # --- Codex CLI: the app-server's mcpServerStatus/list lists the server's tools.
-"$AGX" install-server codex acme/weather/forecast
-if timeout 120 python3 - "$BIN/codex" <<'PY'
+# codex_lists_tool TOOL: whether Codex started the entries and one of them lists TOOL.
+codex_lists_tool() {
+timeout 120 python3 - "$BIN/codex" "$1" <<'PY'
 import json, os, signal, subprocess, sys, time
 # Its own process group, ended as a whole below: the app-server and the MCP servers it starts.
 proc = subprocess.Popen([sys.argv[1], "app-server"], stdin=subprocess.PIPE,
@@ -121,7 +124,7 @@ def check():
         reply = wait_for(10 + attempt)
         text = json.dumps(reply)
         print("mcpServerStatus/list:", text[:2000])
-        if "get_forecast" in text:
+        if sys.argv[2] in text:
             return 0
         if "toolsError" in text and '"toolsError": null' not in text:
             return 1  # the server's status is final: it failed to start
@@ -136,10 +139,35 @@ finally:
         pass
     proc.wait()
 PY
-then
+}
+"$AGX" install-server codex acme/weather/forecast
+if codex_lists_tool get_forecast; then
     pass "codex app-server mcpServerStatus/list"
 else
     fail "codex app-server did not list the server's tools"
+fi
+
+# --- Settings (docs/settings.md): acme/quotes starts only once its secret API key is set.
+# Gemini strips variables named like *KEY* and Codex clears the environment; both start it,
+# because agx serve reads the key from agx's own store.
+"$AGX" install "$ROOT/registry-fixtures/packages/acme-quotes"
+printf %s "real-clients-secret-key" | "$AGX" config set acme/quotes api_key --stdin
+"$AGX" install-server gemini acme/quotes/quotes
+out="$(GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "quotes.*Connected" <<<"$out" && ! grep -q "quotes.*Disconnected" <<<"$out"; then
+    pass "gemini starts a server whose tool needs a secret"
+else
+    fail "gemini did not start acme/quotes/quotes"
+fi
+"$AGX" install-server codex acme/quotes/quotes
+if codex_lists_tool '"quote"'; then
+    pass "codex starts a server whose tool needs a secret"
+else
+    fail "codex did not list acme/quotes/quotes' tools"
+fi
+if grep -rlF "real-clients-secret-key" "$HOME" "$AGX_HOME" --exclude=secrets-v1.toml; then
+    fail "the secret was written into the files above"
 fi
 
 if (( failures > 0 )); then

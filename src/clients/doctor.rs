@@ -11,6 +11,7 @@ use super::{
     ClientError, Record, Records, ServerEntry, Target, agx_binary, plan_install, read_doc, shape,
 };
 use crate::paths::AgxPaths;
+use crate::settings::{PackageSettings, SettingsError, SettingsStore, set_command};
 
 /// What is wrong with one recorded entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,6 +31,10 @@ pub enum Problem {
     PackageMissing,
     /// The server no longer resolves (broken definition, missing dependency).
     ServerBroken,
+    /// A required setting of the server has no value, so `agx serve` refuses to start.
+    SettingMissing,
+    /// The stored settings cannot be read (a corrupt file, a locked keyring).
+    SettingsUnreadable,
 }
 
 #[derive(Debug, Serialize)]
@@ -167,7 +172,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
             findings.push(f);
         }
         match resolve_server(paths, &record.server) {
-            Ok(_) => {}
+            Ok(resolved) => findings.extend(check_settings(paths, &record, &resolved.settings)),
             Err(e) if e.missing_package().is_some() => {
                 let p = e.missing_package().expect("checked");
                 findings.push(finding(
@@ -195,4 +200,44 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
         checked: records.entries.len() + forget.len(),
         findings,
     })
+}
+
+/// A finding per required setting without a value (never a value itself).
+fn check_settings(
+    paths: &AgxPaths,
+    record: &Record,
+    declared: &[std::sync::Arc<PackageSettings>],
+) -> Vec<Finding> {
+    if declared.iter().all(|d| d.settings.is_empty()) {
+        return Vec::new();
+    }
+    let unreadable = |e: SettingsError| {
+        let hint = crate::error::Hint::hint(&e).unwrap_or_default();
+        vec![finding(
+            record,
+            Problem::SettingsUnreadable,
+            e.to_string(),
+            hint,
+        )]
+    };
+    let store = match SettingsStore::open(paths) {
+        Ok(s) => s,
+        Err(e) => return unreadable(e),
+    };
+    let mut out = Vec::new();
+    for d in declared {
+        let resolved = match store.resolve(&d.package, &d.declarations()) {
+            Ok(r) => r,
+            Err(e) => return unreadable(e),
+        };
+        for s in resolved.missing() {
+            out.push(finding(
+                record,
+                Problem::SettingMissing,
+                format!("required setting `{}` of {} has no value", s.key, d.package),
+                format!("run `{}`", set_command(&d.package, s)),
+            ));
+        }
+    }
+    out
 }

@@ -67,6 +67,8 @@ pub struct ResolvedServer {
     pub prompts: Vec<String>,
     /// A server wrapping a shipped MCP server (`command`): agx serve runs it instead.
     pub wrapped: bool,
+    /// The declared settings of every package the server runs (not resolved).
+    pub settings: Vec<std::sync::Arc<crate::settings::PackageSettings>>,
 }
 
 /// Resolve a server as `agx serve` would, reading definition files only.
@@ -78,18 +80,22 @@ pub fn resolve_server(
     let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
         store.installed_dir(name).map_err(|e| e.to_string())
     };
-    Ok(match assemble(server, &find)? {
+    let assembled = assemble(server, &find)?;
+    let settings = assembled.settings();
+    Ok(match assembled {
         Assembled::Native(a) => ResolvedServer {
             server: server.clone(),
             tools: a.tools.iter().map(|t| t.exposed.clone()).collect(),
             prompts: a.prompts.iter().map(|p| p.exposed.clone()).collect(),
             wrapped: false,
+            settings,
         },
         Assembled::Wrapped(_) => ResolvedServer {
             server: server.clone(),
             tools: Vec::new(),
             prompts: Vec::new(),
             wrapped: true,
+            settings,
         },
     })
 }

@@ -94,6 +94,10 @@ fn package_text(info: &PackageInfo) -> String {
             let _ = writeln!(out, "  {}{}{}", p.name, args(p), dash(&p.description));
         }
     }
+    if !info.settings.is_empty() {
+        out.push_str("settings:\n");
+        super::config::settings_lines(&mut out, &info.settings);
+    }
     if info.installed.is_none() {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }

@@ -1,13 +1,16 @@
 //! `agx install-server`: write an entry that runs `agx serve <server>` into a client config.
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 
 use super::Context;
 use crate::cli::InstallServerArgs;
 use crate::clients::{self, Outcome, Scope};
 use crate::error::{CliError, CliResult};
 use crate::name::QualifiedName;
+use crate::ops::config::{self, Target};
 use crate::ops::install_server::{self, Place, ServerRequest};
+use crate::settings::set_command;
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     let client = pick_client(ctx, &args.client, args.config.as_deref())?;
@@ -55,6 +58,37 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     }
     if client.id == "claude-code" && args.scope == Scope::Project {
         printer.warn("Claude Code starts project servers only after you approve them in a session");
+    }
+    ask_for_missing_settings(ctx, &change.missing_settings)
+}
+
+/// On a terminal, ask for each required setting without a value (a secret without echo)
+/// and store it; elsewhere, say which commands to run before the server can start.
+fn ask_for_missing_settings(ctx: &Context, missing: &[Target]) -> CliResult {
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if !interactive {
+        let commands: Vec<String> = missing
+            .iter()
+            .map(|t| format!("  {}", set_command(&t.package, &t.setting)))
+            .collect();
+        ctx.printer.warn(&format!(
+            "the server will not start until its required settings are set:\n{}",
+            commands.join("\n")
+        ));
+        return Ok(());
+    }
+    let ops = ctx.ops()?;
+    for target in missing {
+        let value = super::config::ask(target)?;
+        let outcome = config::set(&ops, target, &value)?;
+        if let Some(notice) = &outcome.notice {
+            ctx.printer.warn(notice);
+        }
+        ctx.printer
+            .status("Set", &format!("{} {}", target.package, target.setting.key));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use crate::printer::Printer;
 pub mod call;
 pub mod clients;
 pub mod completions;
+pub mod config;
 pub mod doctor;
 pub mod info;
 pub mod install;
@@ -81,6 +82,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
+        Command::Config(a) => config::run(&ctx, a),
         Command::Serve(a) => serve::run(&ctx, a),
         Command::Call(a) => call::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),

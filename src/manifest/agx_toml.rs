@@ -58,6 +58,7 @@ pub struct ManifestDraft {
     pub servers: Vec<Declaration>,
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
+    pub settings: Vec<crate::settings::Setting>,
     /// Where each declaration was written, for findings that point at it.
     pub declaration_spans: std::collections::HashMap<(Kind, String), Range<usize>>,
 }
@@ -105,6 +106,7 @@ impl ManifestDraft {
                 servers: self.servers,
                 tools: self.tools,
                 prompts: self.prompts,
+                settings: self.settings,
             },
         })
     }
@@ -122,7 +124,7 @@ const PACKAGE_KEYS: &[&str] = &[
     "keywords",
     "agx",
 ];
-const EXTENSION_KEYS: &[&str] = &["root", "servers", "tools", "prompts"];
+const EXTENSION_KEYS: &[&str] = &["root", "servers", "tools", "prompts", "settings"];
 const DECLARATION_KEYS: &[&str] = &["name", "description", "title"];
 
 pub const DEFAULT_ROOT: &str = "agx";
@@ -309,6 +311,9 @@ fn read_extension(
                 Some("use a relative path without `..`, e.g. \"agx\"".into()),
             );
         }
+    }
+    if let Some(entry) = t.get("settings") {
+        draft.settings = super::items::read_settings(f, file, &entry.value);
     }
     for kind in Kind::ALL {
         let Some(entry) = t.get(kind.plural()) else {

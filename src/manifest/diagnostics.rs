@@ -104,6 +104,12 @@ codes! {
     PROBE_BAD_OUTPUT = "E032" "probe-bad-output" Error "--probe: a tool's self-test answer is not a JSON object";
     LINK_IN_PACKAGE = "E033" "link-in-package" Error "a file or folder of the package is a symbolic link (pack refuses it; validate never follows it)";
     NOT_PACKABLE = "E034" "not-packable" Error "pack would refuse the folder: a FIFO, socket or device, a name that is not UTF-8, or an .agxignore that does not parse or excludes agx.toml";
+    INVALID_SETTING_KEY = "E035" "invalid-setting-key" Error "a setting key is not lowercase letters, digits and single `_`";
+    INVALID_SETTING_TYPE = "E036" "invalid-setting-type" Error "a setting's type is not string, number, boolean or path";
+    INVALID_SETTING_VALUE = "E037" "invalid-setting-value" Error "a setting's default or enum value does not fit its type, or the default is outside its enum";
+    SECRET_WITH_DEFAULT = "E038" "secret-with-default" Error "a secret setting has a default";
+    DUPLICATE_SETTING_ENV = "E039" "duplicate-setting-env" Error "two settings use one `env` name";
+    RESERVED_SETTING_ENV = "E040" "reserved-setting-env" Error "a setting's `env` name starts with AGX_, which agx reserves";
     DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
     UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
     MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";

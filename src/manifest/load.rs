@@ -339,6 +339,7 @@ fn load_kind(
                 node: &node,
                 anchor: 0..0,
                 declared: &decl.name,
+                settings: &draft.settings,
                 combined: false,
                 location: file.location(0),
             };
@@ -351,6 +352,7 @@ fn load_kind(
                 node: &entry.value,
                 anchor: entry.key_span.clone(),
                 declared: &decl.name,
+                settings: &draft.settings,
                 combined: true,
                 location: c.file.location(entry.key_span.start),
             };

@@ -95,6 +95,9 @@ pub struct ExtensionDecl {
     pub servers: Vec<Declaration>,
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
+    /// `[extension.settings.<key>]`, in declaration order (docs/settings.md).
+    #[serde(default)]
+    pub settings: Vec<crate::settings::Setting>,
 }
 
 /// One declared item: a name, a `[name, description]` pair, or a table.

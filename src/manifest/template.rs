@@ -39,10 +39,19 @@ pub const RENDER_FUEL: u64 = 2_000_000;
 /// Bytes one render may produce (the cap on what a command prompt may print, too).
 pub const RENDER_OUTPUT_CAP: usize = 1024 * 1024;
 
-/// The template engine as agx configures it, for validation and rendering alike.
+/// The variable that holds the package's settings in every template (`{{ settings.units }}`,
+/// docs/settings.md).
+pub const SETTINGS_VARIABLE: &str = "settings";
+
+/// The template engine as agx configures it, for validation and rendering alike. `settings`
+/// is a global, so templates may use it like a declared argument; serving fills it.
 pub fn environment() -> minijinja::Environment<'static> {
     let mut env = minijinja::Environment::new();
     env.set_fuel(Some(RENDER_FUEL));
+    env.add_global(
+        SETTINGS_VARIABLE,
+        minijinja::Value::from_pairs(Vec::<(&str, &str)>::new()),
+    );
     env
 }
 
@@ -98,8 +107,15 @@ impl std::io::Write for CappedText {
     }
 }
 
-/// Compile a template; report a syntax error, or each variable that is not an argument.
-pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, arguments: &[String]) {
+/// Compile a template; report a syntax error, each variable that is not an argument, and
+/// each `settings.<key>` that is not one of the package's `settings` keys.
+pub fn check(
+    f: &mut Findings,
+    source: &TemplateSource<'_>,
+    prompt: &str,
+    arguments: &[String],
+    settings: &[String],
+) {
     let env = environment();
     let template = match env.template_from_str(source.text) {
         Ok(t) => t,
@@ -149,6 +165,38 @@ pub fn check(f: &mut Findings, source: &TemplateSource<'_>, prompt: &str, argume
             Some(hint),
         );
     }
+    // An argument named `settings` hides the package's settings.
+    if arguments.iter().any(|a| a == SETTINGS_VARIABLE) {
+        return;
+    }
+    let mut unknown: Vec<String> = template
+        .undeclared_variables(true)
+        .into_iter()
+        .filter_map(|v| {
+            let key = v.strip_prefix("settings.")?.split('.').next()?.to_string();
+            (!settings.contains(&key)).then_some(key)
+        })
+        .collect();
+    unknown.sort();
+    unknown.dedup();
+    for key in unknown {
+        let var = format!("{SETTINGS_VARIABLE}.{key}");
+        let span = match find_word(source.text, &var) {
+            Some(at) => source.span_of(at..at + var.len()),
+            None => source.span.clone(),
+        };
+        let hint = match super::fields::did_you_mean(&key, settings.iter().map(String::as_str)) {
+            Some(close) => format!("did you mean `settings.{close}`?"),
+            None => format!("declare it in agx.toml: [extension.settings.{key}]"),
+        };
+        f.at(
+            codes::UNDECLARED_VARIABLE,
+            source.file,
+            &span,
+            format!("prompt `{prompt}` uses `{var}`, which the package does not declare"),
+            Some(hint),
+        );
+    }
 }
 
 /// The first occurrence of `word` not inside a longer identifier.
@@ -180,6 +228,7 @@ mod tests {
             },
             "p",
             &args,
+            &["units".to_string()],
         );
         f.list
             .into_iter()
@@ -204,6 +253,17 @@ mod tests {
             check_inline("Hi {{ who }}", &["name"]),
             [("E021".into(), 18, 3)]
         );
+    }
+
+    #[test]
+    fn settings_are_checked_against_the_declared_keys() {
+        assert!(check_inline("in {{ settings.units }}", &[]).is_empty());
+        // `content = "in {{ settings.unit }}"`: `settings.unit` starts at column 18.
+        assert_eq!(
+            check_inline("in {{ settings.unit }}", &[]),
+            [("E021".into(), 18, 13)]
+        );
+        assert!(check_inline("{{ settings.anything }}", &["settings"]).is_empty());
     }
 
     #[test]

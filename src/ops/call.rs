@@ -86,6 +86,14 @@ pub fn call(
         qualified: name.clone(),
         def: def.clone(),
         package_dir: package.dir.clone(),
+        settings: crate::runtime::settings::resolve_one(
+            ctx.paths,
+            std::sync::Arc::new(crate::settings::PackageSettings::declared(
+                package.name().clone(),
+                &package.manifest.extension.settings,
+            )),
+            &format!("tool {name}"),
+        )?,
     };
     let args = arguments(&exposed.def.input_schema(), json, pairs)?;
     Ok(crate::runtime::call_tool(

@@ -14,6 +14,7 @@ use crate::manifest::{
     ExtensionSummary, ParameterSummary, PromptSummary, ServerSummary, ToolSummary,
 };
 use crate::name::{PackageName, QualifiedName};
+use crate::settings::{PackageSettings, ResolvedSetting, SettingsStore};
 use crate::store::Source;
 use crate::store::{InstalledPackage, Store};
 
@@ -39,6 +40,9 @@ pub struct PackageInfo {
     pub servers: Vec<ServerSummary>,
     pub tools: Vec<ToolSummary>,
     pub prompts: Vec<PromptSummary>,
+    /// The package's settings with where each value comes from (installed packages only;
+    /// a secret's value never appears).
+    pub settings: Vec<ResolvedSetting>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -212,6 +216,7 @@ fn describe_installed(
                 .iter()
                 .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
                 .collect();
+            info.settings = resolved_settings(ctx, name, &package.manifest.extension.settings);
             info
         }
         Err(e) => {
@@ -233,6 +238,30 @@ fn describe_installed(
                 Some(installed),
                 published,
             )
+        }
+    }
+}
+
+/// The settings as they resolve now; declared only (every one unset) with a warning when the
+/// stores cannot be read.
+fn resolved_settings(
+    ctx: &Context,
+    name: &PackageName,
+    declared: &[crate::settings::Setting],
+) -> Vec<ResolvedSetting> {
+    if declared.is_empty() {
+        return Vec::new();
+    }
+    match SettingsStore::open(ctx.paths).and_then(|s| s.resolve(name, declared)) {
+        Ok(resolved) => resolved.settings,
+        Err(e) => {
+            let hint = crate::error::Hint::hint(&e)
+                .map(|h| format!(" ({h})"))
+                .unwrap_or_default();
+            ctx.reporter.warn(&format!(
+                "cannot read the values of {name}'s settings: {e}{hint}"
+            ));
+            PackageSettings::declared(name.clone(), declared).settings
         }
     }
 }
@@ -284,6 +313,7 @@ fn package_info(
         servers: extension.servers,
         tools: extension.tools,
         prompts: extension.prompts,
+        settings: Vec::new(),
         instructions: BTreeMap::new(),
     }
 }

@@ -58,6 +58,9 @@ pub struct EntryChange {
     pub diff: Option<String>,
     /// Where the previous content was saved, when the file was replaced.
     pub backup: Option<PathBuf>,
+    /// Required settings of the server that have no value yet: `agx serve` will refuse to
+    /// start until they are set (`agx config set`).
+    pub missing_settings: Vec<super::config::Target>,
 }
 
 /// The client a file belongs to, guessed from its place and contents (`auto`).
@@ -79,6 +82,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     if resolved.wrapped {
         tracing::debug!("{server} wraps a shipped MCP server");
     }
+    let missing_settings = super::config::missing(ctx, &resolved.settings)?;
     tracing::debug!(
         "{server} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
         resolved.tools.len(),
@@ -100,6 +104,11 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     if ctx.paths.home_from_env {
         env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
     }
+    // Clients may clear the environment (Codex does): the secret store chosen here must be
+    // the one the server reads.
+    if let Ok(choice) = std::env::var(crate::settings::KEYRING_ENV) {
+        env.insert(crate::settings::KEYRING_ENV.to_string(), choice);
+    }
     env.extend(request.env.clone());
     let entry = ServerEntry {
         command,
@@ -114,6 +123,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
             file: target.file,
             outcome: change.outcome,
             backup: None,
+            missing_settings,
         });
     }
     let clients::Applied { change, backup } = clients::install_entry(
@@ -130,6 +140,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         outcome: change.outcome,
         diff: None,
         backup,
+        missing_settings,
     })
 }
 
@@ -168,5 +179,6 @@ pub fn uninstall_server(
         file: target.file,
         outcome: change.outcome,
         backup,
+        missing_settings: Vec::new(),
     })
 }

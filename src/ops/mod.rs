@@ -5,6 +5,7 @@
 pub mod author;
 pub mod call;
 pub mod clients;
+pub mod config;
 pub mod info;
 pub mod install;
 pub mod install_server;
@@ -63,6 +64,8 @@ pub enum OpsError {
     InUse(#[from] crate::clients::in_use::InUseError),
     #[error(transparent)]
     ServerLookup(#[from] crate::clients::resolve::ServerLookupError),
+    #[error(transparent)]
+    Config(Box<config::ConfigError>),
     #[error("cannot find the path of the running agx binary: {0}")]
     NoBinary(std::io::Error),
     #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
@@ -97,6 +100,13 @@ pub enum OpsError {
     },
 }
 
+// Boxed: a config error is large, and every operation returns this type.
+impl From<config::ConfigError> for OpsError {
+    fn from(e: config::ConfigError) -> Self {
+        OpsError::Config(Box::new(e))
+    }
+}
+
 // Boxed: a plan error is large, and every operation returns this type.
 impl From<crate::store::plan::PlanError> for OpsError {
     fn from(e: crate::store::plan::PlanError) -> Self {
@@ -115,6 +125,7 @@ impl crate::error::Hint for OpsError {
             OpsError::Records(e) => e.hint(),
             OpsError::InUse(e) => e.hint(),
             OpsError::ServerLookup(e) => e.hint(),
+            OpsError::Config(e) => e.hint(),
             OpsError::NoBinary(_) => None,
             OpsError::NoEntry { .. } => {
                 Some("`agx clients` lists the agx entries of every client".into())

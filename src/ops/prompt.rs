@@ -26,6 +26,14 @@ pub fn prompt(ctx: &Context, prompt: &str, pairs: &[String]) -> Result<GetPrompt
         qualified: name.clone(),
         def: def.clone(),
         package_dir: package.dir.clone(),
+        settings: crate::runtime::settings::resolve_one(
+            ctx.paths,
+            std::sync::Arc::new(crate::settings::PackageSettings::declared(
+                package.name().clone(),
+                &package.manifest.extension.settings,
+            )),
+            &format!("prompt {name}"),
+        )?,
     };
     let args = arguments(&Value::Null, None, pairs)?;
     Ok(crate::runtime::render_prompt(&exposed, args)?)

@@ -11,6 +11,7 @@ use crate::manifest::{
     load_package, snapshot,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
+use crate::settings::PackageSettings;
 
 /// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
 /// store cannot be read.
@@ -25,6 +26,8 @@ pub struct ExposedTool {
     pub qualified: QualifiedName,
     pub def: ToolDef,
     pub package_dir: PathBuf,
+    /// The settings of the tool's package (declared here, resolved by `runtime::settings`).
+    pub settings: Arc<PackageSettings>,
 }
 
 /// A prompt as the server exposes it.
@@ -34,6 +37,7 @@ pub struct ExposedPrompt {
     pub qualified: QualifiedName,
     pub def: PromptDef,
     pub package_dir: PathBuf,
+    pub settings: Arc<PackageSettings>,
 }
 
 /// A command run once before the server answers.
@@ -43,6 +47,8 @@ pub struct InitStep {
     pub what: String,
     pub command: Vec<String>,
     pub package_dir: PathBuf,
+    /// The package it belongs to, whose settings it receives.
+    pub package: PackageName,
     pub env: Vec<(String, String)>,
     pub timeout_secs: u64,
 }
@@ -68,12 +74,43 @@ pub struct WrappedServer {
     pub package_dir: PathBuf,
     pub cwd: PathBuf,
     pub env: BTreeMap<String, String>,
+    pub settings: Arc<PackageSettings>,
 }
 
 #[derive(Debug)]
 pub enum Assembled {
     Native(Assembly),
     Wrapped(WrappedServer),
+}
+
+impl Assembled {
+    /// The settings of every package whose items the server runs, each package once.
+    pub fn settings(&self) -> Vec<Arc<PackageSettings>> {
+        let mut all: Vec<Arc<PackageSettings>> = Vec::new();
+        let found: Vec<&Arc<PackageSettings>> = match self {
+            Assembled::Wrapped(w) => vec![&w.settings],
+            Assembled::Native(a) => a
+                .tools
+                .iter()
+                .map(|t| &t.settings)
+                .chain(a.prompts.iter().map(|p| &p.settings))
+                .collect(),
+        };
+        for s in found {
+            if !all.iter().any(|known| known.package == s.package) {
+                all.push(s.clone());
+            }
+        }
+        all
+    }
+}
+
+/// A package's declared settings, not yet resolved.
+fn declared_settings(package: &Package) -> Arc<PackageSettings> {
+    Arc::new(PackageSettings::declared(
+        package.name().clone(),
+        &package.manifest.extension.settings,
+    ))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -292,6 +329,7 @@ fn assemble_from(
                 .map(|c| owner.dir.join(c))
                 .unwrap_or_else(|| owner.dir.clone()),
             env: def.env.clone(),
+            settings: declared_settings(owner),
         }));
     }
 
@@ -307,7 +345,7 @@ fn assemble_from(
         }))
     };
 
-    let mut tools: Vec<(QualifiedName, ToolDef, PathBuf)> = Vec::new();
+    let mut tools: Vec<(QualifiedName, ToolDef, Arc<Package>)> = Vec::new();
     for reference in &def.tools {
         let (pkg, tool) =
             resolve(owner, reference, loader, |p, n| p.tool(n).cloned()).map_err(|reason| {
@@ -321,10 +359,10 @@ fn assemble_from(
             item: tool.name.clone(),
         };
         if !tools.iter().any(|(q, _, _)| q == &qualified) {
-            tools.push((qualified, tool, pkg.dir.clone()));
+            tools.push((qualified, tool, pkg));
         }
     }
-    let mut prompts: Vec<(QualifiedName, PromptDef, PathBuf)> = Vec::new();
+    let mut prompts: Vec<(QualifiedName, PromptDef, Arc<Package>)> = Vec::new();
     for reference in &def.prompts {
         let (pkg, prompt) = resolve(owner, reference, loader, |p, n| p.prompt(n).cloned())
             .map_err(|reason| match reason {
@@ -336,7 +374,7 @@ fn assemble_from(
             item: prompt.name.clone(),
         };
         if !prompts.iter().any(|(q, _, _)| q == &qualified) {
-            prompts.push((qualified, prompt, pkg.dir.clone()));
+            prompts.push((qualified, prompt, pkg));
         }
     }
 
@@ -354,6 +392,7 @@ fn assemble_from(
             what: format!("server {server}"),
             command: command.clone(),
             package_dir: owner.dir.clone(),
+            package: owner.name().clone(),
             env: package_env(&owner.dir, owner.name())
                 .into_iter()
                 .chain(def.env.iter().map(|(k, v)| (k.clone(), v.clone())))
@@ -361,8 +400,8 @@ fn assemble_from(
             timeout_secs: crate::manifest::DEFAULT_TOOL_TIMEOUT_SECS,
         });
     }
-    for (qualified, tool, dir) in &tools {
-        initialization.extend(tool_init_step(qualified, tool, dir));
+    for (qualified, tool, pkg) in &tools {
+        initialization.extend(tool_init_step(qualified, tool, &pkg.dir));
     }
 
     Ok(Assembled::Native(Assembly {
@@ -374,21 +413,23 @@ fn assemble_from(
         tools: tools
             .into_iter()
             .zip(tool_names)
-            .map(|((qualified, def, package_dir), exposed)| ExposedTool {
+            .map(|((qualified, def, pkg), exposed)| ExposedTool {
                 exposed,
                 qualified,
                 def,
-                package_dir,
+                package_dir: pkg.dir.clone(),
+                settings: declared_settings(&pkg),
             })
             .collect(),
         prompts: prompts
             .into_iter()
             .zip(prompt_names)
-            .map(|((qualified, def, package_dir), exposed)| ExposedPrompt {
+            .map(|((qualified, def, pkg), exposed)| ExposedPrompt {
                 exposed,
                 qualified,
                 def,
-                package_dir,
+                package_dir: pkg.dir.clone(),
+                settings: declared_settings(&pkg),
             })
             .collect(),
         initialization,
@@ -487,6 +528,7 @@ pub fn tool_init_step(
         what: format!("tool {qualified}"),
         command: command.clone(),
         package_dir: dir.to_path_buf(),
+        package: qualified.package.clone(),
         env: tool_env(dir, qualified, &tool.env),
         timeout_secs: tool.timeout_secs,
     })

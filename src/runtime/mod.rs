@@ -15,6 +15,7 @@ mod output;
 pub mod process;
 mod process_tree;
 mod prompts;
+pub mod settings;
 mod std_streams;
 pub mod stderr_protocol;
 pub mod stdio;
@@ -85,6 +86,18 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Assemble(#[from] AssembleError),
+    /// `what` is `server acme/w/s`, `tool acme/w/t` or `prompt acme/w/p`.
+    #[error("{what} cannot start: required settings have no value:\n{detail}")]
+    MissingSettings { what: String, detail: String },
+    #[error(transparent)]
+    Settings(Box<crate::settings::SettingsError>),
+}
+
+// Boxed: a settings error is large, and serving returns this type.
+impl From<crate::settings::SettingsError> for ServeError {
+    fn from(e: crate::settings::SettingsError) -> Self {
+        ServeError::Settings(Box::new(e))
+    }
 }
 
 impl crate::error::Hint for ServeError {
@@ -104,6 +117,11 @@ impl crate::error::Hint for ServeError {
             ServeError::Name(e) => e.hint(),
             ServeError::Store(e) => e.hint(),
             ServeError::Assemble(e) => e.hint(),
+            ServeError::MissingSettings { .. } => Some(
+                "set them once with `agx config set` (docs/settings.md); every client's entry uses them"
+                    .into(),
+            ),
+            ServeError::Settings(e) => e.hint(),
         }
     }
 }
@@ -140,7 +158,7 @@ pub fn serve_installed(
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
-    let assembled = {
+    let mut assembled = {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
@@ -152,6 +170,7 @@ pub fn serve_installed(
         };
         assemble(server, &find)?
     };
+    settings::resolve(paths, &mut assembled)?;
     run(assembled, listen, Some(log_file(&paths.logs_dir(), server)))
 }
 
@@ -210,8 +229,13 @@ pub fn call_tool(
 ) -> Result<rmcp::model::CallToolResult, ServeError> {
     block_on_current_thread(async {
         process_tree::adopt_orphans();
+        let settings_env = tool.settings.env_vars();
         let init: Vec<_> = assemble::tool_init_step(&tool.qualified, &tool.def, &tool.package_dir)
             .into_iter()
+            .map(|mut step| {
+                step.env.extend(settings_env.iter().cloned());
+                step
+            })
             .collect();
         initialize(&init).await?;
         let tool = tools::ServedTool::new(tool);
@@ -325,6 +349,7 @@ async fn initialize(steps: &[assemble::InitStep]) -> Result<(), ServeError> {
         let output = || {
             let mut s = String::new();
             let out = String::from_utf8_lossy(&outcome.stdout);
+            let out = settings::redact(&out);
             if !out.trim().is_empty() {
                 s.push_str(&format!("\nstdout:\n{}", out.trim_end()));
             }

@@ -199,8 +199,8 @@ async fn read_stderr(
             break;
         }
         let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\n', '\r']);
-        let parsed = parse_line(text);
+        let text = super::settings::redact(text.trim_end_matches(['\n', '\r']));
+        let parsed = parse_line(&text);
         if let StderrLine::Plain { text, .. } = &parsed {
             tail.push_str(text);
             tail.push('\n');

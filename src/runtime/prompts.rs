@@ -67,7 +67,8 @@ pub async fn get(
     match p.def.kind {
         PromptKind::Text => {
             let content = p.def.content.clone().unwrap_or_default();
-            let rendering = tokio::task::spawn_blocking(move || render(&content, &args));
+            let settings = p.settings.template_values();
+            let rendering = tokio::task::spawn_blocking(move || render(&content, &args, &settings));
             let text = tokio::select! {
                 rendered = rendering => rendered
                     .map_err(|e| fail(format!("rendering stopped: {e}")))?
@@ -81,9 +82,23 @@ pub async fn get(
     }
 }
 
-/// Render a template; an argument that was not given is empty text.
-fn render(template: &str, args: &Map<String, Value>) -> Result<String, template::RenderError> {
-    let ctx = minijinja::Value::from_pairs(args.iter().map(|(k, v)| (k.as_str(), to_jinja(v))));
+/// Render a template; an argument that was not given is empty text. The package's
+/// settings are `settings.<key>`.
+fn render(
+    template: &str,
+    args: &Map<String, Value>,
+    settings: &[(String, String)],
+) -> Result<String, template::RenderError> {
+    let settings = minijinja::Value::from_pairs(
+        settings
+            .iter()
+            .map(|(k, v)| (k.as_str(), minijinja::Value::from(v.as_str()))),
+    );
+    let ctx = minijinja::Value::from_pairs(
+        args.iter()
+            .map(|(k, v)| (k.as_str(), to_jinja(v)))
+            .chain([(template::SETTINGS_VARIABLE, settings)]),
+    );
     template::render(template, ctx)
 }
 
@@ -136,6 +151,7 @@ async fn run_command(
     };
     let mut env = package_env(&p.package_dir, &p.qualified.package);
     env.push(("AGX_PROMPT".into(), p.qualified.item.to_string()));
+    env.extend(p.settings.env_vars());
     let mut input = serde_json::to_vec(args).expect("arguments serialize");
     input.push(b'\n');
     let spec = RunSpec {
@@ -203,7 +219,8 @@ mod tests {
         assert_eq!(
             render(
                 "Q: {{ query }}{% if lang %} in {{ lang }}{% endif %}",
-                &args
+                &args,
+                &[]
             )
             .unwrap(),
             "Q: rust"
@@ -212,6 +229,15 @@ mod tests {
 
     #[test]
     fn template_errors_are_reported() {
-        assert!(render("{% if %}", &Map::new()).is_err());
+        assert!(render("{% if %}", &Map::new(), &[]).is_err());
+    }
+
+    #[test]
+    fn settings_are_a_template_variable() {
+        let settings = [("units".to_string(), "metric".to_string())];
+        assert_eq!(
+            render("in {{ settings.units }}", &Map::new(), &settings).unwrap(),
+            "in metric"
+        );
     }
 }

@@ -176,7 +176,11 @@ impl ServedTool {
             program: resolve_program(&t.package_dir, program),
             args: argv,
             cwd: t.package_dir.clone(),
-            env: tool_env(&t.package_dir, &t.qualified, &t.def.env),
+            env: [
+                tool_env(&t.package_dir, &t.qualified, &t.def.env),
+                t.settings.env_vars(),
+            ]
+            .concat(),
             stdin,
             timeout: Duration::from_secs(t.def.timeout_secs),
             output_cap: OUTPUT_CAP,
@@ -282,6 +286,10 @@ pub(crate) mod tests {
                 location: SourceLocation::default(),
             },
             package_dir: std::env::temp_dir(),
+            settings: std::sync::Arc::new(crate::settings::PackageSettings::declared(
+                crate::name::PackageName::parse("acme/demo").unwrap(),
+                &[],
+            )),
         }
     }
 

@@ -21,6 +21,7 @@ pub fn exec(w: &WrappedServer) -> ServeError {
         .current_dir(&w.cwd)
         .envs(package_env(&w.package_dir, &w.server.package))
         .envs(&w.env)
+        .envs(w.settings.env_vars())
         .exec();
     ServeError::Wrapped {
         server: w.server.clone(),

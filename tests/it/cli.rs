@@ -35,6 +35,7 @@ fn help_lists_every_command() {
             "uninstall-server",
             "clients",
             "doctor",
+            "config",
             "serve",
             "call",
             "prompt",

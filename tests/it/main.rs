@@ -21,6 +21,7 @@ mod pack;
 mod registry;
 mod runtime_hardening;
 mod serve;
+mod settings;
 mod store;
 mod store_hardening;
 mod validate;

@@ -323,6 +323,7 @@ fn list_variants_and_json() {
         [
             ("acme/docs", false),
             ("acme/geo", true),
+            ("acme/quotes", false),
             ("acme/research", false),
             ("acme/weather", true),
             ("agx/conformance", false),

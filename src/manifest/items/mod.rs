@@ -6,10 +6,12 @@
 mod named_tables;
 mod prompts;
 mod servers;
+mod settings;
 mod source;
 mod tools;
 
 pub use prompts::check_prompt;
 pub use servers::{Reference, check_server};
+pub use settings::read_settings;
 pub use source::DefinitionSource;
 pub use tools::check_tool;

@@ -92,6 +92,7 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
         );
     }
     let argument_names: Vec<String> = arguments.iter().map(|a| a.name.clone()).collect();
+    let setting_keys: Vec<String> = src.settings.iter().map(|s| s.key.clone()).collect();
     let mut text = None;
     if kind == PromptKind::Text {
         if let Some((content, node)) = &content {
@@ -100,7 +101,13 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
                 span: node.span.clone(),
                 text: content,
             };
-            template::check(f, &source, src.declared.as_str(), &argument_names);
+            template::check(
+                f,
+                &source,
+                src.declared.as_str(),
+                &argument_names,
+                &setting_keys,
+            );
             text = Some(content.clone());
         } else if let Some((path, node)) = &content_file
             && let Some(file) = read_content_file(f, src, path, node)
@@ -110,7 +117,13 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
                 span: 0..file.text.len(),
                 text: &file.text,
             };
-            template::check(f, &source, src.declared.as_str(), &argument_names);
+            template::check(
+                f,
+                &source,
+                src.declared.as_str(),
+                &argument_names,
+                &setting_keys,
+            );
             text = Some(file.text.clone());
         }
     }

@@ -21,6 +21,8 @@ pub struct DefinitionSource<'a> {
     /// Where to point for missing keys: the item's key in a combined file, else the file start.
     pub anchor: Range<usize>,
     pub declared: &'a ItemName,
+    /// The package's settings (`{{ settings.<key> }}` in templates).
+    pub settings: &'a [crate::settings::Setting],
     /// In a combined file the table key names the item, so `name` may be left out.
     pub combined: bool,
     pub location: SourceLocation,

@@ -293,6 +293,7 @@ mod tests {
             node: &node,
             anchor: 0..0,
             declared: &declared,
+            settings: &[],
             combined: false,
             location: file.location(0),
         };

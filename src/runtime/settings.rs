@@ -1,0 +1,107 @@
+//! Settings while serving: resolved once at start, before the server answers anything, and
+//! handed to tools, command prompts, templates and wrapped servers. A required setting
+//! without a value stops the server with the commands that set it. Secret values are
+//! known to [`redact`] from then on, so tool stderr never carries them into logs.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use super::ServeError;
+use super::assemble::Assembled;
+use crate::name::PackageName;
+use crate::paths::AgxPaths;
+use crate::settings::{PackageSettings, Redactor, SettingsStore, missing_message};
+
+/// The secrets of this process's server: set once, at start.
+static REDACTOR: OnceLock<Redactor> = OnceLock::new();
+
+/// `text` with this server's secret values replaced.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match REDACTOR.get() {
+        Some(r) => r.redact(text),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// Resolve the settings of every package the server runs and put them in place.
+pub fn resolve(paths: &AgxPaths, assembled: &mut Assembled) -> Result<(), ServeError> {
+    let declared = assembled.settings();
+    if declared.iter().all(|s| s.settings.is_empty()) {
+        return Ok(());
+    }
+    let server = match assembled {
+        Assembled::Native(a) => format!("server {}", a.server),
+        Assembled::Wrapped(w) => format!("server {}", w.server),
+    };
+    let resolved = resolve_packages(paths, &declared, &server)?;
+    let of = |package: &PackageName, current: &Arc<PackageSettings>| {
+        resolved
+            .get(package)
+            .cloned()
+            .unwrap_or_else(|| current.clone())
+    };
+    match assembled {
+        Assembled::Wrapped(w) => w.settings = of(&w.server.package, &w.settings),
+        Assembled::Native(a) => {
+            for t in &mut a.tools {
+                t.settings = of(&t.qualified.package, &t.settings);
+            }
+            for p in &mut a.prompts {
+                p.settings = of(&p.qualified.package, &p.settings);
+            }
+            for step in &mut a.initialization {
+                if let Some(r) = resolved.get(&step.package) {
+                    step.env.extend(r.env_vars());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Resolve the settings of one package for a single run outside a server (`agx call`,
+/// `agx prompt`), with the same rules: a missing required setting is an error naming
+/// `agx config set`, and its secrets are redacted from the tool's stderr.
+pub fn resolve_one(
+    paths: &AgxPaths,
+    declared: Arc<PackageSettings>,
+    what: &str,
+) -> Result<Arc<PackageSettings>, ServeError> {
+    if declared.settings.is_empty() {
+        return Ok(declared);
+    }
+    let mut resolved = resolve_packages(paths, std::slice::from_ref(&declared), what)?;
+    Ok(resolved.remove(&declared.package).unwrap_or(declared))
+}
+
+/// Read the stored values of each package once; fail with every missing required setting;
+/// make the secrets known to [`redact`].
+fn resolve_packages(
+    paths: &AgxPaths,
+    declared: &[Arc<PackageSettings>],
+    what: &str,
+) -> Result<HashMap<PackageName, Arc<PackageSettings>>, ServeError> {
+    let store = SettingsStore::open(paths)?;
+    let mut resolved: HashMap<PackageName, Arc<PackageSettings>> = HashMap::new();
+    let mut missing = Vec::new();
+    for d in declared {
+        let r = store.resolve(&d.package, &d.declarations())?;
+        if r.missing().next().is_some() {
+            missing.push(missing_message(&r.package, r.missing()));
+        }
+        resolved.insert(d.package.clone(), Arc::new(r));
+    }
+    if !missing.is_empty() {
+        return Err(ServeError::MissingSettings {
+            what: what.to_string(),
+            detail: missing.join("\n"),
+        });
+    }
+    let _ = REDACTOR.set(Redactor::new(
+        resolved
+            .values()
+            .flat_map(|r| r.secret_values().map(str::to_string)),
+    ));
+    Ok(resolved)
+}
