@@ -647,3 +647,28 @@ async fn the_entries_for_gemini_and_codex_give_the_tool_its_key() {
         client_session.cancel().await.unwrap();
     }
 }
+
+#[test]
+fn agx_call_uses_the_settings_serve_would() {
+    let h = Home::with_quotes();
+    let call = ["call", "acme/quotes/quote", "--arg", "symbol=ACME"];
+    let ran = h.agx(&call).failure();
+    assert!(
+        ran.stderr().contains("tool acme/quotes/quote cannot start")
+            && ran.stderr().contains("agx config set acme/quotes api_key"),
+        "{}",
+        ran.text
+    );
+
+    h.set_key(CANARY).success();
+    let mut with_json = call.to_vec();
+    with_json.extend(["--format", "json"]);
+    let ran = h.agx(&with_json).success();
+    let result: Value = serde_json::from_str(&ran.stdout()).expect("a CallToolResult");
+    assert_eq!(
+        result["structuredContent"]["key_sha256"],
+        key_fingerprint(CANARY)
+    );
+    assert_eq!(result["structuredContent"]["currency"], "USD");
+    assert!(!ran.text.contains(CANARY), "{}", ran.text);
+}
