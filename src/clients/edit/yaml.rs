@@ -12,6 +12,8 @@ use super::{ConfigDoc, Container, EditError, SyntaxError, line_column};
 pub struct YamlDoc {
     doc: Document,
     empty: bool,
+    /// Whether the file ends with a line break (new files get one; one without keeps it so).
+    trailing_newline: bool,
 }
 
 fn node_to_json(node: &YamlNode) -> Value {
@@ -137,6 +139,7 @@ impl YamlDoc {
         Ok(YamlDoc {
             doc,
             empty: text.trim().is_empty(),
+            trailing_newline: text.trim().is_empty() || text.ends_with('\n'),
         })
     }
 
@@ -275,9 +278,26 @@ impl ConfigDoc for YamlDoc {
 
     fn text(&self) -> String {
         let mut text = self.doc.to_string();
-        if !text.is_empty() && !text.ends_with('\n') {
+        if self.trailing_newline && !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `client_edit` fuzz target: a file without a final line break gained one
+    /// when printed back unchanged.
+    #[test]
+    fn a_file_without_a_final_line_break_prints_back_unchanged() {
+        for text in [
+            "# Goose configuration\nGOOS\r# Goo",
+            "extensions:\n  a:\n    cmd: x",
+        ] {
+            assert_eq!(YamlDoc::parse(text).unwrap().text(), text);
+        }
     }
 }
