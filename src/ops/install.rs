@@ -121,7 +121,12 @@ pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> 
             };
             let installed = installed.into_iter().map(|p| (p.name, p.receipt)).collect();
             let plan = crate::store::plan::plan(registry, &installed, &roots)?;
-            Ok(Some(installer.stage(registry, plan, &staging, previous.flatten())?))
+            Ok(Some(installer.stage(
+                registry,
+                plan,
+                &staging,
+                previous.flatten(),
+            )?))
         },
         |staged| {
             if let (Some(staged), Some(registry)) = (staged, &registry) {

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::{Context, OpsResult};
-use crate::name::{PackageName, PackageSpec};
 use crate::index::Registry;
+use crate::name::{PackageName, PackageSpec};
 use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
 
 /// Update `names` (every registry package when empty). Installs report through the
@@ -20,10 +20,8 @@ pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
     store.prepare_then_commit(
         |installed, previous: Option<Option<(Registry, StagedPlan)>>| {
             let (registry, previous) = previous.flatten().unzip();
-            let installed: BTreeMap<PackageName, InstalledPackage> = installed
-                .into_iter()
-                .map(|p| (p.name.clone(), p))
-                .collect();
+            let installed: BTreeMap<PackageName, InstalledPackage> =
+                installed.into_iter().map(|p| (p.name.clone(), p)).collect();
             let Some((roots, registry)) = update_roots(ctx, &installed, names, registry)? else {
                 return Ok(None);
             };

@@ -31,10 +31,7 @@ impl Staging {
             .map_err(crate::io_context::at("lock", &lock_path))?;
         let dir = root.join(name);
         fs_err::create_dir(&dir)?;
-        Ok(Staging {
-            dir,
-            _owner: owner,
-        })
+        Ok(Staging { dir, _owner: owner })
     }
 
     /// A new empty folder inside, for one package.
