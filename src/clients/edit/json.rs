@@ -8,14 +8,13 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
 use serde_json::Value;
 
-use super::{ConfigDoc, Container, EditError, SyntaxError};
+use super::{ConfigDoc, Container, EditError, FinalNewline, SyntaxError};
 
 pub struct JsonDoc {
     root: CstRootNode,
     /// JSONC: comments and trailing commas allowed.
     comments: bool,
-    /// Whether the file already ends with a newline (new files get one).
-    trailing_newline: bool,
+    trailing_newline: FinalNewline,
 }
 
 fn strict_options() -> ParseOptions {
@@ -89,7 +88,7 @@ impl JsonDoc {
         Ok(JsonDoc {
             root,
             comments,
-            trailing_newline: text.trim().is_empty() || text.ends_with('\n'),
+            trailing_newline: FinalNewline::of(text),
         })
     }
 
@@ -264,11 +263,7 @@ impl ConfigDoc for JsonDoc {
     }
 
     fn text(&self) -> String {
-        let mut text = self.root.to_string();
-        if self.trailing_newline && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text
+        self.trailing_newline.apply(self.root.to_string())
     }
 }
 

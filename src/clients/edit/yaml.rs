@@ -7,13 +7,12 @@ use serde_json::Value;
 use yaml_edit::validator::{Severity, Validator};
 use yaml_edit::{Document, Mapping, Sequence, YamlNode};
 
-use super::{ConfigDoc, Container, EditError, SyntaxError, line_column};
+use super::{ConfigDoc, Container, EditError, FinalNewline, SyntaxError, line_column};
 
 pub struct YamlDoc {
     doc: Document,
     empty: bool,
-    /// Whether the file ends with a line break (new files get one; one without keeps it so).
-    trailing_newline: bool,
+    trailing_newline: FinalNewline,
 }
 
 fn node_to_json(node: &YamlNode) -> Value {
@@ -139,7 +138,7 @@ impl YamlDoc {
         Ok(YamlDoc {
             doc,
             empty: text.trim().is_empty(),
-            trailing_newline: text.trim().is_empty() || text.ends_with('\n'),
+            trailing_newline: FinalNewline::of(text),
         })
     }
 
@@ -277,11 +276,7 @@ impl ConfigDoc for YamlDoc {
     }
 
     fn text(&self) -> String {
-        let mut text = self.doc.to_string();
-        if self.trailing_newline && !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text
+        self.trailing_newline.apply(self.doc.to_string())
     }
 }
 
