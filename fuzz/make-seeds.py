@@ -9,7 +9,6 @@ import io
 import json
 import pathlib
 import re
-import shutil
 import tarfile
 
 FUZZ = pathlib.Path(__file__).resolve().parent
@@ -149,8 +148,10 @@ def client_edit_seeds():
 
 
 def main():
-    if SEEDS.exists():
-        shutil.rmtree(SEEDS)
+    # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
+    for path in SEEDS.glob("*/*"):
+        if not path.name.startswith("finding-"):
+            path.unlink()
     manifest_seeds()
     index_seeds()
     unpack_seeds()

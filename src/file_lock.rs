@@ -84,6 +84,30 @@ impl FileLock {
         }
     }
 
+    /// Take the lock of a transient lock file at `path` without waiting, to learn whether
+    /// its owner has ended (the OS released its lock): `None` while another process holds it.
+    /// The taker then owns the file, and removes it on release as its owner would have. A
+    /// missing file is a `NotFound` error.
+    pub fn try_take_transient(path: &Path) -> io::Result<Option<FileLock>> {
+        let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Ok(None),
+            Err(TryLockError::Error(e)) => return Err(e),
+        }
+        let mut lock = FileLock {
+            file,
+            mode: LockMode::Exclusive,
+            remove_on_release: None,
+        };
+        // Removed and replaced between the open and the lock: the file there is not this one.
+        if !lock.is_at(path)? {
+            return Ok(None);
+        }
+        lock.remove_on_release = Some(path.to_path_buf());
+        Ok(Some(lock))
+    }
+
     pub fn mode(&self) -> LockMode {
         self.mode
     }
@@ -158,6 +182,24 @@ mod tests {
         told_rx.recv().unwrap();
         drop(held);
         waiter.join().unwrap().unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_transient_lock_is_taken_over_only_once_its_owner_lets_go() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("owner.lock");
+        let mut owner = FileLock::acquire_transient(&path, || {}).unwrap();
+        assert!(FileLock::try_take_transient(&path).unwrap().is_none());
+        // An owner that ends without removing its file (a crash) leaves it free.
+        owner.remove_on_release = None;
+        drop(owner);
+        assert!(path.exists());
+        let taken = FileLock::try_take_transient(&path).unwrap().expect("free");
+        drop(taken);
+        assert!(!path.exists(), "the taker removes the file");
+        let missing = FileLock::try_take_transient(&path).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
     }
 
     #[cfg(unix)]

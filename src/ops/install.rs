@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{Context, OpsError, OpsResult};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
-use crate::store::{InstallOptions, Installer, LocalSource, LockMode, Root, Store, StoreError};
+use crate::store::{InstallOptions, Installer, LocalSource, Root, StagedPlan, Store, StoreError};
 
 /// What `agx install` was asked for.
 #[derive(Debug, Clone)]
@@ -66,15 +66,17 @@ pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> 
         return Ok(());
     }
 
-    let _lock = store.lock(LockMode::Exclusive)?;
-    let mut installer = Installer {
+    let installer = Installer {
         store: &store,
         reporter: ctx.reporter,
     };
-    let mut prepared = Vec::new();
-    for local in locals {
-        prepared.push(installer.prepare_local(local)?);
-    }
+    // Everything slow (reading local packages, the registry, downloads) happens in staging,
+    // without the store lock; the lock is held only to put the result in place.
+    let staging = store.staging()?;
+    let prepared = locals
+        .into_iter()
+        .map(|local| installer.prepare_local(local, &staging))
+        .collect::<Result<Vec<_>, _>>()?;
 
     let mut roots: Vec<Root> = specs
         .iter()
@@ -107,23 +109,38 @@ pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> 
             }
         }
     }
-    if !roots.is_empty() {
-        let registry = ctx.open_registry()?;
-        let installed = store
-            .list()?
-            .into_iter()
-            .map(|p| (p.name, p.receipt))
-            .collect();
-        let plan = crate::store::plan::plan(&registry, &installed, &roots)?;
-        for warning in &plan.warnings {
-            ctx.reporter.warn(warning);
-        }
-        installer.apply(&registry, &plan, &explicit)?;
-    }
-    for p in prepared {
-        installer.commit_local(p, InstallOptions { force })?;
-    }
-    Ok(())
+    let registry = if roots.is_empty() {
+        None
+    } else {
+        Some(ctx.open_registry()?)
+    };
+    store.prepare_then_commit(
+        |installed, previous| -> OpsResult<Option<StagedPlan>> {
+            let Some(registry) = &registry else {
+                return Ok(None);
+            };
+            let installed = installed.into_iter().map(|p| (p.name, p.receipt)).collect();
+            let plan = crate::store::plan::plan(registry, &installed, &roots)?;
+            Ok(Some(installer.stage(
+                registry,
+                plan,
+                &staging,
+                previous.flatten(),
+            )?))
+        },
+        |staged| {
+            if let (Some(staged), Some(registry)) = (staged, &registry) {
+                for warning in &staged.plan().warnings {
+                    ctx.reporter.warn(warning);
+                }
+                installer.apply(registry, staged, &explicit)?;
+            }
+            for p in prepared {
+                installer.commit_local(p, InstallOptions { force })?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Install `package` (and its dependencies) unless it is installed, as `agx install

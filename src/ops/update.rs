@@ -3,19 +3,55 @@
 use std::collections::BTreeMap;
 
 use super::{Context, OpsResult};
+use crate::index::Registry;
 use crate::name::{PackageName, PackageSpec};
-use crate::store::{InstalledPackage, Installer, LockMode, Root, StoreError};
+use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
 
 /// Update `names` (every registry package when empty). Installs report through the
 /// reporter; packages from other sources and newer versions outside a requirement are noted.
+/// Checking and downloading happen without the store lock (see `Store::prepare_then_commit`).
 pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
     let store = ctx.store();
-    let _lock = store.lock(LockMode::Exclusive)?;
-    let installed: BTreeMap<PackageName, InstalledPackage> = store
-        .list()?
-        .into_iter()
-        .map(|p| (p.name.clone(), p))
-        .collect();
+    let installer = Installer {
+        store: &store,
+        reporter: ctx.reporter,
+    };
+    let staging = store.staging()?;
+    store.prepare_then_commit(
+        |installed, previous: Option<Option<(Registry, StagedPlan)>>| {
+            let (registry, previous) = previous.flatten().unzip();
+            let installed: BTreeMap<PackageName, InstalledPackage> =
+                installed.into_iter().map(|p| (p.name.clone(), p)).collect();
+            let Some((roots, registry)) = update_roots(ctx, &installed, names, registry)? else {
+                return Ok(None);
+            };
+            let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
+            let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
+            let staged = installer.stage(&registry, plan, &staging, previous)?;
+            Ok(Some((registry, staged)))
+        },
+        |staged| {
+            if let Some((registry, staged)) = staged {
+                for warning in &staged.plan().warnings {
+                    ctx.reporter.warn(warning);
+                }
+                // Receipts keep the requirement each package was installed with.
+                installer.apply(&registry, staged, &BTreeMap::new())?;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The packages to move to a newer version, as exact requirements, and the registry they
+/// come from (`registry` when one was opened before); `None` (said on the reporter) when
+/// there is nothing to update.
+fn update_roots(
+    ctx: &Context,
+    installed: &BTreeMap<PackageName, InstalledPackage>,
+    names: &[PackageName],
+    registry: Option<Registry>,
+) -> OpsResult<Option<(Vec<Root>, Registry)>> {
     let mut targets = Vec::new();
     for name in names {
         let package = installed
@@ -41,11 +77,14 @@ pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
             "Updated",
             "nothing: no package from a registry is installed",
         );
-        return Ok(());
+        return Ok(None);
     }
 
-    let registry = ctx.open_registry()?;
-    let checks = crate::store::update::check(&registry, &installed, &targets)?;
+    let registry = match registry {
+        Some(registry) => registry,
+        None => ctx.open_registry()?,
+    };
+    let checks = crate::store::update::check(&registry, installed, &targets)?;
     let roots: Vec<Root> = checks
         .iter()
         .filter(|c| c.wanted > c.current)
@@ -74,18 +113,7 @@ pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
             "Updated",
             "nothing: every package is at its newest wanted version",
         );
-        return Ok(());
+        return Ok(None);
     }
-    let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
-    let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
-    for warning in &plan.warnings {
-        ctx.reporter.warn(warning);
-    }
-    // Receipts keep the requirement each package was installed with.
-    Installer {
-        store: &store,
-        reporter: ctx.reporter,
-    }
-    .apply(&registry, &plan, &BTreeMap::new())?;
-    Ok(())
+    Ok(Some((roots, registry)))
 }

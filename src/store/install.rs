@@ -1,7 +1,8 @@
-//! Install transactions. For each package: download into a fresh staging folder while
-//! hashing (the registry verifies size and sha256), unpack from the verified file into
-//! staging, check that the archive holds the package it claims, mark it complete, rename it
-//! into place, and write the receipt last. A crash at any step leaves the previous receipt,
+//! Install transactions, in two halves. Staging, without the store lock: for each package,
+//! download into this process's staging folder while hashing (the registry verifies size
+//! and sha256), unpack from the verified file, and check that the archive holds the package
+//! it claims. Committing, under the exclusive lock: mark each package complete, rename it
+//! into place, and write its receipt last. A crash at any step leaves the previous receipt,
 //! and therefore the previous state, valid; the next writer cleans the leftovers.
 //! Nothing here runs package code.
 
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::plan::{PackageSource, Plan, PlannedInstall};
 use super::receipt::{Receipt, Source, now_rfc3339};
-use super::{COMPLETE_MARKER, Store, StoreError, fsutil};
+use super::{COMPLETE_MARKER, Staging, Store, StoreError, fsutil};
 use crate::manifest::Package;
 use crate::name::PackageName;
 pub use crate::report::Outcome;
@@ -68,24 +69,82 @@ impl Drop for PreparedLocal {
     }
 }
 
-/// Performs install plans on a store (the caller holds the exclusive lock).
+/// A plan whose packages are downloaded, unpacked and checked in staging, in plan order.
+pub struct StagedPlan {
+    plan: Plan,
+    packages: Vec<StagedPackage>,
+}
+
+impl StagedPlan {
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+}
+
+/// One registry package unpacked in staging; dropping it removes its staging folder.
+struct StagedPackage {
+    /// The index entry's checksum: a later plan reuses the package only for the same bytes.
+    cksum: String,
+    package: Package,
+    stage: PathBuf,
+}
+
+impl StagedPackage {
+    fn is_for(&self, planned: &PlannedInstall) -> bool {
+        self.package.name() == &planned.entry.name
+            && self.package.version() == &planned.entry.vers
+            && self.cksum == planned.entry.cksum
+    }
+}
+
+impl Drop for StagedPackage {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// Stages and commits install plans on a store. Staging needs no lock; committing needs
+/// the exclusive one (see [`Store::prepare_then_commit`]).
 pub struct Installer<'a> {
     pub store: &'a Store,
     pub reporter: &'a dyn Reporter,
 }
 
 impl Installer<'_> {
-    /// Install every package of `plan` (dependencies first), then record the explicitly
-    /// requested roots. `explicit` maps each root to the requirement its receipt records.
-    pub fn apply(
-        &mut self,
+    /// Download, unpack and check every package of `plan` in `staging`, reusing what
+    /// `previous` staged for the same bytes. Touches nothing in the store.
+    pub fn stage(
+        &self,
         source: &dyn PackageSource,
-        plan: &Plan,
+        plan: Plan,
+        staging: &Staging,
+        previous: Option<StagedPlan>,
+    ) -> Result<StagedPlan, StoreError> {
+        let mut reusable = previous.map(|p| p.packages).unwrap_or_default();
+        let mut packages = Vec::new();
+        for planned in &plan.installs {
+            let staged = match reusable.iter().position(|p| p.is_for(planned)) {
+                Some(i) => reusable.swap_remove(i),
+                None => self.stage_download(source, planned, staging)?,
+            };
+            packages.push(staged);
+        }
+        Ok(StagedPlan { plan, packages })
+    }
+
+    /// Put every package of a staged plan in place (dependencies first), then record the
+    /// explicitly requested roots. `explicit` maps each root to the requirement its receipt
+    /// records. The caller holds the exclusive lock.
+    pub fn apply(
+        &self,
+        source: &dyn PackageSource,
+        staged: StagedPlan,
         explicit: &BTreeMap<PackageName, semver::VersionReq>,
     ) -> Result<InstallReport, StoreError> {
+        let StagedPlan { plan, packages } = staged;
         let mut report = InstallReport::default();
-        for planned in &plan.installs {
-            let outcome = self.install_from_registry(source, planned, explicit)?;
+        for (planned, staged) in plan.installs.iter().zip(packages) {
+            let outcome = self.commit_staged(source, planned, staged, explicit)?;
             self.reporter
                 .package_done(&planned.entry.name, &planned.entry.vers, &outcome);
             report.packages.push((
@@ -109,27 +168,33 @@ impl Installer<'_> {
         Ok(report)
     }
 
-    fn install_from_registry(
-        &mut self,
+    fn stage_download(
+        &self,
         source: &dyn PackageSource,
         planned: &PlannedInstall,
-        explicit: &BTreeMap<PackageName, semver::VersionReq>,
-    ) -> Result<Outcome, StoreError> {
-        let stage = self.new_stage()?;
-        let result = self.install_staged(source, planned, explicit, &stage);
-        if result.is_err() {
-            let _ = fsutil::remove_tree(&stage);
+        staging: &Staging,
+    ) -> Result<StagedPackage, StoreError> {
+        let stage = staging.new_dir("install")?;
+        let package = self.download_and_unpack(source, planned, &stage);
+        match package {
+            Ok(package) => Ok(StagedPackage {
+                cksum: planned.entry.cksum.clone(),
+                package,
+                stage,
+            }),
+            Err(e) => {
+                let _ = fsutil::remove_tree(&stage);
+                Err(e)
+            }
         }
-        result
     }
 
-    fn install_staged(
-        &mut self,
+    fn download_and_unpack(
+        &self,
         source: &dyn PackageSource,
         planned: &PlannedInstall,
-        explicit: &BTreeMap<PackageName, semver::VersionReq>,
         stage: &Path,
-    ) -> Result<Outcome, StoreError> {
+    ) -> Result<Package, StoreError> {
         let entry = &planned.entry;
         let archive = stage.join("package.tar.gz");
         self.reporter
@@ -146,22 +211,37 @@ impl Installer<'_> {
                 found: format!("{} {}", package.name(), package.version()),
             });
         }
+        Ok(package)
+    }
+
+    fn commit_staged(
+        &self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        staged: StagedPackage,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    ) -> Result<Outcome, StoreError> {
+        let entry = &planned.entry;
         let previous = self.current_receipt(&entry.name)?;
         let receipt = new_receipt(
-            &package,
+            &staged.package,
             entry.cksum.clone(),
             Source::Registry {
                 registry: source.source(),
             },
             record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
         );
-        self.commit(&package.dir, &receipt, previous.as_ref())
+        self.commit(&staged.package.dir, &receipt, previous.as_ref())
     }
 
     /// First half of a local install: validate the folder (packing it) or the tarball, and
     /// unpack it into staging. Nothing is in place until [`Installer::commit_local`].
-    pub fn prepare_local(&mut self, local: &LocalSource) -> Result<PreparedLocal, StoreError> {
-        let stage = self.new_stage()?;
+    pub fn prepare_local(
+        &self,
+        local: &LocalSource,
+        staging: &Staging,
+    ) -> Result<PreparedLocal, StoreError> {
+        let stage = staging.new_dir("install")?;
         let mut prepared = PreparedLocal {
             package: None,
             sha256: String::new(),
@@ -193,7 +273,7 @@ impl Installer<'_> {
     /// Second half of a local install: put the prepared package in place. A no-op when the
     /// same version with the same bytes is installed, unless `force`.
     pub fn commit_local(
-        &mut self,
+        &self,
         mut prepared: PreparedLocal,
         options: InstallOptions,
     ) -> Result<Outcome, StoreError> {
@@ -250,15 +330,6 @@ impl Installer<'_> {
     /// A damaged receipt counts as none, so installing the package repairs it.
     fn current_receipt(&self, name: &PackageName) -> Result<Option<Receipt>, StoreError> {
         self.store.readable_receipt(name)
-    }
-
-    fn new_stage(&self) -> Result<PathBuf, StoreError> {
-        let stage = self
-            .store
-            .staging_dir()
-            .join(fsutil::unique_name("install"));
-        fs_err::create_dir_all(&stage)?;
-        Ok(stage)
     }
 
     /// Move the unpacked, verified folder into place and write the receipt; then remove the

@@ -3,14 +3,17 @@
 //! ```text
 //! store-v1/<publisher>/<name>/<version>/   unpacked package, complete with `.agx-complete`
 //! store-v1/_local/<name>/<version>/        a package without a publisher
-//! store-v1/.staging/                       downloads and unpacking in progress
+//! store-v1/.staging/<unique>/              one writer's downloads and unpacking in progress,
+//! store-v1/.staging/<unique>.lock           owned through this lock while the writer lives
 //! store-v1/.lock                           the process-level lock
 //! receipts-v1/<publisher>/<name>.toml      what is installed (written last)
 //! ```
 //! A receipt is the truth: a version folder no receipt names is a leftover, removed by the
 //! next command that writes. Readers need no lock to be correct (every change is a rename),
 //! but commands take the shared lock so that they never run in the middle of a writer's
-//! multi-package change.
+//! multi-package change. Writers download and unpack into their own staging folder first
+//! and hold the exclusive lock only to commit ([`Store::prepare_then_commit`]), so that a
+//! slow registry never blocks `list`, `info` or `serve`.
 
 mod fsutil;
 pub mod install;
@@ -18,14 +21,18 @@ mod lock;
 pub mod plan;
 mod receipt;
 pub mod remove;
+mod staging;
 pub mod update;
 
 use std::path::{Path, PathBuf};
 
-pub use install::{InstallOptions, InstallReport, Installer, LocalSource, PreparedLocal};
+pub use install::{
+    InstallOptions, InstallReport, Installer, LocalSource, PreparedLocal, StagedPlan,
+};
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
 pub use receipt::{Receipt, ReceiptHeader, Source};
+pub use staging::Staging;
 
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
@@ -70,6 +77,9 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Load(Box<crate::manifest::LoadError>),
+    /// Other agx processes changed the store every time this one had prepared its change.
+    #[error("the store changed {attempts} times while this command prepared its change")]
+    KeptChanging { attempts: usize },
     /// An archive unpacked but holds no valid package; `findings` are rendered with paths
     /// inside the package (the staging folder they were found in is gone by now).
     #[error("{what} does not hold a valid package:\n{findings}")]
@@ -128,6 +138,9 @@ impl crate::error::Hint for StoreError {
             StoreError::HasDependents { .. } => Some(
                 "uninstall those first, or pass --force to remove it anyway (they will break)"
                     .into(),
+            ),
+            StoreError::KeptChanging { .. } => Some(
+                "other agx commands are installing or removing packages; run this one again when they are done".into(),
             ),
             StoreError::WrongPackage { .. } => {
                 Some("the registry serves a wrong archive; tell its maintainer".into())
@@ -213,6 +226,54 @@ impl Store {
 
     pub(crate) fn staging_dir(&self) -> PathBuf {
         self.store_dir.join(".staging")
+    }
+
+    /// A staging folder for this process, where it prepares packages without the store lock.
+    pub fn staging(&self) -> Result<Staging, StoreError> {
+        Staging::create(&self.staging_dir())
+    }
+
+    /// Prepare a change without the exclusive lock, then make it under that lock, provided
+    /// no other process changed the receipts in between; if one did, prepare again against
+    /// the new state. `prepare` gets the installed packages (read under the shared lock) and
+    /// what it returned last time (to reuse its downloads), and may take long: it is where
+    /// the network is used. `commit` runs under the exclusive lock.
+    pub fn prepare_then_commit<P, T, E: From<StoreError>>(
+        &self,
+        mut prepare: impl FnMut(Vec<InstalledPackage>, Option<P>) -> Result<P, E>,
+        commit: impl FnOnce(P) -> Result<T, E>,
+    ) -> Result<T, E> {
+        const ATTEMPTS: usize = 5;
+        let mut previous = None;
+        for _ in 0..ATTEMPTS {
+            let (installed, seen) = {
+                let _shared = self.lock_shared_if_present()?;
+                (self.list()?, self.receipts_fingerprint()?)
+            };
+            let prepared = prepare(installed, previous.take())?;
+            let _lock = self.lock(LockMode::Exclusive)?;
+            if self.receipts_fingerprint()? == seen {
+                return commit(prepared);
+            }
+            tracing::info!("another agx process changed the store meanwhile; checking again");
+            previous = Some(prepared);
+        }
+        Err(StoreError::KeptChanging { attempts: ATTEMPTS }.into())
+    }
+
+    /// Every receipt's path and bytes: equal fingerprints mean that nothing was installed,
+    /// removed or changed in between.
+    fn receipts_fingerprint(&self) -> Result<Vec<(PathBuf, Vec<u8>)>, StoreError> {
+        let mut fingerprint = Vec::new();
+        for path in self.receipt_paths()? {
+            match fs_err::read(&path) {
+                Ok(bytes) => fingerprint.push((path, bytes)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        fingerprint.sort();
+        Ok(fingerprint)
     }
 
     /// Take the store lock. Writers (`Exclusive`) also clean what an interrupted run left.
@@ -343,16 +404,10 @@ impl Store {
         }
     }
 
-    /// Remove what an interrupted writer left: the staging folder's content and version
-    /// folders that no receipt names. Call only while holding the exclusive lock.
+    /// Remove what an interrupted writer left: staging folders whose process has ended, and
+    /// version folders that no receipt names. Call only while holding the exclusive lock.
     fn clean_leftovers(&self) -> Result<(), StoreError> {
-        for leftover in fsutil::read_dir_paths(&self.staging_dir())? {
-            if leftover.is_dir() {
-                fsutil::remove_tree(&leftover)?;
-            } else {
-                fsutil::remove_file(&leftover)?;
-            }
-        }
+        staging::clean(&self.staging_dir())?;
         for publisher_dir in agx_dirs(&self.store_dir)? {
             let Some(publisher) = file_name(&publisher_dir) else {
                 continue;

@@ -165,6 +165,36 @@ fn a_byte_order_mark_is_accepted_and_kept() {
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
 }
 
+/// `install-server` then `uninstall-server` gives the file back byte for byte, whatever its
+/// layout. A closing brace on the last entry's line, or a container on one line, used to come
+/// back with a line break added (found by the `client_edit` fuzz target).
+#[test]
+fn install_then_uninstall_server_leaves_every_layout_byte_for_byte() {
+    let home = home_with_package();
+    let file = cursor_file(&home);
+    for text in [
+        "{\n  \"mcpServers\": {\n    \"hf\": { \"url\": \"https://hf.co/mcp\" } }\n}\n",
+        "{\"mcpServers\": {\"hf\": {\"url\": \"https://hf.co/mcp\"}}}",
+        "{\r\n  \"mcpServers\": {\r\n    \"hf\": {\r\n      \"url\": \"x\"\r\n    }\r\n\r\n  }\r\n}\r\n",
+        "{\n  \"mcpServers\": {}\n}\n",
+    ] {
+        write(&file, text);
+        let out = install_server(&home, &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let added = fs::read_to_string(&file).unwrap();
+        assert_eq!(
+            json(&file)["mcpServers"]["forecast"]["args"][0],
+            "serve",
+            "{added}"
+        );
+        home.agx()
+            .args(["uninstall-server", "cursor", "forecast"])
+            .assert()
+            .success();
+        assert_eq!(fs::read_to_string(&file).unwrap(), text, "added:\n{added}");
+    }
+}
+
 /// A config linked to a file that does not exist yet (a dotfile manager's link) was replaced
 /// by a plain file; now the link stays and its target is created.
 #[test]

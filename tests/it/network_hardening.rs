@@ -315,3 +315,86 @@ fn a_chain_of_150_dependencies_installs_from_a_loopback_registry() {
         DEPTH
     );
 }
+
+/// `agx install` held the exclusive store lock while it resolved and downloaded: a stalled
+/// archive blocked `list`, `info` and `serve` of installed packages on the whole machine.
+/// Now it downloads into its own staging folder and locks only to commit.
+#[test]
+fn readers_of_the_store_go_on_while_an_install_is_downloading() {
+    let (_copy, server) = fixture_server();
+    let home = TestHome::new();
+    home.agx()
+        .env("AGX_REGISTRY", server.url())
+        .args(["install", "acme/docs"])
+        .timeout(HANG_GUARD)
+        .assert()
+        .success();
+
+    // The archive's headers, then one byte an hour: the download cannot end during the test.
+    server.odd(
+        ARCHIVE,
+        Odd::Drip {
+            interval: Duration::from_secs(3600),
+        },
+    );
+    let mut install = KillOnDrop(
+        home.command(crate::support::AGX)
+            .env("AGX_REGISTRY", server.url())
+            .env("AGX_HTTP_TIMEOUT", "7200")
+            .env("AGX_HTTP_MIN_RATE", "0")
+            .env("AGX_HTTP_DEADLINE", "7200")
+            .args(["install", "acme/geo"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    while server.odd_requests_for(ARCHIVE).is_empty() {
+        assert!(
+            install.0.try_wait().unwrap().is_none(),
+            "the install ended before it asked for the archive"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    home.agx()
+        .args(["list"])
+        .timeout(HANG_GUARD)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/docs"));
+    home.agx()
+        .env("AGX_REGISTRY", server.url())
+        .args(["info", "acme/docs"])
+        .timeout(HANG_GUARD)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("acme/docs"));
+    // Both ended while the download was still in flight: the server has sent at most the
+    // first byte of the archive, and the install is still waiting for the rest.
+    assert!(install.0.try_wait().unwrap().is_none());
+    assert_eq!(server.odd_requests_for(ARCHIVE).len(), 1);
+
+    // An install killed mid-download changed nothing; the next one cleans its staging folder.
+    install.0.kill().unwrap();
+    install.0.wait().unwrap();
+    assert_nothing_kept(&home, ARCHIVE);
+    server.normal(ARCHIVE);
+    install_geo(&home, &server).assert().success();
+    let staging = home.agx_home().join("store-v1/.staging");
+    let left: Vec<_> = std::fs::read_dir(&staging)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// A child process that a failing test must not leave running.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -509,7 +509,7 @@ fn killed_install_leaves_the_previous_state_and_a_rerun_succeeds() {
 }
 
 #[test]
-fn concurrent_installs_wait_for_each_other_and_both_finish() {
+fn concurrent_installs_both_finish_and_the_second_does_not_wait_for_the_first_download() {
     let fx = Fixture::new();
     let home = TestHome::new();
     let tarball = "/dl/acme/weather/1.2.0.tar.gz";

@@ -290,3 +290,46 @@ fn a_read_only_store_can_be_read() {
     );
     assert!(answers.contains(r#""name":"geocode""#), "{answers}");
 }
+
+/// Installs download into staging folders of their own, without the store lock: run at once,
+/// with dependencies in common, each commits what it needs and none undoes another's work.
+#[test]
+fn concurrent_installs_with_shared_dependencies_all_land() {
+    let fixture = Fixture::new();
+    let home = TestHome::new();
+    let packages = ["acme/weather", "acme/geo", "acme/research", "acme/docs"];
+    let outputs: Vec<std::process::Output> = std::thread::scope(|s| {
+        let runs: Vec<_> = packages
+            .iter()
+            .map(|package| {
+                let mut cmd = fixture.agx(&home);
+                cmd.args(["install", package]);
+                s.spawn(move || cmd.output().unwrap())
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for (package, out) in packages.iter().zip(&outputs) {
+        assert!(
+            out.status.success(),
+            "{package}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let listed = stdout(home.agx().args(["list", "--json"]));
+    for package in packages.iter().chain(&["contoso/web"]) {
+        assert!(
+            listed.contains(&format!("\"{package}\"")),
+            "{package}: {listed}"
+        );
+    }
+    let receipts = home.agx_home().join("receipts-v1/acme/geo.toml");
+    let geo = std::fs::read_to_string(receipts).unwrap();
+    assert!(geo.contains("explicit = true"), "{geo}");
+    let staging = home.agx_home().join("store-v1/.staging");
+    let left: Vec<_> = std::fs::read_dir(staging)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -116,6 +116,25 @@ impl ConfigDoc for WithBom {
     }
 }
 
+/// Whether a file ends with a line break, so that printing it back keeps its last byte: a
+/// file that ended with one (or a new, empty one, once it has content) ends with one; a file
+/// that did not, and a file that is still blank, stays as it was.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FinalNewline(bool);
+
+impl FinalNewline {
+    pub(crate) fn of(text: &str) -> Self {
+        FinalNewline(text.trim().is_empty() || text.ends_with('\n'))
+    }
+
+    pub(crate) fn apply(self, mut printed: String) -> String {
+        if self.0 && !printed.trim().is_empty() && !printed.ends_with('\n') {
+            printed.push('\n');
+        }
+        printed
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -180,6 +199,24 @@ mod tests {
             Err(EditError::DuplicateKey { count: 2, .. })
         ));
         assert!(doc.remove(&servers(), "c").unwrap());
+    }
+
+    /// Found by the `client_edit` fuzz target: an empty JSON file printed back as a line
+    /// break. A blank file stays blank until it has content, which then ends with a line break.
+    #[test]
+    fn blank_files_print_back_unchanged_and_get_a_final_line_break_once_edited() {
+        for format in [Format::Json, Format::Jsonc, Format::Toml, Format::Yaml] {
+            for text in ["", "  ", "\n"] {
+                let mut doc = parse(format, text).unwrap_or_else(|e| panic!("{format:?}: {e}"));
+                assert_eq!(doc.text(), text, "{format:?}");
+                doc.set(&servers(), "k", &json!({"command": "agx"}))
+                    .unwrap();
+                // toml_edit keeps the blank file's bytes after the new table.
+                if format != Format::Toml {
+                    assert!(doc.text().ends_with('\n'), "{format:?}: {:?}", doc.text());
+                }
+            }
+        }
     }
 
     /// A byte order mark used to make JSON fail with "line 1, column 1: expected value".

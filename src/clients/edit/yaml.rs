@@ -7,11 +7,12 @@ use serde_json::Value;
 use yaml_edit::validator::{Severity, Validator};
 use yaml_edit::{Document, Mapping, Sequence, YamlNode};
 
-use super::{ConfigDoc, Container, EditError, SyntaxError, line_column};
+use super::{ConfigDoc, Container, EditError, FinalNewline, SyntaxError, line_column};
 
 pub struct YamlDoc {
     doc: Document,
     empty: bool,
+    trailing_newline: FinalNewline,
 }
 
 fn node_to_json(node: &YamlNode) -> Value {
@@ -137,6 +138,7 @@ impl YamlDoc {
         Ok(YamlDoc {
             doc,
             empty: text.trim().is_empty(),
+            trailing_newline: FinalNewline::of(text),
         })
     }
 
@@ -274,10 +276,23 @@ impl ConfigDoc for YamlDoc {
     }
 
     fn text(&self) -> String {
-        let mut text = self.doc.to_string();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
+        self.trailing_newline.apply(self.doc.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `client_edit` fuzz target: a file without a final line break gained one
+    /// when printed back unchanged.
+    #[test]
+    fn a_file_without_a_final_line_break_prints_back_unchanged() {
+        for text in [
+            "# Goose configuration\nGOOS\r# Goo",
+            "extensions:\n  a:\n    cmd: x",
+        ] {
+            assert_eq!(YamlDoc::parse(text).unwrap().text(), text);
         }
-        text
     }
 }
