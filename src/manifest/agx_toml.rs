@@ -10,16 +10,17 @@ use super::model::{Declaration, ExtensionDecl, Manifest, PackageMeta};
 use super::spanned::{Node, SourceFile, Value};
 use crate::name::{ItemName, PackageName, parse_manifest_requirement};
 
-/// The three kinds of item a package declares.
+/// The kinds of item a package declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Server,
     Tool,
     Prompt,
+    Resource,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Server, Kind::Tool, Kind::Prompt];
+    pub const ALL: [Kind; 4] = [Kind::Server, Kind::Tool, Kind::Prompt, Kind::Resource];
 
     /// The plural used for `[extension]` keys, folders and combined files.
     pub fn plural(self) -> &'static str {
@@ -27,6 +28,7 @@ impl Kind {
             Kind::Server => "servers",
             Kind::Tool => "tools",
             Kind::Prompt => "prompts",
+            Kind::Resource => "resources",
         }
     }
 
@@ -35,6 +37,7 @@ impl Kind {
             Kind::Server => "server",
             Kind::Tool => "tool",
             Kind::Prompt => "prompt",
+            Kind::Resource => "resource",
         }
     }
 }
@@ -58,6 +61,7 @@ pub struct ManifestDraft {
     pub servers: Vec<Declaration>,
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
+    pub resources: Vec<Declaration>,
     /// Where each declaration was written, for findings that point at it.
     pub declaration_spans: std::collections::HashMap<(Kind, String), Range<usize>>,
 }
@@ -68,6 +72,7 @@ impl ManifestDraft {
             Kind::Server => &self.servers,
             Kind::Tool => &self.tools,
             Kind::Prompt => &self.prompts,
+            Kind::Resource => &self.resources,
         }
     }
 
@@ -76,6 +81,7 @@ impl ManifestDraft {
             Kind::Server => &mut self.servers,
             Kind::Tool => &mut self.tools,
             Kind::Prompt => &mut self.prompts,
+            Kind::Resource => &mut self.resources,
         }
     }
 
@@ -105,6 +111,7 @@ impl ManifestDraft {
                 servers: self.servers,
                 tools: self.tools,
                 prompts: self.prompts,
+                resources: self.resources,
             },
         })
     }
@@ -122,7 +129,7 @@ const PACKAGE_KEYS: &[&str] = &[
     "keywords",
     "agx",
 ];
-const EXTENSION_KEYS: &[&str] = &["root", "servers", "tools", "prompts"];
+const EXTENSION_KEYS: &[&str] = &["root", "servers", "tools", "prompts", "resources"];
 const DECLARATION_KEYS: &[&str] = &["name", "description", "title"];
 
 pub const DEFAULT_ROOT: &str = "agx";

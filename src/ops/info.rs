@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{Context, OpsError, OpsResult};
 use crate::index::IndexEntry;
 use crate::manifest::{
-    ExtensionSummary, ParameterSummary, PromptSummary, ServerSummary, ToolSummary,
+    ExtensionSummary, ParameterSummary, PromptSummary, ResourceSummary, ServerSummary, ToolSummary,
 };
 use crate::name::{PackageName, QualifiedName};
 use crate::store::Source;
@@ -39,6 +39,8 @@ pub struct PackageInfo {
     pub servers: Vec<ServerSummary>,
     pub tools: Vec<ToolSummary>,
     pub prompts: Vec<PromptSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<ResourceSummary>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -284,6 +286,7 @@ fn package_info(
         servers: extension.servers,
         tools: extension.tools,
         prompts: extension.prompts,
+        resources: extension.resources,
         instructions: BTreeMap::new(),
     }
 }
@@ -306,6 +309,7 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
         servers: Vec::new(),
         tools: info.tools.clone(),
         prompts: info.prompts.clone(),
+        resources: info.resources.clone(),
     };
     // (qualified name, the extension that defines it if known, the item's own name)
     let lookup = |reference: &str| -> (String, Option<ExtensionSummary>, String) {

@@ -3,13 +3,16 @@
 //! name check, commands, lists of named tables) lives beside them, so a new kind only adds
 //! its own module. The keys and findings are described in docs/validate.md.
 
+mod completion;
 mod named_tables;
 mod prompts;
+mod resources;
 mod servers;
 mod source;
 mod tools;
 
 pub use prompts::check_prompt;
+pub use resources::{check_resource, check_unique_addresses};
 pub use servers::{Reference, check_server};
 pub use source::DefinitionSource;
 pub use tools::check_tool;
