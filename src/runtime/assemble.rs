@@ -1,4 +1,4 @@
-//! Server assembly: from a qualified server name to the tools and prompts it exposes, with
+//! Server assembly: from a qualified server name to the tools, prompts and resources it exposes, with
 //! every reference resolved and every name unique. Packages come from a caller-supplied
 //! finder, so assembly does not care whether they live in the store or a test folder.
 
@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::manifest::{
-    LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_installed,
-    load_package, snapshot,
+    LoadError, Package, PromptDef, ResourceAddress, ResourceDef, ServerDef, SourceLocation,
+    ToolDef, load_installed, load_package, snapshot,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
 
@@ -36,6 +36,16 @@ pub struct ExposedPrompt {
     pub package_dir: PathBuf,
 }
 
+/// A resource as the server exposes it.
+#[derive(Debug)]
+pub struct ExposedResource {
+    /// The name in `resources/list` (unique like tool names).
+    pub exposed: String,
+    pub qualified: QualifiedName,
+    pub def: ResourceDef,
+    pub package_dir: PathBuf,
+}
+
 /// A command run once before the server answers.
 #[derive(Debug, Clone)]
 pub struct InitStep {
@@ -57,6 +67,7 @@ pub struct Assembly {
     pub instructions: Option<String>,
     pub tools: Vec<ExposedTool>,
     pub prompts: Vec<ExposedPrompt>,
+    pub resources: Vec<ExposedResource>,
     pub initialization: Vec<InitStep>,
 }
 
@@ -103,6 +114,13 @@ pub enum AssembleError {
     },
     #[error("{0}")]
     BadReference(Box<BadReference>),
+    #[error("server {server} lists two resources with the URI `{uri}`: {first} and {second}")]
+    DuplicateUri {
+        server: QualifiedName,
+        uri: String,
+        first: QualifiedName,
+        second: QualifiedName,
+    },
 }
 
 /// A server definition names a tool or prompt that cannot be resolved.
@@ -152,6 +170,11 @@ impl crate::error::Hint for AssembleError {
             AssembleError::BadReference(b) => Some(format!(
                 "fix the server definition in {} and reinstall it (`agx validate` checks it)",
                 b.server.package
+            )),
+            AssembleError::DuplicateUri { server, .. } => Some(format!(
+                "a client could read only one of them: remove one from `resources` of server \
+                 `{}` in {}",
+                server.item, server.package
             )),
         }
     }
@@ -247,7 +270,7 @@ impl Loader<'_> {
 /// The dependencies a server's references name explicitly (`publisher/pkg/item`), in order.
 fn named_dependencies<'a>(owner: &'a Package, def: &'a ServerDef) -> Vec<&'a PackageName> {
     let mut names: Vec<&PackageName> = Vec::new();
-    for reference in def.tools.iter().chain(&def.prompts) {
+    for reference in def.tools.iter().chain(&def.prompts).chain(&def.resources) {
         if let ItemRef::Qualified(q) = reference
             && owner.manifest.dependencies.contains_key(&q.package)
             && !names.contains(&&q.package)
@@ -340,11 +363,47 @@ fn assemble_from(
         }
     }
 
+    let mut resources: Vec<(QualifiedName, ResourceDef, PathBuf)> = Vec::new();
+    for reference in &def.resources {
+        let (pkg, resource) = resolve(owner, reference, loader, |p, n| p.resource(n).cloned())
+            .map_err(|reason| match reason {
+                Resolve::Load(e) => e,
+                Resolve::Missing(reason) => bad_ref("resource", reference, reason),
+            })?;
+        let qualified = QualifiedName {
+            package: pkg.name().clone(),
+            item: resource.name.clone(),
+        };
+        if resources.iter().any(|(q, _, _)| q == &qualified) {
+            continue;
+        }
+        if let Some((first, _, _)) = resources
+            .iter()
+            .find(|(_, r, _)| r.address == resource.address)
+        {
+            let (ResourceAddress::Uri(uri) | ResourceAddress::UriTemplate(uri)) = resource.address;
+            return Err(AssembleError::DuplicateUri {
+                server: server.clone(),
+                uri,
+                first: first.clone(),
+                second: qualified,
+            });
+        }
+        resources.push((qualified, resource, pkg.dir.clone()));
+    }
+
     let tool_names = disambiguate(&tools.iter().map(|t| t.1.name.as_str()).collect::<Vec<_>>());
     let prompt_names = disambiguate(
         &prompts
             .iter()
             .map(|p| p.1.name.as_str())
+            .collect::<Vec<_>>(),
+    );
+
+    let resource_names = disambiguate(
+        &resources
+            .iter()
+            .map(|r| r.1.name.as_str())
             .collect::<Vec<_>>(),
     );
 
@@ -393,6 +452,16 @@ fn assemble_from(
             .into_iter()
             .zip(prompt_names)
             .map(|((qualified, def, package_dir), exposed)| ExposedPrompt {
+                exposed,
+                qualified,
+                def,
+                package_dir,
+            })
+            .collect(),
+        resources: resources
+            .into_iter()
+            .zip(resource_names)
+            .map(|((qualified, def, package_dir), exposed)| ExposedResource {
                 exposed,
                 qualified,
                 def,

@@ -6,6 +6,7 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
+mod completions;
 mod handler;
 pub mod handoff;
 mod http;
@@ -14,9 +15,11 @@ mod output;
 pub mod process;
 mod process_tree;
 mod prompts;
+mod resources;
 mod std_streams;
 pub mod stderr_protocol;
 pub mod stdio;
+mod subscriptions;
 mod tools;
 mod wrapped;
 
