@@ -17,6 +17,7 @@ mod generated;
 mod network_hardening;
 mod pack;
 mod registry;
+mod resources;
 mod runtime_hardening;
 mod serve;
 mod store;
