@@ -114,13 +114,18 @@ pub enum AssembleError {
     },
     #[error("{0}")]
     BadReference(Box<BadReference>),
-    #[error("server {server} lists two resources with the URI `{uri}`: {first} and {second}")]
-    DuplicateUri {
-        server: QualifiedName,
-        uri: String,
-        first: QualifiedName,
-        second: QualifiedName,
-    },
+    #[error("{0}")]
+    DuplicateUri(Box<DuplicateUri>),
+}
+
+/// Two resources of one server (from different packages) share a URI.
+#[derive(Debug, thiserror::Error)]
+#[error("server {server} lists two resources with the URI `{uri}`: {first} and {second}")]
+pub struct DuplicateUri {
+    pub server: QualifiedName,
+    pub uri: String,
+    pub first: QualifiedName,
+    pub second: QualifiedName,
 }
 
 /// A server definition names a tool or prompt that cannot be resolved.
@@ -171,10 +176,10 @@ impl crate::error::Hint for AssembleError {
                 "fix the server definition in {} and reinstall it (`agx validate` checks it)",
                 b.server.package
             )),
-            AssembleError::DuplicateUri { server, .. } => Some(format!(
+            AssembleError::DuplicateUri(d) => Some(format!(
                 "a client could read only one of them: remove one from `resources` of server \
                  `{}` in {}",
-                server.item, server.package
+                d.server.item, d.server.package
             )),
         }
     }
@@ -382,12 +387,12 @@ fn assemble_from(
             .find(|(_, r, _)| r.address == resource.address)
         {
             let (ResourceAddress::Uri(uri) | ResourceAddress::UriTemplate(uri)) = resource.address;
-            return Err(AssembleError::DuplicateUri {
+            return Err(AssembleError::DuplicateUri(Box::new(DuplicateUri {
                 server: server.clone(),
                 uri,
                 first: first.clone(),
                 second: qualified,
-            });
+            })));
         }
         resources.push((qualified, resource, pkg.dir.clone()));
     }

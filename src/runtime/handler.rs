@@ -304,7 +304,7 @@ impl ServerHandler for AgxServer {
     ) -> Result<ListResourcesResult, ErrorData> {
         let (items, next) = self.rt.resources.list(cursor(&request))?;
         let mut result = ListResourcesResult::with_all_items(items);
-        result.next_cursor = next.map(Into::into);
+        result.next_cursor = next;
         Ok(result)
     }
 
@@ -315,7 +315,7 @@ impl ServerHandler for AgxServer {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let (items, next) = self.rt.resources.templates(cursor(&request))?;
         let mut result = ListResourceTemplatesResult::with_all_items(items);
-        result.next_cursor = next.map(Into::into);
+        result.next_cursor = next;
         Ok(result)
     }
 
