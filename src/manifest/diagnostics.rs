@@ -87,13 +87,13 @@ codes! {
     PROGRAM_MISSING = "E015" "program-missing" Error "a command's relative program is not in the package";
     EMPTY_COMMAND = "E016" "empty-command" Error "a command array is empty";
     INVALID_PARAMETER_TYPE = "E017" "invalid-parameter-type" Error "a parameter's type is not one of the six JSON types";
-    DUPLICATE_NAME = "E018" "duplicate-name" Error "two parameters or prompt arguments share a name";
+    DUPLICATE_NAME = "E018" "duplicate-name" Error "two parameters, prompt arguments or template variables share a name";
     INVALID_INPUT_SCHEMA = "E019" "invalid-input-schema" Error "`input_schema` is not a valid JSON Schema for an object";
     TEMPLATE_ERROR = "E020" "template-error" Error "a prompt template does not compile";
     UNDECLARED_VARIABLE = "E021" "undeclared-variable" Error "a template uses a variable that is not a declared argument";
     PROMPT_WITHOUT_BODY = "E022" "prompt-without-body" Error "a prompt has neither content, content_file nor command (as its type needs)";
     CONTENT_FILE_MISSING = "E023" "content-file-missing" Error "a prompt's content_file does not exist in the package";
-    UNKNOWN_REFERENCE = "E024" "unknown-reference" Error "a server names a tool or prompt that the package does not declare";
+    UNKNOWN_REFERENCE = "E024" "unknown-reference" Error "a server names a tool, prompt or resource that the package does not declare";
     UNDECLARED_DEPENDENCY = "E025" "undeclared-dependency" Error "a server names an item of a package missing from [dependencies]";
     INVALID_VALUE = "E026" "invalid-value" Error "a value is outside what the key allows";
     CONFLICTING_KEYS = "E027" "conflicting-keys" Error "two keys that exclude each other are both present";
