@@ -80,6 +80,9 @@ fn package_text(info: &PackageInfo) -> String {
             if !s.prompts.is_empty() {
                 let _ = writeln!(out, "    prompts: {}", s.prompts.join(", "));
             }
+            if !s.resources.is_empty() {
+                let _ = writeln!(out, "    resources: {}", s.resources.join(", "));
+            }
         }
     }
     if !info.tools.is_empty() {
@@ -92,6 +95,12 @@ fn package_text(info: &PackageInfo) -> String {
         out.push_str("prompts:\n");
         for p in &info.prompts {
             let _ = writeln!(out, "  {}{}{}", p.name, args(p), dash(&p.description));
+        }
+    }
+    if !info.resources.is_empty() {
+        out.push_str("resources:\n");
+        for r in &info.resources {
+            let _ = writeln!(out, "  {} <{}>{}", r.name, r.uri, dash(&r.description));
         }
     }
     if info.installed.is_none() {
