@@ -582,6 +582,92 @@ pub fn tool_env(
 mod tests {
     use super::*;
 
+    /// Write a package folder from (path, text) pairs.
+    fn write(dir: &std::path::Path, files: &[(&str, &str)]) {
+        for (rel, text) in files {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    /// `acme/app` (server `main` listing `resources`) and its dependency `acme/lib`, which
+    /// has a resource `guide` at `docs://guide`; `app_uri` is the URI of app's own `guide`.
+    fn assemble_app(resources: &str, app_uri: &str) -> Result<Assembled, AssembleError> {
+        let root = tempfile::tempdir().unwrap();
+        let lib = root.path().join("lib");
+        let app = root.path().join("app");
+        write(
+            &lib,
+            &[
+                (
+                    "agx.toml",
+                    "[package]\nname = \"acme/lib\"\nversion = \"1.0.0\"\ndescription = \"d\"\n[extension]\nresources = [\"guide\"]\n",
+                ),
+                (
+                    "agx/resources/guide.toml",
+                    "name = \"guide\"\nuri = \"docs://guide\"\ncommand = [\"true\"]\n",
+                ),
+            ],
+        );
+        write(
+            &app,
+            &[
+                (
+                    "agx.toml",
+                    "[package]\nname = \"acme/app\"\nversion = \"1.0.0\"\ndescription = \"d\"\n[dependencies]\n\"acme/lib\" = \"^1.0\"\n[extension]\nservers = [\"main\"]\nresources = [\"guide\"]\n",
+                ),
+                (
+                    "agx/resources/guide.toml",
+                    &format!("name = \"guide\"\nuri = \"{app_uri}\"\ncommand = [\"true\"]\n"),
+                ),
+                (
+                    "agx/servers/main.toml",
+                    &format!("name = \"main\"\nresources = {resources}\n"),
+                ),
+            ],
+        );
+        let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+            Ok(match name.to_string().as_str() {
+                "acme/app" => Some(app.clone()),
+                "acme/lib" => Some(lib.clone()),
+                _ => None,
+            })
+        };
+        assemble(&QualifiedName::parse("acme/app/main").unwrap(), &find)
+    }
+
+    #[test]
+    fn resources_of_dependencies_are_qualified_and_same_names_numbered() {
+        let Ok(Assembled::Native(a)) =
+            assemble_app("[\"guide\", \"acme/lib/guide\"]", "docs://app-guide")
+        else {
+            panic!("assembles");
+        };
+        let exposed: Vec<(String, String)> = a
+            .resources
+            .iter()
+            .map(|r| (r.exposed.clone(), r.qualified.to_string()))
+            .collect();
+        assert_eq!(
+            exposed,
+            [
+                ("guide1".to_string(), "acme/app/guide".to_string()),
+                ("guide2".to_string(), "acme/lib/guide".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn two_resources_with_one_uri_stop_the_server() {
+        let err = assemble_app("[\"guide\", \"acme/lib/guide\"]", "docs://guide").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "server acme/app/main lists two resources with the URI `docs://guide`: \
+             acme/app/guide and acme/lib/guide"
+        );
+    }
+
     #[test]
     fn unique_names_stay() {
         assert_eq!(disambiguate(&["a", "b"]), vec!["a", "b"]);

@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn unknown_methods_are_not_found_even_before_initialize() {
         let r = reply(
-            r#"{"jsonrpc":"2.0","id":7,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#,
             false,
         );
         assert_eq!(r["error"]["code"], METHOD_NOT_FOUND);
