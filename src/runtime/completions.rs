@@ -94,35 +94,43 @@ impl Completions {
         cancel: CancellationToken,
     ) -> Result<CompleteResult, ErrorData> {
         let Some(offer) = self.offers.get(&(target, argument.to_string())) else {
-            return Ok(result(Vec::new()));
+            return Ok(result(Vec::new(), 0));
         };
-        let candidates = match &offer.source {
+        let (candidates, total) = match &offer.source {
             CompletionSource::Enum(values) => by_prefix(values, value),
             CompletionSource::Command(command) => {
-                run_command(offer, command, argument, value, &context, cancel)
+                let lines = run_command(offer, command, argument, value, &context, cancel)
                     .await
                     .map_err(|e| {
                         ErrorData::internal_error(format!("completing `{argument}`: {e}"), None)
-                    })?
+                    })?;
+                let total = lines.len();
+                (lines, total)
             }
         };
-        Ok(result(candidates))
+        Ok(result(candidates, total))
     }
 }
 
-/// The values that start with `prefix`, ignoring ASCII case, in declared order.
-fn by_prefix(values: &[String], prefix: &str) -> Vec<String> {
+/// The values that start with `prefix`, ignoring ASCII case, in declared order: the first
+/// [`CompletionInfo::MAX_VALUES`] of them and how many there are.
+fn by_prefix(values: &[String], prefix: &str) -> (Vec<String>, usize) {
     let n = prefix.len();
-    values
-        .iter()
-        .filter(|v| v.len() >= n && v.is_char_boundary(n) && v[..n].eq_ignore_ascii_case(prefix))
-        .cloned()
-        .collect()
+    let mut shown = Vec::new();
+    let mut total = 0;
+    for v in values {
+        if v.len() >= n && v.is_char_boundary(n) && v[..n].eq_ignore_ascii_case(prefix) {
+            total += 1;
+            if shown.len() < CompletionInfo::MAX_VALUES {
+                shown.push(v.clone());
+            }
+        }
+    }
+    (shown, total)
 }
 
 /// At most [`CompletionInfo::MAX_VALUES`] of `candidates`, with how many there were.
-fn result(mut candidates: Vec<String>) -> CompleteResult {
-    let total = candidates.len();
+fn result(mut candidates: Vec<String>, total: usize) -> CompleteResult {
     candidates.truncate(CompletionInfo::MAX_VALUES);
     let info = CompletionInfo::with_pagination(
         candidates,
@@ -200,21 +208,27 @@ mod tests {
     #[test]
     fn enum_values_are_offered_by_prefix_ignoring_case() {
         let values: Vec<String> = ["Paris", "parma", "Berlin", "é"].map(String::from).into();
-        assert_eq!(by_prefix(&values, "par"), ["Paris", "parma"]);
-        assert_eq!(by_prefix(&values, ""), values);
-        assert!(by_prefix(&values, "x").is_empty());
+        assert_eq!(
+            by_prefix(&values, "par"),
+            (vec!["Paris".into(), "parma".into()], 2)
+        );
+        assert_eq!(by_prefix(&values, ""), (values.clone(), 4));
+        assert_eq!(by_prefix(&values, "x").1, 0);
         // A prefix that would cut a character matches nothing instead of panicking.
-        assert!(by_prefix(&values, "\u{e9}x").is_empty());
+        assert_eq!(by_prefix(&values, "\u{e9}x").1, 0);
+        let many: Vec<String> = (0..150).map(|i| i.to_string()).collect();
+        let (shown, total) = by_prefix(&many, "");
+        assert_eq!((shown.len(), total), (100, 150));
     }
 
     #[test]
     fn results_are_capped_with_the_total_and_has_more() {
         let many: Vec<String> = (0..150).map(|i| i.to_string()).collect();
-        let r = result(many);
+        let r = result(many, 150);
         assert_eq!(r.completion.values.len(), 100);
         assert_eq!(r.completion.total, Some(150));
         assert_eq!(r.completion.has_more, Some(true));
-        let few = result(vec!["a".into()]);
+        let few = result(vec!["a".into()], 1);
         assert_eq!(few.completion.has_more, Some(false));
     }
 }
