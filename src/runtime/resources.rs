@@ -65,10 +65,6 @@ impl ServedResources {
         self.resources.is_empty()
     }
 
-    pub fn all(&self) -> &[ExposedResource] {
-        &self.resources
-    }
-
     /// One page of `resources/list`.
     pub fn list(&self, cursor: Option<&str>) -> Result<(Vec<Resource>, Option<String>), ErrorData> {
         page(&self.resource_list, cursor)
