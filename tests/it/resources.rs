@@ -477,3 +477,62 @@ path = "missing.txt"
         ]
     );
 }
+
+#[test]
+fn a_failing_hanging_or_flooding_command_is_an_error_and_the_server_keeps_serving() {
+    let home = TestHome::new();
+    let src = tempfile::tempdir().unwrap();
+    write_files(
+        src.path(),
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/odd\"\nversion = \"1.0.0\"\ndescription = \"Odd\"\n[extension]\nservers = [\"main\"]\nresources = [\"fails\", \"hangs\", \"floods\", \"fine\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\nresources = [\"fails\", \"hangs\", \"floods\", \"fine\"]\n",
+            ),
+            (
+                "agx/resources.toml",
+                r#"[fails]
+uri = "odd://fails"
+command = ["python3", "-S", "-c", "import sys; sys.stderr.write('no such shelf\\n'); sys.exit(3)"]
+
+[hangs]
+uri = "odd://hangs"
+timeout = 1
+command = ["python3", "-S", "-c", "import time; time.sleep(600)"]
+
+[floods]
+uri = "odd://floods"
+command = ["python3", "-S", "-c", "import sys; sys.stdout.write('x' * (9 * 1024 * 1024))"]
+
+[fine]
+uri = "odd://fine"
+command = ["python3", "-S", "-c", "print('fine')"]
+"#,
+            ),
+        ],
+    );
+    home.agx().arg("install").arg(src.path()).assert().success();
+    let mut s = Session::start(&home, "acme/odd/main");
+    for (uri, says) in [
+        (
+            "odd://fails",
+            "exited with exit status: 3; stderr:\nno such shelf",
+        ),
+        ("odd://hangs", "did not finish within 1 s"),
+        (
+            "odd://floods",
+            "printed 9437184 bytes, more than the 8 MiB a resource may have",
+        ),
+    ] {
+        let response = s.request("resources/read", json!({ "uri": uri }));
+        assert_eq!(response["error"]["code"], -32603, "{response}");
+        let message = response["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{uri}: {message}");
+    }
+    let fine = s.result("resources/read", json!({ "uri": "odd://fine" }));
+    assert_eq!(fine["contents"][0]["text"], "fine\n");
+}
