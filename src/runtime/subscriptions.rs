@@ -57,25 +57,26 @@ impl Subscriptions {
             })?);
         }
         let watching = state.as_mut().expect("started above");
-        let mut subscribed = watching.subscribed.lock().expect("subscribed lock");
-        let uris = subscribed.entry(file.clone()).or_default();
-        let new_file = uris.is_empty();
-        uris.insert(uri.to_string());
-        if !new_file {
-            return Ok(());
+        let new_file = !watching.subscribed().contains_key(&file);
+        // `subscribed` is not held here: the watcher's thread takes it for each event, and
+        // `watch` waits for that thread.
+        if new_file && !watching.folders.contains_key(&folder) {
+            watching
+                .watcher
+                .watch(&folder, RecursiveMode::NonRecursive)
+                .map_err(|source| WatchError {
+                    path: folder.clone(),
+                    source,
+                })?;
         }
-        let count = watching.folders.entry(folder.clone()).or_default();
-        if *count == 0
-            && let Err(source) = watching.watcher.watch(&folder, RecursiveMode::NonRecursive)
-        {
-            watching.folders.remove(&folder);
-            subscribed.remove(&file);
-            return Err(WatchError {
-                path: folder,
-                source,
-            });
+        if new_file {
+            *watching.folders.entry(folder).or_default() += 1;
         }
-        *count += 1;
+        watching
+            .subscribed()
+            .entry(file)
+            .or_default()
+            .insert(uri.to_string());
         Ok(())
     }
 
@@ -85,13 +86,20 @@ impl Subscriptions {
         let Some(watching) = state.as_mut() else {
             return;
         };
-        let mut subscribed = watching.subscribed.lock().expect("subscribed lock");
-        let emptied: Vec<PathBuf> = subscribed
-            .iter_mut()
-            .filter_map(|(file, uris)| (uris.remove(uri) && uris.is_empty()).then(|| file.clone()))
-            .collect();
+        let emptied: Vec<PathBuf> = {
+            let mut subscribed = watching.subscribed();
+            let emptied: Vec<PathBuf> = subscribed
+                .iter_mut()
+                .filter_map(|(file, uris)| {
+                    (uris.remove(uri) && uris.is_empty()).then(|| file.clone())
+                })
+                .collect();
+            for file in &emptied {
+                subscribed.remove(file);
+            }
+            emptied
+        };
         for file in emptied {
-            subscribed.remove(&file);
             let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(count) = watching.folders.get_mut(&folder) {
                 *count -= 1;
@@ -105,6 +113,10 @@ impl Subscriptions {
 }
 
 impl Watching {
+    fn subscribed(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, BTreeSet<String>>> {
+        self.subscribed.lock().expect("subscribed lock")
+    }
+
     fn start(peer: Peer<RoleServer>) -> notify::Result<Watching> {
         let subscribed: Subscribed = Arc::default();
         let (tx, rx) = mpsc::channel::<String>(PENDING_CHANGES);

@@ -349,6 +349,15 @@ fn a_subscribed_file_sends_an_update_when_it_changes() {
         "resources/unsubscribe",
         json!({ "uri": "library://readme" }),
     );
+
+    // The folder stops being watched with the last subscription, and is watched again.
+    // Updates of the first write that were still on their way are left behind first.
+    s.result("ping", json!({}));
+    s.notifications.clear();
+    s.result("resources/subscribe", json!({ "uri": "library://readme" }));
+    std::fs::write(installed.join("docs/README.md"), "# Back\n").unwrap();
+    let update = s.notification("notifications/resources/updated");
+    assert_eq!(update["params"]["uri"], "library://readme");
 }
 
 #[test]
