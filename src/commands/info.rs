@@ -80,6 +80,9 @@ fn package_text(info: &PackageInfo) -> String {
             if !s.prompts.is_empty() {
                 let _ = writeln!(out, "    prompts: {}", s.prompts.join(", "));
             }
+            if !s.resources.is_empty() {
+                let _ = writeln!(out, "    resources: {}", s.resources.join(", "));
+            }
         }
     }
     if !info.tools.is_empty() {
@@ -97,6 +100,12 @@ fn package_text(info: &PackageInfo) -> String {
     if !info.settings.is_empty() {
         out.push_str("settings:\n");
         super::config::settings_lines(&mut out, &info.settings);
+    }
+    if !info.resources.is_empty() {
+        out.push_str("resources:\n");
+        for r in &info.resources {
+            let _ = writeln!(out, "  {} <{}>{}", r.name, r.uri, dash(&r.description));
+        }
     }
     if info.installed.is_none() {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);

@@ -10,16 +10,17 @@ use super::model::{Declaration, ExtensionDecl, Manifest, PackageMeta};
 use super::spanned::{Node, SourceFile, Value};
 use crate::name::{ItemName, PackageName, parse_manifest_requirement};
 
-/// The three kinds of item a package declares.
+/// The kinds of item a package declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Server,
     Tool,
     Prompt,
+    Resource,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Server, Kind::Tool, Kind::Prompt];
+    pub const ALL: [Kind; 4] = [Kind::Server, Kind::Tool, Kind::Prompt, Kind::Resource];
 
     /// The plural used for `[extension]` keys, folders and combined files.
     pub fn plural(self) -> &'static str {
@@ -27,6 +28,7 @@ impl Kind {
             Kind::Server => "servers",
             Kind::Tool => "tools",
             Kind::Prompt => "prompts",
+            Kind::Resource => "resources",
         }
     }
 
@@ -35,6 +37,7 @@ impl Kind {
             Kind::Server => "server",
             Kind::Tool => "tool",
             Kind::Prompt => "prompt",
+            Kind::Resource => "resource",
         }
     }
 }
@@ -59,6 +62,7 @@ pub struct ManifestDraft {
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
     pub settings: Vec<crate::settings::Setting>,
+    pub resources: Vec<Declaration>,
     /// Where each declaration was written, for findings that point at it.
     pub declaration_spans: std::collections::HashMap<(Kind, String), Range<usize>>,
 }
@@ -69,6 +73,7 @@ impl ManifestDraft {
             Kind::Server => &self.servers,
             Kind::Tool => &self.tools,
             Kind::Prompt => &self.prompts,
+            Kind::Resource => &self.resources,
         }
     }
 
@@ -77,6 +82,7 @@ impl ManifestDraft {
             Kind::Server => &mut self.servers,
             Kind::Tool => &mut self.tools,
             Kind::Prompt => &mut self.prompts,
+            Kind::Resource => &mut self.resources,
         }
     }
 
@@ -107,6 +113,7 @@ impl ManifestDraft {
                 tools: self.tools,
                 prompts: self.prompts,
                 settings: self.settings,
+                resources: self.resources,
             },
         })
     }
@@ -124,7 +131,14 @@ const PACKAGE_KEYS: &[&str] = &[
     "keywords",
     "agx",
 ];
-const EXTENSION_KEYS: &[&str] = &["root", "servers", "tools", "prompts", "settings"];
+const EXTENSION_KEYS: &[&str] = &[
+    "root",
+    "servers",
+    "tools",
+    "prompts",
+    "resources",
+    "settings",
+];
 const DECLARATION_KEYS: &[&str] = &["name", "description", "title"];
 
 pub const DEFAULT_ROOT: &str = "agx";

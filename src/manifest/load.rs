@@ -9,7 +9,7 @@ use super::agx_toml::{self, Kind, ManifestDraft};
 use super::diagnostics::{self as codes, Findings, Report};
 use super::fields::did_you_mean;
 use super::items::{self, DefinitionSource, Reference};
-use super::model::{Package, PromptDef, ServerDef, SourceLocation, ToolDef};
+use super::model::{Package, PromptDef, ResourceDef, ServerDef, SourceLocation, ToolDef};
 use super::package_file::{self, ReadProblem};
 use super::spanned::{Entry, Node, SourceFile};
 use crate::archive::{ArchiveError, RefusedKind};
@@ -36,6 +36,7 @@ struct Loaded {
     servers: Vec<ServerDef>,
     tools: Vec<ToolDef>,
     prompts: Vec<PromptDef>,
+    resources: Vec<ResourceDef>,
     references: Vec<Reference>,
 }
 
@@ -83,6 +84,7 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
             load_kind(f, dir, &manifest_file, &draft, kind, &mut loaded);
         }
         check_references(f, &draft, &loaded.references);
+        items::check_unique_addresses(f, &loaded.resources);
     }
 
     if f.error_count() > 0 {
@@ -95,6 +97,7 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
         servers: loaded.servers,
         tools: loaded.tools,
         prompts: loaded.prompts,
+        resources: loaded.resources,
     })
 }
 
@@ -381,6 +384,7 @@ fn check_item(f: &mut Findings, kind: Kind, src: &DefinitionSource<'_>, loaded: 
     match kind {
         Kind::Tool => loaded.tools.extend(items::check_tool(f, src)),
         Kind::Prompt => loaded.prompts.extend(items::check_prompt(f, src)),
+        Kind::Resource => loaded.resources.extend(items::check_resource(f, src)),
         Kind::Server => {
             let (server, references) = items::check_server(f, src);
             loaded.servers.extend(server);

@@ -12,6 +12,7 @@ pub mod render;
 pub mod snapshot;
 pub mod spanned;
 pub mod template;
+pub mod uri_template;
 
 use std::path::{Path, PathBuf};
 

@@ -35,6 +35,7 @@ pub struct Package {
     pub servers: Vec<ServerDef>,
     pub tools: Vec<ToolDef>,
     pub prompts: Vec<PromptDef>,
+    pub resources: Vec<ResourceDef>,
 }
 
 impl Package {
@@ -56,6 +57,10 @@ impl Package {
 
     pub fn prompt(&self, name: &str) -> Option<&PromptDef> {
         self.prompts.iter().find(|p| p.name.as_str() == name)
+    }
+
+    pub fn resource(&self, name: &str) -> Option<&ResourceDef> {
+        self.resources.iter().find(|r| r.name.as_str() == name)
     }
 
     /// The folder holding definition files (`[extension] root`).
@@ -98,6 +103,7 @@ pub struct ExtensionDecl {
     /// `[extension.settings.<key>]`, in declaration order (docs/settings.md).
     #[serde(default)]
     pub settings: Vec<crate::settings::Setting>,
+    pub resources: Vec<Declaration>,
 }
 
 /// One declared item: a name, a `[name, description]` pair, or a table.
@@ -121,6 +127,10 @@ pub enum InputMode {
 }
 
 pub const DEFAULT_TOOL_TIMEOUT_SECS: u64 = 60;
+
+/// The largest file a file-backed resource may be: `agx serve` holds a read in memory and
+/// sends it in one message (base64 makes binary a third larger).
+pub const RESOURCE_FILE_CAP: u64 = 8 * 1024 * 1024;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolAnnotations {
@@ -263,6 +273,7 @@ pub struct ServerDef {
     pub instructions: Option<String>,
     pub tools: Vec<ItemRef>,
     pub prompts: Vec<ItemRef>,
+    pub resources: Vec<ItemRef>,
     pub initialization: Option<Vec<String>>,
     /// A wrapped MCP server that the package ships; `agx serve` runs it in its place.
     pub command: Option<Vec<String>>,
@@ -287,6 +298,20 @@ pub struct PromptArgument {
     pub description: Option<String>,
     #[serde(default)]
     pub required: bool,
+    /// Where `completion/complete` finds values for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<CompletionSource>,
+}
+
+/// Where completions for a prompt argument or a template variable come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompletionSource {
+    /// `enum = [...]`: the values, offered by prefix.
+    Enum(Vec<String>),
+    /// `complete = [...]`: a command given `{argument, value, context}` as JSON on stdin that
+    /// prints candidates one per line.
+    Command(Vec<String>),
 }
 
 /// A prompt definition (`prompts/<name>.toml`).
@@ -302,6 +327,63 @@ pub struct PromptDef {
     pub command: Option<Vec<String>>,
     pub arguments: Vec<PromptArgument>,
     pub location: SourceLocation,
+}
+
+/// How a client names a resource: one URI, or a URI template with variables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceAddress {
+    Uri(String),
+    /// RFC 6570 (`weather://{city}/today`); see `manifest::uri_template`.
+    UriTemplate(String),
+}
+
+/// What produces a resource's content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResourceSource {
+    /// A file in the package, relative to the package folder.
+    Path(String),
+    /// argv; stdin is the template variables as one JSON object (`{}` for a static
+    /// resource); stdout is the content.
+    Command(Vec<String>),
+}
+
+/// `[[variables]]` of a resource template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TemplateVariable {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<CompletionSource>,
+}
+
+/// A resource definition (`resources/<name>.toml`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResourceDef {
+    pub name: ItemName,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub address: ResourceAddress,
+    pub mime_type: Option<String>,
+    pub source: ResourceSource,
+    /// For a command source.
+    pub timeout_secs: u64,
+    pub env: BTreeMap<String, String>,
+    /// For a template: its variables, when declared (else the template's own).
+    pub variables: Vec<TemplateVariable>,
+    pub location: SourceLocation,
+}
+
+impl ResourceDef {
+    /// The file that backs it, when it is one (relative to the package folder).
+    pub fn file(&self) -> Option<&str> {
+        match &self.source {
+            ResourceSource::Path(p) => Some(p),
+            ResourceSource::Command(_) => None,
+        }
+    }
 }
 
 /// Resolve a command's program: a path with a `/` is relative to the package folder;
@@ -325,6 +407,8 @@ pub struct ExtensionSummary {
     pub tools: Vec<ToolSummary>,
     #[serde(default)]
     pub prompts: Vec<PromptSummary>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<ResourceSummary>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -337,6 +421,8 @@ pub struct ServerSummary {
     pub tools: Vec<String>,
     #[serde(default)]
     pub prompts: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -368,6 +454,15 @@ pub struct PromptSummary {
     pub arguments: Vec<String>,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceSummary {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The URI, or the URI template.
+    pub uri: String,
+}
+
 impl Package {
     /// The summary recorded in the index for this package.
     pub fn summary(&self) -> ExtensionSummary {
@@ -380,6 +475,7 @@ impl Package {
                     description: s.description.clone(),
                     tools: s.tools.iter().map(|t| t.to_string()).collect(),
                     prompts: s.prompts.iter().map(|p| p.to_string()).collect(),
+                    resources: s.resources.iter().map(|r| r.to_string()).collect(),
                 })
                 .collect(),
             tools: self
@@ -398,6 +494,17 @@ impl Package {
                     name: p.name.to_string(),
                     description: p.description.clone(),
                     arguments: p.arguments.iter().map(|a| a.name.clone()).collect(),
+                })
+                .collect(),
+            resources: self
+                .resources
+                .iter()
+                .map(|r| ResourceSummary {
+                    name: r.name.to_string(),
+                    description: r.description.clone(),
+                    uri: match &r.address {
+                        ResourceAddress::Uri(u) | ResourceAddress::UriTemplate(u) => u.clone(),
+                    },
                 })
                 .collect(),
         }

@@ -27,6 +27,8 @@ pub enum ReadProblem {
     },
     TooLarge {
         bytes: u64,
+        /// The limit it went over.
+        cap: u64,
     },
     NotUtf8,
     Io(std::io::Error),
@@ -42,10 +44,10 @@ impl ReadProblem {
             ReadProblem::NotRegular { is_dir: false } => {
                 "is not a regular file (a FIFO, socket or device)".into()
             }
-            ReadProblem::TooLarge { bytes } => format!(
-                "is {} bytes; package files are read up to {} ({MAX_FILE_BYTES} bytes)",
+            ReadProblem::TooLarge { bytes, cap } => format!(
+                "is {} bytes; such files are read up to {} ({cap} bytes)",
                 bytes,
-                crate::archive::human_size(MAX_FILE_BYTES)
+                crate::archive::human_size(*cap)
             ),
             ReadProblem::NotUtf8 => "is not UTF-8 text".into(),
             ReadProblem::Io(e) => format!("cannot be read: {e}"),
@@ -56,6 +58,13 @@ impl ReadProblem {
 /// Read `<dir>/<rel>` (`rel` is `/`-separated and relative) as text, refusing links on the
 /// way, anything but a regular file, and files over [`MAX_FILE_BYTES`].
 pub fn read_text(dir: &Path, rel: &str) -> Result<String, ReadProblem> {
+    let bytes = read_bytes(dir, rel, MAX_FILE_BYTES)?;
+    String::from_utf8(bytes).map_err(|_| ReadProblem::NotUtf8)
+}
+
+/// Read `<dir>/<rel>` as bytes, with the same refusals as [`read_text`] and a limit of `cap`
+/// bytes (`agx serve` reads file-backed resources this way).
+pub fn read_bytes(dir: &Path, rel: &str, cap: u64) -> Result<Vec<u8>, ReadProblem> {
     let mut path = dir.to_path_buf();
     let mut walked = String::new();
     for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
@@ -83,19 +92,23 @@ pub fn read_text(dir: &Path, rel: &str) -> Result<String, ReadProblem> {
             is_dir: meta.is_dir(),
         });
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadProblem::TooLarge { bytes: meta.len() });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadProblem::Io)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    if meta.len() > cap {
         return Err(ReadProblem::TooLarge {
-            bytes: bytes.len() as u64,
+            bytes: meta.len(),
+            cap,
         });
     }
-    String::from_utf8(bytes).map_err(|_| ReadProblem::NotUtf8)
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadProblem::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadProblem::TooLarge {
+            bytes: bytes.len() as u64,
+            cap,
+        });
+    }
+    Ok(bytes)
 }
 
 /// Open without following a final link, and without blocking on a FIFO (its type is checked

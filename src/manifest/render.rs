@@ -37,6 +37,7 @@ pub struct JsonPackage {
     pub servers: usize,
     pub tools: usize,
     pub prompts: usize,
+    pub resources: usize,
 }
 
 pub fn json(report: &Report, dir: &Path, probed: bool) -> String {
@@ -49,6 +50,7 @@ pub fn json(report: &Report, dir: &Path, probed: bool) -> String {
             servers: p.servers.len(),
             tools: p.tools.len(),
             prompts: p.prompts.len(),
+            resources: p.resources.len(),
         }),
         valid: !report.has_errors(),
         errors: report.error_count(),
@@ -216,14 +218,22 @@ fn summary(report: &Report, dir: &Path, color: bool) -> String {
         return s;
     }
     let what = match &report.package {
-        Some(p) => format!(
-            "{} {} ({}, {}, {})",
-            p.name(),
-            p.version(),
-            plural(p.servers.len(), "server"),
-            plural(p.tools.len(), "tool"),
-            plural(p.prompts.len(), "prompt")
-        ),
+        Some(p) => {
+            // Resources are named only when there are some, so older summaries read the same.
+            let resources = if p.resources.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", plural(p.resources.len(), "resource"))
+            };
+            format!(
+                "{} {} ({}, {}, {}{resources})",
+                p.name(),
+                p.version(),
+                plural(p.servers.len(), "server"),
+                plural(p.tools.len(), "tool"),
+                plural(p.prompts.len(), "prompt")
+            )
+        }
         None => format!("`{}`", dir.display()),
     };
     let tail = if warnings > 0 {

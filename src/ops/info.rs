@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{Context, OpsError, OpsResult};
 use crate::index::IndexEntry;
 use crate::manifest::{
-    ExtensionSummary, ParameterSummary, PromptSummary, ServerSummary, ToolSummary,
+    ExtensionSummary, ParameterSummary, PromptSummary, ResourceSummary, ServerSummary, ToolSummary,
 };
 use crate::name::{PackageName, QualifiedName};
 use crate::settings::{PackageSettings, ResolvedSetting, SettingsStore};
@@ -43,6 +43,8 @@ pub struct PackageInfo {
     /// The package's settings with where each value comes from (installed packages only;
     /// a secret's value never appears).
     pub settings: Vec<ResolvedSetting>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<ResourceSummary>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -314,6 +316,7 @@ fn package_info(
         tools: extension.tools,
         prompts: extension.prompts,
         settings: Vec::new(),
+        resources: extension.resources,
         instructions: BTreeMap::new(),
     }
 }
@@ -336,6 +339,7 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
         servers: Vec::new(),
         tools: info.tools.clone(),
         prompts: info.prompts.clone(),
+        resources: info.resources.clone(),
     };
     // (qualified name, the extension that defines it if known, the item's own name)
     let lookup = |reference: &str| -> (String, Option<ExtensionSummary>, String) {

@@ -1,4 +1,4 @@
-//! Server assembly: from a qualified server name to the tools and prompts it exposes, with
+//! Server assembly: from a qualified server name to the tools, prompts and resources it exposes, with
 //! every reference resolved and every name unique. Packages come from a caller-supplied
 //! finder, so assembly does not care whether they live in the store or a test folder.
 
@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::manifest::{
-    LoadError, Package, PromptDef, ServerDef, SourceLocation, ToolDef, load_installed,
-    load_package, snapshot,
+    LoadError, Package, PromptDef, ResourceAddress, ResourceDef, ServerDef, SourceLocation,
+    ToolDef, load_installed, load_package, snapshot,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
 use crate::settings::PackageSettings;
@@ -40,6 +40,16 @@ pub struct ExposedPrompt {
     pub settings: Arc<PackageSettings>,
 }
 
+/// A resource as the server exposes it.
+#[derive(Debug)]
+pub struct ExposedResource {
+    /// The name in `resources/list` (unique like tool names).
+    pub exposed: String,
+    pub qualified: QualifiedName,
+    pub def: ResourceDef,
+    pub package_dir: PathBuf,
+}
+
 /// A command run once before the server answers.
 #[derive(Debug, Clone)]
 pub struct InitStep {
@@ -63,6 +73,7 @@ pub struct Assembly {
     pub instructions: Option<String>,
     pub tools: Vec<ExposedTool>,
     pub prompts: Vec<ExposedPrompt>,
+    pub resources: Vec<ExposedResource>,
     pub initialization: Vec<InitStep>,
 }
 
@@ -140,6 +151,18 @@ pub enum AssembleError {
     },
     #[error("{0}")]
     BadReference(Box<BadReference>),
+    #[error("{0}")]
+    DuplicateUri(Box<DuplicateUri>),
+}
+
+/// Two resources of one server (from different packages) share a URI.
+#[derive(Debug, thiserror::Error)]
+#[error("server {server} lists two resources with the URI `{uri}`: {first} and {second}")]
+pub struct DuplicateUri {
+    pub server: QualifiedName,
+    pub uri: String,
+    pub first: QualifiedName,
+    pub second: QualifiedName,
 }
 
 /// A server definition names a tool or prompt that cannot be resolved.
@@ -189,6 +212,11 @@ impl crate::error::Hint for AssembleError {
             AssembleError::BadReference(b) => Some(format!(
                 "fix the server definition in {} and reinstall it (`agx validate` checks it)",
                 b.server.package
+            )),
+            AssembleError::DuplicateUri(d) => Some(format!(
+                "a client could read only one of them: remove one from `resources` of server \
+                 `{}` in {}",
+                d.server.item, d.server.package
             )),
         }
     }
@@ -284,7 +312,7 @@ impl Loader<'_> {
 /// The dependencies a server's references name explicitly (`publisher/pkg/item`), in order.
 fn named_dependencies<'a>(owner: &'a Package, def: &'a ServerDef) -> Vec<&'a PackageName> {
     let mut names: Vec<&PackageName> = Vec::new();
-    for reference in def.tools.iter().chain(&def.prompts) {
+    for reference in def.tools.iter().chain(&def.prompts).chain(&def.resources) {
         if let ItemRef::Qualified(q) = reference
             && owner.manifest.dependencies.contains_key(&q.package)
             && !names.contains(&&q.package)
@@ -378,11 +406,47 @@ fn assemble_from(
         }
     }
 
+    let mut resources: Vec<(QualifiedName, ResourceDef, PathBuf)> = Vec::new();
+    for reference in &def.resources {
+        let (pkg, resource) = resolve(owner, reference, loader, |p, n| p.resource(n).cloned())
+            .map_err(|reason| match reason {
+                Resolve::Load(e) => e,
+                Resolve::Missing(reason) => bad_ref("resource", reference, reason),
+            })?;
+        let qualified = QualifiedName {
+            package: pkg.name().clone(),
+            item: resource.name.clone(),
+        };
+        if resources.iter().any(|(q, _, _)| q == &qualified) {
+            continue;
+        }
+        if let Some((first, _, _)) = resources
+            .iter()
+            .find(|(_, r, _)| r.address == resource.address)
+        {
+            let (ResourceAddress::Uri(uri) | ResourceAddress::UriTemplate(uri)) = resource.address;
+            return Err(AssembleError::DuplicateUri(Box::new(DuplicateUri {
+                server: server.clone(),
+                uri,
+                first: first.clone(),
+                second: qualified,
+            })));
+        }
+        resources.push((qualified, resource, pkg.dir.clone()));
+    }
+
     let tool_names = disambiguate(&tools.iter().map(|t| t.1.name.as_str()).collect::<Vec<_>>());
     let prompt_names = disambiguate(
         &prompts
             .iter()
             .map(|p| p.1.name.as_str())
+            .collect::<Vec<_>>(),
+    );
+
+    let resource_names = disambiguate(
+        &resources
+            .iter()
+            .map(|r| r.1.name.as_str())
             .collect::<Vec<_>>(),
     );
 
@@ -430,6 +494,16 @@ fn assemble_from(
                 def,
                 package_dir: pkg.dir.clone(),
                 settings: declared_settings(&pkg),
+            })
+            .collect(),
+        resources: resources
+            .into_iter()
+            .zip(resource_names)
+            .map(|((qualified, def, package_dir), exposed)| ExposedResource {
+                exposed,
+                qualified,
+                def,
+                package_dir,
             })
             .collect(),
         initialization,
@@ -557,6 +631,92 @@ pub fn tool_env(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Write a package folder from (path, text) pairs.
+    fn write(dir: &std::path::Path, files: &[(&str, &str)]) {
+        for (rel, text) in files {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    /// `acme/app` (server `main` listing `resources`) and its dependency `acme/lib`, which
+    /// has a resource `guide` at `docs://guide`; `app_uri` is the URI of app's own `guide`.
+    fn assemble_app(resources: &str, app_uri: &str) -> Result<Assembled, AssembleError> {
+        let root = tempfile::tempdir().unwrap();
+        let lib = root.path().join("lib");
+        let app = root.path().join("app");
+        write(
+            &lib,
+            &[
+                (
+                    "agx.toml",
+                    "[package]\nname = \"acme/lib\"\nversion = \"1.0.0\"\ndescription = \"d\"\n[extension]\nresources = [\"guide\"]\n",
+                ),
+                (
+                    "agx/resources/guide.toml",
+                    "name = \"guide\"\nuri = \"docs://guide\"\ncommand = [\"true\"]\n",
+                ),
+            ],
+        );
+        write(
+            &app,
+            &[
+                (
+                    "agx.toml",
+                    "[package]\nname = \"acme/app\"\nversion = \"1.0.0\"\ndescription = \"d\"\n[dependencies]\n\"acme/lib\" = \"^1.0\"\n[extension]\nservers = [\"main\"]\nresources = [\"guide\"]\n",
+                ),
+                (
+                    "agx/resources/guide.toml",
+                    &format!("name = \"guide\"\nuri = \"{app_uri}\"\ncommand = [\"true\"]\n"),
+                ),
+                (
+                    "agx/servers/main.toml",
+                    &format!("name = \"main\"\nresources = {resources}\n"),
+                ),
+            ],
+        );
+        let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+            Ok(match name.to_string().as_str() {
+                "acme/app" => Some(app.clone()),
+                "acme/lib" => Some(lib.clone()),
+                _ => None,
+            })
+        };
+        assemble(&QualifiedName::parse("acme/app/main").unwrap(), &find)
+    }
+
+    #[test]
+    fn resources_of_dependencies_are_qualified_and_same_names_numbered() {
+        let Ok(Assembled::Native(a)) =
+            assemble_app("[\"guide\", \"acme/lib/guide\"]", "docs://app-guide")
+        else {
+            panic!("assembles");
+        };
+        let exposed: Vec<(String, String)> = a
+            .resources
+            .iter()
+            .map(|r| (r.exposed.clone(), r.qualified.to_string()))
+            .collect();
+        assert_eq!(
+            exposed,
+            [
+                ("guide1".to_string(), "acme/app/guide".to_string()),
+                ("guide2".to_string(), "acme/lib/guide".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn two_resources_with_one_uri_stop_the_server() {
+        let err = assemble_app("[\"guide\", \"acme/lib/guide\"]", "docs://guide").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "server acme/app/main lists two resources with the URI `docs://guide`: \
+             acme/app/guide and acme/lib/guide"
+        );
+    }
 
     #[test]
     fn unique_names_stay() {

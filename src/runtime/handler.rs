@@ -7,10 +7,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    Implementation, ListPromptsResult, ListToolsResult, LoggingLevel,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
     LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, Prompt, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+    ProgressToken, Prompt, ReadResourceRequestParams, ReadResourceResponse, Reference,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -19,16 +22,22 @@ use tokio::sync::mpsc::Receiver;
 
 use super::assemble::{Assembly, ExposedPrompt};
 use super::channel::Client;
+use super::completions::{Completions, Target};
 use super::process;
 use super::prompts;
+use super::resources::ServedResources;
 use super::stderr_protocol::StderrLine;
+use super::subscriptions::Subscriptions;
 use super::tools::ServedTool;
+use crate::manifest::uri_template::UriTemplate;
 
 /// Everything shared by every connection to one assembled server.
 pub struct Runtime {
     pub info: ServerConfig,
     pub tools: Vec<ServedTool>,
     pub prompts: Vec<ExposedPrompt>,
+    pub resources: ServedResources,
+    completions: Completions,
     tool_index: HashMap<String, usize>,
     prompt_index: HashMap<String, usize>,
     tool_list: Vec<Tool>,
@@ -39,10 +48,22 @@ impl Runtime {
     pub fn new(assembly: Assembly) -> Runtime {
         let tools: Vec<ServedTool> = assembly.tools.into_iter().map(ServedTool::new).collect();
         let prompts = assembly.prompts;
-        let capabilities: ServerCapabilities = serde_json::from_value(serde_json::json!({
+        let completions = Completions::new(&prompts, &assembly.resources);
+        let resources = ServedResources::new(assembly.resources);
+        let mut capabilities = serde_json::json!({
             "tools": {}, "prompts": {}, "logging": {}
-        }))
-        .expect("capabilities");
+        });
+        // Advertised only when there is something behind them. The list of resources is
+        // fixed while a server runs, so `listChanged` is never followed by a notification.
+        if !resources.is_empty() {
+            capabilities["resources"] =
+                serde_json::json!({ "subscribe": true, "listChanged": true });
+        }
+        if !completions.is_empty() {
+            capabilities["completions"] = serde_json::json!({});
+        }
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(capabilities).expect("capabilities");
         let mut implementation =
             Implementation::new(assembly.server.to_string(), assembly.version.clone());
         if let Some(t) = assembly.title {
@@ -71,16 +92,20 @@ impl Runtime {
             prompt_list: prompts.iter().map(prompts::list_entry).collect(),
             tools,
             prompts,
+            resources,
+            completions,
         }
     }
 }
 
-/// One connection's handler: the shared runtime plus this client's logging level.
+/// One connection's handler: the shared runtime plus this client's logging level and
+/// resource subscriptions.
 #[derive(Clone)]
 pub struct AgxServer {
     rt: Arc<Runtime>,
     /// Minimum level forwarded as notifications/message (index into `LEVELS`).
     min_level: Arc<AtomicU8>,
+    subscriptions: Arc<Subscriptions>,
 }
 
 impl AgxServer {
@@ -88,7 +113,74 @@ impl AgxServer {
         AgxServer {
             rt,
             min_level: Arc::new(AtomicU8::new(0)),
+            subscriptions: Arc::default(),
         }
+    }
+
+    /// The prompt a client named, or the invalid-params error listing the server's prompts.
+    fn prompt(&self, name: &str) -> Result<&ExposedPrompt, ErrorData> {
+        match self.rt.prompt_index.get(name) {
+            Some(&i) => Ok(&self.rt.prompts[i]),
+            None => Err(ErrorData::invalid_params(
+                format!(
+                    "unknown prompt `{name}`; this server offers: {}",
+                    names(self.rt.prompts.iter().map(|p| p.exposed.as_str()))
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// The completion target a reference names, when it names an argument the target has.
+    fn completion_target(&self, reference: Reference, argument: &str) -> Result<Target, ErrorData> {
+        let (target, arguments): (Target, Vec<String>) = match reference {
+            Reference::Prompt(p) => {
+                let prompt = self.prompt(&p.name)?;
+                let arguments = prompt
+                    .def
+                    .arguments
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .collect();
+                (Target::Prompt(p.name), arguments)
+            }
+            Reference::Resource(r) => {
+                if self.rt.resources.template(&r.uri).is_none() {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "no resource template of this server is `{}`; \
+                             `resources/templates/list` shows them",
+                            r.uri
+                        ),
+                        None,
+                    ));
+                }
+                let variables = UriTemplate::parse(&r.uri)
+                    .map(|t| t.variables().map(str::to_string).collect())
+                    .unwrap_or_default();
+                (Target::Template(r.uri), variables)
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "completion references of type `{}` are not supported; use \
+                         `ref/prompt` or `ref/resource`",
+                        other.reference_type()
+                    ),
+                    None,
+                ));
+            }
+        };
+        if !arguments.iter().any(|a| a == argument) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "`{argument}` is not an argument of this reference; its arguments: {}",
+                    names(arguments.iter().map(String::as_str))
+                ),
+                None,
+            ));
+        }
+        Ok(target)
     }
 }
 
@@ -149,17 +241,8 @@ impl ServerHandler for AgxServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let Some(&i) = self.rt.prompt_index.get(&request.name) else {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "unknown prompt `{}`; this server offers: {}",
-                    request.name,
-                    names(self.rt.prompts.iter().map(|p| p.exposed.as_str()))
-                ),
-                None,
-            ));
-        };
-        prompts::get(&self.rt.prompts[i], request.arguments, context.ct)
+        let prompt = self.prompt(&request.name)?;
+        prompts::get(prompt, request.arguments, context.ct)
             .await
             .map(Into::into)
     }
@@ -199,36 +282,81 @@ impl ServerHandler for AgxServer {
         Ok(result.into())
     }
 
-    // agx offers no resources and no completions: say so instead of answering empty.
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
-        Err(ErrorData::method_not_found::<
-            rmcp::model::ListResourcesRequestMethod,
-        >())
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let (items, next) = self.rt.resources.list(cursor(&request))?;
+        let mut result = ListResourcesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
-        Err(ErrorData::method_not_found::<
-            rmcp::model::ListResourceTemplatesRequestMethod,
-        >())
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let (items, next) = self.rt.resources.templates(cursor(&request))?;
+        let mut result = ListResourceTemplatesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.rt
+            .resources
+            .read(&request.uri, context.ct)
+            .await
+            .map(Into::into)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let file = self.rt.resources.watched_file(&request.uri)?;
+        self.subscriptions
+            .subscribe(&request.uri, &file, &context.peer)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn complete(
         &self,
-        _request: rmcp::model::CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::CompleteResult, ErrorData> {
-        Err(ErrorData::method_not_found::<
-            rmcp::model::CompleteRequestMethod,
-        >())
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let argument = request.argument;
+        let target = self.completion_target(request.r#ref, &argument.name)?;
+        let given = request
+            .context
+            .and_then(|c| c.arguments)
+            .unwrap_or_default();
+        self.rt
+            .completions
+            .complete(target, &argument.name, &argument.value, given, context.ct)
+            .await
     }
+}
+
+/// The cursor of a list request, if it has one.
+fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
+    request.as_ref()?.cursor.as_deref()
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {

@@ -7,6 +7,7 @@
 
 pub mod assemble;
 pub mod channel;
+mod completions;
 mod handler;
 pub mod handoff;
 mod http;
@@ -15,10 +16,12 @@ mod output;
 pub mod process;
 mod process_tree;
 mod prompts;
+mod resources;
 pub mod settings;
 mod std_streams;
 pub mod stderr_protocol;
 pub mod stdio;
+mod subscriptions;
 mod tools;
 mod wrapped;
 

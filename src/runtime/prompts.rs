@@ -25,7 +25,20 @@ pub fn list_entry(p: &ExposedPrompt) -> Prompt {
         v["description"] = d.clone().into();
     }
     if !p.def.arguments.is_empty() {
-        v["arguments"] = serde_json::to_value(&p.def.arguments).expect("arguments serialize");
+        // Name, description and required only: completion sources are agx's business.
+        let arguments: Vec<Value> = p
+            .def
+            .arguments
+            .iter()
+            .map(|a| {
+                let mut entry = json!({ "name": a.name, "required": a.required });
+                if let Some(d) = &a.description {
+                    entry["description"] = d.clone().into();
+                }
+                entry
+            })
+            .collect();
+        v["arguments"] = arguments.into();
     }
     serde_json::from_value(v).expect("a well-formed Prompt")
 }

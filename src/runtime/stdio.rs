@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::Mutex;
 
 /// Requests agx answers; anything else is -32601 at once, before or after `initialize`.
-pub const OFFERED_METHODS: [&str; 8] = [
+pub const OFFERED_METHODS: [&str; 14] = [
     "initialize",
     "ping",
     "server/discover",
@@ -22,6 +22,12 @@ pub const OFFERED_METHODS: [&str; 8] = [
     "prompts/list",
     "prompts/get",
     "logging/setLevel",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
 ];
 
 /// Incoming lines longer than this are discarded (with an error reply).
@@ -335,7 +341,7 @@ mod tests {
     #[test]
     fn unknown_methods_are_not_found_even_before_initialize() {
         let r = reply(
-            r#"{"jsonrpc":"2.0","id":7,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#,
             false,
         );
         assert_eq!(r["error"]["code"], METHOD_NOT_FOUND);

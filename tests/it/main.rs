@@ -19,6 +19,7 @@ mod generated;
 mod network_hardening;
 mod pack;
 mod registry;
+mod resources;
 mod runtime_hardening;
 mod serve;
 mod settings;

@@ -605,7 +605,7 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     let mut raw = Raw::start(&home, "agx/edge/edge");
     // Before initialize: unknown methods are answered at once, early notifications ignored.
     raw.send(r#"{"jsonrpc":"2.0","method":"notifications/whatever"}"#);
-    raw.send(r#"{"jsonrpc":"2.0","id":"early","method":"resources/list"}"#);
+    raw.send(r#"{"jsonrpc":"2.0","id":"early","method":"no/such/method"}"#);
     let r = raw.response();
     assert_eq!(
         (r["id"].clone(), r["error"]["code"].clone()),

@@ -3,14 +3,17 @@
 //! name check, commands, lists of named tables) lives beside them, so a new kind only adds
 //! its own module. The keys and findings are described in docs/validate.md.
 
+mod completion;
 mod named_tables;
 mod prompts;
+mod resources;
 mod servers;
 mod settings;
 mod source;
 mod tools;
 
 pub use prompts::check_prompt;
+pub use resources::{check_resource, check_unique_addresses};
 pub use servers::{Reference, check_server};
 pub use settings::read_settings;
 pub use source::DefinitionSource;

@@ -1,6 +1,7 @@
 //! A prompt definition (`prompts/<name>.toml`): its text (a template given inline or in a
 //! `content_file`) or a command that produces it, and its `[[arguments]]`.
 
+use super::completion::read_completion;
 use super::named_tables::{Named, NamedTables};
 use super::source::{DefinitionSource, invalid_value};
 use crate::manifest::agx_toml::{Kind, is_inside_package};
@@ -26,7 +27,7 @@ const ARGUMENTS: NamedTables = NamedTables {
     key: "arguments",
     noun: "argument",
     a_noun: "an argument",
-    allowed_keys: &["name", "description", "required"],
+    allowed_keys: &["name", "description", "required", "enum", "complete"],
 };
 
 pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<PromptDef> {
@@ -41,7 +42,7 @@ pub fn check_prompt(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<Prom
             src.file,
             &e.value,
             &src.describe(Kind::Prompt),
-            read_argument,
+            |f, t| read_argument(f, src, t),
         ),
         None => Vec::new(),
     };
@@ -150,14 +151,20 @@ impl Named for PromptArgument {
 }
 
 /// The keys of one `[[arguments]]` table other than the checks every entry gets.
-fn read_argument<'a>(f: &mut Findings, t: &Table<'a>) -> Option<(PromptArgument, &'a Node)> {
+fn read_argument<'a>(
+    f: &mut Findings,
+    src: &DefinitionSource<'_>,
+    t: &Table<'a>,
+) -> Option<(PromptArgument, &'a Node)> {
     let description = t.opt_string(f, "description");
     let required = t.bool(f, "required").unwrap_or(false);
+    let complete = read_completion(f, src, t);
     let (name, name_node) = t.string(f, "name")?;
     let argument = PromptArgument {
         name,
         description,
         required,
+        complete,
     };
     Some((argument, name_node))
 }

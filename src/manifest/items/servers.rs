@@ -1,4 +1,4 @@
-//! A server definition (`servers/<name>.toml`): the tools and prompts it serves, or an MCP
+//! A server definition (`servers/<name>.toml`): the tools, prompts and resources it serves, or an MCP
 //! server the package ships that it wraps. Its references are parsed here and resolved by the
 //! loader once every declaration is known.
 
@@ -17,6 +17,7 @@ const SERVER_KEYS: &[&str] = &[
     "instructions",
     "tools",
     "prompts",
+    "resources",
     "initialization",
     "command",
     "env",
@@ -57,6 +58,7 @@ pub fn check_server(
     let mut references = Vec::new();
     let tools = read_references(f, src, t, Kind::Tool, &mut references);
     let prompts = read_references(f, src, t, Kind::Prompt, &mut references);
+    let resources = read_references(f, src, t, Kind::Resource, &mut references);
     let initialization = src.command(f, t, "initialization");
     let command = src.command(f, t, "command");
     let env = t.string_map(f, "env").unwrap_or_default();
@@ -75,13 +77,13 @@ pub fn check_server(
             None
         }
     });
-    if tools.is_empty() && prompts.is_empty() && !t.has("command") {
+    if tools.is_empty() && prompts.is_empty() && resources.is_empty() && !t.has("command") {
         f.at(
             codes::EMPTY_SERVER,
             src.file,
             &src.anchor,
-            format!("server `{}` has no tools, no prompts and no command", src.declared),
-            Some("list its `tools = [\"…\"]` and/or `prompts`, or wrap a server with `command = [\"…\"]`".into()),
+            format!("server `{}` has no tools, no prompts, no resources and no command", src.declared),
+            Some("list its `tools = [\"…\"]`, `prompts` and/or `resources`, or wrap a server with `command = [\"…\"]`".into()),
         );
     }
     if head.found_errors(f) {
@@ -95,6 +97,7 @@ pub fn check_server(
         instructions,
         tools,
         prompts,
+        resources,
         initialization,
         command,
         env,
