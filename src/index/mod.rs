@@ -5,11 +5,13 @@
 //! - [`cache`] keeps index files of web registries for `--offline` and fallback;
 //! - [`registry`] reads a registry of either kind and downloads verified tarballs;
 //! - [`publish`] writes folder registries (`agx registry init|add|yank`);
-//! - [`search`] ranks catalog entries for `agx search`.
+//! - [`search`] ranks catalog entries for `agx search`;
+//! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md).
 
 mod cache;
 mod error;
 mod http;
+pub mod mcp_registry;
 pub mod publish;
 mod registry;
 pub mod search;

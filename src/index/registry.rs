@@ -2,13 +2,11 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use super::cache::IndexCache;
-use super::cache::Validators;
-use super::http::{Fetched, Http, Limits, SinkError};
+use super::cache::{CachedRemote, IndexCache};
+use super::http::{Http, Limits, SinkError};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::io_context::at;
 use crate::name::PackageName;
@@ -31,15 +29,7 @@ pub struct Registry {
     source: Source,
     display: String,
     offline: bool,
-    remote: Option<Remote>,
-}
-
-#[derive(Debug)]
-struct Remote {
-    http: Http,
-    cache: IndexCache,
-    /// Set after the first network failure: the rest of the run uses the cache.
-    unreachable: AtomicBool,
+    remote: Option<CachedRemote>,
 }
 
 impl Registry {
@@ -71,11 +61,10 @@ impl Registry {
         limits: Limits,
     ) -> Result<Registry, IndexError> {
         let remote = match &source {
-            Source::Http(url) => Some(Remote {
-                http: Http::new(settings, limits),
-                cache: IndexCache::new(&paths.cache_dir, url),
-                unreachable: AtomicBool::new(false),
-            }),
+            Source::Http(url) => Some(CachedRemote::new(
+                Http::new(settings, limits),
+                IndexCache::new(&paths.cache_dir, url),
+            )),
             Source::Folder(dir) => {
                 if !dir.is_dir() {
                     return Err(IndexError::MissingFolder { path: dir.clone() });
@@ -222,76 +211,8 @@ impl Registry {
             (Source::Http(_), Some(remote)) => remote,
             (Source::Http(_), None) => unreachable!("web registries have a client"),
         };
-        let cached = || -> Result<Option<T>, IndexError> {
-            remote
-                .cache
-                .read(rel)?
-                .map(|body| parse(&body, &url))
-                .transpose()
-        };
-        if self.offline {
-            return match cached()? {
-                Some(value) => Ok(Some(value)),
-                None => Err(IndexError::Offline { url }),
-            };
-        }
-        if remote.unreachable.load(Ordering::Relaxed)
-            && let Some(value) = cached()?
-        {
-            return Ok(Some(value));
-        }
-        let fresh = |body: Vec<u8>, validators: Validators| -> Result<Option<T>, IndexError> {
-            let value = parse(&body, &url)?;
-            if let Err(e) = remote.cache.write(rel, &body, &validators) {
-                tracing::debug!("could not cache {url}: {e}");
-            }
-            Ok(Some(value))
-        };
-        match remote.http.fetch(&url, &remote.cache.validators(rel)) {
-            Ok(Fetched::Fresh { body, validators }) => fresh(body, validators),
-            Ok(Fetched::NotModified) => {
-                if let Ok(Some(value)) = cached() {
-                    return Ok(Some(value));
-                }
-                // The copy the server vouched for is gone or damaged: ask for the whole file.
-                tracing::debug!(
-                    "the cached copy of {url} is missing or unreadable; fetching it again"
-                );
-                match remote.http.fetch(&url, &Validators::default())? {
-                    Fetched::Fresh { body, validators } => fresh(body, validators),
-                    Fetched::NotModified => Err(IndexError::NotModifiedUncached { url }),
-                }
-            }
-            Err(IndexError::NotFound { .. }) => Ok(None),
-            Err(
-                error @ (IndexError::Network { .. }
-                | IndexError::Status { .. }
-                | IndexError::TooSlow { .. }
-                | IndexError::DeadlineExceeded { .. }),
-            ) => match cached()? {
-                Some(value) => {
-                    if !remote.unreachable.swap(true, Ordering::Relaxed) {
-                        tracing::warn!("{}; using cached index data", describe(&error));
-                    }
-                    Ok(Some(value))
-                }
-                None => Err(error),
-            },
-            Err(other) => Err(other),
-        }
+        remote.get(&url, rel, self.offline, parse)
     }
-}
-
-/// An error with its causes on one line, for warnings.
-fn describe(error: &IndexError) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// `dl/<publisher>/<name>/<version>.tar.gz`.
