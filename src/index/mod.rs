@@ -19,8 +19,10 @@ pub mod source;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
-pub use registry::{Registry, open, parse_version_lines};
-pub use source::Source;
+pub use registry::{
+    AnyRegistry, Registry, detect, kind_of, open, open_any, open_every, parse_version_lines,
+};
+pub use source::{Source, SourceKind};
 
 use std::collections::BTreeMap;
 

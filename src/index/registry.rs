@@ -5,22 +5,170 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::cache::{CachedRemote, IndexCache};
-use super::http::{Http, Limits, SinkError};
+use super::cache::{CachedRemote, IndexCache, Validators};
+use super::http::{Fetched, Http, Limits, SinkError};
+use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
+use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::io_context::at;
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
-/// Open the registry chosen by `requested` (the global `--registry` flag, which also reads
+/// Open the agx index chosen by `requested` (the global `--registry` flag, which also reads
 /// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
+/// An MCP registry is refused: only agx indexes hold installable packages today.
 pub fn open(
     requested: Option<&str>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Registry, IndexError> {
-    let source = source::select(requested, paths)?;
-    Registry::new(source, offline, paths)
+    match open_any(requested, offline, paths)? {
+        AnyRegistry::Agx(registry) => Ok(registry),
+        AnyRegistry::Mcp(registry) => Err(IndexError::NotAnAgxIndex {
+            url: registry.base().to_string(),
+            what: "it lists servers but does not hold agx packages",
+        }),
+    }
+}
+
+/// A registry of either kind.
+#[derive(Debug)]
+pub enum AnyRegistry {
+    Agx(Registry),
+    Mcp(McpRegistry),
+}
+
+impl AnyRegistry {
+    pub fn kind(&self) -> SourceKind {
+        match self {
+            AnyRegistry::Agx(_) => SourceKind::AgxIndex,
+            AnyRegistry::Mcp(_) => SourceKind::McpRegistry,
+        }
+    }
+
+    /// The URL or folder, for messages.
+    pub fn source(&self) -> &str {
+        match self {
+            AnyRegistry::Agx(registry) => registry.source(),
+            AnyRegistry::Mcp(registry) => registry.base(),
+        }
+    }
+}
+
+/// The registry chosen by `requested` or the config file, of whichever kind it is.
+pub fn open_any(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    open_selected(source::select_entry(requested, paths)?, offline, paths)
+}
+
+/// The registry `requested` names, else every configured one (for discovery: `search`,
+/// `list --include-remote`, `info`), each with its configured name.
+pub fn open_every(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
+    let configured = source::configured(paths)?;
+    if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
+        let selected = source::select_entry(requested, paths)?;
+        return Ok(vec![(
+            selected.name.clone(),
+            open_selected(selected, offline, paths)?,
+        )]);
+    }
+    configured
+        .into_iter()
+        .map(|selected| {
+            Ok((
+                selected.name.clone(),
+                open_selected(selected, offline, paths)?,
+            ))
+        })
+        .collect()
+}
+
+fn open_selected(
+    selected: Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    let kind = kind_of(&selected, offline, paths)?;
+    Ok(match (kind, selected.source) {
+        (SourceKind::McpRegistry, Source::Http(url)) => {
+            AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
+        }
+        (SourceKind::McpRegistry, Source::Folder(path)) => {
+            return Err(IndexError::InvalidUrl {
+                url: path.display().to_string(),
+                reason: "an MCP registry is a web API: give its https:// base URL".into(),
+            });
+        }
+        (SourceKind::AgxIndex, source) => AnyRegistry::Agx(Registry::new(source, offline, paths)?),
+    })
+}
+
+/// The kind of a selected registry: as configured, else as remembered from an earlier
+/// detection, else detected now (and remembered). A folder is always an agx index. When
+/// nothing can be learnt (offline, or the network fails) it is taken as an agx index, which
+/// then reports its own errors or works from its cache.
+pub fn kind_of(
+    selected: &Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<SourceKind, IndexError> {
+    if let Some(kind) = selected.kind {
+        return Ok(kind);
+    }
+    let Source::Http(url) = &selected.source else {
+        return Ok(SourceKind::AgxIndex);
+    };
+    let cache = IndexCache::new(&paths.cache_dir, url);
+    if let Some(kind) = cache
+        .read(mcp_cache::KIND_FILE)?
+        .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim()))
+    {
+        return Ok(kind);
+    }
+    if offline {
+        return Ok(SourceKind::AgxIndex);
+    }
+    let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+    match detect(&http, url) {
+        Ok(Some(kind)) => {
+            if let Err(e) = cache.write(
+                mcp_cache::KIND_FILE,
+                kind.as_str().as_bytes(),
+                &Validators::default(),
+            ) {
+                tracing::debug!("could not remember the kind of {url}: {e}");
+            }
+            Ok(kind)
+        }
+        Ok(None) => Ok(SourceKind::AgxIndex),
+        Err(e) => {
+            tracing::debug!("could not detect the kind of {url}: {e}");
+            Ok(SourceKind::AgxIndex)
+        }
+    }
+}
+
+/// What the web registry at `url` is: an agx index serves `config.json`; an MCP registry
+/// answers `GET /v0.1/servers`. `None` when it is neither.
+pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> {
+    let config_url = format!("{url}/config.json");
+    match http.fetch(&config_url, &Validators::default()) {
+        Ok(Fetched::Fresh { body, .. })
+            if serde_json::from_slice::<super::RegistryConfig>(&body).is_ok() =>
+        {
+            return Ok(Some(SourceKind::AgxIndex));
+        }
+        Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => {}
+        Err(e) => return Err(e),
+    }
+    Ok(mcp_api::answers_api(http, url)?.then_some(SourceKind::McpRegistry))
 }
 
 /// A registry opened from a source (URL, `file://` or a folder), with its cache.

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::IndexError;
 use crate::io_context::at;
@@ -90,6 +90,47 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct RegistryEntry {
     pub url: String,
+    /// Absent: detected on first use and remembered in the cache.
+    #[serde(default)]
+    pub kind: Option<SourceKind>,
+}
+
+/// What protocol a registry speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// agx's own static index (`config.json`, `catalog.json`, `packages/`, `dl/`).
+    AgxIndex,
+    /// The MCP Registry REST API (`/v0.1/servers`), listing `server.json` documents.
+    McpRegistry,
+}
+
+impl SourceKind {
+    pub const ALL: [&'static str; 2] = ["agx-index", "mcp-registry"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::AgxIndex => "agx-index",
+            SourceKind::McpRegistry => "mcp-registry",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "agx-index" => Some(SourceKind::AgxIndex),
+            "mcp-registry" => Some(SourceKind::McpRegistry),
+            _ => None,
+        }
+    }
+}
+
+/// A registry chosen by name or location, with its kind when the configuration says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selected {
+    /// The configured name, when chosen by one.
+    pub name: Option<String>,
+    pub source: Source,
+    pub kind: Option<SourceKind>,
 }
 
 /// Read `config.toml`; a missing file is an empty configuration.
@@ -109,16 +150,46 @@ pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
 /// Pick the registry: `requested` (from `--registry` or `AGX_REGISTRY`) is a configured name,
 /// a URL or a folder; without it the config's `default-registry`, or its only registry.
 pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, IndexError> {
+    select_entry(requested, paths).map(|s| s.source)
+}
+
+/// Every configured registry, by name; a broken URL is an error naming its table.
+pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
     let config = read_config(paths)?;
     let config_path = paths.config_file();
-    let from_config = |name: &str| -> Option<Result<Source, IndexError>> {
+    config
+        .registries
+        .iter()
+        .map(|(name, entry)| {
+            Ok(Selected {
+                name: Some(name.clone()),
+                source: parse_configured(name, &entry.url, &config_path)?,
+                kind: entry.kind,
+            })
+        })
+        .collect()
+}
+
+fn parse_configured(name: &str, url: &str, config_path: &Path) -> Result<Source, IndexError> {
+    Source::parse(url).map_err(|e| match e {
+        IndexError::InvalidUrl { url, reason } => IndexError::Config {
+            path: config_path.to_path_buf(),
+            message: format!("[registries.{name}] url `{url}`: {reason}"),
+        },
+        other => other,
+    })
+}
+
+/// [`select`], keeping the configured name and kind.
+pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selected, IndexError> {
+    let config = read_config(paths)?;
+    let config_path = paths.config_file();
+    let from_config = |name: &str| -> Option<Result<Selected, IndexError>> {
         config.registries.get(name).map(|r| {
-            Source::parse(&r.url).map_err(|e| match e {
-                IndexError::InvalidUrl { url, reason } => IndexError::Config {
-                    path: config_path.clone(),
-                    message: format!("[registries.{name}] url `{url}`: {reason}"),
-                },
-                other => other,
+            Ok(Selected {
+                name: Some(name.to_string()),
+                source: parse_configured(name, &r.url, &config_path)?,
+                kind: r.kind,
             })
         })
     };
@@ -132,7 +203,11 @@ pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, Index
             || requested.starts_with('.')
             || Path::new(requested).exists();
         if looks_like_location {
-            return Source::parse(requested);
+            return Ok(Selected {
+                name: None,
+                source: Source::parse(requested)?,
+                kind: None,
+            });
         }
         return Err(IndexError::UnknownRegistry {
             name: requested.to_string(),

@@ -43,21 +43,21 @@ pub struct RegistryServer {
     pub status_message: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 struct ServerList {
     servers: Vec<ServerResponse>,
     #[serde(default)]
     metadata: ListMetadata,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Debug, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ListMetadata {
     #[serde(default)]
     next_cursor: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 struct ServerResponse {
     server: serde_json::Value,
     #[serde(rename = "_meta", default)]
