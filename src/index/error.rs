@@ -135,6 +135,12 @@ pub enum IndexError {
     #[error("server {name} is not in the MCP registry {registry}")]
     ServerNotFound { name: String, registry: String },
 
+    #[error("a registry named `{name}` is already configured in {}", config.display())]
+    SourceExists { name: String, config: PathBuf },
+
+    #[error("`{name}` cannot name a registry")]
+    SourceName { name: String },
+
     #[error("server {name} in {registry} is deleted")]
     ServerDeleted { name: String, registry: String },
 }
@@ -218,6 +224,12 @@ impl crate::error::Hint for IndexError {
             ),
             IndexError::NotAnAgxIndex { .. } => Some(
                 "installing from an MCP registry is not supported yet; `agx search` and `agx info` show its servers".into(),
+            ),
+            IndexError::SourceExists { name, .. } => Some(format!(
+                "remove it first with `agx registry remove-source {name}`, or pick another name"
+            )),
+            IndexError::SourceName { .. } => Some(
+                "use letters, digits, `-` and `_` (at most 64), e.g. `official`".into(),
             ),
             IndexError::ServerNotFound { .. } => Some(
                 "check the spelling, or look for it with `agx search <words>`".into(),

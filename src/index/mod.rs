@@ -20,7 +20,8 @@ pub mod source;
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
 pub use registry::{
-    AnyRegistry, Registry, detect, kind_of, open, open_any, open_every, parse_version_lines,
+    AnyRegistry, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_every,
+    parse_version_lines,
 };
 pub use source::{Source, SourceKind};
 

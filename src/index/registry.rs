@@ -119,32 +119,19 @@ pub fn kind_of(
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<SourceKind, IndexError> {
-    if let Some(kind) = selected.kind {
+    if let Some(kind) = known_kind(selected, paths)? {
         return Ok(kind);
     }
     let Source::Http(url) = &selected.source else {
         return Ok(SourceKind::AgxIndex);
     };
-    let cache = IndexCache::new(&paths.cache_dir, url);
-    if let Some(kind) = cache
-        .read(mcp_cache::KIND_FILE)?
-        .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim()))
-    {
-        return Ok(kind);
-    }
     if offline {
         return Ok(SourceKind::AgxIndex);
     }
     let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
     match detect(&http, url) {
         Ok(Some(kind)) => {
-            if let Err(e) = cache.write(
-                mcp_cache::KIND_FILE,
-                kind.as_str().as_bytes(),
-                &Validators::default(),
-            ) {
-                tracing::debug!("could not remember the kind of {url}: {e}");
-            }
+            remember_kind(paths, url, kind);
             Ok(kind)
         }
         Ok(None) => Ok(SourceKind::AgxIndex),
@@ -153,6 +140,74 @@ pub fn kind_of(
             Ok(SourceKind::AgxIndex)
         }
     }
+}
+
+/// The kind as configured, as remembered from a detection, or (a folder) an agx index;
+/// `None` for a web registry not yet seen.
+pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<SourceKind>, IndexError> {
+    if let Some(kind) = selected.kind {
+        return Ok(Some(kind));
+    }
+    let Source::Http(url) = &selected.source else {
+        return Ok(Some(SourceKind::AgxIndex));
+    };
+    Ok(IndexCache::new(&paths.cache_dir, url)
+        .read(mcp_cache::KIND_FILE)?
+        .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim())))
+}
+
+/// Remember a detected kind; a cache that cannot be written only costs a detection later.
+fn remember_kind(paths: &AgxPaths, url: &str, kind: SourceKind) {
+    let cache = IndexCache::new(&paths.cache_dir, url);
+    if let Err(e) = cache.write(
+        mcp_cache::KIND_FILE,
+        kind.as_str().as_bytes(),
+        &Validators::default(),
+    ) {
+        tracing::debug!("could not remember the kind of {url}: {e}");
+    }
+}
+
+/// `agx registry add-source`: check the location, learn its kind (detected when `kind` is
+/// `None`: a web registry must answer as one kind or the other) and add it to
+/// `config.toml`. Returns the kind recorded.
+pub fn add_source(
+    paths: &AgxPaths,
+    name: &str,
+    location: &str,
+    kind: Option<SourceKind>,
+    offline: bool,
+) -> Result<(Source, SourceKind), IndexError> {
+    let source = Source::parse(location)?;
+    let kind = match (kind, &source) {
+        (Some(kind), _) => kind,
+        (None, Source::Folder(dir)) => {
+            if !dir.join("config.json").is_file() {
+                return Err(IndexError::NotARegistry { path: dir.clone() });
+            }
+            SourceKind::AgxIndex
+        }
+        (None, Source::Http(url)) => {
+            if offline {
+                return Err(IndexError::Offline {
+                    url: format!("{url}/config.json"),
+                });
+            }
+            let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+            let kind =
+                detect(&http, url)?.ok_or_else(|| IndexError::UnknownKind { url: url.clone() })?;
+            remember_kind(paths, url, kind);
+            kind
+        }
+    };
+    if let (SourceKind::McpRegistry, Source::Folder(path)) = (kind, &source) {
+        return Err(IndexError::InvalidUrl {
+            url: path.display().to_string(),
+            reason: "an MCP registry is a web API: give its https:// base URL".into(),
+        });
+    }
+    source::add_to_config(paths, name, &source, kind)?;
+    Ok((source, kind))
 }
 
 /// What the web registry at `url` is: an agx index serves `config.json`; an MCP registry
