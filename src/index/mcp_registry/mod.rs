@@ -5,6 +5,8 @@
 pub mod api;
 pub mod cache;
 pub mod server_json;
+pub mod summary;
 
 pub use api::{McpRegistry, RegistryServer, Status};
 pub use server_json::{ServerJson, ServerJsonError, is_server_name};
+pub use summary::{ServerSummary, list_all};
