@@ -68,8 +68,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
-    /// Manage registries: configured sources (add-source, remove-source, sources) and folder
-    /// registries (init, add, yank).
+    /// Manage configured registries and folder registries.
     #[command(subcommand)]
     Registry(RegistryCommand),
     /// Add an entry that launches `agx serve` to an MCP client's configuration.

@@ -438,10 +438,18 @@ fn check_version(version: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// A name the MCP Registry could have: a dot in the namespace, which agx's own publishers
-/// never have, tells it apart from an agx package name.
+/// A name the MCP Registry could have: a reverse-DNS namespace (a dot inside, which agx's
+/// own publishers never have, and letters or digits at both ends, so `./x` and `../x` stay
+/// paths) tells it apart from an agx package name.
 pub fn is_server_name(name: &str) -> bool {
-    check_name(name).is_ok() && name.split('/').next().is_some_and(|ns| ns.contains('.'))
+    let Some(namespace) = name.split('/').next() else {
+        return false;
+    };
+    let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    check_name(name).is_ok()
+        && namespace.contains('.')
+        && alnum(namespace.chars().next())
+        && alnum(namespace.chars().next_back())
 }
 
 #[cfg(test)]
@@ -569,5 +577,7 @@ mod tests {
         assert!(is_server_name("io.github.user/weather"));
         assert!(!is_server_name("acme/weather"));
         assert!(!is_server_name("io.github.user"));
+        assert!(!is_server_name("./missing"));
+        assert!(!is_server_name("../pkg"));
     }
 }
