@@ -99,7 +99,7 @@ pub fn score_text(
         let mut best = 0;
         if short == word || name == word {
             best = 100;
-        } else if has_word_start(&name, word) {
+        } else if has_word_start(name, word) {
             best = 50;
         } else if name.contains(word) {
             best = 15;
