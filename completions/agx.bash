@@ -187,8 +187,17 @@ _agx() {
             agx__subcmd__help__subcmd__registry,add)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__add"
                 ;;
+            agx__subcmd__help__subcmd__registry,add-source)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__add__subcmd__source"
+                ;;
             agx__subcmd__help__subcmd__registry,init)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__init"
+                ;;
+            agx__subcmd__help__subcmd__registry,remove-source)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__help__subcmd__registry,sources)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__sources"
                 ;;
             agx__subcmd__help__subcmd__registry,yank)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__yank"
@@ -196,11 +205,20 @@ _agx() {
             agx__subcmd__registry,add)
                 cmd="agx__subcmd__registry__subcmd__add"
                 ;;
+            agx__subcmd__registry,add-source)
+                cmd="agx__subcmd__registry__subcmd__add__subcmd__source"
+                ;;
             agx__subcmd__registry,help)
                 cmd="agx__subcmd__registry__subcmd__help"
                 ;;
             agx__subcmd__registry,init)
                 cmd="agx__subcmd__registry__subcmd__init"
+                ;;
+            agx__subcmd__registry,remove-source)
+                cmd="agx__subcmd__registry__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__registry,sources)
+                cmd="agx__subcmd__registry__subcmd__sources"
                 ;;
             agx__subcmd__registry,yank)
                 cmd="agx__subcmd__registry__subcmd__yank"
@@ -208,11 +226,20 @@ _agx() {
             agx__subcmd__registry__subcmd__help,add)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__add"
                 ;;
+            agx__subcmd__registry__subcmd__help,add-source)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__add__subcmd__source"
+                ;;
             agx__subcmd__registry__subcmd__help,help)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__help"
                 ;;
             agx__subcmd__registry__subcmd__help,init)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__init"
+                ;;
+            agx__subcmd__registry__subcmd__help,remove-source)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__registry__subcmd__help,sources)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__sources"
                 ;;
             agx__subcmd__registry__subcmd__help,yank)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__yank"
@@ -806,7 +833,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__registry)
-            opts="init add yank"
+            opts="init add yank add-source remove-source sources"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -833,7 +860,49 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__registry__subcmd__add__subcmd__source)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__registry__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__remove__subcmd__source)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__sources)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1162,7 +1231,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version init add yank help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version init add yank add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1205,8 +1274,34 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__registry__subcmd__add__subcmd__source)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --kind --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "agx-index mcp-registry" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__registry__subcmd__help)
-            opts="init add yank help"
+            opts="init add yank add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1220,6 +1315,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__add__subcmd__source)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1248,6 +1357,34 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__remove__subcmd__source)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__sources)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1292,6 +1429,50 @@ _agx() {
                     ;;
                 --name)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__remove__subcmd__source)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__sources)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -39,7 +39,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
-            cand registry 'Manage a folder registry (init, add, yank)'
+            cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
@@ -211,6 +211,9 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand add-source 'Configure a registry to search and install from: an agx index or an MCP registry'
+            cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
+            cand sources 'List the configured registries with their kinds'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agx;registry;init'= {
@@ -254,10 +257,54 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;registry;add-source'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --kind 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;remove-source'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;sources'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;registry;help'= {
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand add-source 'Configure a registry to search and install from: an agx index or an MCP registry'
+            cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
+            cand sources 'List the configured registries with their kinds'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agx;registry;help;init'= {
@@ -265,6 +312,12 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;registry;help;add'= {
         }
         &'agx;registry;help;yank'= {
+        }
+        &'agx;registry;help;add-source'= {
+        }
+        &'agx;registry;help;remove-source'= {
+        }
+        &'agx;registry;help;sources'= {
         }
         &'agx;registry;help;help'= {
         }
@@ -497,7 +550,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
-            cand registry 'Manage a folder registry (init, add, yank)'
+            cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
@@ -533,12 +586,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand add-source 'Configure a registry to search and install from: an agx index or an MCP registry'
+            cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
+            cand sources 'List the configured registries with their kinds'
         }
         &'agx;help;registry;init'= {
         }
         &'agx;help;registry;add'= {
         }
         &'agx;help;registry;yank'= {
+        }
+        &'agx;help;registry;add-source'= {
+        }
+        &'agx;help;registry;remove-source'= {
+        }
+        &'agx;help;registry;sources'= {
         }
         &'agx;help;install-server'= {
         }

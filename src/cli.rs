@@ -68,7 +68,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
-    /// Manage a folder registry (init, add, yank).
+    /// Manage configured registries and folder registries.
     #[command(subcommand)]
     Registry(RegistryCommand),
     /// Add an entry that launches `agx serve` to an MCP client's configuration.
@@ -226,6 +226,45 @@ pub enum RegistryCommand {
         #[arg(long)]
         undo: bool,
     },
+    /// Configure a registry to search and install from: an agx index or an MCP registry.
+    AddSource {
+        /// The name to refer to it by (`--registry NAME`).
+        name: String,
+        /// Its https:// base URL, or a folder for an agx index.
+        #[arg(value_name = "URL")]
+        url: String,
+        /// What it is; detected when absent (an agx index serves config.json, an MCP registry
+        /// answers /v0.1/servers).
+        #[arg(long, value_enum)]
+        kind: Option<SourceKindArg>,
+    },
+    /// Remove a configured registry (its cached data stays until `agx` cleans the cache).
+    RemoveSource {
+        /// The configured name.
+        name: String,
+    },
+    /// List the configured registries with their kinds.
+    Sources {
+        /// Print JSON (the shapes are documented in docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The kind of a registry, for `agx registry add-source --kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SourceKindArg {
+    AgxIndex,
+    McpRegistry,
+}
+
+impl From<SourceKindArg> for crate::index::SourceKind {
+    fn from(kind: SourceKindArg) -> Self {
+        match kind {
+            SourceKindArg::AgxIndex => crate::index::SourceKind::AgxIndex,
+            SourceKindArg::McpRegistry => crate::index::SourceKind::McpRegistry,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

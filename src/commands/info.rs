@@ -6,7 +6,8 @@ use super::Context;
 use crate::cli::InfoArgs;
 use crate::error::CliResult;
 use crate::manifest::{PromptSummary, ToolSummary};
-use crate::ops::info::{self, PackageInfo, ServerInfo, Subject};
+use crate::ops::info::{self, ListedServerInfo, PackageInfo, ServerInfo, Subject};
+use crate::settings::Setting;
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
     let subject = info::info(&ctx.ops()?, &args.target)?;
@@ -15,8 +16,101 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
         (Subject::Package(p), false) => package_text(p),
         (Subject::Server(s), true) => to_json(s),
         (Subject::Server(s), false) => server_text(s),
+        (Subject::Listed(s), true) => to_json(s),
+        (Subject::Listed(s), false) => listed_text(s),
     };
     ctx.printer.outln(text.trim_end())
+}
+
+/// A server.json entry: what it is, where it is listed, what it offers and the settings.
+fn listed_text(info: &ListedServerInfo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {} (mcp-registry {}; not installed)",
+        info.name, info.version, info.registry
+    );
+    if let Some(title) = &info.title {
+        let _ = writeln!(out, "{title}");
+    }
+    let _ = writeln!(out, "{}", info.description);
+    if info.status == crate::index::mcp_registry::Status::Deprecated {
+        let _ = writeln!(
+            out,
+            "deprecated{}",
+            info.status_message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        );
+    }
+    for (label, value) in [
+        ("homepage", &info.website_url),
+        ("repository", &info.repository),
+    ] {
+        if let Some(v) = value {
+            let _ = writeln!(out, "{label}: {v}");
+        }
+    }
+    if !info.packages.is_empty() {
+        let _ = writeln!(out, "packages:");
+        for p in &info.packages {
+            let hint = p
+                .runtime_hint
+                .as_deref()
+                .map(|h| format!(", runs with {h}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {} {} {} ({}{hint})",
+                p.registry_type, p.identifier, p.version, p.transport
+            );
+            write_settings(&mut out, &p.settings);
+        }
+    }
+    if !info.remotes.is_empty() {
+        let _ = writeln!(out, "remotes:");
+        for r in &info.remotes {
+            let _ = writeln!(out, "  {} {}", r.transport, r.url);
+            write_settings(&mut out, &r.settings);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "installing from an MCP registry is not supported yet (see docs/ecosystem.md)"
+    );
+    out
+}
+
+/// `    setting KEY (secret, required, number, default 3, one of: a, b): description`.
+fn write_settings(out: &mut String, settings: &[Setting]) {
+    for s in settings {
+        let mut traits = Vec::new();
+        if s.secret {
+            traits.push("secret".to_string());
+        }
+        if s.required {
+            traits.push("required".to_string());
+        }
+        traits.push(s.kind.as_str().to_string());
+        if let Some(d) = &s.default {
+            traits.push(format!("default {d}"));
+        }
+        if !s.choices.is_empty() {
+            traits.push(format!("one of: {}", s.choices.join(", ")));
+        }
+        let description = s
+            .description
+            .as_deref()
+            .map(|d| format!(": {d}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "    setting {} ({}){description}",
+            s.key,
+            traits.join(", ")
+        );
+    }
 }
 
 fn to_json(value: &impl serde::Serialize) -> String {

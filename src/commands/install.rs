@@ -2,14 +2,30 @@
 
 use super::Context;
 use crate::cli::InstallArgs;
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
+use crate::index::mcp_registry::is_server_name;
 use crate::ops::install::{self, Target};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
+    if let Some(arg) = args.packages.iter().find(|arg| names_listed_server(arg)) {
+        let name = arg.split('@').next().unwrap_or(arg);
+        return Err(CliError::new(format!(
+            "`{name}` is an MCP Registry server, and installing from an MCP registry is not supported yet"
+        ))
+        .with_hint(format!(
+            "`agx info {name}` shows its packages, remotes and settings; see docs/ecosystem.md"
+        )));
+    }
     let targets = args
         .packages
         .iter()
         .map(|arg| Target::parse(arg))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(install::install(&ctx.ops()?, &targets, args.force)?)
+}
+
+/// `io.github.user/weather[@1.0.0]`, not a path on this machine.
+fn names_listed_server(arg: &str) -> bool {
+    let name = arg.split('@').next().unwrap_or(arg);
+    is_server_name(name) && !std::path::Path::new(arg).exists()
 }

@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 use super::Context;
 use crate::cli::ListArgs;
 use crate::error::CliResult;
+use crate::index::SourceKind;
+use crate::index::mcp_registry::{ServerSummary, Status};
 use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
 use crate::ops::{self, list::ListedPackage};
@@ -31,7 +33,8 @@ impl ItemKind {
 }
 
 pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
-    let rows = ops::list::list(&ctx.ops()?, args.include_remote)?;
+    let listing = ops::list::list(&ctx.ops()?, args.include_remote)?;
+    let rows = listing.packages;
 
     let kind = if args.servers {
         Some(ItemKind::Server)
@@ -44,16 +47,17 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     };
     let mut out = Vec::new();
     let written = match (kind, args.json) {
-        (None, true) => write_packages_json(&mut out, &rows),
+        (None, true) => write_packages_json(&mut out, &rows, &listing.servers),
         (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
         (None, false) => {
-            if rows.is_empty() {
+            if rows.is_empty() && listing.servers.is_empty() {
                 ctx.printer.status(
                     "Listed",
                     "no packages installed (`agx install <pkg>` adds one)",
                 );
             }
             write_packages(&mut out, &rows, args.include_remote)
+                .and_then(|()| write_servers(&mut out, &listing.servers))
         }
         (Some(kind), false) => write_items(&mut out, &rows, kind),
     };
@@ -72,30 +76,62 @@ struct PackageJson<'a> {
     version: String,
     installed: bool,
     explicit: bool,
+    /// Where it comes from: `agx-index` (MCP-registry servers are listed as `mcp-registry`).
+    kind: &'static str,
     description: &'a Option<String>,
     servers: &'a [crate::manifest::ServerSummary],
     tools: &'a [crate::manifest::ToolSummary],
     prompts: &'a [crate::manifest::PromptSummary],
 }
 
-fn write_packages_json(out: &mut impl Write, rows: &[ListedPackage]) -> std::io::Result<()> {
+fn write_packages_json(
+    out: &mut impl Write,
+    rows: &[ListedPackage],
+    servers: &[ServerSummary],
+) -> std::io::Result<()> {
+    /// Packages and MCP-registry servers in one list (servers will install as packages of
+    /// their own name); `kind` tells them apart.
     #[derive(serde::Serialize)]
     struct List<'a> {
-        packages: Vec<PackageJson<'a>>,
+        packages: Vec<Row<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(untagged)]
+    enum Row<'a> {
+        Package(PackageJson<'a>),
+        Server(ServerJson<'a>),
+    }
+    /// One MCP-registry server: `kind` tells it from a package.
+    #[derive(serde::Serialize)]
+    struct ServerJson<'a> {
+        kind: &'static str,
+        installed: bool,
+        #[serde(flatten)]
+        server: &'a ServerSummary,
     }
     let list = List {
         packages: rows
             .iter()
-            .map(|r| PackageJson {
-                name: &r.name,
-                version: r.version.to_string(),
-                installed: r.installed,
-                explicit: r.explicit,
-                description: &r.description,
-                servers: &r.extension.servers,
-                tools: &r.extension.tools,
-                prompts: &r.extension.prompts,
+            .map(|r| {
+                Row::Package(PackageJson {
+                    name: &r.name,
+                    version: r.version.to_string(),
+                    installed: r.installed,
+                    explicit: r.explicit,
+                    kind: SourceKind::AgxIndex.as_str(),
+                    description: &r.description,
+                    servers: &r.extension.servers,
+                    tools: &r.extension.tools,
+                    prompts: &r.extension.prompts,
+                })
             })
+            .chain(servers.iter().map(|server| {
+                Row::Server(ServerJson {
+                    kind: SourceKind::McpRegistry.as_str(),
+                    installed: false,
+                    server,
+                })
+            }))
             .collect(),
     };
     serde_json::to_writer(&mut *out, &list)?;
@@ -160,6 +196,40 @@ fn write_packages(
         }
         push_contributions(&mut line, &row.extension);
         writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// MCP-registry servers after the packages: name, version, `mcp-registry`, description,
+/// what they offer, and a deprecation note.
+fn write_servers(out: &mut impl Write, servers: &[ServerSummary]) -> std::io::Result<()> {
+    let name_width = servers.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let version_width = servers.iter().map(|s| s.version.len()).max().unwrap_or(0);
+    for s in servers {
+        let mut line = format!(
+            "{:name_width$}  {:version_width$}  mcp-registry  {}",
+            s.name, s.version, s.description
+        );
+        let offers: Vec<String> = s
+            .packages
+            .iter()
+            .cloned()
+            .chain(s.remotes.iter().map(|r| format!("remote {r}")))
+            .collect();
+        if !offers.is_empty() {
+            let _ = write!(line, " [{}]", offers.join(", "));
+        }
+        if s.status == Status::Deprecated {
+            let _ = write!(
+                line,
+                " (deprecated{})",
+                s.status_message
+                    .as_deref()
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
+            );
+        }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! `agx registry init|add|yank`: publishing into a folder registry.
+//! `agx registry init|add|yank`: publishing into a folder registry;
+//! `agx registry add-source|remove-source|sources`: the configured registries.
 
 use super::Context;
 use crate::cli::RegistryCommand;
@@ -66,6 +67,56 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
                     .status("Unchanged", &format!("{} v{version} is {state}", spec.name));
             }
         }
+        RegistryCommand::AddSource { name, url, kind } => {
+            let (source, kind) = crate::index::add_source(
+                ctx.paths()?,
+                name,
+                url,
+                kind.map(Into::into),
+                ctx.global.offline,
+            )?;
+            ctx.printer.status(
+                "Added",
+                &format!(
+                    "registry `{name}` ({}) at {}",
+                    kind.as_str(),
+                    source.display()
+                ),
+            );
+        }
+        RegistryCommand::RemoveSource { name } => {
+            crate::index::source::remove_from_config(ctx.paths()?, name)?;
+            ctx.printer.status("Removed", &format!("registry `{name}`"));
+        }
+        RegistryCommand::Sources { json } => return sources(ctx, *json),
     }
     Ok(())
+}
+
+/// One line per configured registry: name, kind, location; the default marked.
+fn sources(ctx: &Context, json: bool) -> CliResult {
+    let listed = crate::index::source::list_sources(ctx.paths()?)?;
+    if json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "sources": listed }))
+            .expect("sources serialize");
+        return ctx.printer.outln(&text);
+    }
+    if listed.is_empty() {
+        ctx.printer
+            .err("No registry is configured. Add one with `agx registry add-source NAME URL`.\n");
+        return Ok(());
+    }
+    let width = listed.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    for s in &listed {
+        let kind = s
+            .kind
+            .map_or("unknown (detected on first use)", |k| k.as_str());
+        let default = if s.default { "  (default)" } else { "" };
+        text.push_str(&format!(
+            "{:width$}  {kind:12}  {}{default}\n",
+            s.name, s.url
+        ));
+    }
+    ctx.printer.out(text)
 }

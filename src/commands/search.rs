@@ -1,22 +1,24 @@
-//! `agx search`: rank the registry's catalog (discovery: reads index metadata only).
+//! `agx search`: rank what the registries offer (discovery: reads index metadata only).
 
 use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::SearchArgs;
 use crate::error::CliResult;
-use crate::index::search;
 use crate::ops;
+use crate::ops::search::Found;
 use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let searched = ops::search::search(&ctx.ops()?, &args.query.join(" "))?;
     let (query, hits) = (&searched.query, searched.hits());
     if args.json {
+        let results: Vec<serde_json::Value> = hits.iter().map(hit_json).collect();
         let doc = serde_json::json!({
             "query": query,
-            "registry": searched.registry,
-            "results": hits,
+            "registry": searched.registries.join(", "),
+            "registries": searched.registries,
+            "results": results,
         });
         let text = serde_json::to_string_pretty(&doc).expect("search results serialize");
         return ctx.printer.outln(&text);
@@ -26,7 +28,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         if ctx.printer.verbosity() >= 0 {
             ctx.printer.err(&format!(
                 "No package matches `{query}` in {}.\n",
-                searched.registry
+                searched.registries.join(", ")
             ));
         }
         return Ok(());
@@ -34,48 +36,112 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     ctx.printer.out(render(&hits, ctx.printer.color()))
 }
 
-/// One line per package (name, version, description), then its items, dimmed.
-fn render(hits: &[search::Hit<'_>], color: bool) -> String {
-    let width = hits
+/// One result of `search --json` (docs/json.md): the hit's fields with its `kind` and
+/// `registry`.
+fn hit_json(found: &Found<'_>) -> serde_json::Value {
+    let (mut value, registry) = match found {
+        Found::Package { hit, registry } => (
+            serde_json::to_value(hit).expect("hits serialize"),
+            *registry,
+        ),
+        Found::Server {
+            server,
+            registry,
+            score,
+            matched,
+        } => {
+            let mut value = serde_json::to_value(server).expect("servers serialize");
+            value["score"] = (*score).into();
+            value["matched"] = serde_json::json!(matched);
+            (value, *registry)
+        }
+    };
+    value["kind"] = found.kind().as_str().into();
+    value["registry"] = registry.into();
+    value
+}
+
+/// One line per package (name, version, description), then its items, dimmed; a server
+/// from an MCP registry says so, with what it offers and its status.
+fn render(hits: &[Found<'_>], color: bool) -> String {
+    let heads: Vec<String> = hits
         .iter()
-        .map(|h| h.entry.name.to_string().len() + h.entry.version.to_string().len() + 1)
-        .max()
-        .unwrap_or(0);
+        .map(|found| match found {
+            Found::Package { hit, .. } => format!("{} {}", hit.entry.name, hit.entry.version),
+            Found::Server { server, .. } => format!("{} {}", server.name, server.version),
+        })
+        .collect();
+    let width = heads.iter().map(String::len).max().unwrap_or(0);
     let mut text = String::new();
-    for hit in hits {
-        let e = hit.entry;
-        let head = format!("{} {}", e.name, e.version);
+    for (found, head) in hits.iter().zip(&heads) {
         let pad = " ".repeat(width - head.len());
-        let description = e.description.as_deref().unwrap_or("");
+        let (description, details) = match found {
+            Found::Package { hit, .. } => (
+                hit.entry.description.as_deref().unwrap_or(""),
+                package_items(hit),
+            ),
+            Found::Server { server, .. } => (server.description.as_str(), server_items(server)),
+        };
         let _ = writeln!(
             text,
             "{}{pad}  {description}",
-            paint(color, Style::Bold, &head)
+            paint(color, Style::Bold, head)
         );
-        let ext = &e.extension;
-        let groups = [
-            (
-                "servers",
-                ext.servers
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>(),
-            ),
-            ("tools", ext.tools.iter().map(|t| t.name.as_str()).collect()),
-            (
-                "prompts",
-                ext.prompts.iter().map(|p| p.name.as_str()).collect(),
-            ),
-        ];
-        let parts: Vec<String> = groups
-            .iter()
-            .filter(|(_, names)| !names.is_empty())
-            .map(|(label, names)| format!("{label}: {}", names.join(", ")))
-            .collect();
-        if !parts.is_empty() {
-            let items = paint(color, Style::Dim, &parts.join("; "));
+        if !details.is_empty() {
+            let items = paint(color, Style::Dim, &details);
             let _ = writeln!(text, "{}  {items}", " ".repeat(width));
+        }
+        if let Found::Server { server, .. } = found
+            && server.status == crate::index::mcp_registry::Status::Deprecated
+        {
+            let note = match &server.status_message {
+                Some(message) => format!("deprecated: {message}"),
+                None => "deprecated".to_string(),
+            };
+            let _ = writeln!(
+                text,
+                "{}  {}",
+                " ".repeat(width),
+                paint(color, Style::Warning, &note)
+            );
         }
     }
     text
+}
+
+/// `mcp-registry; packages: npm; remotes: sse`.
+fn server_items(server: &crate::index::mcp_registry::ServerSummary) -> String {
+    let mut parts = vec!["mcp-registry".to_string()];
+    if !server.packages.is_empty() {
+        parts.push(format!("packages: {}", server.packages.join(", ")));
+    }
+    if !server.remotes.is_empty() {
+        parts.push(format!("remotes: {}", server.remotes.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// `servers: …; tools: …; prompts: …` of an agx package.
+fn package_items(hit: &crate::index::search::Hit<'_>) -> String {
+    let ext = &hit.entry.extension;
+    let groups = [
+        (
+            "servers",
+            ext.servers
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        ("tools", ext.tools.iter().map(|t| t.name.as_str()).collect()),
+        (
+            "prompts",
+            ext.prompts.iter().map(|p| p.name.as_str()).collect(),
+        ),
+    ];
+    groups
+        .iter()
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(label, names)| format!("{label}: {}", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::IndexError;
+use super::http::{Fetched, Http};
 use crate::io_context::at;
 
 /// What the server said about a cached file.
@@ -89,6 +92,108 @@ impl IndexCache {
         let meta = serde_json::to_vec(validators).expect("validators serialize");
         Ok(crate::atomic::write_file(&self.meta(rel), &meta, None)?)
     }
+}
+
+/// A web registry's files fetched through its cache: conditional requests, `--offline`
+/// from the cache, and the cache as a fallback (with one warning) when the network fails.
+#[derive(Debug)]
+pub struct CachedRemote {
+    pub http: Http,
+    pub cache: IndexCache,
+    /// Set after the first network failure: the rest of the run uses the cache.
+    unreachable: AtomicBool,
+}
+
+impl CachedRemote {
+    pub fn new(http: Http, cache: IndexCache) -> Self {
+        CachedRemote {
+            http,
+            cache,
+            unreachable: AtomicBool::new(false),
+        }
+    }
+
+    /// The file at `url`, cached under `rel`, parsed by `parse` (given the body and `url`);
+    /// `None` when the server does not have it. Only a body that parses is cached, so a
+    /// cut-off or odd answer never poisons later runs; a cached copy that no longer parses is
+    /// fetched again.
+    pub fn get<T>(
+        &self,
+        url: &str,
+        rel: &str,
+        offline: bool,
+        parse: impl Fn(&[u8], &str) -> Result<T, IndexError>,
+    ) -> Result<Option<T>, IndexError> {
+        let url = url.to_string();
+        let cached = || -> Result<Option<T>, IndexError> {
+            self.cache
+                .read(rel)?
+                .map(|body| parse(&body, &url))
+                .transpose()
+        };
+        if offline {
+            return match cached()? {
+                Some(value) => Ok(Some(value)),
+                None => Err(IndexError::Offline { url }),
+            };
+        }
+        if self.unreachable.load(Ordering::Relaxed)
+            && let Some(value) = cached()?
+        {
+            return Ok(Some(value));
+        }
+        let fresh = |body: Vec<u8>, validators: Validators| -> Result<Option<T>, IndexError> {
+            let value = parse(&body, &url)?;
+            if let Err(e) = self.cache.write(rel, &body, &validators) {
+                tracing::debug!("could not cache {url}: {e}");
+            }
+            Ok(Some(value))
+        };
+        match self.http.fetch(&url, &self.cache.validators(rel)) {
+            Ok(Fetched::Fresh { body, validators }) => fresh(body, validators),
+            Ok(Fetched::NotModified) => {
+                if let Ok(Some(value)) = cached() {
+                    return Ok(Some(value));
+                }
+                // The copy the server vouched for is gone or damaged: ask for the whole file.
+                tracing::debug!(
+                    "the cached copy of {url} is missing or unreadable; fetching it again"
+                );
+                match self.http.fetch(&url, &Validators::default())? {
+                    Fetched::Fresh { body, validators } => fresh(body, validators),
+                    Fetched::NotModified => Err(IndexError::NotModifiedUncached { url }),
+                }
+            }
+            Err(IndexError::NotFound { .. }) => Ok(None),
+            Err(
+                error @ (IndexError::Network { .. }
+                | IndexError::Status { .. }
+                | IndexError::TooSlow { .. }
+                | IndexError::DeadlineExceeded { .. }),
+            ) => match cached()? {
+                Some(value) => {
+                    if !self.unreachable.swap(true, Ordering::Relaxed) {
+                        tracing::warn!("{}; using cached index data", describe(&error));
+                    }
+                    Ok(Some(value))
+                }
+                None => Err(error),
+            },
+            Err(other) => Err(other),
+        }
+    }
+}
+
+/// An error with its causes on one line, for warnings.
+fn describe(error: &IndexError) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]

@@ -111,6 +111,38 @@ pub enum IndexError {
         actual: String,
         bytes: u64,
     },
+
+    #[error("{url} answered an HTML page where the MCP Registry API answers JSON")]
+    McpHtml { url: String },
+
+    #[error("the MCP registry at {registry} repeats the page cursor `{cursor}`: its paging loops")]
+    CursorLoop { registry: String, cursor: String },
+
+    #[error("the MCP registry at {registry} has more than {pages} pages of servers")]
+    TooManyPages { registry: String, pages: usize },
+
+    #[error(transparent)]
+    ServerJson(#[from] super::mcp_registry::ServerJsonError),
+
+    #[error(
+        "{url} is neither an agx index (no config.json) nor an MCP registry (no /v0.1/servers)"
+    )]
+    UnknownKind { url: String },
+
+    #[error("{url} is an MCP registry, not an agx index; {what}")]
+    NotAnAgxIndex { url: String, what: &'static str },
+
+    #[error("server {name} is not in the MCP registry {registry}")]
+    ServerNotFound { name: String, registry: String },
+
+    #[error("a registry named `{name}` is already configured in {}", config.display())]
+    SourceExists { name: String, config: PathBuf },
+
+    #[error("`{name}` cannot name a registry")]
+    SourceName { name: String },
+
+    #[error("server {name} in {registry} is deleted")]
+    ServerDeleted { name: String, registry: String },
 }
 
 /// ` (3 attempts)`, when there was more than one.
@@ -183,6 +215,27 @@ impl crate::error::Hint for IndexError {
             ),
             IndexError::SizeMismatch { .. } | IndexError::ChecksumMismatch { .. } => Some(
                 "the file differs from what the index records: a proxy or captive portal may have altered it, or it was re-uploaded after publishing; try again, and report it to the registry if it persists".into(),
+            ),
+            IndexError::McpHtml { .. } | IndexError::UnknownKind { .. } => Some(
+                "give the registry's base URL: an MCP registry answers GET <base>/v0.1/servers with JSON, an agx index serves <base>/config.json".into(),
+            ),
+            IndexError::CursorLoop { .. } | IndexError::TooManyPages { .. } => Some(
+                "the registry's paging is broken; report it to its operator, or search it with fewer matches (`agx search <more words>`)".into(),
+            ),
+            IndexError::NotAnAgxIndex { .. } => Some(
+                "installing from an MCP registry is not supported yet; `agx search` and `agx info` show its servers".into(),
+            ),
+            IndexError::SourceExists { name, .. } => Some(format!(
+                "remove it first with `agx registry remove-source {name}`, or pick another name"
+            )),
+            IndexError::SourceName { .. } => Some(
+                "use letters, digits, `-` and `_` (at most 64), e.g. `official`".into(),
+            ),
+            IndexError::ServerNotFound { .. } => Some(
+                "check the spelling, or look for it with `agx search <words>`".into(),
+            ),
+            IndexError::ServerDeleted { .. } => Some(
+                "its publisher removed it from the registry; look for another with `agx search <words>`".into(),
             ),
             _ => None,
         }

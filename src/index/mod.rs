@@ -5,11 +5,13 @@
 //! - [`cache`] keeps index files of web registries for `--offline` and fallback;
 //! - [`registry`] reads a registry of either kind and downloads verified tarballs;
 //! - [`publish`] writes folder registries (`agx registry init|add|yank`);
-//! - [`search`] ranks catalog entries for `agx search`.
+//! - [`search`] ranks catalog entries for `agx search`;
+//! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md).
 
 mod cache;
 mod error;
 mod http;
+pub mod mcp_registry;
 pub mod publish;
 mod registry;
 pub mod search;
@@ -17,8 +19,11 @@ pub mod source;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
-pub use registry::{Registry, open, parse_version_lines};
-pub use source::Source;
+pub use registry::{
+    AnyRegistry, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_every,
+    parse_version_lines,
+};
+pub use source::{Source, SourceKind};
 
 use std::collections::BTreeMap;
 

@@ -2,27 +2,228 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use sha2::{Digest, Sha256};
 
-use super::cache::IndexCache;
-use super::cache::Validators;
+use super::cache::{CachedRemote, IndexCache, Validators};
 use super::http::{Fetched, Http, Limits, SinkError};
+use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
+use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use crate::io_context::at;
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
-/// Open the registry chosen by `requested` (the global `--registry` flag, which also reads
+/// Open the agx index chosen by `requested` (the global `--registry` flag, which also reads
 /// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
+/// An MCP registry is refused: only agx indexes hold installable packages today.
 pub fn open(
     requested: Option<&str>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Registry, IndexError> {
-    let source = source::select(requested, paths)?;
-    Registry::new(source, offline, paths)
+    match open_any(requested, offline, paths)? {
+        AnyRegistry::Agx(registry) => Ok(registry),
+        AnyRegistry::Mcp(registry) => Err(IndexError::NotAnAgxIndex {
+            url: registry.base().to_string(),
+            what: "it lists servers but does not hold agx packages",
+        }),
+    }
+}
+
+/// A registry of either kind.
+#[derive(Debug)]
+pub enum AnyRegistry {
+    Agx(Registry),
+    Mcp(McpRegistry),
+}
+
+impl AnyRegistry {
+    pub fn kind(&self) -> SourceKind {
+        match self {
+            AnyRegistry::Agx(_) => SourceKind::AgxIndex,
+            AnyRegistry::Mcp(_) => SourceKind::McpRegistry,
+        }
+    }
+
+    /// The URL or folder, for messages.
+    pub fn source(&self) -> &str {
+        match self {
+            AnyRegistry::Agx(registry) => registry.source(),
+            AnyRegistry::Mcp(registry) => registry.base(),
+        }
+    }
+}
+
+/// The registry chosen by `requested` or the config file, of whichever kind it is.
+pub fn open_any(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    open_selected(source::select_entry(requested, paths)?, offline, paths)
+}
+
+/// The registry `requested` names, else every configured one (for discovery: `search`,
+/// `list --include-remote`, `info`), each with its configured name.
+pub fn open_every(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
+    let configured = source::configured(paths)?;
+    if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
+        let selected = source::select_entry(requested, paths)?;
+        return Ok(vec![(
+            selected.name.clone(),
+            open_selected(selected, offline, paths)?,
+        )]);
+    }
+    configured
+        .into_iter()
+        .map(|selected| {
+            Ok((
+                selected.name.clone(),
+                open_selected(selected, offline, paths)?,
+            ))
+        })
+        .collect()
+}
+
+fn open_selected(
+    selected: Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    let kind = kind_of(&selected, offline, paths)?;
+    Ok(match (kind, selected.source) {
+        (SourceKind::McpRegistry, Source::Http(url)) => {
+            AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
+        }
+        (SourceKind::McpRegistry, Source::Folder(path)) => {
+            return Err(IndexError::InvalidUrl {
+                url: path.display().to_string(),
+                reason: "an MCP registry is a web API: give its https:// base URL".into(),
+            });
+        }
+        (SourceKind::AgxIndex, source) => AnyRegistry::Agx(Registry::new(source, offline, paths)?),
+    })
+}
+
+/// The kind of a selected registry: as configured, else as remembered from an earlier
+/// detection, else detected now (and remembered). A folder is always an agx index. When
+/// nothing can be learnt (offline, or the network fails) it is taken as an agx index, which
+/// then reports its own errors or works from its cache.
+pub fn kind_of(
+    selected: &Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<SourceKind, IndexError> {
+    if let Some(kind) = known_kind(selected, paths)? {
+        return Ok(kind);
+    }
+    let Source::Http(url) = &selected.source else {
+        return Ok(SourceKind::AgxIndex);
+    };
+    if offline {
+        return Ok(SourceKind::AgxIndex);
+    }
+    let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+    match detect(&http, url) {
+        Ok(Some(kind)) => {
+            remember_kind(paths, url, kind);
+            Ok(kind)
+        }
+        Ok(None) => Ok(SourceKind::AgxIndex),
+        Err(e) => {
+            tracing::debug!("could not detect the kind of {url}: {e}");
+            Ok(SourceKind::AgxIndex)
+        }
+    }
+}
+
+/// The kind as configured, as remembered from a detection, or (a folder) an agx index;
+/// `None` for a web registry not yet seen.
+pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<SourceKind>, IndexError> {
+    if let Some(kind) = selected.kind {
+        return Ok(Some(kind));
+    }
+    let Source::Http(url) = &selected.source else {
+        return Ok(Some(SourceKind::AgxIndex));
+    };
+    Ok(IndexCache::new(&paths.cache_dir, url)
+        .read(mcp_cache::KIND_FILE)?
+        .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim())))
+}
+
+/// Remember a detected kind; a cache that cannot be written only costs a detection later.
+fn remember_kind(paths: &AgxPaths, url: &str, kind: SourceKind) {
+    let cache = IndexCache::new(&paths.cache_dir, url);
+    if let Err(e) = cache.write(
+        mcp_cache::KIND_FILE,
+        kind.as_str().as_bytes(),
+        &Validators::default(),
+    ) {
+        tracing::debug!("could not remember the kind of {url}: {e}");
+    }
+}
+
+/// `agx registry add-source`: check the location, learn its kind (detected when `kind` is
+/// `None`: a web registry must answer as one kind or the other) and add it to
+/// `config.toml`. Returns the kind recorded.
+pub fn add_source(
+    paths: &AgxPaths,
+    name: &str,
+    location: &str,
+    kind: Option<SourceKind>,
+    offline: bool,
+) -> Result<(Source, SourceKind), IndexError> {
+    let source = Source::parse(location)?;
+    let kind = match (kind, &source) {
+        (Some(kind), _) => kind,
+        (None, Source::Folder(dir)) => {
+            if !dir.join("config.json").is_file() {
+                return Err(IndexError::NotARegistry { path: dir.clone() });
+            }
+            SourceKind::AgxIndex
+        }
+        (None, Source::Http(url)) => {
+            if offline {
+                return Err(IndexError::Offline {
+                    url: format!("{url}/config.json"),
+                });
+            }
+            let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+            let kind =
+                detect(&http, url)?.ok_or_else(|| IndexError::UnknownKind { url: url.clone() })?;
+            remember_kind(paths, url, kind);
+            kind
+        }
+    };
+    if let (SourceKind::McpRegistry, Source::Folder(path)) = (kind, &source) {
+        return Err(IndexError::InvalidUrl {
+            url: path.display().to_string(),
+            reason: "an MCP registry is a web API: give its https:// base URL".into(),
+        });
+    }
+    source::add_to_config(paths, name, &source, kind)?;
+    Ok((source, kind))
+}
+
+/// What the web registry at `url` is: an agx index serves `config.json`; an MCP registry
+/// answers `GET /v0.1/servers`. `None` when it is neither.
+pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> {
+    let config_url = format!("{url}/config.json");
+    match http.fetch(&config_url, &Validators::default()) {
+        Ok(Fetched::Fresh { body, .. })
+            if serde_json::from_slice::<super::RegistryConfig>(&body).is_ok() =>
+        {
+            return Ok(Some(SourceKind::AgxIndex));
+        }
+        Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => {}
+        Err(e) => return Err(e),
+    }
+    Ok(mcp_api::answers_api(http, url)?.then_some(SourceKind::McpRegistry))
 }
 
 /// A registry opened from a source (URL, `file://` or a folder), with its cache.
@@ -31,15 +232,7 @@ pub struct Registry {
     source: Source,
     display: String,
     offline: bool,
-    remote: Option<Remote>,
-}
-
-#[derive(Debug)]
-struct Remote {
-    http: Http,
-    cache: IndexCache,
-    /// Set after the first network failure: the rest of the run uses the cache.
-    unreachable: AtomicBool,
+    remote: Option<CachedRemote>,
 }
 
 impl Registry {
@@ -71,11 +264,10 @@ impl Registry {
         limits: Limits,
     ) -> Result<Registry, IndexError> {
         let remote = match &source {
-            Source::Http(url) => Some(Remote {
-                http: Http::new(settings, limits),
-                cache: IndexCache::new(&paths.cache_dir, url),
-                unreachable: AtomicBool::new(false),
-            }),
+            Source::Http(url) => Some(CachedRemote::new(
+                Http::new(settings, limits),
+                IndexCache::new(&paths.cache_dir, url),
+            )),
             Source::Folder(dir) => {
                 if !dir.is_dir() {
                     return Err(IndexError::MissingFolder { path: dir.clone() });
@@ -222,76 +414,8 @@ impl Registry {
             (Source::Http(_), Some(remote)) => remote,
             (Source::Http(_), None) => unreachable!("web registries have a client"),
         };
-        let cached = || -> Result<Option<T>, IndexError> {
-            remote
-                .cache
-                .read(rel)?
-                .map(|body| parse(&body, &url))
-                .transpose()
-        };
-        if self.offline {
-            return match cached()? {
-                Some(value) => Ok(Some(value)),
-                None => Err(IndexError::Offline { url }),
-            };
-        }
-        if remote.unreachable.load(Ordering::Relaxed)
-            && let Some(value) = cached()?
-        {
-            return Ok(Some(value));
-        }
-        let fresh = |body: Vec<u8>, validators: Validators| -> Result<Option<T>, IndexError> {
-            let value = parse(&body, &url)?;
-            if let Err(e) = remote.cache.write(rel, &body, &validators) {
-                tracing::debug!("could not cache {url}: {e}");
-            }
-            Ok(Some(value))
-        };
-        match remote.http.fetch(&url, &remote.cache.validators(rel)) {
-            Ok(Fetched::Fresh { body, validators }) => fresh(body, validators),
-            Ok(Fetched::NotModified) => {
-                if let Ok(Some(value)) = cached() {
-                    return Ok(Some(value));
-                }
-                // The copy the server vouched for is gone or damaged: ask for the whole file.
-                tracing::debug!(
-                    "the cached copy of {url} is missing or unreadable; fetching it again"
-                );
-                match remote.http.fetch(&url, &Validators::default())? {
-                    Fetched::Fresh { body, validators } => fresh(body, validators),
-                    Fetched::NotModified => Err(IndexError::NotModifiedUncached { url }),
-                }
-            }
-            Err(IndexError::NotFound { .. }) => Ok(None),
-            Err(
-                error @ (IndexError::Network { .. }
-                | IndexError::Status { .. }
-                | IndexError::TooSlow { .. }
-                | IndexError::DeadlineExceeded { .. }),
-            ) => match cached()? {
-                Some(value) => {
-                    if !remote.unreachable.swap(true, Ordering::Relaxed) {
-                        tracing::warn!("{}; using cached index data", describe(&error));
-                    }
-                    Ok(Some(value))
-                }
-                None => Err(error),
-            },
-            Err(other) => Err(other),
-        }
+        remote.get(&url, rel, self.offline, parse)
     }
-}
-
-/// An error with its causes on one line, for warnings.
-fn describe(error: &IndexError) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// `dl/<publisher>/<name>/<version>.tar.gz`.

@@ -20,7 +20,7 @@ pub struct Hit<'a> {
 
 /// The hits for `query` (split into words, case-insensitive), best first.
 pub fn search<'a>(packages: &'a [CatalogEntry], query: &str) -> Vec<Hit<'a>> {
-    let words: Vec<String> = query.split_whitespace().map(|w| w.to_lowercase()).collect();
+    let words = query_words(query);
     let mut hits: Vec<Hit> = packages
         .iter()
         .filter_map(|entry| score(entry, &words))
@@ -34,12 +34,6 @@ pub fn search<'a>(packages: &'a [CatalogEntry], query: &str) -> Vec<Hit<'a>> {
 }
 
 fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
-    if words.is_empty() {
-        return None;
-    }
-    let name = entry.name.to_string();
-    let short = entry.name.name();
-    let description = entry.description.as_deref().unwrap_or("").to_lowercase();
     let ext = &entry.extension;
     let items = ext
         .servers
@@ -60,7 +54,39 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
             )
         })
         .collect();
+    let (score, matched) = score_text(
+        &entry.name.to_string(),
+        entry.name.name(),
+        entry.description.as_deref().unwrap_or(""),
+        &items,
+        words,
+    )?;
+    Some(Hit {
+        entry,
+        score,
+        matched,
+    })
+}
 
+/// The query words split as [`search`] splits them.
+pub fn query_words(query: &str) -> Vec<String> {
+    query.split_whitespace().map(|w| w.to_lowercase()).collect()
+}
+
+/// Score one entry of any source: its full `name` (lowercase), its `short` name (after the
+/// last `/`), its description and its items (`(kind, lowercase name, lowercase
+/// description)`). `None` when some word matches nothing. Returns the score and what matched.
+pub fn score_text(
+    name: &str,
+    short: &str,
+    description: &str,
+    items: &[(&str, String, String)],
+    words: &[String],
+) -> Option<(u32, Vec<String>)> {
+    if words.is_empty() {
+        return None;
+    }
+    let description = description.to_lowercase();
     let mut total = 0;
     let mut matched = Vec::new();
     let mut note = |what: String| {
@@ -73,7 +99,7 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         let mut best = 0;
         if short == word || name == word {
             best = 100;
-        } else if has_word_start(&name, word) {
+        } else if has_word_start(name, word) {
             best = 50;
         } else if name.contains(word) {
             best = 15;
@@ -81,7 +107,7 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         if best > 0 {
             note("name".into());
         }
-        for (kind, item, item_description) in &items {
+        for (kind, item, item_description) in items {
             let s = if item == word {
                 30
             } else if has_word_start(item, word) {
@@ -111,11 +137,7 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
         }
         total += best;
     }
-    Some(Hit {
-        entry,
-        score: total,
-        matched,
-    })
+    Some((total, matched))
 }
 
 /// True when `word` occurs in `text` at the start of a word (after a non-alphanumeric

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::IndexError;
 use crate::io_context::at;
@@ -90,6 +90,47 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct RegistryEntry {
     pub url: String,
+    /// Absent: detected on first use and remembered in the cache.
+    #[serde(default)]
+    pub kind: Option<SourceKind>,
+}
+
+/// What protocol a registry speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// agx's own static index (`config.json`, `catalog.json`, `packages/`, `dl/`).
+    AgxIndex,
+    /// The MCP Registry REST API (`/v0.1/servers`), listing `server.json` documents.
+    McpRegistry,
+}
+
+impl SourceKind {
+    pub const ALL: [&'static str; 2] = ["agx-index", "mcp-registry"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::AgxIndex => "agx-index",
+            SourceKind::McpRegistry => "mcp-registry",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "agx-index" => Some(SourceKind::AgxIndex),
+            "mcp-registry" => Some(SourceKind::McpRegistry),
+            _ => None,
+        }
+    }
+}
+
+/// A registry chosen by name or location, with its kind when the configuration says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selected {
+    /// The configured name, when chosen by one.
+    pub name: Option<String>,
+    pub source: Source,
+    pub kind: Option<SourceKind>,
 }
 
 /// Read `config.toml`; a missing file is an empty configuration.
@@ -109,16 +150,46 @@ pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
 /// Pick the registry: `requested` (from `--registry` or `AGX_REGISTRY`) is a configured name,
 /// a URL or a folder; without it the config's `default-registry`, or its only registry.
 pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, IndexError> {
+    select_entry(requested, paths).map(|s| s.source)
+}
+
+/// Every configured registry, by name; a broken URL is an error naming its table.
+pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
     let config = read_config(paths)?;
     let config_path = paths.config_file();
-    let from_config = |name: &str| -> Option<Result<Source, IndexError>> {
+    config
+        .registries
+        .iter()
+        .map(|(name, entry)| {
+            Ok(Selected {
+                name: Some(name.clone()),
+                source: parse_configured(name, &entry.url, &config_path)?,
+                kind: entry.kind,
+            })
+        })
+        .collect()
+}
+
+fn parse_configured(name: &str, url: &str, config_path: &Path) -> Result<Source, IndexError> {
+    Source::parse(url).map_err(|e| match e {
+        IndexError::InvalidUrl { url, reason } => IndexError::Config {
+            path: config_path.to_path_buf(),
+            message: format!("[registries.{name}] url `{url}`: {reason}"),
+        },
+        other => other,
+    })
+}
+
+/// [`select`], keeping the configured name and kind.
+pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selected, IndexError> {
+    let config = read_config(paths)?;
+    let config_path = paths.config_file();
+    let from_config = |name: &str| -> Option<Result<Selected, IndexError>> {
         config.registries.get(name).map(|r| {
-            Source::parse(&r.url).map_err(|e| match e {
-                IndexError::InvalidUrl { url, reason } => IndexError::Config {
-                    path: config_path.clone(),
-                    message: format!("[registries.{name}] url `{url}`: {reason}"),
-                },
-                other => other,
+            Ok(Selected {
+                name: Some(name.to_string()),
+                source: parse_configured(name, &r.url, &config_path)?,
+                kind: r.kind,
             })
         })
     };
@@ -132,7 +203,11 @@ pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, Index
             || requested.starts_with('.')
             || Path::new(requested).exists();
         if looks_like_location {
-            return Source::parse(requested);
+            return Ok(Selected {
+                name: None,
+                source: Source::parse(requested)?,
+                kind: None,
+            });
         }
         return Err(IndexError::UnknownRegistry {
             name: requested.to_string(),
@@ -154,6 +229,15 @@ pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, Index
         let name = config.registries.keys().next().expect("one entry");
         return from_config(name).expect("configured");
     }
+    // Several, no default: the one agx index among them, when there is one (MCP registries
+    // are for discovery and do not compete for installs).
+    let mut indexes = config
+        .registries
+        .iter()
+        .filter(|(_, r)| r.kind != Some(SourceKind::McpRegistry));
+    if let (Some((name, _)), None) = (indexes.next(), indexes.next()) {
+        return from_config(name).expect("configured");
+    }
     if config.registries.len() > 1 {
         return Err(IndexError::Config {
             path: config_path,
@@ -171,6 +255,130 @@ pub fn select(requested: Option<&str>, paths: &AgxPaths) -> Result<Source, Index
     Err(IndexError::NoRegistry {
         config: config_path,
     })
+}
+
+/// One configured registry, for `agx registry sources`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedSource {
+    pub name: String,
+    pub url: String,
+    /// As configured, or as detected earlier; `None` until first use.
+    pub kind: Option<SourceKind>,
+    /// What `--registry` defaults to for installs.
+    pub default: bool,
+}
+
+/// Every configured registry with its kind, the default marked.
+pub fn list_sources(paths: &AgxPaths) -> Result<Vec<ListedSource>, IndexError> {
+    let default = select_entry(None, paths).ok().and_then(|s| s.name);
+    configured(paths)?
+        .into_iter()
+        .map(|selected| {
+            let name = selected.name.clone().unwrap_or_default();
+            Ok(ListedSource {
+                kind: super::known_kind(&selected, paths)?,
+                url: selected.source.display(),
+                default: default.as_deref() == Some(name.as_str()),
+                name,
+            })
+        })
+        .collect()
+}
+
+/// Add `[registries.<name>]` to `config.toml` with its URL and kind, keeping the rest of
+/// the file (comments, order) as it is.
+pub fn add_to_config(
+    paths: &AgxPaths,
+    name: &str,
+    source: &Source,
+    kind: SourceKind,
+) -> Result<(), IndexError> {
+    check_source_name(name)?;
+    let (path, mut doc) = edit_config(paths)?;
+    let registries = doc
+        .entry("registries")
+        .or_insert_with(|| {
+            let mut table = toml_edit::Table::new();
+            table.set_implicit(true);
+            toml_edit::Item::Table(table)
+        })
+        .as_table_mut()
+        .ok_or_else(|| IndexError::Config {
+            path: path.clone(),
+            message: "`registries` is not a table".into(),
+        })?;
+    if registries.contains_key(name) {
+        return Err(IndexError::SourceExists {
+            name: name.to_string(),
+            config: path,
+        });
+    }
+    let mut table = toml_edit::Table::new();
+    table.insert("url", toml_edit::value(source.display()));
+    table.insert("kind", toml_edit::value(kind.as_str()));
+    registries.insert(name, toml_edit::Item::Table(table));
+    write_config(&path, &doc)
+}
+
+/// Remove `[registries.<name>]` (and `default-registry` when it named it).
+pub fn remove_from_config(paths: &AgxPaths, name: &str) -> Result<(), IndexError> {
+    let (path, mut doc) = edit_config(paths)?;
+    let removed = doc
+        .get_mut("registries")
+        .and_then(|r| r.as_table_mut())
+        .and_then(|r| r.remove(name));
+    if removed.is_none() {
+        return Err(IndexError::UnknownRegistry {
+            name: name.to_string(),
+            known: read_config(paths)?.registries.into_keys().collect(),
+            config: path,
+        });
+    }
+    if doc.get("default-registry").and_then(|d| d.as_str()) == Some(name) {
+        doc.remove("default-registry");
+    }
+    write_config(&path, &doc)
+}
+
+fn check_source_name(name: &str) -> Result<(), IndexError> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(IndexError::SourceName {
+            name: name.to_string(),
+        })
+    }
+}
+
+fn edit_config(paths: &AgxPaths) -> Result<(PathBuf, toml_edit::DocumentMut), IndexError> {
+    // Parsed first with the reader's rules, so a file agx cannot read is never rewritten.
+    read_config(paths)?;
+    let path = paths.config_file();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(IndexError::from(at("read", path)(e))),
+    };
+    let doc = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| IndexError::Config {
+            path: path.clone(),
+            message: e.to_string().trim().to_string(),
+        })?;
+    Ok((path, doc))
+}
+
+fn write_config(path: &Path, doc: &toml_edit::DocumentMut) -> Result<(), IndexError> {
+    Ok(crate::atomic::write_file(
+        path,
+        doc.to_string().as_bytes(),
+        None,
+    )?)
 }
 
 #[cfg(test)]

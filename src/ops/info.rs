@@ -9,12 +9,13 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::{Context, OpsError, OpsResult};
-use crate::index::IndexEntry;
+use crate::index::mcp_registry::{RegistryServer, ServerJson, Status, is_server_name};
+use crate::index::{AnyRegistry, IndexEntry, IndexError, SourceKind};
 use crate::manifest::{
     ExtensionSummary, ParameterSummary, PromptSummary, ResourceSummary, ServerSummary, ToolSummary,
 };
 use crate::name::{PackageName, QualifiedName};
-use crate::settings::{PackageSettings, ResolvedSetting, SettingsStore};
+use crate::settings::{PackageSettings, ResolvedSetting, Setting, SettingsStore};
 use crate::store::Source;
 use crate::store::{InstalledPackage, Store};
 
@@ -22,6 +23,100 @@ use crate::store::{InstalledPackage, Store};
 pub enum Subject {
     Package(Box<PackageInfo>),
     Server(Box<ServerInfo>),
+    /// A server listed by an MCP registry (`io.github.user/weather`).
+    Listed(Box<ListedServerInfo>),
+}
+
+/// A server.json entry of an MCP registry: what it offers and the settings its inputs
+/// become. Installing it is not supported yet.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedServerInfo {
+    pub kind: &'static str,
+    pub registry: String,
+    pub name: String,
+    pub version: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub website_url: Option<String>,
+    pub repository: Option<String>,
+    pub status: Status,
+    pub status_message: Option<String>,
+    pub packages: Vec<OfferedPackage>,
+    pub remotes: Vec<OfferedRemote>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferedPackage {
+    pub registry_type: String,
+    pub identifier: String,
+    pub version: String,
+    pub transport: &'static str,
+    pub runtime_hint: Option<String>,
+    pub settings: Vec<Setting>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferedRemote {
+    pub transport: &'static str,
+    pub url: String,
+    pub settings: Vec<Setting>,
+}
+
+/// Look `name` up in every MCP registry in reach (the one `--registry` names, else every
+/// configured one), first found wins. `Ok(None)` when no MCP registry is in reach.
+fn listed_server(ctx: &Context, name: &str) -> OpsResult<Option<ListedServerInfo>> {
+    let mut not_found = None;
+    for (_, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+        let AnyRegistry::Mcp(registry) = registry else {
+            continue;
+        };
+        match registry.server(name, None) {
+            Ok(entry) => return Ok(Some(listed_info(registry.base(), entry))),
+            Err(e @ IndexError::ServerNotFound { .. }) => not_found = Some(e),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    match not_found {
+        Some(e) => Err(e.into()),
+        None => Ok(None),
+    }
+}
+
+fn listed_info(registry: &str, entry: RegistryServer) -> ListedServerInfo {
+    let server = entry.server;
+    ListedServerInfo {
+        kind: SourceKind::McpRegistry.as_str(),
+        registry: registry.to_string(),
+        packages: server
+            .packages
+            .iter()
+            .map(|p| OfferedPackage {
+                registry_type: p.registry_type.clone(),
+                identifier: p.identifier.clone(),
+                version: p.version.clone(),
+                transport: p.transport.as_ref().map_or("stdio", |t| t.kind()),
+                runtime_hint: p.runtime_hint.clone(),
+                settings: ServerJson::package_settings(p),
+            })
+            .collect(),
+        remotes: server
+            .remotes
+            .iter()
+            .map(|r| OfferedRemote {
+                transport: r.kind(),
+                url: r.url().unwrap_or_default().to_string(),
+                settings: ServerJson::remote_settings(r),
+            })
+            .collect(),
+        name: server.name,
+        version: server.version,
+        title: server.title,
+        description: server.description,
+        website_url: server.website_url,
+        repository: server.repository.map(|r| r.url),
+        status: entry.status,
+        status_message: entry.status_message,
+    }
 }
 
 /// A package, from whichever source had it.
@@ -110,6 +205,11 @@ pub struct ServerPrompt {
 /// Describe `target`: `publisher/name`, `name`, `publisher/name/server`, or `name/server`
 /// for an installed package without a publisher.
 pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
+    if is_server_name(target)
+        && let Some(listed) = listed_server(ctx, target)?
+    {
+        return Ok(Subject::Listed(Box::new(listed)));
+    }
     let store = ctx.store();
     let _lock = store.lock_shared_if_present()?;
     let (package, server) = parse_target(&store, target)?;

@@ -1,29 +1,114 @@
-//! Rank the registry's catalog for a query (discovery: reads index metadata only).
+//! Rank what the registries offer for a query (discovery: reads index metadata only): the
+//! catalog of each agx index and the server list of each MCP registry, from every
+//! configured source (or the one `--registry` names).
 
 use super::{Context, OpsResult};
-use crate::index::{Catalog, search};
+use crate::index::mcp_registry::{self, ServerSummary};
+use crate::index::{AnyRegistry, Catalog, SourceKind, search};
 
-/// The catalog searched and where it came from; [`Searched::hits`] ranks it.
+/// Everything searched, by source; [`Searched::hits`] ranks it.
 pub struct Searched {
     pub query: String,
-    /// The registry's source (URL or folder).
-    pub registry: String,
-    catalog: Catalog,
+    /// Where we looked (URLs or folders), in configuration order.
+    pub registries: Vec<String>,
+    catalogs: Vec<(String, Catalog)>,
+    servers: Vec<(String, Vec<ServerSummary>)>,
+}
+
+/// One match, from an agx index or an MCP registry.
+pub enum Found<'a> {
+    Package {
+        hit: search::Hit<'a>,
+        registry: &'a str,
+    },
+    Server {
+        server: &'a ServerSummary,
+        registry: &'a str,
+        score: u32,
+        matched: Vec<String>,
+    },
+}
+
+impl Found<'_> {
+    pub fn kind(&self) -> SourceKind {
+        match self {
+            Found::Package { .. } => SourceKind::AgxIndex,
+            Found::Server { .. } => SourceKind::McpRegistry,
+        }
+    }
+
+    pub fn score(&self) -> u32 {
+        match self {
+            Found::Package { hit, .. } => hit.score,
+            Found::Server { score, .. } => *score,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Found::Package { hit, .. } => hit.entry.name.to_string(),
+            Found::Server { server, .. } => server.name.clone(),
+        }
+    }
 }
 
 impl Searched {
-    /// Matching packages, best first.
-    pub fn hits(&self) -> Vec<search::Hit<'_>> {
-        search::search(&self.catalog.packages, &self.query)
+    /// Matching packages and servers, best first (ties by name).
+    pub fn hits(&self) -> Vec<Found<'_>> {
+        let words = search::query_words(&self.query);
+        let mut found: Vec<Found> = Vec::new();
+        for (registry, catalog) in &self.catalogs {
+            found.extend(
+                search::search(&catalog.packages, &self.query)
+                    .into_iter()
+                    .map(|hit| Found::Package { hit, registry }),
+            );
+        }
+        for (registry, servers) in &self.servers {
+            for server in servers {
+                let name = server.name.to_lowercase();
+                let short = name.rsplit('/').next().unwrap_or(&name).to_string();
+                let description = match &server.title {
+                    Some(title) => format!("{title} {}", server.description),
+                    None => server.description.clone(),
+                };
+                if let Some((score, matched)) =
+                    search::score_text(&name, &short, &description, &[], &words)
+                {
+                    found.push(Found::Server {
+                        server,
+                        registry,
+                        score,
+                        matched,
+                    });
+                }
+            }
+        }
+        found.sort_by(|a, b| {
+            b.score()
+                .cmp(&a.score())
+                .then_with(|| a.name().cmp(&b.name()))
+        });
+        found
     }
 }
 
 pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
-    let registry = ctx.open_registry()?;
-    let catalog = registry.catalog()?;
-    Ok(Searched {
+    let mut searched = Searched {
         query: query.to_string(),
-        registry: registry.source().to_string(),
-        catalog,
-    })
+        registries: Vec::new(),
+        catalogs: Vec::new(),
+        servers: Vec::new(),
+    };
+    for (_, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+        let source = registry.source().to_string();
+        searched.registries.push(source.clone());
+        match registry {
+            AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
+            AnyRegistry::Mcp(registry) => searched
+                .servers
+                .push((source, mcp_registry::list_all(&registry)?)),
+        }
+    }
+    Ok(searched)
 }

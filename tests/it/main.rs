@@ -16,6 +16,7 @@ mod cli;
 mod client_safety;
 mod clients;
 mod generated;
+mod mcp_registry;
 mod network_hardening;
 mod pack;
 mod registry;
