@@ -5,6 +5,7 @@ pub mod archive;
 pub mod atomic;
 pub mod cli;
 pub mod clients;
+pub mod ecosystem;
 pub mod commands;
 pub mod error;
 pub mod file_lock;

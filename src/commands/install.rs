@@ -2,6 +2,7 @@
 
 use super::Context;
 use crate::cli::InstallArgs;
+use crate::ecosystem::ProvisionOptions;
 use crate::error::CliResult;
 use crate::ops::install::{self, Target};
 
@@ -11,5 +12,14 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         .iter()
         .map(|arg| Target::parse(arg))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(install::install(&ctx.ops()?, &targets, args.force)?)
+    let provision = ProvisionOptions {
+        allow_scripts: args.allow_scripts,
+        allow_sdist: args.allow_sdist,
+    };
+    Ok(install::install_with(
+        &ctx.ops()?,
+        &targets,
+        args.force,
+        provision,
+    )?)
 }
