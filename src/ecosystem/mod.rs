@@ -210,6 +210,9 @@ fn write_package(spec: &EcosystemSpec, dir: &Path, launch: &Launch) -> Result<()
         servers = [(launch.server.as_str())]
     };
     fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
+    // The installed dependencies are npm's and pip's, not agx package files: validation
+    // would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+    fs_err::write(dir.join(".agxignore"), "/node_modules/\n/venv/\n")?;
     let server = toml::toml! {
         name = (launch.server.as_str())
         description = (description)
