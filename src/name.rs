@@ -637,4 +637,33 @@ mod tests {
         assert!(parse_manifest_requirement("").is_err());
         assert!(parse_manifest_requirement("nope").is_err());
     }
+
+    #[test]
+    fn ecosystem_names_follow_their_ecosystem_and_map_onto_one_path_segment() {
+        let scoped = PackageName::parse("npm/@scope/x.js").unwrap();
+        assert_eq!(scoped.to_string(), "npm/@scope/x.js");
+        assert_eq!(scoped.name(), "@scope/x.js");
+        assert_eq!(scoped.path_segments(), ("npm", "@scope+x.js"));
+        assert!(scoped.is_ecosystem());
+        assert_eq!(
+            PackageName::from_path_segments("npm", "@scope+x.js").unwrap(),
+            scoped
+        );
+        let py = PackageName::parse("pypi/MCP_Server..Time").unwrap();
+        assert_eq!(py.to_string(), "pypi/mcp-server-time");
+        assert!(PackageName::parse("npm/@scope").is_err());
+        assert!(PackageName::parse("npm/_private").is_err());
+        assert!(PackageName::parse("pypi/a/b").is_err());
+        // agx's own rules are unchanged for every other publisher.
+        assert!(PackageName::parse("acme/x.js").is_err());
+        assert!(!PackageName::parse("acme/x").unwrap().is_ecosystem());
+    }
+
+    #[test]
+    fn qualified_names_of_scoped_npm_packages() {
+        let q = QualifiedName::parse("npm/@scope/x/server").unwrap();
+        assert_eq!(q.package.to_string(), "npm/@scope/x");
+        assert_eq!(q.item.as_str(), "server");
+        assert!(QualifiedName::parse("a/b/c/d").is_err());
+    }
 }
