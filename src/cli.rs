@@ -103,7 +103,10 @@ pub struct JsonArgs {
 pub struct InstallArgs {
     /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, or an MCP
     /// server from npm (`npm:<name>[@version]`) or PyPI (`pypi:<name>[==version]`).
-    #[arg(required = true, value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME")]
+    #[arg(
+        required = true,
+        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME"
+    )]
     pub packages: Vec<String>,
     /// Reinstall even when the same version is already installed.
     #[arg(long)]

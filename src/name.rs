@@ -217,7 +217,10 @@ impl PackageName {
     /// Relative path segments used by the store and the registry: `publisher/name`, or
     /// `_local/name` for a package without a publisher.
     pub fn path_segments(&self) -> (&str, &str) {
-        (self.publisher.as_deref().unwrap_or("_local"), &self.path_name)
+        (
+            self.publisher.as_deref().unwrap_or("_local"),
+            &self.path_name,
+        )
     }
 
     /// The name that [`PackageName::path_segments`] gave, read back from its two segments.

@@ -62,19 +62,20 @@ impl EcosystemSpec {
             return None;
         };
         let (name, version) = rest;
-        let parsed = PackageName::parse(&format!("{}/{name}", ecosystem.prefix())).and_then(
-            |name| match version {
-                Some("") => Err(NameError::Package {
-                    input: arg.to_string(),
-                    reason: "the version after the separator is empty".into(),
-                }),
-                _ => Ok(EcosystemSpec {
-                    ecosystem,
-                    name,
-                    version: version.map(str::to_string),
-                }),
-            },
-        );
+        let parsed =
+            PackageName::parse(&format!("{}/{name}", ecosystem.prefix())).and_then(|name| {
+                match version {
+                    Some("") => Err(NameError::Package {
+                        input: arg.to_string(),
+                        reason: "the version after the separator is empty".into(),
+                    }),
+                    _ => Ok(EcosystemSpec {
+                        ecosystem,
+                        name,
+                        version: version.map(str::to_string),
+                    }),
+                }
+            });
         Some(parsed)
     }
 
@@ -328,7 +329,10 @@ mod tests {
     #[test]
     fn npm_specs_split_the_version_after_the_scope() {
         let s = spec("npm:@modelcontextprotocol/server-everything@2025.9.25");
-        assert_eq!(s.name.to_string(), "npm/@modelcontextprotocol/server-everything");
+        assert_eq!(
+            s.name.to_string(),
+            "npm/@modelcontextprotocol/server-everything"
+        );
         assert_eq!(s.native_name(), "@modelcontextprotocol/server-everything");
         assert_eq!(s.version.as_deref(), Some("2025.9.25"));
         let s = spec("npm:@scope/x");

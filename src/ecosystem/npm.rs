@@ -27,7 +27,14 @@ pub(super) fn provision(
     let exact = resolve(spec, dir)?;
     let version = to_semver(spec, &exact)?;
     let pinned = format!("{name}@{exact}");
-    let mut args = vec!["install", "--no-audit", "--no-fund", "--save-exact", "--prefix", "."];
+    let mut args = vec![
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--save-exact",
+        "--prefix",
+        ".",
+    ];
     if !options.allow_scripts {
         args.push("--ignore-scripts");
     }
@@ -82,9 +89,15 @@ fn resolve(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
         if stderr.contains("E404") || stdout.contains("E404") {
+            // npm answers E404 for a missing version too, saying "No match found".
+            let detail = if stderr.contains("No match found") {
+                no_such_version(spec)
+            } else {
+                format!("the npm registry has no package `{}`", spec.native_name())
+            };
             return Err(EcosystemError::NotFound {
                 spec: spec.to_string(),
-                detail: format!("the npm registry has no package `{}`", spec.native_name()),
+                detail,
             });
         }
         return Err(EcosystemError::Failed {
@@ -102,23 +115,32 @@ fn resolve(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
             .collect(),
         _ => Vec::new(),
     };
-    versions.last().cloned().ok_or_else(|| EcosystemError::NotFound {
-        spec: spec.to_string(),
-        detail: format!(
-            "`{}` has no version matching `{}`",
-            spec.native_name(),
-            spec.version.as_deref().unwrap_or("latest")
-        ),
-    })
+    versions
+        .last()
+        .cloned()
+        .ok_or_else(|| EcosystemError::NotFound {
+            spec: spec.to_string(),
+            detail: no_such_version(spec),
+        })
+}
+
+fn no_such_version(spec: &EcosystemSpec) -> String {
+    format!(
+        "`{}` has no version matching `{}`",
+        spec.native_name(),
+        spec.version.as_deref().unwrap_or("latest")
+    )
 }
 
 /// The `integrity` package-lock.json records for the package itself.
 fn lock_integrity(dir: &Path, name: &str) -> Result<Option<String>, EcosystemError> {
     let lock: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join("package-lock.json"))?).unwrap_or_default();
-    Ok(lock["packages"][format!("node_modules/{name}")]["integrity"]
-        .as_str()
-        .map(str::to_string))
+    Ok(
+        lock["packages"][format!("node_modules/{name}")]["integrity"]
+            .as_str()
+            .map(str::to_string),
+    )
 }
 
 /// The `bin` entry to run: the only one, or the one named like the package (without scope).

@@ -25,7 +25,13 @@ pub(super) fn provision(
         spec: spec.to_string(),
         install: INSTALL_PYTHON,
     };
-    run(spec, "python3", &["-m", "venv", "--copies", "venv"], dir, missing)?;
+    run(
+        spec,
+        "python3",
+        &["-m", "venv", "--copies", "venv"],
+        dir,
+        missing,
+    )?;
     let python = dir.join(VENV_PYTHON);
     let python = python.to_string_lossy();
     let name = spec.native_name();
@@ -64,7 +70,10 @@ pub(super) fn provision(
                     }
                 )
             } else {
-                format!("`{name}` has no version `{}`", spec.version.as_deref().unwrap_or("?"))
+                format!(
+                    "`{name}` has no version `{}`",
+                    spec.version.as_deref().unwrap_or("?")
+                )
             };
             return Err(EcosystemError::NotFound {
                 spec: spec.to_string(),
@@ -98,7 +107,12 @@ pub(super) fn provision(
     let ours = installs
         .iter()
         .map(|item| &item["metadata"])
-        .find(|meta| meta["name"].as_str().map(|n| normalize_pypi_name(n).unwrap_or_default()) == Some(name.to_string()))
+        .find(|meta| {
+            meta["name"]
+                .as_str()
+                .map(|n| normalize_pypi_name(n).unwrap_or_default())
+                == Some(name.to_string())
+        })
         .ok_or_else(|| EcosystemError::Failed {
             spec: spec.to_string(),
             command: format!("pip install {requirement}"),

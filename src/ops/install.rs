@@ -85,8 +85,7 @@ pub fn install_with(
             Target::Ecosystem(_) => {}
         }
     }
-    if locals.is_empty() && ecosystem.is_empty() && !force && all_installed(ctx, &store, &specs)
-    {
+    if locals.is_empty() && ecosystem.is_empty() && !force && all_installed(ctx, &store, &specs) {
         return Ok(());
     }
 

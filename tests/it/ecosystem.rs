@@ -51,11 +51,18 @@ fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 fn path_with_real_python() -> String {
     let out = Command::new("python3")
-        .args(["-c", "import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))"])
+        .args([
+            "-c",
+            "import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))",
+        ])
         .output()
         .expect("python3 runs");
     let dir = String::from_utf8(out.stdout).unwrap();
-    format!("{}:{}", dir.trim(), std::env::var("PATH").unwrap_or_default())
+    format!(
+        "{}:{}",
+        dir.trim(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
@@ -190,7 +197,11 @@ fn round_trip(spec: &str, package: &str, server: &str, tool: &str, args: Value) 
     let left = store_files(&home);
     assert!(left.is_empty(), "uninstall left {left:?}");
     let (publisher, name) = package.split_once('/').unwrap();
-    let folder = home.agx_home().join("store-v1").join(publisher).join(name.replace('/', "+"));
+    let folder = home
+        .agx_home()
+        .join("store-v1")
+        .join(publisher)
+        .join(name.replace('/', "+"));
     assert!(!folder.exists(), "uninstall left {}", folder.display());
     result
 }
@@ -205,8 +216,7 @@ fn npm_server_everything_installs_serves_and_uninstalls() {
         json!({"message": "hello from agx"}),
     );
     assert_eq!(
-        result["result"]["content"][0]["text"],
-        "Echo: hello from agx",
+        result["result"]["content"][0]["text"], "Echo: hello from agx",
         "{result}"
     );
 }
@@ -220,14 +230,19 @@ fn pypi_mcp_server_time_installs_serves_and_uninstalls() {
         "get_current_time",
         json!({"timezone": "UTC"}),
     );
-    let text = result["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    let text = result["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
     assert!(text.contains("\"timezone\": \"UTC\""), "{result}");
 }
 
 #[test]
 fn the_receipt_records_the_exact_version_and_integrity() {
     let home = TestHome::new();
-    let out = agx(&home, &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")]);
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let receipt = std::fs::read_to_string(
         home.agx_home()
@@ -240,9 +255,16 @@ fn the_receipt_records_the_exact_version_and_integrity() {
     );
     assert!(receipt.contains("integrity = [\"sha512-"), "{receipt}");
     // The same spec again needs no network and changes nothing.
-    let again = agx(&home, &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")]);
+    let again = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
     assert!(again.status.success());
-    assert!(stderr(&again).contains("already installed"), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already installed"),
+        "{}",
+        stderr(&again)
+    );
 }
 
 fn assert_refused(home: &TestHome, args: &[&str], message: &str) {
@@ -260,7 +282,10 @@ fn unknown_names_and_versions_are_refused_and_leave_nothing() {
     let home = TestHome::new();
     assert_refused(
         &home,
-        &["install", "npm:@modelcontextprotocol/no-such-server-for-agx-tests"],
+        &[
+            "install",
+            "npm:@modelcontextprotocol/no-such-server-for-agx-tests",
+        ],
         "the npm registry has no package `@modelcontextprotocol/no-such-server-for-agx-tests`",
     );
     assert_refused(
@@ -285,7 +310,10 @@ fn a_missing_runtime_names_what_to_install() {
     let home = TestHome::new();
     let empty = home.home().join("empty-bin");
     std::fs::create_dir_all(&empty).unwrap();
-    for (spec, runtime) in [("npm:left-pad@1.3.0", "node"), ("pypi:mcp-server-time", "python3")] {
+    for (spec, runtime) in [
+        ("npm:left-pad@1.3.0", "node"),
+        ("pypi:mcp-server-time", "python3"),
+    ] {
         let out = command(&home, crate::support::AGX)
             .env("PATH", &empty)
             .args(["install", spec])
@@ -294,7 +322,9 @@ fn a_missing_runtime_names_what_to_install() {
         assert!(!out.status.success());
         let err = stderr(&out);
         assert!(
-            err.contains(&format!("{runtime} is needed to install {spec} but was not found on PATH")),
+            err.contains(&format!(
+                "{runtime} is needed to install {spec} but was not found on PATH"
+            )),
             "{err}"
         );
         assert!(err.contains("hint: install"), "{err}");
@@ -311,7 +341,11 @@ fn bad_specs_are_refused_before_any_download() {
     assert!(stderr(&out).contains("contains `H`"), "{}", stderr(&out));
     let out = agx(&home, &["install", "pypi:-bad"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("must start and end with a letter or digit"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("must start and end with a letter or digit"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Killed (with its npm) during provisioning: nothing is installed, and the next install
@@ -331,7 +365,10 @@ fn an_interrupted_provisioning_leaves_nothing_and_the_next_run_succeeds() {
     let staging = home.agx_home().join("store-v1/.staging");
     // Wait until provisioning has begun (npm writes package.json into the folder).
     while !has_provision_folder(&staging) {
-        assert!(child.try_wait().unwrap().is_none(), "install ended before it was killed");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "install ended before it was killed"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     // The whole group: agx and the npm it started.
@@ -347,7 +384,10 @@ fn an_interrupted_provisioning_leaves_nothing_and_the_next_run_succeeds() {
         .collect();
     assert!(left.is_empty(), "leftovers: {left:?}");
     let out = agx(&home, &["list"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("npm/@modelcontextprotocol/server-everything"));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("npm/@modelcontextprotocol/server-everything")
+    );
 }
 
 fn has_provision_folder(staging: &Path) -> bool {
