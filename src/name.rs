@@ -82,10 +82,9 @@ pub const ECOSYSTEM_PUBLISHERS: [&str; 2] = ["npm", "pypi"];
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PackageName {
     publisher: Option<String>,
+    /// One path segment: an npm scope's `/` is kept as `+`, which neither npm nor PyPI
+    /// names may contain, so the mapping is reversible (see [`PackageName::native_name`]).
     name: String,
-    /// `name` as one path segment: an npm scope's `/` becomes `+`, which neither npm nor
-    /// PyPI names may contain, so the mapping is reversible.
-    path_name: String,
 }
 
 /// Check an npm package name (`name` or `@scope/name`): lowercase URL-safe characters, at
@@ -164,8 +163,7 @@ impl PackageName {
             };
             return Ok(PackageName {
                 publisher: Some(publisher.to_string()),
-                path_name: name.replace('/', "+"),
-                name,
+                name: name.replace('/', "+"),
             });
         }
         let parts: Vec<&str> = input.split('/').collect();
@@ -175,7 +173,6 @@ impl PackageName {
                 Ok(PackageName {
                     publisher: None,
                     name: name.to_string(),
-                    path_name: name.to_string(),
                 })
             }
             [publisher, name] => {
@@ -184,7 +181,6 @@ impl PackageName {
                 Ok(PackageName {
                     publisher: Some(publisher.to_string()),
                     name: name.to_string(),
-                    path_name: name.to_string(),
                 })
             }
             _ => Err(err(format!(
@@ -217,10 +213,7 @@ impl PackageName {
     /// Relative path segments used by the store and the registry: `publisher/name`, or
     /// `_local/name` for a package without a publisher.
     pub fn path_segments(&self) -> (&str, &str) {
-        (
-            self.publisher.as_deref().unwrap_or("_local"),
-            &self.path_name,
-        )
+        (self.publisher.as_deref().unwrap_or("_local"), &self.name)
     }
 
     /// The name that [`PackageName::path_segments`] gave, read back from its two segments.
@@ -234,6 +227,15 @@ impl PackageName {
         }
     }
 
+    /// The name after the publisher as typed, with an npm scope's `/` (`@scope/x`).
+    pub fn native_name(&self) -> String {
+        if self.is_ecosystem() {
+            self.name.replace('+', "/")
+        } else {
+            self.name.clone()
+        }
+    }
+
     /// True for a package provisioned from npm or PyPI.
     pub fn is_ecosystem(&self) -> bool {
         self.publisher
@@ -244,7 +246,7 @@ impl PackageName {
     /// `publisher-name`, used in archive file names.
     pub fn file_stem(&self) -> String {
         match &self.publisher {
-            Some(p) => format!("{p}-{}", self.path_name),
+            Some(p) => format!("{p}-{}", self.name),
             None => self.name.clone(),
         }
     }
@@ -253,7 +255,7 @@ impl PackageName {
 impl fmt::Display for PackageName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.publisher {
-            Some(p) => write!(f, "{p}/{}", self.name),
+            Some(p) => write!(f, "{p}/{}", self.native_name()),
             None => f.write_str(&self.name),
         }
     }
@@ -645,7 +647,7 @@ mod tests {
     fn ecosystem_names_follow_their_ecosystem_and_map_onto_one_path_segment() {
         let scoped = PackageName::parse("npm/@scope/x.js").unwrap();
         assert_eq!(scoped.to_string(), "npm/@scope/x.js");
-        assert_eq!(scoped.name(), "@scope/x.js");
+        assert_eq!(scoped.native_name(), "@scope/x.js");
         assert_eq!(scoped.path_segments(), ("npm", "@scope+x.js"));
         assert!(scoped.is_ecosystem());
         assert_eq!(

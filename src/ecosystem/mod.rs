@@ -80,8 +80,8 @@ impl EcosystemSpec {
     }
 
     /// The package's name in its own ecosystem (`@scope/x`, `mcp-server-time`).
-    pub fn native_name(&self) -> &str {
-        self.name.name()
+    pub fn native_name(&self) -> String {
+        self.name.native_name()
     }
 }
 

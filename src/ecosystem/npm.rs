@@ -41,7 +41,7 @@ pub(super) fn provision(
     args.push(&pinned);
     run(spec, "npm", &args, dir, missing("npm"))?;
 
-    let integrity = lock_integrity(dir, name)?;
+    let integrity = lock_integrity(dir, &name)?;
     let package_dir = Path::new("node_modules").join(name);
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
@@ -149,7 +149,7 @@ fn pick_bin(
     manifest: &serde_json::Value,
 ) -> Result<(String, String), EcosystemError> {
     let name = spec.native_name();
-    let short = name.rsplit('/').next().unwrap_or(name);
+    let short = name.rsplit('/').next().unwrap_or(&name);
     match &manifest["bin"] {
         serde_json::Value::String(path) => Ok((short.to_string(), path.clone())),
         serde_json::Value::Object(bins) => {

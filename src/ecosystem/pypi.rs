@@ -139,7 +139,7 @@ fn console_script(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemE
         eps = m.distribution(sys.argv[1]).entry_points\n\
         print(json.dumps(sorted(e.name for e in eps if e.group == 'console_scripts')))";
     let name = spec.native_name();
-    let output = run(spec, VENV_PYTHON, &["-c", LIST, name], dir, || {
+    let output = run(spec, VENV_PYTHON, &["-c", LIST, &name], dir, || {
         EcosystemError::Io(std::io::Error::other("the venv has no python"))
     })?;
     let scripts: Vec<String> = serde_json::from_slice(&output.stdout).unwrap_or_default();
