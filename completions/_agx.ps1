@@ -64,6 +64,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even when the same version is already installed')
+            [CompletionResult]::new('--allow-scripts', '--allow-scripts', [CompletionResultType]::ParameterName, 'Let npm run the package''s install scripts (off by default: installing runs no package code)')
+            [CompletionResult]::new('--allow-sdist', '--allow-sdist', [CompletionResultType]::ParameterName, 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package''s code)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

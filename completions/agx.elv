@@ -60,6 +60,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --force 'Reinstall even when the same version is already installed'
+            cand --allow-scripts 'Let npm run the package''s install scripts (off by default: installing runs no package code)'
+            cand --allow-sdist 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package''s code)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

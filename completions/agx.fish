@@ -62,6 +62,8 @@ complete -c agx -n "__fish_agx_using_subcommand install" -s q -l quiet -d 'Print
 complete -c agx -n "__fish_agx_using_subcommand install" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall even when the same version is already installed'
+complete -c agx -n "__fish_agx_using_subcommand install" -l allow-scripts -d 'Let npm run the package\'s install scripts (off by default: installing runs no package code)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l allow-sdist -d 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package\'s code)'
 complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r

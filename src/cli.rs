@@ -101,12 +101,24 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// Packages (`publisher/name[@requirement]`), or a package folder or .tar.gz file.
-    #[arg(required = true, value_name = "PKG[@REQ]|DIR|TARBALL")]
+    /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, or an MCP
+    /// server from npm (`npm:<name>[@version]`) or PyPI (`pypi:<name>[==version]`).
+    #[arg(
+        required = true,
+        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME"
+    )]
     pub packages: Vec<String>,
     /// Reinstall even when the same version is already installed.
     #[arg(long)]
     pub force: bool,
+    /// Let npm run the package's install scripts (off by default: installing runs no package
+    /// code).
+    #[arg(long)]
+    pub allow_scripts: bool,
+    /// Let pip build PyPI packages from source distributions (off by default: wheels only, as
+    /// building runs the package's code).
+    #[arg(long)]
+    pub allow_sdist: bool,
 }
 
 #[derive(Debug, Args)]

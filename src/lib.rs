@@ -6,6 +6,7 @@ pub mod atomic;
 pub mod cli;
 pub mod clients;
 pub mod commands;
+pub mod ecosystem;
 pub mod error;
 pub mod file_lock;
 pub mod index;

@@ -72,11 +72,78 @@ fn check_segment(segment: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A package name: `publisher/name`, or `name` alone for a local package.
+/// Publishers reserved for packages provisioned from other ecosystems: after them comes the
+/// package's name in that ecosystem (`npm/@scope/x`, `pypi/mcp-server-time`), following that
+/// ecosystem's rules instead of agx's segment rules.
+pub const ECOSYSTEM_PUBLISHERS: [&str; 2] = ["npm", "pypi"];
+
+/// A package name: `publisher/name`, or `name` alone for a local package, or an ecosystem
+/// name (`npm/@scope/x`, `pypi/name`; see [`ECOSYSTEM_PUBLISHERS`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PackageName {
     publisher: Option<String>,
+    /// One path segment: an npm scope's `/` is kept as `+`, which neither npm nor PyPI
+    /// names may contain, so the mapping is reversible (see [`PackageName::native_name`]).
     name: String,
+}
+
+/// Check an npm package name (`name` or `@scope/name`): lowercase URL-safe characters, at
+/// most 214 characters, no segment starting with `.` or `_`.
+fn check_npm_name(name: &str) -> Result<(), String> {
+    if name.len() > 214 {
+        return Err("npm names have at most 214 characters".into());
+    }
+    let parts: Vec<&str> = match name.strip_prefix('@') {
+        Some(scoped) => match scoped.split_once('/') {
+            Some((scope, rest)) => vec![scope, rest],
+            None => return Err(format!("`{name}` has a scope but no name (`@scope/name`)")),
+        },
+        None => vec![name],
+    };
+    for part in parts {
+        if part.is_empty() {
+            return Err("a part of the npm name is empty".into());
+        }
+        if part.starts_with(['.', '_']) {
+            return Err(format!("`{part}` starts with `.` or `_`"));
+        }
+        if let Some(c) = part.chars().find(|c| {
+            !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_' | '~'))
+        }) {
+            return Err(format!(
+                "`{part}` contains `{c}`; npm names use a-z, 0-9, `-`, `.`, `_` and `~`"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A PyPI name in its normalized form (PEP 503: lowercase, runs of `-_.` as one `-`), after
+/// checking it (ASCII letters, digits, `-_.`, starting and ending with a letter or digit).
+pub fn normalize_pypi_name(name: &str) -> Result<String, String> {
+    let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    if !alnum(name.chars().next()) || !alnum(name.chars().last()) {
+        return Err(format!(
+            "`{name}` must start and end with a letter or digit"
+        ));
+    }
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '-' | '_' | '.' => {
+                if !out.ends_with('-') {
+                    out.push('-');
+                }
+            }
+            c if c.is_ascii_alphanumeric() => out.push(c.to_ascii_lowercase()),
+            c => {
+                return Err(format!(
+                    "`{name}` contains `{c}`; PyPI names use letters, digits, `-`, `_` and `.`"
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 impl PackageName {
@@ -85,6 +152,20 @@ impl PackageName {
             input: input.to_string(),
             reason,
         };
+        if let Some((publisher, rest)) = input.split_once('/')
+            && ECOSYSTEM_PUBLISHERS.contains(&publisher)
+        {
+            let name = if publisher == "npm" {
+                check_npm_name(rest).map_err(err)?;
+                rest.to_string()
+            } else {
+                normalize_pypi_name(rest).map_err(err)?
+            };
+            return Ok(PackageName {
+                publisher: Some(publisher.to_string()),
+                name: name.replace('/', "+"),
+            });
+        }
         let parts: Vec<&str> = input.split('/').collect();
         match parts.as_slice() {
             [name] => {
@@ -135,6 +216,33 @@ impl PackageName {
         (self.publisher.as_deref().unwrap_or("_local"), &self.name)
     }
 
+    /// The name that [`PackageName::path_segments`] gave, read back from its two segments.
+    pub fn from_path_segments(publisher: &str, name: &str) -> Result<Self, NameError> {
+        if publisher == "_local" {
+            Self::parse(name)
+        } else if ECOSYSTEM_PUBLISHERS.contains(&publisher) {
+            Self::parse(&format!("{publisher}/{}", name.replace('+', "/")))
+        } else {
+            Self::parse(&format!("{publisher}/{name}"))
+        }
+    }
+
+    /// The name after the publisher as typed, with an npm scope's `/` (`@scope/x`).
+    pub fn native_name(&self) -> String {
+        if self.is_ecosystem() {
+            self.name.replace('+', "/")
+        } else {
+            self.name.clone()
+        }
+    }
+
+    /// True for a package provisioned from npm or PyPI.
+    pub fn is_ecosystem(&self) -> bool {
+        self.publisher
+            .as_deref()
+            .is_some_and(|p| ECOSYSTEM_PUBLISHERS.contains(&p))
+    }
+
     /// `publisher-name`, used in archive file names.
     pub fn file_stem(&self) -> String {
         match &self.publisher {
@@ -147,7 +255,7 @@ impl PackageName {
 impl fmt::Display for PackageName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.publisher {
-            Some(p) => write!(f, "{p}/{}", self.name),
+            Some(p) => write!(f, "{p}/{}", self.native_name()),
             None => f.write_str(&self.name),
         }
     }
@@ -253,7 +361,10 @@ impl QualifiedName {
             return Err(err("it has 1 segment; a qualified name has 2 or 3".into()));
         };
         let segments = input.split('/').count();
-        if segments > 3 {
+        let ecosystem = input
+            .split_once('/')
+            .is_some_and(|(p, _)| ECOSYSTEM_PUBLISHERS.contains(&p));
+        if segments > 3 && !ecosystem {
             return Err(err(format!(
                 "it has {segments} segments; a qualified name has 2 or 3"
             )));
@@ -530,5 +641,34 @@ mod tests {
         );
         assert!(parse_manifest_requirement("").is_err());
         assert!(parse_manifest_requirement("nope").is_err());
+    }
+
+    #[test]
+    fn ecosystem_names_follow_their_ecosystem_and_map_onto_one_path_segment() {
+        let scoped = PackageName::parse("npm/@scope/x.js").unwrap();
+        assert_eq!(scoped.to_string(), "npm/@scope/x.js");
+        assert_eq!(scoped.native_name(), "@scope/x.js");
+        assert_eq!(scoped.path_segments(), ("npm", "@scope+x.js"));
+        assert!(scoped.is_ecosystem());
+        assert_eq!(
+            PackageName::from_path_segments("npm", "@scope+x.js").unwrap(),
+            scoped
+        );
+        let py = PackageName::parse("pypi/MCP_Server..Time").unwrap();
+        assert_eq!(py.to_string(), "pypi/mcp-server-time");
+        assert!(PackageName::parse("npm/@scope").is_err());
+        assert!(PackageName::parse("npm/_private").is_err());
+        assert!(PackageName::parse("pypi/a/b").is_err());
+        // agx's own rules are unchanged for every other publisher.
+        assert!(PackageName::parse("acme/x.js").is_err());
+        assert!(!PackageName::parse("acme/x").unwrap().is_ecosystem());
+    }
+
+    #[test]
+    fn qualified_names_of_scoped_npm_packages() {
+        let q = QualifiedName::parse("npm/@scope/x/server").unwrap();
+        assert_eq!(q.package.to_string(), "npm/@scope/x");
+        assert_eq!(q.item.as_str(), "server");
+        assert!(QualifiedName::parse("a/b/c/d").is_err());
     }
 }

@@ -2,6 +2,7 @@
 
 use super::Context;
 use crate::cli::InstallArgs;
+use crate::ecosystem::ProvisionOptions;
 use crate::error::{CliError, CliResult};
 use crate::index::mcp_registry::is_server_name;
 use crate::ops::install::{self, Target};
@@ -13,7 +14,8 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
             "`{name}` is an MCP Registry server, and installing from an MCP registry is not supported yet"
         ))
         .with_hint(format!(
-            "`agx info {name}` shows its packages, remotes and settings; see docs/ecosystem.md"
+            "`agx info {name}` shows its packages; install one directly with `agx install \
+             npm:<identifier>` or `agx install pypi:<identifier>` (docs/ecosystem.md)"
         )));
     }
     let targets = args
@@ -21,7 +23,16 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         .iter()
         .map(|arg| Target::parse(arg))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(install::install(&ctx.ops()?, &targets, args.force)?)
+    let provision = ProvisionOptions {
+        allow_scripts: args.allow_scripts,
+        allow_sdist: args.allow_sdist,
+    };
+    Ok(install::install_with(
+        &ctx.ops()?,
+        &targets,
+        args.force,
+        provision,
+    )?)
 }
 
 /// `io.github.user/weather[@1.0.0]`, not a path on this machine.

@@ -5,21 +5,29 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Context, OpsError, OpsResult};
+use crate::ecosystem::{EcosystemSpec, ProvisionOptions};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
-use crate::store::{InstallOptions, Installer, LocalSource, Root, StagedPlan, Store, StoreError};
+use crate::store::{
+    InstallOptions, Installer, LocalSource, Root, Source, StagedPlan, Store, StoreError,
+};
 
 /// What `agx install` was asked for.
 #[derive(Debug, Clone)]
 pub enum Target {
     Spec(PackageSpec),
     Local(LocalSource),
+    /// `npm:<name>[@version]` or `pypi:<name>[==version]`, provisioned into an agx package.
+    Ecosystem(EcosystemSpec),
 }
 
 impl Target {
     /// A command-line argument is a local package when it looks like a path (`./x`, `/x`,
     /// `x.tar.gz`) or is not a package spec but names an existing file or folder.
     pub fn parse(arg: &str) -> OpsResult<Target> {
+        if let Some(spec) = EcosystemSpec::parse(arg) {
+            return Ok(Target::Ecosystem(spec?));
+        }
         let looks_like_path = arg.starts_with('.')
             || arg.starts_with('/')
             || arg.starts_with('~')
@@ -53,16 +61,31 @@ impl Target {
 /// Install `targets`; with `force`, reinstall what is already installed. Each package's
 /// outcome goes to the reporter as it completes.
 pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> {
+    install_with(ctx, targets, force, ProvisionOptions::default())
+}
+
+/// [`install`], with what npm and PyPI packages may run while they are provisioned.
+pub fn install_with(
+    ctx: &Context,
+    targets: &[Target],
+    force: bool,
+    provision: ProvisionOptions,
+) -> OpsResult<()> {
     let store = ctx.store();
     let mut specs = Vec::new();
     let mut locals = Vec::new();
+    let mut ecosystem = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
             Target::Local(local) => locals.push(local),
+            Target::Ecosystem(spec) if force || !ecosystem_installed(ctx, &store, spec) => {
+                ecosystem.push(spec)
+            }
+            Target::Ecosystem(_) => {}
         }
     }
-    if locals.is_empty() && !force && all_installed(ctx, &store, &specs) {
+    if locals.is_empty() && ecosystem.is_empty() && !force && all_installed(ctx, &store, &specs) {
         return Ok(());
     }
 
@@ -76,6 +99,13 @@ pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> 
     let prepared = locals
         .into_iter()
         .map(|local| installer.prepare_local(local, &staging))
+        .collect::<Result<Vec<_>, _>>()?;
+    let provisioned = ecosystem
+        .into_iter()
+        .map(|spec| {
+            ctx.reporter.status("Provisioning", &spec.to_string());
+            installer.prepare_ecosystem(spec, &staging, provision)
+        })
         .collect::<Result<Vec<_>, _>>()?;
 
     let mut roots: Vec<Root> = specs
@@ -138,6 +168,9 @@ pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> 
             for p in prepared {
                 installer.commit_local(p, InstallOptions { force })?;
             }
+            for p in provisioned {
+                installer.commit_ecosystem(p)?;
+            }
             Ok(())
         },
     )
@@ -156,6 +189,24 @@ pub fn ensure_installed(ctx: &Context, package: &PackageName, why: &str) -> OpsR
         req: None,
     };
     install(ctx, &[Target::Spec(spec)], false)
+}
+
+/// The no-network fast path for an npm or PyPI spec: the package is installed from that
+/// ecosystem, at the version asked for (any version when none is). Reports it.
+fn ecosystem_installed(ctx: &Context, store: &Store, spec: &EcosystemSpec) -> bool {
+    let Ok(Some(p)) = store.installed(&spec.name) else {
+        return false;
+    };
+    let Source::Ecosystem { spec: exact, .. } = &p.receipt.source else {
+        return false;
+    };
+    let wanted = spec.version.as_ref().map(|_| spec.to_string());
+    if wanted.is_some_and(|w| &w != exact) {
+        return false;
+    }
+    ctx.reporter
+        .package_done(&p.name, &p.version, &Outcome::AlreadyInstalled);
+    true
 }
 
 /// The no-network fast path: every requested package is installed, explicitly, at a version

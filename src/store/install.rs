@@ -69,6 +69,38 @@ impl Drop for PreparedLocal {
     }
 }
 
+/// An npm or PyPI package provisioned into staging (see `crate::ecosystem`), waiting to be
+/// committed. Dropping it removes its staging folder.
+pub struct PreparedEcosystem {
+    package: Package,
+    exact: String,
+    integrity: Vec<String>,
+    stage: PathBuf,
+}
+
+impl PreparedEcosystem {
+    pub fn package(&self) -> &Package {
+        &self.package
+    }
+}
+
+impl Drop for PreparedEcosystem {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// Removes a staging folder unless disarmed: provisioning can fail at any step.
+struct StageGuard(Option<PathBuf>);
+
+impl Drop for StageGuard {
+    fn drop(&mut self) {
+        if let Some(stage) = &self.0 {
+            let _ = fsutil::remove_tree(stage);
+        }
+    }
+}
+
 /// A plan whose packages are downloaded, unpacked and checked in staging, in plan order.
 pub struct StagedPlan {
     plan: Plan,
@@ -270,6 +302,50 @@ impl Installer<'_> {
         Ok(prepared)
     }
 
+    /// First half of an npm or PyPI install: provision the package into staging and check
+    /// the generated package. Runs npm or pip, never the package's own code (unless
+    /// `options` allow install scripts or sdists).
+    pub fn prepare_ecosystem(
+        &self,
+        spec: &crate::ecosystem::EcosystemSpec,
+        staging: &Staging,
+        options: crate::ecosystem::ProvisionOptions,
+    ) -> Result<PreparedEcosystem, StoreError> {
+        let stage = staging.new_dir("provision")?;
+        let mut guard = StageGuard(Some(stage.clone()));
+        let provisioned = crate::ecosystem::provision(spec, &stage, options)?;
+        let package = load_checked(&provisioned.dir, &spec.to_string(), false)?;
+        guard.0 = None;
+        Ok(PreparedEcosystem {
+            package,
+            exact: provisioned.exact,
+            integrity: provisioned.integrity,
+            stage,
+        })
+    }
+
+    /// Second half of an npm or PyPI install: put the provisioned package in place.
+    pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
+        let package = &prepared.package;
+        let (name, version) = (package.name().clone(), package.version().clone());
+        let previous = self.current_receipt(&name)?;
+        let requested = semver::VersionReq::parse(&format!("={version}"))
+            .expect("a version is a valid requirement");
+        // The receipt's checksum identifies what was installed: the ecosystem's hashes.
+        let sha256 = {
+            use sha2::{Digest, Sha256};
+            hex::encode(Sha256::digest(prepared.integrity.join("\n").as_bytes()))
+        };
+        let source = Source::Ecosystem {
+            spec: prepared.exact.clone(),
+            integrity: prepared.integrity.clone(),
+        };
+        let receipt = new_receipt(package, sha256, source, (requested, true));
+        let outcome = self.commit(&package.dir, &receipt, previous.as_ref())?;
+        self.reporter.package_done(&name, &version, &outcome);
+        Ok(outcome)
+    }
+
     /// Second half of a local install: put the prepared package in place. A no-op when the
     /// same version with the same bytes is installed, unless `force`.
     pub fn commit_local(
@@ -414,7 +490,12 @@ fn unpack_checked(
         name: what.to_string(),
         source,
     })?;
-    let mut report = crate::manifest::check_package(&dest);
+    load_checked(&dest, what, from_registry)
+}
+
+/// Load the package in `dir` (validation only; nothing runs) and write its snapshot.
+fn load_checked(dir: &Path, what: &str, from_registry: bool) -> Result<Package, StoreError> {
+    let mut report = crate::manifest::check_package(dir);
     match report.package.take() {
         Some(package) if !report.has_errors() => {
             crate::manifest::snapshot::write(&package)?;
@@ -422,7 +503,7 @@ fn unpack_checked(
         }
         _ => Err(StoreError::InvalidPackage {
             what: what.to_string(),
-            findings: render_errors(report, &dest),
+            findings: render_errors(report, dir),
             from_registry,
         }),
     }

@@ -27,7 +27,8 @@ pub mod update;
 use std::path::{Path, PathBuf};
 
 pub use install::{
-    InstallOptions, InstallReport, Installer, LocalSource, PreparedLocal, StagedPlan,
+    InstallOptions, InstallReport, Installer, LocalSource, PreparedEcosystem, PreparedLocal,
+    StagedPlan,
 };
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
@@ -77,6 +78,8 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Load(Box<crate::manifest::LoadError>),
+    #[error(transparent)]
+    Ecosystem(Box<crate::ecosystem::EcosystemError>),
     /// Other agx processes changed the store every time this one had prepared its change.
     #[error("the store changed {attempts} times while this command prepared its change")]
     KeptChanging { attempts: usize },
@@ -106,6 +109,12 @@ impl From<crate::resolve::ResolveError> for StoreError {
 impl From<crate::index::IndexError> for StoreError {
     fn from(e: crate::index::IndexError) -> Self {
         StoreError::Index(Box::new(e))
+    }
+}
+
+impl From<crate::ecosystem::EcosystemError> for StoreError {
+    fn from(e: crate::ecosystem::EcosystemError) -> Self {
+        StoreError::Ecosystem(Box::new(e))
     }
 }
 
@@ -150,6 +159,7 @@ impl crate::error::Hint for StoreError {
             StoreError::Index(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
             StoreError::Load(e) => crate::error::Hint::hint(e.as_ref()),
+            StoreError::Ecosystem(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::InvalidPackage {
                 from_registry: true,
                 ..

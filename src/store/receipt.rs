@@ -20,6 +20,14 @@ pub enum Source {
     Registry { registry: String },
     /// A package folder or tarball on this machine, by its absolute path.
     Local { path: String },
+    /// An npm or PyPI package provisioned at an exact version.
+    Ecosystem {
+        /// The exact spec, `npm:@scope/x@1.2.3` or `pypi:name==1.2.3`.
+        spec: String,
+        /// npm's `integrity` of the package, or `name==version sha256:HEX` of each wheel.
+        #[serde(default)]
+        integrity: Vec<String>,
+    },
 }
 
 impl Source {
@@ -33,6 +41,7 @@ impl std::fmt::Display for Source {
         match self {
             Source::Registry { registry } => write!(f, "registry {registry}"),
             Source::Local { path } => write!(f, "local {path}"),
+            Source::Ecosystem { spec, .. } => f.write_str(spec),
         }
     }
 }
@@ -101,12 +110,7 @@ fn root_keys(text: &str) -> &str {
 pub fn name_of(path: &Path) -> Option<PackageName> {
     let name = path.file_stem()?.to_str()?;
     let publisher = path.parent()?.file_name()?.to_str()?;
-    let full = if publisher == "_local" {
-        name.to_string()
-    } else {
-        format!("{publisher}/{name}")
-    };
-    PackageName::parse(&full).ok()
+    PackageName::from_path_segments(publisher, name).ok()
 }
 
 fn read_text(path: &Path) -> Result<String, StoreError> {

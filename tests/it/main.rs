@@ -15,6 +15,7 @@ mod channel;
 mod cli;
 mod client_safety;
 mod clients;
+mod ecosystem;
 mod generated;
 mod mcp_registry;
 mod network_hardening;

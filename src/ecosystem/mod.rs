@@ -1,0 +1,367 @@
+//! Packages from other ecosystems (npm, PyPI) provisioned into ordinary agx package folders:
+//! resolve the exact version, install it without running package code (npm with
+//! `--ignore-scripts`, PyPI from wheels only), find its launch command, and write an
+//! `agx.toml` declaring one wrapped server. The store then commits the folder like any other
+//! package, so `list`, `info`, `serve` and `uninstall` need nothing special.
+//! See docs/ecosystem.md, "npm and PyPI packages".
+
+mod npm;
+mod pypi;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::name::{ItemName, NameError, PackageName};
+
+/// The ecosystems agx provisions packages from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ecosystem {
+    Npm,
+    Pypi,
+}
+
+impl Ecosystem {
+    /// The spec prefix (`npm:`) and the publisher part of agx package names (`npm/…`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Ecosystem::Npm => "npm",
+            Ecosystem::Pypi => "pypi",
+        }
+    }
+}
+
+/// `npm:<name>[@version]` or `pypi:<name>[==version]` as typed on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EcosystemSpec {
+    pub ecosystem: Ecosystem,
+    /// The agx package name (`npm/@scope/x`, `pypi/mcp-server-time`).
+    pub name: PackageName,
+    /// The version or requirement as the ecosystem writes it (`1.2.3`, `^1`, `2025.1.1`).
+    pub version: Option<String>,
+}
+
+impl EcosystemSpec {
+    /// Parse a spec; `None` when `arg` has no ecosystem prefix.
+    pub fn parse(arg: &str) -> Option<Result<EcosystemSpec, NameError>> {
+        let (ecosystem, rest) = if let Some(rest) = arg.strip_prefix("npm:") {
+            // `@scope/x@1`: the version separator is the last `@` after the first character.
+            let split = rest[1.min(rest.len())..].rfind('@').map(|i| i + 1);
+            let (name, version) = match split {
+                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+                None => (rest, None),
+            };
+            (Ecosystem::Npm, (name, version))
+        } else if let Some(rest) = arg.strip_prefix("pypi:") {
+            let (name, version) = match rest.split_once("==") {
+                Some((n, v)) => (n, Some(v)),
+                None => (rest, None),
+            };
+            (Ecosystem::Pypi, (name, version))
+        } else {
+            return None;
+        };
+        let (name, version) = rest;
+        let parsed =
+            PackageName::parse(&format!("{}/{name}", ecosystem.prefix())).and_then(|name| {
+                match version {
+                    Some("") => Err(NameError::Package {
+                        input: arg.to_string(),
+                        reason: "the version after the separator is empty".into(),
+                    }),
+                    _ => Ok(EcosystemSpec {
+                        ecosystem,
+                        name,
+                        version: version.map(str::to_string),
+                    }),
+                }
+            });
+        Some(parsed)
+    }
+
+    /// The package's name in its own ecosystem (`@scope/x`, `mcp-server-time`).
+    pub fn native_name(&self) -> String {
+        self.name.native_name()
+    }
+}
+
+impl fmt::Display for EcosystemSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = match self.ecosystem {
+            Ecosystem::Npm => "@",
+            Ecosystem::Pypi => "==",
+        };
+        write!(f, "{}:{}", self.ecosystem.prefix(), self.native_name())?;
+        if let Some(v) = &self.version {
+            write!(f, "{sep}{v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What may run at install time; both default to nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProvisionOptions {
+    /// Run npm install scripts (`preinstall`, `postinstall`, …).
+    pub allow_scripts: bool,
+    /// Let pip build source distributions (which runs their build code).
+    pub allow_sdist: bool,
+}
+
+/// A provisioned package folder in staging, ready for the store to commit.
+#[derive(Debug)]
+pub struct Provisioned {
+    /// The package folder (with the generated `agx.toml`).
+    pub dir: PathBuf,
+    pub version: semver::Version,
+    /// The exact spec installed: `npm:@scope/x@1.2.3`, `pypi:mcp-server-time==2025.9.25`.
+    pub exact: String,
+    /// Integrity of what was installed: npm's `integrity` of the package, or the sha256 of
+    /// every wheel (`name==version sha256:HEX`).
+    pub integrity: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EcosystemError {
+    #[error("{what} is needed to install {spec} but was not found on PATH")]
+    MissingRuntime {
+        what: &'static str,
+        spec: String,
+        install: &'static str,
+    },
+    #[error("{spec}: {detail}")]
+    NotFound { spec: String, detail: String },
+    #[error("`{command}` failed for {spec}: {detail}")]
+    Failed {
+        spec: String,
+        command: String,
+        detail: String,
+    },
+    #[error("{spec}: {detail}")]
+    NoLaunch { spec: String, detail: String },
+    #[error("{spec}: version `{version}` cannot be written as a semver version")]
+    Version { spec: String, version: String },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+impl crate::error::Hint for EcosystemError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            EcosystemError::MissingRuntime { install, .. } => Some((*install).into()),
+            EcosystemError::NotFound { .. } => Some(
+                "check the spelling and the version (npm: `npm view <name> versions`; PyPI: https://pypi.org/project/<name>/)"
+                    .into(),
+            ),
+            EcosystemError::Failed { .. } => None,
+            EcosystemError::NoLaunch { .. } => Some(
+                "agx runs npm packages through a `bin` entry and PyPI packages through a console script; this package has none it can pick".into(),
+            ),
+            EcosystemError::Version { .. } | EcosystemError::Io(_) => None,
+        }
+    }
+}
+
+/// Provision `spec` into a new folder under `stage`: nothing outside `stage` changes.
+pub fn provision(
+    spec: &EcosystemSpec,
+    stage: &Path,
+    options: ProvisionOptions,
+) -> Result<Provisioned, EcosystemError> {
+    let dir = stage.join("package");
+    fs_err::create_dir_all(&dir)?;
+    let launch = match spec.ecosystem {
+        Ecosystem::Npm => npm::provision(spec, &dir, options)?,
+        Ecosystem::Pypi => pypi::provision(spec, &dir, options)?,
+    };
+    write_package(spec, &dir, &launch)?;
+    Ok(Provisioned {
+        dir,
+        version: launch.version,
+        exact: launch.exact,
+        integrity: launch.integrity,
+    })
+}
+
+/// What an ecosystem provisioner found: the exact version and how to start the server.
+struct Launch {
+    version: semver::Version,
+    exact: String,
+    integrity: Vec<String>,
+    description: Option<String>,
+    /// The server's name (the bin or console script it runs).
+    server: ItemName,
+    /// Program and arguments, paths relative to the package folder.
+    command: Vec<String>,
+}
+
+/// Write `agx.toml` and the one wrapped server's definition.
+fn write_package(spec: &EcosystemSpec, dir: &Path, launch: &Launch) -> Result<(), EcosystemError> {
+    let description = launch
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
+    let manifest = toml::toml! {
+        [package]
+        name = (spec.name.to_string())
+        version = (launch.version.to_string())
+        description = (description.clone())
+
+        [extension]
+        servers = [(launch.server.as_str())]
+    };
+    fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
+    // The installed dependencies are npm's and pip's, not agx package files: validation
+    // would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+    fs_err::write(dir.join(".agxignore"), "/node_modules/\n/venv/\n")?;
+    let server = toml::toml! {
+        name = (launch.server.as_str())
+        description = (description)
+        command = (launch.command.clone())
+    };
+    let servers = dir.join("agx").join("servers");
+    fs_err::create_dir_all(&servers)?;
+    fs_err::write(
+        servers.join(format!("{}.toml", launch.server.as_str())),
+        server.to_string(),
+    )?;
+    Ok(())
+}
+
+/// Run `program` with `args`; a missing program is `missing`, a failure keeps the last lines
+/// of its error output.
+fn run(
+    spec: &EcosystemSpec,
+    program: &str,
+    args: &[&str],
+    cwd: &Path,
+    missing: impl Fn() -> EcosystemError,
+) -> Result<Output, EcosystemError> {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                missing()
+            } else {
+                e.into()
+            }
+        })?;
+    if output.status.success() {
+        Ok(output)
+    } else {
+        Err(EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("{program} {}", args.join(" ")),
+            detail: tail(&output.stderr),
+        })
+    }
+}
+
+/// The last few lines of a tool's error output, for an error message.
+fn tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let start = lines.len().saturating_sub(6);
+    lines[start..].join("\n")
+}
+
+/// A server name from a bin or script name: its characters outside the item-name alphabet
+/// become `-`.
+fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemError> {
+    let cleaned: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    ItemName::parse(cleaned.trim_start_matches(['-', '.'])).map_err(|e| EcosystemError::NoLaunch {
+        spec: spec.to_string(),
+        detail: e.to_string(),
+    })
+}
+
+/// A version as semver: PEP 440 and npm versions with fewer than three parts are padded
+/// (`1.0` → `1.0.0`), and a PEP 440 pre-release suffix becomes a semver one (`1.0rc1` →
+/// `1.0.0-rc1`).
+fn to_semver(spec: &EcosystemSpec, version: &str) -> Result<semver::Version, EcosystemError> {
+    if let Ok(v) = semver::Version::parse(version) {
+        return Ok(v);
+    }
+    let bad = || EcosystemError::Version {
+        spec: spec.to_string(),
+        version: version.to_string(),
+    };
+    let release_end = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let (release, suffix) = version.split_at(release_end);
+    let mut parts: Vec<&str> = release.split('.').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(bad());
+    }
+    while parts.len() < 3 {
+        parts.push("0");
+    }
+    let suffix = suffix.trim_start_matches(['.', '-', '_']);
+    let text = if suffix.is_empty() {
+        parts.join(".")
+    } else {
+        format!("{}-{suffix}", parts.join("."))
+    };
+    semver::Version::parse(&text).map_err(|_| bad())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(arg: &str) -> EcosystemSpec {
+        EcosystemSpec::parse(arg).expect("prefixed").expect("valid")
+    }
+
+    #[test]
+    fn npm_specs_split_the_version_after_the_scope() {
+        let s = spec("npm:@modelcontextprotocol/server-everything@2025.9.25");
+        assert_eq!(
+            s.name.to_string(),
+            "npm/@modelcontextprotocol/server-everything"
+        );
+        assert_eq!(s.native_name(), "@modelcontextprotocol/server-everything");
+        assert_eq!(s.version.as_deref(), Some("2025.9.25"));
+        let s = spec("npm:@scope/x");
+        assert_eq!(s.version, None);
+        assert_eq!(spec("npm:left-pad@^1").version.as_deref(), Some("^1"));
+    }
+
+    #[test]
+    fn pypi_specs_normalize_the_name() {
+        let s = spec("pypi:MCP_Server.Time==2025.9.25");
+        assert_eq!(s.name.to_string(), "pypi/mcp-server-time");
+        assert_eq!(s.to_string(), "pypi:mcp-server-time==2025.9.25");
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        assert!(EcosystemSpec::parse("acme/x").is_none());
+        assert!(EcosystemSpec::parse("npm:").unwrap().is_err());
+        assert!(EcosystemSpec::parse("npm:x@").unwrap().is_err());
+        assert!(EcosystemSpec::parse("npm:UPPER").unwrap().is_err());
+        assert!(EcosystemSpec::parse("pypi:a b").unwrap().is_err());
+    }
+
+    #[test]
+    fn versions_become_semver() {
+        let s = spec("pypi:x");
+        assert_eq!(to_semver(&s, "2025.9.25").unwrap().to_string(), "2025.9.25");
+        assert_eq!(to_semver(&s, "1.0").unwrap().to_string(), "1.0.0");
+        assert_eq!(to_semver(&s, "1.0rc1").unwrap().to_string(), "1.0.0-rc1");
+        assert!(to_semver(&s, "1.2.3.4").is_err());
+    }
+}

@@ -1,0 +1,187 @@
+//! npm packages: the exact version from `npm view`, installed with `npm install
+//! --ignore-scripts` into the package folder, launched with `node` on the package's `bin`.
+
+use std::path::Path;
+
+use super::{
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, run, server_name, tail, to_semver,
+};
+
+const INSTALL_NODE: &str = "install Node.js (which brings npm), e.g. from https://nodejs.org or your package manager, and make sure `node` and `npm` are on PATH";
+
+pub(super) fn provision(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    options: ProvisionOptions,
+) -> Result<Launch, EcosystemError> {
+    let missing = |what: &'static str| {
+        move || EcosystemError::MissingRuntime {
+            what,
+            spec: spec.to_string(),
+            install: INSTALL_NODE,
+        }
+    };
+    // npm is a node script: check node itself first, so a missing node is named as such.
+    run(spec, "node", &["--version"], dir, missing("node"))?;
+    let name = spec.native_name();
+    let exact = resolve(spec, dir)?;
+    let version = to_semver(spec, &exact)?;
+    let pinned = format!("{name}@{exact}");
+    let mut args = vec![
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--save-exact",
+        "--prefix",
+        ".",
+    ];
+    if !options.allow_scripts {
+        args.push("--ignore-scripts");
+    }
+    args.push(&pinned);
+    run(spec, "npm", &args, dir, missing("npm"))?;
+
+    let integrity = lock_integrity(dir, &name)?;
+    let package_dir = Path::new("node_modules").join(name);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
+            .map_err(|e| no_launch(spec, format!("its package.json is not JSON: {e}")))?;
+    let (bin_name, bin_path) = pick_bin(spec, &manifest)?;
+    let script = package_dir.join(bin_path.trim_start_matches("./"));
+    if !dir.join(&script).is_file() {
+        return Err(no_launch(
+            spec,
+            format!("its bin `{bin_name}` points to {bin_path}, which is not in the package"),
+        ));
+    }
+    Ok(Launch {
+        version,
+        exact: format!("npm:{pinned}"),
+        integrity: integrity.into_iter().collect(),
+        description: manifest["description"].as_str().map(str::to_string),
+        server: server_name(spec, &bin_name)?,
+        command: vec!["node".into(), script.to_string_lossy().into_owned()],
+    })
+}
+
+/// The exact version `npm view` picks for the requested version or range (`latest` when
+/// none).
+fn resolve(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
+    let wanted = format!(
+        "{}@{}",
+        spec.native_name(),
+        spec.version.as_deref().unwrap_or("latest")
+    );
+    let output = std::process::Command::new("npm")
+        .args(["view", &wanted, "version", "--json"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => EcosystemError::MissingRuntime {
+                what: "npm",
+                spec: spec.to_string(),
+                install: INSTALL_NODE,
+            },
+            _ => e.into(),
+        })?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        if stderr.contains("E404") || stdout.contains("E404") {
+            // npm answers E404 for a missing version too, saying "No match found".
+            let detail = if stderr.contains("No match found") {
+                no_such_version(spec)
+            } else {
+                format!("the npm registry has no package `{}`", spec.native_name())
+            };
+            return Err(EcosystemError::NotFound {
+                spec: spec.to_string(),
+                detail,
+            });
+        }
+        return Err(EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("npm view {wanted} version --json"),
+            detail: tail(&output.stderr),
+        });
+    }
+    // One match prints a string, several print an array (ascending), none print nothing.
+    let versions: Vec<String> = match serde_json::from_str::<serde_json::Value>(stdout.trim()) {
+        Ok(serde_json::Value::String(v)) => vec![v],
+        Ok(serde_json::Value::Array(vs)) => vs
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    versions
+        .last()
+        .cloned()
+        .ok_or_else(|| EcosystemError::NotFound {
+            spec: spec.to_string(),
+            detail: no_such_version(spec),
+        })
+}
+
+fn no_such_version(spec: &EcosystemSpec) -> String {
+    format!(
+        "`{}` has no version matching `{}`",
+        spec.native_name(),
+        spec.version.as_deref().unwrap_or("latest")
+    )
+}
+
+/// The `integrity` package-lock.json records for the package itself.
+fn lock_integrity(dir: &Path, name: &str) -> Result<Option<String>, EcosystemError> {
+    let lock: serde_json::Value =
+        serde_json::from_slice(&fs_err::read(dir.join("package-lock.json"))?).unwrap_or_default();
+    Ok(
+        lock["packages"][format!("node_modules/{name}")]["integrity"]
+            .as_str()
+            .map(str::to_string),
+    )
+}
+
+/// The `bin` entry to run: the only one, or the one named like the package (without scope).
+fn pick_bin(
+    spec: &EcosystemSpec,
+    manifest: &serde_json::Value,
+) -> Result<(String, String), EcosystemError> {
+    let name = spec.native_name();
+    let short = name.rsplit('/').next().unwrap_or(&name);
+    match &manifest["bin"] {
+        serde_json::Value::String(path) => Ok((short.to_string(), path.clone())),
+        serde_json::Value::Object(bins) => {
+            let entries: Vec<(String, String)> = bins
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect();
+            if let [only] = entries.as_slice() {
+                return Ok(only.clone());
+            }
+            entries
+                .iter()
+                .find(|(k, _)| k == short)
+                .cloned()
+                .ok_or_else(|| {
+                    let names: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+                    no_launch(
+                        spec,
+                        format!(
+                            "it has several bin entries ({}) and none is named `{short}`",
+                            names.join(", ")
+                        ),
+                    )
+                })
+        }
+        _ => Err(no_launch(spec, "its package.json declares no `bin`".into())),
+    }
+}
+
+fn no_launch(spec: &EcosystemSpec, detail: String) -> EcosystemError {
+    EcosystemError::NoLaunch {
+        spec: spec.to_string(),
+        detail,
+    }
+}

@@ -1,0 +1,407 @@
+//! npm and PyPI packages installed as agx packages, with the real registries (npmjs.org and
+//! pypi.org) and the real `node`, `npm` and `python3`: install → `agx serve` answers over
+//! stdio → uninstall leaves nothing; and the bad inputs, each leaving the store unchanged.
+//! npm's and pip's download caches are shared between tests (in the target folder), so
+//! only the first run downloads.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{TestHome, tree};
+
+const EVERYTHING: &str = "@modelcontextprotocol/server-everything";
+const EVERYTHING_VERSION: &str = "2025.9.25";
+const TIME_VERSION: &str = "2026.10.19";
+
+/// `agx` (or any program) with the test home, shared download caches, and a PATH on which
+/// `python3` is the real interpreter (a pyenv shim would look for its versions in HOME).
+fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let caches = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ecosystem-caches");
+    let mut cmd = home.command(program);
+    // The machine's certificate authorities and proxies, which npm and pip need to reach
+    // the registries (the test home has no ~/.npmrc).
+    for var in [
+        "NODE_EXTRA_CA_CERTS",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "PIP_CERT",
+        "REQUESTS_CA_BUNDLE",
+        "HTTPS_PROXY",
+        "HTTP_PROXY",
+        "NO_PROXY",
+        "https_proxy",
+        "http_proxy",
+        "no_proxy",
+    ] {
+        if let Some(value) = std::env::var_os(var) {
+            cmd.env(var, value);
+        }
+    }
+    cmd.env("PATH", path_with_real_python())
+        .env("npm_config_cache", caches.join("npm"))
+        .env("npm_config_update_notifier", "false")
+        .env("PIP_CACHE_DIR", caches.join("pip"));
+    cmd
+}
+
+fn path_with_real_python() -> String {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))",
+        ])
+        .output()
+        .expect("python3 runs");
+    let dir = String::from_utf8(out.stdout).unwrap();
+    format!(
+        "{}:{}",
+        dir.trim(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
+    command(home, crate::support::AGX)
+        .args(args)
+        .output()
+        .expect("agx runs")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The files in the agx home (folders left out), without the lock files writers leave.
+fn store_files(home: &TestHome) -> Vec<String> {
+    let root = home.agx_home();
+    if !root.exists() {
+        return Vec::new();
+    }
+    tree(&root)
+        .into_keys()
+        .filter(|p| !p.ends_with(".lock") && !p.ends_with('/'))
+        .collect()
+}
+
+/// A line-delimited JSON-RPC client on `agx serve`'s stdio.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(home: &TestHome, server: &str) -> Session {
+        let mut child = command(home, crate::support::AGX)
+            .args(["serve", server])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("agx serve starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Send a request and return its response (notifications in between are skipped).
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(self.stdin, "{msg}").unwrap();
+        self.stdin.flush().unwrap();
+        loop {
+            // A guard against a hung server, not a timing assertion.
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(120))
+                .expect("the server answers");
+            let v: Value = serde_json::from_str(&line).expect("stdout carries JSON-RPC");
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    fn initialize(&mut self) -> Value {
+        let init = self.request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "agx-test", "version": "1"}}),
+        );
+        writeln!(
+            self.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )
+        .unwrap();
+        init
+    }
+
+    fn tool_names(&mut self) -> Vec<String> {
+        let list = self.request(2, "tools/list", json!({}));
+        list["result"]["tools"]
+            .as_array()
+            .expect("a tool list")
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Install, serve (initialize, tools/list, one call), uninstall: the store ends empty.
+fn round_trip(spec: &str, package: &str, server: &str, tool: &str, args: Value) -> Value {
+    let home = TestHome::new();
+    let out = agx(&home, &["install", spec]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let list = agx(&home, &["list"]);
+    let listed = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(listed.contains(package), "{listed}");
+
+    let result = {
+        let mut session = Session::start(&home, &format!("{package}/{server}"));
+        let init = session.initialize();
+        assert!(init["result"]["serverInfo"]["name"].is_string(), "{init}");
+        let tools = session.tool_names();
+        assert!(tools.iter().any(|t| t == tool), "{tools:?}");
+        session.request(3, "tools/call", json!({"name": tool, "arguments": args}))
+    };
+
+    let out = agx(&home, &["uninstall", package]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let left = store_files(&home);
+    assert!(left.is_empty(), "uninstall left {left:?}");
+    let (publisher, name) = package.split_once('/').unwrap();
+    let folder = home
+        .agx_home()
+        .join("store-v1")
+        .join(publisher)
+        .join(name.replace('/', "+"));
+    assert!(!folder.exists(), "uninstall left {}", folder.display());
+    result
+}
+
+#[test]
+fn npm_server_everything_installs_serves_and_uninstalls() {
+    let result = round_trip(
+        &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}"),
+        &format!("npm/{EVERYTHING}"),
+        "mcp-server-everything",
+        "echo",
+        json!({"message": "hello from agx"}),
+    );
+    assert_eq!(
+        result["result"]["content"][0]["text"], "Echo: hello from agx",
+        "{result}"
+    );
+}
+
+#[test]
+fn pypi_mcp_server_time_installs_serves_and_uninstalls() {
+    let result = round_trip(
+        &format!("pypi:mcp-server-time=={TIME_VERSION}"),
+        "pypi/mcp-server-time",
+        "mcp-server-time",
+        "get_current_time",
+        json!({"timezone": "UTC"}),
+    );
+    let text = result["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("\"timezone\": \"UTC\""), "{result}");
+}
+
+#[test]
+fn the_receipt_records_the_exact_version_and_integrity() {
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let receipt = std::fs::read_to_string(
+        home.agx_home()
+            .join("receipts-v1/npm/@modelcontextprotocol+server-everything.toml"),
+    )
+    .unwrap();
+    assert!(
+        receipt.contains(&format!("spec = \"npm:{EVERYTHING}@{EVERYTHING_VERSION}\"")),
+        "{receipt}"
+    );
+    assert!(receipt.contains("integrity = [\"sha512-"), "{receipt}");
+    // The same spec again needs no network and changes nothing.
+    let again = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(again.status.success());
+    assert!(
+        stderr(&again).contains("already installed"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+fn assert_refused(home: &TestHome, args: &[&str], message: &str) {
+    let out = agx(home, args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = stderr(&out);
+    assert!(err.contains(message), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+    let left = store_files(home);
+    assert!(left.is_empty(), "a refused install left {left:?}");
+}
+
+#[test]
+fn unknown_names_and_versions_are_refused_and_leave_nothing() {
+    let home = TestHome::new();
+    assert_refused(
+        &home,
+        &[
+            "install",
+            "npm:@modelcontextprotocol/no-such-server-for-agx-tests",
+        ],
+        "the npm registry has no package `@modelcontextprotocol/no-such-server-for-agx-tests`",
+    );
+    assert_refused(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@0.0.1-does-not-exist")],
+        "has no version matching `0.0.1-does-not-exist`",
+    );
+    assert_refused(
+        &home,
+        &["install", "pypi:no-such-server-for-agx-tests-xyz"],
+        "PyPI has no package `no-such-server-for-agx-tests-xyz`",
+    );
+    assert_refused(
+        &home,
+        &["install", "pypi:mcp-server-time==1999.1.1"],
+        "`mcp-server-time` has no version `1999.1.1`",
+    );
+}
+
+#[test]
+fn a_missing_runtime_names_what_to_install() {
+    let home = TestHome::new();
+    let empty = home.home().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    for (spec, runtime) in [
+        ("npm:left-pad@1.3.0", "node"),
+        ("pypi:mcp-server-time", "python3"),
+    ] {
+        let out = command(&home, crate::support::AGX)
+            .env("PATH", &empty)
+            .args(["install", spec])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{runtime} is needed to install {spec} but was not found on PATH"
+            )),
+            "{err}"
+        );
+        assert!(err.contains("hint: install"), "{err}");
+    }
+    let left = store_files(&home);
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn bad_specs_are_refused_before_any_download() {
+    let home = TestHome::new();
+    let out = agx(&home, &["install", "npm:Has-Upper"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("contains `H`"), "{}", stderr(&out));
+    let out = agx(&home, &["install", "pypi:-bad"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("must start and end with a letter or digit"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Killed (with its npm) during provisioning: nothing is installed, and the next install
+/// cleans the leftovers and succeeds.
+#[test]
+fn an_interrupted_provisioning_leaves_nothing_and_the_next_run_succeeds() {
+    use std::os::unix::process::CommandExt;
+    let home = TestHome::new();
+    let spec = format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}");
+    let mut child = command(&home, crate::support::AGX)
+        .args(["install", &spec])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let staging = home.agx_home().join("store-v1/.staging");
+    // Wait until provisioning has begun (npm writes package.json into the folder).
+    while !has_provision_folder(&staging) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "install ended before it was killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The whole group: agx and the npm it started.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+    child.wait().unwrap();
+    assert!(!home.agx_home().join("receipts-v1/npm").exists());
+
+    let out = agx(&home, &["install", &spec]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let left: Vec<String> = store_files(&home)
+        .into_iter()
+        .filter(|p| p.starts_with("store-v1/.staging"))
+        .collect();
+    assert!(left.is_empty(), "leftovers: {left:?}");
+    let out = agx(&home, &["list"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("npm/@modelcontextprotocol/server-everything")
+    );
+}
+
+fn has_provision_folder(staging: &Path) -> bool {
+    let Ok(stages) = std::fs::read_dir(staging) else {
+        return false;
+    };
+    stages.flatten().any(|stage| {
+        std::fs::read_dir(stage.path()).is_ok_and(|mut dirs| {
+            dirs.any(|d| {
+                d.is_ok_and(|d| {
+                    d.file_name().to_string_lossy().starts_with("provision")
+                        && d.path().join("package").exists()
+                })
+            })
+        })
+    })
+}
