@@ -6,8 +6,8 @@
 # agx/conformance/everything` with scripts/ci/python_surface_client.py (resources: list, read,
 # templates, subscribe and an update after the file changes; completions; a tool that samples
 # and one that elicits through agx's channel, answered by the SDK's callbacks); then check
-# that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its secret key
-# (scripts/ci/python_settings_client.py).
+# that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
+# secret key (scripts/ci/python_settings_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
