@@ -1123,7 +1123,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__new)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1139,6 +1139,10 @@ _agx() {
                     ;;
                 --name)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "sh python node" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -158,6 +158,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
             cand --name 'The package name, as `publisher/name` (default: `local/<folder name>`)'
+            cand --lang 'The language of the new tool''s script'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'

@@ -454,6 +454,9 @@ pub struct NewArgs {
     /// The package name, as `publisher/name` (default: `local/<folder name>`).
     #[arg(long, value_name = "PUBLISHER/NAME")]
     pub name: Option<String>,
+    /// The language of the new tool's script.
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: crate::ops::new::Language,
 }
 
 #[derive(Debug, Args)]

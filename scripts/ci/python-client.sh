@@ -2,9 +2,12 @@
 # Acceptance check with the official MCP Python SDK client (issue 4): install the `mcp`
 # package into a venv, install the agx/edge fixture into a temp agx home, and drive
 # `agx serve agx/edge/edge` over stdio with scripts/ci/python_client.py (initialize, ping,
-# tools/list, tools/call, prompts/list, prompts/get); then check that the entries
-# `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its secret key
-# (scripts/ci/python_settings_client.py).
+# tools/list, tools/call, prompts/list, prompts/get); drive `agx serve
+# agx/conformance/everything` with scripts/ci/python_surface_client.py (resources: list, read,
+# templates, subscribe and an update after the file changes; completions; a tool that samples
+# and one that elicits through agx's channel, answered by the SDK's callbacks); then check
+# that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
+# secret key (scripts/ci/python_settings_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
@@ -44,6 +47,12 @@ echo "==> agx install registry-fixtures/packages/agx-edge"
 
 echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
 "$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge
+
+echo "==> mcp $MCP_VERSION client: resources, completions and the channel of agx/conformance/everything"
+"$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
+WATCHED="$(find "$AGX_HOME" -path '*/data/watched.txt' -print -quit)"
+[[ -n "$WATCHED" ]] || { echo "the installed agx/conformance has no data/watched.txt under $AGX_HOME" >&2; exit 1; }
+"$PY" "$ROOT/scripts/ci/python_surface_client.py" "$AGX" "$WATCHED"
 
 # Settings (docs/settings.md): a secret set once reaches the tool through the entries agx
 # writes for Gemini CLI and Codex, started by the SDK client with their environments.

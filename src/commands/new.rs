@@ -6,7 +6,7 @@ use crate::error::CliResult;
 use crate::ops::new;
 
 pub fn run(ctx: &Context, args: &NewArgs) -> CliResult {
-    let created = new::create(&args.dir, args.name.as_deref())?;
+    let created = new::create(&args.dir, args.name.as_deref(), args.lang)?;
     let p = &ctx.printer;
     p.status(
         "Created",

@@ -1,6 +1,6 @@
-//! `agx new`: a new package folder with one tool (a shell script with one parameter: it needs
-//! nothing installed and answers the self-test at once), one prompt, one server offering
-//! both, and a README; it passes `agx validate --probe` as it is.
+//! `agx new`: a new package folder with one tool with one parameter (a shell, Python or Node
+//! script that answers the self-test at once), one prompt, one server offering both, and a
+//! README; it passes `agx validate --probe` as it is.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,9 +56,112 @@ pub struct Created {
 const TOOL: &str = "greet";
 const PROMPT: &str = "introduce";
 
+/// The language of the new package's tool. (`clap::ValueEnum` so the CLI offers it as
+/// `--lang`, with these doc comments as help.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Language {
+    /// A POSIX shell script: needs nothing installed.
+    #[default]
+    Sh,
+    /// A Python 3 script, run with `python3 -S` (no site packages) so it starts fast.
+    Python,
+    /// A Node.js script.
+    Node,
+}
+
+impl Language {
+    /// The script's path in the package.
+    fn script_path(self) -> &'static str {
+        match self {
+            Language::Sh => "bin/greet.sh",
+            Language::Python => "bin/greet.py",
+            Language::Node => "bin/greet.js",
+        }
+    }
+
+    /// The tool's `command`, as TOML.
+    fn command(self) -> String {
+        let path = self.script_path();
+        match self {
+            Language::Sh => format!(r#"["sh", "{path}"]"#),
+            Language::Python => format!(r#"["python3", "-S", "{path}"]"#),
+            Language::Node => format!(r#"["node", "{path}"]"#),
+        }
+    }
+
+    fn script(self) -> &'static str {
+        match self {
+            Language::Sh => SH_SCRIPT,
+            Language::Python => PYTHON_SCRIPT,
+            Language::Node => NODE_SCRIPT,
+        }
+    }
+
+    fn described(self) -> &'static str {
+        match self {
+            Language::Sh => "a shell script",
+            Language::Python => "a Python script",
+            Language::Node => "a Node.js script",
+        }
+    }
+}
+
+const SH_SCRIPT: &str = r#"#!/bin/sh
+# The greet tool. Its arguments arrive as one JSON object on stdin ({"name": "Ada"}); what
+# it prints on stdout is the result (plain text here; a JSON object becomes structured
+# content). Any language works the same way: change `command` in agx/tools.toml.
+input=$(cat)
+case $input in
+*'"__test__"'*) # the self-test of `agx validate --probe`: answer at once
+    echo '{"ok": true}'
+    exit 0
+    ;;
+esac
+name=$(printf '%s' "$input" | sed -n 's/.*"name" *: *"\([^"]*\)".*/\1/p')
+printf 'Hello, %s!\n' "$name"
+"#;
+
+const PYTHON_SCRIPT: &str = r#"#!/usr/bin/env python3
+"""The greet tool. Its arguments arrive as one JSON object on stdin ({"name": "Ada"}); what
+it prints on stdout is the result (plain text here; a JSON object becomes structured
+content). agx runs it with `python3 -S`, which skips site packages for a fast start: import
+only the standard library, or vendor what you need next to this file."""
+
+import json
+import sys
+
+
+def main():
+    args = json.load(sys.stdin)
+    if args.get("__test__"):  # the self-test of `agx validate --probe`: answer at once
+        print(json.dumps({"ok": True}))
+        return
+    print(f"Hello, {args['name']}!")
+
+
+main()
+"#;
+
+const NODE_SCRIPT: &str = r#"// The greet tool. Its arguments arrive as one JSON object on stdin ({"name": "Ada"}); what
+// it prints on stdout is the result (plain text here; a JSON object becomes structured
+// content).
+let input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => (input += chunk));
+process.stdin.on("end", () => {
+  const args = JSON.parse(input);
+  if (args.__test__) {
+    // the self-test of `agx validate --probe`: answer at once
+    console.log(JSON.stringify({ ok: true }));
+    return;
+  }
+  console.log(`Hello, ${args.name}!`);
+});
+"#;
+
 /// Create the package in `dir` (which must not exist, or be empty), named `name` or after
 /// the folder.
-pub fn create(dir: &Path, name: Option<&str>) -> Result<Created, NewError> {
+pub fn create(dir: &Path, name: Option<&str>, language: Language) -> Result<Created, NewError> {
     let package = match name {
         Some(name) => PackageName::parse(name)?,
         None => name_from_folder(dir)?,
@@ -78,7 +181,7 @@ pub fn create(dir: &Path, name: Option<&str>) -> Result<Created, NewError> {
         }
     }
     let server = package.name().to_string();
-    let files = files(&package, &server);
+    let files = files(&package, &server, language);
     for (path, contents) in &files {
         write_new(&dir.join(path), contents)?;
     }
@@ -121,7 +224,10 @@ fn write_new(path: &Path, contents: &str) -> Result<(), NewError> {
 }
 
 /// The files of the new package, by path.
-fn files(package: &PackageName, server: &str) -> Vec<(&'static str, String)> {
+fn files(package: &PackageName, server: &str, language: Language) -> Vec<(&'static str, String)> {
+    let command = language.command();
+    let script = language.script_path();
+    let described = language.described();
     vec![
         (
             "agx.toml",
@@ -154,7 +260,7 @@ prompts = ["{PROMPT}"]
             format!(
                 r#"[{TOOL}]
 description = "Greet someone by name"
-command = ["sh", "bin/{TOOL}.sh"]
+command = {command}
 timeout = 10
 
 [[{TOOL}.parameters]]
@@ -179,30 +285,13 @@ required = true
 "#
             ),
         ),
-        (
-            "bin/greet.sh",
-            r#"#!/bin/sh
-# The greet tool. Its arguments arrive as one JSON object on stdin ({"name": "Ada"}); what
-# it prints on stdout is the result (plain text here; a JSON object becomes structured
-# content). Any language works the same way: change `command` in agx/tools.toml.
-input=$(cat)
-case $input in
-*'"__test__"'*) # the self-test of `agx validate --probe`: answer at once
-    echo '{"ok": true}'
-    exit 0
-    ;;
-esac
-name=$(printf '%s' "$input" | sed -n 's/.*"name" *: *"\([^"]*\)".*/\1/p')
-printf 'Hello, %s!\n' "$name"
-"#
-            .to_string(),
-        ),
+        (script, language.script().to_string()),
         (
             "README.md",
             format!(
                 r#"# {package}
 
-Made by `agx new`: one tool (`{TOOL}`, a shell script), one prompt (`{PROMPT}`) and one
+Made by `agx new`: one tool (`{TOOL}`, {described} in `{script}`), one prompt (`{PROMPT}`) and one
 server (`{server}`) offering both.
 
 ```sh
@@ -213,8 +302,9 @@ agx prompt {package}/{PROMPT} --arg name=Ada  # render the prompt
 agx serve {package}/{server}                  # serve it over MCP (stdio)
 ```
 
-The tool contract (arguments, output, progress, asking the client to sample or elicit) is
-described in agx's `docs/package-format.md` and `docs/tool-protocol.md`.
+Writing tools, prompts, resources, completions and settings, and publishing: agx's
+`docs/authoring.md`. The tool contract (arguments, output, progress, asking the client to
+sample or elicit) is in `docs/package-format.md` and `docs/tool-protocol.md`.
 "#
             ),
         ),
@@ -229,7 +319,7 @@ mod tests {
     fn refuses_a_folder_with_files() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("keep.txt"), "mine").unwrap();
-        let err = create(dir.path(), Some("acme/hello")).unwrap_err();
+        let err = create(dir.path(), Some("acme/hello"), Language::Sh).unwrap_err();
         assert!(matches!(err, NewError::NotEmpty { .. }), "{err}");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("keep.txt")).unwrap(),
@@ -239,12 +329,32 @@ mod tests {
     }
 
     #[test]
+    fn each_language_writes_its_script_and_runs_it_with_its_interpreter() {
+        let root = tempfile::tempdir().unwrap();
+        for (language, script, interpreter) in [
+            (Language::Sh, "bin/greet.sh", r#""sh""#),
+            (Language::Python, "bin/greet.py", r#""python3", "-S""#),
+            (Language::Node, "bin/greet.js", r#""node""#),
+        ] {
+            let dir = root.path().join(format!("{language:?}").to_lowercase());
+            let created = create(&dir, Some("acme/hello"), language).unwrap();
+            assert!(created.files.contains(&script), "{:?}", created.files);
+            let tools = std::fs::read_to_string(dir.join("agx/tools.toml")).unwrap();
+            assert!(
+                tools.contains(&format!(r#"command = [{interpreter}, "{script}"]"#)),
+                "{tools}"
+            );
+            assert!(dir.join(script).is_file());
+        }
+    }
+
+    #[test]
     fn names_the_package_after_the_folder() {
         let root = tempfile::tempdir().unwrap();
-        let created = create(&root.path().join("hello-there"), None).unwrap();
+        let created = create(&root.path().join("hello-there"), None, Language::Sh).unwrap();
         assert_eq!(created.package.to_string(), "hello-there");
         assert_eq!(created.tool.to_string(), "hello-there/greet");
-        let err = create(&root.path().join("Bad Name"), None).unwrap_err();
+        let err = create(&root.path().join("Bad Name"), None, Language::Sh).unwrap_err();
         assert!(matches!(err, NewError::FolderName { .. }), "{err}");
     }
 }

@@ -48,6 +48,8 @@ pub struct ExposedResource {
     pub qualified: QualifiedName,
     pub def: ResourceDef,
     pub package_dir: PathBuf,
+    /// The settings of the resource's package, passed to its command and completions.
+    pub settings: Arc<PackageSettings>,
 }
 
 /// A command run once before the server answers.
@@ -105,6 +107,7 @@ impl Assembled {
                 .iter()
                 .map(|t| &t.settings)
                 .chain(a.prompts.iter().map(|p| &p.settings))
+                .chain(a.resources.iter().map(|r| &r.settings))
                 .collect(),
         };
         for s in found {
@@ -406,7 +409,8 @@ fn assemble_from(
         }
     }
 
-    let mut resources: Vec<(QualifiedName, ResourceDef, PathBuf)> = Vec::new();
+    let mut resources: Vec<(QualifiedName, ResourceDef, PathBuf, Arc<PackageSettings>)> =
+        Vec::new();
     for reference in &def.resources {
         let (pkg, resource) = resolve(owner, reference, loader, |p, n| p.resource(n).cloned())
             .map_err(|reason| match reason {
@@ -417,12 +421,12 @@ fn assemble_from(
             package: pkg.name().clone(),
             item: resource.name.clone(),
         };
-        if resources.iter().any(|(q, _, _)| q == &qualified) {
+        if resources.iter().any(|(q, ..)| q == &qualified) {
             continue;
         }
-        if let Some((first, _, _)) = resources
+        if let Some((first, ..)) = resources
             .iter()
-            .find(|(_, r, _)| r.address == resource.address)
+            .find(|(_, r, ..)| r.address == resource.address)
         {
             let (ResourceAddress::Uri(uri) | ResourceAddress::UriTemplate(uri)) = resource.address;
             return Err(AssembleError::DuplicateUri(Box::new(DuplicateUri {
@@ -432,7 +436,12 @@ fn assemble_from(
                 second: qualified,
             })));
         }
-        resources.push((qualified, resource, pkg.dir.clone()));
+        resources.push((
+            qualified,
+            resource,
+            pkg.dir.clone(),
+            declared_settings(&pkg),
+        ));
     }
 
     let tool_names = disambiguate(&tools.iter().map(|t| t.1.name.as_str()).collect::<Vec<_>>());
@@ -499,12 +508,15 @@ fn assemble_from(
         resources: resources
             .into_iter()
             .zip(resource_names)
-            .map(|((qualified, def, package_dir), exposed)| ExposedResource {
-                exposed,
-                qualified,
-                def,
-                package_dir,
-            })
+            .map(
+                |((qualified, def, package_dir, settings), exposed)| ExposedResource {
+                    exposed,
+                    qualified,
+                    def,
+                    package_dir,
+                    settings,
+                },
+            )
             .collect(),
         initialization,
     }))
@@ -614,6 +626,29 @@ pub fn package_env(dir: &std::path::Path, package: &PackageName) -> Vec<(String,
         ("AGX_PACKAGE_DIR".into(), dir.display().to_string()),
         ("AGX_PACKAGE".into(), package.to_string()),
     ]
+}
+
+impl ExposedPrompt {
+    /// The environment of the prompt's commands (rendering and completion): the package's
+    /// variables and its resolved settings.
+    pub fn command_env(&self) -> Vec<(String, String)> {
+        let mut env = package_env(&self.package_dir, &self.qualified.package);
+        env.push(("AGX_PROMPT".into(), self.qualified.item.to_string()));
+        env.extend(self.settings.env_vars());
+        env
+    }
+}
+
+impl ExposedResource {
+    /// The environment of the resource's commands (reading and completion): the package's
+    /// variables, the resource's own `env` and the package's resolved settings.
+    pub fn command_env(&self) -> Vec<(String, String)> {
+        let mut env = package_env(&self.package_dir, &self.qualified.package);
+        env.push(("AGX_RESOURCE".into(), self.qualified.item.to_string()));
+        env.extend(self.def.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+        env.extend(self.settings.env_vars());
+        env
+    }
 }
 
 /// The environment additions of a tool run (the tool contract: docs/package-format.md).

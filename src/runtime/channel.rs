@@ -18,7 +18,8 @@ use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use rmcp::model::{
-    CancelledNotificationParam, ClientCapabilities, CustomRequest, RequestId, ServerRequest,
+    CancelledNotificationParam, ClientCapabilities, CustomNotification, CustomRequest, RequestId,
+    ServerNotification, ServerRequest,
 };
 use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleServer};
@@ -185,6 +186,7 @@ const ELICITATION: &str = "elicitation/create";
 const PROGRESS: &str = "notifications/progress";
 const LOG: &str = "notifications/message";
 const CANCELLED: &str = "notifications/cancelled";
+const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// One line from the tool.
 #[derive(Debug, PartialEq)]
@@ -447,7 +449,8 @@ async fn start(
 }
 
 /// Handle a notification from the tool: progress and log messages join the stderr protocol
-/// lines (and obey the same rules); `notifications/cancelled` withdraws a pending request.
+/// lines (and obey the same rules); `notifications/cancelled` withdraws a pending request;
+/// `notifications/elicitation/complete` goes to the client as it is.
 async fn notify(
     client: &Client,
     events: &Option<Sender<StderrLine>>,
@@ -474,10 +477,14 @@ async fn notify(
             }
             return;
         }
+        ELICITATION_COMPLETE => {
+            relay_elicitation_complete(client, tool, params).await;
+            return;
+        }
         other => {
             tracing::warn!(
                 "tool {tool}: unknown channel notification `{other}` ignored; expected \
-                 {PROGRESS}, {LOG} or {CANCELLED}"
+                 {PROGRESS}, {LOG}, {CANCELLED} or {ELICITATION_COMPLETE}"
             );
             return;
         }
@@ -493,6 +500,27 @@ async fn notify(
     }
     if let Some(events) = events {
         let _ = events.send(line).await;
+    }
+}
+
+/// Tell the client that a URL-mode elicitation the tool started has completed out of band
+/// (the user finished at the URL), so it can close its prompt or retry.
+async fn relay_elicitation_complete(client: &Client, tool: &str, params: Value) {
+    if !params.get("elicitationId").is_some_and(Value::is_string) {
+        tracing::warn!(
+            "tool {tool}: {ELICITATION_COMPLETE} ignored: its params need `elicitationId` \
+             (the string sent in the URL-mode elicitation/create), got {params}"
+        );
+        return;
+    }
+    // Without a client (`agx call`) no elicitation was ever sent: nothing to tell.
+    let Client::Peer(peer) = client else { return };
+    let notification = ServerNotification::CustomNotification(CustomNotification::new(
+        ELICITATION_COMPLETE,
+        Some(params),
+    ));
+    if let Err(e) = peer.send_notification(notification).await {
+        tracing::warn!("tool {tool}: could not relay {ELICITATION_COMPLETE} to the client: {e}");
     }
 }
 

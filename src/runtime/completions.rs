@@ -11,7 +11,7 @@ use rmcp::model::{CompleteResult, CompletionInfo};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::assemble::{ExposedPrompt, ExposedResource, package_env};
+use super::assemble::{ExposedPrompt, ExposedResource};
 use super::process::{self, Ending, OUTPUT_CAP, RunSpec};
 use crate::manifest::{CompletionSource, ResourceAddress, resolve_program};
 
@@ -44,14 +44,12 @@ impl Completions {
         for p in prompts {
             for a in &p.def.arguments {
                 let Some(source) = &a.complete else { continue };
-                let mut env = package_env(&p.package_dir, &p.qualified.package);
-                env.push(("AGX_PROMPT".into(), p.qualified.item.to_string()));
                 offers.insert(
                     (Target::Prompt(p.exposed.clone()), a.name.clone()),
                     Offer {
                         source: source.clone(),
                         package_dir: p.package_dir.clone(),
-                        env,
+                        env: p.command_env(),
                     },
                 );
             }
@@ -62,15 +60,12 @@ impl Completions {
             };
             for v in &r.def.variables {
                 let Some(source) = &v.complete else { continue };
-                let mut env = package_env(&r.package_dir, &r.qualified.package);
-                env.push(("AGX_RESOURCE".into(), r.qualified.item.to_string()));
-                env.extend(r.def.env.iter().map(|(k, v)| (k.clone(), v.clone())));
                 offers.insert(
                     (Target::Template(template.clone()), v.name.clone()),
                     Offer {
                         source: source.clone(),
                         package_dir: r.package_dir.clone(),
-                        env,
+                        env: r.command_env(),
                     },
                 );
             }

@@ -10,7 +10,7 @@ use rmcp::model::{GetPromptResult, Prompt};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::assemble::{ExposedPrompt, package_env};
+use super::assemble::ExposedPrompt;
 use super::process::{self, Ending, RunSpec};
 use crate::manifest::template::{self, RENDER_OUTPUT_CAP};
 use crate::manifest::{DEFAULT_TOOL_TIMEOUT_SECS, PromptKind, resolve_program};
@@ -162,16 +162,13 @@ async fn run_command(
     let Some((program, rest)) = command.split_first() else {
         return Err(fail("it has no command".into()));
     };
-    let mut env = package_env(&p.package_dir, &p.qualified.package);
-    env.push(("AGX_PROMPT".into(), p.qualified.item.to_string()));
-    env.extend(p.settings.env_vars());
     let mut input = serde_json::to_vec(args).expect("arguments serialize");
     input.push(b'\n');
     let spec = RunSpec {
         program: resolve_program(&p.package_dir, program),
         args: rest.to_vec(),
         cwd: p.package_dir.clone(),
-        env,
+        env: p.command_env(),
         stdin: Some(input),
         timeout: Duration::from_secs(DEFAULT_TOOL_TIMEOUT_SECS),
         output_cap: RENDER_OUTPUT_CAP,

@@ -11,7 +11,7 @@ use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTempla
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::assemble::{ExposedResource, package_env};
+use super::assemble::ExposedResource;
 use super::process::{self, Ending, RunSpec};
 use crate::manifest::package_file::{self, ReadProblem};
 use crate::manifest::uri_template::UriTemplate;
@@ -275,16 +275,13 @@ async fn run_command(
     let Some((program, rest)) = command.split_first() else {
         return Err("it has no command".into());
     };
-    let mut env = package_env(&r.package_dir, &r.qualified.package);
-    env.push(("AGX_RESOURCE".into(), r.qualified.item.to_string()));
-    env.extend(r.def.env.iter().map(|(k, v)| (k.clone(), v.clone())));
     let mut input = serde_json::to_vec(vars).expect("variables serialize");
     input.push(b'\n');
     let spec = RunSpec {
         program: resolve_program(&r.package_dir, program),
         args: rest.to_vec(),
         cwd: r.package_dir.clone(),
-        env,
+        env: r.command_env(),
         stdin: Some(input),
         timeout: Duration::from_secs(r.def.timeout_secs),
         output_cap: RESOURCE_FILE_CAP as usize,

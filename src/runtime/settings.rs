@@ -1,5 +1,6 @@
 //! Settings while serving: resolved once at start, before the server answers anything, and
-//! handed to tools, command prompts, templates and wrapped servers. A required setting
+//! handed to tools, command prompts, templates, resource commands, completion commands
+//! and wrapped servers. A required setting
 //! without a value stops the server with the commands that set it. Secret values are
 //! known to [`redact`] from then on, so tool stderr never carries them into logs.
 
@@ -49,6 +50,9 @@ pub fn resolve(paths: &AgxPaths, assembled: &mut Assembled) -> Result<(), ServeE
             }
             for p in &mut a.prompts {
                 p.settings = of(&p.qualified.package, &p.settings);
+            }
+            for r in &mut a.resources {
+                r.settings = of(&r.qualified.package, &r.settings);
             }
             for step in &mut a.initialization {
                 if let Some(r) = resolved.get(&step.package) {

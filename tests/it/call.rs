@@ -16,27 +16,90 @@ fn stderr(output: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&output.get_output().stderr).into_owned()
 }
 
-/// A home with a package made by `agx new <home>/greeter --name acme/greeter`, installed.
-fn new_package_home() -> TestHome {
+/// A home with a package made by `agx new <home>/greeter --name acme/greeter --lang <lang>`,
+/// probed and installed.
+fn new_package_home(lang: &str) -> TestHome {
     let home = TestHome::new();
     let dir = home.home().join("greeter");
     home.agx()
-        .args(["new", "--name", "acme/greeter"])
+        .args(["new", "--name", "acme/greeter", "--lang", lang])
         .arg(&dir)
         .assert()
         .success();
     home.agx()
         .args(["validate", "--probe"])
         .arg(&dir)
+        // An interpreter's start on a loaded test machine can pass the 200 ms default.
+        .env("AGX_PROBE_TIMEOUT_MS", "5000")
         .assert()
         .success();
     home.agx().arg("install").arg(&dir).assert().success();
     home
 }
 
+/// `agx serve acme/greeter/greeter` answers `tools/list` with the greet tool.
+fn assert_serves_greet(home: &TestHome) {
+    let mut serve = home
+        .command(AGX)
+        .args(["serve", "acme/greeter/greeter"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    let mut lines = BufReader::new(serve.stdout.take().unwrap()).lines();
+    for message in [
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": { "name": "test", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    let answer = lines
+        .by_ref()
+        .map(|l| serde_json::from_str::<Value>(&l.unwrap()).unwrap())
+        .find(|m| m["id"] == 1)
+        .unwrap();
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "{answer}");
+    assert_eq!(tools[0]["name"], "greet");
+    assert_eq!(tools[0]["inputSchema"]["required"], json!(["name"]));
+    drop(stdin);
+    assert!(serve.wait().unwrap().success());
+}
+
+fn assert_new_package_in(lang: &str) {
+    let home = new_package_home(lang);
+    let called = home
+        .agx()
+        .args(["call", "acme/greeter/greet", "--arg", "name=Ada Lovelace"])
+        .assert()
+        .success();
+    assert_eq!(stdout(&called), "Hello, Ada Lovelace!\n");
+    assert_serves_greet(&home);
+}
+
+#[test]
+fn a_new_python_package_validates_calls_and_serves() {
+    assert_new_package_in("python");
+}
+
+#[test]
+fn a_new_node_package_validates_calls_and_serves() {
+    assert_new_package_in("node");
+}
+
+#[test]
+fn a_new_sh_package_validates_calls_and_serves() {
+    assert_new_package_in("sh");
+}
+
 #[test]
 fn a_new_package_validates_calls_renders_and_serves() {
-    let home = new_package_home();
+    let home = new_package_home("sh");
     let called = home
         .agx()
         .args(["call", "acme/greeter/greet", "--arg", "name=Ada Lovelace"])

@@ -23,10 +23,16 @@ fn asking_tool(request: &str) -> String {
 
 const SAMPLE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Say hi"}}],"maxTokens":5}}"#;
 const ELICIT: &str = r#"{"jsonrpc":"2.0","id":"e","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
+const ELICIT_URL: &str = r#"{"jsonrpc":"2.0","id":"u","method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://login.example/42","elicitationId":"login-42"}}"#;
+const ELICITATION_COMPLETE: &str = r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"login-42"}}"#;
+/// A request agx answers at once (an unknown method): its answer shows that agx has handled
+/// every line before it.
+const BARRIER: &str = r#"{"jsonrpc":"2.0","id":"b","method":"roots/list"}"#;
 
 /// A home with `local/chat` installed: tools `sample`, `elicit`, `hold` (asks, writes its
 /// pid, then waits for an answer), `leave` (asks, then exits at once) and `flood` (sends 20
-/// requests and a log message, then waits; it times out after 1 s).
+/// requests and a log message, then waits; it times out after 1 s), and `login` (a URL-mode
+/// elicitation, then its completion notice).
 fn chat_home() -> TestHome {
     let home = TestHome::new();
     let dir = home.home().join("chat");
@@ -36,7 +42,9 @@ fn chat_home() -> TestHome {
              [[{name}.parameters]]\nname = \"pid_file\"\ntype = \"string\"\n"
         )
     };
-    let mut tools: String = ["sample", "elicit", "hold", "leave"].map(tool).concat();
+    let mut tools: String = ["sample", "elicit", "hold", "leave", "login"]
+        .map(tool)
+        .concat();
     tools.push_str("[flood]\ncommand = [\"sh\", \"bin/flood.sh\"]\ntimeout = 1\n");
     let flood = format!(
         "i=0\nwhile [ $i -lt 20 ]; do i=$((i+1)); printf '%s\\n' '{}' | sed \"s/\\\"id\\\":1/\\\"id\\\":$i/\" >&3; done\n\
@@ -54,17 +62,25 @@ fn chat_home() -> TestHome {
             (
                 "agx.toml",
                 "[package]\nname = \"local/chat\"\nversion = \"0.1.0\"\n\n[extension]\n\
-                 servers = [\"chat\"]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\"]\n",
+                 servers = [\"chat\"]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\", \"login\"]\n",
             ),
             (
                 "agx/servers.toml",
-                "[chat]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\"]\n",
+                "[chat]\ntools = [\"sample\", \"elicit\", \"hold\", \"leave\", \"flood\", \"login\"]\n",
             ),
             ("agx/tools.toml", &tools),
             ("bin/sample.sh", &asking_tool(SAMPLE)),
             ("bin/elicit.sh", &asking_tool(ELICIT)),
             ("bin/hold.sh", &hold),
             ("bin/flood.sh", &flood),
+            (
+                "bin/login.sh",
+                &format!(
+                    "printf '%s\\n' '{ELICIT_URL}' >&3\nIFS= read -r answer <&3\n\
+                     printf '%s\\n' '{ELICITATION_COMPLETE}' '{BARRIER}' >&3\n\
+                     IFS= read -r barrier <&3\nprintf '%s' \"$answer\"\n"
+                ),
+            ),
             (
                 "bin/leave.sh",
                 &format!("printf '%s\\n' '{SAMPLE}' >&3\necho left\n"),
@@ -239,6 +255,31 @@ fn a_client_without_the_capability_gets_no_request_and_the_tool_an_error() {
     assert_eq!(reply["error"]["code"], -32601);
     let message = reply["error"]["message"].as_str().unwrap();
     assert!(message.contains("`sampling` capability"), "{message}");
+    s.close();
+}
+
+#[test]
+fn a_url_elicitation_completed_by_the_tool_is_announced_to_the_client() {
+    let home = chat_home();
+    let mut s = Session::start(&home, json!({ "elicitation": { "url": {} } }));
+    s.call(1, "login", json!({}));
+    let response = s.until_response(1, |s, request| {
+        assert_eq!(request["params"]["elicitationId"], "login-42");
+        s.send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "action": "accept" } }));
+    });
+    assert_eq!(reply_of(&response)["result"]["action"], "accept");
+    let completions: Vec<&Value> = s
+        .seen
+        .iter()
+        .filter(|m| m["method"] == "notifications/elicitation/complete")
+        .collect();
+    assert_eq!(
+        completions,
+        [
+            &json!({ "jsonrpc": "2.0", "method": "notifications/elicitation/complete",
+            "params": { "elicitationId": "login-42" } })
+        ]
+    );
     s.close();
 }
 

@@ -545,3 +545,91 @@ command = ["python3", "-S", "-c", "print('fine')"]
     let fine = s.result("resources/read", json!({ "uri": "odd://fine" }));
     assert_eq!(fine["contents"][0]["text"], "fine\n");
 }
+
+/// `acme/atlas`: a setting, a command resource, a template whose variable a command completes,
+/// and a prompt whose argument a command completes; every command prints the setting it got.
+fn write_atlas(dir: &Path) {
+    write_files(
+        dir,
+        &[
+            (
+                "agx.toml",
+                r#"[package]
+name = "acme/atlas"
+version = "1.0.0"
+description = "Maps of one region"
+
+[extension]
+servers = ["main"]
+prompts = ["tour"]
+resources = ["region", "map"]
+
+[extension.settings.region]
+description = "The region to map"
+required = true
+env = "ATLAS_REGION"
+"#,
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\nprompts = [\"tour\"]\nresources = [\"region\", \"map\"]\n",
+            ),
+            (
+                "agx/prompts/tour.toml",
+                r#"name = "tour"
+content = "Tour {{ city }}"
+[[arguments]]
+name = "city"
+complete = ["sh", "bin/echo-region.sh"]
+"#,
+            ),
+            (
+                "agx/resources.toml",
+                r#"[region]
+uri = "atlas://region"
+command = ["sh", "bin/echo-region.sh"]
+
+[map]
+uri_template = "atlas://maps/{city}"
+command = ["sh", "bin/echo-region.sh"]
+[[map.variables]]
+name = "city"
+complete = ["sh", "bin/echo-region.sh"]
+"#,
+            ),
+            ("bin/echo-region.sh", "echo \"region=$ATLAS_REGION\"\n"),
+        ],
+    );
+}
+
+#[test]
+fn resource_and_completion_commands_receive_the_package_settings() {
+    let home = TestHome::new();
+    let src = tempfile::tempdir().unwrap();
+    write_atlas(src.path());
+    home.agx().arg("install").arg(src.path()).assert().success();
+    home.agx()
+        .args(["config", "set", "acme/atlas", "region", "Patagonia"])
+        .assert()
+        .success();
+    let mut s = Session::start(&home, "acme/atlas/main");
+
+    for uri in ["atlas://region", "atlas://maps/Ushuaia"] {
+        let read = s.result("resources/read", json!({ "uri": uri }));
+        assert_eq!(read["contents"][0]["text"], "region=Patagonia\n", "{uri}");
+    }
+    for reference in [
+        json!({ "type": "ref/resource", "uri": "atlas://maps/{city}" }),
+        json!({ "type": "ref/prompt", "name": "tour" }),
+    ] {
+        let offered = s.result(
+            "completion/complete",
+            json!({ "ref": reference, "argument": { "name": "city", "value": "" } }),
+        );
+        assert_eq!(
+            offered["completion"]["values"],
+            json!(["region=Patagonia"]),
+            "{reference}"
+        );
+    }
+}
