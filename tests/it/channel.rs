@@ -45,7 +45,7 @@ fn chat_home() -> TestHome {
     let mut tools: String = ["sample", "elicit", "hold", "leave", "login"]
         .map(tool)
         .concat();
-    tools.push_str("[flood]\ncommand = [\"sh\", \"bin/flood.sh\"]\ntimeout = 1\n");
+    tools.push_str("[flood]\ncommand = [\"sh\", \"bin/flood.sh\"]\ntimeout = 5\n");
     let flood = format!(
         "i=0\nwhile [ $i -lt 20 ]; do i=$((i+1)); printf '%s\\n' '{}' | sed \"s/\\\"id\\\":1/\\\"id\\\":$i/\" >&3; done\n\
          printf '%s\\n' '{{\"method\":\"notifications/message\",\"params\":{{\"message\":\"all sent\"}}}}' >&3\n\
@@ -368,7 +368,8 @@ fn a_flood_of_requests_is_held_at_sixteen_waiting() {
     let home = chat_home();
     let mut s = Session::start(&home, json!({ "sampling": {} }));
     // The client answers nothing: agx relays 16 requests and reads no further (the log
-    // message after the 20th is never read), until the call times out and cancels them.
+    // message after the 20th is never read), until the call times out and cancels them. The
+    // timeout leaves a loaded machine time to start the 20 `sed`s that write the requests.
     s.call(1, "flood", json!({}));
     let mut asked = Vec::new();
     let response = s.until_response(1, |_, request| asked.push(request["id"].clone()));
