@@ -52,5 +52,6 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     } else {
         "`agx doctor --fix` repairs what it safely can"
     };
-    Err(CliError::new(format!("{open} problem(s) with client entries")).with_hint(hint))
+    let problems = if open == 1 { "problem" } else { "problems" };
+    Err(CliError::new(format!("{open} {problems} with client entries")).with_hint(hint))
 }
