@@ -61,6 +61,14 @@ fn input(value: &Value) -> CstInputValue {
     }
 }
 
+/// Nothing but JSON's own whitespace. Not `str::trim`: it also skips characters such as form
+/// feed, which the CST parser tolerates but strict JSON (and so the client) refuses; a file
+/// of them must be reported, not edited into one that no longer parses.
+fn is_json_blank(text: &str) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
 /// serde_json appends " at line L column C"; the position is reported separately.
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
@@ -73,7 +81,7 @@ impl JsonDoc {
     pub fn parse(text: &str, comments: bool) -> Result<Self, SyntaxError> {
         // The CST parser keeps comments whatever its options say; strict files are checked
         // by serde_json first (Claude Code treats a file with comments as corrupt).
-        if !comments && !text.trim().is_empty() {
+        if !comments && !is_json_blank(text) {
             serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| SyntaxError {
                 line: e.line(),
                 column: e.column(),
@@ -431,6 +439,19 @@ mod tests {
         assert_eq!(
             doc.text(),
             "{\n  \"theme\": \"dark\",\n  \"mcpServers\": {}\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_strict_file_of_form_feeds_is_a_syntax_error_not_a_blank_file() {
+        // Found by fuzzing: it was taken as blank, and the edited file no longer parsed.
+        let err = JsonDoc::parse("\u{c}\u{c}\u{c}", false)
+            .err()
+            .expect("refused");
+        assert_eq!((err.line, err.column), (1, 1));
+        assert!(
+            JsonDoc::parse(" \t\r\n", false).is_ok(),
+            "JSON whitespace is blank"
         );
     }
 }
