@@ -86,20 +86,26 @@ pub fn call(
         qualified: name.clone(),
         def: def.clone(),
         package_dir: package.dir.clone(),
-        settings: crate::runtime::settings::resolve_one(
-            ctx.paths,
-            std::sync::Arc::new(crate::settings::PackageSettings::declared(
-                package.name().clone(),
-                &package.manifest.extension.settings,
-            )),
-            &format!("tool {name}"),
-        )?,
+        settings: resolved_settings(ctx, &package, &format!("tool {name}"))?,
     };
     let args = arguments(&exposed.def.input_schema(), json, pairs)?;
     Ok(crate::runtime::call_tool(
         exposed,
         &Value::Object(args),
         on_line,
+    )?)
+}
+
+/// The package's settings, resolved as `agx serve` resolves them (`what` names the item in
+/// the error when a required one is missing).
+pub(super) fn resolved_settings(
+    ctx: &Context,
+    package: &Package,
+    what: &str,
+) -> Result<std::sync::Arc<crate::settings::PackageSettings>, CallError> {
+    let declared = crate::runtime::declared_settings(package);
+    Ok(crate::runtime::settings::resolve_one(
+        ctx.paths, declared, what,
     )?)
 }
 

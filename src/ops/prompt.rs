@@ -4,7 +4,7 @@ use rmcp::model::GetPromptResult;
 use serde_json::Value;
 
 use super::Context;
-use super::call::{CallError, arguments, installed_package, no_item};
+use super::call::{CallError, arguments, installed_package, no_item, resolved_settings};
 use crate::name::QualifiedName;
 use crate::runtime::ExposedPrompt;
 
@@ -26,14 +26,7 @@ pub fn prompt(ctx: &Context, prompt: &str, pairs: &[String]) -> Result<GetPrompt
         qualified: name.clone(),
         def: def.clone(),
         package_dir: package.dir.clone(),
-        settings: crate::runtime::settings::resolve_one(
-            ctx.paths,
-            std::sync::Arc::new(crate::settings::PackageSettings::declared(
-                package.name().clone(),
-                &package.manifest.extension.settings,
-            )),
-            &format!("prompt {name}"),
-        )?,
+        settings: resolved_settings(ctx, &package, &format!("prompt {name}"))?,
     };
     let args = arguments(&Value::Null, None, pairs)?;
     Ok(crate::runtime::render_prompt(&exposed, args)?)

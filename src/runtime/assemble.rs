@@ -120,7 +120,7 @@ impl Assembled {
 }
 
 /// A package's declared settings, not yet resolved.
-fn declared_settings(package: &Package) -> Arc<PackageSettings> {
+pub fn declared_settings(package: &Package) -> Arc<PackageSettings> {
     Arc::new(PackageSettings::declared(
         package.name().clone(),
         &package.manifest.extension.settings,

@@ -32,7 +32,7 @@ use std::time::Duration;
 
 pub use assemble::{
     AssembleError, Assembled, Assembly, ExposedPrompt, ExposedTool, FindPackage, assemble,
-    disambiguate,
+    declared_settings, disambiguate,
 };
 pub use handler::{AgxServer, Runtime};
 pub use stderr_protocol::StderrLine;
