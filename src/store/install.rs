@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::plan::{PackageSource, Plan, PlannedInstall};
 use super::receipt::{Receipt, Source, now_rfc3339};
-use super::{COMPLETE_MARKER, Staging, Store, StoreError, fsutil};
+use super::{COMPLETE_MARKER, Staging, Store, StoreError, VERSION_RECEIPT, fsutil};
 use crate::manifest::Package;
 use crate::name::PackageName;
 pub use crate::report::Outcome;
@@ -326,23 +326,11 @@ impl Installer<'_> {
 
     /// Second half of an npm or PyPI install: put the provisioned package in place.
     pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
-        let package = &prepared.package;
-        let (name, version) = (package.name().clone(), package.version().clone());
-        let previous = self.current_receipt(&name)?;
-        let requested = semver::VersionReq::parse(&format!("={version}"))
-            .expect("a version is a valid requirement");
-        // The receipt's checksum identifies what was installed: the ecosystem's hashes.
-        let sha256 = {
-            use sha2::{Digest, Sha256};
-            hex::encode(Sha256::digest(prepared.integrity.join("\n").as_bytes()))
-        };
-        let source = Source::Ecosystem {
-            spec: prepared.exact.clone(),
-            integrity: prepared.integrity.clone(),
-        };
-        let receipt = new_receipt(package, sha256, source, (requested, true));
-        let outcome = self.commit(&package.dir, &receipt, previous.as_ref())?;
-        self.reporter.package_done(&name, &version, &outcome);
+        let receipt = ecosystem_receipt(&prepared);
+        let previous = self.current_receipt(&receipt.name)?;
+        let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &outcome);
         Ok(outcome)
     }
 
@@ -369,8 +357,7 @@ impl Installer<'_> {
                 Outcome::AlreadyInstalled
             }
             _ => {
-                let requested = semver::VersionReq::parse(&format!("={version}"))
-                    .expect("a version is a valid requirement");
+                let requested = exact_requirement(&version);
                 let source = Source::Local {
                     path: prepared.origin.display().to_string(),
                 };
@@ -408,38 +395,124 @@ impl Installer<'_> {
         self.store.readable_receipt(name)
     }
 
-    /// Move the unpacked, verified folder into place and write the receipt; then remove the
-    /// files of the version it replaced.
+    /// Move the unpacked, verified folder into place and write the user's receipt; then
+    /// remove the files of the version it replaced, unless a project still holds them.
     fn commit(
         &self,
         unpacked: &Path,
         receipt: &Receipt,
         previous: Option<&Receipt>,
     ) -> Result<Outcome, StoreError> {
-        let marker = unpacked.join(COMPLETE_MARKER);
-        fs_err::write(&marker, receipt.sha256.as_bytes())?;
-        let target = self.store.package_dir(&receipt.name, &receipt.version);
-        // Same version again: an atomic exchange, so the folder never goes missing.
-        let exchanged = fsutil::replace_dir(unpacked, &target)?;
+        self.put_in_place(unpacked, receipt)?;
         receipt.write(&self.store.receipt_path(&receipt.name))?;
-        let stage = unpacked.parent().unwrap_or(unpacked);
-        if exchanged {
-            fsutil::remove_tree(unpacked)?;
-        }
-        let outcome = match previous {
+        Ok(match previous {
             Some(prev) if prev.version != receipt.version => {
-                let old = self.store.package_dir(&prev.name, &prev.version);
-                fsutil::discard_tree(&old, &self.store.staging_dir())?;
+                self.store.release_user_version(prev)?;
                 Outcome::Replaced {
                     previous: prev.version.clone(),
                 }
             }
             Some(_) => Outcome::Reinstalled,
             None => Outcome::Installed,
-        };
-        fsutil::remove_tree(stage)?;
-        Ok(outcome)
+        })
     }
+
+    /// Write the version's receipt and completion marker into the unpacked folder, then
+    /// rename it into `store-v1/<publisher>/<name>/<version>/`, and remove its staging
+    /// folder. Whoever holds the version records that afterwards.
+    fn put_in_place(&self, unpacked: &Path, receipt: &Receipt) -> Result<(), StoreError> {
+        receipt.write(&unpacked.join(VERSION_RECEIPT))?;
+        fs_err::write(unpacked.join(COMPLETE_MARKER), receipt.sha256.as_bytes())?;
+        let target = self.store.package_dir(&receipt.name, &receipt.version);
+        // Same version again: an atomic exchange, so the folder never goes missing.
+        let exchanged = fsutil::replace_dir(unpacked, &target)?;
+        if exchanged {
+            fsutil::remove_tree(unpacked)?;
+        }
+        let stage = unpacked.parent().unwrap_or(unpacked);
+        fsutil::remove_tree(stage)
+    }
+
+    /// Put every package of a staged plan in place for a project's lock, without touching
+    /// the user's receipts. The caller holds the exclusive lock and records the project
+    /// root afterwards.
+    pub fn place_staged(
+        &self,
+        source: &dyn PackageSource,
+        staged: StagedPlan,
+    ) -> Result<Vec<(PackageName, semver::Version)>, StoreError> {
+        let StagedPlan { plan, packages } = staged;
+        let mut placed = Vec::new();
+        for (planned, staged) in plan.installs.iter().zip(packages) {
+            let receipt = new_receipt(
+                &staged.package,
+                planned.entry.cksum.clone(),
+                Source::Registry {
+                    registry: source.source(),
+                },
+                (planned.requested.clone(), false),
+            );
+            self.put_in_place(&staged.package.dir, &receipt)?;
+            self.reporter
+                .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+            placed.push((receipt.name, receipt.version));
+        }
+        Ok(placed)
+    }
+
+    /// [`Installer::place_staged`] for a prepared local package.
+    pub fn place_local(&self, mut prepared: PreparedLocal) -> Result<(), StoreError> {
+        let package = prepared
+            .package
+            .take()
+            .expect("prepared packages hold a package");
+        let source = Source::Local {
+            path: prepared.origin.display().to_string(),
+        };
+        let receipt = new_receipt(
+            &package,
+            std::mem::take(&mut prepared.sha256),
+            source,
+            (exact_requirement(package.version()), false),
+        );
+        self.put_in_place(&package.dir, &receipt)?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+        Ok(())
+    }
+
+    /// [`Installer::place_staged`] for a provisioned npm or PyPI package.
+    pub fn place_ecosystem(&self, prepared: PreparedEcosystem) -> Result<(), StoreError> {
+        let mut receipt = ecosystem_receipt(&prepared);
+        receipt.explicit = false;
+        self.put_in_place(&prepared.package.dir, &receipt)?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+        Ok(())
+    }
+}
+
+/// `=version`: what a package installed at one exact version records as asked for.
+fn exact_requirement(version: &semver::Version) -> semver::VersionReq {
+    semver::VersionReq::parse(&format!("={version}")).expect("a version is a valid requirement")
+}
+
+/// The receipt of a provisioned npm or PyPI package. Its checksum identifies what was
+/// installed: a sha256 of the ecosystem's own hashes.
+fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
+    use sha2::{Digest, Sha256};
+    let package = &prepared.package;
+    let sha256 = hex::encode(Sha256::digest(prepared.integrity.join("\n").as_bytes()));
+    let source = Source::Ecosystem {
+        spec: prepared.exact.clone(),
+        integrity: prepared.integrity.clone(),
+    };
+    new_receipt(
+        package,
+        sha256,
+        source,
+        (exact_requirement(package.version()), true),
+    )
 }
 
 /// The requirement and explicit flag a receipt records: roots record what the user asked;

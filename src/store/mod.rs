@@ -16,13 +16,16 @@
 //! slow registry never blocks `list`, `info` or `serve`.
 
 mod fsutil;
+pub mod gc;
 pub mod install;
 mod lock;
 pub mod plan;
 mod receipt;
 pub mod remove;
+mod roots;
 mod staging;
 pub mod update;
+mod versions;
 
 use std::path::{Path, PathBuf};
 
@@ -33,13 +36,19 @@ pub use install::{
 pub use lock::{LockMode, StoreLock};
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
 pub use receipt::{Receipt, ReceiptHeader, Source};
+pub use roots::{HeldVersion, Holder, Holdings, ProjectRoot};
 pub use staging::Staging;
+pub use versions::ServedVersion;
 
 use crate::name::PackageName;
 use crate::paths::AgxPaths;
 
 /// The file whose presence marks a version folder as complete.
 pub const COMPLETE_MARKER: &str = ".agx-complete";
+
+/// The receipt of a version, inside its folder: what any installed version is, whoever
+/// holds it (`receipts-v1/` says only which version the user holds).
+pub const VERSION_RECEIPT: &str = ".agx-receipt.toml";
 
 /// Errors of the store. Each names the package or path involved.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +60,13 @@ pub enum StoreError {
     BadReceipt { path: PathBuf, reason: String },
     #[error("{name} is not installed")]
     NotInstalled { name: PackageName },
+    #[error("{name} {version} is not installed")]
+    VersionNotInstalled {
+        name: PackageName,
+        version: semver::Version,
+    },
+    #[error("the project root {} is damaged: {reason}", path.display())]
+    BadRoot { path: PathBuf, reason: String },
     #[error("{name} {version} is recorded as installed but its files in {} are missing or incomplete", dir.display())]
     Damaged {
         name: PackageName,
@@ -141,6 +157,13 @@ impl crate::error::Hint for StoreError {
                 None => format!("delete {}", path.display()),
             }),
             StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
+            StoreError::VersionNotInstalled { name, version } => Some(format!(
+                "run `agx sync` in the project that uses it (or `agx install {name}@={version}`)"
+            )),
+            StoreError::BadRoot { path, .. } => Some(format!(
+                "delete {} to forget that project; `agx sync` in the project records it again",
+                path.display()
+            )),
             StoreError::Damaged { name, .. } => {
                 Some(format!("reinstall it with `agx install --force {name}`"))
             }
@@ -415,48 +438,47 @@ impl Store {
     }
 
     /// Remove what an interrupted writer left: staging folders whose process has ended, and
-    /// version folders that no receipt names. Call only while holding the exclusive lock.
+    /// version folders without their completion marker. A complete folder that no root holds
+    /// may still be served by a running `agx serve`, so it waits for `agx gc`. Call only while
+    /// holding the exclusive lock.
     fn clean_leftovers(&self) -> Result<(), StoreError> {
         staging::clean(&self.staging_dir())?;
-        for publisher_dir in agx_dirs(&self.store_dir)? {
-            let Some(publisher) = file_name(&publisher_dir) else {
-                continue;
-            };
-            for name_dir in agx_dirs(&publisher_dir)? {
-                self.clean_package_leftovers(publisher, &name_dir)?;
-            }
+        for name_dir in self.package_dirs()? {
+            self.clean_package_leftovers(&name_dir)?;
         }
         Ok(())
     }
 
-    fn clean_package_leftovers(&self, publisher: &str, name_dir: &Path) -> Result<(), StoreError> {
-        let Some(name) = file_name(name_dir) else {
+    /// Every `store-v1/<publisher>/<name>/` folder.
+    fn package_dirs(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let mut dirs = Vec::new();
+        for publisher_dir in agx_dirs(&self.store_dir)? {
+            dirs.extend(agx_dirs(&publisher_dir)?);
+        }
+        Ok(dirs)
+    }
+
+    /// The package a `store-v1/<publisher>/<name>/` folder belongs to.
+    fn package_of_dir(name_dir: &Path) -> Option<PackageName> {
+        let name = file_name(name_dir)?;
+        let publisher = file_name(name_dir.parent()?)?;
+        PackageName::from_path_segments(publisher, name).ok()
+    }
+
+    fn clean_package_leftovers(&self, name_dir: &Path) -> Result<(), StoreError> {
+        if let Some(pkg) = Self::package_of_dir(name_dir)
+            && let Err(StoreError::BadReceipt { .. }) = self.check_receipt_readable(&pkg)
+        {
+            // Which version it names is unknown: keep them all until it is repaired.
             return Ok(());
-        };
-        let full = if publisher == "_local" {
-            name.to_string()
-        } else {
-            format!("{publisher}/{name}")
-        };
-        let kept = match PackageName::parse(&full) {
-            Ok(pkg) if self.receipt_path(&pkg).is_file() => {
-                match Receipt::read(&self.receipt_path(&pkg)) {
-                    Ok(receipt) => Some(receipt.version.to_string()),
-                    // Which version it names is unknown: keep them all until it is repaired.
-                    Err(StoreError::BadReceipt { .. }) => return Ok(()),
-                    Err(e) => return Err(e),
-                }
-            }
-            _ => None,
-        };
+        }
         for version_dir in agx_dirs(name_dir)? {
-            if file_name(&version_dir) != kept.as_deref() {
+            if !is_complete_dir(&version_dir) {
                 fsutil::discard_tree(&version_dir, &self.staging_dir())?;
             }
         }
-        if kept.is_none() {
-            let _ = fs_err::remove_dir(name_dir);
-        }
+        // Only when empty: the package's last version went.
+        let _ = fs_err::remove_dir(name_dir);
         Ok(())
     }
 }
@@ -508,7 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn writers_clean_leftovers_but_keep_receipted_versions() {
+    fn writers_clean_incomplete_versions_but_keep_complete_ones() {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path());
         let name = PackageName::parse("acme/weather").unwrap();
@@ -518,10 +540,12 @@ mod tests {
             &PackageName::parse("acme/gone").unwrap(),
             &semver::Version::new(1, 0, 0),
         );
-        for dir in [&kept, &stale, &orphan, &s.staging_dir().join("x")] {
+        let unheld = s.package_dir(&name, &semver::Version::new(1, 0, 0));
+        for dir in [&kept, &stale, &orphan, &unheld, &s.staging_dir().join("x")] {
             std::fs::create_dir_all(dir).unwrap();
         }
         std::fs::write(kept.join(COMPLETE_MARKER), "").unwrap();
+        std::fs::write(unheld.join(COMPLETE_MARKER), "").unwrap();
         let receipt = Receipt {
             name: name.clone(),
             version: semver::Version::new(1, 2, 0),
@@ -537,8 +561,10 @@ mod tests {
         receipt.write(&s.receipt_path(&name)).unwrap();
         let _lock = s.lock(LockMode::Exclusive).unwrap();
         assert!(kept.is_dir());
+        assert!(unheld.is_dir(), "complete but unheld: left for gc");
         assert!(!stale.exists());
         assert!(!orphan.exists());
+        assert!(!orphan.parent().unwrap().exists());
         assert!(fsutil::read_dir_paths(&s.staging_dir()).unwrap().is_empty());
         let installed = s.installed(&name).unwrap().unwrap();
         assert_eq!(installed.dir, kept);

@@ -12,6 +12,8 @@ pub struct Removed {
     pub name: PackageName,
     pub version: semver::Version,
     pub as_dependency: bool,
+    /// Projects that still hold this version: its files stay for them.
+    pub kept_for: Vec<std::path::PathBuf>,
 }
 
 /// What an uninstall did.
@@ -79,12 +81,12 @@ pub fn uninstall(
 
     for (package, as_dependency) in removing {
         fsutil::remove_file(&store.receipt_path(&package.name))?;
-        let files = package.dir.parent().unwrap_or(&package.dir);
-        fsutil::discard_tree(files, &store.staging_dir())?;
+        let kept_for = store.release_user_version(&package.receipt)?;
         done.removed.push(Removed {
             name: package.name.clone(),
             version: package.version.clone(),
             as_dependency,
+            kept_for,
         });
     }
     Ok(done)

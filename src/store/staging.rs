@@ -84,6 +84,31 @@ pub(super) fn clean(root: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// What [`clean`] would remove: the entries of `root` that no live process owns (lock
+/// files aside). Changes nothing: an owner lock is only tried, and released at once.
+pub(super) fn leftovers(root: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    let mut found = Vec::new();
+    for path in fsutil::read_dir_paths(root)? {
+        if path.extension().is_some_and(|e| e == "lock") {
+            continue;
+        }
+        let lock = owner_lock(&path);
+        match std::fs::OpenOptions::new().read(true).write(true).open(&lock) {
+            Ok(file) => match file.try_lock() {
+                Ok(()) => found.push(path),
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(crate::io_context::at("lock", &lock)(e).into());
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => found.push(path),
+            Err(e) => return Err(crate::io_context::at("lock", &lock)(e).into()),
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 fn release_if_ownerless(lock: &Path) -> Result<(), StoreError> {
     match FileLock::try_take_transient(lock) {
         Ok(_) => Ok(()),
@@ -132,6 +157,7 @@ mod tests {
         // A lock file whose folder is gone.
         std::fs::write(root.join("stage-3-0-0.lock"), "").unwrap();
         let live = Staging::create(&root).unwrap();
+        assert_eq!(leftovers(&root).unwrap().len(), 3);
         clean(&root).unwrap();
         let left = names(&root);
         assert_eq!(left.len(), 2, "{left:?}");

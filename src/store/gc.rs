@@ -1,0 +1,224 @@
+//! `agx gc`: remove the versions no root holds, forget the projects that are gone, and
+//! remove what ended writers left in staging. Planning reads only; removing happens under the
+//! exclusive lock, after checking again that nothing planned became held meanwhile.
+
+use std::path::{Path, PathBuf};
+
+use super::{Holdings, Store, StoreError, agx_dirs, file_name, fsutil, staging};
+use crate::name::PackageName;
+
+/// A version folder no root holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnheldVersion {
+    pub name: PackageName,
+    pub version: semver::Version,
+    pub dir: PathBuf,
+    pub bytes: u64,
+}
+
+/// A project whose root is forgotten, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoneProject {
+    pub project: PathBuf,
+    /// The root's file under `roots-v1/`.
+    pub file: PathBuf,
+    /// `folder` when the project's folder is gone, `agx.lock` when only its lock is.
+    pub missing: &'static str,
+}
+
+/// What gc removes (or, with `--dry-run`, would remove).
+#[derive(Debug, Clone, Default)]
+pub struct GcPlan {
+    pub projects: Vec<GoneProject>,
+    pub versions: Vec<UnheldVersion>,
+    /// Staging folders and files of processes that have ended, with their sizes.
+    pub staging: Vec<(PathBuf, u64)>,
+}
+
+impl GcPlan {
+    pub fn bytes(&self) -> u64 {
+        self.versions.iter().map(|v| v.bytes).sum::<u64>()
+            + self.staging.iter().map(|(_, b)| b).sum::<u64>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.projects.is_empty() && self.versions.is_empty() && self.staging.is_empty()
+    }
+}
+
+/// The file a project keeps its lock in; a project without it holds nothing any more.
+const PROJECT_LOCK: &str = "agx.lock";
+
+/// What gc would remove now. Reads only.
+pub fn plan(store: &Store) -> Result<GcPlan, StoreError> {
+    let mut holdings = store.holdings()?;
+    let projects = gone_projects(&holdings);
+    // The versions that only gone projects hold are unheld too.
+    holdings.held.retain(|_, holders| {
+        holders.retain(|h| match h {
+            super::Holder::Project(p) => !projects.iter().any(|g| &g.project == p),
+            super::Holder::User => true,
+        });
+        !holders.is_empty()
+    });
+    Ok(GcPlan {
+        versions: unheld_versions(store, &holdings)?,
+        staging: staging::leftovers(&store.staging_dir())?
+            .into_iter()
+            .map(|path| {
+                let bytes = size_of(&path);
+                (path, bytes)
+            })
+            .collect(),
+        projects,
+    })
+}
+
+/// Remove what `planned` names, under the exclusive lock. Versions that some root holds by
+/// now (a sync ran in between) are kept. Returns what was removed.
+pub fn apply(store: &Store, planned: GcPlan) -> Result<GcPlan, StoreError> {
+    // Taking the lock removes the staging leftovers (see `Store::lock`).
+    let _lock = store.lock(super::LockMode::Exclusive)?;
+    let mut done = GcPlan {
+        staging: planned.staging,
+        ..GcPlan::default()
+    };
+    for gone in planned.projects {
+        // Recreated meanwhile: keep it.
+        if gone_reason(&gone.project).is_some() {
+            fsutil::remove_file(&gone.file)?;
+            done.projects.push(gone);
+        }
+    }
+    let holdings = store.holdings()?;
+    for unheld in planned.versions {
+        if !holdings.is_held(&unheld.name, &unheld.version) {
+            fsutil::discard_tree(&unheld.dir, &store.staging_dir())?;
+            if let Some(parent) = unheld.dir.parent() {
+                // Only when empty: the package's last version went.
+                let _ = fs_err::remove_dir(parent);
+            }
+            done.versions.push(unheld);
+        }
+    }
+    Ok(done)
+}
+
+fn gone_projects(holdings: &Holdings) -> Vec<GoneProject> {
+    holdings
+        .projects
+        .iter()
+        .filter_map(|(file, root)| {
+            Some(GoneProject {
+                project: root.project.clone(),
+                file: file.clone(),
+                missing: gone_reason(&root.project)?,
+            })
+        })
+        .collect()
+}
+
+fn gone_reason(project: &Path) -> Option<&'static str> {
+    if !project.is_dir() {
+        Some("folder")
+    } else if !project.join(PROJECT_LOCK).is_file() {
+        Some(PROJECT_LOCK)
+    } else {
+        None
+    }
+}
+
+/// Every complete version folder that `holdings` does not hold. Incomplete folders are
+/// leftovers every writer removes (see `Store::lock`).
+fn unheld_versions(store: &Store, holdings: &Holdings) -> Result<Vec<UnheldVersion>, StoreError> {
+    let mut unheld = Vec::new();
+    for name_dir in store.package_dirs()? {
+        let Some(name) = Store::package_of_dir(&name_dir) else {
+            continue;
+        };
+        for dir in agx_dirs(&name_dir)? {
+            let Some(version) = file_name(&dir).and_then(|v| semver::Version::parse(v).ok())
+            else {
+                continue;
+            };
+            if super::is_complete_dir(&dir) && !holdings.is_held(&name, &version) {
+                unheld.push(UnheldVersion {
+                    name: name.clone(),
+                    version,
+                    bytes: size_of(&dir),
+                    dir,
+                });
+            }
+        }
+    }
+    unheld.sort_by(|a, b| (a.name.to_string(), &a.version).cmp(&(b.name.to_string(), &b.version)));
+    Ok(unheld)
+}
+
+/// Bytes of the files under `path` (links not followed); what cannot be read counts as 0.
+fn size_of(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path)
+        .map(|entries| entries.flatten().map(|e| size_of(&e.path())).sum())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::AgxPaths;
+    use crate::store::{COMPLETE_MARKER, HeldVersion, ProjectRoot};
+
+    #[test]
+    fn removes_only_what_no_root_holds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::open(&AgxPaths::under(tmp.path().join("home"), true));
+        let name = PackageName::parse("acme/weather").unwrap();
+        let version = |v: &str| semver::Version::parse(v).unwrap();
+        for v in ["1.0.0", "1.1.0"] {
+            let dir = store.package_dir(&name, &version(v));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(COMPLETE_MARKER), "x").unwrap();
+            std::fs::write(dir.join("data"), "0123456789").unwrap();
+        }
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(project.join(PROJECT_LOCK), "").unwrap();
+        let root = ProjectRoot {
+            project: project.clone(),
+            packages: vec![HeldVersion {
+                name: name.clone(),
+                version: version("1.1.0"),
+                sha256: "x".into(),
+                source: String::new(),
+                dependencies: Default::default(),
+            }],
+        };
+        root.write(&store.project_root_path(&project)).unwrap();
+
+        let planned = plan(&store).unwrap();
+        assert!(planned.projects.is_empty());
+        assert_eq!(planned.versions.len(), 1);
+        assert_eq!(planned.versions[0].version, version("1.0.0"));
+        assert_eq!(planned.versions[0].bytes, 11);
+        let done = apply(&store, planned).unwrap();
+        assert_eq!(done.versions.len(), 1);
+        assert!(store.has_version(&name, &version("1.1.0"), None));
+        assert!(!store.has_version(&name, &version("1.0.0"), None));
+
+        // The project's lock goes: the project is forgotten and its version with it.
+        std::fs::remove_file(project.join(PROJECT_LOCK)).unwrap();
+        let planned = plan(&store).unwrap();
+        assert_eq!(planned.projects[0].missing, PROJECT_LOCK);
+        assert_eq!(planned.versions[0].version, version("1.1.0"));
+        apply(&store, planned).unwrap();
+        assert!(store.project_roots().unwrap().is_empty());
+        assert!(!store.store_dir().join("acme/weather").exists());
+        assert!(plan(&store).unwrap().is_empty());
+    }
+}
