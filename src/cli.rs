@@ -56,6 +56,8 @@ pub enum Command {
     Update(UpdateArgs),
     /// Show installed packages that have newer versions in the registry.
     Outdated(JsonArgs),
+    /// Remove installed versions that neither the user nor any project holds.
+    Gc(GcArgs),
     /// List installed packages and what they contribute.
     List(ListArgs),
     /// Search the registry's catalog by name, description and item names.
@@ -129,6 +131,16 @@ pub struct UninstallArgs {
     /// Remove even when other packages or client entries depend on it.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GcArgs {
+    /// Say what would be removed, and remove nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -401,8 +413,10 @@ pub struct DoctorArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The server to run, as `publisher/name/server` (or `name/server`).
-    #[arg(value_name = "QUALIFIED_SERVER")]
+    /// The server to run, as `publisher/name/server` (or `name/server`); `@=VERSION` after
+    /// it serves exactly that installed version (`acme/weather/forecast@=1.1.0`), as project
+    /// entries written by `agx sync` do.
+    #[arg(value_name = "QUALIFIED_SERVER[@=VERSION]")]
     pub server: String,
     /// Serve Streamable HTTP on this loopback address instead of stdio.
     #[arg(long, value_name = "127.0.0.1:PORT")]

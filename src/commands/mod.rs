@@ -10,6 +10,7 @@ pub mod clients;
 pub mod completions;
 pub mod config;
 pub mod doctor;
+pub mod gc;
 pub mod info;
 pub mod install;
 pub mod install_server;
@@ -71,6 +72,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Uninstall(a) => uninstall::run(&ctx, a),
         Command::Update(a) => update::run(&ctx, a),
         Command::Outdated(a) => outdated::run(&ctx, a),
+        Command::Gc(a) => gc::run(&ctx, a),
         Command::List(a) => list::run(&ctx, a),
         Command::Search(a) => search::run(&ctx, a),
         Command::Info(a) => info::run(&ctx, a),

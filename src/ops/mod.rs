@@ -6,16 +6,22 @@ pub mod author;
 pub mod call;
 pub mod clients;
 pub mod config;
+pub mod gc;
 pub mod info;
 pub mod install;
 pub mod install_server;
 pub mod list;
+pub mod locked;
 pub mod new;
 pub mod outdated;
 pub mod prompt;
 pub mod search;
 pub mod uninstall;
 pub mod update;
+
+pub use locked::{
+    LockedInstallReport, LockedPackage, install_locked, is_installed, is_synced, release_project,
+};
 
 use crate::index::{IndexError, Registry};
 use crate::paths::AgxPaths;

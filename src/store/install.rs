@@ -61,6 +61,11 @@ impl PreparedLocal {
             .as_ref()
             .expect("prepared packages hold a package")
     }
+
+    /// The sha256 of the archive (for a folder, of the archive `agx pack` makes of it).
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
 }
 
 impl Drop for PreparedLocal {
@@ -81,6 +86,11 @@ pub struct PreparedEcosystem {
 impl PreparedEcosystem {
     pub fn package(&self) -> &Package {
         &self.package
+    }
+
+    /// The checksum its receipt records (see [`ecosystem_receipt`]).
+    pub fn sha256(&self) -> String {
+        ecosystem_receipt(self).sha256
     }
 }
 

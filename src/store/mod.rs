@@ -65,6 +65,26 @@ pub enum StoreError {
         name: PackageName,
         version: semver::Version,
     },
+    #[error("{name} {version} from {origin} has sha256 {found}, but the lock records {expected}")]
+    LockMismatch {
+        name: PackageName,
+        version: semver::Version,
+        origin: String,
+        expected: String,
+        found: String,
+    },
+    #[error("{origin} has no {name} {version}, which the lock records")]
+    NotInSource {
+        name: PackageName,
+        version: semver::Version,
+        origin: String,
+    },
+    #[error("the lock names {name} twice ({first} and {second})")]
+    LockedTwice {
+        name: PackageName,
+        first: semver::Version,
+        second: semver::Version,
+    },
     #[error("the project root {} is damaged: {reason}", path.display())]
     BadRoot { path: PathBuf, reason: String },
     #[error("{name} {version} is recorded as installed but its files in {} are missing or incomplete", dir.display())]
@@ -160,6 +180,15 @@ impl crate::error::Hint for StoreError {
             StoreError::VersionNotInstalled { name, version } => Some(format!(
                 "run `agx sync` in the project that uses it (or `agx install {name}@={version}`)"
             )),
+            StoreError::LockMismatch { .. } => Some(
+                "the package changed since it was locked; if the change is expected, relock with `agx lock`".into(),
+            ),
+            StoreError::NotInSource { .. } => Some(
+                "the version may have been removed from there; relock with `agx lock` to choose another".into(),
+            ),
+            StoreError::LockedTwice { .. } => {
+                Some("a project holds one version of each package; relock with `agx lock`".into())
+            }
             StoreError::BadRoot { path, .. } => Some(format!(
                 "delete {} to forget that project; `agx sync` in the project records it again",
                 path.display()
