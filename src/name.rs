@@ -18,6 +18,12 @@ pub enum NameError {
     Item { input: String, reason: String },
     #[error("invalid qualified name `{input}`: {reason}")]
     Qualified { input: String, reason: String },
+    #[error("invalid pinned version `{version}` in `{input}`: {reason}")]
+    Pin {
+        input: String,
+        version: String,
+        reason: String,
+    },
     #[error("invalid version requirement `{req}` in `{input}`: {reason}")]
     Requirement {
         input: String,
@@ -33,6 +39,9 @@ impl NameError {
             NameError::Package { .. } => PACKAGE_FORM,
             NameError::Item { .. } => ITEM_FORM,
             NameError::Qualified { .. } => QUALIFIED_FORM,
+            NameError::Pin { .. } => {
+                "`publisher/package/server@=VERSION` with one exact version, e.g. `acme/weather/forecast@=1.1.0`"
+            }
             NameError::Requirement { .. } => {
                 "`publisher/name@requirement` with a semver requirement, e.g. `acme/weather@1.2.0` or `acme/weather@^1.2`"
             }
@@ -394,6 +403,47 @@ impl FromStr for QualifiedName {
     }
 }
 
+/// A server as `agx serve` takes it: `publisher/package/server`, optionally pinned to one
+/// installed version with `@=1.1.0` (as project entries write it; `@1.1.0` means the same).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PinnedServer {
+    pub server: QualifiedName,
+    pub version: Option<semver::Version>,
+}
+
+impl PinnedServer {
+    pub fn parse(input: &str) -> Result<Self, NameError> {
+        // An npm scope (`npm/@scope/x/server`) has an `@` too, but before a `/`.
+        let Some((server, version)) = input.rsplit_once('@').filter(|(_, v)| !v.contains('/'))
+        else {
+            return Ok(PinnedServer {
+                server: QualifiedName::parse(input)?,
+                version: None,
+            });
+        };
+        let server = QualifiedName::parse(server)?;
+        let exact = version.strip_prefix('=').unwrap_or(version);
+        let version = semver::Version::parse(exact.trim()).map_err(|e| NameError::Pin {
+            input: input.to_string(),
+            version: version.to_string(),
+            reason: e.to_string(),
+        })?;
+        Ok(PinnedServer {
+            server,
+            version: Some(version),
+        })
+    }
+}
+
+impl fmt::Display for PinnedServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.version {
+            Some(v) => write!(f, "{}@={v}", self.server),
+            None => self.server.fmt(f),
+        }
+    }
+}
+
 /// A reference to an item from a server definition: a bare name (this package first) or a
 /// qualified name (another package, which must be a dependency).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -670,5 +720,25 @@ mod tests {
         assert_eq!(q.package.to_string(), "npm/@scope/x");
         assert_eq!(q.item.as_str(), "server");
         assert!(QualifiedName::parse("a/b/c/d").is_err());
+    }
+
+    #[test]
+    fn pinned_servers_name_one_exact_version() {
+        let pin = |s: &str| PinnedServer::parse(s);
+        let p = pin("acme/weather/forecast@=1.1.0").unwrap();
+        assert_eq!(p.server.to_string(), "acme/weather/forecast");
+        assert_eq!(p.version, Some(semver::Version::new(1, 1, 0)));
+        assert_eq!(p.to_string(), "acme/weather/forecast@=1.1.0");
+        assert_eq!(pin("acme/weather/forecast@1.1.0").unwrap(), p);
+        assert_eq!(pin("acme/weather/forecast").unwrap().version, None);
+        let scoped = pin("npm/@scope/x/main").unwrap();
+        assert_eq!((scoped.server.package.to_string(), scoped.version), ("npm/@scope/x".into(), None));
+        assert_eq!(
+            pin("npm/@scope/x/main@=2.0.0").unwrap().version,
+            Some(semver::Version::new(2, 0, 0))
+        );
+        let err = pin("acme/weather/forecast@^1.1").unwrap_err();
+        assert!(matches!(err, NameError::Pin { .. }), "{err}");
+        assert!(crate::error::Hint::hint(&err).unwrap().contains("@=1.1.0"));
     }
 }

@@ -14,6 +14,7 @@ use crate::index::mcp_registry::{ServerSummary, Status};
 use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
 use crate::ops::{self, list::ListedPackage};
+use crate::store::Holder;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ItemKind {
@@ -78,6 +79,8 @@ struct PackageJson<'a> {
     explicit: bool,
     /// Where it comes from: `agx-index` (MCP-registry servers are listed as `mcp-registry`).
     kind: &'static str,
+    /// Who holds this version: `user`, or a project's absolute folder.
+    roots: Vec<String>,
     description: &'a Option<String>,
     servers: &'a [crate::manifest::ServerSummary],
     tools: &'a [crate::manifest::ToolSummary],
@@ -119,6 +122,7 @@ fn write_packages_json(
                     installed: r.installed,
                     explicit: r.explicit,
                     kind: SourceKind::AgxIndex.as_str(),
+                    roots: r.held_by.iter().map(root_name).collect(),
                     description: &r.description,
                     servers: &r.extension.servers,
                     tools: &r.extension.tools,
@@ -165,6 +169,14 @@ fn items_json(rows: &[ListedPackage], kind: ItemKind) -> Value {
     json!({ kind.plural(): items })
 }
 
+/// A root as `list` names it: `user`, or the project's folder.
+fn root_name(holder: &Holder) -> String {
+    match holder {
+        Holder::User => "user".into(),
+        Holder::Project(path) => path.display().to_string(),
+    }
+}
+
 fn to_value<T: serde::Serialize>(item: &T) -> Value {
     serde_json::to_value(item).unwrap_or(Value::Null)
 }
@@ -189,6 +201,10 @@ fn write_packages(
             } else {
                 "  not installed"
             });
+        }
+        if row.held_by.iter().any(|h| matches!(h, Holder::Project(_))) {
+            let holders: Vec<String> = row.held_by.iter().map(root_name).collect();
+            let _ = write!(line, "  [held by {}]", holders.join(", "));
         }
         if let Some(d) = &row.description {
             line.push_str("  ");

@@ -1,5 +1,7 @@
 //! `agx uninstall`.
 
+use std::fmt::Write as _;
+
 use super::Context;
 use crate::cli::UninstallArgs;
 use crate::error::CliResult;
@@ -18,13 +20,15 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
             .warn(&format!("{broken}, which is gone (removed with --force)"));
     }
     for r in done.removed {
-        let what = format!("{} v{}", r.name, r.version);
+        let mut what = format!("{} v{}", r.name, r.version);
         if r.as_dependency {
-            ctx.printer
-                .status("Removed", &format!("{what} (no longer needed)"));
-        } else {
-            ctx.printer.status("Removed", &what);
+            what.push_str(" (no longer needed)");
         }
+        if !r.kept_for.is_empty() {
+            let projects: Vec<String> = r.kept_for.iter().map(|p| p.display().to_string()).collect();
+            let _ = write!(what, "; kept: held by project {}", projects.join(", "));
+        }
+        ctx.printer.status("Removed", &what);
     }
     Ok(())
 }

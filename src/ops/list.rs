@@ -10,6 +10,7 @@ use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
 
 use super::{Context, OpsResult};
+use crate::store::{Holder, Holdings, Store, StoreError};
 
 /// One package as listed: installed (from its receipt) or offered by the catalog.
 #[derive(Debug, Clone)]
@@ -21,6 +22,8 @@ pub struct ListedPackage {
     pub explicit: bool,
     pub description: Option<String>,
     pub extension: ExtensionSummary,
+    /// Who holds this version: the user and projects (empty when not installed).
+    pub held_by: Vec<Holder>,
 }
 
 /// What `agx list` shows.
@@ -38,10 +41,22 @@ pub struct Listing {
 pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
     let store = ctx.store();
     let lock = store.lock_shared_if_present()?;
+    let holdings = match store.holdings() {
+        Ok(holdings) => holdings,
+        // One damaged project root hides only which projects hold what.
+        Err(e @ StoreError::BadRoot { .. }) => {
+            let hint = crate::error::Hint::hint(&e).unwrap_or_default();
+            ctx.reporter
+                .warn(&format!("{e}; the projects' holds are not shown ({hint})"));
+            Holdings::default()
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut rows: Vec<ListedPackage> = store
         .list()?
         .into_iter()
         .map(|p| ListedPackage {
+            held_by: holders_or_user(&holdings, &p.name, &p.version),
             name: p.name,
             version: p.version,
             installed: true,
@@ -50,6 +65,8 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
             extension: p.receipt.extension,
         })
         .collect();
+    rows.extend(project_only_versions(&store, &holdings));
+    rows.sort_by_cached_key(|r| (r.name.to_string(), r.version.clone()));
     drop(lock);
     let mut servers = Vec::new();
     if include_remote {
@@ -75,6 +92,7 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
                         explicit: false,
                         description: e.description,
                         extension: e.extension,
+                        held_by: Vec::new(),
                     }),
             );
         }
@@ -85,4 +103,40 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
         packages: rows,
         servers,
     })
+}
+
+/// The holders of a version the user holds (the user at least, as its receipt says).
+fn holders_or_user(
+    holdings: &Holdings,
+    name: &PackageName,
+    version: &semver::Version,
+) -> Vec<Holder> {
+    let holders = holdings.holders(name, version);
+    if holders.is_empty() {
+        vec![Holder::User]
+    } else {
+        holders
+    }
+}
+
+/// Installed versions that only projects hold, from the receipts in their folders.
+fn project_only_versions(store: &Store, holdings: &Holdings) -> Vec<ListedPackage> {
+    holdings
+        .held
+        .iter()
+        .filter(|(_, holders)| !holders.contains(&Holder::User))
+        .filter(|((name, version), _)| store.has_version(name, version, None))
+        .map(|((name, version), holders)| {
+            let receipt = store.version_receipt(name, version);
+            ListedPackage {
+                name: name.clone(),
+                version: version.clone(),
+                installed: true,
+                explicit: false,
+                description: receipt.as_ref().and_then(|r| r.description.clone()),
+                extension: receipt.map(|r| r.extension).unwrap_or_default(),
+                held_by: holders.iter().cloned().collect(),
+            }
+        })
+        .collect()
 }

@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{Listen, ServeError};
-use crate::name::QualifiedName;
+use crate::name::PinnedServer;
 use crate::paths::AgxPaths;
 
 /// The helper's file name, beside `agx`.
@@ -140,7 +140,7 @@ impl Handoff {
         if self.build != BUILD {
             return Err(self.go_back());
         }
-        let server = QualifiedName::parse(&self.server).map_err(ServeError::from)?;
+        let server = PinnedServer::parse(&self.server).map_err(ServeError::from)?;
         let listen = Listen::parse(self.http.as_deref())?;
         Ok(super::serve_installed(paths, &server, listen)?)
     }

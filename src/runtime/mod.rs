@@ -39,7 +39,7 @@ pub use stderr_protocol::StderrLine;
 
 use crate::error::Hint;
 use crate::manifest::resolve_program;
-use crate::name::{NameError, PackageName, QualifiedName};
+use crate::name::{NameError, PackageName, PinnedServer, QualifiedName};
 use crate::paths::AgxPaths;
 use crate::store::{Store, StoreError};
 
@@ -153,42 +153,63 @@ pub fn log_file(logs_dir: &Path, server: &QualifiedName) -> PathBuf {
     ))
 }
 
-/// Serve `server` from the store until the client goes away.
+/// Serve `pinned` from the store until the client goes away: exactly its version when it
+/// names one, else the user's version (or, when the user has none, the newest version a
+/// project holds, which the log names).
 pub fn serve_installed(
     paths: &AgxPaths,
-    server: &QualifiedName,
+    pinned: &PinnedServer,
     listen: Listen,
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
-    let mut assembled = {
+    let server = &pinned.server;
+    let (mut assembled, note) = {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
+        let cwd = std::env::current_dir().ok();
+        let served =
+            store.served_version(&server.package, pinned.version.as_ref(), cwd.as_deref())?;
+        let dependencies = served.as_ref().and_then(|s| s.dependencies.as_ref());
         let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
-            store.installed_dir(name).map_err(|e| match e.hint() {
-                Some(fix) => format!("{e} ({fix})"),
-                None => e.to_string(),
-            })
+            if name == &server.package {
+                return Ok(served.as_ref().map(|s| s.dir.clone()));
+            }
+            store
+                .dependency_dir(name, dependencies)
+                .map_err(|e| match e.hint() {
+                    Some(fix) => format!("{e} ({fix})"),
+                    None => e.to_string(),
+                })
         };
-        assemble(server, &find)?
+        (assemble(server, &find)?, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
-    run(assembled, listen, Some(log_file(&paths.logs_dir(), server)))
+    run(
+        assembled,
+        listen,
+        Some(log_file(&paths.logs_dir(), server)),
+        note.as_deref(),
+    )
 }
 
-/// Serve an assembled server until the client goes away. A wrapped server replaces this
-/// process and only returns on failure.
+/// Serve an assembled server until the client goes away, logging `note` first. A wrapped
+/// server replaces this process and only returns on failure.
 pub fn run(
     assembled: Assembled,
     listen: Listen,
     log_file: Option<PathBuf>,
+    note: Option<&str>,
 ) -> Result<(), ServeError> {
     let assembly = match assembled {
         Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
         Assembled::Native(a) => a,
     };
     let _log = log::init(log_file.as_deref());
+    if let Some(note) = note {
+        tracing::info!("{note}");
+    }
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -103,10 +103,17 @@ impl Store {
         pinned: Option<&semver::Version>,
         cwd: Option<&Path>,
     ) -> Result<Option<ServedVersion>, StoreError> {
-        let user = self.readable_receipt(name)?;
+        // Only the receipt's root keys: `agx serve` starts on every client launch. A damaged
+        // receipt is an error here, with its repair hint.
+        let receipt = self.receipt_path(name);
+        let user = if receipt.is_file() {
+            Some(super::ReceiptHeader::read(&receipt)?.version)
+        } else {
+            None
+        };
         let version = match (pinned, &user) {
             (Some(v), _) => v.clone(),
-            (None, Some(receipt)) => receipt.version.clone(),
+            (None, Some(user)) => user.clone(),
             (None, None) => match self.installed_versions(name)?.pop() {
                 Some(newest) => newest,
                 None => return Ok(None),
@@ -115,7 +122,7 @@ impl Store {
         let dir = self.package_dir(name, &version);
         if !is_complete_dir(&dir) {
             return match (pinned, &user) {
-                (Some(v), _) if user.as_ref().is_none_or(|u| &u.version != v) => {
+                (Some(v), _) if user.as_ref() != Some(v) => {
                     Err(StoreError::VersionNotInstalled {
                         name: name.clone(),
                         version: v.clone(),
@@ -128,7 +135,7 @@ impl Store {
                 }),
             };
         }
-        if user.as_ref().is_some_and(|u| u.version == version) {
+        if user.as_ref() == Some(&version) {
             return Ok(Some(ServedVersion {
                 version,
                 dir,
