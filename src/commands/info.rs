@@ -140,6 +140,22 @@ fn package_text(info: &PackageInfo) -> String {
     if let Some(p) = &info.installed {
         let _ = writeln!(out, "location: {}", p.dir.display());
     }
+    // Worth a line only when projects hold versions beside the user's.
+    let side_by_side = info
+        .installed_versions
+        .iter()
+        .any(|v| v.roots.iter().any(|r| r != "user"));
+    if side_by_side {
+        let versions: Vec<String> = info
+            .installed_versions
+            .iter()
+            .map(|v| match v.roots.as_slice() {
+                [] => format!("{} (held by nothing; `agx gc` removes it)", v.version),
+                roots => format!("{} (held by {})", v.version, roots.join(", ")),
+            })
+            .collect();
+        let _ = writeln!(out, "installed versions: {}", versions.join("; "));
+    }
     if !info.versions.is_empty() {
         let versions: Vec<String> = info
             .versions

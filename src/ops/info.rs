@@ -129,6 +129,10 @@ pub struct PackageInfo {
     pub homepage: Option<String>,
     pub repository: Option<String>,
     pub installed: Option<Installation>,
+    /// Every installed version and who holds it (`user`, or a project's folder); left out
+    /// when none is installed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub installed_versions: Vec<InstalledVersion>,
     /// Published versions (empty when the registry was not consulted).
     pub versions: Vec<PublishedVersion>,
     pub dependencies: Vec<Dependency>,
@@ -155,6 +159,14 @@ pub struct Installation {
     pub sha256: String,
     pub installed_at: String,
     pub dir: PathBuf,
+}
+
+/// One installed version, side by side with the others.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstalledVersion {
+    pub version: semver::Version,
+    /// `user`, or a project's absolute folder; empty for a version `agx gc` would remove.
+    pub roots: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -377,6 +389,27 @@ struct Metadata {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The installed versions of `name` and their holders; none when the store cannot say (a
+/// damaged project root is reported by `list` and `gc`).
+fn installed_versions(store: &Store, name: &PackageName) -> Vec<InstalledVersion> {
+    let Ok(versions) = store.versions_with_holders(name) else {
+        return Vec::new();
+    };
+    versions
+        .into_iter()
+        .map(|(version, holders)| InstalledVersion {
+            version,
+            roots: holders
+                .iter()
+                .map(|h| match h {
+                    crate::store::Holder::User => "user".to_string(),
+                    crate::store::Holder::Project(p) => p.display().to_string(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 fn package_info(
     store: &Store,
     name: &PackageName,
@@ -403,6 +436,7 @@ fn package_info(
             installed_at: p.receipt.installed_at,
             dir: p.dir,
         }),
+        installed_versions: installed_versions(store, name),
         versions,
         dependencies: dependencies
             .iter()

@@ -191,6 +191,23 @@ impl Store {
         Ok(holdings)
     }
 
+    /// Every complete version of `name`, oldest first, with who holds it (nobody, for a
+    /// version waiting for `agx gc`).
+    pub fn versions_with_holders(
+        &self,
+        name: &PackageName,
+    ) -> Result<Vec<(semver::Version, Vec<Holder>)>, StoreError> {
+        let holdings = self.holdings()?;
+        Ok(self
+            .installed_versions(name)?
+            .into_iter()
+            .map(|v| {
+                let holders = holdings.holders(name, &v);
+                (v, holders)
+            })
+            .collect())
+    }
+
     /// The projects (other than the user) holding that version. Cheap when no project
     /// exists: one folder listing.
     pub fn projects_holding(
