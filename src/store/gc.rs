@@ -93,11 +93,7 @@ pub fn apply(store: &Store, planned: GcPlan) -> Result<GcPlan, StoreError> {
     let holdings = store.holdings()?;
     for unheld in planned.versions {
         if !holdings.is_held(&unheld.name, &unheld.version) {
-            fsutil::discard_tree(&unheld.dir, &store.staging_dir())?;
-            if let Some(parent) = unheld.dir.parent() {
-                // Only when empty: the package's last version went.
-                let _ = fs_err::remove_dir(parent);
-            }
+            store.discard_version(&unheld.dir)?;
             done.versions.push(unheld);
         }
     }

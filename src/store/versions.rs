@@ -79,11 +79,7 @@ impl Store {
         let old = self.package_dir(&prev.name, &prev.version);
         let holders = self.projects_holding(&prev.name, &prev.version)?;
         if holders.is_empty() {
-            super::fsutil::discard_tree(&old, &self.staging_dir())?;
-            // Only when empty: the package's last version went.
-            if let Some(parent) = old.parent() {
-                let _ = fs_err::remove_dir(parent);
-            }
+            self.discard_version(&old)?;
         } else if !old.join(VERSION_RECEIPT).is_file() && old.is_dir() {
             // Installed by an older agx, whose version folders hold no receipt.
             let mut kept = prev.clone();
@@ -91,6 +87,23 @@ impl Store {
             kept.write(&old.join(VERSION_RECEIPT))?;
         }
         Ok(holders)
+    }
+
+    /// Remove a version folder, and its package's and publisher's folders when it was their
+    /// last. The caller holds the exclusive lock.
+    pub(crate) fn discard_version(&self, dir: &Path) -> Result<(), StoreError> {
+        super::fsutil::discard_tree(dir, &self.staging_dir())?;
+        // `remove_dir` fails on a folder that is not empty: only empty ones go.
+        let mut parent = dir.parent();
+        for _ in 0..2 {
+            match parent {
+                Some(p) if p != self.store_dir() && fs_err::remove_dir(p).is_ok() => {
+                    parent = p.parent();
+                }
+                _ => break,
+            }
+        }
+        Ok(())
     }
 
     /// Which version of `name` to serve, and with which dependency versions. Pinned: exactly

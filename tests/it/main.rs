@@ -18,6 +18,7 @@ mod clients;
 mod ecosystem;
 mod generated;
 mod mcp_registry;
+mod multi_version;
 mod network_hardening;
 mod pack;
 mod registry;
