@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed packages')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update installed packages to the newest versions their requirements allow')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show installed packages that have newer versions in the registry')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove installed versions that neither the user nor any project holds')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed packages and what they contribute')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
@@ -109,6 +110,22 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;gc' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be removed, and remove nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -595,6 +612,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed packages')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update installed packages to the newest versions their requirements allow')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show installed packages that have newer versions in the registry')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove installed versions that neither the user nor any project holds')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed packages and what they contribute')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
@@ -624,6 +642,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;outdated' {
+            break
+        }
+        'agx;help;gc' {
             break
         }
         'agx;help;list' {

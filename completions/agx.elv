@@ -33,6 +33,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand uninstall 'Remove installed packages'
             cand update 'Update installed packages to the newest versions their requirements allow'
             cand outdated 'Show installed packages that have newer versions in the registry'
+            cand gc 'Remove installed versions that neither the user nor any project holds'
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
@@ -102,6 +103,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;gc'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --dry-run 'Say what would be removed, and remove nothing'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -547,6 +563,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand uninstall 'Remove installed packages'
             cand update 'Update installed packages to the newest versions their requirements allow'
             cand outdated 'Show installed packages that have newer versions in the registry'
+            cand gc 'Remove installed versions that neither the user nor any project holds'
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
@@ -572,6 +589,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;update'= {
         }
         &'agx;help;outdated'= {
+        }
+        &'agx;help;gc'= {
         }
         &'agx;help;list'= {
         }

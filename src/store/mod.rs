@@ -1,15 +1,20 @@
-//! The local store: layout, locking, install/uninstall transactions, receipts (docs/store.md).
+//! The local store: layout, locking, install/uninstall transactions, receipts and roots
+//! (docs/store.md).
 //!
 //! ```text
-//! store-v1/<publisher>/<name>/<version>/   unpacked package, complete with `.agx-complete`
+//! store-v1/<publisher>/<name>/<version>/   unpacked package, complete with `.agx-complete`,
+//!                                          described by its `.agx-receipt.toml`
 //! store-v1/_local/<name>/<version>/        a package without a publisher
 //! store-v1/.staging/<unique>/              one writer's downloads and unpacking in progress,
 //! store-v1/.staging/<unique>.lock           owned through this lock while the writer lives
 //! store-v1/.lock                           the process-level lock
-//! receipts-v1/<publisher>/<name>.toml      what is installed (written last)
+//! receipts-v1/<publisher>/<name>.toml      the user's version of a package (written last)
+//! roots-v1/<hash>.toml                     the versions one project holds (written last)
 //! ```
-//! A receipt is the truth: a version folder no receipt names is a leftover, removed by the
-//! next command that writes. Readers need no lock to be correct (every change is a rename),
+//! Versions sit side by side; each stays while a root holds it: the user (the receipts) or a
+//! project (its root file). A version folder without its marker is a leftover, removed by
+//! the next command that writes; a complete one no root holds is removed by `agx gc`.
+//! Readers need no lock to be correct (every change is a rename),
 //! but commands take the shared lock so that they never run in the middle of a writer's
 //! multi-package change. Writers download and unpack into their own staging folder first
 //! and hold the exclusive lock only to commit ([`Store::prepare_then_commit`]), so that a

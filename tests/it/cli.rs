@@ -24,6 +24,7 @@ fn help_lists_every_command() {
             "uninstall",
             "update",
             "outdated",
+            "gc",
             "list",
             "search",
             "info",

@@ -143,7 +143,8 @@ fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
             .success();
     }
 
-    // The other hint: delete the receipt; agx then forgets the package and cleans its files.
+    // The other hint: delete the receipt; agx then forgets the package and `agx gc` removes
+    // its files.
     write_file(&receipt, "garbage");
     let _filters = home.snapshot_filters();
     assert_snapshot!(outcome(registry.agx(&home).args(["info", "acme/geo"])));
@@ -156,6 +157,8 @@ fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
         .args(["install", "acme/docs"])
         .assert()
         .success();
+    assert!(home.agx_home().join("store-v1/acme/geo").exists(), "kept until gc");
+    registry.agx(&home).arg("gc").assert().success();
     assert!(!home.agx_home().join("store-v1/acme/geo").exists());
     assert!(
         !stdout(registry.agx(&home).arg("list")).contains("acme/geo"),
