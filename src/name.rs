@@ -732,7 +732,10 @@ mod tests {
         assert_eq!(pin("acme/weather/forecast@1.1.0").unwrap(), p);
         assert_eq!(pin("acme/weather/forecast").unwrap().version, None);
         let scoped = pin("npm/@scope/x/main").unwrap();
-        assert_eq!((scoped.server.package.to_string(), scoped.version), ("npm/@scope/x".into(), None));
+        assert_eq!(
+            (scoped.server.package.to_string(), scoped.version),
+            ("npm/@scope/x".into(), None)
+        );
         assert_eq!(
             pin("npm/@scope/x/main@=2.0.0").unwrap().version,
             Some(semver::Version::new(2, 0, 0))

@@ -38,17 +38,25 @@ pub fn run(ctx: &Context, args: &GcArgs) -> CliResult {
     for (path, bytes) in &done.staging {
         ctx.printer.status(
             remove,
-            &format!("staging leftover {} ({})", path.display(), HumanBytes(*bytes)),
+            &format!(
+                "staging leftover {} ({})",
+                path.display(),
+                HumanBytes(*bytes)
+            ),
         );
     }
     let summary = if done.is_empty() {
         "nothing: every installed version is held by the user or a project".to_string()
     } else if args.dry_run {
-        format!("{} would be freed (run without --dry-run to remove)", HumanBytes(done.bytes()))
+        format!(
+            "{} would be freed (run without --dry-run to remove)",
+            HumanBytes(done.bytes())
+        )
     } else {
         format!("{} freed", HumanBytes(done.bytes()))
     };
-    ctx.printer.status(if args.dry_run { "Checked" } else { "Collected" }, &summary);
+    ctx.printer
+        .status(if args.dry_run { "Checked" } else { "Collected" }, &summary);
     Ok(())
 }
 

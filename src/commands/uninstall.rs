@@ -25,7 +25,8 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
             what.push_str(" (no longer needed)");
         }
         if !r.kept_for.is_empty() {
-            let projects: Vec<String> = r.kept_for.iter().map(|p| p.display().to_string()).collect();
+            let projects: Vec<String> =
+                r.kept_for.iter().map(|p| p.display().to_string()).collect();
             let _ = write!(what, "; kept: held by project {}", projects.join(", "));
         }
         ctx.printer.status("Removed", &what);

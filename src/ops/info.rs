@@ -388,7 +388,6 @@ struct Metadata {
     repository: Option<String>,
 }
 
-#[allow(clippy::too_many_arguments)]
 /// The installed versions of `name` and their holders; none when the store cannot say (a
 /// damaged project root is reported by `list` and `gc`).
 fn installed_versions(store: &Store, name: &PackageName) -> Vec<InstalledVersion> {
@@ -410,6 +409,7 @@ fn installed_versions(store: &Store, name: &PackageName) -> Vec<InstalledVersion
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn package_info(
     store: &Store,
     name: &PackageName,

@@ -11,7 +11,7 @@ use crate::index::Registry;
 use crate::name::PackageName;
 use crate::store::plan::{Plan, PlannedInstall};
 use crate::store::{
-    HeldVersion, Installer, LocalSource, LockMode, PreparedEcosystem, PreparedLocal,
+    HeldVersion, Installer, LocalSource, LockMismatch, LockMode, PreparedEcosystem, PreparedLocal,
     ProjectRoot, StagedPlan, Staging, Store, StoreError,
 };
 
@@ -82,9 +82,15 @@ pub fn install_locked(
     let mut staged: BTreeMap<(PackageName, semver::Version), Staged> = BTreeMap::new();
     for _ in 0..ATTEMPTS {
         for package in &missing {
-            if !staged.contains_key(&key(package)) {
-                let ready = stage(ctx, &installer, &staging, &mut sources, &project, package)?;
-                staged.insert(key(package), ready);
+            if let std::collections::btree_map::Entry::Vacant(slot) = staged.entry(key(package)) {
+                slot.insert(stage(
+                    ctx,
+                    &installer,
+                    &staging,
+                    &mut sources,
+                    &project,
+                    package,
+                )?);
             }
         }
         let _lock = store.lock(LockMode::Exclusive)?;
@@ -119,7 +125,10 @@ pub fn install_locked(
 
 /// Forget a project's root: the versions only it held go at the next `agx gc`. Returns what
 /// it held (nothing when it held nothing).
-pub fn release_project(ctx: &Context, project: &Path) -> OpsResult<Vec<(PackageName, semver::Version)>> {
+pub fn release_project(
+    ctx: &Context,
+    project: &Path,
+) -> OpsResult<Vec<(PackageName, semver::Version)>> {
     let project = project_path(project);
     let store = ctx.store();
     let path = store.project_root_path(&project);
@@ -131,7 +140,12 @@ pub fn release_project(ctx: &Context, project: &Path) -> OpsResult<Vec<(PackageN
     let held = store.project_root(&project).unwrap_or(None);
     fs_err::remove_file(&path).map_err(StoreError::from)?;
     Ok(held
-        .map(|r| r.packages.into_iter().map(|p| (p.name, p.version)).collect())
+        .map(|r| {
+            r.packages
+                .into_iter()
+                .map(|p| (p.name, p.version))
+                .collect()
+        })
         .unwrap_or_default())
 }
 
@@ -170,8 +184,7 @@ fn check_one_version_each(packages: &[LockedPackage]) -> Result<(), StoreError> 
         {
             return Err(StoreError::LockedTwice {
                 name: p.name.clone(),
-                first: first.clone(),
-                second: p.version.clone(),
+                versions: vec![first.to_string(), p.version.to_string()],
             });
         }
     }
@@ -266,19 +279,20 @@ fn stage(
     project: &Path,
     package: &LockedPackage,
 ) -> OpsResult<Staged> {
-    let mismatch = |origin: &str, found: &str| StoreError::LockMismatch {
-        name: package.name.clone(),
-        version: package.version.clone(),
-        origin: origin.to_string(),
-        expected: package.sha256.clone(),
-        found: found.to_string(),
+    let mismatch = |origin: &str, found: &str| {
+        StoreError::LockMismatch(Box::new(LockMismatch {
+            name: package.name.clone(),
+            version: package.version.clone(),
+            origin: origin.to_string(),
+            expected: package.sha256.clone(),
+            found: found.to_string(),
+        }))
     };
-    let wrong = |origin: &str, name: &PackageName, version: &semver::Version| {
-        StoreError::WrongPackage {
+    let wrong =
+        |origin: &str, name: &PackageName, version: &semver::Version| StoreError::WrongPackage {
             expected: format!("{} {} (from {origin})", package.name, package.version),
             found: format!("{name} {version}"),
-        }
-    };
+        };
     match Origin::of(project, &package.source)? {
         Origin::Registry(source) => {
             if !sources.0.contains_key(&source) {
@@ -374,15 +388,24 @@ mod tests {
         let of = |s: &str| Origin::of(tmp.path(), s).unwrap();
         assert!(matches!(of("https://r.example/agx"), Origin::Registry(_)));
         assert!(matches!(of("pkg"), Origin::Local(LocalSource::Dir(_))));
-        assert!(matches!(of("x.tar.gz"), Origin::Local(LocalSource::Tarball(_))));
+        assert!(matches!(
+            of("x.tar.gz"),
+            Origin::Local(LocalSource::Tarball(_))
+        ));
         assert!(matches!(of("npm:@scope/x@1.2.3"), Origin::Ecosystem(_)));
         assert!(matches!(of("registry-folder"), Origin::Registry(_)));
     }
 
     #[test]
     fn roots_are_sorted_so_equal_locks_compare_equal() {
-        let a = root_of(Path::new("/p"), &[locked("acme/weather", "1.1.0"), locked("acme/geo", "1.0.0")]);
-        let b = root_of(Path::new("/p"), &[locked("acme/geo", "1.0.0"), locked("acme/weather", "1.1.0")]);
+        let a = root_of(
+            Path::new("/p"),
+            &[locked("acme/weather", "1.1.0"), locked("acme/geo", "1.0.0")],
+        );
+        let b = root_of(
+            Path::new("/p"),
+            &[locked("acme/geo", "1.0.0"), locked("acme/weather", "1.1.0")],
+        );
         assert_eq!(a, b);
         assert_eq!(a.packages[0].name.to_string(), "acme/geo");
     }

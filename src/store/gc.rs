@@ -133,8 +133,7 @@ fn unheld_versions(store: &Store, holdings: &Holdings) -> Result<Vec<UnheldVersi
             continue;
         };
         for dir in agx_dirs(&name_dir)? {
-            let Some(version) = file_name(&dir).and_then(|v| semver::Version::parse(v).ok())
-            else {
+            let Some(version) = file_name(&dir).and_then(|v| semver::Version::parse(v).ok()) else {
                 continue;
             };
             if super::is_complete_dir(&dir) && !holdings.is_held(&name, &version) {

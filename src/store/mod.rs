@@ -70,25 +70,18 @@ pub enum StoreError {
         name: PackageName,
         version: semver::Version,
     },
-    #[error("{name} {version} from {origin} has sha256 {found}, but the lock records {expected}")]
-    LockMismatch {
-        name: PackageName,
-        version: semver::Version,
-        origin: String,
-        expected: String,
-        found: String,
-    },
+    #[error(transparent)]
+    LockMismatch(Box<LockMismatch>),
     #[error("{origin} has no {name} {version}, which the lock records")]
     NotInSource {
         name: PackageName,
         version: semver::Version,
         origin: String,
     },
-    #[error("the lock names {name} twice ({first} and {second})")]
+    #[error("the lock names {name} twice ({})", versions.join(" and "))]
     LockedTwice {
         name: PackageName,
-        first: semver::Version,
-        second: semver::Version,
+        versions: Vec<String>,
     },
     #[error("the project root {} is damaged: {reason}", path.display())]
     BadRoot { path: PathBuf, reason: String },
@@ -132,6 +125,17 @@ pub enum StoreError {
         findings: String,
         from_registry: bool,
     },
+}
+
+/// A locked package whose bytes differ from what the lock recorded.
+#[derive(Debug, thiserror::Error)]
+#[error("{name} {version} from {origin} has sha256 {found}, but the lock records {expected}")]
+pub struct LockMismatch {
+    pub name: PackageName,
+    pub version: semver::Version,
+    pub origin: String,
+    pub expected: String,
+    pub found: String,
 }
 
 // Boxed: these errors are large, and store functions return them on every path.
@@ -185,7 +189,7 @@ impl crate::error::Hint for StoreError {
             StoreError::VersionNotInstalled { name, version } => Some(format!(
                 "run `agx sync` in the project that uses it (or `agx install {name}@={version}`)"
             )),
-            StoreError::LockMismatch { .. } => Some(
+            StoreError::LockMismatch(_) => Some(
                 "the package changed since it was locked; if the change is expected, relock with `agx lock`".into(),
             ),
             StoreError::NotInSource { .. } => Some(

@@ -253,7 +253,10 @@ mod tests {
         assert!(path.starts_with(tmp.path().join("roots-v1")));
         assert_ne!(path, store.project_root_path(Path::new("/work/b")));
         root.write(&path).unwrap();
-        assert_eq!(store.project_root(&root.project).unwrap(), Some(root.clone()));
+        assert_eq!(
+            store.project_root(&root.project).unwrap(),
+            Some(root.clone())
+        );
         let holdings = store.holdings().unwrap();
         assert_eq!(
             holdings.holders(&name, &v),

@@ -93,7 +93,11 @@ pub(super) fn leftovers(root: &Path) -> Result<Vec<PathBuf>, StoreError> {
             continue;
         }
         let lock = owner_lock(&path);
-        match std::fs::OpenOptions::new().read(true).write(true).open(&lock) {
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&lock)
+        {
             Ok(file) => match file.try_lock() {
                 Ok(()) => found.push(path),
                 Err(std::fs::TryLockError::WouldBlock) => {}

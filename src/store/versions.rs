@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{
-    COMPLETE_MARKER, ProjectRoot, Receipt, Store, StoreError, VERSION_RECEIPT, agx_dirs,
-    file_name, is_complete_dir,
+    COMPLETE_MARKER, ProjectRoot, Receipt, Store, StoreError, VERSION_RECEIPT, agx_dirs, file_name,
+    is_complete_dir,
 };
 use crate::name::PackageName;
 
@@ -49,7 +49,10 @@ impl Store {
     }
 
     /// Every complete version folder of a package, oldest first.
-    pub fn installed_versions(&self, name: &PackageName) -> Result<Vec<semver::Version>, StoreError> {
+    pub fn installed_versions(
+        &self,
+        name: &PackageName,
+    ) -> Result<Vec<semver::Version>, StoreError> {
         let mut versions: Vec<semver::Version> = agx_dirs(&self.versions_dir(name))?
             .iter()
             .filter(|dir| is_complete_dir(dir))
@@ -61,7 +64,11 @@ impl Store {
 
     /// The receipt of an installed version: the one in its folder, or for a version installed
     /// by an older agx, the user's receipt when it names that version.
-    pub fn version_receipt(&self, name: &PackageName, version: &semver::Version) -> Option<Receipt> {
+    pub fn version_receipt(
+        &self,
+        name: &PackageName,
+        version: &semver::Version,
+    ) -> Option<Receipt> {
         let in_folder = self.package_dir(name, version).join(VERSION_RECEIPT);
         if let Ok(receipt) = Receipt::read(&in_folder) {
             return Some(receipt);
@@ -135,12 +142,10 @@ impl Store {
         let dir = self.package_dir(name, &version);
         if !is_complete_dir(&dir) {
             return match (pinned, &user) {
-                (Some(v), _) if user.as_ref() != Some(v) => {
-                    Err(StoreError::VersionNotInstalled {
-                        name: name.clone(),
-                        version: v.clone(),
-                    })
-                }
+                (Some(v), _) if user.as_ref() != Some(v) => Err(StoreError::VersionNotInstalled {
+                    name: name.clone(),
+                    version: v.clone(),
+                }),
                 _ => Err(StoreError::Damaged {
                     name: name.clone(),
                     version,
@@ -269,7 +274,10 @@ mod tests {
         assert!(store.has_version(&weather, &v11, Some("bb")));
         assert!(!store.has_version(&weather, &v11, Some("cc")));
         assert!(!store.has_version(&weather, &semver::Version::new(9, 0, 0), None));
-        assert_eq!(store.installed_versions(&weather).unwrap(), [v11.clone(), v12.clone()]);
+        assert_eq!(
+            store.installed_versions(&weather).unwrap(),
+            [v11.clone(), v12.clone()]
+        );
 
         // Only project versions: the newest, said in a note.
         let served = store.served_version(&weather, None, None).unwrap().unwrap();
@@ -293,8 +301,14 @@ mod tests {
         .unwrap();
         user_receipt(&store, &weather, &v12);
         let user = store.served_version(&weather, None, None).unwrap().unwrap();
-        assert_eq!((user.version, user.dependencies, user.note), (v12, None, None));
-        let pinned = store.served_version(&weather, Some(&v11), None).unwrap().unwrap();
+        assert_eq!(
+            (user.version, user.dependencies, user.note),
+            (v12, None, None)
+        );
+        let pinned = store
+            .served_version(&weather, Some(&v11), None)
+            .unwrap()
+            .unwrap();
         assert_eq!(pinned.version, v11);
         let deps = pinned.dependencies.unwrap();
         assert_eq!(
@@ -304,6 +318,9 @@ mod tests {
         let err = store
             .served_version(&weather, Some(&semver::Version::new(1, 0, 0)), None)
             .unwrap_err();
-        assert!(matches!(err, StoreError::VersionNotInstalled { .. }), "{err}");
+        assert!(
+            matches!(err, StoreError::VersionNotInstalled { .. }),
+            "{err}"
+        );
     }
 }

@@ -20,7 +20,11 @@ use crate::support::{AGX, Fixture, TestHome, outcome};
 
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -43,7 +47,12 @@ fn holdings(fx: &Fixture, home: &TestHome) -> Vec<String> {
                 .iter()
                 .map(|r| r.as_str().unwrap().rsplit('/').next().unwrap())
                 .collect();
-            format!("{}@{} {}", p["name"].as_str().unwrap(), p["version"].as_str().unwrap(), roots.join(","))
+            format!(
+                "{}@{} {}",
+                p["name"].as_str().unwrap(),
+                p["version"].as_str().unwrap(),
+                roots.join(",")
+            )
         })
         .collect()
 }
@@ -126,31 +135,66 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
     let first = sync(&home, &a, &weather_lock(&fx, "1.1.0"));
     assert_eq!(first.installed.len(), 2, "{first:?}");
     sync(&home, &b, &weather_lock(&fx, "1.2.0"));
-    fx.agx(&home).args(["install", "acme/weather@1.1.0"]).assert().success();
+    fx.agx(&home)
+        .args(["install", "acme/weather@1.1.0"])
+        .assert()
+        .success();
     assert_eq!(
         holdings(&fx, &home),
-        ["acme/geo@1.0.0 user,a,b", "acme/weather@1.1.0 user,a", "acme/weather@1.2.0 b"]
+        [
+            "acme/geo@1.0.0 user,a,b",
+            "acme/weather@1.1.0 user,a",
+            "acme/weather@1.2.0 b"
+        ]
     );
 
     // Each pin serves its own version; unpinned serves the user's.
-    assert_eq!(served_version(&home, "acme/weather/forecast@=1.1.0").await, "1.1.0");
-    assert_eq!(served_version(&home, "acme/weather/forecast@=1.2.0").await, "1.2.0");
-    assert_eq!(served_version(&home, "acme/weather/forecast").await, "1.1.0");
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast@=1.1.0").await,
+        "1.1.0"
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast@=1.2.0").await,
+        "1.2.0"
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast").await,
+        "1.1.0"
+    );
 
     // Syncing again needs nothing from the registry.
     let requests = fx.server.requests().len();
     let again = sync(&home, &a, &weather_lock(&fx, "1.1.0"));
-    assert!(again.installed.is_empty() && again.present.len() == 2, "{again:?}");
+    assert!(
+        again.installed.is_empty() && again.present.len() == 2,
+        "{again:?}"
+    );
     assert_eq!(fx.server.requests().len(), requests);
 
     // The user lets go of 1.1.0; project a keeps its files.
-    let out = fx.agx(&home).args(["uninstall", "acme/weather"]).output().unwrap();
+    let out = fx
+        .agx(&home)
+        .args(["uninstall", "acme/weather"])
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains(&format!("kept: held by project {}", a.canonicalize().unwrap().display())), "{stderr}");
-    assert_eq!(served_version(&home, "acme/weather/forecast@=1.1.0").await, "1.1.0");
+    assert!(
+        stderr.contains(&format!(
+            "kept: held by project {}",
+            a.canonicalize().unwrap().display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast@=1.1.0").await,
+        "1.1.0"
+    );
     // Only project versions left: unpinned serves the newest of them.
-    assert_eq!(served_version(&home, "acme/weather/forecast").await, "1.2.0");
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast").await,
+        "1.2.0"
+    );
 
     // Nothing is unheld yet.
     let nothing = json(fx.agx(&home).args(["gc", "--dry-run", "--json"]));
@@ -167,7 +211,10 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
         let mut settings = insta::Settings::clone_current();
         settings.add_filter(r"\d+(\.\d+)? (B|KiB|MiB)\b", "[SIZE]");
         settings.bind(|| {
-            assert_snapshot!("gc_dry_run", outcome(fx.agx(&home).args(["gc", "--dry-run"])));
+            assert_snapshot!(
+                "gc_dry_run",
+                outcome(fx.agx(&home).args(["gc", "--dry-run"]))
+            );
         });
     }
     assert!(weather_12.is_dir(), "--dry-run removes nothing");
@@ -175,17 +222,32 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
     assert_eq!(done["versions"][0]["version"], "1.2.0", "{done}");
     assert!(done["versions"][0]["bytes"].as_u64().unwrap() > 0);
     assert!(!weather_12.exists());
-    assert_eq!(holdings(&fx, &home), ["acme/geo@1.0.0 a,b", "acme/weather@1.1.0 a,b"]);
+    assert_eq!(
+        holdings(&fx, &home),
+        ["acme/geo@1.0.0 a,b", "acme/weather@1.1.0 a,b"]
+    );
 
     // A deleted project is forgotten; what it alone held goes with it.
     std::fs::remove_dir_all(&b).unwrap();
     let done = json(fx.agx(&home).args(["gc", "--json"]));
     assert_eq!(done["projects"][0]["missing"], "folder", "{done}");
-    assert_eq!(done["versions"], Value::Array(vec![]), "a still holds them: {done}");
-    assert_eq!(holdings(&fx, &home), ["acme/geo@1.0.0 a", "acme/weather@1.1.0 a"]);
+    assert_eq!(
+        done["versions"],
+        Value::Array(vec![]),
+        "a still holds them: {done}"
+    );
+    assert_eq!(
+        holdings(&fx, &home),
+        ["acme/geo@1.0.0 a", "acme/weather@1.1.0 a"]
+    );
     let released = {
         let paths = AgxPaths::under(home.agx_home(), true);
-        let ctx = ops::Context { paths: &paths, registry: None, offline: false, reporter: &Silent };
+        let ctx = ops::Context {
+            paths: &paths,
+            registry: None,
+            offline: false,
+            reporter: &Silent,
+        };
         tokio::task::block_in_place(|| ops::release_project(&ctx, &a).unwrap())
     };
     assert_eq!(released.len(), 2);
@@ -201,7 +263,10 @@ fn a_pinned_version_that_is_not_installed_names_the_fix() {
     let _filters = home.snapshot_filters();
     assert_snapshot!(
         "serve_pinned_missing",
-        outcome(fx.agx(&home).args(["serve", "acme/weather/forecast@=1.1.0"]))
+        outcome(
+            fx.agx(&home)
+                .args(["serve", "acme/weather/forecast@=1.1.0"])
+        )
     );
     assert_snapshot!(
         "serve_pinned_range",
@@ -213,7 +278,10 @@ fn a_pinned_version_that_is_not_installed_names_the_fix() {
 /// version folders and no `roots-v1/`.
 fn make_single_version(home: &TestHome) {
     let store = home.agx_home().join("store-v1");
-    for receipt in walk(&store).into_iter().filter(|p| p.ends_with(".agx-receipt.toml")) {
+    for receipt in walk(&store)
+        .into_iter()
+        .filter(|p| p.ends_with(".agx-receipt.toml"))
+    {
         std::fs::remove_file(receipt).unwrap();
     }
     let _ = std::fs::remove_dir_all(home.agx_home().join("roots-v1"));
@@ -237,9 +305,18 @@ async fn an_old_single_version_store_lists_serves_and_uninstalls() {
     let fx = Fixture::new();
     let home = fx.home_with(&["acme/weather@1.1.0"]);
     make_single_version(&home);
-    assert_eq!(holdings(&fx, &home), ["acme/geo@1.0.0 user", "acme/weather@1.1.0 user"]);
-    assert_eq!(served_version(&home, "acme/weather/forecast").await, "1.1.0");
-    assert_eq!(served_version(&home, "acme/weather/forecast@=1.1.0").await, "1.1.0");
+    assert_eq!(
+        holdings(&fx, &home),
+        ["acme/geo@1.0.0 user", "acme/weather@1.1.0 user"]
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast").await,
+        "1.1.0"
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast@=1.1.0").await,
+        "1.1.0"
+    );
 
     // A project holding the user's versions finds them present, by their hashes.
     let a = project(&home, "a");
@@ -256,10 +333,19 @@ async fn an_old_single_version_store_lists_serves_and_uninstalls() {
         .find(|p| p["name"] == "acme/weather" && p["version"] == "1.1.0")
         .expect("1.1.0 kept for the project")
         .clone();
-    assert!(kept["description"].as_str().is_some_and(|d| !d.is_empty()), "{kept}");
+    assert!(
+        kept["description"].as_str().is_some_and(|d| !d.is_empty()),
+        "{kept}"
+    );
 
-    fx.agx(&home).args(["uninstall", "acme/weather"]).assert().success();
-    assert_eq!(holdings(&fx, &home), ["acme/geo@1.0.0 a", "acme/weather@1.1.0 a"]);
+    fx.agx(&home)
+        .args(["uninstall", "acme/weather"])
+        .assert()
+        .success();
+    assert_eq!(
+        holdings(&fx, &home),
+        ["acme/geo@1.0.0 a", "acme/weather@1.1.0 a"]
+    );
     let dry = json(fx.agx(&home).args(["gc", "--dry-run", "--json"]));
     assert_eq!(dry["versions"], Value::Array(vec![]), "{dry}");
 }
@@ -268,7 +354,10 @@ async fn an_old_single_version_store_lists_serves_and_uninstalls() {
 fn wait_for_request(fx: &Fixture, path: &str) {
     let start = Instant::now();
     while fx.server.count(path) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(30), "no request for {path}");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no request for {path}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -300,18 +389,35 @@ async fn a_killed_install_leaves_every_root_valid() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
 
-    assert_eq!(holdings(&fx, &home), ["acme/geo@1.0.0 user,a", "acme/weather@1.1.0 user,a"]);
-    assert_eq!(served_version(&home, "acme/weather/forecast@=1.1.0").await, "1.1.0");
+    assert_eq!(
+        holdings(&fx, &home),
+        ["acme/geo@1.0.0 user,a", "acme/weather@1.1.0 user,a"]
+    );
+    assert_eq!(
+        served_version(&home, "acme/weather/forecast@=1.1.0").await,
+        "1.1.0"
+    );
     let dry = json(fx.agx(&home).args(["gc", "--dry-run", "--json"]));
     assert_eq!(dry["versions"], Value::Array(vec![]), "{dry}");
-    assert!(!dry["staging"].as_array().unwrap().is_empty(), "the killed download: {dry}");
+    assert!(
+        !dry["staging"].as_array().unwrap().is_empty(),
+        "the killed download: {dry}"
+    );
 
     fx.server.clear_faults();
     fx.agx(&home).arg("update").assert().success();
     assert_eq!(
         holdings(&fx, &home),
-        ["acme/geo@1.0.0 user,a", "acme/weather@1.1.0 a", "acme/weather@1.2.0 user"]
+        [
+            "acme/geo@1.0.0 user,a",
+            "acme/weather@1.1.0 a",
+            "acme/weather@1.2.0 user"
+        ]
     );
     let staging = home.agx_home().join("store-v1/.staging");
-    assert_eq!(std::fs::read_dir(&staging).unwrap().count(), 0, "leftovers cleaned");
+    assert_eq!(
+        std::fs::read_dir(&staging).unwrap().count(),
+        0,
+        "leftovers cleaned"
+    );
 }

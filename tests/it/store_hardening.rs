@@ -157,7 +157,10 @@ fn a_damaged_receipt_is_scoped_to_its_package_and_each_hint_repairs_it() {
         .args(["install", "acme/docs"])
         .assert()
         .success();
-    assert!(home.agx_home().join("store-v1/acme/geo").exists(), "kept until gc");
+    assert!(
+        home.agx_home().join("store-v1/acme/geo").exists(),
+        "kept until gc"
+    );
     registry.agx(&home).arg("gc").assert().success();
     assert!(!home.agx_home().join("store-v1/acme/geo").exists());
     assert!(
