@@ -77,16 +77,21 @@ pub fn install_locked(
         store: &store,
         reporter: ctx.reporter,
     };
-    let staging = store.staging()?;
+    // Only a download needs a staging folder; a sync that only changes the root makes none.
+    let mut staging: Option<Staging> = None;
     let mut sources = Sources::default();
     let mut staged: BTreeMap<(PackageName, semver::Version), Staged> = BTreeMap::new();
     for _ in 0..ATTEMPTS {
         for package in &missing {
             if let std::collections::btree_map::Entry::Vacant(slot) = staged.entry(key(package)) {
+                let staging = match &mut staging {
+                    Some(staging) => staging,
+                    None => staging.insert(store.staging()?),
+                };
                 slot.insert(stage(
                     ctx,
                     &installer,
-                    &staging,
+                    staging,
                     &mut sources,
                     &project,
                     package,

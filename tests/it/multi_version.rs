@@ -16,7 +16,7 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 
 use crate::support::http::Fault;
-use crate::support::{AGX, Fixture, TestHome, outcome};
+use crate::support::{AGX, Fixture, TestHome, outcome, tree, write_package};
 
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.output().unwrap();
@@ -101,6 +101,14 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
 
 /// Install a project's lock in `home`, as `agx sync` does.
 fn sync(home: &TestHome, project: &Path, packages: &[LockedPackage]) -> ops::LockedInstallReport {
+    try_sync(home, project, packages).unwrap()
+}
+
+fn try_sync(
+    home: &TestHome,
+    project: &Path,
+    packages: &[LockedPackage],
+) -> Result<ops::LockedInstallReport, ops::OpsError> {
     let paths = AgxPaths::under(home.agx_home(), true);
     let ctx = ops::Context {
         paths: &paths,
@@ -109,7 +117,110 @@ fn sync(home: &TestHome, project: &Path, packages: &[LockedPackage]) -> ops::Loc
         reporter: &Silent,
     };
     // Blocking HTTP inside the async tests: off the runtime's worker.
-    tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages).unwrap())
+    tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages))
+}
+
+/// The agx home's files (the registry cache aside), with sizes and hashes.
+fn home_state(home: &TestHome) -> std::collections::BTreeMap<String, String> {
+    tree(&home.agx_home())
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with("cache/"))
+        .collect()
+}
+
+#[test]
+fn a_lock_that_disagrees_with_its_source_changes_nothing() {
+    let fx = Fixture::new();
+    let home = TestHome::new();
+    let a = project(&home, "a");
+    sync(&home, &a, &weather_lock(&fx, "1.1.0"));
+    let before = home_state(&home);
+
+    let mut tampered = weather_lock(&fx, "1.2.0");
+    tampered[1].sha256 = "00".repeat(32);
+    let err = try_sync(&home, &a, &tampered).unwrap_err();
+    let text = format!(
+        "{err}; {}",
+        agx::error::Hint::hint(&err).unwrap_or_default()
+    );
+    assert!(
+        text.contains("acme/weather 1.2.0 from http://127.0.0.1:"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("but the lock records {}", "00".repeat(32))),
+        "{text}"
+    );
+    assert!(text.contains("`agx lock`"), "{text}");
+
+    let mut gone = weather_lock(&fx, "1.2.0");
+    gone[1].version = semver::Version::new(9, 9, 9);
+    let err = try_sync(&home, &a, &gone).unwrap_err().to_string();
+    assert!(
+        err.ends_with("has no acme/weather 9.9.9, which the lock records"),
+        "{err}"
+    );
+    assert_eq!(home_state(&home), before, "a refused sync changes nothing");
+}
+
+#[test]
+fn a_local_package_in_a_lock_is_packed_and_checked() {
+    let home = TestHome::new();
+    let a = project(&home, "a");
+    let folder = write_package(&a.join("vendor"), "acme/notes", "0.1.0", &[], "note");
+    let packed = home.home().join("packed");
+    home.agx()
+        .arg("pack")
+        .arg(&folder)
+        .arg("-o")
+        .arg(&packed)
+        .assert()
+        .success();
+    let tarball = std::fs::read_dir(&packed)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let sha256 = hex(&std::fs::read(tarball).unwrap());
+    let notes = LockedPackage {
+        name: PackageName::parse("acme/notes").unwrap(),
+        version: semver::Version::new(0, 1, 0),
+        // Relative to the project, as a committed lock writes it.
+        source: "vendor/acme-notes-0.1.0".into(),
+        sha256,
+        dependencies: Vec::new(),
+    };
+    let report = sync(&home, &a, std::slice::from_ref(&notes));
+    assert_eq!(report.installed.len(), 1, "{report:?}");
+    let list = json(home.agx().args(["list", "--json"]));
+    assert_eq!(list["packages"][0]["name"], "acme/notes", "{list}");
+    assert_eq!(list["packages"][0]["description"], "The acme/notes package");
+
+    // Edited after locking: refused, naming both hashes.
+    std::fs::write(folder.join("README.md"), "changed\n").unwrap();
+    let other = project(&home, "b");
+    let moved = LockedPackage {
+        source: folder.display().to_string(),
+        ..notes
+    };
+    // Present already (held by a): nothing is packed again.
+    assert!(
+        sync(&home, &other, std::slice::from_ref(&moved))
+            .installed
+            .is_empty()
+    );
+    std::fs::remove_dir_all(home.agx_home().join("store-v1/acme/notes")).unwrap();
+    let err = try_sync(&home, &other, &[moved]).unwrap_err().to_string();
+    assert!(err.contains("but the lock records"), "{err}");
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The version `agx serve <server>` reports in `initialize`.
