@@ -41,7 +41,11 @@ pub struct Listing {
 pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
     let store = ctx.store();
     let lock = store.lock_shared_if_present()?;
-    let holdings = match store.holdings() {
+    let installed = store.list()?;
+    let user = installed
+        .iter()
+        .map(|p| (p.name.clone(), p.version.clone()));
+    let holdings = match store.holdings_beside(user) {
         Ok(holdings) => holdings,
         // One damaged project root hides only which projects hold what.
         Err(e @ StoreError::BadRoot { .. }) => {
@@ -52,8 +56,7 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
         }
         Err(e) => return Err(e.into()),
     };
-    let mut rows: Vec<ListedPackage> = store
-        .list()?
+    let mut rows: Vec<ListedPackage> = installed
         .into_iter()
         .map(|p| ListedPackage {
             held_by: holders_or_user(&holdings, &p.name, &p.version),

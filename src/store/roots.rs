@@ -160,23 +160,30 @@ impl Store {
 
     /// Who holds what: the user's receipts and every project root.
     pub fn holdings(&self) -> Result<Holdings, StoreError> {
-        let mut holdings = Holdings::default();
+        let mut user = Vec::new();
+        let mut unknown = std::collections::BTreeSet::new();
         for path in self.receipt_paths()? {
-            match super::Receipt::read(&path) {
-                Ok(receipt) => {
-                    holdings
-                        .held
-                        .entry((receipt.name, receipt.version))
-                        .or_default()
-                        .insert(Holder::User);
-                }
+            match super::ReceiptHeader::read(&path) {
+                Ok(header) => user.push((header.name, header.version)),
                 Err(StoreError::BadReceipt { .. }) => {
-                    if let Some(name) = super::receipt::name_of(&path) {
-                        holdings.unknown.insert(name);
-                    }
+                    unknown.extend(super::receipt::name_of(&path));
                 }
                 Err(e) => return Err(e),
             }
+        }
+        let mut holdings = self.holdings_beside(user)?;
+        holdings.unknown = unknown;
+        Ok(holdings)
+    }
+
+    /// [`Store::holdings`] from the user's versions already read (`list` has them).
+    pub fn holdings_beside(
+        &self,
+        user: impl IntoIterator<Item = (PackageName, semver::Version)>,
+    ) -> Result<Holdings, StoreError> {
+        let mut holdings = Holdings::default();
+        for key in user {
+            holdings.held.entry(key).or_default().insert(Holder::User);
         }
         holdings.projects = self.project_roots()?;
         for (_, root) in &holdings.projects {
