@@ -65,6 +65,11 @@ pub enum StoreError {
     BadReceipt { path: PathBuf, reason: String },
     #[error("{name} is not installed")]
     NotInstalled { name: PackageName },
+    #[error("{name} is not installed for the user; only projects hold it: {}", projects.join(", "))]
+    HeldByProjectsOnly {
+        name: PackageName,
+        projects: Vec<String>,
+    },
     #[error("{name} {version} is not installed")]
     VersionNotInstalled {
         name: PackageName,
@@ -186,6 +191,9 @@ impl crate::error::Hint for StoreError {
                 None => format!("delete {}", path.display()),
             }),
             StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
+            StoreError::HeldByProjectsOnly { .. } => Some(
+                "a project's versions go when its lock no longer names them (`agx remove` there) or its folder is deleted, then at `agx gc`".into(),
+            ),
             StoreError::VersionNotInstalled { name, version } => Some(format!(
                 "run `agx sync` in the project that uses it (or `agx install {name}@={version}`)"
             )),

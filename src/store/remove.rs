@@ -43,6 +43,18 @@ pub fn uninstall(
         if !installed.contains_key(name) {
             // A damaged receipt: say so, with its repair hint, rather than "not installed".
             store.check_receipt_readable(name)?;
+            let projects: Vec<String> = store
+                .project_roots()?
+                .into_iter()
+                .filter(|(_, root)| root.version_of(name).is_some())
+                .map(|(_, root)| root.project.display().to_string())
+                .collect();
+            if !projects.is_empty() {
+                return Err(StoreError::HeldByProjectsOnly {
+                    name: name.clone(),
+                    projects,
+                });
+            }
             return Err(StoreError::NotInstalled { name: name.clone() });
         }
         let dependents: Vec<String> = dependents_of(&installed, name)

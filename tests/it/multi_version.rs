@@ -457,6 +457,12 @@ async fn an_old_single_version_store_lists_serves_and_uninstalls() {
         holdings(&fx, &home),
         ["acme/geo@1.0.0 a", "acme/weather@1.1.0 a"]
     );
+    let again = outcome(fx.agx(&home).args(["uninstall", "acme/weather"]));
+    assert!(
+        again.contains("acme/weather is not installed for the user; only projects hold it"),
+        "{again}"
+    );
+    assert!(again.contains("`agx gc`"), "{again}");
     let dry = json(fx.agx(&home).args(["gc", "--dry-run", "--json"]));
     assert_eq!(dry["versions"], Value::Array(vec![]), "{dry}");
 }
