@@ -18,7 +18,16 @@ pub struct Validated {
 /// Check the package in `dir`; with `probe`, also run each tool's self-test under that
 /// timeout (this runs package code).
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
-    let mut report = check_package(dir);
+    // A project file is checked for its project tables; the package checker runs when the
+    // file is (also) a package's manifest.
+    let project = crate::project::manifest::check_dir(dir, &installed_settings);
+    let mut report = match &project {
+        Some((_, false)) => Report::default(),
+        _ => check_package(dir),
+    };
+    if let Some((findings, _)) = project {
+        report.findings.extend(findings);
+    }
     let mut probed = false;
     if let Some(timeout) = probe {
         match &report.package {
@@ -31,6 +40,15 @@ pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) ->
         }
     }
     Validated { report, probed }
+}
+
+/// The declared settings of an installed package, for checking a project's values (`None`
+/// when it is not installed, or agx's home cannot be found: those checks are then skipped).
+fn installed_settings(name: &crate::name::PackageName) -> Option<Vec<crate::settings::Setting>> {
+    let paths = crate::paths::AgxPaths::from_env().ok()?;
+    let dir = crate::store::Store::open(&paths).installed_dir(name).ok()??;
+    let package = crate::manifest::load_installed(&dir).ok()?;
+    Some(package.manifest.extension.settings)
 }
 
 /// The result of `agx pack`: the validation report, and the archive when the package had no
