@@ -12,6 +12,7 @@ pub mod install_server;
 pub mod list;
 pub mod new;
 pub mod outdated;
+pub mod project;
 pub mod prompt;
 pub mod search;
 pub mod uninstall;

@@ -71,3 +71,26 @@ impl crate::error::Hint for ProjectError {
         }
     }
 }
+
+/// The project values of `server`'s settings for `agx serve`: from the project named by
+/// `AGX_PROJECT`, else the nearest one at or above the current folder (clients start
+/// project servers in the project's folder). Returns the file and the entry's `settings`;
+/// `None` outside a project or when it has no entry for that server. A project file that
+/// does not load is logged and skipped: serving a user-scope entry must not depend on it.
+pub fn serve_values(
+    server: &crate::name::QualifiedName,
+) -> Option<(PathBuf, std::collections::BTreeMap<String, String>)> {
+    let dir = match std::env::var_os(PROJECT_ENV) {
+        Some(dir) => PathBuf::from(dir),
+        None => discover::walk_up(&std::env::current_dir().ok()?)?,
+    };
+    let project = match Project::load(&dir) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("project settings of {} not applied: {e}", dir.display());
+            return None;
+        }
+    };
+    let (_, decl) = project.entry_for(server)?;
+    Some((dir.join(PROJECT_FILE), decl.settings.clone()))
+}
