@@ -13,13 +13,17 @@ pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
         args.name.as_deref(),
     )?;
     if args.project.json {
-        ctx.printer.outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
+        ctx.printer
+            .outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
         return Ok(());
     }
     if report.created_project {
         ctx.printer.status(
             "Created",
-            &format!("{} (list your clients in [project].clients)", report.sync.project.join("agx.toml").display()),
+            &format!(
+                "{} (list your clients in [project].clients)",
+                report.sync.project.join("agx.toml").display()
+            ),
         );
     }
     ctx.printer.status(

@@ -21,7 +21,8 @@ pub fn run(ctx: &Context, args: &LockArgs) -> CliResult {
     };
     let report = project::lock(&ctx.ops()?, args.project.project.as_deref(), &upgrade)?;
     if args.project.json {
-        ctx.printer.outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
+        ctx.printer
+            .outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
         return Ok(());
     }
     for change in &report.changes {
@@ -31,7 +32,8 @@ pub fn run(ctx: &Context, args: &LockArgs) -> CliResult {
     if report.written {
         ctx.printer.status("Wrote", &lock.display().to_string());
     } else {
-        ctx.printer.status("Fresh", &format!("{} is up to date", lock.display()));
+        ctx.printer
+            .status("Fresh", &format!("{} is up to date", lock.display()));
     }
     Ok(())
 }

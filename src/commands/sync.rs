@@ -21,7 +21,8 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
     };
     let report = project::sync(&ctx.ops()?, args.project.project.as_deref(), options)?;
     if args.project.json {
-        ctx.printer.outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
+        ctx.printer
+            .outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;
     } else {
         render(&ctx.printer, &report, args.check)?;
     }
@@ -43,12 +44,18 @@ pub fn render(printer: &Printer, report: &SyncReport, check: bool) -> CliResult 
             printer.outln(difference)?;
         }
         if report.differences.is_empty() {
-            printer.status("Checked", "the lock, the store and every client file are in sync");
+            printer.status(
+                "Checked",
+                "the lock, the store and every client file are in sync",
+            );
         }
         return Ok(());
     }
     if report.lock_written {
-        printer.status("Locked", &format!("{}", report.project.join("agx.lock").display()));
+        printer.status(
+            "Locked",
+            &format!("{}", report.project.join("agx.lock").display()),
+        );
     }
     for package in &report.installed {
         printer.status("Installed", package);
@@ -59,7 +66,10 @@ pub fn render(printer: &Printer, report: &SyncReport, check: bool) -> CliResult 
             "updated" => "Updated",
             _ => "Removed",
         };
-        printer.status(verb, &format!("`{}` in {} ({})", e.key, e.file.display(), e.client));
+        printer.status(
+            verb,
+            &format!("`{}` in {} ({})", e.key, e.file.display(), e.client),
+        );
     }
     if report.entries.is_empty() && report.installed.is_empty() && !report.lock_written {
         printer.status("Synced", "nothing to change");

@@ -8,7 +8,8 @@ use crate::ops::project::{self, TreeNode};
 pub fn run(ctx: &Context, args: &TreeArgs) -> CliResult {
     let servers = project::tree(args.project.project.as_deref())?;
     if args.project.json {
-        ctx.printer.outln(&serde_json::to_string_pretty(&servers).expect("serializable"))?;
+        ctx.printer
+            .outln(&serde_json::to_string_pretty(&servers).expect("serializable"))?;
         return Ok(());
     }
     let mut out = String::new();

@@ -46,7 +46,9 @@ pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) ->
 /// when it is not installed, or agx's home cannot be found: those checks are then skipped).
 fn installed_settings(name: &crate::name::PackageName) -> Option<Vec<crate::settings::Setting>> {
     let paths = crate::paths::AgxPaths::from_env().ok()?;
-    let dir = crate::store::Store::open(&paths).installed_dir(name).ok()??;
+    let dir = crate::store::Store::open(&paths)
+        .installed_dir(name)
+        .ok()??;
     let package = crate::manifest::load_installed(&dir).ok()?;
     Some(package.manifest.extension.settings)
 }

@@ -257,7 +257,12 @@ pub fn resolve_lock(
             if let Some(entry) = &p.entry {
                 summaries.insert(
                     p.name.clone(),
-                    entry.extension.servers.iter().map(|s| s.name.clone()).collect(),
+                    entry
+                        .extension
+                        .servers
+                        .iter()
+                        .map(|s| s.name.clone())
+                        .collect(),
                 );
             }
             packages.insert(p.name.clone(), locked);
@@ -313,12 +318,10 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
     let fits = |p: &crate::store::InstalledPackage| decl.requirement.matches(&p.version);
     if !store.installed(name)?.is_some_and(|p| fits(&p)) {
         let ecosystem = name.publisher().unwrap_or_default();
-        let spec = crate::ecosystem::EcosystemSpec::parse(&format!(
-            "{ecosystem}:{}",
-            name.native_name()
-        ))
-        .expect("an ecosystem publisher")
-        .map_err(OpsError::from)?;
+        let spec =
+            crate::ecosystem::EcosystemSpec::parse(&format!("{ecosystem}:{}", name.native_name()))
+                .expect("an ecosystem publisher")
+                .map_err(OpsError::from)?;
         super::install::install(ctx, &[super::install::Target::Ecosystem(spec)], false)?;
     }
     let installed = store
@@ -395,7 +398,11 @@ pub struct LockReport {
 
 /// `agx lock`: resolve agx.toml into agx.lock. A lock that does not parse (a merge conflict)
 /// is regenerated from agx.toml.
-pub fn lock(ctx: &Context, explicit: Option<&Path>, upgrade: &Upgrade) -> ProjectResult<LockReport> {
+pub fn lock(
+    ctx: &Context,
+    explicit: Option<&Path>,
+    upgrade: &Upgrade,
+) -> ProjectResult<LockReport> {
     let project = open(explicit)?;
     let previous = LockFile::read(&project.dir).ok().flatten();
     let lock = resolve_lock(ctx, &project, previous.as_ref(), upgrade)?;
@@ -411,8 +418,11 @@ fn package_changes(before: Option<&LockFile>, after: &LockFile) -> Vec<String> {
     let old: BTreeMap<&PackageName, &semver::Version> = before
         .map(|l| l.packages.iter().map(|p| (&p.name, &p.version)).collect())
         .unwrap_or_default();
-    let new: BTreeMap<&PackageName, &semver::Version> =
-        after.packages.iter().map(|p| (&p.name, &p.version)).collect();
+    let new: BTreeMap<&PackageName, &semver::Version> = after
+        .packages
+        .iter()
+        .map(|p| (&p.name, &p.version))
+        .collect();
     let mut out = Vec::new();
     for (name, v) in &new {
         match old.get(name) {
@@ -475,12 +485,20 @@ pub struct SyncReport {
 }
 
 /// `agx sync`.
-pub fn sync(ctx: &Context, explicit: Option<&Path>, options: SyncOptions) -> ProjectResult<SyncReport> {
+pub fn sync(
+    ctx: &Context,
+    explicit: Option<&Path>,
+    options: SyncOptions,
+) -> ProjectResult<SyncReport> {
     let project = open(explicit)?;
     sync_project(ctx, &project, options)
 }
 
-fn sync_project(ctx: &Context, project: &Project, options: SyncOptions) -> ProjectResult<SyncReport> {
+fn sync_project(
+    ctx: &Context,
+    project: &Project,
+    options: SyncOptions,
+) -> ProjectResult<SyncReport> {
     let mut report = SyncReport {
         project: project.dir.clone(),
         ..Default::default()
@@ -577,7 +595,10 @@ fn wanted_entries(
         if let Some(locked) = lock.server(key)
             && project.servers.contains_key(key)
         {
-            wanted.insert(key.clone(), project_entry(&locked.launches, &locked.version));
+            wanted.insert(
+                key.clone(),
+                project_entry(&locked.launches, &locked.version),
+            );
             continue;
         }
         if project.servers.contains_key(key) {
@@ -586,16 +607,18 @@ fn wanted_entries(
         }
         let store = ctx.store();
         let name = decl.target.package();
-        let fits = |s: &crate::store::Store| -> ProjectResult<Option<crate::store::InstalledPackage>> {
-            Ok(s.installed(name)?
-                .filter(|p| decl.requirement.matches(&p.version)))
-        };
+        let fits =
+            |s: &crate::store::Store| -> ProjectResult<Option<crate::store::InstalledPackage>> {
+                Ok(s.installed(name)?
+                    .filter(|p| decl.requirement.matches(&p.version)))
+            };
         let installed = match fits(&store)? {
             Some(p) => p,
             None if check => {
-                report
-                    .differences
-                    .push(format!("package missing: {name} {} (agx.local.toml `{key}`)", decl.version));
+                report.differences.push(format!(
+                    "package missing: {name} {} (agx.local.toml `{key}`)",
+                    decl.version
+                ));
                 continue;
             }
             None => {
@@ -653,13 +676,23 @@ fn write_entries(
                 file: target.file.clone(),
                 key: key.clone(),
             };
-            let action = sync_entry(&target, key, entry, state.entries.contains(&written), options)?;
+            let action = sync_entry(
+                &target,
+                key,
+                entry,
+                state.entries.contains(&written),
+                options,
+            )?;
             if let Some(action) = action {
                 if options.check {
                     report.differences.push(format!(
                         "{}: entry `{key}` is {} ({})",
                         target.file.display(),
-                        if action == "added" { "missing" } else { "different" },
+                        if action == "added" {
+                            "missing"
+                        } else {
+                            "different"
+                        },
                         client.id
                     ));
                 }
@@ -677,7 +710,14 @@ fn write_entries(
         let Some(client) = clients::table::find(&old.client) else {
             continue;
         };
-        let target = Target::new(client, Scope::Project, Some(&project.dir), Some(&old.file), &old.key, &host)?;
+        let target = Target::new(
+            client,
+            Scope::Project,
+            Some(&project.dir),
+            Some(&old.file),
+            &old.key,
+            &host,
+        )?;
         if options.check {
             let change = clients::plan_uninstall(&target, &old.key)?;
             if change.outcome == Outcome::Removed {
@@ -868,14 +908,17 @@ pub fn add(
     let version = lock.server(&key).expect("just locked").version.clone();
     let requirement = req.unwrap_or_else(|| format!("^{version}"));
     let mut decl = decl;
-    decl.requirement = crate::name::parse_manifest_requirement(&requirement).expect("a caret requirement");
+    decl.requirement =
+        crate::name::parse_manifest_requirement(&requirement).expect("a caret requirement");
     decl.version = requirement.clone();
     project.servers.insert(key.clone(), decl);
     let lock = resolve_lock(ctx, &project, Some(&lock), &Upgrade::None)?;
     let text = edit_add(&file, &original, &key, &target, &requirement)?;
-    crate::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| ProjectError::Write {
-        path: file.clone(),
-        source,
+    crate::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
+        ProjectError::Write {
+            path: file.clone(),
+            source,
+        }
     })?;
     write_lock(&dir, &lock)?;
     let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
@@ -981,7 +1024,12 @@ pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResul
 
 /// The lock without server `key` and the packages nothing else reaches: no registry needed.
 fn prune(lock: &LockFile, key: &str) -> LockFile {
-    let servers: Vec<LockedServer> = lock.servers.iter().filter(|s| s.key != key).cloned().collect();
+    let servers: Vec<LockedServer> = lock
+        .servers
+        .iter()
+        .filter(|s| s.key != key)
+        .cloned()
+        .collect();
     let mut reached: BTreeSet<PackageName> = BTreeSet::new();
     let mut stack: Vec<PackageName> = servers.iter().map(|s| s.package.clone()).collect();
     while let Some(name) = stack.pop() {
@@ -1026,7 +1074,12 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
     if !reasons.is_empty() {
         return Err(ProjectOpError::LockWouldChange { reasons });
     }
-    fn node(lock: &LockFile, name: &PackageName, version: &semver::Version, depth: usize) -> TreeNode {
+    fn node(
+        lock: &LockFile,
+        name: &PackageName,
+        version: &semver::Version,
+        depth: usize,
+    ) -> TreeNode {
         let deps = match lock.package(name) {
             // A cycle cannot be locked, but a hand-edited lock could hold one.
             Some(p) if depth < 64 => p

@@ -110,7 +110,12 @@ impl Project {
                     message: format!("`{key}` disables no server of {PROJECT_FILE}"),
                     hint: Some(format!(
                         "the keys of {PROJECT_FILE}: {}",
-                        project.servers.keys().cloned().collect::<Vec<_>>().join(", ")
+                        project
+                            .servers
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                     more: 0,
                 });
@@ -141,10 +146,7 @@ impl Project {
 
     /// Every client whose project file `sync` writes: agx.toml's, then agx.local.toml's.
     pub fn all_clients(&self) -> impl Iterator<Item = &'static Client> + '_ {
-        self.clients
-            .iter()
-            .chain(&self.local_clients)
-            .copied()
+        self.clients.iter().chain(&self.local_clients).copied()
     }
 
     /// The entries `sync` writes: agx.toml's that are enabled, and agx.local.toml's.
@@ -378,7 +380,9 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                         file,
                         &node.span,
                         format!("`{text}` is not a version requirement: {e}"),
-                        Some("write a requirement such as \"^1.1\", \"~1.1.0\" or \"=1.1.0\"".into()),
+                        Some(
+                            "write a requirement such as \"^1.1\", \"~1.1.0\" or \"=1.1.0\"".into(),
+                        ),
                     );
                     (text, None)
                 }
@@ -595,7 +599,10 @@ mod tests {
         let w = &draft.servers["weather"];
         assert_eq!(w.target.to_string(), "acme/weather/forecast");
         assert_eq!(w.settings["days"], "3");
-        assert!(matches!(draft.servers["geo"].target, ServerTarget::Package(_)));
+        assert!(matches!(
+            draft.servers["geo"].target,
+            ServerTarget::Package(_)
+        ));
         assert_eq!(draft.servers["geo"].requirement, semver::VersionReq::STAR);
     }
 
@@ -606,7 +613,10 @@ mod tests {
             Kind::Committed,
         );
         let all = found.join("\n");
-        assert!(all.contains("E200 agx.toml:2:12 unknown client `cursr`"), "{all}");
+        assert!(
+            all.contains("E200 agx.toml:2:12 unknown client `cursr`"),
+            "{all}"
+        );
         assert!(all.contains("E201 agx.toml:5:1"), "{all}");
         assert!(all.contains("E003 agx.toml:6:"), "{all}");
         assert!(all.contains("E008 agx.toml:6:"), "{all}");
@@ -614,10 +624,7 @@ mod tests {
 
     #[test]
     fn a_local_file_may_disable_by_key_but_not_hold_package_tables() {
-        let (draft, found) = check(
-            "[servers]\nweather = { enabled = false }\n",
-            Kind::Local,
-        );
+        let (draft, found) = check("[servers]\nweather = { enabled = false }\n", Kind::Local);
         assert!(found.is_empty(), "{found:?}");
         assert!(draft.disabled.contains("weather"));
         let (_, found) = check("[package]\nname = \"a/b\"\n", Kind::Local);

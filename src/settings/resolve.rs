@@ -102,12 +102,15 @@ impl PackageSettings {
             if s.setting.secret || matches!(s.source, ValueSource::Env { .. }) {
                 continue;
             }
-            let value = s.setting.check_value(raw).map_err(|e| super::SettingsError::BadOverride {
-                variable: file.display().to_string(),
-                package: self.package.clone(),
-                key: s.setting.key.clone(),
-                problem: e.to_string(),
-            })?;
+            let value =
+                s.setting
+                    .check_value(raw)
+                    .map_err(|e| super::SettingsError::BadOverride {
+                        variable: file.display().to_string(),
+                        package: self.package.clone(),
+                        key: s.setting.key.clone(),
+                        problem: e.to_string(),
+                    })?;
             *s = ResolvedSetting::new(
                 s.setting.clone(),
                 Some(value),
@@ -247,7 +250,8 @@ mod tests {
         let values = [("units", "imperial"), ("days", "2"), ("token", "leak")]
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .into();
-        ps.apply_project(&values, std::path::Path::new("/p/agx.toml")).unwrap();
+        ps.apply_project(&values, std::path::Path::new("/p/agx.toml"))
+            .unwrap();
         assert_eq!(ps.settings[0].value(), Some("imperial"));
         assert!(matches!(ps.settings[0].source, ValueSource::Project { .. }));
         assert_eq!(ps.settings[1].value(), Some("5"));

@@ -20,6 +20,7 @@ mod generated;
 mod mcp_registry;
 mod network_hardening;
 mod pack;
+mod project;
 mod registry;
 mod resources;
 mod runtime_hardening;
