@@ -57,9 +57,7 @@ pub fn render(printer: &Printer, report: &SyncReport, check: bool) -> CliResult 
             &format!("{}", report.project.join("agx.lock").display()),
         );
     }
-    for package in &report.installed {
-        printer.status("Installed", package);
-    }
+    // Installed packages were reported as they were installed.
     for e in &report.entries {
         let verb = match e.action {
             "added" => "Added",

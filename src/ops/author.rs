@@ -20,12 +20,19 @@ pub struct Validated {
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
     // A project file is checked for its project tables; the package checker runs when the
     // file is (also) a package's manifest.
-    let project = crate::project::manifest::check_dir(dir, &installed_settings);
-    let mut report = match &project {
-        Some((_, false)) => Report::default(),
+    let project = crate::project::manifest::project_tables(dir);
+    let mut report = match project {
+        Some(false) => Report::default(),
         _ => check_package(dir),
     };
-    if let Some((findings, _)) = project {
+    if project.is_some() {
+        // A server of the package in the same file is checked against its declarations.
+        let own = report.package.clone();
+        let declared = |name: &crate::name::PackageName| match &own {
+            Some(p) if p.name() == name => Some(p.manifest.extension.settings.clone()),
+            _ => installed_settings(name),
+        };
+        let findings = crate::project::manifest::check_dir(dir, &declared);
         report.findings.extend(findings);
     }
     let mut probed = false;

@@ -541,35 +541,37 @@ pub fn check_settings(
     }
 }
 
-/// What `agx validate` finds in a folder's project files (`agx.toml`, `agx.local.toml`):
-/// `None` when agx.toml declares no project. The flag says whether agx.toml also holds
-/// `[package]` (then the package is validated too).
+/// Whether `dir/agx.toml` declares a project, and if so whether it also holds `[package]`
+/// (then `agx validate` checks the package too).
+pub fn project_tables(dir: &Path) -> Option<bool> {
+    let file = dir.join(PROJECT_FILE);
+    if !super::discover::is_project_file(&file) {
+        return None;
+    }
+    let text = std::fs::read_to_string(&file).ok()?;
+    let has_package = crate::manifest::spanned::parse_toml(&text)
+        .ok()
+        .and_then(|doc| doc.as_table().map(|t| t.iter().any(|e| e.key == "package")))
+        .unwrap_or(true);
+    Some(has_package)
+}
+
+/// What `agx validate` finds in a folder's project files (`agx.toml`, `agx.local.toml`).
+/// `declared` gives a package's setting declarations (`None`: unknown, values unchecked).
 pub fn check_dir(
     dir: &Path,
     declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
-) -> Option<(Vec<crate::manifest::Finding>, bool)> {
+) -> Vec<crate::manifest::Finding> {
     let mut f = Findings::default();
-    let mut has_package = false;
-    let mut is_project = false;
     for (name, kind) in [(PROJECT_FILE, Kind::Committed), (LOCAL_FILE, Kind::Local)] {
         let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
             continue;
         };
         let file = SourceFile::new(name, text);
-        if kind == Kind::Committed {
-            has_package = file
-                .parse()
-                .ok()
-                .and_then(|doc| doc.as_table().map(|t| t.iter().any(|e| e.key == "package")))
-                .unwrap_or(false);
-        }
         let draft = check_file(&mut f, &file, kind);
-        if kind == Kind::Committed {
-            is_project = draft.is_project;
-        }
         check_settings(&mut f, &file, &draft, declared);
     }
-    is_project.then_some((f.list, has_package))
+    f.list
 }
 
 #[cfg(test)]
