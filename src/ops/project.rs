@@ -664,6 +664,8 @@ fn write_entries(
     let mut state = SyncState::load(ctx.paths, &project.dir);
     let before = state.entries.clone();
     let mut keep: BTreeSet<WrittenEntry> = BTreeSet::new();
+    let mut docs: std::collections::HashMap<PathBuf, Box<dyn clients::edit::ConfigDoc>> =
+        std::collections::HashMap::new();
     for client in project.all_clients() {
         if client.project.is_none() {
             report.skipped_clients.push(client.id);
@@ -676,13 +678,29 @@ fn write_entries(
                 file: target.file.clone(),
                 key: key.clone(),
             };
-            let action = sync_entry(
-                &target,
-                key,
-                entry,
-                state.entries.contains(&written),
-                options,
-            )?;
+            // Most syncs change nothing: compare with each file read once, and plan (under
+            // the file's lock) only the entries that differ.
+            if !docs.contains_key(&target.file) {
+                docs.insert(target.file.clone(), clients::read_doc(&target)?.1);
+            }
+            let doc = &docs[&target.file];
+            let up_to_date = doc.get(&target.container, key).is_some_and(|old| {
+                shape::merge(&old, &shape::render(client.shape, key, entry)) == old
+            });
+            let action = if up_to_date {
+                None
+            } else {
+                sync_entry(
+                    &target,
+                    key,
+                    entry,
+                    state.entries.contains(&written),
+                    options,
+                )?
+            };
+            if action.is_some() && !options.check {
+                docs.remove(&target.file);
+            }
             if let Some(action) = action {
                 if options.check {
                     report.differences.push(format!(
