@@ -18,6 +18,24 @@ pub struct Validated {
 /// Check the package in `dir`; with `probe`, also run each tool's self-test under that
 /// timeout (this runs package code).
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
+    let mut report = check(dir);
+    let mut probed = false;
+    if let Some(timeout) = probe {
+        match &report.package {
+            Some(package) => {
+                let findings = probe::probe_package(package, timeout);
+                report.findings.extend(findings);
+                probed = true;
+            }
+            None => reporter.warn("--probe skipped: the package has errors; fix them first"),
+        }
+    }
+    Validated { report, probed }
+}
+
+/// Every finding of a folder: its package, and its project tables when agx.toml declares a
+/// project (a project-only agx.toml is not a package).
+fn check(dir: &Path) -> Report {
     // A project file is checked for its project tables; the package checker runs when the
     // file is (also) a package's manifest.
     let project = crate::project::manifest::project_tables(dir);
@@ -35,18 +53,7 @@ pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) ->
         let findings = crate::project::manifest::check_dir(dir, &declared);
         report.findings.extend(findings);
     }
-    let mut probed = false;
-    if let Some(timeout) = probe {
-        match &report.package {
-            Some(package) => {
-                let findings = probe::probe_package(package, timeout);
-                report.findings.extend(findings);
-                probed = true;
-            }
-            None => reporter.warn("--probe skipped: the package has errors; fix them first"),
-        }
-    }
-    Validated { report, probed }
+    report
 }
 
 /// The declared settings of an installed package, for checking a project's values (`None`
@@ -70,7 +77,8 @@ pub struct Packed {
 /// Validate the package in `dir` and, when it has no errors, write its archive into
 /// `out_dir`.
 pub fn pack(dir: &Path, out_dir: &Path) -> Packed {
-    let report = check_package(dir);
+    // The project tables travel in the archive's agx.toml: they must be valid too.
+    let report = check(dir);
     let archive = match &report.package {
         Some(package) if !report.has_errors() => crate::archive::pack(package, out_dir).map(Some),
         _ => Ok(None),

@@ -921,16 +921,17 @@ pub fn add(
             .unwrap_or_default(),
         enabled: true,
     };
-    project.servers.insert(key.clone(), decl.clone());
-    let lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
-    let version = lock.server(&key).expect("just locked").version.clone();
-    let requirement = req.unwrap_or_else(|| format!("^{version}"));
-    let mut decl = decl;
-    decl.requirement =
-        crate::name::parse_manifest_requirement(&requirement).expect("a caret requirement");
-    decl.version = requirement.clone();
     project.servers.insert(key.clone(), decl);
-    let lock = resolve_lock(ctx, &project, Some(&lock), &Upgrade::None)?;
+    let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
+    let locked = lock
+        .servers
+        .iter_mut()
+        .find(|s| s.key == key)
+        .expect("just locked");
+    let version = locked.version.clone();
+    // `^version` admits the version just resolved, so recording it changes no choice.
+    let requirement = req.unwrap_or_else(|| format!("^{version}"));
+    locked.requirement = requirement.clone();
     let text = edit_add(&file, &original, &key, &target, &requirement)?;
     crate::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
         ProjectError::Write {
