@@ -38,7 +38,7 @@ pub fn walk_up(start: &Path) -> Option<PathBuf> {
 /// Whether `file` declares a project. A look at table headers, not a parse: `agx serve`
 /// asks this on every start, and a broken file is reported by the commands that read it.
 pub fn is_project_file(file: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let Some(text) = read_regular(file) else {
         return false;
     };
     text.lines().any(|line| {
@@ -49,6 +49,16 @@ pub fn is_project_file(file: &Path) -> bool {
             || line.starts_with("project =")
             || line.starts_with("servers =")
     })
+}
+
+/// The text of `file` when it is a regular file (not a link, FIFO or device: reading a FIFO
+/// would wait forever, and `agx validate` never follows a linked manifest).
+pub fn read_regular(file: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(file).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    std::fs::read_to_string(file).ok()
 }
 
 #[cfg(test)]

@@ -201,6 +201,14 @@ const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabl
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
 fn read_checked(path: &Path, kind: Kind) -> Result<Option<Draft>, ProjectError> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(ProjectError::Read {
+            path: path.into(),
+            source: std::io::Error::other("not a regular file"),
+        });
+    }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -548,7 +556,7 @@ pub fn project_tables(dir: &Path) -> Option<bool> {
     if !super::discover::is_project_file(&file) {
         return None;
     }
-    let text = std::fs::read_to_string(&file).ok()?;
+    let text = super::discover::read_regular(&file)?;
     let has_package = crate::manifest::spanned::parse_toml(&text)
         .ok()
         .and_then(|doc| doc.as_table().map(|t| t.iter().any(|e| e.key == "package")))
@@ -564,7 +572,7 @@ pub fn check_dir(
 ) -> Vec<crate::manifest::Finding> {
     let mut f = Findings::default();
     for (name, kind) in [(PROJECT_FILE, Kind::Committed), (LOCAL_FILE, Kind::Local)] {
-        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
+        let Some(text) = super::discover::read_regular(&dir.join(name)) else {
             continue;
         };
         let file = SourceFile::new(name, text);
