@@ -16,6 +16,9 @@ _agx() {
             ",$1")
                 cmd="agx"
                 ;;
+            agx,add)
+                cmd="agx__subcmd__add"
+                ;;
             agx,call)
                 cmd="agx__subcmd__call"
                 ;;
@@ -30,9 +33,6 @@ _agx() {
                 ;;
             agx,doctor)
                 cmd="agx__subcmd__doctor"
-                ;;
-            agx,gc)
-                cmd="agx__subcmd__gc"
                 ;;
             agx,help)
                 cmd="agx__subcmd__help"
@@ -49,6 +49,9 @@ _agx() {
             agx,list)
                 cmd="agx__subcmd__list"
                 ;;
+            agx,lock)
+                cmd="agx__subcmd__lock"
+                ;;
             agx,new)
                 cmd="agx__subcmd__new"
                 ;;
@@ -64,11 +67,20 @@ _agx() {
             agx,registry)
                 cmd="agx__subcmd__registry"
                 ;;
+            agx,remove)
+                cmd="agx__subcmd__remove"
+                ;;
             agx,search)
                 cmd="agx__subcmd__search"
                 ;;
             agx,serve)
                 cmd="agx__subcmd__serve"
+                ;;
+            agx,sync)
+                cmd="agx__subcmd__sync"
+                ;;
+            agx,tree)
+                cmd="agx__subcmd__tree"
                 ;;
             agx,uninstall)
                 cmd="agx__subcmd__uninstall"
@@ -112,6 +124,9 @@ _agx() {
             agx__subcmd__config__subcmd__help,unset)
                 cmd="agx__subcmd__config__subcmd__help__subcmd__unset"
                 ;;
+            agx__subcmd__help,add)
+                cmd="agx__subcmd__help__subcmd__add"
+                ;;
             agx__subcmd__help,call)
                 cmd="agx__subcmd__help__subcmd__call"
                 ;;
@@ -126,9 +141,6 @@ _agx() {
                 ;;
             agx__subcmd__help,doctor)
                 cmd="agx__subcmd__help__subcmd__doctor"
-                ;;
-            agx__subcmd__help,gc)
-                cmd="agx__subcmd__help__subcmd__gc"
                 ;;
             agx__subcmd__help,help)
                 cmd="agx__subcmd__help__subcmd__help"
@@ -145,6 +157,9 @@ _agx() {
             agx__subcmd__help,list)
                 cmd="agx__subcmd__help__subcmd__list"
                 ;;
+            agx__subcmd__help,lock)
+                cmd="agx__subcmd__help__subcmd__lock"
+                ;;
             agx__subcmd__help,new)
                 cmd="agx__subcmd__help__subcmd__new"
                 ;;
@@ -160,11 +175,20 @@ _agx() {
             agx__subcmd__help,registry)
                 cmd="agx__subcmd__help__subcmd__registry"
                 ;;
+            agx__subcmd__help,remove)
+                cmd="agx__subcmd__help__subcmd__remove"
+                ;;
             agx__subcmd__help,search)
                 cmd="agx__subcmd__help__subcmd__search"
                 ;;
             agx__subcmd__help,serve)
                 cmd="agx__subcmd__help__subcmd__serve"
+                ;;
+            agx__subcmd__help,sync)
+                cmd="agx__subcmd__help__subcmd__sync"
+                ;;
+            agx__subcmd__help,tree)
+                cmd="agx__subcmd__help__subcmd__tree"
                 ;;
             agx__subcmd__help,uninstall)
                 cmd="agx__subcmd__help__subcmd__uninstall"
@@ -257,7 +281,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -269,6 +293,36 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__add)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -572,21 +626,13 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        agx__subcmd__gc)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --dry-run --json --help --version"
+        agx__subcmd__help)
+            opts="install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --registry)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -594,9 +640,9 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt completions help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+        agx__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -734,20 +780,6 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        agx__subcmd__help__subcmd__gc)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         agx__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -805,6 +837,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__lock)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -972,6 +1018,20 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -987,6 +1047,34 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__tree)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1155,6 +1243,36 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__lock)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --upgrade --upgrade-package --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --upgrade-package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1550,6 +1668,32 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__remove)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__search)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1588,6 +1732,58 @@ _agx() {
                     return 0
                     ;;
                 --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__sync)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__tree)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -49,6 +49,11 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
+            cand add 'Which project a project command works on'
+            cand remove 'Which project a project command works on'
+            cand lock 'Which project a project command works on'
+            cand sync 'Which project a project command works on'
+            cand tree 'Which project a project command works on'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -545,6 +550,88 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;add'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --name 'The key in [servers] and in client files (default: derived from the server''s name)'
+            cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;remove'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;lock'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --upgrade-package 'Let this package move (repeatable); the others keep their locked versions'
+            cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --upgrade 'Let every package move to the newest version its requirements allow'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;sync'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --locked 'Fail if agx.lock does not match agx.toml (it would change)'
+            cand --frozen 'Use agx.lock as it is, without comparing it with agx.toml'
+            cand --check 'Change nothing: list every difference and exit non-zero when there is one (for CI)'
+            cand --force 'Replace hand-written client entries whose keys the project uses'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;tree'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;completions'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
@@ -579,6 +666,11 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
+            cand add 'Add a server to the project''s agx.toml, lock it and sync (docs/projects.md)'
+            cand remove 'Remove a server from the project''s agx.toml, agx.lock and client files'
+            cand lock 'Resolve the project''s servers into agx.lock'
+            cand sync 'Install the locked versions and write each listed client''s project file'
+            cand tree 'Show which packages the project needs, and why'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -651,6 +743,16 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;call'= {
         }
         &'agx;help;prompt'= {
+        }
+        &'agx;help;add'= {
+        }
+        &'agx;help;remove'= {
+        }
+        &'agx;help;lock'= {
+        }
+        &'agx;help;sync'= {
+        }
+        &'agx;help;tree'= {
         }
         &'agx;help;completions'= {
         }

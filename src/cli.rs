@@ -90,8 +90,87 @@ pub enum Command {
     Call(CallArgs),
     /// Render one installed prompt as `agx serve` would, and print its messages.
     Prompt(PromptArgs),
+    /// Add a server to the project's agx.toml, lock it and sync (docs/projects.md).
+    Add(AddArgs),
+    /// Remove a server from the project's agx.toml, agx.lock and client files.
+    Remove(RemoveArgs),
+    /// Resolve the project's servers into agx.lock.
+    Lock(LockArgs),
+    /// Install the locked versions and write each listed client's project file.
+    Sync(SyncArgs),
+    /// Show which packages the project needs, and why.
+    Tree(TreeArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+}
+
+/// Which project a project command works on.
+#[derive(Debug, Args)]
+pub struct ProjectArgs {
+    /// The project folder (default: the nearest folder at or above the current one whose
+    /// agx.toml has [project] or [servers]).
+    #[arg(long, env = "AGX_PROJECT", value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The server (`publisher/package/server`, or `publisher/package` with one server) and
+    /// optionally a version requirement (default: `^` the version resolved).
+    #[arg(value_name = "SERVER[@REQ]")]
+    pub server: String,
+    /// The key in [servers] and in client files (default: derived from the server's name).
+    #[arg(long, value_name = "KEY")]
+    pub name: Option<String>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The key in [servers].
+    pub key: String,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LockArgs {
+    /// Let every package move to the newest version its requirements allow.
+    #[arg(long, conflicts_with = "upgrade_package")]
+    pub upgrade: bool,
+    /// Let this package move (repeatable); the others keep their locked versions.
+    #[arg(long, value_name = "PKG")]
+    pub upgrade_package: Vec<String>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// Fail if agx.lock does not match agx.toml (it would change).
+    #[arg(long, group = "lock_mode")]
+    pub locked: bool,
+    /// Use agx.lock as it is, without comparing it with agx.toml.
+    #[arg(long, group = "lock_mode")]
+    pub frozen: bool,
+    /// Change nothing: list every difference and exit non-zero when there is one (for CI).
+    #[arg(long)]
+    pub check: bool,
+    /// Replace hand-written client entries whose keys the project uses.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
 }
 
 #[derive(Debug, Args)]

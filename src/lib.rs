@@ -16,6 +16,7 @@ pub mod name;
 pub mod ops;
 pub mod paths;
 pub mod printer;
+pub mod project;
 pub mod report;
 pub mod resolve;
 pub mod runtime;

@@ -5,6 +5,7 @@ use crate::error::CliResult;
 use crate::paths::AgxPaths;
 use crate::printer::Printer;
 
+pub mod add;
 pub mod call;
 pub mod clients;
 pub mod completions;
@@ -15,13 +16,17 @@ pub mod info;
 pub mod install;
 pub mod install_server;
 pub mod list;
+pub mod lock;
 pub mod new;
 pub mod outdated;
 pub mod pack;
 pub mod prompt;
 pub mod registry;
+pub mod remove;
 pub mod search;
 pub mod serve;
+pub mod sync;
+pub mod tree;
 pub mod uninstall;
 pub mod uninstall_server;
 pub mod update;
@@ -88,6 +93,11 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Serve(a) => serve::run(&ctx, a),
         Command::Call(a) => call::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),
+        Command::Add(a) => add::run(&ctx, a),
+        Command::Remove(a) => remove::run(&ctx, a),
+        Command::Lock(a) => lock::run(&ctx, a),
+        Command::Sync(a) => sync::run(&ctx, a),
+        Command::Tree(a) => tree::run(&ctx, a),
         Command::Completions(a) => completions::run(&ctx, a),
     }
 }

@@ -119,7 +119,9 @@ impl ManifestDraft {
     }
 }
 
-const TOP_KEYS: &[&str] = &["package", "dependencies", "extension"];
+// `project` and `servers` belong to a project file sharing agx.toml with the package; the
+// project checker (src/project/manifest.rs) reads them.
+const TOP_KEYS: &[&str] = &["package", "dependencies", "extension", "project", "servers"];
 const PACKAGE_KEYS: &[&str] = &[
     "name",
     "version",

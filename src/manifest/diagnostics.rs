@@ -116,6 +116,13 @@ codes! {
     RESOURCE_FILE_MISSING = "E103" "resource-file-missing" Error "a resource's `path` is outside the package, missing, a link, not a regular file or over the size cap";
     RESOURCE_WITHOUT_CONTENT = "E104" "resource-without-content" Error "a resource has no `uri`/`uri_template`, or nothing to produce its content (`path` or `command`)";
     DUPLICATE_RESOURCE_URI = "E105" "duplicate-resource-uri" Error "two resources of a package have the same `uri` or `uri_template`";
+    UNKNOWN_CLIENT = "E200" "unknown-client" Error "[project].clients names a client agx does not know";
+    INVALID_SERVER_KEY = "E201" "invalid-server-key" Error "a [servers] key is not a valid entry name (lowercase letters, digits, `-`)";
+    INVALID_SERVER_TARGET = "E202" "invalid-server-target" Error "a [servers] entry's `server` is neither a qualified server nor a package";
+    PROJECT_SECRET_VALUE = "E203" "project-secret-value" Error "a project file gives a secret setting a value";
+    UNDECLARED_PROJECT_SETTING = "E204" "undeclared-project-setting" Error "a project file sets a setting the installed package does not declare";
+    INVALID_PROJECT_SETTING_VALUE = "E205" "invalid-project-setting-value" Error "a project setting's value does not fit its declaration (type, enum)";
+    CONFLICTING_PROJECT_SETTINGS = "E206" "conflicting-project-settings" Error "two [servers] keys launch one server with different settings";
     DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
     UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
     MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";

@@ -18,7 +18,7 @@ pub struct Validated {
 /// Check the package in `dir`; with `probe`, also run each tool's self-test under that
 /// timeout (this runs package code).
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
-    let mut report = check_package(dir);
+    let mut report = check(dir);
     let mut probed = false;
     if let Some(timeout) = probe {
         match &report.package {
@@ -33,6 +33,40 @@ pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) ->
     Validated { report, probed }
 }
 
+/// Every finding of a folder: its package, and its project tables when agx.toml declares a
+/// project (a project-only agx.toml is not a package).
+fn check(dir: &Path) -> Report {
+    // A project file is checked for its project tables; the package checker runs when the
+    // file is (also) a package's manifest.
+    let project = crate::project::manifest::project_tables(dir);
+    let mut report = match project {
+        Some(false) => Report::default(),
+        _ => check_package(dir),
+    };
+    if project.is_some() {
+        // A server of the package in the same file is checked against its declarations.
+        let own = report.package.clone();
+        let declared = |name: &crate::name::PackageName| match &own {
+            Some(p) if p.name() == name => Some(p.manifest.extension.settings.clone()),
+            _ => installed_settings(name),
+        };
+        let findings = crate::project::manifest::check_dir(dir, &declared);
+        report.findings.extend(findings);
+    }
+    report
+}
+
+/// The declared settings of an installed package, for checking a project's values (`None`
+/// when it is not installed, or agx's home cannot be found: those checks are then skipped).
+fn installed_settings(name: &crate::name::PackageName) -> Option<Vec<crate::settings::Setting>> {
+    let paths = crate::paths::AgxPaths::from_env().ok()?;
+    let dir = crate::store::Store::open(&paths)
+        .installed_dir(name)
+        .ok()??;
+    let package = crate::manifest::load_installed(&dir).ok()?;
+    Some(package.manifest.extension.settings)
+}
+
 /// The result of `agx pack`: the validation report, and the archive when the package had no
 /// errors (or why writing it failed).
 pub struct Packed {
@@ -43,7 +77,8 @@ pub struct Packed {
 /// Validate the package in `dir` and, when it has no errors, write its archive into
 /// `out_dir`.
 pub fn pack(dir: &Path, out_dir: &Path) -> Packed {
-    let report = check_package(dir);
+    // The project tables travel in the archive's agx.toml: they must be valid too.
+    let report = check(dir);
     let archive = match &report.package {
         Some(package) if !report.has_errors() => crate::archive::pack(package, out_dir).map(Some),
         _ => Ok(None),

@@ -363,5 +363,8 @@ pub fn state(s: &ResolvedSetting) -> String {
         ValueSource::Env { variable } => {
             format!("from {variable} ({})", s.value().unwrap_or_default())
         }
+        ValueSource::Project { file } => {
+            format!("from {file} ({})", s.value().unwrap_or_default())
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod list;
 pub mod locked;
 pub mod new;
 pub mod outdated;
+pub mod project;
 pub mod prompt;
 pub mod search;
 pub mod uninstall;

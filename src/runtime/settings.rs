@@ -31,11 +31,19 @@ pub fn resolve(paths: &AgxPaths, assembled: &mut Assembled) -> Result<(), ServeE
     if declared.iter().all(|s| s.settings.is_empty()) {
         return Ok(());
     }
-    let server = match assembled {
-        Assembled::Native(a) => format!("server {}", a.server),
-        Assembled::Wrapped(w) => format!("server {}", w.server),
+    let served = match assembled {
+        Assembled::Native(a) => a.server.clone(),
+        Assembled::Wrapped(w) => w.server.clone(),
     };
-    let resolved = resolve_packages(paths, &declared, &server)?;
+    let server = format!("server {served}");
+    // Project values (agx.toml `[servers.KEY].settings`) apply to the served package when
+    // `agx serve` runs inside that project (docs/projects.md, "Settings").
+    let project = crate::project::serve_values(&served).map(|(file, values)| ProjectValues {
+        package: served.package.clone(),
+        file,
+        values,
+    });
+    let resolved = resolve_packages(paths, &declared, &server, project.as_ref())?;
     let of = |package: &PackageName, current: &Arc<PackageSettings>| {
         resolved
             .get(package)
@@ -75,22 +83,33 @@ pub fn resolve_one(
     if declared.settings.is_empty() {
         return Ok(declared);
     }
-    let mut resolved = resolve_packages(paths, std::slice::from_ref(&declared), what)?;
+    let mut resolved = resolve_packages(paths, std::slice::from_ref(&declared), what, None)?;
     Ok(resolved.remove(&declared.package).unwrap_or(declared))
 }
 
-/// Read the stored values of each package once; fail with every missing required setting;
-/// make the secrets known to [`redact`].
+/// The project's values for one package's settings.
+struct ProjectValues {
+    package: PackageName,
+    file: std::path::PathBuf,
+    values: std::collections::BTreeMap<String, String>,
+}
+
+/// Read the stored values of each package once, with the project's over them; fail with
+/// every missing required setting; make the secrets known to [`redact`].
 fn resolve_packages(
     paths: &AgxPaths,
     declared: &[Arc<PackageSettings>],
     what: &str,
+    project: Option<&ProjectValues>,
 ) -> Result<HashMap<PackageName, Arc<PackageSettings>>, ServeError> {
     let store = SettingsStore::open(paths)?;
     let mut resolved: HashMap<PackageName, Arc<PackageSettings>> = HashMap::new();
     let mut missing = Vec::new();
     for d in declared {
-        let r = store.resolve(&d.package, &d.declarations())?;
+        let mut r = store.resolve(&d.package, &d.declarations())?;
+        if let Some(p) = project.filter(|p| p.package == d.package) {
+            r.apply_project(&p.values, &p.file)?;
+        }
         if r.missing().next().is_some() {
             missing.push(missing_message(&r.package, r.missing()));
         }

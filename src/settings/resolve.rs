@@ -1,5 +1,6 @@
-//! A package's settings with their values, in the order env override > stored value >
-//! default, as `agx serve` reads them once at start and `info`/`doctor` show them.
+//! A package's settings with their values, in the order env override > project value >
+//! stored value > default, as `agx serve` reads them once at start and `info`/`doctor`
+//! show them (docs/settings.md, "Precedence").
 
 use serde::Serialize;
 
@@ -13,6 +14,8 @@ use crate::name::PackageName;
 pub enum ValueSource {
     /// An override variable of the environment.
     Env { variable: String },
+    /// The `settings` of the project's `[servers]` entry (agx.toml).
+    Project { file: String },
     /// `agx config set`.
     Stored,
     /// The declaration's default.
@@ -82,6 +85,41 @@ impl PackageSettings {
                 .map(|s| ResolvedSetting::new(s.clone(), None, ValueSource::Unset))
                 .collect(),
         }
+    }
+
+    /// Lay a project's values over the resolved ones: each beats a stored value and a
+    /// default, never an environment override. Secrets are never taken from a project file
+    /// (`agx validate` refuses them there). A value that does not fit is an error.
+    pub fn apply_project(
+        &mut self,
+        values: &std::collections::BTreeMap<String, String>,
+        file: &std::path::Path,
+    ) -> Result<(), super::SettingsError> {
+        for s in &mut self.settings {
+            let Some(raw) = values.get(&s.setting.key) else {
+                continue;
+            };
+            if s.setting.secret || matches!(s.source, ValueSource::Env { .. }) {
+                continue;
+            }
+            let value =
+                s.setting
+                    .check_value(raw)
+                    .map_err(|e| super::SettingsError::BadOverride {
+                        variable: file.display().to_string(),
+                        package: self.package.clone(),
+                        key: s.setting.key.clone(),
+                        problem: e.to_string(),
+                    })?;
+            *s = ResolvedSetting::new(
+                s.setting.clone(),
+                Some(value),
+                ValueSource::Project {
+                    file: file.display().to_string(),
+                },
+            );
+        }
+        Ok(())
     }
 
     /// The declarations alone.
@@ -182,6 +220,42 @@ mod tests {
         };
         assert_eq!(ps.env_vars(), vec![("K".into(), "canary".into())]);
         assert_eq!(ps.secret_values().collect::<Vec<_>>(), ["canary"]);
+    }
+
+    #[test]
+    fn a_project_value_beats_stored_and_default_but_not_env() {
+        let units = Setting {
+            default: Some("metric".into()),
+            ..Setting::new("units")
+        };
+        let days = Setting::new("days");
+        let token = Setting {
+            secret: true,
+            ..Setting::new("token")
+        };
+        let mut ps = PackageSettings {
+            package: PackageName::parse("acme/w").unwrap(),
+            settings: vec![
+                ResolvedSetting::new(units, Some("metric".into()), ValueSource::Default),
+                ResolvedSetting::new(
+                    days,
+                    Some("5".into()),
+                    ValueSource::Env {
+                        variable: "X".into(),
+                    },
+                ),
+                ResolvedSetting::new(token, None, ValueSource::Unset),
+            ],
+        };
+        let values = [("units", "imperial"), ("days", "2"), ("token", "leak")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into();
+        ps.apply_project(&values, std::path::Path::new("/p/agx.toml"))
+            .unwrap();
+        assert_eq!(ps.settings[0].value(), Some("imperial"));
+        assert!(matches!(ps.settings[0].source, ValueSource::Project { .. }));
+        assert_eq!(ps.settings[1].value(), Some("5"));
+        assert_eq!(ps.settings[2].value(), None);
     }
 
     #[test]

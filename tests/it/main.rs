@@ -21,6 +21,7 @@ mod mcp_registry;
 mod multi_version;
 mod network_hardening;
 mod pack;
+mod project;
 mod registry;
 mod resources;
 mod runtime_hardening;

@@ -1,0 +1,664 @@
+//! The project tables of `agx.toml` and the personal `agx.local.toml` beside it:
+//!
+//! ```toml
+//! [project]
+//! clients = ["claude-code", "cursor"]
+//! [servers]
+//! weather = { server = "acme/weather/forecast", version = "^1.1", settings = { units = "metric" } }
+//! ```
+//!
+//! One checker serves both `agx validate` (every finding, with codes and line:col) and the
+//! project commands (which stop at the first error). The same file may hold `[package]`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::{LOCAL_FILE, PROJECT_FILE, ProjectError};
+use crate::clients::{self, Client};
+use crate::manifest::diagnostics::{self as codes, Findings, Severity};
+use crate::manifest::fields::{Table, did_you_mean};
+use crate::manifest::spanned::{Node, SourceFile, Value};
+use crate::name::{NameError, PackageName, QualifiedName};
+use crate::settings::Setting;
+
+/// What a `[servers]` entry launches: a qualified server, or a package with one server.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ServerTarget {
+    Server(QualifiedName),
+    Package(PackageName),
+}
+
+impl ServerTarget {
+    /// `publisher/name` (a package, with a publisher) or `publisher/package/server`.
+    pub fn parse(text: &str) -> Result<ServerTarget, NameError> {
+        match PackageName::parse(text) {
+            Ok(p) if p.publisher().is_some() => Ok(ServerTarget::Package(p)),
+            _ => QualifiedName::parse(text).map(ServerTarget::Server),
+        }
+    }
+
+    pub fn package(&self) -> &PackageName {
+        match self {
+            ServerTarget::Server(q) => &q.package,
+            ServerTarget::Package(p) => p,
+        }
+    }
+}
+
+impl std::fmt::Display for ServerTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerTarget::Server(q) => q.fmt(f),
+            ServerTarget::Package(p) => p.fmt(f),
+        }
+    }
+}
+
+/// One `[servers]` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerDecl {
+    pub target: ServerTarget,
+    /// `version` as written (`*` when absent), and parsed.
+    pub version: String,
+    pub requirement: semver::VersionReq,
+    /// Non-secret setting values, as written (numbers and booleans as their TOML text).
+    pub settings: BTreeMap<String, String>,
+    /// `enabled = false` keeps the entry out of client files.
+    pub enabled: bool,
+}
+
+/// A project: `agx.toml` with `agx.local.toml` laid over it.
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub dir: PathBuf,
+    /// `[project].clients` of agx.toml.
+    pub clients: Vec<&'static Client>,
+    /// `[servers]` of agx.toml: what the lock pins.
+    pub servers: BTreeMap<String, ServerDecl>,
+    /// Clients that agx.local.toml adds.
+    pub local_clients: Vec<&'static Client>,
+    /// Servers that agx.local.toml adds (resolved at sync, never locked).
+    pub local_servers: BTreeMap<String, ServerDecl>,
+    /// Keys of agx.toml that agx.local.toml disables.
+    pub disabled: BTreeSet<String>,
+}
+
+impl Project {
+    /// Read and check the project in `dir`; the first error stops it.
+    pub fn load(dir: &Path) -> Result<Project, ProjectError> {
+        let committed = read_checked(&dir.join(PROJECT_FILE), Kind::Committed)?
+            .ok_or_else(|| ProjectError::NotFound { start: dir.into() })?;
+        let local = read_checked(&dir.join(LOCAL_FILE), Kind::Local)?.unwrap_or_default();
+        let mut project = Project {
+            dir: dir.to_path_buf(),
+            clients: committed.clients,
+            servers: committed.servers,
+            local_clients: Vec::new(),
+            local_servers: BTreeMap::new(),
+            disabled: BTreeSet::new(),
+        };
+        for client in local.clients {
+            if !project.clients.iter().any(|c| c.id == client.id) {
+                project.local_clients.push(client);
+            }
+        }
+        for key in local.disabled {
+            if !project.servers.contains_key(&key) {
+                return Err(ProjectError::Invalid {
+                    location: local.key_locations[&key].clone(),
+                    message: format!("`{key}` disables no server of {PROJECT_FILE}"),
+                    hint: Some(format!(
+                        "the keys of {PROJECT_FILE}: {}",
+                        project
+                            .servers
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                    more: 0,
+                });
+            }
+            project.disabled.insert(key);
+        }
+        for (key, decl) in local.servers {
+            match project.servers.get(&key) {
+                Some(_) => {
+                    return Err(ProjectError::Invalid {
+                        location: local.key_locations[&key].clone(),
+                        message: format!(
+                            "`{key}` is already in {PROJECT_FILE}; {LOCAL_FILE} can only disable it"
+                        ),
+                        hint: Some(format!(
+                            "write `{key} = {{ enabled = false }}` to disable it, or add it under another key"
+                        )),
+                        more: 0,
+                    });
+                }
+                None => {
+                    project.local_servers.insert(key, decl);
+                }
+            }
+        }
+        Ok(project)
+    }
+
+    /// Every client whose project file `sync` writes: agx.toml's, then agx.local.toml's.
+    pub fn all_clients(&self) -> impl Iterator<Item = &'static Client> + '_ {
+        self.clients.iter().chain(&self.local_clients).copied()
+    }
+
+    /// The entries `sync` writes: agx.toml's that are enabled, and agx.local.toml's.
+    pub fn active_servers(&self) -> impl Iterator<Item = (&String, &ServerDecl)> {
+        self.servers
+            .iter()
+            .filter(|(k, d)| d.enabled && !self.disabled.contains(*k))
+            .chain(self.local_servers.iter().filter(|(_, d)| d.enabled))
+    }
+
+    /// The entry for `server` with its settings, when the project has one (agx serve reads
+    /// project values through it).
+    pub fn entry_for(&self, server: &QualifiedName) -> Option<(&String, &ServerDecl)> {
+        self.servers
+            .iter()
+            .chain(&self.local_servers)
+            .find(|(_, d)| match &d.target {
+                ServerTarget::Server(q) => q == server,
+                ServerTarget::Package(p) => p == &server.package,
+            })
+    }
+}
+
+/// Which file is being read: the committed one allows other tables (`[package]`, …) and
+/// needs `server` in every entry; the local one may disable entries by key alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Committed,
+    Local,
+}
+
+/// What the checker read from one file.
+#[derive(Debug, Default)]
+pub struct Draft {
+    pub clients: Vec<&'static Client>,
+    pub servers: BTreeMap<String, ServerDecl>,
+    /// Whether the file has `[project]` or `[servers]` at all.
+    pub is_project: bool,
+    /// Keys that agx.local.toml disables by key alone (`key = { enabled = false }`).
+    pub disabled: BTreeSet<String>,
+    /// Where each key and each setting value is, for later findings.
+    pub key_locations: BTreeMap<String, String>,
+    setting_spans: BTreeMap<(String, String), Range<usize>>,
+}
+
+const TOP_KEYS: &[&str] = &["project", "servers"];
+/// Tables of a package manifest that may share the file with the project tables.
+const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
+const PROJECT_KEYS: &[&str] = &["clients"];
+const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabled"];
+
+/// Read `path` (None when it does not exist) and turn the first error into a
+/// [`ProjectError::Invalid`].
+fn read_checked(path: &Path, kind: Kind) -> Result<Option<Draft>, ProjectError> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(ProjectError::Read {
+            path: path.into(),
+            source: std::io::Error::other("not a regular file"),
+        });
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(ProjectError::Read {
+                path: path.into(),
+                source,
+            });
+        }
+    };
+    let file = SourceFile::new(path.display().to_string(), text);
+    let mut f = Findings::default();
+    let draft = check_file(&mut f, &file, kind);
+    let mut errors = f.list.into_iter().filter(|x| x.severity == Severity::Error);
+    if let Some(first) = errors.next() {
+        return Err(ProjectError::Invalid {
+            location: first.location.to_string(),
+            message: first.message,
+            hint: first.hint,
+            more: errors.map(|x| x.count()).sum(),
+        });
+    }
+    Ok(Some(draft))
+}
+
+/// Check the project tables of one file, adding findings.
+pub fn check_file(f: &mut Findings, file: &SourceFile, kind: Kind) -> Draft {
+    let mut draft = Draft::default();
+    let doc = match file.parse() {
+        Ok(doc) => doc,
+        Err(e) => {
+            f.at(
+                codes::SYNTAX_ERROR,
+                file,
+                &e.span,
+                format!("`{}` is not valid TOML: {}", file.rel, e.message),
+                Some("fix the TOML syntax at this place".into()),
+            );
+            return draft;
+        }
+    };
+    let allowed: Vec<&str> = match kind {
+        Kind::Committed => TOP_KEYS.iter().chain(PACKAGE_TABLES).copied().collect(),
+        Kind::Local => TOP_KEYS.to_vec(),
+    };
+    // The package tables are checked by the package checker; only the project's are here.
+    let Some(top) = Table::read(f, file, &doc, 0..0, file.rel.clone(), &allowed) else {
+        return draft;
+    };
+    if let Some(entry) = top.get("project") {
+        draft.is_project = true;
+        read_project(f, file, &entry.value, entry.key_span.clone(), &mut draft);
+    }
+    if let Some(entry) = top.get("servers") {
+        draft.is_project = true;
+        read_servers(f, file, &entry.value, kind, &mut draft);
+    }
+    draft
+}
+
+fn read_project(
+    f: &mut Findings,
+    file: &SourceFile,
+    node: &Node,
+    anchor: Range<usize>,
+    draft: &mut Draft,
+) {
+    let Some(t) = Table::read(f, file, node, anchor, "[project]", PROJECT_KEYS) else {
+        return;
+    };
+    for (name, node) in t.strings(f, "clients").unwrap_or_default() {
+        match clients::table::find(&name) {
+            Some(client) if draft.clients.iter().any(|c| c.id == client.id) => f.at(
+                codes::DUPLICATE_NAME,
+                file,
+                &node.span,
+                format!("client `{name}` is listed twice in [project].clients"),
+                Some("list each client once".into()),
+            ),
+            Some(client) => draft.clients.push(client),
+            None => {
+                let ids = clients::CLIENTS.iter().map(|c| c.id);
+                let hint = match did_you_mean(&name, ids) {
+                    Some(close) => format!("did you mean `{close}`?"),
+                    None => "`agx clients` lists the supported clients".into(),
+                };
+                f.at(
+                    codes::UNKNOWN_CLIENT,
+                    file,
+                    &node.span,
+                    format!("unknown client `{name}` in [project].clients"),
+                    Some(hint),
+                );
+            }
+        }
+    }
+}
+
+fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, draft: &mut Draft) {
+    let Some(entries) = node.as_table() else {
+        f.at(
+            codes::WRONG_TYPE,
+            file,
+            &node.span,
+            format!("[servers] must be a table, found {}", node.type_name()),
+            None,
+        );
+        return;
+    };
+    let mut launched: BTreeMap<String, (String, BTreeMap<String, String>)> = BTreeMap::new();
+    for entry in entries {
+        let key = &entry.key;
+        if !clients::shape::is_portable_key(key) {
+            f.at(
+                codes::INVALID_SERVER_KEY,
+                file,
+                &entry.key_span,
+                format!("`{key}` is not a valid entry name"),
+                Some(
+                    "use lowercase letters, digits and `-`, starting with a letter or digit (every client accepts those)"
+                        .into(),
+                ),
+            );
+            continue;
+        }
+        draft
+            .key_locations
+            .insert(key.clone(), file.location(entry.key_span.start).to_string());
+        let what = format!("server `{key}`");
+        let Some(t) = Table::read(
+            f,
+            file,
+            &entry.value,
+            entry.key_span.clone(),
+            what,
+            COMMITTED_SERVER_KEYS,
+        ) else {
+            continue;
+        };
+        let enabled = t.bool(f, "enabled").unwrap_or(true);
+        let disables_only = kind == Kind::Local && !t.has("server");
+        if disables_only {
+            if enabled {
+                t.require(f, "server", "\"publisher/package/server\"");
+                continue;
+            }
+            // `key = { enabled = false }`: which committed key it disables is checked on load.
+            draft.disabled.insert(key.clone());
+            continue;
+        }
+        let target = t
+            .require(f, "server", "\"publisher/package/server\"")
+            .and_then(|_| t.string(f, "server"))
+            .and_then(|(text, node)| match ServerTarget::parse(&text) {
+                Ok(target) => Some(target),
+                Err(e) => {
+                    f.at(
+                        codes::INVALID_SERVER_TARGET,
+                        file,
+                        &node.span,
+                        format!("`{text}` names no server: {e}"),
+                        Some(
+                            "give a qualified server (`acme/weather/forecast`) or a package with one server (`acme/weather`)"
+                                .into(),
+                        ),
+                    );
+                    None
+                }
+            });
+        let (version, requirement) = match t.string(f, "version") {
+            None => ("*".to_string(), Some(semver::VersionReq::STAR)),
+            Some((text, node)) => match crate::name::parse_manifest_requirement(&text) {
+                Ok(req) => (text, Some(req)),
+                Err(e) => {
+                    f.at(
+                        codes::INVALID_REQUIREMENT,
+                        file,
+                        &node.span,
+                        format!("`{text}` is not a version requirement: {e}"),
+                        Some(
+                            "write a requirement such as \"^1.1\", \"~1.1.0\" or \"=1.1.0\"".into(),
+                        ),
+                    );
+                    (text, None)
+                }
+            },
+        };
+        let settings = t
+            .get("settings")
+            .map(|e| read_settings(f, file, key, &e.value, draft))
+            .unwrap_or_default();
+        let (Some(target), Some(requirement)) = (target, requirement) else {
+            continue;
+        };
+        let launch = target.to_string();
+        if let Some((other, other_settings)) = launched.get(&launch)
+            && other_settings != &settings
+        {
+            f.at(
+                codes::CONFLICTING_PROJECT_SETTINGS,
+                file,
+                &entry.key_span,
+                format!("`{key}` and `{other}` both launch {launch} with different settings"),
+                Some(
+                    "`agx serve` finds a project's values by server; give both the same settings, or keep one"
+                        .into(),
+                ),
+            );
+        }
+        launched.insert(launch, (key.clone(), settings.clone()));
+        draft.servers.insert(
+            key.clone(),
+            ServerDecl {
+                target,
+                version,
+                requirement,
+                settings,
+                enabled,
+            },
+        );
+    }
+}
+
+fn read_settings(
+    f: &mut Findings,
+    file: &SourceFile,
+    key: &str,
+    node: &Node,
+    draft: &mut Draft,
+) -> BTreeMap<String, String> {
+    let Some(items) = node.as_table() else {
+        f.at(
+            codes::WRONG_TYPE,
+            file,
+            &node.span,
+            format!(
+                "`settings` of server `{key}` must be a table, found {}",
+                node.type_name()
+            ),
+            None,
+        );
+        return BTreeMap::new();
+    };
+    let mut out = BTreeMap::new();
+    for item in items {
+        let text = match &item.value.value {
+            Value::String(s) => s.clone(),
+            Value::Integer(i) => i.to_string(),
+            Value::Float(x) => x.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => {
+                f.at(
+                    codes::WRONG_TYPE,
+                    file,
+                    &item.value.span,
+                    format!(
+                        "setting `{}` of server `{key}` must be a string, number or boolean, found {}",
+                        item.key,
+                        item.value.type_name()
+                    ),
+                    None,
+                );
+                continue;
+            }
+        };
+        draft
+            .setting_spans
+            .insert((key.to_string(), item.key.clone()), item.value.span.clone());
+        out.insert(item.key.clone(), text);
+    }
+    out
+}
+
+/// Check each entry's setting values against the declarations of its installed package
+/// (`declared` gives them; `None` when the package is not installed, which skips it).
+pub fn check_settings(
+    f: &mut Findings,
+    file: &SourceFile,
+    draft: &Draft,
+    declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
+) {
+    for (key, decl) in &draft.servers {
+        if decl.settings.is_empty() {
+            continue;
+        }
+        let Some(settings) = declared(decl.target.package()) else {
+            continue;
+        };
+        for (name, value) in &decl.settings {
+            let span = &draft.setting_spans[&(key.clone(), name.clone())];
+            let package = decl.target.package();
+            match settings.iter().find(|s| &s.key == name) {
+                None => {
+                    let hint = match did_you_mean(name, settings.iter().map(|s| s.key.as_str())) {
+                        Some(close) => format!("did you mean `{close}`?"),
+                        None if settings.is_empty() => format!("{package} declares no settings"),
+                        None => format!(
+                            "{package} declares: {}",
+                            settings
+                                .iter()
+                                .map(|s| s.key.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    };
+                    f.at(
+                        codes::UNDECLARED_PROJECT_SETTING,
+                        file,
+                        span,
+                        format!("{package} declares no setting `{name}` (server `{key}`)"),
+                        Some(hint),
+                    );
+                }
+                Some(s) if s.secret => f.at(
+                    codes::PROJECT_SECRET_VALUE,
+                    file,
+                    span,
+                    format!(
+                        "`{name}` of {package} is a secret; a project file (committed) must not hold its value"
+                    ),
+                    Some(format!(
+                        "remove it here; each person sets it once with `agx config set {package} {name}`"
+                    )),
+                ),
+                Some(s) => {
+                    if let Err(e) = s.check_value(value) {
+                        f.at(
+                            codes::INVALID_PROJECT_SETTING_VALUE,
+                            file,
+                            span,
+                            format!("setting `{name}` of server `{key}`: {e}"),
+                            Some(e.hint(s)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `dir/agx.toml` declares a project, and if so whether it also holds `[package]`
+/// (then `agx validate` checks the package too).
+pub fn project_tables(dir: &Path) -> Option<bool> {
+    let file = dir.join(PROJECT_FILE);
+    if !super::discover::is_project_file(&file) {
+        return None;
+    }
+    let text = super::discover::read_regular(&file)?;
+    let has_package = crate::manifest::spanned::parse_toml(&text)
+        .ok()
+        .and_then(|doc| doc.as_table().map(|t| t.iter().any(|e| e.key == "package")))
+        .unwrap_or(true);
+    Some(has_package)
+}
+
+/// What `agx validate` finds in a folder's project files (`agx.toml`, `agx.local.toml`).
+/// `declared` gives a package's setting declarations (`None`: unknown, values unchecked).
+pub fn check_dir(
+    dir: &Path,
+    declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
+) -> Vec<crate::manifest::Finding> {
+    let mut f = Findings::default();
+    for (name, kind) in [(PROJECT_FILE, Kind::Committed), (LOCAL_FILE, Kind::Local)] {
+        let Some(text) = super::discover::read_regular(&dir.join(name)) else {
+            continue;
+        };
+        let file = SourceFile::new(name, text);
+        let draft = check_file(&mut f, &file, kind);
+        check_settings(&mut f, &file, &draft, declared);
+    }
+    f.list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, kind: Kind) -> (Draft, Vec<String>) {
+        let file = SourceFile::new("agx.toml", text.to_string());
+        let mut f = Findings::default();
+        let draft = check_file(&mut f, &file, kind);
+        let found = f
+            .list
+            .iter()
+            .map(|x| format!("{} {} {}", x.code, x.location, x.message))
+            .collect();
+        (draft, found)
+    }
+
+    #[test]
+    fn a_project_with_a_package_reads_its_servers() {
+        let (draft, found) = check(
+            "[package]\nname = \"acme/x\"\nversion = \"0.1.0\"\n\n[project]\nclients = [\"claude-code\", \"cursor\"]\n\n[servers]\nweather = { server = \"acme/weather/forecast\", version = \"^1.1\", settings = { units = \"metric\", days = 3 } }\ngeo = { server = \"acme/geo\" }\n",
+            Kind::Committed,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(draft.clients.len(), 2);
+        let w = &draft.servers["weather"];
+        assert_eq!(w.target.to_string(), "acme/weather/forecast");
+        assert_eq!(w.settings["days"], "3");
+        assert!(matches!(
+            draft.servers["geo"].target,
+            ServerTarget::Package(_)
+        ));
+        assert_eq!(draft.servers["geo"].requirement, semver::VersionReq::STAR);
+    }
+
+    #[test]
+    fn bad_clients_keys_and_requirements_are_findings_with_places() {
+        let (_, found) = check(
+            "[project]\nclients = [\"cursr\"]\n\n[servers]\nWeather = { server = \"acme/weather/forecast\" }\nok = { server = \"acme/weather/forecast\", version = \"one\", colour = 1 }\n",
+            Kind::Committed,
+        );
+        let all = found.join("\n");
+        assert!(
+            all.contains("E200 agx.toml:2:12 unknown client `cursr`"),
+            "{all}"
+        );
+        assert!(all.contains("E201 agx.toml:5:1"), "{all}");
+        assert!(all.contains("E003 agx.toml:6:"), "{all}");
+        assert!(all.contains("E008 agx.toml:6:"), "{all}");
+    }
+
+    #[test]
+    fn a_local_file_may_disable_by_key_but_not_hold_package_tables() {
+        let (draft, found) = check("[servers]\nweather = { enabled = false }\n", Kind::Local);
+        assert!(found.is_empty(), "{found:?}");
+        assert!(draft.disabled.contains("weather"));
+        let (_, found) = check("[package]\nname = \"a/b\"\n", Kind::Local);
+        assert!(found[0].starts_with("E003"), "{found:?}");
+    }
+
+    #[test]
+    fn secret_and_undeclared_settings_are_refused() {
+        let text = "[servers]\nw = { server = \"acme/w/s\", settings = { api_key = \"x\", unitz = \"a\" } }\n";
+        let file = SourceFile::new("agx.toml", text.to_string());
+        let mut f = Findings::default();
+        let draft = check_file(&mut f, &file, Kind::Committed);
+        let declared = |_: &PackageName| {
+            Some(vec![
+                Setting {
+                    secret: true,
+                    ..Setting::new("api_key")
+                },
+                Setting::new("units"),
+            ])
+        };
+        check_settings(&mut f, &file, &draft, &declared);
+        let codes: Vec<_> = f.list.iter().map(|x| x.code).collect();
+        assert_eq!(codes, ["E203", "E204"], "{:?}", f.list);
+        assert_eq!(f.list[1].hint.as_deref(), Some("did you mean `units`?"));
+    }
+}

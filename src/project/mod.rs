@@ -1,0 +1,96 @@
+//! Projects (docs/projects.md): a repository declares the MCP servers it uses in `agx.toml`
+//! (`[project]`, `[servers]`), agx pins them in `agx.lock`, and `agx sync` installs the
+//! pinned versions and writes each listed client's project-scope file.
+//!
+//! - [`manifest`]: reading and checking `agx.toml` and `agx.local.toml` (with findings);
+//! - [`discover`]: finding the project folder (walking up, `--project`, `AGX_PROJECT`);
+//! - [`lock`]: the `agx.lock` format;
+//! - [`install`]: the one call that installs locked packages;
+//! - [`state`]: which client entries `sync` wrote, per project, on this machine.
+
+pub mod discover;
+pub mod install;
+pub mod lock;
+pub mod manifest;
+pub mod state;
+
+use std::path::PathBuf;
+
+pub use discover::find_project;
+pub use lock::{LockError, LockFile, LockedPackage, LockedServer};
+pub use manifest::{Project, ServerDecl, ServerTarget};
+
+/// The committed project file.
+pub const PROJECT_FILE: &str = "agx.toml";
+/// The personal override beside it (meant for `.gitignore`).
+pub const LOCAL_FILE: &str = "agx.local.toml";
+/// The lock file beside it.
+pub const LOCK_FILE: &str = "agx.lock";
+/// The variable naming the project folder (as `--project` does).
+pub const PROJECT_ENV: &str = "AGX_PROJECT";
+
+/// Why a project cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("no agx.toml with a [project] or [servers] table in {} or any folder above it", start.display())]
+    NotFound { start: PathBuf },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The first error finding, with file:line:col; `more` counts the others.
+    #[error("{location}: {message}{}", if *more > 0 { format!(" (and {more} more problem{})", if *more == 1 { "" } else { "s" }) } else { String::new() })]
+    Invalid {
+        location: String,
+        message: String,
+        hint: Option<String>,
+        more: usize,
+    },
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+impl crate::error::Hint for ProjectError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ProjectError::NotFound { .. } => Some(
+                "run `agx add <server>` in the project's folder to start one, or name it with --project DIR (AGX_PROJECT)".into(),
+            ),
+            ProjectError::Read { .. } | ProjectError::Write { .. } => None,
+            ProjectError::Invalid { hint, .. } => Some(match hint {
+                Some(h) => format!("{h}; `agx validate` lists every problem"),
+                None => "`agx validate` lists every problem".into(),
+            }),
+            ProjectError::Lock(e) => e.hint(),
+        }
+    }
+}
+
+/// The project values of `server`'s settings for `agx serve`: from the project named by
+/// `AGX_PROJECT`, else the nearest one at or above the current folder (clients start
+/// project servers in the project's folder). Returns the file and the entry's `settings`;
+/// `None` outside a project or when it has no entry for that server. A project file that
+/// does not load is logged and skipped: serving a user-scope entry must not depend on it.
+pub fn serve_values(
+    server: &crate::name::QualifiedName,
+) -> Option<(PathBuf, std::collections::BTreeMap<String, String>)> {
+    let dir = match std::env::var_os(PROJECT_ENV) {
+        Some(dir) => PathBuf::from(dir),
+        None => discover::walk_up(&std::env::current_dir().ok()?)?,
+    };
+    let project = match Project::load(&dir) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("project settings of {} not applied: {e}", dir.display());
+            return None;
+        }
+    };
+    let (_, decl) = project.entry_for(server)?;
+    Some((dir.join(PROJECT_FILE), decl.settings.clone()))
+}
