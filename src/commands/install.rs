@@ -21,7 +21,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let targets = args
         .packages
         .iter()
-        .map(|arg| Target::parse(arg))
+        .map(|arg| Target::parse_with_sha256(arg, args.sha256.as_deref()))
         .collect::<Result<Vec<_>, _>>()?;
     let provision = ProvisionOptions {
         allow_scripts: args.allow_scripts,
