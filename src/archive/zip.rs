@@ -310,7 +310,7 @@ mod tests {
         let dest = tmp.path().join("out");
         let slip = zip_file(tmp.path(), |w| {
             w.start_file("../evil.txt", SimpleFileOptions::default())?;
-            w.write_all(b"x")
+            Ok(w.write_all(b"x")?)
         });
         assert_eq!(
             unpack_err(&slip, &dest),
@@ -318,7 +318,7 @@ mod tests {
         );
         let absolute = zip_file(tmp.path(), |w| {
             w.start_file("/etc/evil", SimpleFileOptions::default())?;
-            w.write_all(b"x")
+            Ok(w.write_all(b"x")?)
         });
         assert_eq!(
             unpack_err(&absolute, &dest),

@@ -443,13 +443,18 @@ fn outdated_and_update_move_a_pypi_package_to_its_newest_version() {
         "{outdated}"
     );
     assert_eq!(outdated["packages"][0]["current"], TIME_OLDER, "{outdated}");
-    assert_eq!(outdated["packages"][0]["latest"], TIME_VERSION, "{outdated}");
+    assert_eq!(
+        outdated["packages"][0]["latest"], TIME_VERSION,
+        "{outdated}"
+    );
 
     let out = agx_with_pypi_api(&home, &api.url(), &["update"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let receipt =
-        std::fs::read_to_string(home.agx_home().join("receipts-v1/pypi/mcp-server-time.toml"))
-            .unwrap();
+    let receipt = std::fs::read_to_string(
+        home.agx_home()
+            .join("receipts-v1/pypi/mcp-server-time.toml"),
+    )
+    .unwrap();
     assert!(
         receipt.contains(&format!("spec = \"pypi:mcp-server-time=={TIME_VERSION}\"")),
         "{receipt}"

@@ -27,11 +27,18 @@ fn hello_bundle() -> &'static Path {
         let out = Command::new(repo_root().join("scripts/ci/mcpb-cli.sh"))
             .output()
             .expect("scripts/ci/mcpb-cli.sh runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let cli = String::from_utf8(out.stdout).unwrap().trim().to_string();
         let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcpb-fixture");
         let _ = std::fs::remove_dir_all(&work);
-        copy_tree(&repo_root().join("registry-fixtures/mcpb/hello"), &work.join("hello"));
+        copy_tree(
+            &repo_root().join("registry-fixtures/mcpb/hello"),
+            &work.join("hello"),
+        );
         let bundle = work.join("hello-bundle.mcpb");
         let out = Command::new(&cli)
             .arg("pack")
@@ -39,7 +46,11 @@ fn hello_bundle() -> &'static Path {
             .arg(&bundle)
             .output()
             .expect("mcpb pack runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         bundle
     })
 }
@@ -51,8 +62,15 @@ fn sha256_of(path: &Path) -> String {
 fn greet(home: &TestHome) -> String {
     let mut session = Session::start(home, SERVER);
     let init = session.initialize();
-    assert_eq!(init["result"]["serverInfo"]["name"], "hello-bundle", "{init}");
-    let reply = session.request(3, "tools/call", json!({"name": "greet", "arguments": {"name": "agx"}}));
+    assert_eq!(
+        init["result"]["serverInfo"]["name"], "hello-bundle",
+        "{init}"
+    );
+    let reply = session.request(
+        3,
+        "tools/call",
+        json!({"name": "greet", "arguments": {"name": "agx"}}),
+    );
     reply["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_default()
@@ -69,10 +87,9 @@ fn a_bundle_file_installs_serves_with_its_settings_and_uninstalls() {
     let list = agx(&home, &["list"]);
     let listed = String::from_utf8_lossy(&list.stdout).into_owned();
     assert!(listed.contains(PACKAGE), "{listed}");
-    let receipt = std::fs::read_to_string(
-        home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"),
-    )
-    .unwrap();
+    let receipt =
+        std::fs::read_to_string(home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"))
+            .unwrap();
     assert!(
         receipt.contains(&format!("integrity = [\"sha256:{}\"]", sha256_of(bundle))),
         "{receipt}"
@@ -109,7 +126,9 @@ fn a_bundle_url_needs_and_checks_its_sha256() {
     let out = agx(&home, &["install", &url]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains(&format!("error: {url}: a bundle from a URL needs its sha256")),
+        stderr(&out).contains(&format!(
+            "error: {url}: a bundle from a URL needs its sha256"
+        )),
         "{}",
         stderr(&out)
     );
@@ -130,15 +149,20 @@ fn a_bundle_url_needs_and_checks_its_sha256() {
     let out = agx(&home, &["install", &url, "--sha256", &actual]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(greet(&home), "Hello, agx!");
-    let receipt = std::fs::read_to_string(
-        home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"),
-    )
-    .unwrap();
-    assert!(receipt.contains(&format!("spec = \"mcpb:{url}\"")), "{receipt}");
+    let receipt =
+        std::fs::read_to_string(home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"))
+            .unwrap();
+    assert!(
+        receipt.contains(&format!("spec = \"mcpb:{url}\"")),
+        "{receipt}"
+    );
 }
 
 /// A zip written entry by entry.
-fn zip_file(path: &Path, build: impl FnOnce(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>) {
+fn zip_file(
+    path: &Path,
+    build: impl FnOnce(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>,
+) {
     let mut writer = zip::ZipWriter::new(File::create(path).unwrap());
     build(&mut writer).unwrap();
     writer.finish().unwrap();
@@ -165,7 +189,12 @@ fn refused(home: &TestHome, bundle: &Path) -> String {
     let before = store_files(home);
     let out = agx(home, &["install", bundle.to_str().unwrap()]);
     assert!(!out.status.success(), "{} was accepted", bundle.display());
-    assert_eq!(store_files(home), before, "{} changed the store", bundle.display());
+    assert_eq!(
+        store_files(home),
+        before,
+        "{} changed the store",
+        bundle.display()
+    );
     let staging = home.agx_home().join("store-v1/.staging");
     let leftovers: Vec<_> = std::fs::read_dir(&staging)
         .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
@@ -180,29 +209,41 @@ fn hostile_bundles_are_refused_and_leave_the_store_unchanged() {
     let dir = home.home().join("bundles");
     std::fs::create_dir_all(&dir).unwrap();
     let file = SimpleFileOptions::default();
-    let with_manifest = |name: &str, server_type: &str, extra: &dyn Fn(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>| {
-        let path = dir.join(name);
-        zip_file(&path, |w| {
-            w.start_file("manifest.json", file)?;
-            w.write_all(manifest(server_type).as_bytes())?;
-            extra(w)
-        });
-        path
-    };
+    let with_manifest =
+        |name: &str,
+         server_type: &str,
+         extra: &dyn Fn(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>| {
+            let path = dir.join(name);
+            zip_file(&path, |w| {
+                w.start_file("manifest.json", file)?;
+                w.write_all(manifest(server_type).as_bytes())?;
+                extra(w)
+            });
+            path
+        };
 
     let slip = with_manifest("slip.mcpb", "node", &|w| {
         w.start_file("../../evil.js", file)?;
-        w.write_all(b"boom")
+        Ok(w.write_all(b"boom")?)
     });
     let err = refused(&home, &slip);
-    assert!(err.contains(&format!("error: refusing to unpack {}", slip.display())), "{err}");
-    assert!(err.contains("entry `../../evil.js` climbs out of its folder with `..`"), "{err}");
+    assert!(
+        err.contains(&format!("error: refusing to unpack {}", slip.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains("entry `../../evil.js` climbs out of its folder with `..`"),
+        "{err}"
+    );
 
     let link = with_manifest("link.mcpb", "node", &|w| {
         w.add_symlink("server/index.js", "/etc/passwd", file)
     });
     let err = refused(&home, &link);
-    assert!(err.contains("entry `server/index.js` is a symbolic link"), "{err}");
+    assert!(
+        err.contains("entry `server/index.js` is a symbolic link"),
+        "{err}"
+    );
 
     // 600 MiB of zeros compress to well under a megabyte: past the 512 MiB cap.
     let bomb = with_manifest("bomb.mcpb", "node", &|w| {
@@ -215,11 +256,14 @@ fn hostile_bundles_are_refused_and_leave_the_store_unchanged() {
     });
     assert!(std::fs::metadata(&bomb).unwrap().len() < 2 * 1024 * 1024);
     let err = refused(&home, &bomb);
-    assert!(err.contains("the archive expands past the limit of 512 MiB"), "{err}");
+    assert!(
+        err.contains("the archive expands past the limit of 512 MiB"),
+        "{err}"
+    );
 
     let unknown = with_manifest("unknown.mcpb", "java", &|w| {
         w.start_file("server/index.js", file)?;
-        w.write_all(b"")
+        Ok(w.write_all(b"")?)
     });
     let err = refused(&home, &unknown);
     assert!(
@@ -230,7 +274,7 @@ fn hostile_bundles_are_refused_and_leave_the_store_unchanged() {
     let broken = dir.join("broken.mcpb");
     zip_file(&broken, |w| {
         w.start_file("manifest.json", file)?;
-        w.write_all(b"{\n  \"manifest_version\": \"0.3\",\n  \"name\": \"x\",,\n}")
+        Ok(w.write_all(b"{\n  \"manifest_version\": \"0.3\",\n  \"name\": \"x\",,\n}")?)
     });
     let err = refused(&home, &broken);
     assert!(err.contains("manifest.json:3:15: "), "{err}");
@@ -238,7 +282,7 @@ fn hostile_bundles_are_refused_and_leave_the_store_unchanged() {
     let no_manifest = dir.join("none.mcpb");
     zip_file(&no_manifest, |w| {
         w.start_file("server/index.js", file)?;
-        w.write_all(b"")
+        Ok(w.write_all(b"")?)
     });
     let err = refused(&home, &no_manifest);
     assert!(err.contains("it has no manifest.json at its top"), "{err}");
@@ -249,7 +293,10 @@ fn a_local_bundle_is_checked_against_a_given_sha256() {
     let home = TestHome::new();
     let bundle = hello_bundle();
     let wrong = "f".repeat(64);
-    let out = agx(&home, &["install", bundle.to_str().unwrap(), "--sha256", &wrong]);
+    let out = agx(
+        &home,
+        &["install", bundle.to_str().unwrap(), "--sha256", &wrong],
+    );
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains(&format!("not the expected {wrong}")),

@@ -85,7 +85,9 @@ fn with_no_daemon_the_tag_is_recorded_and_the_server_runs_docker() {
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        err.contains("oci:mcp/time:1.0: no docker daemon answered, so the image's digest is not resolved"),
+        err.contains(
+            "oci:mcp/time:1.0: no docker daemon answered, so the image's digest is not resolved"
+        ),
         "{err}"
     );
     let definition = server_definition(&home, "time");

@@ -10,7 +10,7 @@
 mod launch;
 pub mod manifest;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
