@@ -220,6 +220,11 @@ impl crate::error::Hint for EcosystemError {
             EcosystemError::Sha256Mismatch { .. } => Some(
                 "the file is not the one published: download it again, or check the sha256 you were given".into(),
             ),
+            EcosystemError::Archive(crate::archive::ArchiveError::Unsafe { .. }) => Some(
+                "a bundle may hold only regular files and folders inside it; rebuild it with \
+                 `mcpb pack`, or ask its publisher for a clean one"
+                    .into(),
+            ),
             EcosystemError::Archive(e) => crate::error::Hint::hint(e),
             EcosystemError::Download { source, .. } => crate::error::Hint::hint(source.as_ref()),
             EcosystemError::Version { .. } | EcosystemError::Io(_) => None,

@@ -89,18 +89,19 @@ pub(super) fn prepare(
     {
         config.command = "python3".into();
     }
-    if !config.command.contains('/') && !config.command.contains("${") {
-        if find_on_path(&config.command).is_none() {
-            return Err(EcosystemError::MissingRuntime {
-                what: runtime_name(&config.command),
-                spec: spec.to_string(),
-                install: install_hint(kind),
-            });
-        }
+    if !config.command.contains('/')
+        && !config.command.contains("${")
+        && find_on_path(&config.command).is_none()
+    {
+        return Err(EcosystemError::MissingRuntime {
+            what: runtime_name(&config.command),
+            spec: spec.to_string(),
+            install: install_hint(kind),
+        });
     }
 
     let user_config = read_user_config(bundle, manifest)?;
-    let substitute = |text: &str, multiple_ok: bool| {
+    let expand = |text: &str, multiple_ok: bool| {
         substitute(text, &user_config, multiple_ok).map_err(|detail| {
             bad(
                 detail,
@@ -127,12 +128,12 @@ pub(super) fn prepare(
         }
         script.push_str(&format!(
             "export {name}={}\n",
-            substitute(value, false)?.join("")
+            expand(value, false)?.join("")
         ));
     }
     script.push_str("set --\n");
     for word in std::iter::once(&config.command).chain(&config.args) {
-        for line in substitute(word, true)? {
+        for line in expand(word, true)? {
             script.push_str(&line);
             script.push('\n');
         }
