@@ -73,7 +73,7 @@ pub fn newest(exact: &str, paths: &AgxPaths, offline: bool) -> Result<Newest, Ec
         }
         Ecosystem::Oci => {
             return Ok(Newest::NoSource(
-                "an image is pinned to its digest; install `oci:<image>:<tag>` again to move it",
+                "an image has no source of newer versions agx reads; install `oci:<image>:<tag>` again to move it",
             ));
         }
         Ecosystem::Mcpb(_) => unreachable!("bundles are answered above"),
