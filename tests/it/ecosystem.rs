@@ -479,3 +479,45 @@ fn outdated_and_update_move_a_pypi_package_to_its_newest_version() {
         .unwrap_or_default();
     assert!(staging_left.is_empty(), "{staging_left:?}");
 }
+
+#[test]
+fn outdated_reports_a_newer_npm_version_from_the_registry() {
+    // A loopback npm registry answering `/<name>/latest` (the scope's `/` escaped, as npm
+    // registries are asked) with a newer pinned release.
+    let registry_root = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &registry_root
+            .path()
+            .join("@modelcontextprotocol%2fserver-everything/latest"),
+        json!({"name": EVERYTHING, "version": "2026.1.26"}).to_string(),
+    );
+    let registry = crate::support::http::HttpServer::serve(registry_root.path());
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = command(&home, crate::support::AGX)
+        .env("AGX_NPM_REGISTRY", registry.url())
+        .args(["outdated", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outdated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        outdated["packages"],
+        json!([{"name": format!("npm/{EVERYTHING}"), "current": EVERYTHING_VERSION,
+                "wanted": "2026.1.26", "latest": "2026.1.26", "explicit": true}]),
+        "{outdated}"
+    );
+    // Offline, the cached answer is used.
+    let out = command(&home, crate::support::AGX)
+        .env("AGX_NPM_REGISTRY", registry.url())
+        .args(["--offline", "outdated", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let offline: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(offline, outdated);
+}

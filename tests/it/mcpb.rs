@@ -305,3 +305,19 @@ fn a_local_bundle_is_checked_against_a_given_sha256() {
     );
     assert!(store_files(&home).is_empty());
 }
+
+#[test]
+fn sha256_without_exactly_one_bundle_is_refused() {
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", "npm:left-pad@1.3.0", "--sha256", &"a".repeat(64)],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("error: --sha256 checks one MCPB bundle, and 0 were given"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(store_files(&home).is_empty());
+}
