@@ -63,6 +63,7 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registr
 complete -c agx -n "__fish_agx_using_subcommand install" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install" -l sha256 -d 'The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a URL, checked for a bundle file when given' -r
 complete -c agx -n "__fish_agx_using_subcommand install" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand install" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only cached index data; never touch the network'

@@ -101,6 +101,36 @@ def unpack_seeds():
         write("unpack", f"hostile-{name}", b"\x00" + tar_bytes(members))
 
 
+def zip_bytes(members):
+    """A zip of (name, data, unix mode) members with fixed timestamps."""
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data, mode in members:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.external_attr = mode << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+    return out.getvalue()
+
+
+def unpack_zip_seeds():
+    """MCPB bundles: the fixture bundle's files, and the shapes the unpacker refuses."""
+    hello = REPO / "registry-fixtures" / "mcpb" / "hello"
+    files = [
+        (p.relative_to(hello).as_posix(), p.read_bytes(), 0o100755 if p.stat().st_mode & 0o111 else 0o100644)
+        for p in sorted(hello.rglob("*"))
+        if p.is_file()
+    ]
+    write("unpack_zip", "hello-bundle", zip_bytes(files))
+    write("unpack_zip", "zip-slip", zip_bytes([("../evil.js", b"x", 0o100644)]))
+    write("unpack_zip", "absolute", zip_bytes([("/etc/evil", b"x", 0o100644)]))
+    write("unpack_zip", "symlink", zip_bytes([("link", b"/etc/passwd", 0o120777)]))
+    write("unpack_zip", "fifo", zip_bytes([("pipe", b"", 0o010644)]))
+    write("unpack_zip", "duplicate", zip_bytes([("a", b"1", 0o100644), ("a/", b"", 0o040755)]))
+    write("unpack_zip", "folders", zip_bytes([("d/", b"", 0o040755), ("d/e/f", b"x", 0o100644)]))
+
+
 def stdio_seeds():
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
@@ -155,6 +185,7 @@ def main():
     manifest_seeds()
     index_seeds()
     unpack_seeds()
+    unpack_zip_seeds()
     stdio_seeds()
     stderr_seeds()
     client_edit_seeds()

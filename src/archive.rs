@@ -6,6 +6,7 @@
 
 mod pack;
 mod unpack;
+mod zip;
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,7 @@ pub use pack::{
 pub use unpack::{
     MAX_MANIFEST_SIZE, MIN_EXPANSION_CAP, expansion_cap, read_manifest, unpack, unpack_reader,
 };
+pub use zip::{read_zip_file, unpack_zip};
 
 /// Everything that can go wrong while packing or unpacking.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +53,12 @@ pub enum ArchiveError {
     NoManifest { archive: String },
     #[error("the agx.toml in {archive} is larger than {}", human_size(*limit))]
     ManifestTooLarge { archive: String, limit: u64 },
+    #[error("the {file} in {archive} is larger than {}", human_size(*limit))]
+    FileTooLarge {
+        archive: String,
+        file: String,
+        limit: u64,
+    },
     /// The archive is readable but contains something agx refuses to unpack.
     #[error("refusing to unpack {archive}")]
     Unsafe {
@@ -113,7 +121,7 @@ impl crate::error::Hint for ArchiveError {
                 Some("unpack into a folder that does not exist yet".into())
             }
             ArchiveError::Corrupt { .. } => {
-                Some("the file is damaged or not a .tar.gz; download or pack it again".into())
+                Some("the file is damaged or not what it should be (a .tar.gz package archive, a .mcpb zip bundle); download or build it again".into())
             }
             ArchiveError::Unsafe { .. } => Some(
                 "package archives may hold only regular files and folders under one top \
@@ -124,6 +132,9 @@ impl crate::error::Hint for ArchiveError {
                 "build package archives with `agx pack`, which puts agx.toml in the top folder"
                     .into(),
             ),
+            ArchiveError::FileTooLarge { .. } => {
+                Some("rebuild the bundle with a smaller file (`mcpb pack`)".into())
+            }
             ArchiveError::Io(_) => None,
         }
     }

@@ -183,12 +183,17 @@ pub struct JsonArgs {
 #[derive(Debug, Args)]
 pub struct InstallArgs {
     /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, or an MCP
-    /// server from npm (`npm:<name>[@version]`) or PyPI (`pypi:<name>[==version]`).
+    /// server from npm (`npm:<name>[@version]`), PyPI (`pypi:<name>[==version]`), a container
+    /// image (`oci:<image>[:tag|@digest]`) or an MCPB bundle (`./x.mcpb`, `https://…/x.mcpb`).
     #[arg(
         required = true,
-        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME"
+        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME|oci:IMAGE|BUNDLE.mcpb"
     )]
     pub packages: Vec<String>,
+    /// The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a
+    /// URL, checked for a bundle file when given.
+    #[arg(long, value_name = "HEX")]
+    pub sha256: Option<String>,
     /// Reinstall even when the same version is already installed.
     #[arg(long)]
     pub force: bool,

@@ -82,9 +82,40 @@ fn check_segment(segment: &str) -> Result<(), String> {
 }
 
 /// Publishers reserved for packages provisioned from other ecosystems: after them comes the
-/// package's name in that ecosystem (`npm/@scope/x`, `pypi/mcp-server-time`), following that
+/// package's name in that ecosystem (`npm/@scope/x`, `pypi/mcp-server-time`, an image's
+/// repository `oci/ghcr.io/acme/x`, a bundle's manifest name `mcpb/x`), following that
 /// ecosystem's rules instead of agx's segment rules.
-pub const ECOSYSTEM_PUBLISHERS: [&str; 2] = ["npm", "pypi"];
+pub const ECOSYSTEM_PUBLISHERS: [&str; 4] = ["npm", "pypi", "oci", "mcpb"];
+
+/// Check an image repository (`ghcr.io/acme/x`, `localhost:5000/x`): `/`-separated
+/// components of `a-z 0-9 . _ -`, the first of which may end in a `:port`.
+fn check_image_repository(name: &str) -> Result<(), String> {
+    if name.len() > 255 {
+        return Err("image names have at most 255 characters".into());
+    }
+    for (i, part) in name.split('/').enumerate() {
+        let part = match part.split_once(':') {
+            Some((host, port)) if i == 0 && name.contains('/') => {
+                if port.is_empty() || !port.chars().all(|c| c.is_ascii_digit()) {
+                    return Err(format!("`{host}:{port}` has a port that is not a number"));
+                }
+                host
+            }
+            _ => part,
+        };
+        if part.is_empty() {
+            return Err("a part of the image name is empty".into());
+        }
+        if let Some(c) = part.chars().find(|c| {
+            !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_'))
+        }) {
+            return Err(format!(
+                "`{part}` contains `{c}`; image names use a-z, 0-9, `-`, `.` and `_`"
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// A package name: `publisher/name`, or `name` alone for a local package, or an ecosystem
 /// name (`npm/@scope/x`, `pypi/name`; see [`ECOSYSTEM_PUBLISHERS`]).
@@ -164,11 +195,23 @@ impl PackageName {
         if let Some((publisher, rest)) = input.split_once('/')
             && ECOSYSTEM_PUBLISHERS.contains(&publisher)
         {
-            let name = if publisher == "npm" {
-                check_npm_name(rest).map_err(err)?;
-                rest.to_string()
-            } else {
-                normalize_pypi_name(rest).map_err(err)?
+            let name = match publisher {
+                "npm" => {
+                    check_npm_name(rest).map_err(err)?;
+                    rest.to_string()
+                }
+                "oci" => {
+                    check_image_repository(rest).map_err(err)?;
+                    rest.to_string()
+                }
+                "mcpb" => {
+                    if rest.contains(['/', '@']) {
+                        return Err(err("a bundle name is one word without `/` or `@`".into()));
+                    }
+                    check_npm_name(rest).map_err(err)?;
+                    rest.to_string()
+                }
+                _ => normalize_pypi_name(rest).map_err(err)?,
             };
             return Ok(PackageName {
                 publisher: Some(publisher.to_string()),
@@ -245,7 +288,7 @@ impl PackageName {
         }
     }
 
-    /// True for a package provisioned from npm or PyPI.
+    /// True for a package provisioned from another ecosystem (npm, PyPI, OCI, MCPB).
     pub fn is_ecosystem(&self) -> bool {
         self.publisher
             .as_deref()

@@ -47,6 +47,15 @@ pub fn unpack_reader<R: Read>(
     cap: u64,
     dest: &Path,
 ) -> Result<(), ArchiveError> {
+    into_new_dir(dest, |dest| Extraction::new(label, cap, dest).run(reader))
+}
+
+/// Create `dest` (which must not exist yet) and fill it with `fill`; on any error remove it
+/// and the folders above it that this call created.
+pub(super) fn into_new_dir(
+    dest: &Path,
+    fill: impl FnOnce(&Path) -> Result<(), ArchiveError>,
+) -> Result<(), ArchiveError> {
     if dest.exists() {
         return Err(ArchiveError::DestinationExists {
             path: dest.to_path_buf(),
@@ -62,7 +71,7 @@ pub fn unpack_reader<R: Read>(
         fs::create_dir_all(parent).map_err(at("create the folder", parent))?;
     }
     let result = match fs::create_dir(dest) {
-        Ok(()) => Extraction::new(label, cap, dest).run(reader),
+        Ok(()) => fill(dest),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             return Err(ArchiveError::DestinationExists {
                 path: dest.to_path_buf(),
@@ -181,7 +190,9 @@ impl<'a> Extraction<'a> {
                 Kind::Dir => {
                     fs::create_dir_all(&target).map_err(at("create the folder", &target))?
                 }
-                Kind::File { executable } => self.write_file(&mut entry, &target, executable)?,
+                Kind::File { executable } => {
+                    write_file(&mut entry, &target, executable, |e| self.read_error(e))?
+                }
             }
         }
         if self.top.is_none() {
@@ -247,36 +258,6 @@ impl<'a> Extraction<'a> {
         Ok((rel, kind))
     }
 
-    fn write_file<R: Read>(
-        &self,
-        entry: &mut R,
-        target: &Path,
-        executable: bool,
-    ) -> Result<(), ArchiveError> {
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(at("create the folder", parent))?;
-        }
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(if executable { 0o755 } else { 0o644 });
-        }
-        #[cfg(not(unix))]
-        let _ = executable;
-        let mut file = options.open(target).map_err(at("create", target))?;
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = entry.read(&mut buf).map_err(|e| self.read_error(e))?;
-            if n == 0 {
-                break;
-            }
-            file.write_all(&buf[..n]).map_err(at("write", target))?;
-        }
-        Ok(())
-    }
-
     fn refuse(&self, problem: UnsafeEntry) -> ArchiveError {
         ArchiveError::Unsafe {
             archive: self.label.to_string(),
@@ -297,9 +278,41 @@ impl<'a> Extraction<'a> {
     }
 }
 
+/// Write one file of an archive (created new, never over an existing one), with the exec
+/// bits the archive gives it; `read_error` turns a failed read into the archive's error.
+pub(super) fn write_file<R: Read>(
+    entry: &mut R,
+    target: &Path,
+    executable: bool,
+    read_error: impl Fn(io::Error) -> ArchiveError,
+) -> Result<(), ArchiveError> {
+    if let Some(parent) = target.parent() {
+        fs::create_dir_all(parent).map_err(at("create the folder", parent))?;
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o755 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    let mut file = options.open(target).map_err(at("create", target))?;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = entry.read(&mut buf).map_err(&read_error)?;
+        if n == 0 {
+            break;
+        }
+        file.write_all(&buf[..n]).map_err(at("write", target))?;
+    }
+    Ok(())
+}
+
 /// Absolute paths and `..` segments, judged on the raw name so that no platform's path
 /// parsing can hide them (`\` counts as a separator too, as it does on Windows).
-fn check_path_syntax(name: &str) -> Result<(), UnsafeEntry> {
+pub(super) fn check_path_syntax(name: &str) -> Result<(), UnsafeEntry> {
     let has_drive =
         name.len() >= 2 && name.as_bytes()[1] == b':' && name.as_bytes()[0].is_ascii_alphabetic();
     if name.starts_with('/') || name.starts_with('\\') || has_drive {
@@ -351,10 +364,10 @@ fn entry_kind<R: Read>(entry: &tar::Entry<R>, name: &str) -> Result<Kind, Unsafe
 }
 
 /// Fails once more than `remaining` bytes would be read, and records that it did so.
-struct CappedReader<R> {
-    inner: R,
-    remaining: u64,
-    exceeded: Rc<Cell<bool>>,
+pub(super) struct CappedReader<R> {
+    pub(super) inner: R,
+    pub(super) remaining: u64,
+    pub(super) exceeded: Rc<Cell<bool>>,
 }
 
 impl<R: Read> Read for CappedReader<R> {

@@ -21,8 +21,20 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let targets = args
         .packages
         .iter()
-        .map(|arg| Target::parse(arg))
+        .map(|arg| Target::parse_with_sha256(arg, args.sha256.as_deref()))
         .collect::<Result<Vec<_>, _>>()?;
+    let bundles = targets
+        .iter()
+        .filter(|t| matches!(t, Target::Bundle(_)))
+        .count();
+    if args.sha256.is_some() && bundles != 1 {
+        return Err(CliError::new(format!(
+            "--sha256 checks one MCPB bundle, and {bundles} were given"
+        ))
+        .with_hint(
+            "install bundles one at a time, each with its own --sha256 (a `.mcpb` file or URL)",
+        ));
+    }
     let provision = ProvisionOptions {
         allow_scripts: args.allow_scripts,
         allow_sdist: args.allow_sdist,

@@ -14,6 +14,9 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
             .printer
             .outln(&serde_json::to_string(&outdated).expect("serializable"));
     }
+    for (name, why) in &outdated.unchecked {
+        ctx.printer.status("Note", &format!("{name}: {why}"));
+    }
     if outdated.packages.is_empty() {
         ctx.printer.status(
             "Checked",

@@ -1,11 +1,14 @@
-//! Packages from other ecosystems (npm, PyPI) provisioned into ordinary agx package folders:
-//! resolve the exact version, install it without running package code (npm with
-//! `--ignore-scripts`, PyPI from wheels only), find its launch command, and write an
-//! `agx.toml` declaring one wrapped server. The store then commits the folder like any other
-//! package, so `list`, `info`, `serve` and `uninstall` need nothing special.
-//! See docs/ecosystem.md, "npm and PyPI packages".
+//! Packages from other ecosystems (npm, PyPI, OCI images, MCPB bundles) provisioned into
+//! ordinary agx package folders: resolve the exact version, install it without running
+//! package code (npm with `--ignore-scripts`, PyPI from wheels only, a bundle unpacked by
+//! agx), find its launch command, and write an `agx.toml` declaring one wrapped server. The
+//! store then commits the folder like any other package, so `list`, `info`, `serve` and
+//! `uninstall` need nothing special. See docs/ecosystem.md.
 
+pub mod latest;
+pub mod mcpb;
 mod npm;
+pub mod oci;
 mod pypi;
 
 use std::fmt;
@@ -15,18 +18,25 @@ use std::process::{Command, Output};
 use crate::name::{ItemName, NameError, PackageName};
 
 /// The ecosystems agx provisions packages from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ecosystem {
     Npm,
     Pypi,
+    /// A container image; the spec's version is its tag or digest.
+    Oci,
+    /// An MCPB bundle, already on this machine and checked against its sha256
+    /// ([`mcpb::fetch`]).
+    Mcpb(mcpb::BundleFile),
 }
 
 impl Ecosystem {
     /// The spec prefix (`npm:`) and the publisher part of agx package names (`npm/…`).
-    pub fn prefix(self) -> &'static str {
+    pub fn prefix(&self) -> &'static str {
         match self {
             Ecosystem::Npm => "npm",
             Ecosystem::Pypi => "pypi",
+            Ecosystem::Oci => "oci",
+            Ecosystem::Mcpb(_) => "mcpb",
         }
     }
 }
@@ -58,6 +68,21 @@ impl EcosystemSpec {
                 None => (rest, None),
             };
             (Ecosystem::Pypi, (name, version))
+        } else if let Some(rest) = arg.strip_prefix("oci:") {
+            let image = oci::split_reference(rest);
+            if let Err(reason) = oci::check_reference(&image) {
+                return Some(Err(NameError::Package {
+                    input: arg.to_string(),
+                    reason,
+                }));
+            }
+            let version = &rest[image.repository.len()..];
+            let version = version.strip_prefix(':').unwrap_or(version);
+            let version = version.strip_prefix('@').unwrap_or(version);
+            (
+                Ecosystem::Oci,
+                (image.repository, (!version.is_empty()).then_some(version)),
+            )
         } else {
             return None;
         };
@@ -83,13 +108,26 @@ impl EcosystemSpec {
     pub fn native_name(&self) -> String {
         self.name.native_name()
     }
+
+    /// An image's full reference (`ghcr.io/acme/x:1.2`, `x@sha256:…`, `x:1.2@sha256:…`);
+    /// the name alone for other ecosystems.
+    pub fn native_reference(&self) -> String {
+        let name = self.native_name();
+        match &self.version {
+            Some(v) if v.starts_with("sha256:") => format!("{name}@{v}"),
+            Some(v) => format!("{name}:{v}"),
+            None => name,
+        }
+    }
 }
 
 impl fmt::Display for EcosystemSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = match self.ecosystem {
+        let sep = match &self.ecosystem {
             Ecosystem::Npm => "@",
             Ecosystem::Pypi => "==",
+            Ecosystem::Oci => return write!(f, "oci:{}", self.native_reference()),
+            Ecosystem::Mcpb(bundle) => return f.write_str(&bundle.origin),
         };
         write!(f, "{}:{}", self.ecosystem.prefix(), self.native_name())?;
         if let Some(v) = &self.version {
@@ -141,6 +179,27 @@ pub enum EcosystemError {
     NoLaunch { spec: String, detail: String },
     #[error("{spec}: version `{version}` cannot be written as a semver version")]
     Version { spec: String, version: String },
+    /// A bundle agx refuses (a bad manifest, a missing file); `hint` says how to fix it.
+    #[error("{bundle}: {detail}")]
+    Bundle {
+        bundle: String,
+        detail: String,
+        hint: String,
+    },
+    #[error("{bundle}: the sha256 is {actual}, not the expected {expected}")]
+    Sha256Mismatch {
+        bundle: String,
+        expected: String,
+        actual: String,
+    },
+    #[error(transparent)]
+    Archive(#[from] crate::archive::ArchiveError),
+    #[error("cannot download {url}")]
+    Download {
+        url: String,
+        #[source]
+        source: Box<crate::index::IndexError>,
+    },
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -157,6 +216,17 @@ impl crate::error::Hint for EcosystemError {
             EcosystemError::NoLaunch { .. } => Some(
                 "agx runs npm packages through a `bin` entry and PyPI packages through a console script; this package has none it can pick".into(),
             ),
+            EcosystemError::Bundle { hint, .. } => Some(hint.clone()),
+            EcosystemError::Sha256Mismatch { .. } => Some(
+                "the file is not the one published: download it again, or check the sha256 you were given".into(),
+            ),
+            EcosystemError::Archive(crate::archive::ArchiveError::Unsafe { .. }) => Some(
+                "a bundle may hold only regular files and folders inside it; rebuild it with \
+                 `mcpb pack`, or ask its publisher for a clean one"
+                    .into(),
+            ),
+            EcosystemError::Archive(e) => crate::error::Hint::hint(e),
+            EcosystemError::Download { source, .. } => crate::error::Hint::hint(source.as_ref()),
             EcosystemError::Version { .. } | EcosystemError::Io(_) => None,
         }
     }
@@ -170,11 +240,19 @@ pub fn provision(
 ) -> Result<Provisioned, EcosystemError> {
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
-    let launch = match spec.ecosystem {
-        Ecosystem::Npm => npm::provision(spec, &dir, options)?,
-        Ecosystem::Pypi => pypi::provision(spec, &dir, options)?,
+    let (launch, extras) = match &spec.ecosystem {
+        Ecosystem::Npm => (
+            npm::provision(spec, &dir, options)?,
+            PackageExtras::default(),
+        ),
+        Ecosystem::Pypi => (
+            pypi::provision(spec, &dir, options)?,
+            PackageExtras::default(),
+        ),
+        Ecosystem::Oci => (oci::provision(spec, &dir)?, PackageExtras::default()),
+        Ecosystem::Mcpb(bundle) => mcpb::provision(spec, bundle, &dir)?,
     };
-    write_package(spec, &dir, &launch)?;
+    write_package(spec, &dir, &launch, &extras)?;
     Ok(Provisioned {
         dir,
         version: launch.version,
@@ -195,13 +273,34 @@ struct Launch {
     command: Vec<String>,
 }
 
+/// What some ecosystems add to the generated package beyond [`Launch`] (a bundle's
+/// `user_config` settings and metadata).
+#[derive(Debug, Default)]
+struct PackageExtras {
+    /// `[extension.settings]`, keyed by setting key.
+    settings: toml::Table,
+    /// The server's description, when it says more than the package's.
+    server_description: Option<String>,
+    /// More `.agxignore` lines: folders of foreign files validation must not judge.
+    ignore: Vec<String>,
+    license: Option<String>,
+    homepage: Option<String>,
+    repository: Option<String>,
+    keywords: Vec<String>,
+}
+
 /// Write `agx.toml` and the one wrapped server's definition.
-fn write_package(spec: &EcosystemSpec, dir: &Path, launch: &Launch) -> Result<(), EcosystemError> {
+fn write_package(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    launch: &Launch,
+    extras: &PackageExtras,
+) -> Result<(), EcosystemError> {
     let description = launch
         .description
         .clone()
         .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
-    let manifest = toml::toml! {
+    let mut manifest = toml::toml! {
         [package]
         name = (spec.name.to_string())
         version = (launch.version.to_string())
@@ -210,13 +309,37 @@ fn write_package(spec: &EcosystemSpec, dir: &Path, launch: &Launch) -> Result<()
         [extension]
         servers = [(launch.server.as_str())]
     };
+    let package = manifest["package"].as_table_mut().expect("written above");
+    for (key, value) in [
+        ("license", &extras.license),
+        ("homepage", &extras.homepage),
+        ("repository", &extras.repository),
+    ] {
+        if let Some(value) = value {
+            package.insert(key.into(), value.clone().into());
+        }
+    }
+    if !extras.keywords.is_empty() {
+        package.insert("keywords".into(), extras.keywords.clone().into());
+    }
+    if !extras.settings.is_empty() {
+        manifest["extension"]
+            .as_table_mut()
+            .expect("written above")
+            .insert("settings".into(), extras.settings.clone().into());
+    }
     fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
-    // The installed dependencies are npm's and pip's, not agx package files: validation
-    // would refuse their links (`node_modules/.bin`, the venv's `lib64`).
-    fs_err::write(dir.join(".agxignore"), "/node_modules/\n/venv/\n")?;
+    // The installed dependencies are npm's and pip's (or the bundle's), not agx package
+    // files: validation would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+    let mut ignore = String::from("/node_modules/\n/venv/\n");
+    for line in &extras.ignore {
+        ignore.push_str(line);
+        ignore.push('\n');
+    }
+    fs_err::write(dir.join(".agxignore"), ignore)?;
     let server = toml::toml! {
         name = (launch.server.as_str())
-        description = (description)
+        description = (extras.server_description.clone().unwrap_or(description))
         command = (launch.command.clone())
     };
     let servers = dir.join("agx").join("servers");

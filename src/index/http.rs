@@ -319,6 +319,25 @@ impl Http {
         &self,
         url: &str,
         expected_size: u64,
+        sink: impl FnMut(&mut dyn Read) -> Result<(), SinkError>,
+    ) -> Result<(), IndexError> {
+        self.download_with(url, Some(expected_size), sink)
+    }
+
+    /// [`Http::download`] for a file whose size nobody announced (an MCPB bundle's URL):
+    /// `sink` must cap what it accepts.
+    pub fn download_unsized(
+        &self,
+        url: &str,
+        sink: impl FnMut(&mut dyn Read) -> Result<(), SinkError>,
+    ) -> Result<(), IndexError> {
+        self.download_with(url, None, sink)
+    }
+
+    fn download_with(
+        &self,
+        url: &str,
+        expected_size: Option<u64>,
         mut sink: impl FnMut(&mut dyn Read) -> Result<(), SinkError>,
     ) -> Result<(), IndexError> {
         let deadline = Instant::now() + self.limits.deadline;
@@ -328,20 +347,25 @@ impl Http {
                 self.client().map_err(Failure::Fatal)?.get(url),
                 attempt,
             )?;
-            if let Some(len) = response.content_length()
-                && len != expected_size
+            if let (Some(len), Some(expected)) = (response.content_length(), expected_size)
+                && len != expected
             {
                 return Err(Failure::Fatal(IndexError::SizeMismatch {
                     url: url.to_string(),
-                    expected: expected_size,
+                    expected,
                     actual: len,
                 }));
             }
             let mut body = self.paced(response, deadline);
             sink(&mut body).map_err(|e| match e {
-                SinkError::Read(read, received) => self.read_failure(url, attempt, read, || {
-                    format!("the connection broke after {received} of {expected_size} bytes")
-                }),
+                SinkError::Read(read, received) => {
+                    self.read_failure(url, attempt, read, || match expected_size {
+                        Some(expected) => {
+                            format!("the connection broke after {received} of {expected} bytes")
+                        }
+                        None => format!("the connection broke after {received} bytes"),
+                    })
+                }
                 SinkError::Fatal(e) => Failure::Fatal(e),
             })
         })

@@ -8,7 +8,7 @@
 //! - [`search`] ranks catalog entries for `agx search`;
 //! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md).
 
-mod cache;
+pub mod cache;
 mod error;
 mod http;
 pub mod mcp_registry;
@@ -19,6 +19,7 @@ pub mod source;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
+pub use http::{Http, Limits as HttpLimits, SinkError};
 pub use registry::{
     AnyRegistry, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_every,
     parse_version_lines,

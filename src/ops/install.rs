@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Context, OpsError, OpsResult};
-use crate::ecosystem::{EcosystemSpec, ProvisionOptions};
+use crate::ecosystem::mcpb::BundleSource;
+use crate::ecosystem::{Ecosystem, EcosystemSpec, ProvisionOptions};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
 use crate::store::{
@@ -17,16 +18,29 @@ use crate::store::{
 pub enum Target {
     Spec(PackageSpec),
     Local(LocalSource),
-    /// `npm:<name>[@version]` or `pypi:<name>[==version]`, provisioned into an agx package.
+    /// `npm:<name>[@version]`, `pypi:<name>[==version]` or `oci:<image>`, provisioned into an
+    /// agx package.
     Ecosystem(EcosystemSpec),
+    /// An MCPB bundle (a `.mcpb` file or URL), fetched and checked before provisioning.
+    Bundle(BundleSource),
 }
 
 impl Target {
     /// A command-line argument is a local package when it looks like a path (`./x`, `/x`,
     /// `x.tar.gz`) or is not a package spec but names an existing file or folder.
     pub fn parse(arg: &str) -> OpsResult<Target> {
+        Self::parse_with_sha256(arg, None)
+    }
+
+    /// [`Target::parse`], with the sha256 a bundle must have (`--sha256`).
+    pub fn parse_with_sha256(arg: &str, sha256: Option<&str>) -> OpsResult<Target> {
         if let Some(spec) = EcosystemSpec::parse(arg) {
             return Ok(Target::Ecosystem(spec?));
+        }
+        if let Some(bundle) = BundleSource::parse(arg, sha256) {
+            return Ok(Target::Bundle(
+                bundle.map_err(crate::store::StoreError::from)?,
+            ));
         }
         let looks_like_path = arg.starts_with('.')
             || arg.starts_with('/')
@@ -75,17 +89,24 @@ pub fn install_with(
     let mut specs = Vec::new();
     let mut locals = Vec::new();
     let mut ecosystem = Vec::new();
+    let mut bundles = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
             Target::Local(local) => locals.push(local),
             Target::Ecosystem(spec) if force || !ecosystem_installed(ctx, &store, spec) => {
-                ecosystem.push(spec)
+                ecosystem.push(spec.clone())
             }
             Target::Ecosystem(_) => {}
+            Target::Bundle(bundle) => bundles.push(bundle),
         }
     }
-    if locals.is_empty() && ecosystem.is_empty() && !force && all_installed(ctx, &store, &specs) {
+    if locals.is_empty()
+        && ecosystem.is_empty()
+        && bundles.is_empty()
+        && !force
+        && all_installed(ctx, &store, &specs)
+    {
         return Ok(());
     }
 
@@ -96,6 +117,26 @@ pub fn install_with(
     // Everything slow (reading local packages, the registry, downloads) happens in staging,
     // without the store lock; the lock is held only to put the result in place.
     let staging = store.staging()?;
+    // Bundles are fetched and checked first: their manifest names the package.
+    for bundle in bundles {
+        let dir = staging.new_dir("bundle")?;
+        let spec =
+            crate::ecosystem::mcpb::fetch(bundle, &dir).map_err(crate::store::StoreError::from)?;
+        if force || !ecosystem_installed(ctx, &store, &spec) {
+            ecosystem.push(spec);
+        }
+    }
+    // An image given by tag is pinned to its digest while a daemon can tell it.
+    for spec in ecosystem
+        .iter_mut()
+        .filter(|s| s.ecosystem == Ecosystem::Oci)
+    {
+        let pinned = crate::ecosystem::oci::pin(spec).map_err(crate::store::StoreError::from)?;
+        if let Some(warning) = &pinned.warning {
+            ctx.reporter.warn(warning);
+        }
+        *spec = pinned.spec;
+    }
     let prepared = locals
         .into_iter()
         .map(|local| installer.prepare_local(local, &staging))
@@ -104,7 +145,7 @@ pub fn install_with(
         .into_iter()
         .map(|spec| {
             ctx.reporter.status("Provisioning", &spec.to_string());
-            installer.prepare_ecosystem(spec, &staging, provision)
+            installer.prepare_ecosystem(&spec, &staging, provision)
         })
         .collect::<Result<Vec<_>, _>>()?;
 
@@ -197,11 +238,22 @@ fn ecosystem_installed(ctx: &Context, store: &Store, spec: &EcosystemSpec) -> bo
     let Ok(Some(p)) = store.installed(&spec.name) else {
         return false;
     };
-    let Source::Ecosystem { spec: exact, .. } = &p.receipt.source else {
+    let Source::Ecosystem {
+        spec: exact,
+        integrity,
+    } = &p.receipt.source
+    else {
         return false;
     };
-    let wanted = spec.version.as_ref().map(|_| spec.to_string());
-    if wanted.is_some_and(|w| &w != exact) {
+    // A bundle is the same when its bytes are; an image or package when its spec is.
+    let same = match &spec.ecosystem {
+        Ecosystem::Mcpb(bundle) => *integrity == [format!("sha256:{}", bundle.sha256)],
+        _ => spec
+            .version
+            .as_ref()
+            .is_none_or(|_| spec.to_string() == *exact),
+    };
+    if !same {
         return false;
     }
     ctx.reporter

@@ -11,6 +11,17 @@ use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
 /// reporter; packages from other sources and newer versions outside a requirement are noted.
 /// Checking and downloading happen without the store lock (see `Store::prepare_then_commit`).
 pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
+    // npm and PyPI packages move by provisioning their newest version (ops::outdated).
+    let handled = super::outdated::update_ecosystem(ctx, names)?;
+    let rest: Vec<PackageName> = names
+        .iter()
+        .filter(|n| !handled.contains(n))
+        .cloned()
+        .collect();
+    if !names.is_empty() && rest.is_empty() {
+        return Ok(());
+    }
+    let names = rest.as_slice();
     let store = ctx.store();
     let installer = Installer {
         store: &store,

@@ -20,7 +20,7 @@ const TIME_VERSION: &str = "2026.10.19";
 
 /// `agx` (or any program) with the test home, shared download caches, and a PATH on which
 /// `python3` is the real interpreter (a pyenv shim would look for its versions in HOME).
-fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
+pub(crate) fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
     let caches = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ecosystem-caches");
     let mut cmd = home.command(program);
     // The machine's certificate authorities and proxies, which npm and pip need to reach
@@ -65,19 +65,19 @@ fn path_with_real_python() -> String {
     )
 }
 
-fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
+pub(crate) fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
     command(home, crate::support::AGX)
         .args(args)
         .output()
         .expect("agx runs")
 }
 
-fn stderr(out: &std::process::Output) -> String {
+pub(crate) fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The files in the agx home (folders left out), without the lock files writers leave.
-fn store_files(home: &TestHome) -> Vec<String> {
+pub(crate) fn store_files(home: &TestHome) -> Vec<String> {
     let root = home.agx_home();
     if !root.exists() {
         return Vec::new();
@@ -89,14 +89,14 @@ fn store_files(home: &TestHome) -> Vec<String> {
 }
 
 /// A line-delimited JSON-RPC client on `agx serve`'s stdio.
-struct Session {
+pub(crate) struct Session {
     child: Child,
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
 }
 
 impl Session {
-    fn start(home: &TestHome, server: &str) -> Session {
+    pub(crate) fn start(home: &TestHome, server: &str) -> Session {
         let mut child = command(home, crate::support::AGX)
             .args(["serve", server])
             .stdin(Stdio::piped())
@@ -122,7 +122,7 @@ impl Session {
     }
 
     /// Send a request and return its response (notifications in between are skipped).
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         writeln!(self.stdin, "{msg}").unwrap();
         self.stdin.flush().unwrap();
@@ -139,7 +139,7 @@ impl Session {
         }
     }
 
-    fn initialize(&mut self) -> Value {
+    pub(crate) fn initialize(&mut self) -> Value {
         let init = self.request(
             1,
             "initialize",
@@ -404,4 +404,120 @@ fn has_provision_folder(staging: &Path) -> bool {
             })
         })
     })
+}
+
+/// An older pinned release of mcp-server-time, for `outdated` and `update`.
+const TIME_OLDER: &str = "2026.10.10";
+
+/// `agx` with `AGX_PYPI_URL` pointing at a loopback copy of PyPI's JSON API that names
+/// `TIME_VERSION` as the newest release, so the test does not depend on PyPI's "latest".
+fn agx_with_pypi_api(home: &TestHome, api: &str, args: &[&str]) -> std::process::Output {
+    command(home, crate::support::AGX)
+        .env("AGX_PYPI_URL", api)
+        .args(args)
+        .output()
+        .expect("agx runs")
+}
+
+#[test]
+fn outdated_and_update_move_a_pypi_package_to_its_newest_version() {
+    let api_root = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &api_root.path().join("mcp-server-time/json"),
+        json!({"info": {"name": "mcp-server-time", "version": TIME_VERSION}, "releases": {}})
+            .to_string(),
+    );
+    let api = crate::support::http::HttpServer::serve(api_root.path());
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("pypi:mcp-server-time=={TIME_OLDER}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let out = agx_with_pypi_api(&home, &api.url(), &["outdated", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outdated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        outdated["packages"][0]["name"], "pypi/mcp-server-time",
+        "{outdated}"
+    );
+    assert_eq!(outdated["packages"][0]["current"], TIME_OLDER, "{outdated}");
+    assert_eq!(
+        outdated["packages"][0]["latest"], TIME_VERSION,
+        "{outdated}"
+    );
+
+    let out = agx_with_pypi_api(&home, &api.url(), &["update"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let receipt = std::fs::read_to_string(
+        home.agx_home()
+            .join("receipts-v1/pypi/mcp-server-time.toml"),
+    )
+    .unwrap();
+    assert!(
+        receipt.contains(&format!("spec = \"pypi:mcp-server-time=={TIME_VERSION}\"")),
+        "{receipt}"
+    );
+    let mut session = Session::start(&home, "pypi/mcp-server-time/mcp-server-time");
+    session.initialize();
+    assert!(session.tool_names().iter().any(|t| t == "get_current_time"));
+    drop(session);
+
+    // Now current: nothing to report, and `update` changes nothing.
+    let out = agx_with_pypi_api(&home, &api.url(), &["outdated", "--json"]);
+    let outdated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(outdated["packages"], json!([]), "{outdated}");
+    let out = agx_with_pypi_api(&home, &api.url(), &["update"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("Provisioning"), "{}", stderr(&out));
+    // The old version's provisioning folder went with the update (the venv holds binary
+    // files, so the store is listed by folder here).
+    let staging = home.agx_home().join("store-v1/.staging");
+    let staging_left: Vec<_> = std::fs::read_dir(&staging)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(staging_left.is_empty(), "{staging_left:?}");
+}
+
+#[test]
+fn outdated_reports_a_newer_npm_version_from_the_registry() {
+    // A loopback npm registry answering `/<name>/latest` (the scope's `/` escaped, as npm
+    // registries are asked) with a newer pinned release.
+    let registry_root = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &registry_root
+            .path()
+            .join("@modelcontextprotocol%2fserver-everything/latest"),
+        json!({"name": EVERYTHING, "version": "2026.1.26"}).to_string(),
+    );
+    let registry = crate::support::http::HttpServer::serve(registry_root.path());
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = command(&home, crate::support::AGX)
+        .env("AGX_NPM_REGISTRY", registry.url())
+        .args(["outdated", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outdated: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        outdated["packages"],
+        json!([{"name": format!("npm/{EVERYTHING}"), "current": EVERYTHING_VERSION,
+                "wanted": "2026.1.26", "latest": "2026.1.26", "explicit": true}]),
+        "{outdated}"
+    );
+    // Offline, the cached answer is used.
+    let out = command(&home, crate::support::AGX)
+        .env("AGX_NPM_REGISTRY", registry.url())
+        .args(["--offline", "outdated", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let offline: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(offline, outdated);
 }

@@ -1,0 +1,449 @@
+//! How a bundle's server starts. Its `mcp_config` (with this platform's override) becomes a
+//! small POSIX shell script, [`LAUNCHER`], in the package folder, which the wrapped server
+//! runs. The script exists because `${user_config.KEY}` may sit inside arguments and must
+//! take the value the setting has when `agx serve` starts, not at install: agx passes each
+//! setting as `MCPB_USER_CONFIG_<KEY>` and the script expands it, quoted, into the
+//! arguments and environment the manifest gives. `${__dirname}` is the unpacked bundle.
+
+use std::path::Path;
+
+use super::manifest::{Manifest, ServerType, UserConfig};
+use super::{BundleFile, EcosystemError, EcosystemSpec};
+use crate::settings::declaration::is_valid_key;
+
+/// The script the wrapped server runs, in the package folder.
+pub const LAUNCHER: &str = "mcpb-launch.sh";
+/// Prefix of the variables that carry `user_config` values to the script.
+const VALUE_PREFIX: &str = "MCPB_USER_CONFIG_";
+
+/// What [`prepare`] decided: the wrapped server's command, the settings, and a description
+/// listing the tools and prompts the manifest names.
+pub(super) struct Prepared {
+    pub command: Vec<String>,
+    pub settings: toml::Table,
+    pub server_description: String,
+}
+
+pub(super) fn prepare(
+    spec: &EcosystemSpec,
+    bundle: &BundleFile,
+    manifest: &Manifest,
+    unpacked: &Path,
+    dir: &Path,
+) -> Result<Prepared, EcosystemError> {
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: bundle.origin.clone(),
+        detail,
+        hint: hint.into(),
+    };
+    if let Some(platforms) = manifest
+        .compatibility
+        .as_ref()
+        .and_then(|c| c.platforms.as_ref())
+        && !platforms
+            .iter()
+            .any(|p| p == super::manifest::current_platform())
+    {
+        return Err(bad(
+            format!(
+                "the bundle supports {} only, not {}",
+                platforms.join(", "),
+                super::manifest::current_platform()
+            ),
+            "use a build of the bundle made for this platform",
+        ));
+    }
+    let kind = ServerType::parse(&manifest.server.kind).expect("checked when read");
+    let mut config = match manifest.launch_config() {
+        Some(config) => config,
+        // A uv bundle may leave launching to the host: `uv run` its entry point.
+        None if kind == ServerType::Uv => super::manifest::McpConfig {
+            command: "uv".into(),
+            args: vec![
+                "run".into(),
+                "--directory".into(),
+                "${__dirname}".into(),
+                manifest.server.entry_point.clone(),
+            ],
+            env: Default::default(),
+            platform_overrides: Default::default(),
+        },
+        None => {
+            return Err(bad(
+                "manifest.json has no server.mcp_config".into(),
+                "add server.mcp_config (command, args) to manifest.json",
+            ));
+        }
+    };
+    if !unpacked.join(&manifest.server.entry_point).is_file() {
+        return Err(bad(
+            format!(
+                "its server.entry_point `{}` is not in the bundle",
+                manifest.server.entry_point
+            ),
+            "pack the bundle with the server's files, or fix server.entry_point",
+        ));
+    }
+    // Runtimes must be on this machine; `python` is often only `python3`.
+    if kind == ServerType::Python && config.command == "python" && find_on_path("python").is_none()
+    {
+        config.command = "python3".into();
+    }
+    if !config.command.contains('/')
+        && !config.command.contains("${")
+        && find_on_path(&config.command).is_none()
+    {
+        return Err(EcosystemError::MissingRuntime {
+            what: runtime_name(&config.command),
+            spec: spec.to_string(),
+            install: install_hint(kind),
+        });
+    }
+
+    let user_config = read_user_config(bundle, manifest)?;
+    let expand = |text: &str, multiple_ok: bool| {
+        substitute(text, &user_config, multiple_ok).map_err(|detail| {
+            bad(
+                detail,
+                "mcp_config may use ${__dirname}, ${HOME}, ${DESKTOP}, ${DOCUMENTS}, \
+                 ${DOWNLOADS}, ${pathSeparator}, ${/} and ${user_config.<key>} of a declared key",
+            )
+        })
+    };
+    let mut script = String::from(
+        "#!/bin/sh\n\
+         # Written by agx from the bundle's manifest.json (server.mcp_config): starts its\n\
+         # server with ${__dirname} as the unpacked bundle and each ${user_config.KEY} from\n\
+         # the setting KEY, which agx serve passes as MCPB_USER_CONFIG_KEY.\n\
+         set -f\n\
+         dirname=\"$AGX_PACKAGE_DIR/bundle\"\n\
+         cd \"$dirname\" || exit 1\n",
+    );
+    for (name, value) in &config.env {
+        if !crate::settings::declaration::is_valid_env_name(name) {
+            return Err(bad(
+                format!("mcp_config.env has `{name}`, which is not a variable name"),
+                "environment variable names are letters, digits and `_`",
+            ));
+        }
+        script.push_str(&format!(
+            "export {name}={}\n",
+            expand(value, false)?.join("")
+        ));
+    }
+    script.push_str("set --\n");
+    for word in std::iter::once(&config.command).chain(&config.args) {
+        for line in expand(word, true)? {
+            script.push_str(&line);
+            script.push('\n');
+        }
+    }
+    script.push_str("exec \"$@\"\n");
+    fs_err::write(dir.join(LAUNCHER), script)?;
+
+    let mut settings = toml::Table::new();
+    for (key, entry) in &user_config {
+        settings.insert(key.clone(), toml::Value::Table(setting(key, entry)));
+    }
+    let list = |what: &str, names: Vec<&str>| {
+        (!names.is_empty()).then(|| format!("{what}: {}", names.join(", ")))
+    };
+    let listed: Vec<String> = [
+        list(
+            "tools",
+            manifest.tools.iter().map(|t| t.name.as_str()).collect(),
+        ),
+        list(
+            "prompts",
+            manifest.prompts.iter().map(|p| p.name.as_str()).collect(),
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let title = manifest
+        .display_name
+        .as_deref()
+        .unwrap_or(&manifest.description);
+    let server_description = if listed.is_empty() {
+        title.to_string()
+    } else {
+        format!("{title} ({})", listed.join("; "))
+    };
+    Ok(Prepared {
+        command: vec!["sh".into(), LAUNCHER.into()],
+        settings,
+        server_description,
+    })
+}
+
+/// The `user_config` entries, checked: each key must be a setting key, each type known.
+fn read_user_config(
+    bundle: &BundleFile,
+    manifest: &Manifest,
+) -> Result<Vec<(String, UserConfig)>, EcosystemError> {
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: bundle.origin.clone(),
+        detail,
+        hint: hint.into(),
+    };
+    let mut entries = Vec::new();
+    for (key, value) in &manifest.user_config {
+        if !is_valid_key(key) {
+            return Err(bad(
+                format!("user_config key `{key}` cannot be an agx setting key"),
+                "agx setting keys are lowercase letters, digits and single `_`, starting with a letter",
+            ));
+        }
+        let entry: UserConfig = serde_json::from_value(value.clone()).map_err(|e| {
+            bad(
+                format!("manifest.json: user_config.{key}: {e}"),
+                "fix the entry in manifest.json and pack the bundle again",
+            )
+        })?;
+        if !["string", "number", "boolean", "directory", "file"].contains(&entry.kind.as_str()) {
+            return Err(bad(
+                format!("user_config.{key} has type `{}`", entry.kind),
+                "user_config types are string, number, boolean, directory and file",
+            ));
+        }
+        entries.push((key.clone(), entry));
+    }
+    Ok(entries)
+}
+
+/// The agx setting a `user_config` entry becomes (docs/ecosystem.md, "MCPB bundles").
+fn setting(key: &str, entry: &UserConfig) -> toml::Table {
+    let mut table = toml::Table::new();
+    let mut description = entry
+        .description
+        .clone()
+        .or_else(|| entry.title.clone())
+        .unwrap_or_default();
+    let range = match (entry.min, entry.max) {
+        (Some(min), Some(max)) => Some(format!("{min} to {max}")),
+        (Some(min), None) => Some(format!("at least {min}")),
+        (None, Some(max)) => Some(format!("at most {max}")),
+        (None, None) => None,
+    };
+    if let Some(range) = range {
+        description = format!("{description} ({range})").trim().to_string();
+    }
+    if entry.multiple {
+        description = format!("{description} (several values separated by `:`)")
+            .trim()
+            .to_string();
+    }
+    if !description.is_empty() {
+        table.insert("description".into(), description.into());
+    }
+    let kind = match entry.kind.as_str() {
+        "number" => "number",
+        "boolean" => "boolean",
+        "directory" | "file" if !entry.multiple => "path",
+        _ => "string",
+    };
+    table.insert("type".into(), kind.into());
+    if entry.sensitive {
+        table.insert("secret".into(), true.into());
+    }
+    if entry.required {
+        table.insert("required".into(), true.into());
+    }
+    // A secret has no default (its value lives in the keyring only).
+    if let Some(default) = entry.default.as_ref().filter(|_| !entry.sensitive) {
+        let text = match default {
+            serde_json::Value::String(s) => Some(s.clone()),
+            serde_json::Value::Array(items) => Some(
+                items
+                    .iter()
+                    .filter_map(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .or_else(|| Some(v.to_string()))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(":"),
+            ),
+            serde_json::Value::Null => None,
+            other => Some(other.to_string()),
+        };
+        if let Some(text) = text {
+            table.insert("default".into(), expand_home_variables(&text).into());
+        }
+    }
+    table.insert("env".into(), format!("{VALUE_PREFIX}{key}").into());
+    table
+}
+
+/// `${HOME}`, `${DESKTOP}`, `${DOCUMENTS}`, `${DOWNLOADS}` in a default value, resolved at
+/// install (a setting's default is plain text).
+fn expand_home_variables(text: &str) -> String {
+    let home = std::env::var("HOME").unwrap_or_default();
+    text.replace("${HOME}", &home)
+        .replace("${DESKTOP}", &format!("{home}/Desktop"))
+        .replace("${DOCUMENTS}", &format!("{home}/Documents"))
+        .replace("${DOWNLOADS}", &format!("{home}/Downloads"))
+}
+
+/// One `mcp_config` string as shell text. For an argument (`multiple_ok`), the result is the
+/// script lines that append it to `"$@"`: one `set --` line, or a loop that adds each value
+/// of a `multiple` entry when the argument is exactly `${user_config.KEY}`. For an env
+/// value, the one double-quoted word.
+fn substitute(
+    text: &str,
+    user_config: &[(String, UserConfig)],
+    multiple_ok: bool,
+) -> Result<Vec<String>, String> {
+    let lookup = |key: &str| user_config.iter().find(|(k, _)| k == key).map(|(_, e)| e);
+    if multiple_ok
+        && let Some(key) = text
+            .strip_prefix("${user_config.")
+            .and_then(|rest| rest.strip_suffix('}'))
+        && lookup(key).is_some_and(|e| e.multiple)
+    {
+        return Ok(vec![format!(
+            "IFS=:; for value in ${{{VALUE_PREFIX}{key}-}}; do set -- \"$@\" \"$value\"; done; unset IFS"
+        )]);
+    }
+    let mut word = String::from("\"");
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        push_literal(&mut word, &rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after
+            .find('}')
+            .ok_or_else(|| format!("`{text}` has `${{` without its closing `}}`"))?;
+        let name = &after[..end];
+        let expansion = match name {
+            "__dirname" => "${dirname}".to_string(),
+            "HOME" => "${HOME}".to_string(),
+            "DESKTOP" => "${HOME}/Desktop".to_string(),
+            "DOCUMENTS" => "${HOME}/Documents".to_string(),
+            "DOWNLOADS" => "${HOME}/Downloads".to_string(),
+            "pathSeparator" | "/" => "/".to_string(),
+            _ => match name.strip_prefix("user_config.") {
+                Some(key) if lookup(key).is_some() => format!("${{{VALUE_PREFIX}{key}-}}"),
+                Some(key) => {
+                    return Err(format!(
+                        "`{text}` refers to user_config `{key}`, which the manifest does not declare"
+                    ));
+                }
+                None => return Err(format!("`{text}` uses an unknown variable `${{{name}}}`")),
+            },
+        };
+        word.push_str(&expansion);
+        rest = &after[end + 1..];
+    }
+    push_literal(&mut word, rest);
+    word.push('"');
+    Ok(vec![if multiple_ok {
+        format!("set -- \"$@\" {word}")
+    } else {
+        word
+    }])
+}
+
+/// Text inside a double-quoted shell word, with the characters the shell would interpret
+/// there escaped.
+fn push_literal(word: &mut String, text: &str) {
+    for c in text.chars() {
+        if matches!(c, '\\' | '"' | '$' | '`') {
+            word.push('\\');
+        }
+        word.push(c);
+    }
+}
+
+/// The program `name` on PATH, if any.
+fn find_on_path(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+fn runtime_name(command: &str) -> &'static str {
+    match command {
+        "node" => "node",
+        "npx" => "npx",
+        "python" => "python",
+        "python3" => "python3",
+        "uv" => "uv",
+        "uvx" => "uvx",
+        _ => "the bundle's command",
+    }
+}
+
+fn install_hint(kind: ServerType) -> &'static str {
+    match kind {
+        ServerType::Node => {
+            "install Node.js (e.g. from https://nodejs.org or your package manager) and make sure `node` is on PATH"
+        }
+        ServerType::Python => {
+            "install Python 3 (e.g. `apt install python3`, or https://www.python.org) and make sure `python3` is on PATH"
+        }
+        ServerType::Uv => {
+            "install uv (https://docs.astral.sh/uv/, e.g. `pipx install uv`) and make sure `uv` is on PATH"
+        }
+        ServerType::Binary => "install the program the bundle's mcp_config.command names",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(kind: &str, multiple: bool) -> UserConfig {
+        serde_json::from_value(serde_json::json!({"type": kind, "multiple": multiple})).unwrap()
+    }
+
+    #[test]
+    fn substitutions_become_quoted_shell_words() {
+        let uc = vec![
+            ("api_key".to_string(), config("string", false)),
+            ("dirs".to_string(), config("directory", true)),
+        ];
+        assert_eq!(
+            substitute("${__dirname}/server/index.js", &uc, true).unwrap(),
+            ["set -- \"$@\" \"${dirname}/server/index.js\""]
+        );
+        assert_eq!(
+            substitute("--key=${user_config.api_key}", &uc, false).unwrap(),
+            ["\"--key=${MCPB_USER_CONFIG_api_key-}\""]
+        );
+        assert_eq!(
+            substitute("a \"$x\" `y` \\", &uc, false).unwrap(),
+            ["\"a \\\"\\$x\\\" \\`y\\` \\\\\""]
+        );
+        assert!(substitute("${user_config.dirs}", &uc, true).unwrap()[0].starts_with("IFS=:;"));
+        assert_eq!(
+            substitute("${DOCUMENTS}${/}x", &uc, false).unwrap(),
+            ["\"${HOME}/Documents/x\""]
+        );
+        assert!(substitute("${user_config.nope}", &uc, false).is_err());
+        assert!(substitute("${WHAT}", &uc, false).is_err());
+        assert!(substitute("${__dirname", &uc, false).is_err());
+    }
+
+    #[test]
+    fn user_config_maps_onto_settings() {
+        let entry: UserConfig = serde_json::from_value(serde_json::json!({
+            "type": "number", "title": "Max", "default": 10, "min": 1, "max": 100, "required": true
+        }))
+        .unwrap();
+        let table = setting("max_size", &entry);
+        assert_eq!(table["type"].as_str(), Some("number"));
+        assert_eq!(table["default"].as_str(), Some("10"));
+        assert_eq!(table["required"].as_bool(), Some(true));
+        assert_eq!(table["description"].as_str(), Some("Max (1 to 100)"));
+        assert_eq!(table["env"].as_str(), Some("MCPB_USER_CONFIG_max_size"));
+        let secret: UserConfig = serde_json::from_value(serde_json::json!({
+            "type": "string", "sensitive": true, "default": "x"
+        }))
+        .unwrap();
+        let table = setting("api_key", &secret);
+        assert_eq!(table["secret"].as_bool(), Some(true));
+        assert!(!table.contains_key("default"));
+    }
+}

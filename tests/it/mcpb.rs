@@ -1,0 +1,323 @@
+//! MCPB bundles: a real bundle packed by the official `mcpb` CLI (pinned in
+//! scripts/ci/mcpb-cli.sh) from `registry-fixtures/mcpb/hello`, installed from a file and
+//! from a loopback URL with `--sha256`, served and called, its user_config set through
+//! `agx config`; and hostile bundles, each refused with its error and the store unchanged.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::json;
+use sha2::Digest;
+use zip::write::SimpleFileOptions;
+
+use crate::ecosystem::{Session, agx, stderr, store_files};
+use crate::support::http::HttpServer;
+use crate::support::{TestHome, copy_tree, repo_root};
+
+const PACKAGE: &str = "mcpb/hello-bundle";
+const SERVER: &str = "mcpb/hello-bundle/hello-bundle";
+
+/// The fixture bundle, packed once per test run by the official CLI.
+fn hello_bundle() -> &'static Path {
+    static BUNDLE: OnceLock<PathBuf> = OnceLock::new();
+    BUNDLE.get_or_init(|| {
+        let out = Command::new(repo_root().join("scripts/ci/mcpb-cli.sh"))
+            .output()
+            .expect("scripts/ci/mcpb-cli.sh runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let cli = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcpb-fixture");
+        let _ = std::fs::remove_dir_all(&work);
+        copy_tree(
+            &repo_root().join("registry-fixtures/mcpb/hello"),
+            &work.join("hello"),
+        );
+        let bundle = work.join("hello-bundle.mcpb");
+        let out = Command::new(&cli)
+            .arg("pack")
+            .arg(work.join("hello"))
+            .arg(&bundle)
+            .output()
+            .expect("mcpb pack runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        bundle
+    })
+}
+
+fn sha256_of(path: &Path) -> String {
+    hex::encode(sha2::Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+fn greet(home: &TestHome) -> String {
+    let mut session = Session::start(home, SERVER);
+    let init = session.initialize();
+    assert_eq!(
+        init["result"]["serverInfo"]["name"], "hello-bundle",
+        "{init}"
+    );
+    let reply = session.request(
+        3,
+        "tools/call",
+        json!({"name": "greet", "arguments": {"name": "agx"}}),
+    );
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_bundle_file_installs_serves_with_its_settings_and_uninstalls() {
+    let home = TestHome::new();
+    let bundle = hello_bundle();
+    let out = agx(&home, &["install", bundle.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let list = agx(&home, &["list"]);
+    let listed = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(listed.contains(PACKAGE), "{listed}");
+    let receipt =
+        std::fs::read_to_string(home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"))
+            .unwrap();
+    assert!(
+        receipt.contains(&format!("integrity = [\"sha256:{}\"]", sha256_of(bundle))),
+        "{receipt}"
+    );
+    assert!(receipt.contains("version = \"1.2.0\""), "{receipt}");
+
+    // The default of user_config.greeting, then the value `agx config set` gives it.
+    assert_eq!(greet(&home), "Hello, agx!");
+    let set = agx(&home, &["config", "set", PACKAGE, "greeting", "Howdy"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    assert_eq!(greet(&home), "Howdy, agx!");
+
+    // The same bundle again is a no-op.
+    let again = agx(&home, &["install", bundle.to_str().unwrap()]);
+    assert!(again.status.success(), "{}", stderr(&again));
+
+    let out = agx(&home, &["uninstall", PACKAGE]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let left: Vec<String> = store_files(&home)
+        .into_iter()
+        .filter(|f| !f.starts_with("settings"))
+        .collect();
+    assert!(left.is_empty(), "uninstall left {left:?}");
+}
+
+#[test]
+fn a_bundle_url_needs_and_checks_its_sha256() {
+    let served = tempfile::tempdir().unwrap();
+    std::fs::copy(hello_bundle(), served.path().join("hello.mcpb")).unwrap();
+    let server = HttpServer::serve(served.path());
+    let url = format!("{}/hello.mcpb", server.url());
+    let home = TestHome::new();
+
+    let out = agx(&home, &["install", &url]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!(
+            "error: {url}: a bundle from a URL needs its sha256"
+        )),
+        "{}",
+        stderr(&out)
+    );
+
+    let wrong = "0".repeat(64);
+    let out = agx(&home, &["install", &url, "--sha256", &wrong]);
+    assert!(!out.status.success());
+    let actual = sha256_of(hello_bundle());
+    assert!(
+        stderr(&out).contains(&format!(
+            "error: {url}: the sha256 is {actual}, not the expected {wrong}"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
+
+    let out = agx(&home, &["install", &url, "--sha256", &actual]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(greet(&home), "Hello, agx!");
+    let receipt =
+        std::fs::read_to_string(home.agx_home().join("receipts-v1/mcpb/hello-bundle.toml"))
+            .unwrap();
+    assert!(
+        receipt.contains(&format!("spec = \"mcpb:{url}\"")),
+        "{receipt}"
+    );
+}
+
+/// A zip written entry by entry.
+fn zip_file(
+    path: &Path,
+    build: impl FnOnce(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>,
+) {
+    let mut writer = zip::ZipWriter::new(File::create(path).unwrap());
+    build(&mut writer).unwrap();
+    writer.finish().unwrap();
+}
+
+fn manifest(server_type: &str) -> String {
+    json!({
+        "manifest_version": "0.3",
+        "name": "hostile",
+        "version": "1.0.0",
+        "description": "d",
+        "author": {"name": "a"},
+        "server": {
+            "type": server_type,
+            "entry_point": "server/index.js",
+            "mcp_config": {"command": "node", "args": ["${__dirname}/server/index.js"]}
+        }
+    })
+    .to_string()
+}
+
+/// Install `bundle` and return its error output; the store must be as it was.
+fn refused(home: &TestHome, bundle: &Path) -> String {
+    let before = store_files(home);
+    let out = agx(home, &["install", bundle.to_str().unwrap()]);
+    assert!(!out.status.success(), "{} was accepted", bundle.display());
+    assert_eq!(
+        store_files(home),
+        before,
+        "{} changed the store",
+        bundle.display()
+    );
+    let staging = home.agx_home().join("store-v1/.staging");
+    let leftovers: Vec<_> = std::fs::read_dir(&staging)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(leftovers.is_empty(), "staging keeps {leftovers:?}");
+    stderr(&out)
+}
+
+#[test]
+fn hostile_bundles_are_refused_and_leave_the_store_unchanged() {
+    let home = TestHome::new();
+    let dir = home.home().join("bundles");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = SimpleFileOptions::default();
+    let with_manifest =
+        |name: &str,
+         server_type: &str,
+         extra: &dyn Fn(&mut zip::ZipWriter<File>) -> zip::result::ZipResult<()>| {
+            let path = dir.join(name);
+            zip_file(&path, |w| {
+                w.start_file("manifest.json", file)?;
+                w.write_all(manifest(server_type).as_bytes())?;
+                extra(w)
+            });
+            path
+        };
+
+    let slip = with_manifest("slip.mcpb", "node", &|w| {
+        w.start_file("../../evil.js", file)?;
+        Ok(w.write_all(b"boom")?)
+    });
+    let err = refused(&home, &slip);
+    assert!(
+        err.contains(&format!("error: refusing to unpack {}", slip.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains("entry `../../evil.js` climbs out of its folder with `..`"),
+        "{err}"
+    );
+
+    let link = with_manifest("link.mcpb", "node", &|w| {
+        w.add_symlink("server/index.js", "/etc/passwd", file)
+    });
+    let err = refused(&home, &link);
+    assert!(
+        err.contains("entry `server/index.js` is a symbolic link"),
+        "{err}"
+    );
+
+    // 600 MiB of zeros compress to well under a megabyte: past the 512 MiB cap.
+    let bomb = with_manifest("bomb.mcpb", "node", &|w| {
+        w.start_file("server/index.js", file.large_file(true))?;
+        let chunk = vec![0u8; 1024 * 1024];
+        for _ in 0..600 {
+            w.write_all(&chunk)?;
+        }
+        Ok(())
+    });
+    assert!(std::fs::metadata(&bomb).unwrap().len() < 2 * 1024 * 1024);
+    let err = refused(&home, &bomb);
+    assert!(
+        err.contains("the archive expands past the limit of 512 MiB"),
+        "{err}"
+    );
+
+    let unknown = with_manifest("unknown.mcpb", "java", &|w| {
+        w.start_file("server/index.js", file)?;
+        Ok(w.write_all(b"")?)
+    });
+    let err = refused(&home, &unknown);
+    assert!(
+        err.contains("manifest.json has server.type `java`; agx knows node, python, binary, uv"),
+        "{err}"
+    );
+
+    let broken = dir.join("broken.mcpb");
+    zip_file(&broken, |w| {
+        w.start_file("manifest.json", file)?;
+        Ok(w.write_all(b"{\n  \"manifest_version\": \"0.3\",\n  \"name\": \"x\",,\n}")?)
+    });
+    let err = refused(&home, &broken);
+    assert!(err.contains("manifest.json:3:15: "), "{err}");
+
+    let no_manifest = dir.join("none.mcpb");
+    zip_file(&no_manifest, |w| {
+        w.start_file("server/index.js", file)?;
+        Ok(w.write_all(b"")?)
+    });
+    let err = refused(&home, &no_manifest);
+    assert!(err.contains("it has no manifest.json at its top"), "{err}");
+}
+
+#[test]
+fn a_local_bundle_is_checked_against_a_given_sha256() {
+    let home = TestHome::new();
+    let bundle = hello_bundle();
+    let wrong = "f".repeat(64);
+    let out = agx(
+        &home,
+        &["install", bundle.to_str().unwrap(), "--sha256", &wrong],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!("not the expected {wrong}")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(store_files(&home).is_empty());
+}
+
+#[test]
+fn sha256_without_exactly_one_bundle_is_refused() {
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", "npm:left-pad@1.3.0", "--sha256", &"a".repeat(64)],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("error: --sha256 checks one MCPB bundle, and 0 were given"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(store_files(&home).is_empty());
+}
