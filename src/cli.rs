@@ -101,11 +101,12 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, or an MCP
-    /// server from npm (`npm:<name>[@version]`) or PyPI (`pypi:<name>[==version]`).
+    /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, an MCP
+    /// server from npm (`npm:<name>[@version]`) or PyPI (`pypi:<name>[==version]`), or a
+    /// server listed in an MCP registry (`io.github.user/weather[@version]`).
     #[arg(
         required = true,
-        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME"
+        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME|SERVER[@VERSION]"
     )]
     pub packages: Vec<String>,
     /// Reinstall even when the same version is already installed.
@@ -119,6 +120,11 @@ pub struct InstallArgs {
     /// building runs the package's code).
     #[arg(long)]
     pub allow_sdist: bool,
+    /// For a server from an MCP registry: install its package of this kind, or its remote
+    /// (default: the first package whose runtime is on this machine, in the order npm,
+    /// pypi, oci, mcpb; then a remote).
+    #[arg(long, value_name = "KIND", value_parser = ["npm", "pypi", "oci", "mcpb", "remote"])]
+    pub prefer: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -166,6 +166,9 @@ impl PackageName {
                 name: name.replace('/', "+"),
             });
         }
+        if crate::index::mcp_registry::is_server_name(input) {
+            return Ok(Self::registry_server(input));
+        }
         let parts: Vec<&str> = input.split('/').collect();
         match parts.as_slice() {
             [name] => {
@@ -187,6 +190,16 @@ impl PackageName {
                 "it has {} segments; a package name has at most 2",
                 parts.len()
             ))),
+        }
+    }
+
+    /// An MCP Registry server name (`io.github.user/weather`), kept as written: its
+    /// namespace holds a dot, which agx's own publishers never do, so the two cannot meet.
+    fn registry_server(checked: &str) -> Self {
+        let (namespace, server) = checked.split_once('/').expect("checked names have a `/`");
+        PackageName {
+            publisher: Some(namespace.to_string()),
+            name: server.to_string(),
         }
     }
 

@@ -6,16 +6,15 @@ use std::ffi::OsString;
 use super::Context;
 use crate::cli::ServeArgs;
 use crate::error::CliResult;
-use crate::name::QualifiedName;
 use crate::printer::{ColorChoice, use_color};
 use crate::runtime::{self, Listen, handoff};
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     // Bad arguments are reported before the hand-off (the helper would report them alike).
-    let server = QualifiedName::parse(&args.server)?;
+    runtime::check_server_ref(&args.server)?;
     let listen = Listen::parse(args.http.as_deref())?;
     handoff::hand_off(&args.server, args.http.as_deref(), ctx.printer.color());
-    runtime::serve_installed(ctx.paths()?, &server, listen)?;
+    runtime::serve_installed(ctx.paths()?, &args.server, listen)?;
     Ok(())
 }
 

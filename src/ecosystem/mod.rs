@@ -7,6 +7,9 @@
 
 mod npm;
 mod pypi;
+pub mod registry_entry;
+
+pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, Prefer};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -106,6 +109,8 @@ pub struct ProvisionOptions {
     pub allow_scripts: bool,
     /// Let pip build source distributions (which runs their build code).
     pub allow_sdist: bool,
+    /// For an MCP registry entry: which of its packages or remotes to install.
+    pub prefer: Option<Prefer>,
 }
 
 /// A provisioned package folder in staging, ready for the store to commit.
@@ -119,6 +124,8 @@ pub struct Provisioned {
     /// Integrity of what was installed: npm's `integrity` of the package, or the sha256 of
     /// every wheel (`name==version sha256:HEX`).
     pub integrity: Vec<String>,
+    /// The MCP registry entry it was installed from, if any.
+    pub origin: Option<EntryOrigin>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -180,6 +187,7 @@ pub fn provision(
         version: launch.version,
         exact: launch.exact,
         integrity: launch.integrity,
+        origin: None,
     })
 }
 
@@ -201,31 +209,102 @@ fn write_package(spec: &EcosystemSpec, dir: &Path, launch: &Launch) -> Result<()
         .description
         .clone()
         .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
-    let manifest = toml::toml! {
-        [package]
-        name = (spec.name.to_string())
-        version = (launch.version.to_string())
-        description = (description.clone())
+    GeneratedPackage {
+        name: &spec.name,
+        version: &launch.version,
+        description: &description,
+        server: &launch.server,
+        launch: ServerLaunch::Command {
+            command: launch.command.clone(),
+            env: Default::default(),
+        },
+        settings: &[],
+    }
+    .write(dir)
+}
 
-        [extension]
-        servers = [(launch.server.as_str())]
-    };
-    fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
-    // The installed dependencies are npm's and pip's, not agx package files: validation
-    // would refuse their links (`node_modules/.bin`, the venv's `lib64`).
-    fs_err::write(dir.join(".agxignore"), "/node_modules/\n/venv/\n")?;
-    let server = toml::toml! {
-        name = (launch.server.as_str())
-        description = (description)
-        command = (launch.command.clone())
-    };
-    let servers = dir.join("agx").join("servers");
-    fs_err::create_dir_all(&servers)?;
-    fs_err::write(
-        servers.join(format!("{}.toml", launch.server.as_str())),
-        server.to_string(),
-    )?;
-    Ok(())
+/// How the one server of a generated package starts: a command run in the package folder,
+/// or a remote URL that `agx serve` bridges. Values may hold `${settings.KEY}`.
+#[derive(Debug, Clone)]
+pub enum ServerLaunch {
+    Command {
+        command: Vec<String>,
+        env: std::collections::BTreeMap<String, String>,
+    },
+    Remote {
+        url: String,
+        headers: std::collections::BTreeMap<String, String>,
+    },
+}
+
+/// An agx package written for a server from another ecosystem: `agx.toml` with its
+/// settings, and one server definition.
+pub struct GeneratedPackage<'a> {
+    pub name: &'a PackageName,
+    pub version: &'a semver::Version,
+    pub description: &'a str,
+    pub server: &'a ItemName,
+    pub launch: ServerLaunch,
+    pub settings: &'a [crate::settings::Setting],
+}
+
+impl GeneratedPackage<'_> {
+    pub fn write(&self, dir: &Path) -> Result<(), EcosystemError> {
+        let mut manifest = toml::toml! {
+            [package]
+            name = (self.name.to_string())
+            version = (self.version.to_string())
+            description = (self.description)
+
+            [extension]
+            servers = [(self.server.as_str())]
+        };
+        if !self.settings.is_empty() {
+            let mut table = toml::Table::new();
+            for setting in self.settings {
+                let mut value = toml::Table::try_from(setting)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                value.remove("key");
+                table.insert(setting.key.clone(), value.into());
+            }
+            manifest["extension"]
+                .as_table_mut()
+                .expect("[extension] is a table")
+                .insert("settings".into(), table.into());
+        }
+        fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
+        // The installed dependencies are npm's and pip's, not agx package files: validation
+        // would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+        fs_err::write(dir.join(".agxignore"), "/node_modules/\n/venv/\n")?;
+        let mut server = toml::toml! {
+            name = (self.server.as_str())
+            description = (self.description)
+        };
+        match &self.launch {
+            ServerLaunch::Command { command, env } => {
+                server.insert("command".into(), command.clone().into());
+                if !env.is_empty() {
+                    server.insert("env".into(), toml::Value::try_from(env).expect("strings"));
+                }
+            }
+            ServerLaunch::Remote { url, headers } => {
+                server.insert("url".into(), url.clone().into());
+                if !headers.is_empty() {
+                    server.insert(
+                        "headers".into(),
+                        toml::Value::try_from(headers).expect("strings"),
+                    );
+                }
+            }
+        }
+        let servers = dir.join("agx").join("servers");
+        fs_err::create_dir_all(&servers)?;
+        fs_err::write(
+            servers.join(format!("{}.toml", self.server.as_str())),
+            server.to_string(),
+        )?;
+        Ok(())
+    }
 }
 
 /// Run `program` with `args`; a missing program is `missing`, a failure keeps the last lines
@@ -271,6 +350,11 @@ fn tail(stderr: &[u8]) -> String {
 /// A server name from a bin or script name: its characters outside the item-name alphabet
 /// become `-`.
 fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemError> {
+    server_name_from(&spec.to_string(), raw)
+}
+
+/// [`server_name`] for what `what` names in errors.
+fn server_name_from(what: &str, raw: &str) -> Result<ItemName, EcosystemError> {
     let cleaned: String = raw
         .chars()
         .map(|c| {
@@ -282,7 +366,7 @@ fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemErr
         })
         .collect();
     ItemName::parse(cleaned.trim_start_matches(['-', '.'])).map_err(|e| EcosystemError::NoLaunch {
-        spec: spec.to_string(),
+        spec: what.to_string(),
         detail: e.to_string(),
     })
 }

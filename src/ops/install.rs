@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Context, OpsError, OpsResult};
-use crate::ecosystem::{EcosystemSpec, ProvisionOptions};
+use crate::ecosystem::{EcosystemSpec, EntrySpec, ProvisionOptions};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
 use crate::store::{
@@ -19,6 +19,8 @@ pub enum Target {
     Local(LocalSource),
     /// `npm:<name>[@version]` or `pypi:<name>[==version]`, provisioned into an agx package.
     Ecosystem(EcosystemSpec),
+    /// `io.github.user/weather[@version]`, a server listed in an MCP registry.
+    Entry(EntrySpec),
 }
 
 impl Target {
@@ -27,6 +29,9 @@ impl Target {
     pub fn parse(arg: &str) -> OpsResult<Target> {
         if let Some(spec) = EcosystemSpec::parse(arg) {
             return Ok(Target::Ecosystem(spec?));
+        }
+        if let Some(spec) = EntrySpec::parse(arg) {
+            return Ok(Target::Entry(spec?));
         }
         let looks_like_path = arg.starts_with('.')
             || arg.starts_with('/')
@@ -75,6 +80,7 @@ pub fn install_with(
     let mut specs = Vec::new();
     let mut locals = Vec::new();
     let mut ecosystem = Vec::new();
+    let mut entries = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
@@ -83,9 +89,18 @@ pub fn install_with(
                 ecosystem.push(spec)
             }
             Target::Ecosystem(_) => {}
+            Target::Entry(spec) if force || !super::install_entry::installed(ctx, &store, spec) => {
+                entries.push(spec)
+            }
+            Target::Entry(_) => {}
         }
     }
-    if locals.is_empty() && ecosystem.is_empty() && !force && all_installed(ctx, &store, &specs) {
+    if locals.is_empty()
+        && ecosystem.is_empty()
+        && entries.is_empty()
+        && !force
+        && all_installed(ctx, &store, &specs)
+    {
         return Ok(());
     }
 
@@ -107,6 +122,12 @@ pub fn install_with(
             installer.prepare_ecosystem(spec, &staging, provision)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut provisioned = provisioned;
+    for spec in entries {
+        provisioned.push(super::install_entry::prepare(
+            ctx, &installer, spec, &staging, provision,
+        )?);
+    }
 
     let mut roots: Vec<Root> = specs
         .iter()

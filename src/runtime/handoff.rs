@@ -13,7 +13,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{Listen, ServeError};
-use crate::name::QualifiedName;
 use crate::paths::AgxPaths;
 
 /// The helper's file name, beside `agx`.
@@ -140,9 +139,9 @@ impl Handoff {
         if self.build != BUILD {
             return Err(self.go_back());
         }
-        let server = QualifiedName::parse(&self.server).map_err(ServeError::from)?;
+        super::check_server_ref(&self.server).map_err(ServeError::from)?;
         let listen = Listen::parse(self.http.as_deref())?;
-        Ok(super::serve_installed(paths, &server, listen)?)
+        Ok(super::serve_installed(paths, &self.server, listen)?)
     }
 
     /// Run `agx serve` of the `agx` that handed off, telling it to serve by itself. Returns

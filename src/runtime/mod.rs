@@ -6,6 +6,7 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
+pub mod bridge;
 pub mod channel;
 mod completions;
 mod handler;
@@ -13,6 +14,7 @@ pub mod handoff;
 mod http;
 pub mod log;
 mod output;
+pub mod placeholders;
 pub mod process;
 mod process_tree;
 mod prompts;
@@ -32,7 +34,7 @@ use std::time::Duration;
 
 pub use assemble::{
     AssembleError, Assembled, Assembly, ExposedPrompt, ExposedTool, FindPackage, assemble,
-    declared_settings, disambiguate,
+    check_server_ref, declared_settings, disambiguate, resolve_server_ref,
 };
 pub use handler::{AgxServer, Runtime};
 pub use stderr_protocol::StderrLine;
@@ -79,6 +81,8 @@ pub enum ServeError {
         program: String,
         source: std::io::Error,
     },
+    #[error("cannot bridge {server}: {detail}")]
+    Remote { server: String, detail: String },
     #[error("could not start the async runtime: {0}")]
     Runtime(std::io::Error),
     #[error("{0}")]
@@ -115,6 +119,9 @@ impl crate::error::Hint for ServeError {
             ServeError::Bind { .. } => Some("choose another port".into()),
             ServeError::Wrapped { .. } => Some(
                 "the wrapped server's program must be installed (or shipped in the package)".into(),
+            ),
+            ServeError::Remote { .. } => Some(
+                "`agx config list <package>` shows its settings; clients reach a remote server through `agx serve` on stdio".into(),
             ),
             ServeError::Runtime(_) | ServeError::Prompt(_) => None,
             ServeError::Name(e) => e.hint(),
@@ -154,14 +161,10 @@ pub fn log_file(logs_dir: &Path, server: &QualifiedName) -> PathBuf {
 }
 
 /// Serve `server` from the store until the client goes away.
-pub fn serve_installed(
-    paths: &AgxPaths,
-    server: &QualifiedName,
-    listen: Listen,
-) -> Result<(), ServeError> {
+pub fn serve_installed(paths: &AgxPaths, server: &str, listen: Listen) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
-    let mut assembled = {
+    let assembled = {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
@@ -171,10 +174,16 @@ pub fn serve_installed(
                 None => e.to_string(),
             })
         };
-        assemble(server, &find)?
+        let server = assemble::resolve_server_ref(server, &find)?;
+        (assemble(&server, &find)?, server)
     };
+    let (mut assembled, server) = assembled;
     settings::resolve(paths, &mut assembled)?;
-    run(assembled, listen, Some(log_file(&paths.logs_dir(), server)))
+    run(
+        assembled,
+        listen,
+        Some(log_file(&paths.logs_dir(), &server)),
+    )
 }
 
 /// Serve an assembled server until the client goes away. A wrapped server replaces this
@@ -185,7 +194,23 @@ pub fn run(
     log_file: Option<PathBuf>,
 ) -> Result<(), ServeError> {
     let assembly = match assembled {
-        Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
+        Assembled::Wrapped(w) => match &w.url {
+            Some(url) => {
+                let remote = bridge::Remote::of(&w, url, &w.headers)?;
+                if let Listen::Http(_) = listen {
+                    return Err(ServeError::Remote {
+                        server: w.server.to_string(),
+                        detail: format!(
+                            "it is a remote server at {}; `--http` serves local servers only",
+                            remote.url
+                        ),
+                    });
+                }
+                let _log = log::init(log_file.as_deref());
+                return block_on_current_thread(bridge::serve(remote));
+            }
+            None => return Err(wrapped::exec(&w)),
+        },
         Assembled::Native(a) => a,
     };
     let _log = log::init(log_file.as_deref());
