@@ -14,13 +14,13 @@ use serde_json::{Value, json};
 
 use crate::support::{TestHome, tree};
 
-const EVERYTHING: &str = "@modelcontextprotocol/server-everything";
-const EVERYTHING_VERSION: &str = "2025.9.25";
-const TIME_VERSION: &str = "2026.10.19";
+pub(crate) const EVERYTHING: &str = "@modelcontextprotocol/server-everything";
+pub(crate) const EVERYTHING_VERSION: &str = "2025.9.25";
+pub(crate) const TIME_VERSION: &str = "2026.10.19";
 
 /// `agx` (or any program) with the test home, shared download caches, and a PATH on which
 /// `python3` is the real interpreter (a pyenv shim would look for its versions in HOME).
-fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
+pub(crate) fn command(home: &TestHome, program: impl AsRef<std::ffi::OsStr>) -> Command {
     let caches = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ecosystem-caches");
     let mut cmd = home.command(program);
     // The machine's certificate authorities and proxies, which npm and pip need to reach
@@ -65,19 +65,19 @@ fn path_with_real_python() -> String {
     )
 }
 
-fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
+pub(crate) fn agx(home: &TestHome, args: &[&str]) -> std::process::Output {
     command(home, crate::support::AGX)
         .args(args)
         .output()
         .expect("agx runs")
 }
 
-fn stderr(out: &std::process::Output) -> String {
+pub(crate) fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The files in the agx home (folders left out), without the lock files writers leave.
-fn store_files(home: &TestHome) -> Vec<String> {
+pub(crate) fn store_files(home: &TestHome) -> Vec<String> {
     let root = home.agx_home();
     if !root.exists() {
         return Vec::new();
@@ -89,14 +89,14 @@ fn store_files(home: &TestHome) -> Vec<String> {
 }
 
 /// A line-delimited JSON-RPC client on `agx serve`'s stdio.
-struct Session {
+pub(crate) struct Session {
     child: Child,
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
 }
 
 impl Session {
-    fn start(home: &TestHome, server: &str) -> Session {
+    pub(crate) fn start(home: &TestHome, server: &str) -> Session {
         let mut child = command(home, crate::support::AGX)
             .args(["serve", server])
             .stdin(Stdio::piped())
@@ -122,7 +122,7 @@ impl Session {
     }
 
     /// Send a request and return its response (notifications in between are skipped).
-    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         writeln!(self.stdin, "{msg}").unwrap();
         self.stdin.flush().unwrap();
@@ -139,7 +139,7 @@ impl Session {
         }
     }
 
-    fn initialize(&mut self) -> Value {
+    pub(crate) fn initialize(&mut self) -> Value {
         let init = self.request(
             1,
             "initialize",
@@ -155,7 +155,7 @@ impl Session {
         init
     }
 
-    fn tool_names(&mut self) -> Vec<String> {
+    pub(crate) fn tool_names(&mut self) -> Vec<String> {
         let list = self.request(2, "tools/list", json!({}));
         list["result"]["tools"]
             .as_array()

@@ -10,6 +10,7 @@
 mod support;
 
 mod archive;
+mod bridge;
 mod call;
 mod channel;
 mod cli;
@@ -18,6 +19,7 @@ mod clients;
 mod ecosystem;
 mod generated;
 mod mcp_registry;
+mod mcp_registry_install;
 mod network_hardening;
 mod pack;
 mod registry;
