@@ -81,6 +81,17 @@ fn the_pypi_entry_installs_keeps_its_name_and_serves_by_package_name() {
     assert!(body.contains("Europe/Paris"), "{result}");
     drop(session);
 
+    // The package alone names its one server for install-server too; the entry written
+    // names it in full.
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install-server", "claude-code", TIME, "--dry-run"],
+    );
+    let diff = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(diff.contains(&format!("\"{TIME}/time\"")), "{diff}");
+
     // Installed again: nothing to do, no registry needed.
     let out = agx(&home, "http://127.0.0.1:9", &["install", TIME]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -196,18 +207,31 @@ fn a_package_with_several_servers_names_them() {
     let home = TestHome::new();
     home.agx()
         .arg("install")
-        .arg(crate::support::fixtures().join("packages/acme-research"))
+        .arg(crate::support::fixtures().join("packages/agx-edge"))
         .assert()
         .success();
+    let several = "agx/edge has 3 servers; name one of them: agx/edge/edge, agx/edge/init_fails, agx/edge/wrapped";
+    for args in [
+        &["serve", "agx/edge"][..],
+        &["install-server", "claude-code", "agx/edge", "--dry-run"],
+    ] {
+        let out = home.agx().args(args).output().unwrap();
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(several), "{args:?}: {err}");
+    }
+    // A qualified name still names one server of it.
     let out = home
         .agx()
-        .args(["serve", "acme/research"])
+        .args([
+            "install-server",
+            "claude-code",
+            "agx/edge/edge",
+            "--dry-run",
+        ])
         .output()
         .unwrap();
-    let err = text(&out.stderr);
-    assert!(!out.status.success());
-    assert!(err.contains("acme/research has"), "{err}");
-    assert!(err.contains("name one of them: acme/research/"), "{err}");
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 /// A registry holding the real documents plus one that breaks the schema.
@@ -220,15 +244,23 @@ fn with_bad_entry() -> Vec<Value> {
     all
 }
 
+/// The store and receipts (the registry's answers may be cached).
+fn installed_files(home: &TestHome) -> Vec<String> {
+    store_files(home)
+        .into_iter()
+        .filter(|f| !f.starts_with("cache/"))
+        .collect()
+}
+
 fn assert_refused(home: &TestHome, registry: &str, spec: &str, expected: &[&str]) {
-    let before = store_files(home);
+    let before = installed_files(home);
     let out = agx(home, registry, &["install", spec]);
     let err = text(&out.stderr);
     assert!(!out.status.success(), "{spec} was installed");
     for e in expected {
         assert!(err.contains(e), "missing `{e}` in:\n{err}");
     }
-    assert_eq!(store_files(home), before, "{spec} changed the store");
+    assert_eq!(installed_files(home), before, "{spec} changed the store");
 }
 
 #[test]
