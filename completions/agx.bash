@@ -1037,7 +1037,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --allow-scripts --allow-sdist --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --allow-scripts --allow-sdist --prefer --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1049,6 +1049,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --prefer)
+                    COMPREPLY=($(compgen -W "npm pypi oci mcpb remote" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -58,6 +58,11 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registr
 complete -c agx -n "__fish_agx_using_subcommand install" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install" -l prefer -d 'For a server from an MCP registry: install its package of this kind, or its remote (default: the first package whose runtime is on this machine, in the order npm, pypi, oci, mcpb; then a remote)' -r -f -a "npm\t''
+pypi\t''
+oci\t''
+mcpb\t''
+remote\t''"
 complete -c agx -n "__fish_agx_using_subcommand install" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand install" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only cached index data; never touch the network'

@@ -191,8 +191,8 @@ pub struct Planned {
     pub warnings: Vec<String>,
 }
 
-/// Pick what to install. Without `prefer`: the first package, in the order npm, pypi, oci,
-/// mcpb, whose runtime `has_program` finds (node; uv or python3; docker or podman), then a
+/// Pick what to install. Without `prefer`: the first stdio package, in the order npm, pypi,
+/// oci, mcpb, whose runtime `has_program` finds (node; python3; docker or podman), then a
 /// Streamable HTTP remote, then any package (whose provisioning names what to install).
 /// With `prefer`: the first package or remote of that kind, else an error.
 pub fn choose(
@@ -217,7 +217,12 @@ pub fn choose(
             message(&entry.status_message)
         ));
     }
-    let kinds: Vec<Option<Prefer>> = server.packages.iter().map(Prefer::of_package).collect();
+    // agx runs a local package over stdio; one that serves HTTP itself is not offered.
+    let kinds: Vec<Option<Prefer>> = server
+        .packages
+        .iter()
+        .map(|p| Prefer::of_package(p).filter(|_| p.transport == Some(Transport::Stdio)))
+        .collect();
     let package_of = |kind: Prefer| kinds.iter().position(|k| *k == Some(kind));
     let streamable = server
         .remotes
@@ -230,7 +235,7 @@ pub fn choose(
     });
     let runtime_present = |kind: Prefer| match kind {
         Prefer::Npm => has_program("node"),
-        Prefer::Pypi => has_program("uv") || has_program("python3"),
+        Prefer::Pypi => has_program("python3"),
         Prefer::Oci => has_program("docker") || has_program("podman"),
         Prefer::Mcpb | Prefer::Remote => true,
     };
@@ -253,7 +258,10 @@ pub fn choose(
         let mut all: Vec<String> = server
             .packages
             .iter()
-            .map(|p| format!("{} {}", p.registry_type, p.identifier))
+            .map(|p| {
+                let transport = p.transport.as_ref().map_or("stdio", Transport::kind);
+                format!("{} {} ({transport})", p.registry_type, p.identifier)
+            })
             .collect();
         all.extend(
             server
@@ -619,6 +627,19 @@ mod tests {
             pick(Some(Prefer::Oci), &all),
             Err(EntryError::Unsupported { .. })
         ));
+    }
+
+    #[test]
+    fn packages_that_serve_http_themselves_are_not_offered() {
+        let json = r#"{"name": "io.github.user/web", "description": "d", "version": "1.0.0",
+          "packages": [{"registryType": "npm", "identifier": "web", "version": "1.0.0",
+                        "transport": {"type": "streamable-http", "url": "http://localhost:8080/mcp"}}]}"#;
+        let err = choose(entry(json), "r", None, &|_| true).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("offers only npm web (streamable-http)"),
+            "{err}"
+        );
     }
 
     #[test]

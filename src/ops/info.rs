@@ -207,8 +207,7 @@ pub struct ServerPrompt {
 pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
     // An installed registry server is described from the store, like any package.
     let installed = || {
-        PackageName::parse(target)
-            .is_ok_and(|p| ctx.store().installed(&p).ok().flatten().is_some())
+        PackageName::parse(target).is_ok_and(|p| ctx.store().installed(&p).ok().flatten().is_some())
     };
     if is_server_name(target)
         && !installed()

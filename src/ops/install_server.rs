@@ -157,7 +157,8 @@ fn ensure_reference_installed(ctx: &Context, raw: &str) -> OpsResult<()> {
         if ctx.store().installed_dir(&spec.name)?.is_some() {
             return Ok(());
         }
-        ctx.reporter.status("Installing", &format!("{raw} ({why})"));
+        ctx.reporter
+            .status("Installing", &format!("{spec} ({why})"));
         return super::install::install(ctx, &[super::install::Target::Entry(spec)], false);
     }
     let package = match (PackageName::parse(raw), QualifiedName::parse(raw)) {
@@ -167,7 +168,15 @@ fn ensure_reference_installed(ctx: &Context, raw: &str) -> OpsResult<()> {
         (_, Ok(qualified)) => qualified.package,
         (Err(e), Err(_)) => return Err(e.into()),
     };
-    super::install::ensure_installed(ctx, &package, why)
+    // `io.github.user/weather/weather`: its package comes from an MCP registry.
+    match crate::ecosystem::EntrySpec::parse(&package.to_string()) {
+        Some(spec) if ctx.store().installed_dir(&package)?.is_none() => {
+            ctx.reporter
+                .status("Installing", &format!("{package} ({why})"));
+            super::install::install(ctx, &[super::install::Target::Entry(spec?)], false)
+        }
+        _ => super::install::ensure_installed(ctx, &package, why),
+    }
 }
 
 /// Remove the entry named by its key or the qualified server it launches. An entry that is

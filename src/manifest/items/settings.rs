@@ -59,7 +59,10 @@ pub fn read_settings(f: &mut Findings, file: &SourceFile, node: &Node) -> Vec<Se
                 codes::INVALID_SETTING_KEY,
                 file,
                 &entry.key_span,
-                format!("setting key `{}` differs from `{first}` only in case", entry.key),
+                format!(
+                    "setting key `{}` differs from `{first}` only in case",
+                    entry.key
+                ),
                 Some("give each setting a name that differs in more than case".into()),
             );
             continue;
@@ -282,6 +285,22 @@ mod tests {
         assert_eq!(
             settings.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
             ["e"]
+        );
+    }
+
+    #[test]
+    fn keys_keep_their_case_but_may_not_differ_only_in_it() {
+        let (settings, codes) = read(
+            "[extension.settings.WEATHER_API_KEY]
+secret = true
+             [extension.settings.units]
+             [extension.settings.Units]
+",
+        );
+        assert_eq!(codes, [("E035", 4)]);
+        assert_eq!(
+            settings.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
+            ["WEATHER_API_KEY", "units"]
         );
     }
 }
