@@ -2,6 +2,7 @@
 //! --http` of the agx/edge fixture behind a loopback proxy that refuses any request without
 //! the right `X-Api-Key`; the server is installed from an MCP registry entry whose header
 //! takes a variable named as written, and driven by the rmcp client over stdio.
+#![allow(deprecated)] // MCP sampling (SEP-2577) is deprecated in rmcp but still part of MCP
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -9,8 +10,11 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use rmcp::model::{CallToolRequestParams, ProgressNotificationParam};
-use rmcp::service::NotificationContext;
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, CreateMessageRequestParams,
+    CreateMessageResult, ErrorData, Implementation, ProgressNotificationParam, SamplingMessage,
+};
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
@@ -103,9 +107,14 @@ fn proxy(client: TcpStream, upstream: &str, seen: &Mutex<Vec<Option<String>>>) {
 
 /// `agx serve agx/edge/edge --http 127.0.0.1:0` and the `host:port` it listens on.
 async fn edge_over_http(home: &TestHome) -> (tokio::process::Child, String) {
+    over_http(home, "agx/edge/edge").await
+}
+
+/// `agx serve SERVER --http 127.0.0.1:0` and the `host:port` it listens on.
+async fn over_http(home: &TestHome, server: &str) -> (tokio::process::Child, String) {
     let mut cmd: tokio::process::Command = home.command(AGX).into();
     let mut child = cmd
-        .args(["serve", "agx/edge/edge", "--http", "127.0.0.1:0"])
+        .args(["serve", server, "--http", "127.0.0.1:0"])
         .env("AGX_LOG", "warn")
         .stderr(Stdio::piped())
         .kill_on_drop(true)
@@ -358,4 +367,84 @@ fn validate_checks_remote_server_definitions() {
     ] {
         assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
     }
+}
+
+/// A client that answers the remote's sampling requests with a fixed text.
+#[derive(Clone)]
+struct Sampler;
+
+const MODEL_SAID: &str = "Paris is the capital of France.";
+
+impl ClientHandler for Sampler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::builder().enable_sampling().build(),
+            Implementation::new("bridge-test", "1"),
+        )
+    }
+
+    async fn create_message(
+        &self,
+        _params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text(MODEL_SAID),
+            "bridge-test".into(),
+        ))
+    }
+}
+
+/// A remote declared by hand in a package's own server definition; the remote's sampling
+/// request travels back through the bridge to the client and its answer to the remote.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_declared_remote_passes_sampling_requests_both_ways() {
+    let home = TestHome::new();
+    home.agx()
+        .arg("install")
+        .arg(fixtures().join("packages/agx-conformance"))
+        .assert()
+        .success();
+    let (_remote, host) = over_http(&home, "agx/conformance/everything").await;
+    let dir = home.home().join("src/remote");
+    std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
+    std::fs::write(
+        dir.join("agx.toml"),
+        "[package]\nname = \"acme/conformance-remote\"\nversion = \"1.0.0\"\ndescription = \"r\"\n\n[extension]\nservers = [\"remote\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("agx/servers/remote.toml"),
+        format!("name = \"remote\"\nurl = \"http://{host}/mcp\"\n"),
+    )
+    .unwrap();
+    home.agx().arg("install").arg(&dir).assert().success();
+
+    let mut serve: tokio::process::Command = home.command(AGX).into();
+    serve
+        .args(["serve", "acme/conformance-remote"])
+        .env("AGX_LOG", "warn");
+    let (transport, _) = TokioChildProcess::builder(serve)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = Sampler.serve(transport).await.expect("initialize");
+    let sampled = client
+        .call_tool(
+            CallToolRequestParams::new("test_sampling").with_arguments(
+                json!({"prompt": "What is the capital?"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    let sampled = serde_json::to_value(&sampled).unwrap();
+    assert_eq!(
+        sampled["content"][0]["text"],
+        format!("LLM response: {MODEL_SAID}"),
+        "{sampled}"
+    );
+    client.cancel().await.unwrap();
 }
