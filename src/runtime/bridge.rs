@@ -16,8 +16,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
-use super::placeholders;
 use super::stdio::PARSE_ERROR;
+use crate::settings::placeholders;
 
 /// The JSON-RPC error code of a failed remote (implementation-defined server error range).
 pub const REMOTE_FAILED: i32 = -32000;

@@ -14,7 +14,6 @@ pub mod handoff;
 mod http;
 pub mod log;
 mod output;
-pub mod placeholders;
 pub mod process;
 mod process_tree;
 mod prompts;

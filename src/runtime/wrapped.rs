@@ -3,9 +3,10 @@
 
 use std::os::unix::process::CommandExt;
 
+use super::ServeError;
 use super::assemble::{WrappedServer, package_env};
-use super::{ServeError, placeholders};
 use crate::manifest::resolve_program;
+use crate::settings::placeholders;
 
 /// Exec the wrapped server. Returns only when it could not be started.
 pub fn exec(w: &WrappedServer) -> ServeError {

@@ -10,6 +10,7 @@
 pub mod declaration;
 mod document;
 pub mod env_override;
+pub mod placeholders;
 pub mod redact;
 pub mod resolve;
 pub mod secrets;

@@ -335,7 +335,7 @@ fn validate_checks_remote_server_definitions() {
     std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
     std::fs::write(
         dir.join("agx.toml"),
-        "[package]\nname = \"acme/remote\"\nversion = \"1.0.0\"\ndescription = \"r\"\n\n[extension]\nservers = [\"a\", \"b\", \"c\"]\n",
+        "[package]\nname = \"acme/remote\"\nversion = \"1.0.0\"\ndescription = \"r\"\n\n[extension]\nservers = [\"a\", \"b\", \"c\", \"d\"]\n\n[extension.settings.token]\nsecret = true\n",
     )
     .unwrap();
     std::fs::write(
@@ -353,6 +353,11 @@ fn validate_checks_remote_server_definitions() {
         "name = \"c\"\ncommand = [\"x\"]\nheaders = { A = \"b\" }\n",
     )
     .unwrap();
+    std::fs::write(
+        dir.join("agx/servers/d.toml"),
+        "name = \"d\"\nurl = \"https://example.com/mcp\"\nheaders = { Authorization = \"Bearer ${settings.tokn}\" }\n",
+    )
+    .unwrap();
     let out = home.agx().arg("validate").arg(&dir).output().unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
@@ -364,6 +369,9 @@ fn validate_checks_remote_server_definitions() {
         "`url` cannot be `ftp://example.com`",
         "c.toml:3:1",
         "server `c` has `headers` but no `url`",
+        "d.toml:3:1",
+        "server `d` uses `${settings.tokn}` in `headers`, which the package does not declare",
+        "did you mean `${settings.token}`?",
     ] {
         assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
     }

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use super::source::{DefinitionSource, invalid_value};
 use crate::manifest::agx_toml::{Kind, is_inside_package};
 use crate::manifest::diagnostics::{self as codes, Findings};
-use crate::manifest::fields::Table;
+use crate::manifest::fields::{Table, did_you_mean};
 use crate::manifest::model::{ServerDef, SourceLocation};
 use crate::name::{ItemRef, NameError};
+use crate::settings::placeholders;
 
 const SERVER_KEYS: &[&str] = &[
     "name",
@@ -82,6 +83,7 @@ pub fn check_server(
         }
     });
     let (url, headers) = check_remote(f, src, t);
+    check_setting_references(f, src, t);
     if tools.is_empty()
         && prompts.is_empty()
         && resources.is_empty()
@@ -174,6 +176,53 @@ fn check_remote(
         return (None, headers);
     }
     (Some(url), headers)
+}
+
+/// `${settings.KEY}` in `command`, `env`, `url` and `headers` must name a declared setting:
+/// at serve time an unknown one would silently drop its element.
+fn check_setting_references(f: &mut Findings, src: &DefinitionSource<'_>, t: &Table<'_>) {
+    for key in ["command", "env", "url", "headers"] {
+        let Some(entry) = t.get(key) else {
+            continue;
+        };
+        let mut texts = Vec::new();
+        collect_strings(&entry.value, &mut texts);
+        for text in texts {
+            for reference in placeholders::references(&text) {
+                if src.settings.iter().any(|s| s.key == reference) {
+                    continue;
+                }
+                let declared = src.settings.iter().map(|s| s.key.as_str());
+                let hint = match did_you_mean(reference, declared) {
+                    Some(close) => format!("did you mean `${{settings.{close}}}`?"),
+                    None => format!("declare it in agx.toml: [extension.settings.{reference}]"),
+                };
+                f.at(
+                    codes::UNDECLARED_VARIABLE,
+                    src.file,
+                    &entry.key_span,
+                    format!(
+                        "server `{}` uses `${{settings.{reference}}}` in `{key}`, which the package does not declare",
+                        src.declared
+                    ),
+                    Some(hint),
+                );
+            }
+        }
+    }
+}
+
+/// Every string inside `node` (an array's items, a table's values).
+fn collect_strings(node: &crate::manifest::spanned::Node, out: &mut Vec<String>) {
+    if let Some(s) = node.as_str() {
+        out.push(s.to_string());
+    } else if let Some(items) = node.as_array() {
+        items.iter().for_each(|n| collect_strings(n, out));
+    } else if let Some(table) = node.as_table() {
+        table
+            .iter()
+            .for_each(|entry| collect_strings(&entry.value, out));
+    }
 }
 
 /// The `tools` or `prompts` a server lists, each also recorded in `out` with its place.

@@ -4,7 +4,7 @@
 //! flag written as one element (`--units=${settings.units}`) simply disappears when unset.
 //! See docs/package-format.md, "Remote and wrapped servers".
 
-use crate::settings::PackageSettings;
+use super::PackageSettings;
 
 const OPEN: &str = "${settings.";
 
