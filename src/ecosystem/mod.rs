@@ -5,6 +5,7 @@
 //! package, so `list`, `info`, `serve` and `uninstall` need nothing special.
 //! See docs/ecosystem.md, "npm and PyPI packages".
 
+mod entry_launch;
 mod npm;
 mod pypi;
 pub mod registry_entry;

@@ -4,17 +4,19 @@
 //! registry name, with one server and the entry's inputs as settings named as written.
 //! See docs/ecosystem.md, "Installing from an MCP registry".
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Ecosystem, EcosystemError, EcosystemSpec, GeneratedPackage, Launch, ProvisionOptions,
-    Provisioned, ServerLaunch, npm, pypi,
+use super::entry_launch::{
+    entry_version, fixed_env, package_command, remote_launch, runtime_arguments_apply,
 };
-use crate::index::mcp_registry::server_json::{Argument, Input, Package, Transport, setting_key};
+use super::{
+    Ecosystem, EcosystemError, EcosystemSpec, GeneratedPackage, ProvisionOptions, Provisioned,
+    ServerLaunch, npm, pypi,
+};
+use crate::index::mcp_registry::server_json::{Package, Transport};
 use crate::index::mcp_registry::{RegistryServer, ServerJson, Status, is_server_name};
 use crate::name::{NameError, PackageName};
 
@@ -336,15 +338,6 @@ pub fn on_path(program: &str) -> bool {
     })
 }
 
-/// Runtime arguments are the interpreter's (`node --flag`, `python -X`) only when the hint
-/// names the interpreter agx itself runs; a runner's (`npx -y`, `uvx --from`) do not apply.
-fn runtime_arguments_apply(package: &Package) -> bool {
-    matches!(
-        package.runtime_hint.as_deref(),
-        Some("node" | "python" | "python3")
-    )
-}
-
 /// Provision the planned choice into `stage`: nothing outside `stage` changes.
 pub fn provision(
     planned: &Planned,
@@ -441,143 +434,9 @@ pub fn provision(
     })
 }
 
-/// A server.json version as semver: as it is when it parses, else its numeric parts
-/// without leading zeros (`2025.09.25` → `2025.9.25`), padded to three.
-fn entry_version(server: &str, version: &str) -> Result<semver::Version, EcosystemError> {
-    if let Ok(v) = semver::Version::parse(version) {
-        return Ok(v);
-    }
-    let bad = || EcosystemError::Version {
-        spec: server.to_string(),
-        version: version.to_string(),
-    };
-    let (release, rest) = match version.find(['-', '+']) {
-        Some(i) => version.split_at(i),
-        None => (version, ""),
-    };
-    let mut parts: Vec<String> = release
-        .split('.')
-        .map(|p| p.parse::<u64>().map(|n| n.to_string()))
-        .collect::<Result<_, _>>()
-        .map_err(|_| bad())?;
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(bad());
-    }
-    parts.resize(3, "0".into());
-    semver::Version::parse(&format!("{}{rest}", parts.join("."))).map_err(|_| bad())
-}
-
-/// The provisioned command with the entry's arguments: runtime arguments after the
-/// interpreter when they are its own, package arguments after the program.
-fn package_command(package: &Package, launch: &Launch) -> Vec<String> {
-    let mut command = launch.command.clone();
-    if runtime_arguments_apply(package) {
-        let runtime: Vec<String> = package
-            .runtime_arguments
-            .iter()
-            .flat_map(argument_elements)
-            .collect();
-        if command.first().is_some_and(|p| p == "node") {
-            command.splice(1..1, runtime);
-        } else {
-            // A console script is a Python file: run it with the venv's interpreter.
-            let mut with_python = vec!["venv/bin/python".to_string()];
-            with_python.extend(runtime);
-            with_python.extend(command);
-            command = with_python;
-        }
-    }
-    command.extend(package.package_arguments.iter().flat_map(argument_elements));
-    command
-}
-
-/// The command elements of one argument. A value the user supplies is a setting
-/// reference; an optional named one is written `--flag=${settings.KEY}`, one element that
-/// is left out while the setting is unset.
-fn argument_elements(argument: &Argument) -> Vec<String> {
-    let input = argument.input();
-    let value = match &input.value {
-        Some(fixed) => Some(with_references(fixed, input)),
-        None => crate::index::mcp_registry::server_json::argument_label(argument)
-            .and_then(setting_key)
-            .map(|key| format!("${{settings.{key}}}")),
-    };
-    let Some(value) = value else {
-        return Vec::new();
-    };
-    match argument {
-        Argument::Positional { .. } => vec![value],
-        Argument::Named { name, .. } => {
-            let optional = input.value.is_none() && !input.is_required && input.default.is_none();
-            if optional {
-                vec![format!("{name}={value}")]
-            } else {
-                vec![name.clone(), value]
-            }
-        }
-    }
-}
-
-/// `{name}` placeholders of a value declared in its `variables` become setting references.
-fn with_references(text: &str, input: &Input) -> String {
-    let mut out = text.to_string();
-    for name in input.variables.keys() {
-        if let Some(key) = setting_key(name) {
-            out = out.replace(&format!("{{{name}}}"), &format!("${{settings.{key}}}"));
-        }
-    }
-    out
-}
-
-/// Environment variables with a fixed value (their `{variables}` as references); the others
-/// are settings passed by their `env` name.
-fn fixed_env(package: &Package) -> BTreeMap<String, String> {
-    package
-        .environment_variables
-        .iter()
-        .filter_map(|var| {
-            let value = var.input.value.as_ref()?;
-            Some((var.name.clone(), with_references(value, &var.input)))
-        })
-        .collect()
-}
-
-/// A remote's URL and headers, `{variables}` and user-supplied headers as references.
-fn remote_launch(remote: &Transport) -> (String, BTreeMap<String, String>) {
-    let (Transport::StreamableHttp {
-        url,
-        headers,
-        variables,
-    }
-    | Transport::Sse {
-        url,
-        headers,
-        variables,
-    }) = remote
-    else {
-        return (String::new(), BTreeMap::new());
-    };
-    let url_input = Input {
-        variables: variables.clone(),
-        ..Input::default()
-    };
-    let headers = headers
-        .iter()
-        .filter_map(|h| {
-            let value = match &h.input.value {
-                Some(v) => with_references(v, &h.input),
-                None => format!("${{settings.{}}}", setting_key(&h.name)?),
-            };
-            Some((h.name.clone(), value))
-        })
-        .collect();
-    (with_references(url, &url_input), headers)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::name::ItemName;
 
     fn entry(json: &str) -> RegistryServer {
         RegistryServer {
@@ -655,50 +514,22 @@ mod tests {
     }
 
     #[test]
-    fn arguments_env_and_remotes_become_references() {
-        let e = entry(BOTH);
-        let package = &e.server.packages[2];
-        let launch = Launch {
-            version: semver::Version::new(1, 0, 0),
-            exact: String::new(),
-            integrity: Vec::new(),
-            description: None,
-            server: ItemName::parse("weather").unwrap(),
-            command: vec!["node".into(), "node_modules/@u/weather/index.js".into()],
-        };
-        assert_eq!(
-            package_command(package, &launch),
-            [
-                "node",
-                "node_modules/@u/weather/index.js",
-                "--units",
-                "${settings.units}",
-                "--max-results=${settings.max_results}",
-                "--root=${settings.root}"
-            ]
-        );
-        assert_eq!(fixed_env(package)["MODE"], "fast-${settings.tier}");
-        let keys: Vec<String> = ServerJson::package_settings(package)
-            .into_iter()
-            .map(|s| s.key)
-            .collect();
-        assert_eq!(
-            keys,
-            ["WEATHER_API_KEY", "tier", "units", "max_results", "root"]
-        );
-        let (url, headers) = remote_launch(&e.server.remotes[1]);
-        assert_eq!(url, "https://${settings.region}.w.example/mcp");
-        assert_eq!(headers["X-Api-Key"], "${settings.X_Api_Key}");
-        assert_eq!(headers["Accept-Language"], "en");
-    }
-
-    #[test]
     fn specs_and_versions() {
         let s = EntrySpec::parse("io.github.user/weather@1.0.2")
             .unwrap()
             .unwrap();
         assert_eq!(s.name.to_string(), "io.github.user/weather");
         assert_eq!(s.version.as_deref(), Some("1.0.2"));
+        // The store keeps it under its namespace and reads it back as written.
+        assert_eq!(s.name.path_segments(), ("io.github.user", "weather"));
+        assert_eq!(
+            PackageName::from_path_segments("io.github.user", "weather").unwrap(),
+            s.name
+        );
+        let mixed = EntrySpec::parse("io.GitHub.User/Weather_2")
+            .unwrap()
+            .unwrap();
+        assert_eq!(mixed.name.to_string(), "io.GitHub.User/Weather_2");
         assert!(EntrySpec::parse("acme/weather").is_none());
         assert!(
             EntrySpec::parse("io.github.user/weather@")
