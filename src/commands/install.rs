@@ -3,7 +3,7 @@
 use super::Context;
 use crate::cli::InstallArgs;
 use crate::ecosystem::{Prefer, ProvisionOptions};
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use crate::ops::install::{self, Target};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
@@ -12,6 +12,15 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         .iter()
         .map(|arg| Target::parse(arg))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.prefer.is_some() && !targets.iter().any(|t| matches!(t, Target::Entry(_))) {
+        return Err(CliError::new(
+            "--prefer applies to servers from an MCP registry, and none was given",
+        )
+        .with_hint(
+            "name one as `io.github.user/weather`, or leave out --prefer (docs/ecosystem.md)",
+        )
+        .into());
+    }
     let provision = ProvisionOptions {
         allow_scripts: args.allow_scripts,
         allow_sdist: args.allow_sdist,

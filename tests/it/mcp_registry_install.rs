@@ -200,6 +200,18 @@ fn remotes_install_without_provisioning_and_keep_setting_names_as_written() {
         "{}",
         text(&out.stderr)
     );
+
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", "--prefer", "npm", "npm:left-pad"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--prefer applies to servers from an MCP registry"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
