@@ -18,8 +18,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         )
         .with_hint(
             "name one as `io.github.user/weather`, or leave out --prefer (docs/ecosystem.md)",
-        )
-        .into());
+        ));
     }
     let provision = ProvisionOptions {
         allow_scripts: args.allow_scripts,
