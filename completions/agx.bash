@@ -34,6 +34,9 @@ _agx() {
             agx,doctor)
                 cmd="agx__subcmd__doctor"
                 ;;
+            agx,gc)
+                cmd="agx__subcmd__gc"
+                ;;
             agx,help)
                 cmd="agx__subcmd__help"
                 ;;
@@ -141,6 +144,9 @@ _agx() {
                 ;;
             agx__subcmd__help,doctor)
                 cmd="agx__subcmd__help__subcmd__doctor"
+                ;;
+            agx__subcmd__help,gc)
+                cmd="agx__subcmd__help__subcmd__gc"
                 ;;
             agx__subcmd__help,help)
                 cmd="agx__subcmd__help__subcmd__help"
@@ -281,7 +287,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,8 +632,30 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__gc)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --dry-run --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,6 +795,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__gc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1167,7 +1209,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1183,6 +1225,10 @@ _agx() {
                     ;;
                 --sha256)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prefer)
+                    COMPREPLY=($(compgen -W "npm pypi oci mcpb remote" -- "${cur}"))
                     return 0
                     ;;
                 *)

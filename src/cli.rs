@@ -182,12 +182,13 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, or an MCP
+    /// Packages (`publisher/name[@requirement]`), a package folder or .tar.gz file, an MCP
     /// server from npm (`npm:<name>[@version]`), PyPI (`pypi:<name>[==version]`), a container
-    /// image (`oci:<image>[:tag|@digest]`) or an MCPB bundle (`./x.mcpb`, `https://…/x.mcpb`).
+    /// image (`oci:<image>[:tag|@digest]`) or an MCPB bundle (`./x.mcpb`, `https://…/x.mcpb`),
+    /// or a server listed in an MCP registry (`io.github.user/weather[@version]`).
     #[arg(
         required = true,
-        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME|oci:IMAGE|BUNDLE.mcpb"
+        value_name = "PKG[@REQ]|DIR|TARBALL|npm:NAME|pypi:NAME|oci:IMAGE|BUNDLE.mcpb|SERVER[@VERSION]"
     )]
     pub packages: Vec<String>,
     /// The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a
@@ -205,6 +206,11 @@ pub struct InstallArgs {
     /// building runs the package's code).
     #[arg(long)]
     pub allow_sdist: bool,
+    /// For a server from an MCP registry: install its package of this kind, or its remote
+    /// (default: the first package whose runtime is on this machine, in the order npm,
+    /// pypi, oci, mcpb; then a remote).
+    #[arg(long, value_name = "KIND", value_parser = ["npm", "pypi", "oci", "mcpb", "remote"])]
+    pub prefer: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -218,6 +218,9 @@ impl PackageName {
                 name: name.replace('/', "+"),
             });
         }
+        if crate::index::mcp_registry::is_server_name(input) {
+            return Ok(Self::registry_server(input));
+        }
         let parts: Vec<&str> = input.split('/').collect();
         match parts.as_slice() {
             [name] => {
@@ -239,6 +242,16 @@ impl PackageName {
                 "it has {} segments; a package name has at most 2",
                 parts.len()
             ))),
+        }
+    }
+
+    /// An MCP Registry server name (`io.github.user/weather`), kept as written: its
+    /// namespace holds a dot, which agx's own publishers never do, so the two cannot meet.
+    fn registry_server(checked: &str) -> Self {
+        let (namespace, server) = checked.split_once('/').expect("checked names have a `/`");
+        PackageName {
+            publisher: Some(namespace.to_string()),
+            name: server.to_string(),
         }
     }
 
@@ -446,25 +459,38 @@ impl FromStr for QualifiedName {
     }
 }
 
-/// A server as `agx serve` takes it: `publisher/package/server`, optionally pinned to one
-/// installed version with `@=1.1.0` (as project entries write it; `@1.1.0` means the same).
+/// A server as `agx serve` takes it: `publisher/package/server`, or a package alone when it
+/// contributes one server (resolved against the store), optionally pinned to one installed
+/// version with `@=1.1.0` (as project entries write it; `@1.1.0` means the same).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PinnedServer {
-    pub server: QualifiedName,
+    /// The server reference as typed, checked by [`check_server_reference`].
+    pub reference: String,
     pub version: Option<semver::Version>,
+}
+
+/// Check that `raw` can name a server: a package (which names its only server) or
+/// `publisher/package/server`. Which one it is depends on what is installed.
+pub fn check_server_reference(raw: &str) -> Result<(), NameError> {
+    match PackageName::parse(raw) {
+        Ok(_) => Ok(()),
+        Err(_) => QualifiedName::parse(raw).map(|_| ()),
+    }
 }
 
 impl PinnedServer {
     pub fn parse(input: &str) -> Result<Self, NameError> {
         // An npm scope (`npm/@scope/x/server`) has an `@` too, but before a `/`.
-        let Some((server, version)) = input.rsplit_once('@').filter(|(_, v)| !v.contains('/'))
+        let Some((reference, version)) =
+            input.rsplit_once('@').filter(|(_, v)| !v.contains('/'))
         else {
+            check_server_reference(input)?;
             return Ok(PinnedServer {
-                server: QualifiedName::parse(input)?,
+                reference: input.to_string(),
                 version: None,
             });
         };
-        let server = QualifiedName::parse(server)?;
+        check_server_reference(reference)?;
         let exact = version.strip_prefix('=').unwrap_or(version);
         let version = semver::Version::parse(exact.trim()).map_err(|e| NameError::Pin {
             input: input.to_string(),
@@ -472,7 +498,7 @@ impl PinnedServer {
             reason: e.to_string(),
         })?;
         Ok(PinnedServer {
-            server,
+            reference: reference.to_string(),
             version: Some(version),
         })
     }
@@ -481,8 +507,8 @@ impl PinnedServer {
 impl fmt::Display for PinnedServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.version {
-            Some(v) => write!(f, "{}@={v}", self.server),
-            None => self.server.fmt(f),
+            Some(v) => write!(f, "{}@={v}", self.reference),
+            None => self.reference.fmt(f),
         }
     }
 }
@@ -769,16 +795,15 @@ mod tests {
     fn pinned_servers_name_one_exact_version() {
         let pin = |s: &str| PinnedServer::parse(s);
         let p = pin("acme/weather/forecast@=1.1.0").unwrap();
-        assert_eq!(p.server.to_string(), "acme/weather/forecast");
+        assert_eq!(p.reference, "acme/weather/forecast");
         assert_eq!(p.version, Some(semver::Version::new(1, 1, 0)));
         assert_eq!(p.to_string(), "acme/weather/forecast@=1.1.0");
         assert_eq!(pin("acme/weather/forecast@1.1.0").unwrap(), p);
         assert_eq!(pin("acme/weather/forecast").unwrap().version, None);
         let scoped = pin("npm/@scope/x/main").unwrap();
-        assert_eq!(
-            (scoped.server.package.to_string(), scoped.version),
-            ("npm/@scope/x".into(), None)
-        );
+        assert_eq!((scoped.reference.as_str(), scoped.version), ("npm/@scope/x/main", None));
+        let package = pin("io.github.user/weather@=1.0.0").unwrap();
+        assert_eq!(package.reference, "io.github.user/weather");
         assert_eq!(
             pin("npm/@scope/x/main@=2.0.0").unwrap().version,
             Some(semver::Version::new(2, 0, 0))

@@ -63,3 +63,21 @@ printf %s "python-client-secret" | "$AGX" -q config set acme/quotes api_key --st
 "$AGX" -q install-server gemini acme/quotes/quotes
 "$AGX" -q install-server codex acme/quotes/quotes
 "$PY" "$ROOT/scripts/ci/python_settings_client.py" "$HOME" python-client-secret
+
+# Servers installed from an MCP registry entry (docs/ecosystem.md): the real npm and PyPI
+# packages of tests/data/mcp-registry, served by a loopback registry, named by the package
+# alone. Needs the npm registry and PyPI too.
+echo "==> mcp $MCP_VERSION client against servers installed from a loopback MCP registry"
+"$PY" -u "$ROOT/scripts/ci/mcp_registry_server.py" "$ROOT/tests/data/mcp-registry/servers" > "$TMP/registry-url" &
+REGISTRY_PID=$!
+trap 'kill $REGISTRY_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do [[ -s "$TMP/registry-url" ]] && break; sleep 0.1; done
+REGISTRY="$(head -n1 "$TMP/registry-url")"
+# PyPI packages are provisioned with the real interpreter (a pyenv shim would look in HOME).
+PYTHON_DIR="$("$PY" -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))')"
+PATH="$PYTHON_DIR:$PATH" "$AGX" --registry "$REGISTRY" install --quiet \
+    io.github.modelcontextprotocol/time io.github.modelcontextprotocol/server-everything
+"$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/time \
+    get_current_time '{"timezone": "Europe/Paris"}' Europe/Paris
+"$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/server-everything \
+    echo '{"message": "from the SDK"}' "Echo: from the SDK"

@@ -8,7 +8,7 @@
 #                           or .ci/cache/real-clients)
 #   AGX_BIN                 the agx binary (default: target/debug/agx, built with `cargo build`)
 #
-# Needs no network beyond the npm registry and no login. Exits non-zero on any failure.
+# Needs no network beyond the npm registry and PyPI, and no login. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -24,6 +24,10 @@ BIN="$CACHE/node_modules/.bin"
 
 . scripts/agx-bin.sh
 AGX="$(agx_bin debug)"
+
+# The real interpreter's folder, found while HOME is still the user's (a pyenv shim looks for
+# its versions in HOME): PyPI packages are provisioned with it.
+PYTHON_DIR="$(dirname "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')")"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -168,6 +172,22 @@ else
 fi
 if grep -rlF "real-clients-secret-key" "$HOME" "$AGX_HOME" --exclude=secrets-v1.toml; then
     fail "the secret was written into the files above"
+fi
+
+# --- A server installed from an MCP registry entry (docs/ecosystem.md), named by its package
+# alone: the real mcp-server-time from PyPI, listed by a loopback registry.
+"$PYTHON_DIR/python3" -u "$ROOT/scripts/ci/mcp_registry_server.py" "$ROOT/tests/data/mcp-registry/servers" > "$TMP/registry-url" &
+REGISTRY_PID=$!
+trap 'kill $REGISTRY_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do [[ -s "$TMP/registry-url" ]] && break; sleep 0.1; done
+REGISTRY="$(head -n1 "$TMP/registry-url")"
+PATH="$PYTHON_DIR:$PATH" "$AGX" --registry "$REGISTRY" install-server claude-code io.github.modelcontextprotocol/time
+out="$(MCP_TIMEOUT=60000 timeout 180 "$BIN/claude" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "^time:.*✔ Connected" <<<"$out"; then
+    pass "claude mcp list connects to a server installed from an MCP registry"
+else
+    fail "claude mcp list did not connect to io.github.modelcontextprotocol/time"
 fi
 
 if (( failures > 0 )); then

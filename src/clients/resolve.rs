@@ -71,6 +71,16 @@ pub struct ResolvedServer {
     pub settings: Vec<std::sync::Arc<crate::settings::PackageSettings>>,
 }
 
+/// The server `raw` names, as `agx serve` reads it: `publisher/package/server`, or an
+/// installed package with exactly one server (see `runtime::resolve_server_ref`).
+pub fn server_reference(paths: &AgxPaths, raw: &str) -> Result<QualifiedName, ServerLookupError> {
+    let store = Store::open(paths);
+    let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+        store.installed_dir(name).map_err(|e| e.to_string())
+    };
+    Ok(crate::runtime::resolve_server_ref(raw, &find)?)
+}
+
 /// Resolve a server as `agx serve` would, reading definition files only.
 pub fn resolve_server(
     paths: &AgxPaths,

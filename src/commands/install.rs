@@ -2,22 +2,11 @@
 
 use super::Context;
 use crate::cli::InstallArgs;
-use crate::ecosystem::ProvisionOptions;
+use crate::ecosystem::{Prefer, ProvisionOptions};
 use crate::error::{CliError, CliResult};
-use crate::index::mcp_registry::is_server_name;
 use crate::ops::install::{self, Target};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
-    if let Some(arg) = args.packages.iter().find(|arg| names_listed_server(arg)) {
-        let name = arg.split('@').next().unwrap_or(arg);
-        return Err(CliError::new(format!(
-            "`{name}` is an MCP Registry server, and installing from an MCP registry is not supported yet"
-        ))
-        .with_hint(format!(
-            "`agx info {name}` shows its packages; install one directly with `agx install \
-             npm:<identifier>` or `agx install pypi:<identifier>` (docs/ecosystem.md)"
-        )));
-    }
     let targets = args
         .packages
         .iter()
@@ -35,9 +24,19 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
             "install bundles one at a time, each with its own --sha256 (a `.mcpb` file or URL)",
         ));
     }
+    if args.prefer.is_some() && !targets.iter().any(|t| matches!(t, Target::Entry(_))) {
+        return Err(CliError::new(
+            "--prefer applies to servers from an MCP registry, and none was given",
+        )
+        .with_hint(
+            "name one as `io.github.user/weather`, or leave out --prefer (docs/ecosystem.md)",
+        ));
+    }
     let provision = ProvisionOptions {
         allow_scripts: args.allow_scripts,
         allow_sdist: args.allow_sdist,
+        // clap accepts only the kinds `Prefer` knows.
+        prefer: args.prefer.as_deref().and_then(Prefer::parse),
     };
     Ok(install::install_with(
         &ctx.ops()?,
@@ -45,10 +44,4 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         args.force,
         provision,
     )?)
-}
-
-/// `io.github.user/weather[@1.0.0]`, not a path on this machine.
-fn names_listed_server(arg: &str) -> bool {
-    let name = arg.split('@').next().unwrap_or(arg);
-    is_server_name(name) && !std::path::Path::new(arg).exists()
 }

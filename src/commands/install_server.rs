@@ -7,7 +7,6 @@ use super::Context;
 use crate::cli::InstallServerArgs;
 use crate::clients::{self, Outcome, Scope};
 use crate::error::{CliError, CliResult};
-use crate::name::QualifiedName;
 use crate::ops::config::{self, Target};
 use crate::ops::install_server::{self, Place, ServerRequest};
 use crate::settings::set_command;
@@ -21,7 +20,10 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             project: args.project.as_deref(),
             config: args.config.as_deref(),
         },
-        server: QualifiedName::parse(&args.server)?,
+        server: {
+            crate::name::check_server_reference(&args.server)?;
+            args.server.clone()
+        },
         key: args.name.clone(),
         env: parse_env(&args.env)?,
         force: args.force,

@@ -5,11 +5,15 @@
 //! store then commits the folder like any other package, so `list`, `info`, `serve` and
 //! `uninstall` need nothing special. See docs/ecosystem.md.
 
+mod entry_launch;
 pub mod latest;
 pub mod mcpb;
 mod npm;
 pub mod oci;
 mod pypi;
+pub mod registry_entry;
+
+pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, Prefer};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -144,6 +148,8 @@ pub struct ProvisionOptions {
     pub allow_scripts: bool,
     /// Let pip build source distributions (which runs their build code).
     pub allow_sdist: bool,
+    /// For an MCP registry entry: which of its packages or remotes to install.
+    pub prefer: Option<Prefer>,
 }
 
 /// A provisioned package folder in staging, ready for the store to commit.
@@ -157,6 +163,8 @@ pub struct Provisioned {
     /// Integrity of what was installed: npm's `integrity` of the package, or the sha256 of
     /// every wheel (`name==version sha256:HEX`).
     pub integrity: Vec<String>,
+    /// The MCP registry entry it was installed from, if any.
+    pub origin: Option<EntryOrigin>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -258,6 +266,7 @@ pub fn provision(
         version: launch.version,
         exact: launch.exact,
         integrity: launch.integrity,
+        origin: None,
     })
 }
 
@@ -276,17 +285,17 @@ struct Launch {
 /// What some ecosystems add to the generated package beyond [`Launch`] (a bundle's
 /// `user_config` settings and metadata).
 #[derive(Debug, Default)]
-struct PackageExtras {
+pub struct PackageExtras {
     /// `[extension.settings]`, keyed by setting key.
-    settings: toml::Table,
+    pub(crate) settings: toml::Table,
     /// The server's description, when it says more than the package's.
-    server_description: Option<String>,
+    pub(crate) server_description: Option<String>,
     /// More `.agxignore` lines: folders of foreign files validation must not judge.
-    ignore: Vec<String>,
-    license: Option<String>,
-    homepage: Option<String>,
-    repository: Option<String>,
-    keywords: Vec<String>,
+    pub(crate) ignore: Vec<String>,
+    pub(crate) license: Option<String>,
+    pub(crate) homepage: Option<String>,
+    pub(crate) repository: Option<String>,
+    pub(crate) keywords: Vec<String>,
 }
 
 /// Write `agx.toml` and the one wrapped server's definition.
@@ -300,55 +309,127 @@ fn write_package(
         .description
         .clone()
         .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
-    let mut manifest = toml::toml! {
-        [package]
-        name = (spec.name.to_string())
-        version = (launch.version.to_string())
-        description = (description.clone())
+    GeneratedPackage {
+        name: &spec.name,
+        version: &launch.version,
+        description: &description,
+        server: &launch.server,
+        launch: ServerLaunch::Command {
+            command: launch.command.clone(),
+            env: Default::default(),
+        },
+        settings: &[],
+        extras,
+    }
+    .write(dir)
+}
 
-        [extension]
-        servers = [(launch.server.as_str())]
-    };
-    let package = manifest["package"].as_table_mut().expect("written above");
-    for (key, value) in [
-        ("license", &extras.license),
-        ("homepage", &extras.homepage),
-        ("repository", &extras.repository),
-    ] {
-        if let Some(value) = value {
-            package.insert(key.into(), value.clone().into());
+/// How the one server of a generated package starts: a command run in the package folder,
+/// or a remote URL that `agx serve` bridges. Values may hold `${settings.KEY}`.
+#[derive(Debug, Clone)]
+pub enum ServerLaunch {
+    Command {
+        command: Vec<String>,
+        env: std::collections::BTreeMap<String, String>,
+    },
+    Remote {
+        url: String,
+        headers: std::collections::BTreeMap<String, String>,
+    },
+}
+
+/// An agx package written for a server from another ecosystem: `agx.toml` with its
+/// settings, and one server definition.
+pub struct GeneratedPackage<'a> {
+    pub name: &'a PackageName,
+    pub version: &'a semver::Version,
+    pub description: &'a str,
+    pub server: &'a ItemName,
+    pub launch: ServerLaunch,
+    pub settings: &'a [crate::settings::Setting],
+    pub extras: &'a PackageExtras,
+}
+
+impl GeneratedPackage<'_> {
+    pub fn write(&self, dir: &Path) -> Result<(), EcosystemError> {
+        let mut manifest = toml::toml! {
+            [package]
+            name = (self.name.to_string())
+            version = (self.version.to_string())
+            description = (self.description)
+
+            [extension]
+            servers = [(self.server.as_str())]
+        };
+        let extras = self.extras;
+        let package = manifest["package"].as_table_mut().expect("written above");
+        for (key, value) in [
+            ("license", &extras.license),
+            ("homepage", &extras.homepage),
+            ("repository", &extras.repository),
+        ] {
+            if let Some(value) = value {
+                package.insert(key.into(), value.clone().into());
+            }
         }
+        if !extras.keywords.is_empty() {
+            package.insert("keywords".into(), extras.keywords.clone().into());
+        }
+        if !self.settings.is_empty() || !extras.settings.is_empty() {
+            let mut table = extras.settings.clone();
+            for setting in self.settings {
+                let mut value = toml::Table::try_from(setting)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                value.remove("key");
+                table.insert(setting.key.clone(), value.into());
+            }
+            manifest["extension"]
+                .as_table_mut()
+                .expect("[extension] is a table")
+                .insert("settings".into(), table.into());
+        }
+        fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
+        // The installed dependencies are npm's and pip's (or the bundle's), not agx package
+        // files: validation would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+        let mut ignore = String::from("/node_modules/\n/venv/\n");
+        for line in &extras.ignore {
+            ignore.push_str(line);
+            ignore.push('\n');
+        }
+        fs_err::write(dir.join(".agxignore"), ignore)?;
+        let description = extras
+            .server_description
+            .as_deref()
+            .unwrap_or(self.description);
+        let mut server = toml::toml! {
+            name = (self.server.as_str())
+            description = (description)
+        };
+        match &self.launch {
+            ServerLaunch::Command { command, env } => {
+                server.insert("command".into(), command.clone().into());
+                if !env.is_empty() {
+                    server.insert("env".into(), toml::Value::try_from(env).expect("strings"));
+                }
+            }
+            ServerLaunch::Remote { url, headers } => {
+                server.insert("url".into(), url.clone().into());
+                if !headers.is_empty() {
+                    server.insert(
+                        "headers".into(),
+                        toml::Value::try_from(headers).expect("strings"),
+                    );
+                }
+            }
+        }
+        let servers = dir.join("agx").join("servers");
+        fs_err::create_dir_all(&servers)?;
+        fs_err::write(
+            servers.join(format!("{}.toml", self.server.as_str())),
+            server.to_string(),
+        )?;
+        Ok(())
     }
-    if !extras.keywords.is_empty() {
-        package.insert("keywords".into(), extras.keywords.clone().into());
-    }
-    if !extras.settings.is_empty() {
-        manifest["extension"]
-            .as_table_mut()
-            .expect("written above")
-            .insert("settings".into(), extras.settings.clone().into());
-    }
-    fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
-    // The installed dependencies are npm's and pip's (or the bundle's), not agx package
-    // files: validation would refuse their links (`node_modules/.bin`, the venv's `lib64`).
-    let mut ignore = String::from("/node_modules/\n/venv/\n");
-    for line in &extras.ignore {
-        ignore.push_str(line);
-        ignore.push('\n');
-    }
-    fs_err::write(dir.join(".agxignore"), ignore)?;
-    let server = toml::toml! {
-        name = (launch.server.as_str())
-        description = (extras.server_description.clone().unwrap_or(description))
-        command = (launch.command.clone())
-    };
-    let servers = dir.join("agx").join("servers");
-    fs_err::create_dir_all(&servers)?;
-    fs_err::write(
-        servers.join(format!("{}.toml", launch.server.as_str())),
-        server.to_string(),
-    )?;
-    Ok(())
 }
 
 /// Run `program` with `args`; a missing program is `missing`, a failure keeps the last lines
@@ -394,6 +475,11 @@ fn tail(stderr: &[u8]) -> String {
 /// A server name from a bin or script name: its characters outside the item-name alphabet
 /// become `-`.
 fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemError> {
+    server_name_from(&spec.to_string(), raw)
+}
+
+/// [`server_name`] for what `what` names in errors.
+fn server_name_from(what: &str, raw: &str) -> Result<ItemName, EcosystemError> {
     let cleaned: String = raw
         .chars()
         .map(|c| {
@@ -405,7 +491,7 @@ fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemErr
         })
         .collect();
     ItemName::parse(cleaned.trim_start_matches(['-', '.'])).map_err(|e| EcosystemError::NoLaunch {
-        spec: spec.to_string(),
+        spec: what.to_string(),
         detail: e.to_string(),
     })
 }

@@ -104,7 +104,7 @@ codes! {
     PROBE_BAD_OUTPUT = "E032" "probe-bad-output" Error "--probe: a tool's self-test answer is not a JSON object";
     LINK_IN_PACKAGE = "E033" "link-in-package" Error "a file or folder of the package is a symbolic link (pack refuses it; validate never follows it)";
     NOT_PACKABLE = "E034" "not-packable" Error "pack would refuse the folder: a FIFO, socket or device, a name that is not UTF-8, or an .agxignore that does not parse or excludes agx.toml";
-    INVALID_SETTING_KEY = "E035" "invalid-setting-key" Error "a setting key is not lowercase letters, digits and single `_`";
+    INVALID_SETTING_KEY = "E035" "invalid-setting-key" Error "a setting key is not letters, digits and single `_` starting with a letter";
     INVALID_SETTING_TYPE = "E036" "invalid-setting-type" Error "a setting's type is not string, number, boolean or path";
     INVALID_SETTING_VALUE = "E037" "invalid-setting-value" Error "a setting's default or enum value does not fit its type, or the default is outside its enum";
     SECRET_WITH_DEFAULT = "E038" "secret-with-default" Error "a secret setting has a default";

@@ -280,6 +280,10 @@ pub struct ServerDef {
     pub env: BTreeMap<String, String>,
     /// Working directory of a wrapped server, relative to the package folder.
     pub cwd: Option<String>,
+    /// A remote MCP server (Streamable HTTP) that `agx serve` bridges to stdio.
+    pub url: Option<String>,
+    /// HTTP headers sent to the remote `url`.
+    pub headers: BTreeMap<String, String>,
     pub location: SourceLocation,
 }
 

@@ -139,17 +139,18 @@ pub fn target(
     }
 }
 
-/// The declared settings of an installed package; `None` when it is not installed.
+/// The declared settings of an installed package (of the version `agx serve` would use: the
+/// user's, else the newest a project holds); `None` when no version is installed.
 pub fn declared_settings(
     ctx: &Context,
     package: &PackageName,
 ) -> ConfigResult<Option<Vec<Setting>>> {
     let store = ctx.store();
     let _lock = store.lock_shared_if_present()?;
-    let Some(installed) = store.installed(package)? else {
+    let Some(served) = store.served_version(package, None, None)? else {
         return Ok(None);
     };
-    let loaded = crate::manifest::load_installed(&installed.dir)?;
+    let loaded = crate::manifest::load_installed(&served.dir)?;
     Ok(Some(loaded.manifest.extension.settings))
 }
 

@@ -217,7 +217,12 @@ pub struct ServerPrompt {
 /// Describe `target`: `publisher/name`, `name`, `publisher/name/server`, or `name/server`
 /// for an installed package without a publisher.
 pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
+    // An installed registry server is described from the store, like any package.
+    let installed = || {
+        PackageName::parse(target).is_ok_and(|p| ctx.store().installed(&p).ok().flatten().is_some())
+    };
     if is_server_name(target)
+        && !installed()
         && let Some(listed) = listed_server(ctx, target)?
     {
         return Ok(Subject::Listed(Box::new(listed)));

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{Context, OpsError, OpsResult};
 use crate::ecosystem::mcpb::BundleSource;
-use crate::ecosystem::{Ecosystem, EcosystemSpec, ProvisionOptions};
+use crate::ecosystem::{Ecosystem, EcosystemSpec, EntrySpec, ProvisionOptions};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
 use crate::store::{
@@ -23,6 +23,8 @@ pub enum Target {
     Ecosystem(EcosystemSpec),
     /// An MCPB bundle (a `.mcpb` file or URL), fetched and checked before provisioning.
     Bundle(BundleSource),
+    /// `io.github.user/weather[@version]`, a server listed in an MCP registry.
+    Entry(EntrySpec),
 }
 
 impl Target {
@@ -41,6 +43,9 @@ impl Target {
             return Ok(Target::Bundle(
                 bundle.map_err(crate::store::StoreError::from)?,
             ));
+        }
+        if let Some(spec) = EntrySpec::parse(arg) {
+            return Ok(Target::Entry(spec?));
         }
         let looks_like_path = arg.starts_with('.')
             || arg.starts_with('/')
@@ -90,6 +95,7 @@ pub fn install_with(
     let mut locals = Vec::new();
     let mut ecosystem = Vec::new();
     let mut bundles = Vec::new();
+    let mut entries = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
@@ -99,11 +105,16 @@ pub fn install_with(
             }
             Target::Ecosystem(_) => {}
             Target::Bundle(bundle) => bundles.push(bundle),
+            Target::Entry(spec) if force || !super::install_entry::installed(ctx, &store, spec) => {
+                entries.push(spec)
+            }
+            Target::Entry(_) => {}
         }
     }
     if locals.is_empty()
         && ecosystem.is_empty()
         && bundles.is_empty()
+        && entries.is_empty()
         && !force
         && all_installed(ctx, &store, &specs)
     {
@@ -148,6 +159,12 @@ pub fn install_with(
             installer.prepare_ecosystem(&spec, &staging, provision)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut provisioned = provisioned;
+    for spec in entries {
+        provisioned.push(super::install_entry::prepare(
+            ctx, &installer, spec, &staging, provision,
+        )?);
+    }
 
     let mut roots: Vec<Root> = specs
         .iter()
@@ -241,6 +258,7 @@ fn ecosystem_installed(ctx: &Context, store: &Store, spec: &EcosystemSpec) -> bo
     let Source::Ecosystem {
         spec: exact,
         integrity,
+        ..
     } = &p.receipt.source
     else {
         return false;

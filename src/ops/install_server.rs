@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Context, OpsError, OpsResult};
 use crate::clients::{self, Client, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
-use crate::name::QualifiedName;
+use crate::name::{PackageName, QualifiedName};
 
 /// Which client file to edit: `--scope`, `--project`, `--config`.
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +37,8 @@ impl Place<'_> {
 #[derive(Debug, Clone)]
 pub struct ServerRequest<'a> {
     pub place: Place<'a>,
-    pub server: QualifiedName,
+    /// `publisher/package/server`, or a package with exactly one server.
+    pub server: String,
     /// The entry's key (default: derived from the server's name).
     pub key: Option<String>,
     /// Extra environment variables for the server.
@@ -73,12 +74,14 @@ pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
 
 /// Install the server's package if needed, check the server, and write its entry.
 pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<EntryChange> {
-    let server = &request.server;
-    super::install::ensure_installed(ctx, &server.package, "needed by the entry")?;
-    let resolved = {
+    ensure_reference_installed(ctx, &request.server)?;
+    let (server, resolved) = {
         let _lock = ctx.store().lock_shared_if_present()?;
-        clients::resolve::resolve_server(ctx.paths, server)?
+        let server = clients::resolve::server_reference(ctx.paths, &request.server)?;
+        let resolved = clients::resolve::resolve_server(ctx.paths, &server)?;
+        (server, resolved)
     };
+    let server = &server;
     if resolved.wrapped {
         tracing::debug!("{server} wraps a shipped MCP server");
     }
@@ -142,6 +145,38 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         backup,
         missing_settings,
     })
+}
+
+/// Install the package a server reference names unless it is installed: an MCP registry
+/// entry (`io.github.user/weather`), an ecosystem or agx package named alone, or the
+/// package of `publisher/package/server`.
+fn ensure_reference_installed(ctx: &Context, raw: &str) -> OpsResult<()> {
+    let why = "needed by the entry";
+    if let Some(spec) = crate::ecosystem::EntrySpec::parse(raw) {
+        let spec = spec?;
+        if ctx.store().installed_dir(&spec.name)?.is_some() {
+            return Ok(());
+        }
+        ctx.reporter
+            .status("Installing", &format!("{spec} ({why})"));
+        return super::install::install(ctx, &[super::install::Target::Entry(spec)], false);
+    }
+    let package = match (PackageName::parse(raw), QualifiedName::parse(raw)) {
+        (Ok(package), _) if ctx.store().installed_dir(&package)?.is_some() => return Ok(()),
+        (Ok(package), Err(_)) => package,
+        (Ok(package), Ok(_)) if package.is_ecosystem() => package,
+        (_, Ok(qualified)) => qualified.package,
+        (Err(e), Err(_)) => return Err(e.into()),
+    };
+    // `io.github.user/weather/weather`: its package comes from an MCP registry.
+    match crate::ecosystem::EntrySpec::parse(&package.to_string()) {
+        Some(spec) if ctx.store().installed_dir(&package)?.is_none() => {
+            ctx.reporter
+                .status("Installing", &format!("{package} ({why})"));
+            super::install::install(ctx, &[super::install::Target::Entry(spec?)], false)
+        }
+        _ => super::install::ensure_installed(ctx, &package, why),
+    }
 }
 
 /// Remove the entry named by its key or the qualified server it launches. An entry that is

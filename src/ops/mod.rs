@@ -9,6 +9,7 @@ pub mod config;
 pub mod gc;
 pub mod info;
 pub mod install;
+mod install_entry;
 pub mod install_server;
 pub mod list;
 pub mod locked;
@@ -73,6 +74,8 @@ pub enum OpsError {
     ServerLookup(#[from] crate::clients::resolve::ServerLookupError),
     #[error(transparent)]
     Config(Box<config::ConfigError>),
+    #[error(transparent)]
+    Entry(#[from] crate::ecosystem::EntryError),
     #[error("cannot find the path of the running agx binary: {0}")]
     NoBinary(std::io::Error),
     #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
@@ -133,6 +136,7 @@ impl crate::error::Hint for OpsError {
             OpsError::InUse(e) => e.hint(),
             OpsError::ServerLookup(e) => e.hint(),
             OpsError::Config(e) => e.hint(),
+            OpsError::Entry(e) => e.hint(),
             OpsError::NoBinary(_) => None,
             OpsError::NoEntry { .. } => {
                 Some("`agx clients` lists the agx entries of every client".into())

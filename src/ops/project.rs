@@ -328,7 +328,9 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
         .installed(name)?
         .ok_or_else(|| OpsError::Unknown { name: name.clone() })?;
     let (source, integrity) = match &installed.receipt.source {
-        Source::Ecosystem { spec, integrity } => (spec.clone(), integrity.clone()),
+        Source::Ecosystem {
+            spec, integrity, ..
+        } => (spec.clone(), integrity.clone()),
         other => (other.to_string(), Vec::new()),
     };
     let servers = installed

@@ -88,6 +88,10 @@ pub struct WrappedServer {
     pub cwd: PathBuf,
     pub env: BTreeMap<String, String>,
     pub settings: Arc<PackageSettings>,
+    /// A remote server (`url` in its definition) that `agx serve` bridges instead of running
+    /// `command`, with the headers it sends.
+    pub url: Option<String>,
+    pub headers: BTreeMap<String, String>,
 }
 
 #[derive(Debug)]
@@ -152,6 +156,14 @@ pub enum AssembleError {
         server: String,
         available: Vec<String>,
     },
+    #[error("{package} has {} servers; name one of them: {}", servers.len(), servers.join(", "))]
+    SeveralServers {
+        package: PackageName,
+        /// Qualified, as `serve` and `install-server` take them.
+        servers: Vec<String>,
+    },
+    #[error(transparent)]
+    Name(#[from] crate::name::NameError),
     #[error("{0}")]
     BadReference(Box<BadReference>),
     #[error("{0}")]
@@ -211,6 +223,14 @@ impl crate::error::Hint for AssembleError {
                     .map(|s| format!("{package}/{s}"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            )),
+            AssembleError::SeveralServers { servers, .. } => Some(format!(
+                "e.g. `agx serve {}`",
+                servers.first().map(String::as_str).unwrap_or_default()
+            )),
+            AssembleError::Name(e) => Some(format!(
+                "expected {}, or a package with exactly one server",
+                e.expected_form()
             )),
             AssembleError::BadReference(b) => Some(format!(
                 "fix the server definition in {} and reinstall it (`agx validate` checks it)",
@@ -326,6 +346,46 @@ fn named_dependencies<'a>(owner: &'a Package, def: &'a ServerDef) -> Vec<&'a Pac
     names
 }
 
+/// The server `raw` names: an installed package alone names its one server (an error lists
+/// them when it has several); anything else is read as `publisher/package/server`. A
+/// package is tried first, so `pypi/mcp-server-time` is that package, not server
+/// `mcp-server-time` of a local package `pypi`.
+pub fn resolve_server_ref(
+    raw: &str,
+    find: FindPackage<'_>,
+) -> Result<QualifiedName, AssembleError> {
+    if let Ok(package) = PackageName::parse(raw)
+        && let Some(dir) = find(&package).map_err(|reason| AssembleError::Store {
+            package: package.clone(),
+            reason,
+        })?
+    {
+        let loaded = load_installed(&dir).map_err(|source| AssembleError::Broken {
+            package: package.clone(),
+            source,
+        })?;
+        return match loaded.servers.as_slice() {
+            [only] => Ok(QualifiedName {
+                package,
+                item: only.name.clone(),
+            }),
+            [] => Err(AssembleError::NoServer {
+                package,
+                server: String::new(),
+                available: Vec::new(),
+            }),
+            several => Err(AssembleError::SeveralServers {
+                servers: several
+                    .iter()
+                    .map(|s| format!("{package}/{}", s.name))
+                    .collect(),
+                package,
+            }),
+        };
+    }
+    Ok(QualifiedName::parse(raw)?)
+}
+
 /// Assemble `server` from installed packages.
 pub fn assemble(server: &QualifiedName, find: FindPackage<'_>) -> Result<Assembled, AssembleError> {
     let mut loader = Loader {
@@ -349,10 +409,10 @@ fn assemble_from(
             available: owner.servers.iter().map(|s| s.name.to_string()).collect(),
         });
     };
-    if let Some(command) = &def.command {
+    if def.command.is_some() || def.url.is_some() {
         return Ok(Assembled::Wrapped(WrappedServer {
             server: server.clone(),
-            command: command.clone(),
+            command: def.command.clone().unwrap_or_default(),
             package_dir: owner.dir.clone(),
             cwd: def
                 .cwd
@@ -361,6 +421,8 @@ fn assemble_from(
                 .unwrap_or_else(|| owner.dir.clone()),
             env: def.env.clone(),
             settings: declared_settings(owner),
+            url: def.url.clone(),
+            headers: def.headers.clone(),
         }));
     }
 

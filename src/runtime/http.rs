@@ -50,6 +50,9 @@ pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeE
             _ = tokio::signal::ctrl_c() => break,
             _ = sigterm.recv() => break,
         };
+        // Responses are written as several small SSE frames: without this, Nagle's
+        // algorithm holds one back until the client's delayed ACK (~40 ms per request).
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {
             let handler = hyper::service::service_fn(move |req| {

@@ -6,6 +6,7 @@
 //! server in the store. [`handoff`] is how `agx serve` passes the work to `agx-serve`.
 
 pub mod assemble;
+pub mod bridge;
 pub mod channel;
 mod completions;
 mod handler;
@@ -32,7 +33,7 @@ use std::time::Duration;
 
 pub use assemble::{
     AssembleError, Assembled, Assembly, ExposedPrompt, ExposedTool, FindPackage, assemble,
-    declared_settings, disambiguate,
+    declared_settings, disambiguate, resolve_server_ref,
 };
 pub use handler::{AgxServer, Runtime};
 pub use stderr_protocol::StderrLine;
@@ -79,6 +80,8 @@ pub enum ServeError {
         program: String,
         source: std::io::Error,
     },
+    #[error("cannot bridge {server}: {detail}")]
+    Remote { server: String, detail: String },
     #[error("could not start the async runtime: {0}")]
     Runtime(std::io::Error),
     #[error("{0}")]
@@ -115,6 +118,9 @@ impl crate::error::Hint for ServeError {
             ServeError::Bind { .. } => Some("choose another port".into()),
             ServeError::Wrapped { .. } => Some(
                 "the wrapped server's program must be installed (or shipped in the package)".into(),
+            ),
+            ServeError::Remote { .. } => Some(
+                "`agx config list <package>` shows its settings; clients reach a remote server through `agx serve` on stdio".into(),
             ),
             ServeError::Runtime(_) | ServeError::Prompt(_) => None,
             ServeError::Name(e) => e.hint(),
@@ -155,7 +161,7 @@ pub fn log_file(logs_dir: &Path, server: &QualifiedName) -> PathBuf {
 
 /// Serve `pinned` from the store until the client goes away: exactly its version when it
 /// names one, else the user's version (or, when the user has none, the newest version a
-/// project holds, which the log names).
+/// project holds, which the log names). A package alone names its only server.
 pub fn serve_installed(
     paths: &AgxPaths,
     pinned: &PinnedServer,
@@ -163,14 +169,22 @@ pub fn serve_installed(
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
-    let server = &pinned.server;
-    let (mut assembled, note) = {
+    let (mut assembled, server, note) = {
         // Readers share the store lock while loading, so an install cannot swap a package
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
         let cwd = std::env::current_dir().ok();
-        let served =
-            store.served_version(&server.package, pinned.version.as_ref(), cwd.as_deref())?;
+        let served_version =
+            |name: &PackageName| store.served_version(name, pinned.version.as_ref(), cwd.as_deref());
+        let server = {
+            let served_dir = |name: &PackageName| -> Result<Option<PathBuf>, String> {
+                served_version(name)
+                    .map(|s| s.map(|s| s.dir))
+                    .map_err(|e| describe_store_error(&e))
+            };
+            resolve_server_ref(&pinned.reference, &served_dir)?
+        };
+        let served = served_version(&server.package)?;
         let dependencies = served.as_ref().and_then(|s| s.dependencies.as_ref());
         let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
             if name == &server.package {
@@ -178,20 +192,26 @@ pub fn serve_installed(
             }
             store
                 .dependency_dir(name, dependencies)
-                .map_err(|e| match e.hint() {
-                    Some(fix) => format!("{e} ({fix})"),
-                    None => e.to_string(),
-                })
+                .map_err(|e| describe_store_error(&e))
         };
-        (assemble(server, &find)?, served.and_then(|s| s.note))
+        let assembled = assemble(&server, &find)?;
+        (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
     run(
         assembled,
         listen,
-        Some(log_file(&paths.logs_dir(), server)),
+        Some(log_file(&paths.logs_dir(), &server)),
         note.as_deref(),
     )
+}
+
+/// A store error with its fix, for messages that carry it as text.
+fn describe_store_error(e: &crate::store::StoreError) -> String {
+    match e.hint() {
+        Some(fix) => format!("{e} ({fix})"),
+        None => e.to_string(),
+    }
 }
 
 /// Serve an assembled server until the client goes away, logging `note` first. A wrapped
@@ -203,7 +223,23 @@ pub fn run(
     note: Option<&str>,
 ) -> Result<(), ServeError> {
     let assembly = match assembled {
-        Assembled::Wrapped(w) => return Err(wrapped::exec(&w)),
+        Assembled::Wrapped(w) => match &w.url {
+            Some(url) => {
+                let remote = bridge::Remote::of(&w, url, &w.headers)?;
+                if let Listen::Http(_) = listen {
+                    return Err(ServeError::Remote {
+                        server: w.server.to_string(),
+                        detail: format!(
+                            "it is a remote server at {}; `--http` serves local servers only",
+                            remote.url
+                        ),
+                    });
+                }
+                let _log = log::init(log_file.as_deref());
+                return block_on_current_thread(bridge::serve(remote));
+            }
+            None => return Err(wrapped::exec(&w)),
+        },
         Assembled::Native(a) => a,
     };
     let _log = log::init(log_file.as_deref());

@@ -63,6 +63,24 @@ mod polled {
         UnixStream::from_std(socket).ok()
     }
 
+    /// Bytes a pipe to the client may hold. Linux's default of 64 KiB makes a large answer
+    /// (a 1 MiB resource) a ping-pong of sixteen writes and wake-ups; 1 MiB is the most an
+    /// unprivileged process may ask for (`/proc/sys/fs/pipe-max-size`).
+    #[cfg(target_os = "linux")]
+    const PIPE_BYTES: libc::c_int = 1 << 20;
+
+    /// Grow the pipe's buffer; on failure (a lower system limit) it keeps the default size.
+    fn grow_pipe(fd: BorrowedFd<'_>) {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: F_SETPIPE_SZ only resizes the pipe's kernel buffer; `fd` is open.
+            unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES) };
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = fd;
+    }
+
     pub fn reader() -> Option<Reader> {
         match pollable(std::io::stdin().as_fd())? {
             (Kind::Pipe, fd) => Some(Box::new(pipe::Receiver::from_owned_fd(fd).ok()?)),
@@ -72,7 +90,10 @@ mod polled {
 
     pub fn writer() -> Option<Writer> {
         match pollable(std::io::stdout().as_fd())? {
-            (Kind::Pipe, fd) => Some(Box::new(pipe::Sender::from_owned_fd(fd).ok()?)),
+            (Kind::Pipe, fd) => {
+                grow_pipe(fd.as_fd());
+                Some(Box::new(pipe::Sender::from_owned_fd(fd).ok()?))
+            }
             (Kind::Socket, fd) => Some(Box::new(socket(fd)?)),
         }
     }

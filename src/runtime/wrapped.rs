@@ -6,10 +6,14 @@ use std::os::unix::process::CommandExt;
 use super::ServeError;
 use super::assemble::{WrappedServer, package_env};
 use crate::manifest::resolve_program;
+use crate::settings::placeholders;
 
 /// Exec the wrapped server. Returns only when it could not be started.
 pub fn exec(w: &WrappedServer) -> ServeError {
-    let Some((program, args)) = w.command.split_first() else {
+    // `${settings.KEY}` in the command and env (server.json arguments and variables).
+    let command = placeholders::expand_all(&w.command, &w.settings);
+    let env = placeholders::expand_pairs(&w.env, &w.settings);
+    let Some((program, args)) = command.split_first() else {
         return ServeError::Wrapped {
             server: w.server.clone(),
             program: String::new(),
@@ -20,7 +24,7 @@ pub fn exec(w: &WrappedServer) -> ServeError {
         .args(args)
         .current_dir(&w.cwd)
         .envs(package_env(&w.package_dir, &w.server.package))
-        .envs(&w.env)
+        .envs(env)
         .envs(w.settings.env_vars())
         .exec();
     ServeError::Wrapped {

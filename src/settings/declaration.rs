@@ -51,7 +51,7 @@ impl SettingType {
 /// the form in which tools receive them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setting {
-    /// `[a-z][a-z0-9_]*`: the name in `agx config` commands and `{{ settings.<key> }}`.
+    /// `[A-Za-z][A-Za-z0-9_]*` (see [`is_valid_key`]): the name in `agx config` commands and `{{ settings.<key> }}`.
     pub key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -155,18 +155,38 @@ impl Setting {
     }
 }
 
-/// Whether `key` is a valid setting key: `[a-z][a-z0-9_]*`, at most [`MAX_KEY_LEN`]
+/// Whether `key` is a valid setting key: `[A-Za-z][A-Za-z0-9_]*`, at most [`MAX_KEY_LEN`]
 /// characters, without `__` or a trailing `_` (so the environment override names built
-/// from keys stay unambiguous).
+/// from keys stay unambiguous). Uppercase is allowed so that settings from server.json and
+/// MCPB keep their names as written (`WEATHER_API_KEY`); see docs/settings.md.
 pub fn is_valid_key(key: &str) -> bool {
     let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && key.len() <= MAX_KEY_LEN
-        && key
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !key.contains("__")
         && !key.ends_with('_')
+}
+
+/// `raw` (an argument label, a header or variable name) made into a valid key: characters
+/// outside the key alphabet become `_`, runs of `_` one, and a leading non-letter gets a
+/// `v` in front. `None` when nothing is left.
+pub fn key_from(raw: &str) -> Option<String> {
+    let mut key = String::with_capacity(raw.len() + 1);
+    for c in raw.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if !(c == '_' && (key.is_empty() || key.ends_with('_'))) {
+            key.push(c);
+        }
+    }
+    let key = key.trim_end_matches('_');
+    let key = match key.chars().next() {
+        None => return None,
+        Some(c) if c.is_ascii_alphabetic() => key.to_string(),
+        Some(_) => format!("v{key}"),
+    };
+    let key: String = key.chars().take(MAX_KEY_LEN).collect();
+    Some(key.trim_end_matches('_').to_string())
 }
 
 /// Whether `name` can be an environment variable name: `[A-Za-z_][A-Za-z0-9_]*`.
@@ -251,16 +271,23 @@ mod tests {
 
     #[test]
     fn keys_and_env_names() {
-        for good in ["api_key", "units", "a1"] {
+        for good in ["api_key", "units", "a1", "WEATHER_API_KEY", "Api"] {
             assert!(is_valid_key(good), "{good}");
         }
-        for bad in ["", "Api", "1a", "a-b", "a__b", "a_", &"a".repeat(65)] {
+        for bad in ["", "1a", "_a", "a-b", "a__b", "a_", &"a".repeat(65)] {
             assert!(!is_valid_key(bad), "{bad}");
         }
         assert!(is_valid_env_name("ACME_API_KEY"));
         assert!(!is_valid_env_name("1X"));
         assert!(!is_valid_env_name("A-B"));
         assert!(is_reserved_env_name("AGX_PACKAGE"));
+        assert_eq!(key_from("--max-results").as_deref(), Some("max_results"));
+        assert_eq!(key_from("X-Api-Key").as_deref(), Some("X_Api_Key"));
+        assert_eq!(key_from("2fa code").as_deref(), Some("v2fa_code"));
+        assert_eq!(key_from("--"), None);
+        for raw in ["--max-results", "X-Api-Key", "2fa code", &"a-".repeat(80)] {
+            assert!(is_valid_key(&key_from(raw).unwrap()), "{raw}");
+        }
         assert!(!is_reserved_env_name("ACME"));
     }
 }

@@ -1,5 +1,5 @@
 //! The environment variables that override stored values (for CI and containers):
-//! `AGX_SETTING__<PUBLISHER>__<NAME>__<KEY>`, uppercase, `-` written as `_`
+//! `AGX_SETTING__<PUBLISHER>__<NAME>__<KEY>`, uppercase, `-` and `.` written as `_`
 //! (`AGX_SETTING__<NAME>__<KEY>` for a local package without a publisher).
 //!
 //! Package segments never hold `_` and keys never hold `__`, so `__` always separates
@@ -24,7 +24,8 @@ pub fn override_name(package: &PackageName, key: &str) -> String {
 }
 
 fn segment(s: &str) -> String {
-    s.to_ascii_uppercase().replace('-', "_")
+    // MCP Registry namespaces hold `.` (`io.github.user`), which no variable name may.
+    s.to_ascii_uppercase().replace(['-', '.'], "_")
 }
 
 #[cfg(test)]

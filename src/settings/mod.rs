@@ -10,6 +10,7 @@
 pub mod declaration;
 mod document;
 pub mod env_override;
+pub mod placeholders;
 pub mod redact;
 pub mod resolve;
 pub mod secrets;
@@ -17,7 +18,7 @@ pub mod store;
 
 use std::path::PathBuf;
 
-pub use declaration::{Setting, SettingType, ValueError};
+pub use declaration::{Setting, SettingType, ValueError, is_valid_key, key_from};
 pub use env_override::override_name;
 pub use redact::Redactor;
 pub use resolve::{PackageSettings, ResolvedSetting, ValueSource, missing_message, set_command};

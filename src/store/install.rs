@@ -80,6 +80,7 @@ pub struct PreparedEcosystem {
     package: Package,
     exact: String,
     integrity: Vec<String>,
+    origin: Option<crate::ecosystem::EntryOrigin>,
     stage: PathBuf,
 }
 
@@ -321,15 +322,34 @@ impl Installer<'_> {
         staging: &Staging,
         options: crate::ecosystem::ProvisionOptions,
     ) -> Result<PreparedEcosystem, StoreError> {
+        self.prepare_provisioned(&spec.to_string(), staging, |stage| {
+            crate::ecosystem::provision(spec, stage, options)
+        })
+    }
+
+    /// [`Installer::prepare_ecosystem`] for any provisioner (an MCP registry entry):
+    /// `provision` fills a fresh staging folder, which is removed if anything fails.
+    pub fn prepare_provisioned(
+        &self,
+        what: &str,
+        staging: &Staging,
+        provision: impl FnOnce(
+            &std::path::Path,
+        ) -> Result<
+            crate::ecosystem::Provisioned,
+            crate::ecosystem::EcosystemError,
+        >,
+    ) -> Result<PreparedEcosystem, StoreError> {
         let stage = staging.new_dir("provision")?;
         let mut guard = StageGuard(Some(stage.clone()));
-        let provisioned = crate::ecosystem::provision(spec, &stage, options)?;
-        let package = load_checked(&provisioned.dir, &spec.to_string(), false)?;
+        let provisioned = provision(&stage)?;
+        let package = load_checked(&provisioned.dir, what, false)?;
         guard.0 = None;
         Ok(PreparedEcosystem {
             package,
             exact: provisioned.exact,
             integrity: provisioned.integrity,
+            origin: provisioned.origin,
             stage,
         })
     }
@@ -516,6 +536,7 @@ fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
     let source = Source::Ecosystem {
         spec: prepared.exact.clone(),
         integrity: prepared.integrity.clone(),
+        entry: prepared.origin.clone(),
     };
     new_receipt(
         package,

@@ -27,6 +27,10 @@ pub enum Source {
         /// npm's `integrity` of the package, or `name==version sha256:HEX` of each wheel.
         #[serde(default)]
         integrity: Vec<String>,
+        /// The MCP registry entry it came from: registry, server.json name and version,
+        /// and what was chosen of it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entry: Option<crate::ecosystem::EntryOrigin>,
     },
 }
 

@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 
 use crate::support::{TestHome, tree};
 
-const EVERYTHING: &str = "@modelcontextprotocol/server-everything";
-const EVERYTHING_VERSION: &str = "2025.9.25";
-const TIME_VERSION: &str = "2026.10.19";
+pub(crate) const EVERYTHING: &str = "@modelcontextprotocol/server-everything";
+pub(crate) const EVERYTHING_VERSION: &str = "2025.9.25";
+pub(crate) const TIME_VERSION: &str = "2026.10.19";
 
 /// `agx` (or any program) with the test home, shared download caches, and a PATH on which
 /// `python3` is the real interpreter (a pyenv shim would look for its versions in HOME).
@@ -155,7 +155,7 @@ impl Session {
         init
     }
 
-    fn tool_names(&mut self) -> Vec<String> {
+    pub(crate) fn tool_names(&mut self) -> Vec<String> {
         let list = self.request(2, "tools/list", json!({}));
         list["result"]["tools"]
             .as_array()

@@ -10,6 +10,7 @@
 mod support;
 
 mod archive;
+mod bridge;
 mod call;
 mod channel;
 mod cli;
@@ -20,6 +21,7 @@ mod generated;
 mod mcp_registry;
 mod mcpb;
 mod multi_version;
+mod mcp_registry_install;
 mod network_hardening;
 mod oci;
 mod pack;

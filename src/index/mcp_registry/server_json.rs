@@ -177,6 +177,14 @@ pub enum Argument {
     },
 }
 
+impl Argument {
+    pub fn input(&self) -> &Input {
+        match self {
+            Argument::Positional { input, .. } | Argument::Named { input, .. } => input,
+        }
+    }
+}
+
 /// Why a `server.json` document is refused. Each names the document and the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ServerJsonError {
@@ -297,7 +305,10 @@ impl ServerJson {
     pub fn package_settings(package: &Package) -> Vec<Setting> {
         let mut settings = Settings::default();
         for var in &package.environment_variables {
-            settings.add(&var.name, &var.input, Some(&var.name));
+            // A fixed value is the publisher's, not the user's: only its variables are.
+            if var.input.value.is_none() {
+                settings.add(&var.name, &var.input, Some(&var.name));
+            }
             settings.add_variables(&var.input);
         }
         for argument in package
@@ -305,14 +316,9 @@ impl ServerJson {
             .iter()
             .chain(&package.package_arguments)
         {
-            let (label, input) = match argument {
-                Argument::Positional {
-                    value_hint, input, ..
-                } => (value_hint.as_deref(), input),
-                Argument::Named { name, input, .. } => (Some(name.trim_start_matches('-')), input),
-            };
+            let input = argument.input();
             if input.value.is_none()
-                && let Some(label) = label
+                && let Some(label) = argument_label(argument)
             {
                 settings.add(label, input, None);
             }
@@ -337,8 +343,12 @@ impl ServerJson {
 struct Settings(Vec<Setting>);
 
 impl Settings {
-    fn add(&mut self, key: &str, input: &Input, env: Option<&str>) {
-        if self.0.iter().any(|s| s.key == key) {
+    fn add(&mut self, raw: &str, input: &Input, env: Option<&str>) {
+        let Some(key) = setting_key(raw) else {
+            return;
+        };
+        // Keys that differ only in case would share an override variable.
+        if self.0.iter().any(|s| s.key.eq_ignore_ascii_case(&key)) {
             return;
         }
         let mut setting = Setting::new(key);
@@ -351,7 +361,8 @@ impl Settings {
         };
         setting.secret = input.is_secret;
         setting.required = input.is_required;
-        setting.default = input.default.clone();
+        // agx keeps no default for a secret (it would sit in a plain file).
+        setting.default = input.default.clone().filter(|_| !input.is_secret);
         setting.choices = input.choices.clone();
         setting.env = env.map(str::to_string);
         self.0.push(setting);
@@ -384,6 +395,25 @@ impl Settings {
             }
             self.add_variables(&header.input);
         }
+    }
+}
+
+/// The setting key an input's name becomes: the name as written when it is a valid key
+/// (`WEATHER_API_KEY`, `units`), else made into one (`--max-results` → `max_results`).
+pub fn setting_key(raw: &str) -> Option<String> {
+    let bare = raw.trim_start_matches('-');
+    if crate::settings::is_valid_key(bare) {
+        Some(bare.to_string())
+    } else {
+        crate::settings::key_from(bare)
+    }
+}
+
+/// The label of an argument the user supplies: its `valueHint` or its flag name.
+pub fn argument_label(argument: &Argument) -> Option<&str> {
+    match argument {
+        Argument::Positional { value_hint, .. } => value_hint.as_deref(),
+        Argument::Named { name, .. } => Some(name.as_str()),
     }
 }
 

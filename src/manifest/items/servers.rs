@@ -2,12 +2,15 @@
 //! server the package ships that it wraps. Its references are parsed here and resolved by the
 //! loader once every declaration is known.
 
+use std::collections::BTreeMap;
+
 use super::source::{DefinitionSource, invalid_value};
 use crate::manifest::agx_toml::{Kind, is_inside_package};
 use crate::manifest::diagnostics::{self as codes, Findings};
-use crate::manifest::fields::Table;
+use crate::manifest::fields::{Table, did_you_mean};
 use crate::manifest::model::{ServerDef, SourceLocation};
 use crate::name::{ItemRef, NameError};
+use crate::settings::placeholders;
 
 const SERVER_KEYS: &[&str] = &[
     "name",
@@ -22,6 +25,8 @@ const SERVER_KEYS: &[&str] = &[
     "command",
     "env",
     "cwd",
+    "url",
+    "headers",
 ];
 
 /// A server's reference to a tool or prompt, kept with its place for cross-checking.
@@ -77,13 +82,20 @@ pub fn check_server(
             None
         }
     });
-    if tools.is_empty() && prompts.is_empty() && resources.is_empty() && !t.has("command") {
+    let (url, headers) = check_remote(f, src, t);
+    check_setting_references(f, src, t);
+    if tools.is_empty()
+        && prompts.is_empty()
+        && resources.is_empty()
+        && !t.has("command")
+        && !t.has("url")
+    {
         f.at(
             codes::EMPTY_SERVER,
             src.file,
             &src.anchor,
             format!("server `{}` has no tools, no prompts, no resources and no command", src.declared),
-            Some("list its `tools = [\"…\"]`, `prompts` and/or `resources`, or wrap a server with `command = [\"…\"]`".into()),
+            Some("list its `tools = [\"…\"]`, `prompts` and/or `resources`, wrap a server with `command = [\"…\"]`, or bridge a remote one with `url = \"https://…\"`".into()),
         );
     }
     if head.found_errors(f) {
@@ -102,9 +114,115 @@ pub fn check_server(
         command,
         env,
         cwd,
+        url,
+        headers,
         location: src.location.clone(),
     };
     (Some(server), references)
+}
+
+/// A remote server (`url`, `headers`) that `agx serve` bridges: an `http(s)` URL, and
+/// neither a `command` nor items beside it, since the remote serves everything itself.
+fn check_remote(
+    f: &mut Findings,
+    src: &DefinitionSource<'_>,
+    t: &Table<'_>,
+) -> (Option<String>, BTreeMap<String, String>) {
+    let headers = t.string_map(f, "headers").unwrap_or_default();
+    let Some((url, node)) = t.string(f, "url") else {
+        if let Some(entry) = t.get("headers") {
+            f.at(
+                codes::CONFLICTING_KEYS,
+                src.file,
+                &entry.key_span,
+                format!("server `{}` has `headers` but no `url`", src.declared),
+                Some(
+                    "headers are sent to a remote server: add its `url`, or remove `headers`"
+                        .into(),
+                ),
+            );
+        }
+        return (None, headers);
+    };
+    let with_url = [
+        "command",
+        "tools",
+        "prompts",
+        "resources",
+        "initialization",
+        "cwd",
+    ];
+    for key in with_url {
+        if let Some(entry) = t.get(key) {
+            f.at(
+                codes::CONFLICTING_KEYS,
+                src.file,
+                &entry.key_span,
+                format!("server `{}` has both `url` and `{key}`", src.declared),
+                Some("a server with `url` is a remote one that agx bridges; declare local items or a command in another server".into()),
+            );
+        }
+    }
+    let parsed = reqwest::Url::parse(&url.replace(['{', '}'], ""));
+    if !parsed.is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.has_host()) {
+        invalid_value(
+            f,
+            src.file,
+            node,
+            "url",
+            &url,
+            "an absolute http:// or https:// URL (settings may appear as `${settings.KEY}`)",
+        );
+        return (None, headers);
+    }
+    (Some(url), headers)
+}
+
+/// `${settings.KEY}` in `command`, `env`, `url` and `headers` must name a declared setting:
+/// at serve time an unknown one would silently drop its element.
+fn check_setting_references(f: &mut Findings, src: &DefinitionSource<'_>, t: &Table<'_>) {
+    for key in ["command", "env", "url", "headers"] {
+        let Some(entry) = t.get(key) else {
+            continue;
+        };
+        let mut texts = Vec::new();
+        collect_strings(&entry.value, &mut texts);
+        for text in texts {
+            for reference in placeholders::references(&text) {
+                if src.settings.iter().any(|s| s.key == reference) {
+                    continue;
+                }
+                let declared = src.settings.iter().map(|s| s.key.as_str());
+                let hint = match did_you_mean(reference, declared) {
+                    Some(close) => format!("did you mean `${{settings.{close}}}`?"),
+                    None => format!("declare it in agx.toml: [extension.settings.{reference}]"),
+                };
+                f.at(
+                    codes::UNDECLARED_VARIABLE,
+                    src.file,
+                    &entry.key_span,
+                    format!(
+                        "server `{}` uses `${{settings.{reference}}}` in `{key}`, which the package does not declare",
+                        src.declared
+                    ),
+                    Some(hint),
+                );
+            }
+        }
+    }
+}
+
+/// Every string inside `node` (an array's items, a table's values).
+fn collect_strings(node: &crate::manifest::spanned::Node, out: &mut Vec<String>) {
+    if let Some(s) = node.as_str() {
+        out.push(s.to_string());
+    } else if let Some(items) = node.as_array() {
+        items.iter().for_each(|n| collect_strings(n, out));
+    } else if let Some(table) = node.as_table() {
+        table
+            .iter()
+            .for_each(|entry| collect_strings(&entry.value, out));
+    }
 }
 
 /// The `tools` or `prompts` a server lists, each also recorded in `out` with its place.

@@ -38,6 +38,7 @@ pub fn read_settings(f: &mut Findings, file: &SourceFile, node: &Node) -> Vec<Se
     let mut settings = Vec::new();
     // Which setting first took each `env` name (case-insensitive: Windows ignores case).
     let mut env_owners: HashMap<String, String> = HashMap::new();
+    let mut key_owners: HashMap<String, String> = HashMap::new();
     for entry in entries {
         if !is_valid_key(&entry.key) {
             f.at(
@@ -46,8 +47,23 @@ pub fn read_settings(f: &mut Findings, file: &SourceFile, node: &Node) -> Vec<Se
                 &entry.key_span,
                 format!("setting key `{}` is not a valid key", entry.key),
                 Some(format!(
-                    "use lowercase letters, digits and single `_`, starting with a letter, at most {MAX_KEY_LEN} characters (e.g. `api_key`)"
+                    "use letters, digits and single `_`, starting with a letter, at most {MAX_KEY_LEN} characters (e.g. `api_key` or `API_KEY`)"
                 )),
+            );
+            continue;
+        }
+        // Override variables are uppercase (docs/settings.md): `units` and `UNITS` would
+        // share one.
+        if let Some(first) = key_owners.insert(entry.key.to_ascii_lowercase(), entry.key.clone()) {
+            f.at(
+                codes::INVALID_SETTING_KEY,
+                file,
+                &entry.key_span,
+                format!(
+                    "setting key `{}` differs from `{first}` only in case",
+                    entry.key
+                ),
+                Some("give each setting a name that differs in more than case".into()),
             );
             continue;
         }
@@ -269,6 +285,22 @@ mod tests {
         assert_eq!(
             settings.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
             ["e"]
+        );
+    }
+
+    #[test]
+    fn keys_keep_their_case_but_may_not_differ_only_in_it() {
+        let (settings, codes) = read(
+            "[extension.settings.WEATHER_API_KEY]
+secret = true
+             [extension.settings.units]
+             [extension.settings.Units]
+",
+        );
+        assert_eq!(codes, [("E035", 4)]);
+        assert_eq!(
+            settings.iter().map(|s| s.key.as_str()).collect::<Vec<_>>(),
+            ["WEATHER_API_KEY", "units"]
         );
     }
 }

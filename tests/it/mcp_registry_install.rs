@@ -1,0 +1,309 @@
+//! `agx install <server name>` from the loopback MCP registry of `mcp_registry.rs`: the real
+//! `@modelcontextprotocol/server-everything` (npm) and `mcp-server-time` (PyPI) entries at the
+//! versions `ecosystem.rs` pins, served by `agx serve <package>` (one-server naming) and
+//! called; the receipt; settings named as written; and the bad entries, each a clear error
+//! that leaves the store as it was.
+
+use serde_json::{Value, json};
+
+use crate::ecosystem::{EVERYTHING_VERSION, Session, TIME_VERSION, command, store_files};
+use crate::mcp_registry::{McpServer, Servers, document, documents};
+use crate::support::TestHome;
+
+const TIME: &str = "io.github.modelcontextprotocol/time";
+const EVERYTHING: &str = "io.github.modelcontextprotocol/server-everything";
+
+/// `agx --registry <url> ARGS` with the shared download caches, failing fast.
+fn agx(home: &TestHome, registry: &str, args: &[&str]) -> std::process::Output {
+    command(home, crate::support::AGX)
+        .env("AGX_HTTP_RETRIES", "0")
+        .args(["--registry", registry])
+        .args(args)
+        .output()
+        .expect("agx runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn receipt(home: &TestHome, package: &str) -> String {
+    let (publisher, name) = package.split_once('/').unwrap();
+    let path = home
+        .agx_home()
+        .join("receipts-v1")
+        .join(publisher)
+        .join(format!("{name}.toml"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn the_pypi_entry_installs_keeps_its_name_and_serves_by_package_name() {
+    let registry = McpServer::start(Servers::Documents(documents()), 100);
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", &format!("{TIME}@{TIME_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let receipt = receipt(&home, TIME);
+    for expected in [
+        format!("registry = \"{}\"", registry.url),
+        format!("server = \"{TIME}\""),
+        format!("version = \"{TIME_VERSION}\""),
+        format!("chosen = \"pypi:mcp-server-time=={TIME_VERSION}\""),
+    ] {
+        assert!(receipt.contains(&expected), "no `{expected}` in\n{receipt}");
+    }
+
+    // `--local-timezone` became a setting with its default, keyed `local_timezone`.
+    let out = agx(&home, &registry.url, &["config", "list", TIME]);
+    assert!(
+        text(&out.stdout).contains("local_timezone"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let mut session = Session::start(&home, TIME);
+    session.initialize();
+    let tools = session.tool_names();
+    assert!(tools.iter().any(|t| t == "get_current_time"), "{tools:?}");
+    let result = session.request(
+        3,
+        "tools/call",
+        json!({"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}),
+    );
+    let body = result["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(body.contains("Europe/Paris"), "{result}");
+    drop(session);
+
+    // The package alone names its one server for install-server too; the entry written
+    // names it in full.
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install-server", "claude-code", TIME, "--dry-run"],
+    );
+    let diff = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(diff.contains(&format!("\"{TIME}/time\"")), "{diff}");
+
+    // Installed again: nothing to do, no registry needed.
+    let out = agx(&home, "http://127.0.0.1:9", &["install", TIME]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn the_npm_entry_installs_and_echo_answers_through_agx_serve() {
+    let registry = McpServer::start(Servers::Documents(documents()), 100);
+    let home = TestHome::new();
+    let out = agx(&home, &registry.url, &["install", EVERYTHING]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let receipt = receipt(&home, EVERYTHING);
+    assert!(
+        receipt.contains(&format!(
+            "chosen = \"npm:@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}\""
+        )),
+        "{receipt}"
+    );
+
+    let mut session = Session::start(&home, EVERYTHING);
+    session.initialize();
+    assert!(session.tool_names().iter().any(|t| t == "echo"));
+    let result = session.request(
+        3,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"message": "through agx"}}),
+    );
+    assert_eq!(
+        result["result"]["content"][0]["text"], "Echo: through agx",
+        "{result}"
+    );
+}
+
+/// The documents with one more entry: a remote only, whose header takes a variable named
+/// like an environment variable.
+fn with_remote_entry() -> Vec<Value> {
+    let mut all = documents();
+    all.push(json!({
+        "server": {
+            "name": "io.github.acme/remote-weather",
+            "description": "Weather over Streamable HTTP",
+            "version": "2.0.0",
+            "remotes": [{
+                "type": "streamable-http",
+                "url": "https://{region}.weather.example/mcp",
+                "variables": {"region": {"default": "eu", "choices": ["eu", "us"]}},
+                "headers": [{"name": "X-Api-Key", "value": "{WEATHER_API_KEY}",
+                             "variables": {"WEATHER_API_KEY": {"isSecret": true, "isRequired": true}}}]
+            }]
+        },
+        "_meta": {"io.modelcontextprotocol.registry/official": {"status": "active", "isLatest": true}}
+    }));
+    all
+}
+
+#[test]
+fn remotes_install_without_provisioning_and_keep_setting_names_as_written() {
+    let registry = McpServer::start(Servers::Documents(with_remote_entry()), 100);
+    let home = TestHome::new();
+    let remote = "io.github.acme/remote-weather";
+    let out = agx(&home, &registry.url, &["install", remote]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let mut set = command(&home, crate::support::AGX);
+    set.args(["config", "set", remote, "WEATHER_API_KEY", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = set.spawn().unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"k-123\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let out = agx(&home, &registry.url, &["config", "list", remote]);
+    let listed = text(&out.stdout);
+    assert!(
+        listed.contains("WEATHER_API_KEY") && listed.contains("region"),
+        "{listed}"
+    );
+    assert!(
+        !listed.contains("k-123"),
+        "a secret is never shown:\n{listed}"
+    );
+
+    let definition = std::fs::read_to_string(
+        home.agx_home()
+            .join("store-v1/io.github.acme/remote-weather/2.0.0/agx/servers/remote-weather.toml"),
+    )
+    .unwrap();
+    assert!(
+        definition.contains("url = \"https://${settings.region}.weather.example/mcp\"")
+            && definition.contains("X-Api-Key = \"${settings.WEATHER_API_KEY}\""),
+        "{definition}"
+    );
+
+    // The weather entry's npm package does not exist; --prefer picks its remote instead.
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", "--prefer", "mcpb", "io.github.user/weather"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("io.github.user/weather has no mcpb package or remote"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", "--prefer", "npm", "npm:left-pad"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--prefer applies to servers from an MCP registry"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_package_with_several_servers_names_them() {
+    let home = TestHome::new();
+    home.agx()
+        .arg("install")
+        .arg(crate::support::fixtures().join("packages/agx-edge"))
+        .assert()
+        .success();
+    let several = "agx/edge has 3 servers; name one of them: agx/edge/edge, agx/edge/init_fails, agx/edge/wrapped";
+    for args in [
+        &["serve", "agx/edge"][..],
+        &["install-server", "claude-code", "agx/edge", "--dry-run"],
+    ] {
+        let out = home.agx().args(args).output().unwrap();
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(several), "{args:?}: {err}");
+    }
+    // A qualified name still names one server of it.
+    let out = home
+        .agx()
+        .args([
+            "install-server",
+            "claude-code",
+            "agx/edge/edge",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// A registry holding the real documents plus one that breaks the schema.
+fn with_bad_entry() -> Vec<Value> {
+    let mut all = documents();
+    let mut bad = document("time");
+    bad["name"] = "io.github.bad/latest".into();
+    bad["version"] = "latest".into();
+    all.push(json!({"server": bad}));
+    all
+}
+
+/// The store and receipts (the registry's answers may be cached).
+fn installed_files(home: &TestHome) -> Vec<String> {
+    store_files(home)
+        .into_iter()
+        .filter(|f| !f.starts_with("cache/"))
+        .collect()
+}
+
+fn assert_refused(home: &TestHome, registry: &str, spec: &str, expected: &[&str]) {
+    let before = installed_files(home);
+    let out = agx(home, registry, &["install", spec]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{spec} was installed");
+    for e in expected {
+        assert!(err.contains(e), "missing `{e}` in:\n{err}");
+    }
+    assert_eq!(installed_files(home), before, "{spec} changed the store");
+}
+
+#[test]
+fn bad_entries_are_refused_and_leave_the_store_unchanged() {
+    let registry = McpServer::start(Servers::Documents(with_bad_entry()), 100);
+    let home = TestHome::new();
+    assert_refused(
+        &home,
+        &registry.url,
+        "io.github.bad/latest",
+        &["version is `latest`", "give one exact version"],
+    );
+    assert_refused(
+        &home,
+        &registry.url,
+        "io.github.user/gone-weather",
+        &["io.github.user/gone-weather", "deleted"],
+    );
+    assert_refused(
+        &home,
+        &registry.url,
+        &format!("{TIME}@1999.1.1"),
+        &[
+            &format!("{TIME}: no version `1999.1.1` in {}", registry.url),
+            "agx info",
+        ],
+    );
+    assert_refused(
+        &home,
+        &registry.url,
+        "io.github.nobody/nothing",
+        &["io.github.nobody/nothing"],
+    );
+}
