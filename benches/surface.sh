@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark the MCP surface beyond tools (release build), each figure with an anchor measured
 # in the same run (benches/surface_measure.py):
-#   - resources/read of a 1 MiB file-backed resource (target < 5 ms), against `ping`;
+#   - resources/read of a 1 MiB file-backed resource (target < 5 ms, timed to the last byte of
+#     the response, unparsed; the figure with the driver's JSON parsing is shown beside it),
+#     against `ping`;
 #   - completion/complete from an enum of 10,000 values (target < 2 ms), against `ping`;
 #   - a channel round trip tool -> agx -> client -> agx -> tool (target < 1 ms added), against
 #     the same tool asking the same client directly over a socket pair.
@@ -16,7 +18,7 @@ ROOT=$PWD
 AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "${AGX_BENCH_KEEP:-}" ] || rm -rf "$TMP"' EXIT
 export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG=error
 mkdir -p "$HOME"
 
@@ -96,4 +98,5 @@ PY
 
 "$AGX" install --quiet "$PKG" >/dev/null
 INSTALLED_ASK="$(find "$AGX_HOME" -path '*/bin/ask.py' -print -quit)"
+[ -z "${AGX_BENCH_KEEP:-}" ] || { echo "kept: $TMP" >&2; exit 0; }
 python3 "$ROOT/benches/surface_measure.py" "$AGX serve bench/surface/surface" "$INSTALLED_ASK"

@@ -481,8 +481,7 @@ pub fn check_server_reference(raw: &str) -> Result<(), NameError> {
 impl PinnedServer {
     pub fn parse(input: &str) -> Result<Self, NameError> {
         // An npm scope (`npm/@scope/x/server`) has an `@` too, but before a `/`.
-        let Some((reference, version)) =
-            input.rsplit_once('@').filter(|(_, v)| !v.contains('/'))
+        let Some((reference, version)) = input.rsplit_once('@').filter(|(_, v)| !v.contains('/'))
         else {
             check_server_reference(input)?;
             return Ok(PinnedServer {
@@ -801,7 +800,10 @@ mod tests {
         assert_eq!(pin("acme/weather/forecast@1.1.0").unwrap(), p);
         assert_eq!(pin("acme/weather/forecast").unwrap().version, None);
         let scoped = pin("npm/@scope/x/main").unwrap();
-        assert_eq!((scoped.reference.as_str(), scoped.version), ("npm/@scope/x/main", None));
+        assert_eq!(
+            (scoped.reference.as_str(), scoped.version),
+            ("npm/@scope/x/main", None)
+        );
         let package = pin("io.github.user/weather@=1.0.0").unwrap();
         assert_eq!(package.reference, "io.github.user/weather");
         assert_eq!(

@@ -174,8 +174,9 @@ pub fn serve_installed(
         // half-way; it is released before serving, which may last for days.
         let _lock = store.lock_shared_if_present()?;
         let cwd = std::env::current_dir().ok();
-        let served_version =
-            |name: &PackageName| store.served_version(name, pinned.version.as_ref(), cwd.as_deref());
+        let served_version = |name: &PackageName| {
+            store.served_version(name, pinned.version.as_ref(), cwd.as_deref())
+        };
         let server = {
             let served_dir = |name: &PackageName| -> Result<Option<PathBuf>, String> {
                 served_version(name)
