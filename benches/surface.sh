@@ -9,7 +9,9 @@
 #     the same tool asking the same client directly over a socket pair.
 # Prints a table; exits 1 when a target is missed.
 #
-#   AGX_BIN  an agx binary to measure (default: a fresh `cargo build --release`)
+#   AGX_BIN         an agx binary to measure (default: a fresh `cargo build --release`)
+#   AGX_BENCH_KEEP  set: build the package and home, print their folder, keep it, measure nothing
+#                   (for profiling `agx serve bench/surface/surface` by hand)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
