@@ -32,6 +32,8 @@ secret_service() {
 snapshot() { (cd "$TMP" && find home agx-home -type f -print0 | sort -z | xargs -0 sha256sum); }
 
 "$AGX" -q install "$ROOT/registry-fixtures/packages/acme-quotes"
+# A stored non-secret value: the settings file the failed set must leave as it is.
+"$AGX" -q config set acme/quotes currency EUR
 secret_service Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
 before="$(snapshot)"
 
