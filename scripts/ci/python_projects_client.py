@@ -58,7 +58,7 @@ async def served_version(entry, project, env):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
-            return init.serverInfo.name, init.serverInfo.version
+            return init.server_info.name, init.server_info.version
 
 
 def main():
