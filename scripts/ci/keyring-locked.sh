@@ -54,8 +54,9 @@ done
 
 [[ "$(snapshot)" == "$before" ]] && pass "no file under HOME or AGX_HOME changed" \
     || fail "a failed set changed files: $(diff <(echo "$before") <(snapshot) || true)"
-# The keyring crate's attributes (`service`, `username`): no item, locked or not, was made.
-items="$(secret_service SearchItems "dict:string:string:username,acme/quotes/api_key")"
+# The keyring crate's attributes (`service`: agx:<AGX_HOME>, `username`): no item, locked or
+# not, was made for this home (the tests before this script stored their own).
+items="$(secret_service SearchItems "dict:string:string:service,agx:$AGX_HOME,username,acme/quotes/api_key")"
 grep -q "object path" <<<"$items" && fail "the keyring holds an item for acme/quotes/api_key: $items" \
     || pass "no item in the keyring"
 
