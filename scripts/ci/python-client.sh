@@ -7,7 +7,8 @@
 # templates, subscribe and an update after the file changes; completions; a tool that samples
 # and one that elicits through agx's channel, answered by the SDK's callbacks); then check
 # that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
-# secret key (scripts/ci/python_settings_client.py).
+# secret key (scripts/ci/python_settings_client.py); two projects locking different versions
+# of acme/weather each serve their own (scripts/ci/python_projects_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
@@ -63,6 +64,11 @@ printf %s "python-client-secret" | "$AGX" -q config set acme/quotes api_key --st
 "$AGX" -q install-server gemini acme/quotes/quotes
 "$AGX" -q install-server codex acme/quotes/quotes
 "$PY" "$ROOT/scripts/ci/python_settings_client.py" "$HOME" python-client-secret
+
+# Projects (docs/projects.md): two projects lock acme/weather at different versions from a
+# loopback registry; the entry each one's .mcp.json holds serves that project's version.
+echo "==> mcp $MCP_VERSION client: two projects, each serving the version it locked"
+"$PY" "$ROOT/scripts/ci/python_projects_client.py" "$AGX" "$ROOT/registry-fixtures/registry" "$TMP/projects"
 
 # Servers installed from an MCP registry entry (docs/ecosystem.md): the real npm and PyPI
 # packages of tests/data/mcp-registry, served by a loopback registry, named by the package

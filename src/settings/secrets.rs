@@ -160,13 +160,29 @@ impl Secrets {
     }
 
     fn keyring_error(&self, e: keyring::Error) -> SettingsError {
-        let locked = matches!(e, keyring::Error::NoStorageAccess(_));
+        let locked = is_locked(&e);
         SettingsError::Keyring {
             backend: os_backend_name(),
             detail: e.to_string(),
             locked,
             fallback: self.file.clone(),
         }
+    }
+}
+
+/// The Secret Service's D-Bus error for an operation on a locked collection.
+const SECRET_SERVICE_IS_LOCKED: &str = "org.freedesktop.Secret.Error.IsLocked";
+
+/// Whether a keyring error means the keyring is locked: a dismissed unlock prompt
+/// (`NoStorageAccess`), or the Secret Service refusing to create an item in a locked
+/// collection, which the `keyring` crate passes on only as a platform failure.
+fn is_locked(e: &keyring::Error) -> bool {
+    match e {
+        keyring::Error::NoStorageAccess(_) => true,
+        keyring::Error::PlatformFailure(inner) => {
+            inner.to_string().contains(SECRET_SERVICE_IS_LOCKED)
+        }
+        _ => false,
     }
 }
 
@@ -240,6 +256,21 @@ mod tests {
             "agx-test".into(),
             dir.join("secrets-v1.toml"),
         )
+    }
+
+    #[test]
+    fn a_locked_secret_service_collection_counts_as_locked() {
+        let platform = |text: &str| keyring::Error::PlatformFailure(text.to_string().into());
+        assert!(is_locked(&platform(
+            "zbus error: org.freedesktop.Secret.Error.IsLocked: Cannot create an item in a locked collection"
+        )));
+        assert!(!is_locked(&platform(
+            "zbus error: org.freedesktop.DBus.Error.ServiceUnknown"
+        )));
+        assert!(is_locked(&keyring::Error::NoStorageAccess(
+            "prompt dismissed".to_string().into()
+        )));
+        assert!(!is_locked(&keyring::Error::NoEntry));
     }
 
     #[test]
