@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::cache::answer_path;
 use super::server_json::ServerJson;
@@ -20,9 +21,6 @@ pub const PAGE_SIZE: usize = 100;
 /// The most pages one listing follows: 100,000 servers at [`PAGE_SIZE`], ten times the
 /// official registry today. A registry that pages on past it is broken.
 pub const MAX_PAGES: usize = 1000;
-
-/// The key of the registry's own metadata in a server answer's `_meta`.
-const OFFICIAL_META: &str = "io.modelcontextprotocol.registry/official";
 
 /// A server's lifecycle in the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
@@ -57,11 +55,21 @@ struct ListMetadata {
     next_cursor: Option<String>,
 }
 
+/// One entry of an answer. The server document is kept as raw text and parsed on its own, so
+/// that one bad entry does not hide the rest of a page, without building a `Value` tree of
+/// every document first (listing a large registry is mostly this parsing).
 #[derive(Debug, Deserialize)]
 struct ServerResponse {
-    server: serde_json::Value,
+    server: Box<RawValue>,
     #[serde(rename = "_meta", default)]
-    meta: serde_json::Map<String, serde_json::Value>,
+    meta: ResponseMeta,
+}
+
+/// The registry's metadata of an entry; other publishers' keys are skipped unread.
+#[derive(Debug, Deserialize, Default)]
+struct ResponseMeta {
+    #[serde(rename = "io.modelcontextprotocol.registry/official", default)]
+    official: Option<Box<RawValue>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -77,15 +85,15 @@ impl ServerResponse {
     /// The server with its status; `location` names the answer in errors.
     fn into_server(self, location: &str) -> Result<RegistryServer, IndexError> {
         let server: ServerJson =
-            serde_json::from_value(self.server).map_err(|e| IndexError::Parse {
+            serde_json::from_str(self.server.get()).map_err(|e| IndexError::Parse {
                 location: location.to_string(),
                 message: format!("a server entry is not valid server.json: {e}"),
             })?;
         server.check(location)?;
         let official: OfficialMeta = self
             .meta
-            .get(OFFICIAL_META)
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .official
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
         Ok(RegistryServer {
             server,
