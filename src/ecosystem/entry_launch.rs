@@ -75,7 +75,7 @@ pub(super) fn package_command(package: &Package, launch: &Launch) -> Vec<String>
 /// The command elements of one argument. A value the user supplies is a setting
 /// reference; an optional named one is written `--flag=${settings.KEY}`, one element that
 /// is left out while the setting is unset.
-fn argument_elements(argument: &Argument) -> Vec<String> {
+pub(super) fn argument_elements(argument: &Argument) -> Vec<String> {
     let input = argument.input();
     let value = match &input.value {
         Some(fixed) => Some(with_references(fixed, input)),

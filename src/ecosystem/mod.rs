@@ -6,6 +6,7 @@
 //! `uninstall` need nothing special. See docs/ecosystem.md.
 
 mod entry_launch;
+mod entry_package;
 pub mod latest;
 pub mod mcpb;
 mod npm;
