@@ -14,7 +14,7 @@ pub mod oci;
 mod pypi;
 pub mod registry_entry;
 
-pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, Prefer};
+pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, LockedEntry, Prefer};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -113,6 +113,51 @@ pub struct EntryOrigin {
     pub chosen: String,
 }
 
+impl EntryOrigin {
+    /// How a project lock names this entry: the registry API's URL of the exact version,
+    /// with the kind chosen as its fragment
+    /// (`https://r.example/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#npm`).
+    pub fn lock_source(&self) -> String {
+        format!(
+            "{}/v0.1/servers/{}/versions/{}#{}",
+            self.registry.trim_end_matches('/'),
+            self.server.replace('/', "%2F"),
+            self.version,
+            self.chosen.split([':', ' ']).next().unwrap_or_default()
+        )
+    }
+}
+
+/// A project lock's entry source read back (see [`EntryOrigin::lock_source`]): the
+/// registry's base URL, the entry at its exact version, and the kind to choose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedEntry {
+    pub registry: String,
+    pub spec: EntrySpec,
+    pub prefer: Option<Prefer>,
+}
+
+impl LockedEntry {
+    /// `None` when `source` is not an entry's API URL.
+    pub fn parse(source: &str) -> Option<Result<LockedEntry, NameError>> {
+        let (registry, rest) = source.split_once("/v0.1/servers/")?;
+        if !registry.contains("://") {
+            return None;
+        }
+        let (rest, kind) = rest.split_once('#').unwrap_or((rest, ""));
+        let (name, version) = rest.rsplit_once("/versions/")?;
+        let name = name.replace("%2F", "/").replace("%2f", "/");
+        Some(PackageName::parse(&name).map(|name| LockedEntry {
+            registry: registry.to_string(),
+            spec: EntrySpec {
+                name,
+                version: Some(version.to_string()),
+            },
+            prefer: Prefer::parse(kind),
+        }))
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum EntryError {
     #[error("{server} is deleted from {registry}{}", message(.status_message))]
@@ -518,6 +563,26 @@ mod tests {
         e.status = Status::Deleted;
         let err = choose(e, "r", None, &|_| true).unwrap_err();
         assert!(err.to_string().contains("deleted"), "{err}");
+    }
+
+    #[test]
+    fn lock_sources_name_the_exact_entry_and_its_kind() {
+        let origin = EntryOrigin {
+            registry: "http://127.0.0.1:9/".into(),
+            server: "io.github.user/weather".into(),
+            version: "1.0.2".into(),
+            chosen: "pypi:weather-mcp==1.0.2".into(),
+        };
+        let source = origin.lock_source();
+        assert_eq!(
+            source,
+            "http://127.0.0.1:9/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#pypi"
+        );
+        let read = LockedEntry::parse(&source).unwrap().unwrap();
+        assert_eq!(read.registry, "http://127.0.0.1:9");
+        assert_eq!(read.spec.to_string(), "io.github.user/weather@1.0.2");
+        assert_eq!(read.prefer, Some(Prefer::Pypi));
+        assert!(LockedEntry::parse("https://r.example/agx").is_none());
     }
 
     #[test]
