@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::entry_launch::{argument_elements, fixed_env, package_command};
+use super::entry_launch::{argument_elements, fixed_env, package_command, runtime_arguments_apply};
 use super::{
     Ecosystem, EcosystemError, EcosystemSpec, PackageExtras, ProvisionOptions, ServerLaunch, mcpb,
     npm, oci, pypi,
@@ -182,10 +182,7 @@ fn image_command(
         .collect();
     let mut env = BTreeMap::new();
     let mut runtime_args = Vec::new();
-    let applies = matches!(
-        package.runtime_hint.as_deref(),
-        None | Some("docker" | "podman")
-    );
+    let applies = runtime_arguments_apply(package);
     for argument in package.runtime_arguments.iter().filter(|_| applies) {
         let elements = argument_elements(argument);
         let assignment = match elements.as_slice() {

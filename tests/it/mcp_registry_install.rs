@@ -419,6 +419,12 @@ fn an_oci_entry_installs_without_a_daemon_with_settings_passed_by_name() {
         "{}",
         text(&out.stderr)
     );
+    // Its runtime arguments are docker's, and applied: no warning that they are left out.
+    assert!(
+        !text(&out.stderr).contains("are left out"),
+        "{}",
+        text(&out.stderr)
+    );
     let definition = crate::oci::server_definition(&home, "time-image");
     assert!(
         definition.contains(
