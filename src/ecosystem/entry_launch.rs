@@ -12,11 +12,18 @@ use crate::index::mcp_registry::server_json::{
 
 /// Runtime arguments are the interpreter's (`node --flag`, `python -X`) only when the hint
 /// names the interpreter agx itself runs; a runner's (`npx -y`, `uvx --from`) do not apply.
+/// An image's are `docker run` flags (its hint `docker`, `podman` or none).
 pub(super) fn runtime_arguments_apply(package: &Package) -> bool {
-    matches!(
-        package.runtime_hint.as_deref(),
-        Some("node" | "python" | "python3")
-    )
+    match package.registry_type.as_str() {
+        "oci" => matches!(
+            package.runtime_hint.as_deref(),
+            None | Some("docker" | "podman")
+        ),
+        _ => matches!(
+            package.runtime_hint.as_deref(),
+            Some("node" | "python" | "python3")
+        ),
+    }
 }
 
 /// A server.json version as semver: as it is when it parses, else its numeric parts
@@ -75,7 +82,7 @@ pub(super) fn package_command(package: &Package, launch: &Launch) -> Vec<String>
 /// The command elements of one argument. A value the user supplies is a setting
 /// reference; an optional named one is written `--flag=${settings.KEY}`, one element that
 /// is left out while the setting is unset.
-fn argument_elements(argument: &Argument) -> Vec<String> {
+pub(super) fn argument_elements(argument: &Argument) -> Vec<String> {
     let input = argument.input();
     let value = match &input.value {
         Some(fixed) => Some(with_references(fixed, input)),

@@ -1,11 +1,15 @@
 //! The newest version of an installed npm or PyPI package, for `outdated` and `update`:
 //! asked of the registry's JSON API through agx's HTTP layer and cache (conditional
-//! requests; `--offline` answers from the cache). Images and bundles have no such source.
+//! requests; `--offline` answers from the cache); of a package installed from an MCP
+//! registry entry, asked of that registry ([`newest_entry`]). Images and bundles installed
+//! directly have no such source.
 //! See docs/ecosystem.md, "Updates".
 
-use super::{Ecosystem, EcosystemError, EcosystemSpec, to_semver};
+use super::entry_launch::entry_version;
+use super::{Ecosystem, EcosystemError, EcosystemSpec, EntryOrigin, EntrySpec, to_semver};
 use crate::index::IndexError;
 use crate::index::cache::{CachedRemote, IndexCache};
+use crate::index::mcp_registry::McpRegistry;
 use crate::paths::AgxPaths;
 
 /// The npm registry agx asks, unless `AGX_NPM_REGISTRY` names another (a mirror, a test
@@ -22,8 +26,49 @@ pub enum Newest {
         version: semver::Version,
         spec: EcosystemSpec,
     },
+    /// The newest version of the MCP registry entry it was installed from, and the spec
+    /// that installs the entry at that version.
+    Entry {
+        version: semver::Version,
+        spec: EntrySpec,
+    },
     /// The kind has no source of newer versions (why, for a note).
     NoSource(&'static str),
+}
+
+/// The newest version of the entry `origin` names, asked of the MCP registry it was
+/// installed from (`/v0.1/servers/{name}/versions/latest`, cached).
+pub fn newest_entry(
+    origin: &EntryOrigin,
+    paths: &AgxPaths,
+    offline: bool,
+) -> Result<Newest, EcosystemError> {
+    let failed = |e: IndexError| EcosystemError::Download {
+        url: origin.registry.clone(),
+        source: Box::new(e),
+    };
+    let registry = McpRegistry::new(&origin.registry, offline, paths).map_err(failed)?;
+    let latest = match registry.server(&origin.server, None) {
+        Ok(latest) => latest,
+        Err(IndexError::ServerDeleted { .. }) => {
+            return Ok(Newest::NoSource(
+                "its MCP registry entry is deleted, so it has no newer version",
+            ));
+        }
+        Err(e) => return Err(failed(e)),
+    };
+    let name =
+        crate::name::PackageName::parse(&origin.server).map_err(|e| EcosystemError::NotFound {
+            spec: origin.server.clone(),
+            detail: e.to_string(),
+        })?;
+    Ok(Newest::Entry {
+        version: entry_version(&origin.server, &latest.server.version)?,
+        spec: EntrySpec {
+            name,
+            version: Some(latest.server.version),
+        },
+    })
 }
 
 /// The newest version of the package installed from `exact` (a receipt's spec:

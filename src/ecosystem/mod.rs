@@ -6,6 +6,7 @@
 //! `uninstall` need nothing special. See docs/ecosystem.md.
 
 mod entry_launch;
+mod entry_package;
 pub mod latest;
 pub mod mcpb;
 mod npm;
@@ -13,7 +14,7 @@ pub mod oci;
 mod pypi;
 pub mod registry_entry;
 
-pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, Prefer};
+pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, LockedEntry, Prefer};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

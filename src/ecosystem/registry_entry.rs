@@ -1,6 +1,7 @@
 //! Install a server listed in an MCP registry (`agx install io.github.user/weather[@1.2.0]`):
-//! pick one of its `packages[]` or `remotes[]` (see [`choose`]), provision it with the npm or
-//! PyPI code at the exact version the entry names, and write a package that keeps the
+//! pick one of its `packages[]` or `remotes[]` (see [`choose`]), provision it with the npm,
+//! PyPI, OCI or MCPB code at the exact version the entry names (see `entry_package`), and
+//! write a package that keeps the
 //! registry name, with one server and the entry's inputs as settings named as written.
 //! See docs/ecosystem.md, "Installing from an MCP registry".
 
@@ -9,12 +10,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::entry_launch::{
-    entry_version, fixed_env, package_command, remote_launch, runtime_arguments_apply,
-};
+use super::entry_launch::{entry_version, remote_launch, runtime_arguments_apply};
 use super::{
-    Ecosystem, EcosystemError, EcosystemSpec, GeneratedPackage, ProvisionOptions, Provisioned,
-    ServerLaunch, npm, pypi,
+    EcosystemError, EcosystemSpec, GeneratedPackage, ProvisionOptions, Provisioned, ServerLaunch,
+    entry_package, oci,
 };
 use crate::index::mcp_registry::server_json::{Package, Transport};
 use crate::index::mcp_registry::{RegistryServer, ServerJson, Status, is_server_name};
@@ -109,8 +108,54 @@ pub struct EntryOrigin {
     /// The server.json `name` and `version`.
     pub server: String,
     pub version: String,
-    /// What was chosen: `npm`, `pypi` or `remote`, and its identifier or URL.
+    /// What was chosen, as the exact spec installed: `npm:…@1.2.3`, `pypi:…==1.2.3`,
+    /// `oci:<image>`, `mcpb:<url>`, or `remote:<kind> <url>`.
     pub chosen: String,
+}
+
+impl EntryOrigin {
+    /// How a project lock names this entry: the registry API's URL of the exact version,
+    /// with the kind chosen as its fragment
+    /// (`https://r.example/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#npm`).
+    pub fn lock_source(&self) -> String {
+        format!(
+            "{}/v0.1/servers/{}/versions/{}#{}",
+            self.registry.trim_end_matches('/'),
+            self.server.replace('/', "%2F"),
+            self.version,
+            self.chosen.split([':', ' ']).next().unwrap_or_default()
+        )
+    }
+}
+
+/// A project lock's entry source read back (see [`EntryOrigin::lock_source`]): the
+/// registry's base URL, the entry at its exact version, and the kind to choose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockedEntry {
+    pub registry: String,
+    pub spec: EntrySpec,
+    pub prefer: Option<Prefer>,
+}
+
+impl LockedEntry {
+    /// `None` when `source` is not an entry's API URL.
+    pub fn parse(source: &str) -> Option<Result<LockedEntry, NameError>> {
+        let (registry, rest) = source.split_once("/v0.1/servers/")?;
+        if !registry.contains("://") {
+            return None;
+        }
+        let (rest, kind) = rest.split_once('#').unwrap_or((rest, ""));
+        let (name, version) = rest.rsplit_once("/versions/")?;
+        let name = name.replace("%2F", "/").replace("%2f", "/");
+        Some(PackageName::parse(&name).map(|name| LockedEntry {
+            registry: registry.to_string(),
+            spec: EntrySpec {
+                name,
+                version: Some(version.to_string()),
+            },
+            prefer: Prefer::parse(kind),
+        }))
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -143,6 +188,8 @@ pub enum EntryError {
     },
     #[error("{server}: version `{version}` cannot be written as a semver version")]
     Version { server: String, version: String },
+    #[error("{server} lists the bundle {bundle} without its `fileSha256`")]
+    NoSha256 { server: String, bundle: String },
 }
 
 fn message(status: &Option<String>) -> String {
@@ -162,7 +209,7 @@ impl crate::error::Hint for EntryError {
                 "leave out --prefer, or choose one of the kinds it offers".into()
             }
             EntryError::Unsupported { .. } => {
-                "install it another way (for an image: `docker run`), or choose a server that offers npm, pypi or a Streamable HTTP remote".into()
+                "choose a server that offers an npm, PyPI, OCI or MCPB package or a Streamable HTTP remote".into()
             }
             EntryError::Empty { .. } => "ask its publisher to list a package or a remote".into(),
             EntryError::Sse { .. } => {
@@ -172,6 +219,9 @@ impl crate::error::Hint for EntryError {
                 format!("`agx info {server}` shows its latest version; leave out `@version` to install that")
             }
             EntryError::Version { .. } => return None,
+            EntryError::NoSha256 { .. } => {
+                "agx installs a bundle only against the sha256 its publisher lists: ask them to add `fileSha256`, or choose another of its packages with --prefer".into()
+            }
         })
     }
 }
@@ -191,6 +241,8 @@ pub struct Planned {
     pub registry: String,
     pub choice: Choice,
     pub warnings: Vec<String>,
+    /// For an OCI package: its image, pinned to a digest by [`pin`] when a daemon answered.
+    pub image: Option<EcosystemSpec>,
 }
 
 /// Pick what to install. Without `prefer`: the first stdio package, in the order npm, pypi,
@@ -292,13 +344,10 @@ pub fn choose(
     match choice {
         Choice::Package(i) => {
             let package = &server.packages[i];
-            if !matches!(
-                Prefer::of_package(package),
-                Some(Prefer::Npm | Prefer::Pypi)
-            ) {
-                return Err(EntryError::Unsupported {
+            if package.registry_type == "mcpb" && package.file_sha256.is_none() {
+                return Err(EntryError::NoSha256 {
                     server: server.name.clone(),
-                    offered: format!("{} package {}", package.registry_type, package.identifier),
+                    bundle: package.identifier.clone(),
                 });
             }
             if !package.runtime_arguments.is_empty() && !runtime_arguments_apply(package) {
@@ -323,7 +372,28 @@ pub fn choose(
         registry: registry.to_string(),
         choice,
         warnings,
+        image: None,
     })
+}
+
+/// For an OCI package: resolve its image to a digest while a container daemon can tell it
+/// (see [`oci::pin`]), keeping the tag with a warning when none answers. Other choices are
+/// left as they are. Runs before [`provision`], outside staging: it may pull the image.
+pub fn pin(planned: &mut Planned) -> Result<(), EcosystemError> {
+    let Choice::Package(i) = planned.choice else {
+        return Ok(());
+    };
+    let package = &planned.entry.server.packages[i];
+    if package.registry_type != "oci" {
+        return Ok(());
+    }
+    let pinned = oci::pin(&entry_package::image_spec(
+        &planned.entry.server.name,
+        package,
+    )?)?;
+    planned.warnings.extend(pinned.warning);
+    planned.image = Some(pinned.spec);
+    Ok(())
 }
 
 /// Whether `program` is an executable file in a folder of `PATH`: how [`choose`] sees
@@ -356,44 +426,23 @@ pub fn provision(
     )?;
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
-    let (launch, settings, exact, integrity, chosen) = match planned.choice {
+    let (launch, settings, extras, exact, integrity, chosen) = match planned.choice {
         Choice::Package(i) => {
-            let package = &server.packages[i];
-            let ecosystem = match Prefer::of_package(package) {
-                Some(Prefer::Npm) => Ecosystem::Npm,
-                _ => Ecosystem::Pypi,
-            };
-            let spec = EcosystemSpec::parse(&format!(
-                "{}:{}{}{}",
-                ecosystem.prefix(),
-                package.identifier,
-                if ecosystem == Ecosystem::Npm {
-                    "@"
-                } else {
-                    "=="
-                },
-                package.version
-            ))
-            .expect("an ecosystem prefix")
-            .map_err(|e| EcosystemError::NotFound {
-                spec: format!("{} {}", package.registry_type, package.identifier),
-                detail: e.to_string(),
-            })?;
-            // Planning offers only npm and PyPI packages for now.
-            let provisioned = if ecosystem == Ecosystem::Npm {
-                npm::provision(&spec, &dir, options)?
-            } else {
-                pypi::provision(&spec, &dir, options)?
-            };
-            let command = package_command(package, &provisioned);
-            let env = fixed_env(package);
-            let chosen = provisioned.exact.clone();
+            let package = entry_package::provision(
+                &server.name,
+                &server.packages[i],
+                planned.image.as_ref(),
+                stage,
+                &dir,
+                options,
+            )?;
             (
-                ServerLaunch::Command { command, env },
-                ServerJson::package_settings(package),
-                provisioned.exact,
-                provisioned.integrity,
-                chosen,
+                package.launch,
+                package.settings,
+                package.extras,
+                package.exact.clone(),
+                package.integrity,
+                package.exact,
             )
         }
         Choice::Remote(i) => {
@@ -407,6 +456,7 @@ pub fn provision(
             (
                 ServerLaunch::Remote { url, headers },
                 ServerJson::remote_settings(remote),
+                Default::default(),
                 chosen.clone(),
                 Vec::new(),
                 chosen,
@@ -420,7 +470,7 @@ pub fn provision(
         server: &item,
         launch,
         settings: &settings,
-        extras: &Default::default(),
+        extras: &extras,
     }
     .write(&dir)?;
     Ok(Provisioned {
@@ -485,10 +535,9 @@ mod tests {
             pick(Some(Prefer::Mcpb), &all),
             Err(EntryError::NotOffered { wanted: "mcpb", .. })
         ));
-        assert!(matches!(
-            pick(Some(Prefer::Oci), &all),
-            Err(EntryError::Unsupported { .. })
-        ));
+        assert_eq!(pick(Some(Prefer::Oci), &all).unwrap(), Choice::Package(0));
+        let docker_only = |p: &str| p == "docker";
+        assert_eq!(pick(None, &docker_only).unwrap(), Choice::Package(0));
     }
 
     #[test]
@@ -514,6 +563,26 @@ mod tests {
         e.status = Status::Deleted;
         let err = choose(e, "r", None, &|_| true).unwrap_err();
         assert!(err.to_string().contains("deleted"), "{err}");
+    }
+
+    #[test]
+    fn lock_sources_name_the_exact_entry_and_its_kind() {
+        let origin = EntryOrigin {
+            registry: "http://127.0.0.1:9/".into(),
+            server: "io.github.user/weather".into(),
+            version: "1.0.2".into(),
+            chosen: "pypi:weather-mcp==1.0.2".into(),
+        };
+        let source = origin.lock_source();
+        assert_eq!(
+            source,
+            "http://127.0.0.1:9/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#pypi"
+        );
+        let read = LockedEntry::parse(&source).unwrap().unwrap();
+        assert_eq!(read.registry, "http://127.0.0.1:9");
+        assert_eq!(read.spec.to_string(), "io.github.user/weather@1.0.2");
+        assert_eq!(read.prefer, Some(Prefer::Pypi));
+        assert!(LockedEntry::parse("https://r.example/agx").is_none());
     }
 
     #[test]

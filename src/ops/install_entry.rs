@@ -18,7 +18,8 @@ pub(super) fn prepare(
     staging: &Staging,
     options: ProvisionOptions,
 ) -> OpsResult<PreparedEcosystem> {
-    let planned = find(ctx, spec, options)?;
+    let mut planned = find(ctx, spec, options)?;
+    registry_entry::pin(&mut planned).map_err(crate::store::StoreError::from)?;
     for warning in &planned.warnings {
         ctx.reporter.warn(warning);
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{Context, OpsResult};
-use crate::ecosystem::{EcosystemSpec, ProvisionOptions};
+use crate::ecosystem::mcpb::BundleSource;
+use crate::ecosystem::{EcosystemError, EcosystemSpec, LockedEntry, ProvisionOptions};
 use crate::index::Registry;
 use crate::name::PackageName;
 use crate::store::plan::{Plan, PlannedInstall};
@@ -21,12 +22,16 @@ pub struct LockedPackage {
     pub name: PackageName,
     pub version: semver::Version,
     /// A registry (URL or folder), a package folder or `.tar.gz` (relative paths are taken
-    /// from the project folder), or an npm/PyPI spec at its exact version
-    /// (`npm:@scope/x@1.2.3`, `pypi:name==1.2.3`).
+    /// from the project folder), an ecosystem spec at its exact version
+    /// (`npm:@scope/x@1.2.3`, `pypi:name==1.2.3`, `oci:<image>`, `mcpb:<url or path>`), or
+    /// an MCP registry entry's API URL (see `EntryOrigin::lock_source`).
     pub source: String,
-    /// Lowercase hex sha256 of the archive (for npm and PyPI packages, what their receipt
+    /// Lowercase hex sha256 of the archive (for ecosystem packages, what their receipt
     /// records: a sha256 of the ecosystem's integrity hashes).
     pub sha256: String,
+    /// For ecosystem packages, those integrity hashes (a bundle's `sha256:HEX`, which its
+    /// download is checked against).
+    pub integrity: Vec<String>,
     /// The exact versions of its dependencies, as the lock chose them.
     pub dependencies: Vec<(PackageName, semver::Version)>,
 }
@@ -228,12 +233,22 @@ enum Origin {
     Registry(String),
     Local(LocalSource),
     Ecosystem(EcosystemSpec),
+    /// A bundle, checked against the `sha256:` its lock entry records.
+    Bundle(BundleSource),
+    /// An MCP registry entry at its exact version.
+    Entry(LockedEntry),
 }
 
 impl Origin {
-    fn of(project: &Path, source: &str) -> OpsResult<Origin> {
+    fn of(project: &Path, source: &str, integrity: &[String]) -> OpsResult<Origin> {
         if let Some(spec) = EcosystemSpec::parse(source) {
             return Ok(Origin::Ecosystem(spec?));
+        }
+        if let Some(bundle) = source.strip_prefix("mcpb:") {
+            return Ok(Origin::Bundle(locked_bundle(bundle, integrity)?));
+        }
+        if let Some(entry) = LockedEntry::parse(source) {
+            return Ok(Origin::Entry(entry?));
         }
         if source.contains("://") {
             return Ok(Origin::Registry(source.to_string()));
@@ -247,6 +262,25 @@ impl Origin {
             // A registry in a folder (or one that is gone, which opening reports).
             Origin::Registry(path.display().to_string())
         })
+    }
+}
+
+/// A locked bundle: where it was installed from, with the sha256 the lock recorded.
+fn locked_bundle(bundle: &str, integrity: &[String]) -> Result<BundleSource, StoreError> {
+    let sha256 = integrity.iter().find_map(|i| i.strip_prefix("sha256:"));
+    let refused = |detail: &str| EcosystemError::Bundle {
+        bundle: bundle.to_string(),
+        detail: detail.to_string(),
+        hint: "run `agx lock` again with the bundle installed, so the lock records where it \
+               comes from and its sha256"
+            .into(),
+    };
+    let Some(sha256) = sha256 else {
+        return Err(refused("the lock records no sha256 to check the bundle against").into());
+    };
+    match BundleSource::parse(bundle, Some(sha256)) {
+        Some(source) => Ok(source?),
+        None => Err(refused("the lock names no .mcpb file or URL").into()),
     }
 }
 
@@ -298,7 +332,8 @@ fn stage(
             expected: format!("{} {} (from {origin})", package.name, package.version),
             found: format!("{name} {version}"),
         };
-    match Origin::of(project, &package.source)? {
+    let checked = |prepared| check_provisioned(package, prepared);
+    match Origin::of(project, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
             if !sources.0.contains_key(&source) {
                 let registry = crate::index::open(Some(&source), ctx.offline, ctx.paths)?;
@@ -344,17 +379,64 @@ fn stage(
             ctx.reporter.status("Provisioning", &spec.to_string());
             let prepared =
                 installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
-            let p = prepared.package();
-            if p.name() != &package.name || p.version() != &package.version {
-                return Err(wrong(&package.source, p.name(), p.version()).into());
-            }
-            let sha256 = prepared.sha256();
-            if sha256 != package.sha256 {
-                return Err(mismatch(&package.source, &sha256).into());
-            }
-            Ok(Staged::Ecosystem(prepared))
+            Ok(Staged::Ecosystem(checked(prepared)?))
+        }
+        Origin::Bundle(bundle) => {
+            let dir = staging.new_dir("bundle")?;
+            let spec = crate::ecosystem::mcpb::fetch(&bundle, &dir).map_err(StoreError::from)?;
+            ctx.reporter.status("Provisioning", &spec.to_string());
+            let prepared =
+                installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
+            Ok(Staged::Ecosystem(checked(prepared)?))
+        }
+        Origin::Entry(entry) => {
+            // From the registry the lock names, choosing the kind it chose.
+            let from_lock = Context {
+                registry: Some(&entry.registry),
+                ..*ctx
+            };
+            let options = ProvisionOptions {
+                prefer: entry.prefer,
+                ..ProvisionOptions::default()
+            };
+            let prepared = super::install_entry::prepare(
+                &from_lock,
+                installer,
+                &entry.spec,
+                staging,
+                options,
+            )?;
+            Ok(Staged::Ecosystem(checked(prepared)?))
         }
     }
+}
+
+/// A provisioned package must be the locked name, version and hash.
+fn check_provisioned(
+    package: &LockedPackage,
+    prepared: PreparedEcosystem,
+) -> Result<PreparedEcosystem, StoreError> {
+    let p = prepared.package();
+    if p.name() != &package.name || p.version() != &package.version {
+        return Err(StoreError::WrongPackage {
+            expected: format!(
+                "{} {} (from {})",
+                package.name, package.version, package.source
+            ),
+            found: format!("{} {}", p.name(), p.version()),
+        });
+    }
+    let sha256 = prepared.sha256();
+    if sha256 != package.sha256 {
+        return Err(StoreError::LockMismatch(Box::new(LockMismatch {
+            name: package.name.clone(),
+            version: package.version.clone(),
+            origin: package.source.clone(),
+            expected: package.sha256.clone(),
+            found: sha256,
+        })));
+    }
+    Ok(prepared)
 }
 
 fn exact(version: &semver::Version) -> semver::VersionReq {
@@ -371,6 +453,7 @@ mod tests {
             version: semver::Version::parse(version).unwrap(),
             source: "http://127.0.0.1:1/".into(),
             sha256: "00".repeat(32),
+            integrity: Vec::new(),
             dependencies: Vec::new(),
         }
     }
@@ -390,7 +473,8 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("pkg")).unwrap();
         std::fs::write(tmp.path().join("pkg/agx.toml"), "").unwrap();
         std::fs::write(tmp.path().join("x.tar.gz"), "").unwrap();
-        let of = |s: &str| Origin::of(tmp.path(), s).unwrap();
+        let of =
+            |s: &str| Origin::of(tmp.path(), s, &[format!("sha256:{}", "ab".repeat(32))]).unwrap();
         assert!(matches!(of("https://r.example/agx"), Origin::Registry(_)));
         assert!(matches!(of("pkg"), Origin::Local(LocalSource::Dir(_))));
         assert!(matches!(
@@ -399,6 +483,21 @@ mod tests {
         ));
         assert!(matches!(of("npm:@scope/x@1.2.3"), Origin::Ecosystem(_)));
         assert!(matches!(of("registry-folder"), Origin::Registry(_)));
+        assert!(matches!(of("oci:mcp/time:1.0"), Origin::Ecosystem(_)));
+        assert!(matches!(
+            of("mcpb:https://r.example/x.mcpb"),
+            Origin::Bundle(_)
+        ));
+        assert!(matches!(
+            of("https://r.example/v0.1/servers/io.github.u%2Fw/versions/1.0.0#npm"),
+            Origin::Entry(_)
+        ));
+        let unchecked = Origin::of(tmp.path(), "mcpb:https://r.example/x.mcpb", &[]);
+        assert!(
+            unchecked
+                .err()
+                .is_some_and(|e| e.to_string().contains("no sha256")),
+        );
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Which installed packages have newer versions: registry packages from their registry,
-//! npm and PyPI packages from theirs (`crate::ecosystem::latest`); and moving the latter
-//! to their newest versions for `agx update`.
+//! npm and PyPI packages from theirs, packages installed from MCP registry entries from
+//! that registry (`crate::ecosystem::latest`); and moving the latter two to their newest
+//! versions for `agx update`.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::{Context, OpsResult};
-use crate::ecosystem::latest::{Newest, newest};
+use crate::ecosystem::latest::{Newest, newest, newest_entry};
+use crate::ecosystem::{Prefer, ProvisionOptions};
 use crate::name::PackageName;
 use crate::store::{InstalledPackage, Source, StoreError};
 
@@ -67,7 +69,7 @@ pub fn outdated(ctx: &Context) -> OpsResult<Outdated> {
     let mut unchecked = Vec::new();
     for (package, answer) in ecosystem_newest(ctx, installed.values())? {
         match answer {
-            Newest::Version { version, .. } => {
+            Newest::Version { version, .. } | Newest::Entry { version, .. } => {
                 checked += 1;
                 if version > package.version {
                     packages.push(OutdatedPackage {
@@ -89,25 +91,33 @@ pub fn outdated(ctx: &Context) -> OpsResult<Outdated> {
     })
 }
 
-/// The newest version of each ecosystem package among `packages`.
+/// The newest version of each ecosystem package among `packages`: from its MCP registry
+/// entry when it was installed from one, else from its ecosystem.
 fn ecosystem_newest<'a>(
     ctx: &Context,
     packages: impl IntoIterator<Item = &'a InstalledPackage>,
 ) -> OpsResult<Vec<(&'a InstalledPackage, Newest)>> {
     let mut answers = Vec::new();
     for package in packages {
-        if let Source::Ecosystem { spec, .. } = &package.receipt.source {
-            let answer = newest(spec, ctx.paths, ctx.offline).map_err(StoreError::from)?;
-            answers.push((package, answer));
-        }
+        let answer = match &package.receipt.source {
+            Source::Ecosystem {
+                entry: Some(origin),
+                ..
+            } => newest_entry(origin, ctx.paths, ctx.offline),
+            Source::Ecosystem { spec, .. } => newest(spec, ctx.paths, ctx.offline),
+            _ => continue,
+        };
+        answers.push((package, answer.map_err(StoreError::from)?));
     }
     Ok(answers)
 }
 
-/// `agx update` for npm and PyPI packages: provision each of `names` (every ecosystem
-/// package when empty) that has a newer version at that exact version, as `agx install`
-/// does, so the installed one keeps working until the new one is committed. Returns the
-/// names it handled (those the registry update must not consider).
+/// `agx update` for npm and PyPI packages and MCP registry entries: provision each of
+/// `names` (every ecosystem package when empty) that has a newer version at that exact
+/// version, as `agx install` does, so the installed one keeps working until the new one is
+/// committed. An entry is installed again from the registry it came from, choosing the same
+/// kind of package as before. Returns the names it handled (those the registry update must
+/// not consider).
 pub fn update_ecosystem(ctx: &Context, names: &[PackageName]) -> OpsResult<Vec<PackageName>> {
     let store = ctx.store();
     let installed: Vec<InstalledPackage> = store
@@ -122,7 +132,10 @@ pub fn update_ecosystem(ctx: &Context, names: &[PackageName]) -> OpsResult<Vec<P
             Newest::Version { version, spec } if version > package.version => {
                 targets.push(super::install::Target::Ecosystem(spec))
             }
-            Newest::Version { .. } => {}
+            Newest::Entry { version, spec } if version > package.version => {
+                update_entry(ctx, package, spec)?
+            }
+            Newest::Version { .. } | Newest::Entry { .. } => {}
             Newest::NoSource(why) => ctx
                 .reporter
                 .status("Note", &format!("{}: {why}", package.name)),
@@ -132,4 +145,38 @@ pub fn update_ecosystem(ctx: &Context, names: &[PackageName]) -> OpsResult<Vec<P
         super::install::install(ctx, &targets, false)?;
     }
     Ok(installed.into_iter().map(|p| p.name).collect())
+}
+
+/// Install `spec` (the newer version of the entry `package` came from) from the registry
+/// and of the kind recorded in its receipt.
+fn update_entry(
+    ctx: &Context,
+    package: &InstalledPackage,
+    spec: crate::ecosystem::EntrySpec,
+) -> OpsResult<()> {
+    let Source::Ecosystem {
+        entry: Some(origin),
+        ..
+    } = &package.receipt.source
+    else {
+        unreachable!("only entries have a newest entry version")
+    };
+    let from_origin = Context {
+        registry: Some(&origin.registry),
+        ..*ctx
+    };
+    let options = ProvisionOptions {
+        prefer: origin
+            .chosen
+            .split([':', ' '])
+            .next()
+            .and_then(Prefer::parse),
+        ..ProvisionOptions::default()
+    };
+    super::install::install_with(
+        &from_origin,
+        &[super::install::Target::Entry(spec)],
+        false,
+        options,
+    )
 }

@@ -201,7 +201,7 @@ pub fn resolve_lock(
     let (ecosystem, native): (Vec<_>, Vec<_>) = project
         .servers
         .iter()
-        .partition(|(_, d)| d.target.package().is_ecosystem());
+        .partition(|(_, d)| provisioned(d.target.package()));
     let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
     let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
     if !native.is_empty() {
@@ -310,13 +310,25 @@ fn locked_from_index(
     }
 }
 
-/// An npm or PyPI package is locked at what provisioning installs: its exact spec and
-/// integrity hashes, from the receipt (installing it first when needed).
+/// Whether a package is provisioned (from another ecosystem or an MCP registry entry)
+/// rather than resolved in an agx registry.
+fn provisioned(name: &PackageName) -> bool {
+    name.is_ecosystem() || crate::index::mcp_registry::is_server_name(&name.to_string())
+}
+
+/// An ecosystem package or MCP registry entry is locked at what provisioning installs: its
+/// exact source and integrity hashes, from the receipt (installing it first when needed).
 fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPackage, Vec<String>)> {
     let name = decl.target.package();
     let store = ctx.store();
     let fits = |p: &crate::store::InstalledPackage| decl.requirement.matches(&p.version);
-    if !store.installed(name)?.is_some_and(|p| fits(&p)) {
+    if !store.installed(name)?.is_some_and(|p| fits(&p)) && !name.is_ecosystem() {
+        let entry = crate::ecosystem::EntrySpec {
+            name: name.clone(),
+            version: None,
+        };
+        super::install::install(ctx, &[super::install::Target::Entry(entry)], false)?;
+    } else if !store.installed(name)?.is_some_and(|p| fits(&p)) {
         let ecosystem = name.publisher().unwrap_or_default();
         let spec =
             crate::ecosystem::EcosystemSpec::parse(&format!("{ecosystem}:{}", name.native_name()))
@@ -329,8 +341,15 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
         .ok_or_else(|| OpsError::Unknown { name: name.clone() })?;
     let (source, integrity) = match &installed.receipt.source {
         Source::Ecosystem {
-            spec, integrity, ..
-        } => (spec.clone(), integrity.clone()),
+            spec,
+            integrity,
+            entry,
+        } => (
+            entry
+                .as_ref()
+                .map_or_else(|| spec.clone(), |e| e.lock_source()),
+            integrity.clone(),
+        ),
         other => (other.to_string(), Vec::new()),
     };
     let servers = installed

@@ -15,6 +15,7 @@ fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
             version: p.version.clone(),
             source: p.source.clone(),
             sha256: p.sha256.clone(),
+            integrity: p.integrity.clone(),
             dependencies: p.dependencies.clone(),
         })
         .collect()

@@ -226,8 +226,10 @@ fn route(
         let name = encoded.replace("%2F", "/").replace("%2f", "/");
         for i in 0..state.servers.len() {
             let response = state.servers.response(i);
+            let latest =
+                response["_meta"]["io.modelcontextprotocol.registry/official"]["isLatest"] != false;
             if response["server"]["name"] == name.as_str()
-                && (version == "latest" || response["server"]["version"] == version)
+                && ((version == "latest" && latest) || response["server"]["version"] == version)
             {
                 return (
                     200,
@@ -248,6 +250,14 @@ fn data_dir() -> PathBuf {
 pub(crate) fn document(name: &str) -> Value {
     let path = data_dir().join("servers").join(format!("{name}.json"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `server` as the API answers it: active, the latest version or not.
+pub(crate) fn listed(server: Value, latest: bool) -> Value {
+    json!({"server": server,
+           "_meta": {"io.modelcontextprotocol.registry/official":
+                     {"status": "active", "isLatest": latest,
+                      "publishedAt": "2026-01-02T03:04:05Z"}}})
 }
 
 /// The test documents as the API lists them, with their statuses.
@@ -307,7 +317,18 @@ fn test_documents_validate_against_the_published_schema() {
         names.push(path.file_stem().unwrap().to_string_lossy().into_owned());
     }
     names.sort();
-    assert_eq!(names, ["everything", "gone", "legacy", "time", "weather"]);
+    assert_eq!(
+        names,
+        [
+            "everything",
+            "gone",
+            "hello-bundle",
+            "legacy",
+            "time",
+            "time-image",
+            "weather"
+        ]
+    );
     // What the schema refuses, it refuses as agx does.
     let mut latest = document("time");
     latest["packages"][0]["version"] = "latest".into();

@@ -7,11 +7,15 @@
 use serde_json::{Value, json};
 
 use crate::ecosystem::{EVERYTHING_VERSION, Session, TIME_VERSION, command, store_files};
-use crate::mcp_registry::{McpServer, Servers, document, documents};
+use crate::mcp_registry::{McpServer, Servers, document, documents, listed};
+use crate::mcpb::{hello_bundle, sha256_of};
 use crate::support::TestHome;
+use crate::support::http::HttpServer;
 
 const TIME: &str = "io.github.modelcontextprotocol/time";
 const EVERYTHING: &str = "io.github.modelcontextprotocol/server-everything";
+const HELLO: &str = "io.github.acme/hello-bundle";
+const TIME_IMAGE: &str = "io.github.acme/time-image";
 
 /// `agx --registry <url> ARGS` with the shared download caches, failing fast.
 fn agx(home: &TestHome, registry: &str, args: &[&str]) -> std::process::Output {
@@ -305,5 +309,198 @@ fn bad_entries_are_refused_and_leave_the_store_unchanged() {
         &registry.url,
         "io.github.nobody/nothing",
         &["io.github.nobody/nothing"],
+    );
+}
+
+/// The fixture bundle served on loopback; keep it alive while the registry points at it.
+fn served_bundle() -> (HttpServer, tempfile::TempDir, String) {
+    let served = tempfile::tempdir().unwrap();
+    std::fs::copy(hello_bundle(), served.path().join("hello.mcpb")).unwrap();
+    let server = HttpServer::serve(served.path());
+    let url = format!("{}/hello.mcpb", server.url());
+    (server, served, url)
+}
+
+/// The hello-bundle entry at `version`, pointing at the bundle at `url` with `sha256`.
+fn bundle_entry(url: &str, sha256: &str, version: &str, latest: bool) -> Value {
+    let mut doc = document("hello-bundle");
+    doc["version"] = version.into();
+    doc["packages"][0]["identifier"] = url.into();
+    doc["packages"][0]["fileSha256"] = sha256.into();
+    listed(doc, latest)
+}
+
+/// `greet` of the hello bundle, called through `agx serve <package>`.
+fn greet(home: &TestHome, package: &str) -> String {
+    let mut session = Session::start(home, package);
+    session.initialize();
+    let reply = session.request(
+        3,
+        "tools/call",
+        json!({"name": "greet", "arguments": {"name": "agx"}}),
+    );
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn an_mcpb_entry_installs_against_its_sha256_and_serves() {
+    let (_server, _dir, url) = served_bundle();
+    let sha256 = sha256_of(hello_bundle());
+    let mut all = documents();
+    all.push(bundle_entry(&url, &sha256, "1.0.0", true));
+    let mut wrong = document("hello-bundle");
+    wrong["name"] = "io.github.acme/wrong-bundle".into();
+    wrong["packages"][0]["identifier"] = url.clone().into();
+    wrong["packages"][0]["fileSha256"] = "0".repeat(64).into();
+    all.push(listed(wrong, true));
+    let registry = McpServer::start(Servers::Documents(all), 100);
+    let home = TestHome::new();
+
+    assert_refused(
+        &home,
+        &registry.url,
+        "io.github.acme/wrong-bundle",
+        &[&format!(
+            "{url}: the sha256 is {sha256}, not the expected {}",
+            "0".repeat(64)
+        )],
+    );
+
+    let out = agx(&home, &registry.url, &["install", HELLO]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let receipt = receipt(&home, HELLO);
+    for expected in [
+        format!("chosen = \"mcpb:{url}\""),
+        format!("integrity = [\"sha256:{sha256}\"]"),
+        "version = \"1.0.0\"".to_string(),
+    ] {
+        assert!(receipt.contains(&expected), "no `{expected}` in\n{receipt}");
+    }
+    // The bundle's user_config and the entry's environment variable are both settings.
+    let out = agx(&home, &registry.url, &["config", "list", HELLO]);
+    let listed = text(&out.stdout);
+    assert!(
+        listed.contains("greeting") && listed.contains("HELLO_MOOD"),
+        "{listed}"
+    );
+    assert_eq!(greet(&home, HELLO), "Hello, agx!");
+    let set = agx(
+        &home,
+        &registry.url,
+        &["config", "set", HELLO, "greeting", "Howdy"],
+    );
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    assert_eq!(greet(&home, HELLO), "Howdy, agx!");
+}
+
+#[test]
+fn an_oci_entry_installs_without_a_daemon_with_settings_passed_by_name() {
+    let Some(docker) = crate::oci::on_path("docker") else {
+        eprintln!("skipped: docker is not on PATH");
+        return;
+    };
+    if crate::oci::daemon_answers(&docker) {
+        eprintln!("skipped: a docker daemon answers, and this test must not pull images");
+        return;
+    }
+    let mut all = documents();
+    all.push(listed(document("time-image"), true));
+    let registry = McpServer::start(Servers::Documents(all), 100);
+    let home = TestHome::new();
+    let out = agx(&home, &registry.url, &["install", TIME_IMAGE]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(
+            "oci:mcp/time:1.0: no docker daemon answered, so the image's digest is not resolved"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    // Its runtime arguments are docker's, and applied: no warning that they are left out.
+    assert!(
+        !text(&out.stderr).contains("are left out"),
+        "{}",
+        text(&out.stderr)
+    );
+    let definition = crate::oci::server_definition(&home, "time-image");
+    assert!(
+        definition.contains(
+            r#"command = ["docker", "run", "--rm", "-i", "-e", "TIME_API_KEY", "-e", "TZ_TOKEN", "mcp/time:1.0", "--local-timezone", "${settings.local_timezone}"]"#
+        ) && definition.contains(r#"TZ_TOKEN = "${settings.token}""#),
+        "{definition}"
+    );
+    let receipt = receipt(&home, TIME_IMAGE);
+    assert!(
+        receipt.contains("chosen = \"oci:mcp/time:1.0\""),
+        "{receipt}"
+    );
+    let out = agx(&home, &registry.url, &["config", "list", TIME_IMAGE]);
+    let listed = text(&out.stdout);
+    assert!(
+        ["TIME_API_KEY", "token", "local_timezone"]
+            .iter()
+            .all(|k| listed.contains(k)),
+        "{listed}"
+    );
+}
+
+#[test]
+fn outdated_and_update_follow_the_entrys_registry() {
+    let (_server, _dir, url) = served_bundle();
+    let sha256 = sha256_of(hello_bundle());
+    let mut all = documents();
+    all.push(bundle_entry(&url, &sha256, "1.0.0", false));
+    all.push(bundle_entry(&url, &sha256, "1.1.0", true));
+    let registry = McpServer::start(Servers::Documents(all), 100);
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", &format!("{HELLO}@1.0.0")],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // No --registry: the receipt names the registry to ask.
+    let out = command(&home, crate::support::AGX)
+        .args(["outdated", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = rows["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == HELLO)
+        .unwrap_or_else(|| panic!("{rows}"));
+    assert_eq!(
+        (&row["current"], &row["latest"]),
+        (&json!("1.0.0"), &json!("1.1.0"))
+    );
+
+    let out = command(&home, crate::support::AGX)
+        .args(["update", HELLO])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let receipt = receipt(&home, HELLO);
+    assert!(receipt.contains("version = \"1.1.0\""), "{receipt}");
+    assert_eq!(greet(&home, HELLO), "Hello, agx!");
+
+    let out = command(&home, crate::support::AGX)
+        .args(["outdated", "--json"])
+        .output()
+        .unwrap();
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !rows["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["name"] == HELLO),
+        "{rows}"
     );
 }

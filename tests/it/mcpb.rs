@@ -21,7 +21,7 @@ const PACKAGE: &str = "mcpb/hello-bundle";
 const SERVER: &str = "mcpb/hello-bundle/hello-bundle";
 
 /// The fixture bundle, packed once per test run by the official CLI.
-fn hello_bundle() -> &'static Path {
+pub(crate) fn hello_bundle() -> &'static Path {
     static BUNDLE: OnceLock<PathBuf> = OnceLock::new();
     BUNDLE.get_or_init(|| {
         let out = Command::new(repo_root().join("scripts/ci/mcpb-cli.sh"))
@@ -55,7 +55,7 @@ fn hello_bundle() -> &'static Path {
     })
 }
 
-fn sha256_of(path: &Path) -> String {
+pub(crate) fn sha256_of(path: &Path) -> String {
     hex::encode(sha2::Sha256::digest(std::fs::read(path).unwrap()))
 }
 

@@ -87,6 +87,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             version: geo_version.clone(),
             source: fx.server.url(),
             sha256: cksum(fx, "acme/geo", "1.0.0"),
+            integrity: Vec::new(),
             dependencies: Vec::new(),
         },
         LockedPackage {
@@ -94,6 +95,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             version: semver::Version::parse(weather).unwrap(),
             source: fx.server.url(),
             sha256: cksum(fx, "acme/weather", weather),
+            integrity: Vec::new(),
             dependencies: vec![(geo, geo_version)],
         },
     ]
@@ -189,6 +191,7 @@ fn a_local_package_in_a_lock_is_packed_and_checked() {
         // Relative to the project, as a committed lock writes it.
         source: "vendor/acme-notes-0.1.0".into(),
         sha256,
+        integrity: Vec::new(),
         dependencies: Vec::new(),
     };
     let report = sync(&home, &a, std::slice::from_ref(&notes));

@@ -9,7 +9,7 @@ use crate::ecosystem::{agx, stderr, store_files};
 use crate::support::{TestHome, tree};
 
 /// The server definition file agx wrote for `server` of an installed package.
-fn server_definition(home: &TestHome, server: &str) -> String {
+pub(crate) fn server_definition(home: &TestHome, server: &str) -> String {
     let suffix = format!("agx/servers/{server}.toml");
     let root = home.agx_home();
     let path = tree(&root)
@@ -19,14 +19,14 @@ fn server_definition(home: &TestHome, server: &str) -> String {
     std::fs::read_to_string(root.join(path)).unwrap()
 }
 
-fn on_path(program: &str) -> Option<PathBuf> {
+pub(crate) fn on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(program))
         .find(|p| p.is_file())
 }
 
-fn daemon_answers(docker: &Path) -> bool {
+pub(crate) fn daemon_answers(docker: &Path) -> bool {
     std::process::Command::new(docker)
         .arg("info")
         .stdout(std::process::Stdio::null())
