@@ -14,7 +14,7 @@ use std::thread;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::support::{AGX, TestHome};
+use crate::support::{self, AGX, TestHome};
 
 /// What the test registry answers to `/v0.1/servers`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -445,6 +445,33 @@ fn offline_search_and_list_work_from_the_cache() {
     // Online again, every page is revalidated by its ETag.
     let (ok, _, err) = run(agx(&home).args(["--registry", &server.url, "search", "weather"]));
     assert!(ok, "{err}");
+
+    // Offline listings read the summaries the last listing cached; they say what the pages
+    // say, and a damaged summary file sends agx back to the pages.
+    let list = |offline: bool| {
+        let mut cmd = agx(&home);
+        if offline {
+            cmd.arg("--offline");
+        }
+        let (ok, out, err) = run(cmd.args([
+            "--registry",
+            &server.url,
+            "list",
+            "--include-remote",
+            "--json",
+        ]));
+        assert!(ok, "{err}");
+        out
+    };
+    let online = list(false);
+    assert_eq!(list(true), online);
+    let summaries = support::tree(&home.agx_home())
+        .into_keys()
+        .filter(|p| p.ends_with("discovery-v1.json"))
+        .collect::<Vec<_>>();
+    assert_eq!(summaries.len(), 1, "{summaries:?}");
+    std::fs::write(home.agx_home().join(&summaries[0]), "{ damaged").unwrap();
+    assert_eq!(list(true), online);
 }
 
 #[test]

@@ -128,6 +128,16 @@ impl McpRegistry {
         &self.base
     }
 
+    /// Whether answers come from the cache only (`--offline`).
+    pub fn is_offline(&self) -> bool {
+        self.offline
+    }
+
+    /// The registry's cache folder, for what discovery derives from its answers.
+    pub(super) fn cache(&self) -> &IndexCache {
+        &self.remote.cache
+    }
+
     /// Every server's latest version matching `search` (the API's name substring filter;
     /// `None` lists all), handed to `each` one page at a time so memory holds one page.
     /// Deleted servers are never handed on. A page cursor seen twice, or more than
