@@ -177,6 +177,11 @@ pub fn serve_installed(
         let served_version = |name: &PackageName| {
             store.served_version(name, pinned.version.as_ref(), cwd.as_deref())
         };
+        // A package alone: a store error (a pinned version not installed) is reported with
+        // its own hint, not as a failed lookup.
+        if let Ok(package) = PackageName::parse(&pinned.reference) {
+            served_version(&package)?;
+        }
         let server = {
             let served_dir = |name: &PackageName| -> Result<Option<PathBuf>, String> {
                 served_version(name)
