@@ -2,6 +2,9 @@
 //! catalog of each agx index and the server list of each MCP registry, from every
 //! configured source (or the one `--registry` names).
 
+use std::borrow::Cow;
+use std::cmp::Reverse;
+
 use super::{Context, OpsResult};
 use crate::index::mcp_registry::{self, ServerSummary};
 use crate::index::{AnyRegistry, Catalog, SourceKind, search};
@@ -67,13 +70,13 @@ impl Searched {
         for (registry, servers) in &self.servers {
             for server in servers {
                 let name = server.name.to_lowercase();
-                let short = name.rsplit('/').next().unwrap_or(&name).to_string();
+                let short = name.rsplit('/').next().unwrap_or(&name);
                 let description = match &server.title {
-                    Some(title) => format!("{title} {}", server.description),
-                    None => server.description.clone(),
+                    Some(title) => Cow::Owned(format!("{title} {}", server.description)),
+                    None => Cow::Borrowed(server.description.as_str()),
                 };
                 if let Some((score, matched)) =
-                    search::score_text(&name, &short, &description, &[], &words)
+                    search::score_text(&name, short, &description, &[], &words)
                 {
                     found.push(Found::Server {
                         server,
@@ -84,11 +87,8 @@ impl Searched {
                 }
             }
         }
-        found.sort_by(|a, b| {
-            b.score()
-                .cmp(&a.score())
-                .then_with(|| a.name().cmp(&b.name()))
-        });
+        // Each name is built once, not at every comparison (a broad query ranks thousands).
+        found.sort_by_cached_key(|f| (Reverse(f.score()), f.name()));
         found
     }
 }

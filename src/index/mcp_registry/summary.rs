@@ -83,7 +83,8 @@ struct DiscoveryIn {
 
 fn cached_discovery(registry: &McpRegistry) -> Option<Vec<ServerSummary>> {
     let body = registry.cache().read(DISCOVERY_FILE).ok()??;
-    match serde_json::from_slice::<DiscoveryIn>(&body) {
+    // sonic-rs parses with SIMD: an offline search of 10,000 servers is mostly this parse.
+    match sonic_rs::from_slice::<DiscoveryIn>(&body) {
         Ok(discovery) => Some(discovery.servers),
         Err(e) => {
             tracing::debug!("reading the cached pages instead of {DISCOVERY_FILE}: {e}");
