@@ -73,8 +73,9 @@ echo "cached: $SERVERS servers, $(du -sh "$AGX_HOME" | cut -f1) under AGX_HOME"
 
 if command -v hyperfine >/dev/null; then
     hyperfine -N --warmup 3 --runs "$RUNS" \
-        "$AGX --offline search weather-00420" \
-        "$AGX --offline search server number"
+        -n "search weather-00420 (one match)" "$AGX --offline search weather-00420" \
+        -n "search server number (all match)" "$AGX --offline search server number" \
+        -n "anchor: agx --version" "$AGX --version"
 else
     echo "hyperfine not found (cargo install hyperfine); timing with date"
     start=$(date +%s%N)
