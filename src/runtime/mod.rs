@@ -177,20 +177,29 @@ pub fn serve_installed(
         let served_version = |name: &PackageName| {
             store.served_version(name, pinned.version.as_ref(), cwd.as_deref())
         };
-        // A package alone: a store error (a pinned version not installed) is reported with
-        // its own hint, not as a failed lookup.
-        if let Ok(package) = PackageName::parse(&pinned.reference) {
-            served_version(&package)?;
-        }
+        // A package alone is looked up once, here, so that its store error (a pinned
+        // version not installed) is reported with its own hint, not as a failed lookup.
+        let alone = match PackageName::parse(&pinned.reference) {
+            Ok(package) => Some((served_version(&package)?, package)),
+            Err(_) => None,
+        };
         let server = {
             let served_dir = |name: &PackageName| -> Result<Option<PathBuf>, String> {
-                served_version(name)
-                    .map(|s| s.map(|s| s.dir))
-                    .map_err(|e| describe_store_error(&e))
+                match &alone {
+                    Some((served, package)) if package == name => {
+                        Ok(served.as_ref().map(|s| s.dir.clone()))
+                    }
+                    _ => served_version(name)
+                        .map(|s| s.map(|s| s.dir))
+                        .map_err(|e| describe_store_error(&e)),
+                }
             };
             resolve_server_ref(&pinned.reference, &served_dir)?
         };
-        let served = served_version(&server.package)?;
+        let served = match alone {
+            Some((served, package)) if package == server.package => served,
+            _ => served_version(&server.package)?,
+        };
         let dependencies = served.as_ref().and_then(|s| s.dependencies.as_ref());
         let find = |name: &PackageName| -> Result<Option<PathBuf>, String> {
             if name == &server.package {

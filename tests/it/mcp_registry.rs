@@ -409,15 +409,22 @@ fn offline_search_and_list_work_from_the_cache() {
         out.contains("io.github.modelcontextprotocol/server-everything 2025.9.25"),
         "{out}"
     );
-    let (ok, out, err) = run(agx(&home).args([
-        "--offline",
-        "--registry",
-        &server.url,
-        "list",
-        "--include-remote",
-        "--json",
-    ]));
-    assert!(ok, "{err}");
+    let list = |offline: bool| {
+        let mut cmd = agx(&home);
+        if offline {
+            cmd.arg("--offline");
+        }
+        let (ok, out, err) = run(cmd.args([
+            "--registry",
+            &server.url,
+            "list",
+            "--include-remote",
+            "--json",
+        ]));
+        assert!(ok, "{err}");
+        out
+    };
+    let out = list(true);
     let doc: Value = serde_json::from_str(&out).unwrap();
     let names: Vec<&str> = doc["packages"]
         .as_array()
@@ -448,21 +455,6 @@ fn offline_search_and_list_work_from_the_cache() {
 
     // Offline listings read the summaries the last listing cached; they say what the pages
     // say, and a damaged summary file sends agx back to the pages.
-    let list = |offline: bool| {
-        let mut cmd = agx(&home);
-        if offline {
-            cmd.arg("--offline");
-        }
-        let (ok, out, err) = run(cmd.args([
-            "--registry",
-            &server.url,
-            "list",
-            "--include-remote",
-            "--json",
-        ]));
-        assert!(ok, "{err}");
-        out
-    };
     let online = list(false);
     assert_eq!(list(true), online);
     let summaries = support::tree(&home.agx_home())
