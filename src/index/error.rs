@@ -143,6 +143,18 @@ pub enum IndexError {
 
     #[error("server {name} in {registry} is deleted")]
     ServerDeleted { name: String, registry: String },
+
+    /// An answer about one server that describes another (a registry that is wrong or
+    /// hostile must not install, or replace, a server nobody asked for).
+    #[error(
+        "{url} answered with {answered_name} {answered_version}, but {asked} was asked for; nothing was installed"
+    )]
+    AnswerMismatch {
+        url: String,
+        asked: String,
+        answered_name: String,
+        answered_version: String,
+    },
 }
 
 /// ` (3 attempts)`, when there was more than one.
@@ -236,6 +248,9 @@ impl crate::error::Hint for IndexError {
             ),
             IndexError::ServerDeleted { .. } => Some(
                 "its publisher removed it from the registry; look for another with `agx search <words>`".into(),
+            ),
+            IndexError::AnswerMismatch { .. } => Some(
+                "the registry is misconfigured or not trustworthy; report it to its operator, or install from another source (`agx registry sources`)".into(),
             ),
             _ => None,
         }

@@ -18,7 +18,7 @@ use crate::support::{self, AGX, TestHome};
 
 /// What the test registry answers to `/v0.1/servers`.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Normal,
     /// An HTML page with status 200 (a web site, a login wall).
     Html,
@@ -26,6 +26,8 @@ enum Mode {
     Fail,
     /// Every page points to the same `nextCursor`.
     CursorLoop,
+    /// Every request for one server is answered with the last document, whatever was asked.
+    Impostor,
 }
 
 /// Where the servers come from: documents with a status, or `count` generated ones.
@@ -102,7 +104,7 @@ impl McpServer {
         McpServer { url, state, stop }
     }
 
-    fn set_mode(&self, mode: Mode) {
+    pub(crate) fn set_mode(&self, mode: Mode) {
         *self.state.mode.lock().unwrap() = mode;
     }
 
@@ -193,7 +195,7 @@ fn route(
                 );
             }
             Mode::Fail => return (500, "text/plain", b"database down".to_vec(), None),
-            Mode::Normal | Mode::CursorLoop => {}
+            Mode::Normal | Mode::CursorLoop | Mode::Impostor => {}
         }
         let limit: usize = query
             .get("limit")
@@ -224,6 +226,10 @@ fn route(
             return not_found;
         };
         let name = encoded.replace("%2F", "/").replace("%2f", "/");
+        if mode == Mode::Impostor {
+            let last = state.servers.response(state.servers.len() - 1);
+            return (200, "application/json", last.to_string().into_bytes(), None);
+        }
         for i in 0..state.servers.len() {
             let response = state.servers.response(i);
             let latest =
@@ -653,4 +659,28 @@ fn ten_thousand_servers_page_with_bounded_memory() {
     // several times the one page (and the short summaries) agx keeps.
     let peak_mib = usage.ru_maxrss / 1024;
     assert!(peak_mib < 100, "agx peaked at {peak_mib} MiB");
+}
+
+#[test]
+fn a_name_listed_twice_keeps_its_first_entry() {
+    let entry = |description: &str| {
+        listed(
+            json!({"name": "io.github.acme/twice", "description": description, "version": "1.0.0",
+                   "remotes": [{"type": "streamable-http", "url": "https://twice.example/mcp"}]}),
+            true,
+        )
+    };
+    // The second copy sits on the next page (one server a page).
+    let server = McpServer::start(
+        Servers::Documents(vec![entry("The first entry"), entry("An impostor")]),
+        1,
+    );
+    let home = TestHome::new();
+    let (ok, out, err) =
+        run(agx(&home).args(["--registry", &server.url, "search", "twice", "--json"]));
+    assert!(ok, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{out}");
+    assert_eq!(results[0]["description"], "The first entry");
 }

@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::ecosystem::{EVERYTHING_VERSION, Session, TIME_VERSION, command, store_files};
-use crate::mcp_registry::{McpServer, Servers, document, documents, listed};
+use crate::mcp_registry::{McpServer, Mode, Servers, document, documents, listed};
 use crate::mcpb::{hello_bundle, sha256_of};
 use crate::support::TestHome;
 use crate::support::http::HttpServer;
@@ -216,6 +216,59 @@ fn remotes_install_without_provisioning_and_keep_setting_names_as_written() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// A remote-only entry (installs without provisioning) named `name` at `version`.
+fn remote_entry(name: &str, version: &str, latest: bool) -> Value {
+    listed(
+        json!({
+            "name": name,
+            "description": "A remote server",
+            "version": version,
+            "remotes": [{"type": "streamable-http", "url": "https://tool.example/mcp"}]
+        }),
+        latest,
+    )
+}
+
+#[test]
+fn an_answer_naming_another_server_installs_nothing() {
+    let victim = "io.github.victim/tool";
+    let registry = McpServer::start(
+        Servers::Documents(vec![
+            remote_entry(victim, "1.0.0", false),
+            remote_entry(victim, "9.0.0", true),
+        ]),
+        100,
+    );
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &registry.url,
+        &["install", &format!("{victim}@1.0.0")],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let before = receipt(&home, victim);
+
+    // From now on every lookup is answered with the victim at 9.0.0.
+    registry.set_mode(Mode::Impostor);
+    assert_refused(
+        &home,
+        &registry.url,
+        "io.github.evil/innocent",
+        &[
+            "answered with io.github.victim/tool 9.0.0",
+            "io.github.evil/innocent was asked for",
+        ],
+    );
+    // An exact version that the answer does not carry is refused the same way.
+    assert_refused(
+        &home,
+        &registry.url,
+        &format!("{victim}@2.0.0"),
+        &["io.github.victim/tool 2.0.0 was asked for"],
+    );
+    assert_eq!(receipt(&home, victim), before, "the victim was replaced");
 }
 
 #[test]

@@ -148,6 +148,9 @@ impl McpRegistry {
         mut each: impl FnMut(Vec<RegistryServer>) -> Result<(), IndexError>,
     ) -> Result<(), IndexError> {
         let mut seen = HashSet::new();
+        // A name listed twice (on one page or across pages) keeps its first entry: every
+        // entry is filed under the name it carries, and a later one cannot displace it.
+        let mut names = HashSet::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
             let url = self.list_url(search, cursor.as_deref());
@@ -159,6 +162,12 @@ impl McpRegistry {
             for response in page.servers {
                 match response.into_server(&url) {
                     Ok(server) if server.status == Status::Deleted => {}
+                    Ok(server) if !names.insert(server.server.name.clone()) => {
+                        tracing::warn!(
+                            "skipping a second entry for {} listed by {url}",
+                            server.server.name
+                        );
+                    }
                     Ok(server) => servers.push(server),
                     // One bad entry must not hide the rest of the registry.
                     Err(e) => tracing::warn!("skipping a server listed by {url}: {e}"),
@@ -202,6 +211,7 @@ impl McpRegistry {
                 name: name.to_string(),
                 registry: self.base.clone(),
             })?;
+        check_answer_matches(&server.server, name, version, &url)?;
         if server.status == Status::Deleted {
             return Err(IndexError::ServerDeleted {
                 name: name.to_string(),
@@ -239,6 +249,32 @@ impl McpRegistry {
         }
         url.to_string()
     }
+}
+
+/// An answer for server `name` (at `version`, unless the latest was asked for) must describe
+/// that server at that version: the name of the answer is what gets installed, so an answer
+/// carrying another name would install, or replace, a server nobody asked for.
+fn check_answer_matches(
+    answer: &ServerJson,
+    name: &str,
+    version: Option<&str>,
+    url: &str,
+) -> Result<(), IndexError> {
+    let version = version.filter(|v| *v != "latest");
+    let name_matches = answer.name == name;
+    let version_matches = version.is_none_or(|v| answer.version == v);
+    if name_matches && version_matches {
+        return Ok(());
+    }
+    Err(IndexError::AnswerMismatch {
+        url: url.to_string(),
+        asked: match version {
+            Some(v) => format!("{name} {v}"),
+            None => name.to_string(),
+        },
+        answered_name: answer.name.clone(),
+        answered_version: answer.version.clone(),
+    })
 }
 
 fn parse_list(body: &[u8], location: &str) -> Result<ServerList, IndexError> {
@@ -308,6 +344,39 @@ mod tests {
         assert!(matches!(err, IndexError::McpHtml { .. }), "{err}");
         let err = parse_list(b"{\"servers\": 3}", "http://x/v0.1/servers").unwrap_err();
         assert!(err.to_string().contains("http://x/v0.1/servers"), "{err}");
+    }
+
+    fn server_json(name: &str, version: &str) -> ServerJson {
+        serde_json::from_value(serde_json::json!({
+            "name": name, "description": "d", "version": version
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_answer_must_describe_the_server_asked_for() {
+        let url = "http://127.0.0.1:9/v0.1/servers/io.evil%2Finnocent/versions/latest";
+        let answer = server_json("io.victim/tool", "9.0.0");
+        let err = check_answer_matches(&answer, "io.evil/innocent", None, url).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("io.victim/tool 9.0.0"), "{message}");
+        assert!(
+            message.contains("io.evil/innocent was asked for"),
+            "{message}"
+        );
+        // The version too, when one was asked for; `latest` accepts any.
+        let answer = server_json("io.victim/tool", "9.0.0");
+        let err = check_answer_matches(&answer, "io.victim/tool", Some("1.0.0"), url).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("io.victim/tool 1.0.0 was asked for"),
+            "{err}"
+        );
+        check_answer_matches(&answer, "io.victim/tool", Some("9.0.0"), url).unwrap();
+        check_answer_matches(&answer, "io.victim/tool", Some("latest"), url).unwrap();
+        check_answer_matches(&answer, "io.victim/tool", None, url).unwrap();
+        // Names are compared exactly: no case folding that could alias another publisher.
+        assert!(check_answer_matches(&answer, "io.Victim/tool", None, url).is_err());
     }
 
     #[test]
