@@ -13,7 +13,7 @@ ROOT=$PWD
 AGX="$(agx_bin release)"
 CLAUDE="${CLAUDE_BIN:-$(command -v claude || true)}"
 if [[ -z "$CLAUDE" ]]; then
-    cached="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/real-clients}/node_modules/.bin/claude"
+    cached="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/real-clients}/node_modules/.bin/claude"
     [[ -x "$cached" ]] && CLAUDE="$cached"
 fi
 

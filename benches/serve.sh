@@ -84,7 +84,7 @@ done
 
 PY_SERVER=""
 if [[ "${AGX_BENCH_NO_PYTHON:-}" != 1 ]]; then
-    CACHE="${AGX_PY_CLIENT_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/python-client}"
+    CACHE="${AGX_PY_CLIENT_CACHE:-${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/python-client}"
     if [[ ! -x "$CACHE/venv/bin/python" ]] || ! "$CACHE/venv/bin/python" -c 'import mcp' 2>/dev/null; then
         python3 -m venv "$CACHE/venv"
         "$CACHE/venv/bin/pip" install --quiet --disable-pip-version-check mcp

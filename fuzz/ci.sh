@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 CARGO_FUZZ_VERSION=0.13.2
 seconds="${AGX_FUZZ_SECONDS:-30}"
-cache="${AGX_CI_CACHE:-$PWD/../.ci/cache}"
+cache="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
 fuzz_root="$cache/cargo-fuzz-$CARGO_FUZZ_VERSION"
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

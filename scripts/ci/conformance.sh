@@ -5,7 +5,7 @@
 # failing scenario, and also when a listed scenario starts passing (a stale baseline).
 #
 #   AGX_CI_CACHE  cache folder; Node 22 and the suite live in $AGX_CI_CACHE/node22
-#                 (default .ci/cache)
+#                 (default $HOME/.cache/agx-ci)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
 #
 # Needs npm (any version) and python3 (the fixture's tools are Python), network access to the
@@ -17,7 +17,7 @@ ROOT=$PWD
 
 NODE_VERSION=22.23.3
 SUITE_VERSION=0.1.16
-CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
+CACHE="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
 PREFIX="$CACHE/node22"
 NODE="$PREFIX/node_modules/.bin/node"
 SUITE="$PREFIX/node_modules/@modelcontextprotocol/conformance"

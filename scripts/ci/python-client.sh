@@ -10,7 +10,7 @@
 # secret key (scripts/ci/python_settings_client.py); two projects locking different versions
 # of acme/weather each serve their own (scripts/ci/python_projects_client.py).
 #
-#   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default .ci/cache)
+#   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default $HOME/.cache/agx-ci)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
 #
 # Needs python3 (with venv) and network access to PyPI only. Exits non-zero on any mismatch;
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
 MCP_VERSION=2.3.0
-CACHE="${AGX_CI_CACHE:-$ROOT/.ci/cache}"
+CACHE="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
 VENV="$CACHE/venv"
 PY="$VENV/bin/python"
 mcp_version() { "$PY" -c "import importlib.metadata as m; print(m.version('mcp'))" 2>/dev/null || true; }

@@ -5,7 +5,7 @@
 # with `agx install-server`, and ask each client whether the server starts.
 #
 #   AGX_REAL_CLIENTS_CACHE  folder for the npm packages (default: $AGX_CI_CACHE/real-clients,
-#                           or .ci/cache/real-clients)
+#                           or $HOME/.cache/agx-ci/real-clients)
 #   AGX_BIN                 the agx binary (default: target/debug/agx, built with `cargo build`)
 #
 # Needs no network beyond the npm registry and PyPI, and no login. Exits non-zero on any failure.
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-CACHE="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$ROOT/.ci/cache}/real-clients}"
+CACHE="${AGX_REAL_CLIENTS_CACHE:-${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/real-clients}"
 PACKAGES=(@anthropic-ai/claude-code @google/gemini-cli @openai/codex)
 mkdir -p "$CACHE"
 if [[ ! -x "$CACHE/node_modules/.bin/claude" || ! -x "$CACHE/node_modules/.bin/gemini" || ! -x "$CACHE/node_modules/.bin/codex" ]]; then
