@@ -177,6 +177,23 @@ def client_edit_seeds():
             write("client_edit", path.name, bytes([ids.index(client)]) + path.read_bytes())
 
 
+def server_json_seeds():
+    """Each server document of tests/data as a one-server answer (asked for by its own name,
+    and by another) and all of them as one list page."""
+    folder = REPO / "tests" / "data" / "mcp-registry" / "servers"
+    meta = {"io.modelcontextprotocol.registry/official": {"status": "active", "isLatest": True}}
+    page = []
+    for path in sorted(folder.glob("*.json")):
+        server = json.loads(path.read_text())
+        answer = json.dumps({"server": server, "_meta": meta}).encode()
+        name = server.get("name", "")
+        write("server_json", f"answer-{path.stem}", b"\x01" + name.encode() + b"\n" + answer)
+        write("server_json", f"impostor-{path.stem}", b"\x01io.github.evil/innocent\n" + answer)
+        page.append({"server": server, "_meta": meta})
+    body = {"servers": page, "metadata": {"nextCursor": "after-1", "count": len(page)}}
+    write("server_json", "page", b"\x00" + json.dumps(body).encode())
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -189,6 +206,7 @@ def main():
     stdio_seeds()
     stderr_seeds()
     client_edit_seeds()
+    server_json_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)

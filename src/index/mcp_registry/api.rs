@@ -200,13 +200,9 @@ impl McpRegistry {
             .expect("http(s) URLs have paths")
             .extend(["servers", name, "versions", version.unwrap_or("latest")]);
         let url = url.to_string();
-        let parse = |body: &[u8], location: &str| {
-            let response: ServerResponse = parse_json(body, location)?;
-            response.into_server(location)
-        };
         let server = self
             .remote
-            .get(&url, &answer_path(&url), self.offline, parse)?
+            .get(&url, &answer_path(&url), self.offline, parse_server_answer)?
             .ok_or_else(|| IndexError::ServerNotFound {
                 name: name.to_string(),
                 registry: self.base.clone(),
@@ -254,7 +250,7 @@ impl McpRegistry {
 /// An answer for server `name` (at `version`, unless the latest was asked for) must describe
 /// that server at that version: the name of the answer is what gets installed, so an answer
 /// carrying another name would install, or replace, a server nobody asked for.
-fn check_answer_matches(
+pub fn check_answer_matches(
     answer: &ServerJson,
     name: &str,
     version: Option<&str>,
@@ -275,6 +271,28 @@ fn check_answer_matches(
         answered_name: answer.name.clone(),
         answered_version: answer.version.clone(),
     })
+}
+
+/// One server's answer (`GET …/servers/{name}/versions/{version}`), checked as a document;
+/// whether it is the server asked for is [`check_answer_matches`]'s to say.
+pub fn parse_server_answer(body: &[u8], location: &str) -> Result<RegistryServer, IndexError> {
+    let response: ServerResponse = parse_json(body, location)?;
+    response.into_server(location)
+}
+
+/// One page of a listing: each entry parsed on its own (one bad entry does not hide the
+/// rest), and the cursor of the next page.
+pub fn parse_page(
+    body: &[u8],
+    location: &str,
+) -> Result<(Vec<Result<RegistryServer, IndexError>>, Option<String>), IndexError> {
+    let page = parse_list(body, location)?;
+    let servers = page
+        .servers
+        .into_iter()
+        .map(|response| response.into_server(location))
+        .collect();
+    Ok((servers, page.metadata.next_cursor))
 }
 
 fn parse_list(body: &[u8], location: &str) -> Result<ServerList, IndexError> {
