@@ -706,3 +706,42 @@ echo read
         answered += 1;
     }
 }
+
+/// 2,000 saves of a subscribed file in a row are coalesced: the client gets at least one
+/// update after the last save (so it reads the latest), and far fewer than one per save.
+#[test]
+fn a_burst_of_saves_is_coalesced_into_few_updates() {
+    let (home, installed) = library_home();
+    let mut s = Session::start(&home, "acme/library/main");
+    s.result("resources/subscribe", json!({ "uri": "library://readme" }));
+    s.result("resources/subscribe", json!({ "uri": "library://logo" }));
+    let saves = 2000;
+    for i in 0..saves {
+        std::fs::write(installed.join("docs/README.md"), format!("# Save {i}\n")).unwrap();
+    }
+    // The logo changes after the last save: once its update is here, the saves' are too
+    // (or follow it in the same batch).
+    std::fs::write(installed.join("docs/logo.png"), LOGO).unwrap();
+    let mut readme_updates = 0;
+    loop {
+        let update = s.notification("notifications/resources/updated");
+        if update["params"]["uri"] == "library://logo" {
+            break;
+        }
+        readme_updates += 1;
+    }
+    if readme_updates == 0 {
+        let update = s.notification("notifications/resources/updated");
+        assert_eq!(update["params"]["uri"], "library://readme");
+        readme_updates = 1;
+    }
+    assert!(
+        readme_updates <= saves / 10,
+        "{readme_updates} updates for {saves} saves"
+    );
+    let text = s.result("resources/read", json!({ "uri": "library://readme" }));
+    assert_eq!(
+        text["contents"][0]["text"],
+        format!("# Save {}\n", saves - 1)
+    );
+}
