@@ -26,6 +26,13 @@ pub enum CallError {
     },
     #[error("`--arg {0}` is not NAME=VALUE")]
     NotAPair(String),
+    #[error("`--arg {name}=…`: tool {tool} has no argument `{name}`")]
+    UnknownArg {
+        tool: String,
+        name: String,
+        /// The arguments its input schema lists.
+        known: Vec<String>,
+    },
     #[error("`--arg {name}={value}`: `{name}` takes {expected}, and `{value}` is not JSON")]
     NotJson {
         name: String,
@@ -50,6 +57,16 @@ impl crate::error::Hint for CallError {
                 Some(format!("its {kind}s: {}", known.join(", ")))
             }
             CallError::NotAPair(_) => Some("write `--arg city=Oslo`".into()),
+            CallError::UnknownArg { known, .. } if known.is_empty() => {
+                Some("it takes no arguments; call it without --arg".into())
+            }
+            CallError::UnknownArg { name, known, .. } => {
+                let close =
+                    crate::manifest::fields::did_you_mean(name, known.iter().map(String::as_str))
+                        .map(|c| format!("did you mean `{c}`? "))
+                        .unwrap_or_default();
+                Some(format!("{close}its arguments: {}", known.join(", ")))
+            }
             CallError::NotJson { name, .. } => Some(format!(
                 "give a JSON value, quoted for the shell: `--arg '{name}=[1, 2]'`, or pass every \
                  argument with --json '{{\"{name}\": …}}'"
@@ -88,7 +105,9 @@ pub fn call(
         package_dir: package.dir.clone(),
         settings: resolved_settings(ctx, &package, &format!("tool {name}"))?,
     };
-    let args = arguments(&exposed.def.input_schema(), json, pairs)?;
+    let schema = exposed.def.input_schema();
+    refuse_unknown_names(&name, &schema, pairs)?;
+    let args = arguments(&schema, json, pairs)?;
     Ok(crate::runtime::call_tool(
         exposed,
         &Value::Object(args),
@@ -180,6 +199,44 @@ pub(super) fn arguments(
     Ok(args)
 }
 
+/// Refuse a `--arg` whose name the tool's input schema does not list (a typo would otherwise
+/// be sent, and ignored), unless the schema takes other names too (`additionalProperties`
+/// true or a schema, or `patternProperties`).
+fn refuse_unknown_names(
+    tool: &QualifiedName,
+    schema: &Value,
+    pairs: &[String],
+) -> Result<(), CallError> {
+    let Some(schema) = schema.as_object() else {
+        return Ok(());
+    };
+    let takes_others = schema.contains_key("patternProperties")
+        || schema
+            .get("additionalProperties")
+            .is_some_and(|a| a != &Value::Bool(false));
+    if takes_others {
+        return Ok(());
+    }
+    let known: Vec<&String> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().collect())
+        .unwrap_or_default();
+    for pair in pairs {
+        let Some((name, _)) = pair.split_once('=') else {
+            continue;
+        };
+        if !known.iter().any(|k| k.as_str() == name) {
+            return Err(CallError::UnknownArg {
+                tool: tool.to_string(),
+                name: name.into(),
+                known: known.iter().map(|k| k.to_string()).collect(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The JSON types an argument takes when a string is not one of them, as "a number".
 fn declared_type(schema: &Value, name: &str) -> Option<String> {
     let declared = schema.get("properties")?.get(name)?.get("type")?;
@@ -224,14 +281,35 @@ mod tests {
                 "city=Oslo=West".into(),
                 "days=3".into(),
                 "tags=[\"a\"]".into(),
-                "free=7".into(),
             ],
         )
         .unwrap();
         assert_eq!(
             Value::Object(args),
-            json!({ "days": 3, "extra": true, "city": "Oslo=West", "tags": ["a"], "free": "7" })
+            json!({ "days": 3, "extra": true, "city": "Oslo=West", "tags": ["a"] })
         );
+    }
+
+    #[test]
+    fn names_the_schema_does_not_list_are_refused_unless_it_takes_others() {
+        let tool = QualifiedName::parse("acme/weather/forecast").unwrap();
+        let err = refuse_unknown_names(&tool, &schema(), &["city=Oslo".into(), "cty=Oslo".into()])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`--arg cty=…`: tool acme/weather/forecast has no argument `cty`"
+        );
+        assert_eq!(
+            crate::error::Hint::hint(&err).unwrap(),
+            "did you mean `city`? its arguments: city, days, tags"
+        );
+        let mut open = schema();
+        open["additionalProperties"] = json!({ "type": "string" });
+        assert!(refuse_unknown_names(&tool, &open, &["free=7".into()]).is_ok());
+        open["additionalProperties"] = json!(false);
+        assert!(refuse_unknown_names(&tool, &open, &["free=7".into()]).is_err());
+        // A prompt's arguments (no schema) are checked by the prompt.
+        assert!(refuse_unknown_names(&tool, &Value::Null, &["free=7".into()]).is_ok());
     }
 
     #[test]

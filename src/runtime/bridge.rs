@@ -17,16 +17,46 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use super::ServeError;
 use super::assemble::WrappedServer;
 use super::stdio::PARSE_ERROR;
-use crate::settings::placeholders;
+use crate::settings::{Redactor, placeholders};
 
 /// The JSON-RPC error code of a failed remote (implementation-defined server error range).
 pub const REMOTE_FAILED: i32 = -32000;
 
-/// Where the bridge sends what it reads: the URL and headers with settings substituted.
+/// A remote's URL with settings substituted. It may carry secret values (`?key=${settings.token}`),
+/// so it only displays with them redacted; the resolved text goes to the HTTP client alone.
+#[derive(Clone)]
+pub struct RemoteUrl {
+    resolved: String,
+    shown: String,
+}
+
+impl RemoteUrl {
+    fn new(resolved: String, redactor: &Redactor) -> RemoteUrl {
+        let shown = redactor.redact(&resolved).into_owned();
+        RemoteUrl { resolved, shown }
+    }
+}
+
+impl std::fmt::Display for RemoteUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl std::fmt::Debug for RemoteUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.shown, f)
+    }
+}
+
+/// Where the bridge sends what it reads: the URL and headers with settings substituted, and
+/// the server's secret values, which every message about the remote is redacted of (an HTTP
+/// client's errors carry the URL whole).
 #[derive(Clone)]
 pub struct Remote {
-    pub url: String,
-    pub headers: Vec<(String, String)>,
+    pub url: RemoteUrl,
+    headers: Vec<(String, String)>,
+    redactor: Redactor,
 }
 
 // Headers may carry secrets: never print them.
@@ -55,10 +85,17 @@ impl Remote {
                 detail: format!("its url needs settings that have no value ({keys})"),
             });
         };
+        let redactor = Redactor::new(w.settings.secret_values().map(str::to_string));
         Ok(Remote {
-            url: expanded,
+            url: RemoteUrl::new(expanded, &redactor),
             headers: placeholders::expand_pairs(headers, &w.settings),
+            redactor,
         })
+    }
+
+    /// `text` (an error about this remote) without the server's secret values.
+    fn redact(&self, text: &str) -> String {
+        self.redactor.redact(text).into_owned()
     }
 
     fn transport(&self) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
@@ -75,8 +112,8 @@ impl Remote {
         // reqwest is built without a default TLS provider; installing one twice fails
         // harmlessly.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let config =
-            StreamableHttpClientTransportConfig::with_uri(self.url.as_str()).custom_headers(custom);
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url.resolved.as_str())
+            .custom_headers(custom);
         Ok(StreamableHttpClientTransport::with_client(
             reqwest::Client::new(),
             config,
@@ -101,7 +138,7 @@ where
     let mut lines = reader.lines();
     let mut state = match remote.transport() {
         Ok(transport) => Link::Up(Box::new(transport)),
-        Err(detail) => Link::Down(detail),
+        Err(detail) => Link::Down(remote.redact(&detail)),
     };
     // Requests the remote has not answered yet: each gets an error if it goes away.
     let mut pending: HashSet<RequestId> = HashSet::new();
@@ -129,7 +166,7 @@ where
                 };
                 let id = request_id(&message);
                 let sent = match &mut state {
-                    Link::Up(t) => t.send(message).await.map_err(|e| e.to_string()),
+                    Link::Up(t) => t.send(message).await.map_err(|e| remote.redact(&e.to_string())),
                     Link::Down(detail) => Err(detail.clone()),
                 };
                 match (sent, id) {
@@ -138,7 +175,7 @@ where
                     (Err(detail), id) => {
                         tracing::warn!("remote {} failed: {detail}", remote.url);
                         if let Some(id) = id {
-                            write_line(&mut writer, &failure(&remote.url, &detail, id)).await;
+                            write_line(&mut writer, &remote.failure(&detail, id)).await;
                         }
                         state = Link::Down(detail);
                     }
@@ -156,7 +193,7 @@ where
                         let detail = "the connection to the remote server ended".to_string();
                         tracing::warn!("remote {}: {detail}", remote.url);
                         for id in pending.drain() {
-                            write_line(&mut writer, &failure(&remote.url, &detail, id)).await;
+                            write_line(&mut writer, &remote.failure(&detail, id)).await;
                         }
                         state = Link::Down(detail);
                     }
@@ -190,15 +227,15 @@ fn response_id(message: &ServerJsonRpcMessage) -> Option<RequestId> {
     }
 }
 
-fn failure(url: &str, detail: &str, id: RequestId) -> ServerJsonRpcMessage {
-    ServerJsonRpcMessage::error(
-        ErrorData::new(
-            ErrorCode(REMOTE_FAILED),
-            format!("the remote MCP server at {url} failed: {detail}"),
-            None,
-        ),
-        Some(id),
-    )
+impl Remote {
+    /// The client's error for request `id`, redacted whole.
+    fn failure(&self, detail: &str, id: RequestId) -> ServerJsonRpcMessage {
+        let message = format!("the remote MCP server at {} failed: {detail}", self.url);
+        ServerJsonRpcMessage::error(
+            ErrorData::new(ErrorCode(REMOTE_FAILED), self.redact(&message), None),
+            Some(id),
+        )
+    }
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, message: &impl serde::Serialize) {

@@ -107,14 +107,19 @@ impl Completions {
     }
 }
 
-/// The values that start with `prefix`, ignoring ASCII case, in declared order: the first
+/// The values that start with `prefix`, ignoring ASCII case, in declared order (those with
+/// control characters left out): the first
 /// [`CompletionInfo::MAX_VALUES`] of them and how many there are.
 fn by_prefix(values: &[String], prefix: &str) -> (Vec<String>, usize) {
     let n = prefix.len();
     let mut shown = Vec::new();
     let mut total = 0;
     for v in values {
-        if v.len() >= n && v.is_char_boundary(n) && v[..n].eq_ignore_ascii_case(prefix) {
+        if v.len() >= n
+            && v.is_char_boundary(n)
+            && v[..n].eq_ignore_ascii_case(prefix)
+            && offerable(v)
+        {
             total += 1;
             if shown.len() < CompletionInfo::MAX_VALUES {
                 shown.push(v.clone());
@@ -182,18 +187,38 @@ async fn run_command(
         }
         Ending::Cancelled => return Err("cancelled".into()),
     }
-    // A cut last line is left out rather than offered half.
-    let text = String::from_utf8_lossy(&outcome.stdout);
+    let (candidates, refused) = candidates(&outcome.stdout, outcome.truncated());
+    if refused > 0 {
+        tracing::warn!(
+            "the complete command of `{argument}` printed {refused} value(s) with control characters; they are left out"
+        );
+    }
+    Ok(candidates)
+}
+
+/// The candidates a `complete` command printed, one a line, and how many lines were left
+/// out for holding control characters. A cut last line is left out rather than offered half.
+fn candidates(stdout: &[u8], truncated: bool) -> (Vec<String>, usize) {
+    let text = String::from_utf8_lossy(stdout);
     let mut lines: Vec<&str> = text.lines().collect();
-    if outcome.truncated() && !text.ends_with('\n') {
+    if truncated && !text.ends_with('\n') {
         lines.pop();
     }
-    Ok(lines
+    let lines = lines
         .into_iter()
         .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect())
+        .filter(|l| !l.trim().is_empty());
+    let (offered, refused): (Vec<&str>, Vec<&str>) = lines.partition(|l| offerable(l));
+    (
+        offered.into_iter().map(str::to_string).collect(),
+        refused.len(),
+    )
+}
+
+/// Whether a value may be sent to a client, which shows it to a person or types it into a
+/// prompt: not when it holds a control character (a terminal escape, a NUL, a line break).
+fn offerable(value: &str) -> bool {
+    !value.chars().any(char::is_control)
 }
 
 #[cfg(test)]
@@ -214,6 +239,20 @@ mod tests {
         let many: Vec<String> = (0..150).map(|i| i.to_string()).collect();
         let (shown, total) = by_prefix(&many, "");
         assert_eq!((shown.len(), total), (100, 150));
+    }
+
+    #[test]
+    fn values_with_control_characters_are_never_offered() {
+        let printed =
+            b"north\r\n\x1b]0;owned\x07title\nnul\x00byte\n\nsouth\ttab\nc1\xc2\x9bx\nnook\n";
+        assert_eq!(
+            candidates(printed, false),
+            (vec!["north".to_string(), "nook".to_string()], 4)
+        );
+        // A cut last line is not offered either.
+        assert_eq!(candidates(b"north\nno", true), (vec!["north".into()], 0));
+        let values: Vec<String> = ["pa\x1b[2Jris", "parma"].map(String::from).into();
+        assert_eq!(by_prefix(&values, "pa"), (vec!["parma".into()], 1));
     }
 
     #[test]

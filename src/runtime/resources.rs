@@ -20,6 +20,11 @@ use crate::manifest::{RESOURCE_FILE_CAP, ResourceAddress, ResourceSource, resolv
 /// Entries per page of `resources/list` and `resources/templates/list`.
 pub const PAGE_SIZE: usize = 100;
 
+/// Reads that run at once; later ones wait their turn. Each may hold up to
+/// [`RESOURCE_FILE_CAP`] (8 MiB) and its base64 and JSON copies, so this bounds the memory
+/// a client's burst of reads takes.
+pub const CONCURRENT_READS: usize = 4;
+
 /// The resources of one server, indexed for reads.
 pub struct ServedResources {
     resources: Vec<ExposedResource>,
@@ -29,6 +34,8 @@ pub struct ServedResources {
     templates: Vec<(UriTemplate, usize)>,
     resource_list: Vec<Resource>,
     template_list: Vec<ResourceTemplate>,
+    /// [`CONCURRENT_READS`] permits.
+    reads: tokio::sync::Semaphore,
 }
 
 impl ServedResources {
@@ -58,6 +65,7 @@ impl ServedResources {
             templates,
             resource_list,
             template_list,
+            reads: tokio::sync::Semaphore::new(CONCURRENT_READS),
         }
     }
 
@@ -130,6 +138,16 @@ impl ServedResources {
         let (r, vars) = self.find(uri)?;
         let fail = |msg: String| {
             ErrorData::internal_error(format!("resource `{}` ({uri}): {msg}", r.qualified), None)
+        };
+        if self.reads.available_permits() == 0 {
+            tracing::debug!(
+                "resources/read of {uri} waits for one of the {CONCURRENT_READS} reads running"
+            );
+        }
+        // Held until the contents are built; the semaphore is never closed.
+        let _permit = tokio::select! {
+            permit = self.reads.acquire() => permit.map_err(|e| fail(e.to_string()))?,
+            _ = cancel.cancelled() => return Err(fail("cancelled".into())),
         };
         let bytes = match &r.def.source {
             ResourceSource::Path(path) => {

@@ -1,23 +1,30 @@
 //! `resources/subscribe` and `resources/unsubscribe` for one connection: the folders of the
 //! subscribed files are watched (a folder, not the file, so that an editor's
-//! write-to-temp-and-rename is seen too), and each change sends
-//! `notifications/resources/updated` for the URIs of the changed file.
+//! write-to-temp-and-rename is seen too), and a change sends
+//! `notifications/resources/updated` for the URIs of the changed file. Changes are coalesced
+//! per URI: one waits [`SETTLE`] for the rest of its burst, and a URI is pending at most once.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use notify::{EventKind, RecursiveMode, Watcher};
 use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::{Peer, RoleServer};
 use tokio::sync::mpsc;
 
-/// Changes waiting to be sent. A burst beyond this is dropped: one notification per URI is
-/// all a client needs to read it again, and the queue already holds one.
-const PENDING_CHANGES: usize = 256;
+/// How long the first change of a burst waits for the rest before its updates are sent: one
+/// save is several events, and an editor or a build may save many times in a row. One
+/// update per URI is all a client needs to read it again.
+const SETTLE: Duration = Duration::from_millis(50);
 
 /// Subscribed file → its URIs.
 type Subscribed = Arc<Mutex<HashMap<PathBuf, BTreeSet<String>>>>;
+
+/// URIs changed since updates were last sent: a set, so a URI is pending at most once
+/// however often its file changes.
+type Changed = Arc<Mutex<BTreeSet<String>>>;
 
 /// One connection's subscriptions. Dropping it stops the watcher and its forwarding task.
 #[derive(Default)]
@@ -119,8 +126,11 @@ impl Watching {
 
     fn start(peer: Peer<RoleServer>) -> notify::Result<Watching> {
         let subscribed: Subscribed = Arc::default();
-        let (tx, rx) = mpsc::channel::<String>(PENDING_CHANGES);
+        let changed: Changed = Arc::default();
+        // Holds one wake-up at most: the URIs themselves wait in `changed`.
+        let (wake, woken) = mpsc::channel::<()>(1);
         let seen = subscribed.clone();
+        let pending = changed.clone();
         let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else {
                 return;
@@ -132,13 +142,22 @@ impl Watching {
                 return;
             }
             let subscribed = seen.lock().expect("subscribed lock");
+            let mut pending = pending.lock().expect("changed lock");
+            let before = pending.len();
             for path in &event.paths {
-                for uri in subscribed.get(&normalize(path)).into_iter().flatten() {
-                    let _ = tx.try_send(uri.clone());
-                }
+                pending.extend(
+                    subscribed
+                        .get(&normalize(path))
+                        .into_iter()
+                        .flatten()
+                        .cloned(),
+                );
+            }
+            if pending.len() > before {
+                let _ = wake.try_send(());
             }
         })?;
-        tokio::spawn(forward(rx, peer));
+        tokio::spawn(forward(woken, changed, subscribed.clone(), peer));
         Ok(Watching {
             watcher,
             subscribed,
@@ -147,14 +166,24 @@ impl Watching {
     }
 }
 
-/// Send the queued changes, each URI once per batch (one save is often several events).
+/// Once woken, wait [`SETTLE`], then send one update for each changed URI still subscribed.
 /// Ends when the watcher, which holds the sender, is dropped.
-async fn forward(mut rx: mpsc::Receiver<String>, peer: Peer<RoleServer>) {
-    while let Some(uri) = rx.recv().await {
-        let mut batch = BTreeSet::from([uri]);
-        while let Ok(more) = rx.try_recv() {
-            batch.insert(more);
-        }
+async fn forward(
+    mut woken: mpsc::Receiver<()>,
+    changed: Changed,
+    subscribed: Subscribed,
+    peer: Peer<RoleServer>,
+) {
+    while woken.recv().await.is_some() {
+        tokio::time::sleep(SETTLE).await;
+        let batch = std::mem::take(&mut *changed.lock().expect("changed lock"));
+        let batch: Vec<String> = {
+            let subscribed = subscribed.lock().expect("subscribed lock");
+            batch
+                .into_iter()
+                .filter(|uri| subscribed.values().any(|uris| uris.contains(uri)))
+                .collect()
+        };
         for uri in batch {
             if peer
                 .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))

@@ -456,3 +456,152 @@ async fn a_declared_remote_passes_sampling_requests_both_ways() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A secret with characters a URL encodes, so its encoded form is checked too.
+const LEAKY_SECRET: &str = "s3cret key\"42";
+
+/// A loopback server that answers every request with `answer` and closes.
+fn answering(answer: &'static [u8]) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    thread::spawn(move || {
+        for mut stream in listener.incoming().map_while(Result::ok) {
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let _ = stream.write_all(answer);
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    });
+    addr
+}
+
+/// `agx serve SERVER` on stdio: each request answered, then stdin closed. The responses,
+/// and everything written to stderr.
+fn serve_requests(home: &TestHome, server: &str, methods: &[&str]) -> (Vec<Value>, String) {
+    let mut child = home
+        .command(AGX)
+        .args(["serve", server])
+        .env("AGX_LOG", "trace")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut responses = Vec::new();
+    for (id, method) in methods.iter().enumerate() {
+        let params = json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                            "clientInfo": {"name": "agx-test", "version": "1"}});
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        responses.push(serde_json::from_str(&line).unwrap_or(Value::String(line)));
+    }
+    drop(stdin);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    child.wait().unwrap();
+    (responses, err)
+}
+
+/// Every log file of `home`, concatenated.
+fn all_logs(home: &TestHome) -> String {
+    std::fs::read_dir(home.agx_home().join("logs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect()
+}
+
+/// A secret setting in a remote's URL and header: whatever way the remote fails (nothing
+/// listening, an HTTP 500, a TLS handshake with a server that does not speak TLS), the
+/// client's error, agx's stderr and the log files show the URL with the secret redacted.
+#[test]
+fn a_secret_in_a_remote_url_or_header_is_never_shown() {
+    let home = TestHome::new();
+    let closed = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().to_string()
+    };
+    let failing = answering(
+        b"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\nbroke",
+    );
+    let not_tls = answering(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+    let servers = [
+        ("closed", format!("http://{closed}/mcp")),
+        ("failing", format!("http://{failing}/mcp")),
+        ("tls", format!("https://{not_tls}/mcp")),
+    ];
+    let dir = home.home().join("src/leaky");
+    std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
+    std::fs::write(
+        dir.join("agx.toml"),
+        "[package]\nname = \"acme/leaky\"\nversion = \"1.0.0\"\ndescription = \"r\"\n\n[extension]\nservers = [\"closed\", \"failing\", \"tls\"]\n\n[extension.settings.token]\nsecret = true\n",
+    )
+    .unwrap();
+    for (name, url) in &servers {
+        std::fs::write(
+            dir.join(format!("agx/servers/{name}.toml")),
+            format!(
+                "name = \"{name}\"\nurl = \"{url}?key=${{settings.token}}\"\nheaders = {{ Authorization = \"Bearer ${{settings.token}}\" }}\n"
+            ),
+        )
+        .unwrap();
+    }
+    home.agx().arg("install").arg(&dir).assert().success();
+    config_set(&home, "acme/leaky", "token", LEAKY_SECRET);
+
+    let shows_secret = |text: &str| text.contains("s3cret") || text.contains("42");
+    for (name, url) in &servers {
+        let (responses, stderr) = serve_requests(
+            &home,
+            &format!("acme/leaky/{name}"),
+            &["initialize", "tools/list"],
+        );
+        for response in &responses {
+            let message = response["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains(&format!(
+                    "the remote MCP server at {url}?key=[redacted] failed"
+                )),
+                "{name}: {response}"
+            );
+            assert!(!shows_secret(&response.to_string()), "{name}: {response}");
+        }
+        assert!(!shows_secret(&stderr), "{name}: stderr: {stderr}");
+        assert!(
+            stderr.contains("key=[redacted]"),
+            "{name}: stderr: {stderr}"
+        );
+
+        // Refused before serving: the error names the URL, redacted.
+        let out = home
+            .agx()
+            .args([
+                "serve",
+                &format!("acme/leaky/{name}"),
+                "--http",
+                "127.0.0.1:0",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            err.contains("key=[redacted]") && !shows_secret(&err),
+            "{err}"
+        );
+    }
+    let logs = all_logs(&home);
+    assert!(logs.contains("key=[redacted]"), "{logs}");
+    assert!(!shows_secret(&logs), "{logs}");
+}

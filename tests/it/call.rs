@@ -311,3 +311,42 @@ fn call_reports_error_results_and_bad_arguments_with_a_failure() {
         stderr(&missing)
     );
 }
+
+#[test]
+fn call_refuses_an_argument_the_tool_does_not_take() {
+    let home = asking_home();
+    let out = home
+        .agx()
+        .args([
+            "call",
+            "local/asks/count",
+            "--arg",
+            "n=3",
+            "--arg",
+            "colour=red",
+        ])
+        .assert()
+        .code(1);
+    let err = stderr(&out);
+    assert!(
+        err.contains("`--arg colour=…`: tool local/asks/count has no argument `colour`"),
+        "{err}"
+    );
+    assert!(err.contains("its arguments: n"), "{err}");
+    assert!(
+        stdout(&out).is_empty(),
+        "the tool did not run: {}",
+        stdout(&out)
+    );
+
+    let none = home
+        .agx()
+        .args(["call", "local/asks/fail", "--arg", "city=Oslo"])
+        .assert()
+        .code(1);
+    assert!(
+        stderr(&none).contains("it takes no arguments"),
+        "{}",
+        stderr(&none)
+    );
+}

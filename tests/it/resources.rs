@@ -633,3 +633,115 @@ fn resource_and_completion_commands_receive_the_package_settings() {
         );
     }
 }
+
+/// At most four reads run at once; the others wait their turn and are answered when one
+/// ends. Each read's command stays until the test lets it go and fails if it sees more than
+/// four read commands running, so nothing depends on timing.
+#[test]
+fn concurrent_reads_are_bounded_and_the_rest_wait_their_turn() {
+    let home = TestHome::new();
+    let src = tempfile::tempdir().unwrap();
+    let gate = tempfile::tempdir().unwrap();
+    let running = gate.path().join("running");
+    std::fs::create_dir(&running).unwrap();
+    let release = gate.path().join("release");
+    let script = format!(
+        r#"running='{}'
+touch "$running/$$"
+check() {{
+  n=$(ls "$running" | wc -l)
+  if [ "$n" -gt 4 ]; then echo "$n reads at once" >&2; rm -f "$running/$$"; exit 1; fi
+}}
+check
+until [ -e '{}' ]; do check; sleep 0.02; done
+rm -f "$running/$$"
+echo read
+"#,
+        running.display(),
+        release.display()
+    );
+    write_files(
+        src.path(),
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/slow\"\nversion = \"1.0.0\"\ndescription = \"Slow\"\n[extension]\nservers = [\"main\"]\nresources = [\"page\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\nresources = [\"page\"]\n",
+            ),
+            (
+                "agx/resources.toml",
+                "[page]\nuri_template = \"slow://pages/{n}\"\ncommand = [\"sh\", \"bin/read.sh\"]\n",
+            ),
+            ("bin/read.sh", &script),
+        ],
+    );
+    home.agx().arg("install").arg(src.path()).assert().success();
+    let mut s = Session::start(&home, "acme/slow/main");
+    let reads = 10;
+    for id in 0..reads {
+        s.send(
+            json!({ "jsonrpc": "2.0", "id": 100 + id, "method": "resources/read",
+                       "params": { "uri": format!("slow://pages/{id}") } }),
+        );
+    }
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while std::fs::read_dir(&running).unwrap().count() < 4 {
+        assert!(std::time::Instant::now() < deadline, "four reads start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(&release, "").unwrap();
+    let mut answered = 0;
+    while answered < reads {
+        let message = s.receive();
+        if message["id"].is_null() {
+            continue;
+        }
+        assert_eq!(
+            message["result"]["contents"][0]["text"], "read\n",
+            "{message}"
+        );
+        answered += 1;
+    }
+}
+
+/// 2,000 saves of a subscribed file in a row are coalesced: the client gets at least one
+/// update after the last save (so it reads the latest), and far fewer than one per save.
+#[test]
+fn a_burst_of_saves_is_coalesced_into_few_updates() {
+    let (home, installed) = library_home();
+    let mut s = Session::start(&home, "acme/library/main");
+    s.result("resources/subscribe", json!({ "uri": "library://readme" }));
+    s.result("resources/subscribe", json!({ "uri": "library://logo" }));
+    let saves = 2000;
+    for i in 0..saves {
+        std::fs::write(installed.join("docs/README.md"), format!("# Save {i}\n")).unwrap();
+    }
+    // The logo changes after the last save: once its update is here, the saves' are too
+    // (or follow it in the same batch).
+    std::fs::write(installed.join("docs/logo.png"), LOGO).unwrap();
+    let mut readme_updates = 0;
+    loop {
+        let update = s.notification("notifications/resources/updated");
+        if update["params"]["uri"] == "library://logo" {
+            break;
+        }
+        readme_updates += 1;
+    }
+    if readme_updates == 0 {
+        let update = s.notification("notifications/resources/updated");
+        assert_eq!(update["params"]["uri"], "library://readme");
+        readme_updates = 1;
+    }
+    assert!(
+        readme_updates <= saves / 10,
+        "{readme_updates} updates for {saves} saves"
+    );
+    let text = s.result("resources/read", json!({ "uri": "library://readme" }));
+    assert_eq!(
+        text["contents"][0]["text"],
+        format!("# Save {}\n", saves - 1)
+    );
+}

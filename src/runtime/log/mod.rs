@@ -3,7 +3,8 @@
 //! a bounded queue on a thread of its own ([`lossy`]), so logging never waits for a reader.
 //! stdout carries the protocol, so nothing here ever writes to it.
 //!
-//! Only agx's own events are shown (not its libraries'), at the level `AGX_LOG` names.
+//! Only agx's own events are shown (not its libraries'), at the level `AGX_LOG` names, each
+//! with the server's secret values redacted.
 
 mod file;
 mod lossy;
@@ -57,6 +58,8 @@ fn level_name(level: Level) -> &'static str {
 /// agx's log line: `PREFIX: LEVEL: message key=value…` (`PREFIX: message` for [`ANNOUNCE`]).
 pub struct LineFormat {
     pub prefix: &'static str,
+    /// Applied to every message: the server's secret values redacted.
+    pub redact: fn(&str) -> std::borrow::Cow<'_, str>,
 }
 
 impl<S, N> FormatEvent<S, N> for LineFormat
@@ -75,8 +78,12 @@ where
         if meta.target() != ANNOUNCE {
             write!(writer, "{}: ", level_name(*meta.level()))?;
         }
-        ctx.field_format().format_fields(writer.by_ref(), event)?;
-        writeln!(writer)
+        // Redacted here, whatever wrote the event: a message may quote a URL, an HTTP client's
+        // error or a tool's output holding a secret value.
+        let mut message = String::new();
+        ctx.field_format()
+            .format_fields(format::Writer::new(&mut message), event)?;
+        writeln!(writer, "{}", (self.redact)(&message))
     }
 }
 
@@ -110,6 +117,7 @@ pub fn init(file: Option<&Path>) -> LogGuard {
     let lines = tracing_subscriber::fmt::layer()
         .event_format(LineFormat {
             prefix: "agx serve",
+            redact: super::settings::redact,
         })
         .with_writer(lossy::Each(writers));
     let subscriber = tracing_subscriber::registry().with(lines).with(filter);
@@ -159,6 +167,7 @@ mod tests {
                 tracing_subscriber::fmt::layer()
                     .event_format(LineFormat {
                         prefix: "agx serve",
+                        redact: |text| text.replace("s3cret", "[redacted]").into(),
                     })
                     .with_writer(move || sink.clone()),
             )
@@ -168,14 +177,14 @@ mod tests {
                     .with_target(ANNOUNCE, LevelFilter::TRACE),
             );
         tracing::subscriber::with_default(subscriber, || {
-            tracing::warn!("tool t: careful");
+            tracing::warn!("tool t: careful with {}", "s3cret");
             tracing::info!("hidden below warn");
             tracing::info!(target: ANNOUNCE, "listening on http://127.0.0.1:1/mcp");
             tracing::error!(target: "rmcp::service", "not agx's");
         });
         assert_eq!(
             String::from_utf8(out.0.lock().unwrap().clone()).unwrap(),
-            "agx serve: warn: tool t: careful\nagx serve: listening on http://127.0.0.1:1/mcp\n"
+            "agx serve: warn: tool t: careful with [redacted]\nagx serve: listening on http://127.0.0.1:1/mcp\n"
         );
     }
 }
