@@ -557,6 +557,10 @@ fn sync_project(
             }
         }
     };
+    // Nothing is installed or written from a lock whose fields disagree. --frozen does not
+    // compare versions with agx.toml, but each key must still launch what agx.toml says.
+    let declared = (options.mode == LockMode::Frozen).then_some(project);
+    super::lock_check::check_fields(&project.dir, &lock, declared).map_err(ProjectError::from)?;
     install_packages(ctx, project, &lock, options.check, &mut report)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
@@ -613,18 +617,19 @@ fn wanted_entries(
     report: &mut SyncReport,
 ) -> ProjectResult<BTreeMap<String, ServerEntry>> {
     let mut wanted = BTreeMap::new();
+    // The committed keys: what their locked packages produce, never the lock's text alone.
+    let committed = project
+        .active_servers()
+        .map(|(key, _)| key)
+        .filter(|key| project.servers.contains_key(*key));
+    let mut locked = super::lock_check::locked_entries(ctx, &project.dir, lock, committed)
+        .map_err(ProjectError::from)?;
     for (key, decl) in project.active_servers() {
-        if let Some(locked) = lock.server(key)
-            && project.servers.contains_key(key)
-        {
-            wanted.insert(
-                key.clone(),
-                project_entry(&locked.launches, &locked.version),
-            );
-            continue;
-        }
         if project.servers.contains_key(key) {
-            // Stale lock under --check: already reported.
+            // Absent: a stale lock under --check, already reported.
+            if let Some(entry) = locked.remove(key) {
+                wanted.insert(key.clone(), entry);
+            }
             continue;
         }
         let store = ctx.store();
@@ -1115,6 +1120,7 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
     if !reasons.is_empty() {
         return Err(ProjectOpError::LockWouldChange { reasons });
     }
+    super::lock_check::check_fields(&project.dir, &lock, None).map_err(ProjectError::from)?;
     fn node(
         lock: &LockFile,
         name: &PackageName,
