@@ -62,13 +62,19 @@ fn check_server(
     project: Option<&Project>,
 ) -> Result<(), LockError> {
     let field = |field, detail| server_field(dir, &s.key, field, detail);
-    if let Some(decl) = project.and_then(|p| p.servers.get(&s.key))
-        && decl.target.to_string() != s.server
-    {
-        return Err(field(
-            "server",
-            format!("is `{}`, but agx.toml declares `{}`", s.server, decl.target),
-        ));
+    if let Some(decl) = project.and_then(|p| p.servers.get(&s.key)) {
+        if decl.target.to_string() != s.server {
+            return Err(field(
+                "server",
+                format!("is `{}`, but agx.toml declares `{}`", s.server, decl.target),
+            ));
+        }
+        if decl.args != s.args {
+            return Err(field(
+                "args",
+                format!("are {:?}, but agx.toml gives {:?}", s.args, decl.args),
+            ));
+        }
     }
     let target = ServerTarget::parse(&s.server)
         .map_err(|e| field("server", format!("`{}` names no server: {e}", s.server)))?;
@@ -129,7 +135,7 @@ fn check_server(
             ),
         ));
     }
-    let expected = entry_hash(&project_entry(&s.launches, &s.version));
+    let expected = entry_hash(&project_entry(&s.launches, &s.version, &s.args));
     if s.entry != expected {
         return Err(field(
             "entry",
@@ -238,7 +244,10 @@ pub fn locked_entries<'a>(
                 }
             }
         };
-        entries.insert(key.clone(), project_entry(&launches, &package.version));
+        entries.insert(
+            key.clone(),
+            project_entry(&launches, &package.version, &s.args),
+        );
     }
     Ok(entries)
 }
@@ -269,9 +278,14 @@ mod tests {
                 key: "weather".into(),
                 server: "acme/weather".into(),
                 requirement: "^1.1".into(),
+                args: vec!["--db-path".into()],
                 launches: "acme/weather/forecast".into(),
                 package: PackageName::parse("acme/weather").unwrap(),
-                entry: entry_hash(&project_entry("acme/weather/forecast", &version)),
+                entry: entry_hash(&project_entry(
+                    "acme/weather/forecast",
+                    &version,
+                    &["--db-path".into()],
+                )),
                 version,
             }],
             vec![
@@ -306,7 +320,8 @@ mod tests {
 
     #[test]
     fn each_disagreeing_field_is_named() {
-        let cases: [(&str, fn(&mut LockFile)); 7] = [
+        let cases: [(&str, fn(&mut LockFile)); 8] = [
+            ("server `weather` entry", |l| l.servers[0].args.clear()),
             ("server `weather` server", |l| {
                 l.servers[0].server = "no".into()
             }),

@@ -37,6 +37,9 @@ pub struct LockedServer {
     pub server: String,
     /// `version` of agx.toml, as written (`*` when absent; an input).
     pub requirement: String,
+    /// `args` of agx.toml (an input): after `agx serve SERVER --` in the entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
     /// The qualified server the entry launches.
     pub launches: String,
     pub package: PackageName,
@@ -279,6 +282,7 @@ mod tests {
                 key: "weather".into(),
                 server: "acme/weather/forecast".into(),
                 requirement: "^1.1".into(),
+                args: vec!["--db-path".into(), "a b".into()],
                 launches: "acme/weather/forecast".into(),
                 package: PackageName::parse("acme/weather").unwrap(),
                 version: "1.1.0".parse().unwrap(),
@@ -403,13 +407,15 @@ mod tests {
             name(),
             version(),
             "sha256:[0-9a-f]{64}",
+            proptest::collection::vec("[ -~]{0,12}", 0..3),
         )
             .prop_map(
-                |(key, server, requirement, package, version, entry)| LockedServer {
+                |(key, server, requirement, package, version, entry, args)| LockedServer {
                     launches: format!("{package}/main"),
                     key,
                     server,
                     requirement,
+                    args,
                     package,
                     version,
                     entry,

@@ -32,6 +32,7 @@ mod registry;
 mod resources;
 mod runtime_hardening;
 mod serve;
+mod server_args;
 mod settings;
 mod store;
 mod store_hardening;
