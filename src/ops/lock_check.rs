@@ -320,7 +320,8 @@ mod tests {
 
     #[test]
     fn each_disagreeing_field_is_named() {
-        let cases: [(&str, fn(&mut LockFile)); 8] = [
+        type Edit = fn(&mut LockFile);
+        let cases: [(&str, Edit); 8] = [
             ("server `weather` entry", |l| l.servers[0].args.clear()),
             ("server `weather` server", |l| {
                 l.servers[0].server = "no".into()
