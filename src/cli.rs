@@ -409,6 +409,10 @@ pub struct InstallServerArgs {
     /// Replace an existing entry with the same key.
     #[arg(long)]
     pub force: bool,
+    /// Arguments for a wrapped server's own command, written into the entry after
+    /// `agx serve SERVER --` (refused for an agx server).
+    #[arg(last = true, value_name = "ARG")]
+    pub args: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -511,6 +515,11 @@ pub struct ServeArgs {
     /// Serve Streamable HTTP on this loopback address instead of stdio.
     #[arg(long, value_name = "127.0.0.1:PORT")]
     pub http: Option<String>,
+    /// Arguments appended to a wrapped server's own command (npm, PyPI, OCI, MCPB, MCP
+    /// registry entries): `agx serve npm/server-filesystem -- /data`. Refused for an agx
+    /// server.
+    #[arg(last = true, value_name = "ARG")]
+    pub args: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -578,5 +587,39 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn serve_takes_a_wrapped_server_s_arguments_after_a_double_dash() {
+        let serve = |line: &[&str]| match Cli::try_parse_from(line).unwrap().command {
+            Command::Serve(a) => (a.server, a.args),
+            other => panic!("{other:?}"),
+        };
+        let strings = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            serve(&["agx", "serve", "npm/x", "--", "--db-path", "--", "f"]),
+            ("npm/x".to_string(), strings(&["--db-path", "--", "f"]))
+        );
+        // The command line a helper of another build goes back to `agx` with.
+        for args in [vec![], strings(&["--", "-x", "a b"])] {
+            let handoff = crate::runtime::handoff::Handoff {
+                agx: "/bin/agx".into(),
+                build: "0".into(),
+                color: false,
+                server: "npm/x".into(),
+                http: Some("127.0.0.1:1".into()),
+                args: args.clone(),
+            };
+            let line = ["agx".into(), "serve".into()]
+                .into_iter()
+                .chain(handoff.agx_serve_args());
+            match Cli::try_parse_from(line).unwrap().command {
+                Command::Serve(a) => {
+                    assert_eq!((a.server, a.args), ("npm/x".to_string(), args));
+                    assert_eq!(a.http.as_deref(), Some("127.0.0.1:1"));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

@@ -67,6 +67,9 @@ pub struct ResolvedServer {
     pub prompts: Vec<String>,
     /// A server wrapping a shipped MCP server (`command`): agx serve runs it instead.
     pub wrapped: bool,
+    /// Why it takes no arguments after `--` (see `Assembled::refuses_args`); `None` when
+    /// it does.
+    pub refuses_args: Option<&'static str>,
     /// The declared settings of every package the server runs (not resolved).
     pub settings: Vec<std::sync::Arc<crate::settings::PackageSettings>>,
 }
@@ -92,12 +95,14 @@ pub fn resolve_server(
     };
     let assembled = assemble(server, &find)?;
     let settings = assembled.settings();
+    let refuses_args = assembled.refuses_args();
     Ok(match assembled {
         Assembled::Native(a) => ResolvedServer {
             server: server.clone(),
             tools: a.tools.iter().map(|t| t.exposed.clone()).collect(),
             prompts: a.prompts.iter().map(|p| p.exposed.clone()).collect(),
             wrapped: false,
+            refuses_args,
             settings,
         },
         Assembled::Wrapped(_) => ResolvedServer {
@@ -105,6 +110,7 @@ pub fn resolve_server(
             tools: Vec::new(),
             prompts: Vec::new(),
             wrapped: true,
+            refuses_args,
             settings,
         },
     })

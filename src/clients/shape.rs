@@ -15,11 +15,18 @@ pub struct ServerEntry {
 }
 
 impl ServerEntry {
-    /// The qualified server this entry serves, when it is an agx entry.
+    /// The qualified server this entry serves, when it is an agx entry: `agx serve SERVER`,
+    /// optionally followed by `-- ARG…` for a wrapped server's command.
     pub fn agx_server(&self) -> Option<&str> {
         let program = std::path::Path::new(&self.command).file_stem()?.to_str()?;
         match self.args.as_slice() {
-            [verb, server] if verb == "serve" && program == "agx" => Some(server),
+            [verb, server, rest @ ..]
+                if verb == "serve"
+                    && program == "agx"
+                    && rest.first().is_none_or(|a| a == "--") =>
+            {
+                Some(server)
+            }
             _ => None,
         }
     }
@@ -201,6 +208,15 @@ mod tests {
                 Some("acme/weather/forecast")
             );
         }
+        let with = |args: &[&str]| ServerEntry {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            ..entry()
+        };
+        assert_eq!(
+            with(&["serve", "npm/x", "--", "/data"]).agx_server(),
+            Some("npm/x")
+        );
+        assert_eq!(with(&["serve", "npm/x", "/data"]).agx_server(), None);
     }
 
     #[test]

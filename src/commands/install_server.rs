@@ -26,6 +26,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         },
         key: args.name.clone(),
         env: parse_env(&args.env)?,
+        args: args.args.clone(),
         force: args.force,
         dry_run: args.dry_run,
     };

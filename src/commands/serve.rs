@@ -14,16 +14,22 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     // Bad arguments are reported before the hand-off (the helper would report them alike).
     let server = PinnedServer::parse(&args.server)?;
     let listen = Listen::parse(args.http.as_deref())?;
-    handoff::hand_off(&args.server, args.http.as_deref(), ctx.printer.color());
-    runtime::serve_installed(ctx.paths()?, &server, listen)?;
+    handoff::hand_off(
+        &args.server,
+        args.http.as_deref(),
+        &args.args,
+        ctx.printer.color(),
+    );
+    runtime::serve_installed(ctx.paths()?, &server, listen, &args.args)?;
     Ok(())
 }
 
-/// `agx serve SERVER [--http ADDR]` exactly, the form client entries use: hand off before
-/// the full command line is parsed. Any other form (help, global flags, mistakes) is left
-/// to clap and [`run`].
+/// `agx serve SERVER [--http ADDR] [-- ARG…]` exactly, the form client entries use: hand
+/// off before the full command line is parsed. Any other form (help, global flags,
+/// mistakes) is left to clap and [`run`].
 pub fn hand_off_early(args: &[OsString]) {
-    if let Some((server, http)) = handoff::plain_serve_command(args) {
-        handoff::hand_off(server, http, use_color(ColorChoice::Auto));
+    if let Some((server, http, server_args)) = handoff::plain_serve_command(args) {
+        let server_args: Vec<String> = server_args.into_iter().map(str::to_string).collect();
+        handoff::hand_off(server, http, &server_args, use_color(ColorChoice::Auto));
     }
 }

@@ -43,6 +43,8 @@ pub struct ServerRequest<'a> {
     pub key: Option<String>,
     /// Extra environment variables for the server.
     pub env: BTreeMap<String, String>,
+    /// Arguments for a wrapped server's command, written after `agx serve SERVER --`.
+    pub args: Vec<String>,
     /// Replace an entry with the same key that launches something else.
     pub force: bool,
     /// Compute the change and write nothing.
@@ -85,6 +87,18 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     if resolved.wrapped {
         tracing::debug!("{server} wraps a shipped MCP server");
     }
+    // Checked now, so that no entry is written that `agx serve` would refuse.
+    if !request.args.is_empty()
+        && let Some(kind) = resolved.refuses_args
+    {
+        return Err(clients::resolve::ServerLookupError::from(
+            crate::runtime::assemble::AssembleError::TakesNoArgs {
+                server: server.clone(),
+                kind,
+            },
+        )
+        .into());
+    }
     let missing_settings = super::config::missing(ctx, &resolved.settings)?;
     tracing::debug!(
         "{server} resolves: {} tool(s) [{}], {} prompt(s) [{}]",
@@ -113,11 +127,12 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         env.insert(crate::settings::KEYRING_ENV.to_string(), choice);
     }
     env.extend(request.env.clone());
-    let entry = ServerEntry {
-        command,
-        args: vec!["serve".into(), server.to_string()],
-        env,
-    };
+    let mut args = vec!["serve".to_string(), server.to_string()];
+    if !request.args.is_empty() {
+        args.push("--".into());
+        args.extend(request.args.iter().cloned());
+    }
+    let entry = ServerEntry { command, args, env };
     if request.dry_run {
         let change = clients::plan_install(&target, &key, &entry, request.force)?;
         return Ok(EntryChange {

@@ -147,11 +147,16 @@ pub enum Upgrade {
 }
 
 /// The command line a committed entry runs: bare `agx` (every member's PATH finds it), the
-/// exact version pinned, nothing machine-specific.
-pub fn project_entry(launches: &str, version: &semver::Version) -> ServerEntry {
+/// exact version pinned, nothing machine-specific; a wrapped server's `args` after `--`.
+pub fn project_entry(launches: &str, version: &semver::Version, args: &[String]) -> ServerEntry {
+    let mut all = vec!["serve".to_string(), format!("{launches}@={version}")];
+    if !args.is_empty() {
+        all.push("--".into());
+        all.extend(args.iter().cloned());
+    }
     ServerEntry {
         command: "agx".into(),
-        args: vec!["serve".into(), format!("{launches}@={version}")],
+        args: all,
         env: BTreeMap::new(),
     }
 }
@@ -170,13 +175,17 @@ pub fn entry_hash(entry: &ServerEntry) -> String {
 }
 
 /// Why the lock does not describe agx.toml (empty: it does). Only recorded inputs count:
-/// each key's `server` and `version` as written.
+/// each key's `server`, `version` and `args` as written.
 pub fn stale_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
     let mut reasons = Vec::new();
     for (key, decl) in &project.servers {
         match lock.server(key) {
             None => reasons.push(format!("`{key}` is not locked")),
-            Some(s) if s.server != decl.target.to_string() || s.requirement != decl.version => {
+            Some(s)
+                if s.server != decl.target.to_string()
+                    || s.requirement != decl.version
+                    || s.args != decl.args =>
+            {
                 reasons.push(format!("`{key}` changed in {PROJECT_FILE}"))
             }
             Some(_) => {}
@@ -282,7 +291,8 @@ pub fn resolve_lock(
             key: key.clone(),
             server: decl.target.to_string(),
             requirement: decl.version.clone(),
-            entry: entry_hash(&project_entry(&launches, &package.version)),
+            args: decl.args.clone(),
+            entry: entry_hash(&project_entry(&launches, &package.version, &decl.args)),
             launches,
             package: name.clone(),
             version: package.version.clone(),
@@ -557,6 +567,10 @@ fn sync_project(
             }
         }
     };
+    // Nothing is installed or written from a lock whose fields disagree. --frozen does not
+    // compare versions with agx.toml, but each key must still launch what agx.toml says.
+    let declared = (options.mode == LockMode::Frozen).then_some(project);
+    super::lock_check::check_fields(&project.dir, &lock, declared).map_err(ProjectError::from)?;
     install_packages(ctx, project, &lock, options.check, &mut report)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
@@ -613,18 +627,19 @@ fn wanted_entries(
     report: &mut SyncReport,
 ) -> ProjectResult<BTreeMap<String, ServerEntry>> {
     let mut wanted = BTreeMap::new();
+    // The committed keys: what their locked packages produce, never the lock's text alone.
+    let committed = project
+        .active_servers()
+        .map(|(key, _)| key)
+        .filter(|key| project.servers.contains_key(*key));
+    let mut locked = super::lock_check::locked_entries(ctx, &project.dir, lock, committed)
+        .map_err(ProjectError::from)?;
     for (key, decl) in project.active_servers() {
-        if let Some(locked) = lock.server(key)
-            && project.servers.contains_key(key)
-        {
-            wanted.insert(
-                key.clone(),
-                project_entry(&locked.launches, &locked.version),
-            );
-            continue;
-        }
         if project.servers.contains_key(key) {
-            // Stale lock under --check: already reported.
+            // Absent: a stale lock under --check, already reported.
+            if let Some(entry) = locked.remove(key) {
+                wanted.insert(key.clone(), entry);
+            }
             continue;
         }
         let store = ctx.store();
@@ -662,7 +677,10 @@ fn wanted_entries(
             .map(|s| s.name.clone())
             .collect();
         let launches = launched_server(&decl.target, Some(&servers))?;
-        wanted.insert(key.clone(), project_entry(&launches, &installed.version));
+        wanted.insert(
+            key.clone(),
+            project_entry(&launches, &installed.version, &decl.args),
+        );
     }
     Ok(wanted)
 }
@@ -942,6 +960,12 @@ pub fn add(
             .map(|d| d.settings.clone())
             .unwrap_or_default(),
         enabled: true,
+        // A changed server keeps the arguments written for the key.
+        args: project
+            .servers
+            .get(&key)
+            .map(|d| d.args.clone())
+            .unwrap_or_default(),
     };
     project.servers.insert(key.clone(), decl);
     let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
@@ -1115,6 +1139,7 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
     if !reasons.is_empty() {
         return Err(ProjectOpError::LockWouldChange { reasons });
     }
+    super::lock_check::check_fields(&project.dir, &lock, None).map_err(ProjectError::from)?;
     fn node(
         lock: &LockFile,
         name: &PackageName,

@@ -37,6 +37,9 @@ pub struct LockedServer {
     pub server: String,
     /// `version` of agx.toml, as written (`*` when absent; an input).
     pub requirement: String,
+    /// `args` of agx.toml (an input): after `agx serve SERVER --` in the entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
     /// The qualified server the entry launches.
     pub launches: String,
     pub package: PackageName,
@@ -109,6 +112,16 @@ pub enum LockError {
     },
     #[error("agx.lock has format version {found}: it was written by a newer agx")]
     Newer { found: u32 },
+    /// A field that disagrees with what it was resolved from (an edited or poisoned lock).
+    /// `what` is `server `KEY`` or `package `NAME``; `location` is `file:line:column` when
+    /// the field is found in the file, else the file.
+    #[error("{location}: `{field}` of {what} {detail}")]
+    Disagrees {
+        location: String,
+        what: String,
+        field: &'static str,
+        detail: String,
+    },
 }
 
 impl crate::error::Hint for LockError {
@@ -116,6 +129,9 @@ impl crate::error::Hint for LockError {
         Some(match self {
             LockError::Conflict { .. } | LockError::Invalid { .. } => {
                 "run `agx lock` to regenerate it from agx.toml".into()
+            }
+            LockError::Disagrees { .. } => {
+                "agx.lock was edited by hand or merged badly: run `agx lock` to resolve it again from agx.toml, and review its diff before committing".into()
             }
             LockError::Newer { .. } => {
                 "upgrade agx to read it (or run `agx lock` to rewrite it in this version's format, which your team's newer agx may change back)".into()
@@ -200,6 +216,48 @@ impl LockFile {
     }
 }
 
+/// Where a table's field is in a lock file: the `[[table]]` whose `id_field` is `id`
+/// (`[[server]]` by `key`, `[[package]]` by `name`), as `file:line:column` of the field's
+/// line; the file alone when it cannot be read or the field is not on a line of its own.
+pub fn field_location(file: &Path, table: &str, id_field: &str, id: &str, field: &str) -> String {
+    let place = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| field_line(&text, table, id_field, id, field));
+    match place {
+        Some(line) => format!("{}:{line}:1", file.display()),
+        None => file.display().to_string(),
+    }
+}
+
+/// The 1-based line of `field` in the `[[table]]` whose `id_field` is `id`.
+fn field_line(text: &str, table: &str, id_field: &str, id: &str, field: &str) -> Option<usize> {
+    let header = format!("[[{table}]]");
+    let id_line = format!("{id_field} = {}", toml::Value::String(id.to_string()));
+    let field_start = format!("{field} =");
+    // Each table: whether its id matched, and the line of the field in it.
+    let mut current: Option<(bool, Option<usize>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            if let Some((true, Some(found))) = current {
+                return Some(found);
+            }
+            current = (line == header).then_some((false, None));
+            continue;
+        }
+        if let Some((matched, found)) = &mut current {
+            *matched |= line == id_line;
+            if found.is_none() && line.starts_with(&field_start) {
+                *found = Some(i + 1);
+            }
+        }
+    }
+    match current {
+        Some((true, found)) => found,
+        _ => None,
+    }
+}
+
 /// The 1-based line of the first git conflict marker, if any.
 fn conflict_marker(text: &str) -> Option<usize> {
     text.lines()
@@ -224,6 +282,7 @@ mod tests {
                 key: "weather".into(),
                 server: "acme/weather/forecast".into(),
                 requirement: "^1.1".into(),
+                args: vec!["--db-path".into(), "a b".into()],
                 launches: "acme/weather/forecast".into(),
                 package: PackageName::parse("acme/weather").unwrap(),
                 version: "1.1.0".parse().unwrap(),
@@ -281,6 +340,23 @@ mod tests {
         assert!(e.to_string().starts_with("agx.lock:3:"), "{e}");
     }
 
+    #[test]
+    fn a_field_is_found_in_its_own_table() {
+        let text = sample().to_text();
+        let line = |table, id_field, id, field| field_line(&text, table, id_field, id, field);
+        let at = |start: &str| text.lines().position(|l| l.starts_with(start)).unwrap() + 1;
+        assert_eq!(
+            line("server", "key", "weather", "launches"),
+            Some(at("launches ="))
+        );
+        assert_eq!(
+            line("package", "name", "acme/weather", "version"),
+            Some(at("[[package]]") + 2)
+        );
+        assert_eq!(line("server", "key", "other", "launches"), None);
+        assert_eq!(line("server", "key", "weather", "nothing"), None);
+    }
+
     fn name() -> impl Strategy<Value = PackageName> {
         ("[a-z][a-z0-9]{0,6}", "[a-z][a-z0-9-]{0,8}[a-z0-9]")
             .prop_map(|(p, n)| PackageName::parse(&format!("{p}/{n}")).unwrap())
@@ -331,13 +407,15 @@ mod tests {
             name(),
             version(),
             "sha256:[0-9a-f]{64}",
+            proptest::collection::vec("[ -~]{0,12}", 0..3),
         )
             .prop_map(
-                |(key, server, requirement, package, version, entry)| LockedServer {
+                |(key, server, requirement, package, version, entry, args)| LockedServer {
                     launches: format!("{package}/main"),
                     key,
                     server,
                     requirement,
+                    args,
                     package,
                     version,
                     entry,

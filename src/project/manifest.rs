@@ -66,6 +66,9 @@ pub struct ServerDecl {
     pub settings: BTreeMap<String, String>,
     /// `enabled = false` keeps the entry out of client files.
     pub enabled: bool,
+    /// `args`: arguments for a wrapped server's own command, written into the entry after
+    /// `agx serve SERVER --` (an agx server refuses them when it starts).
+    pub args: Vec<String>,
 }
 
 /// A project: `agx.toml` with `agx.local.toml` laid over it.
@@ -196,7 +199,7 @@ const TOP_KEYS: &[&str] = &["project", "servers"];
 /// Tables of a package manifest that may share the file with the project tables.
 const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
 const PROJECT_KEYS: &[&str] = &["clients"];
-const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabled"];
+const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabled", "args"];
 
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
@@ -400,6 +403,12 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
             .get("settings")
             .map(|e| read_settings(f, file, key, &e.value, draft))
             .unwrap_or_default();
+        let args: Vec<String> = t
+            .strings(f, "args")
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(arg, _)| arg)
+            .collect();
         let (Some(target), Some(requirement)) = (target, requirement) else {
             continue;
         };
@@ -427,6 +436,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                 requirement,
                 settings,
                 enabled,
+                args,
             },
         );
     }

@@ -92,6 +92,9 @@ pub struct WrappedServer {
     /// `command`, with the headers it sends.
     pub url: Option<String>,
     pub headers: BTreeMap<String, String>,
+    /// Arguments given after `--` (`agx serve REF -- ARG…`), appended to `command` as they
+    /// are: never expanded as placeholders.
+    pub args: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -101,6 +104,44 @@ pub enum Assembled {
 }
 
 impl Assembled {
+    /// Why the server takes no arguments after `--` (it has no command of its own to give
+    /// them to), or `None` for a wrapped server with a command.
+    pub fn refuses_args(&self) -> Option<&'static str> {
+        match self {
+            Assembled::Native(_) => {
+                Some("an agx server (its tools and prompts run from the package)")
+            }
+            Assembled::Wrapped(w) if w.url.is_some() => {
+                Some("a remote server (agx bridges its URL)")
+            }
+            Assembled::Wrapped(_) => None,
+        }
+    }
+
+    /// Append `args` to a wrapped server's command; refused for a server without one.
+    pub fn append_args(&mut self, args: &[String]) -> Result<(), AssembleError> {
+        if args.is_empty() {
+            return Ok(());
+        }
+        if let Some(kind) = self.refuses_args() {
+            return Err(AssembleError::TakesNoArgs {
+                server: self.server().clone(),
+                kind,
+            });
+        }
+        if let Assembled::Wrapped(w) = self {
+            w.args.extend(args.iter().cloned());
+        }
+        Ok(())
+    }
+
+    fn server(&self) -> &QualifiedName {
+        match self {
+            Assembled::Native(a) => &a.server,
+            Assembled::Wrapped(w) => &w.server,
+        }
+    }
+
     /// The settings of every package whose items the server runs, each package once.
     pub fn settings(&self) -> Vec<Arc<PackageSettings>> {
         let mut all: Vec<Arc<PackageSettings>> = Vec::new();
@@ -168,6 +209,11 @@ pub enum AssembleError {
     BadReference(Box<BadReference>),
     #[error("{0}")]
     DuplicateUri(Box<DuplicateUri>),
+    #[error("{server} takes no arguments after `--`: it is {kind}")]
+    TakesNoArgs {
+        server: QualifiedName,
+        kind: &'static str,
+    },
 }
 
 /// Two resources of one server (from different packages) share a URI.
@@ -235,6 +281,12 @@ impl crate::error::Hint for AssembleError {
             AssembleError::BadReference(b) => Some(format!(
                 "fix the server definition in {} and reinstall it (`agx validate` checks it)",
                 b.server.package
+            )),
+            AssembleError::TakesNoArgs { server, .. } => Some(format!(
+                "arguments after `--` go to the command of a wrapped server (npm, PyPI, OCI, \
+                 MCPB, an MCP registry entry); give {server} its values as settings: \
+                 `agx config list {}`",
+                server.package
             )),
             AssembleError::DuplicateUri(d) => Some(format!(
                 "a client could read only one of them: remove one from `resources` of server \
@@ -423,6 +475,7 @@ fn assemble_from(
             settings: declared_settings(owner),
             url: def.url.clone(),
             headers: def.headers.clone(),
+            args: Vec::new(),
         }));
     }
 

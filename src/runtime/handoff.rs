@@ -69,6 +69,8 @@ pub struct Handoff {
     pub color: bool,
     pub server: String,
     pub http: Option<String>,
+    /// Arguments for a wrapped server's command (`agx serve REF -- ARG…`).
+    pub args: Vec<String>,
 }
 
 impl Handoff {
@@ -79,12 +81,14 @@ impl Handoff {
             "--build".into(),
             self.build.clone().into(),
         ];
-        args.extend(self.serve_args());
+        args.extend(self.options());
+        args.extend(["--".into(), self.server.clone().into()]);
+        args.extend(self.args.iter().map(OsString::from));
         args
     }
 
-    /// The arguments `agx serve` and the helper share: `--color`, `--http`, the server.
-    fn serve_args(&self) -> Vec<OsString> {
+    /// The options `agx serve` and the helper share: `--color`, `--http`.
+    fn options(&self) -> Vec<OsString> {
         let mut args: Vec<OsString> = vec![
             "--color".into(),
             if self.color { "always" } else { "never" }.into(),
@@ -92,7 +96,19 @@ impl Handoff {
         if let Some(http) = &self.http {
             args.extend(["--http".into(), http.into()]);
         }
-        args.extend(["--".into(), self.server.clone().into()]);
+        args
+    }
+
+    /// The arguments after `agx serve` that serve what this hand-off serves: the options,
+    /// the server (checked by `agx`, so never flag-like), then `-- ARG…` when there are
+    /// arguments (everything after `--` is the wrapped server's).
+    pub fn agx_serve_args(&self) -> Vec<OsString> {
+        let mut args = self.options();
+        args.push(self.server.clone().into());
+        if !self.args.is_empty() {
+            args.push("--".into());
+            args.extend(self.args.iter().map(OsString::from));
+        }
         args
     }
 
@@ -100,11 +116,12 @@ impl Handoff {
     pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Handoff, HandoffError> {
         let mut args = args.into_iter();
         let (mut agx, mut build, mut color, mut http, mut server) = (None, None, None, None, None);
+        let mut server_args = Vec::new();
         while let Some(flag) = args.next() {
             if flag == "--" {
                 server = args.next().and_then(|s| s.into_string().ok());
-                if args.next().is_some() {
-                    return Err(HandoffError::NotForPeople);
+                for arg in args.by_ref() {
+                    server_args.push(arg.into_string().map_err(|_| HandoffError::NotForPeople)?);
                 }
                 break;
             }
@@ -130,6 +147,7 @@ impl Handoff {
                 color,
                 server,
                 http,
+                args: server_args,
             }),
             _ => Err(HandoffError::NotForPeople),
         }
@@ -142,7 +160,7 @@ impl Handoff {
         }
         let server = PinnedServer::parse(&self.server).map_err(ServeError::from)?;
         let listen = Listen::parse(self.http.as_deref())?;
-        Ok(super::serve_installed(paths, &server, listen)?)
+        Ok(super::serve_installed(paths, &server, listen, &self.args)?)
     }
 
     /// Run `agx serve` of the `agx` that handed off, telling it to serve by itself. Returns
@@ -152,7 +170,7 @@ impl Handoff {
         command
             .env(NO_HANDOFF_ENV, "1")
             .arg("serve")
-            .args(self.serve_args());
+            .args(self.agx_serve_args());
         #[cfg(unix)]
         let source = std::os::unix::process::CommandExt::exec(&mut command);
         #[cfg(not(unix))]
@@ -165,16 +183,25 @@ impl Handoff {
     }
 }
 
-/// The server and `--http` address of `agx serve SERVER [--http ADDR]`, when the command
-/// line is exactly that: the form client entries use, which `agx` hands off before parsing
-/// the full command line (that would cost a few hundred page faults of clap code).
-pub fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>)> {
+/// The server, `--http` address and wrapped server's arguments of `agx serve SERVER
+/// [--http ADDR] [-- ARG…]`, when the command line is exactly that: the form client entries
+/// use, which `agx` hands off before parsing the full command line (that would cost a few
+/// hundred page faults of clap code).
+pub fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>, Vec<&str>)> {
     let [_, command, rest @ ..] = args else {
         return None;
     };
     if command != "serve" {
         return None;
     }
+    let (rest, server_args) = match rest.iter().position(|a| a == "--") {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let server_args = server_args
+        .iter()
+        .map(|a| a.to_str())
+        .collect::<Option<Vec<&str>>>()?;
     let (server, http) = match rest {
         [server] => (server, None),
         [flag, addr, server] | [server, flag, addr] if flag == "--http" => (server, Some(addr)),
@@ -184,7 +211,7 @@ pub fn plain_serve_command(args: &[OsString]) -> Option<(&str, Option<&str>)> {
         None => None,
         Some(addr) => Some(plain(addr)?),
     };
-    Some((plain(server)?, http))
+    Some((plain(server)?, http, server_args))
 }
 
 /// An argument that is text and does not look like a flag.
@@ -194,7 +221,7 @@ fn plain(arg: &OsString) -> Option<&str> {
 
 /// Replace this process with the helper beside the running `agx`. Returns only when there
 /// is no helper or it could not be started; the caller then serves by itself.
-pub fn hand_off(server: &str, http: Option<&str>, color: bool) {
+pub fn hand_off(server: &str, http: Option<&str>, args: &[String], color: bool) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -215,6 +242,7 @@ pub fn hand_off(server: &str, http: Option<&str>, color: bool) {
             color,
             server: server.to_string(),
             http: http.map(str::to_string),
+            args: args.to_vec(),
         };
         // `exec` returns only on failure, which falls through to serving in this process.
         let _ = std::process::Command::new(&helper)
@@ -222,7 +250,7 @@ pub fn hand_off(server: &str, http: Option<&str>, color: bool) {
             .exec();
     }
     #[cfg(not(unix))]
-    let _ = (server, http, color);
+    let _ = (server, http, args, color);
 }
 
 #[cfg(test)]
@@ -236,12 +264,17 @@ mod tests {
             color: true,
             server: "-odd/pkg/srv".into(),
             http: http.map(str::to_string),
+            args: Vec::new(),
         }
     }
 
     #[test]
     fn handoff_arguments_round_trip() {
-        for h in [handoff(None), handoff(Some("127.0.0.1:8080"))] {
+        let with_args = Handoff {
+            args: vec!["--db-path".into(), "--".into(), "a b".into()],
+            ..handoff(None)
+        };
+        for h in [handoff(None), handoff(Some("127.0.0.1:8080")), with_args] {
             assert_eq!(Handoff::parse(h.to_args()).unwrap(), h);
         }
     }
@@ -250,10 +283,26 @@ mod tests {
     fn only_the_plain_serve_command_is_handed_off_before_clap() {
         let parse = |line: &str| {
             let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
-            plain_serve_command(&args).map(|(s, h)| (s.to_string(), h.map(str::to_string)))
+            plain_serve_command(&args).map(|(s, h, a)| {
+                let a: Vec<String> = a.into_iter().map(str::to_string).collect();
+                (s.to_string(), h.map(str::to_string), a)
+            })
         };
-        let server = |s: &str, h: Option<&str>| Some((s.to_string(), h.map(str::to_string)));
+        let server =
+            |s: &str, h: Option<&str>| Some((s.to_string(), h.map(str::to_string), vec![]));
         assert_eq!(parse("agx serve a/b/c"), server("a/b/c", None));
+        assert_eq!(
+            parse("agx serve a/b/c -- --db-path -- x"),
+            Some((
+                "a/b/c".to_string(),
+                None,
+                vec!["--db-path".to_string(), "--".to_string(), "x".to_string()]
+            ))
+        );
+        assert_eq!(
+            parse("agx serve --http 127.0.0.1:8080 a/b/c --"),
+            server("a/b/c", Some("127.0.0.1:8080"))
+        );
         assert_eq!(
             parse("agx serve a/b/c --http 127.0.0.1:8080"),
             server("a/b/c", Some("127.0.0.1:8080"))
@@ -275,6 +324,8 @@ mod tests {
             "agx serve a/b/c --http --help",
             "agx serve --http 127.0.0.1:1 --http",
             "agx serve a/b/c d/e/f",
+            "agx serve -- a/b/c",
+            "agx serve a/b/c -v -- x",
         ] {
             assert_eq!(parse(other), None, "{other}");
         }
@@ -287,9 +338,7 @@ mod tests {
             vec!["acme/weather/forecast"],
             vec!["--help"],
             vec!["--agx", "/x", "--build", "1", "--color", "never"],
-            vec![
-                "--agx", "/x", "--build", "1", "--color", "never", "--", "a", "b",
-            ],
+            vec!["--agx", "/x", "--build", "1", "--color", "never", "--"],
         ] {
             let err = Handoff::parse(args.into_iter().map(OsString::from)).unwrap_err();
             assert!(matches!(err, HandoffError::NotForPeople), "{err}");

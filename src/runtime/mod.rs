@@ -161,11 +161,13 @@ pub fn log_file(logs_dir: &Path, server: &QualifiedName) -> PathBuf {
 
 /// Serve `pinned` from the store until the client goes away: exactly its version when it
 /// names one, else the user's version (or, when the user has none, the newest version a
-/// project holds, which the log names). A package alone names its only server.
+/// project holds, which the log names). A package alone names its only server. `args` go
+/// after a wrapped server's command (refused for a server without one).
 pub fn serve_installed(
     paths: &AgxPaths,
     pinned: &PinnedServer,
     listen: Listen,
+    args: &[String],
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let store = Store::open(paths);
@@ -209,7 +211,8 @@ pub fn serve_installed(
                 .dependency_dir(name, dependencies)
                 .map_err(|e| describe_store_error(&e))
         };
-        let assembled = assemble(&server, &find)?;
+        let mut assembled = assemble(&server, &find)?;
+        assembled.append_args(args)?;
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;

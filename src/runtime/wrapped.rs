@@ -22,6 +22,7 @@ pub fn exec(w: &WrappedServer) -> ServeError {
     };
     let source = std::process::Command::new(resolve_program(&w.package_dir, program))
         .args(args)
+        .args(&w.args)
         .current_dir(&w.cwd)
         .envs(package_env(&w.package_dir, &w.server.package))
         .envs(env)

@@ -14,14 +14,14 @@ use serde_json::{Value, json};
 use crate::support::{AGX, Fixture, TestHome, outcome_of, tree, write_file};
 
 /// A home, the fixture registry, and a project folder inside the home.
-struct Setup {
-    fixture: Fixture,
-    home: TestHome,
-    project: PathBuf,
+pub(crate) struct Setup {
+    pub(crate) fixture: Fixture,
+    pub(crate) home: TestHome,
+    pub(crate) project: PathBuf,
 }
 
 impl Setup {
-    fn new(agx_toml: &str) -> Setup {
+    pub(crate) fn new(agx_toml: &str) -> Setup {
         let home = TestHome::new();
         let project = home.home().join("repo");
         write_file(&project.join("agx.toml"), agx_toml);
@@ -33,7 +33,7 @@ impl Setup {
     }
 
     /// `agx args…` in the project folder; (success, stdout + stderr).
-    fn agx(&self, args: &[&str]) -> (bool, String) {
+    pub(crate) fn agx(&self, args: &[&str]) -> (bool, String) {
         let out = self
             .fixture
             .agx(&self.home)
@@ -44,20 +44,20 @@ impl Setup {
         (out.status.success(), outcome_of(&out))
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let (ok, text) = self.agx(args);
         assert!(ok, "agx {args:?} failed:\n{text}");
         text
     }
 
-    fn fails(&self, args: &[&str]) -> String {
+    pub(crate) fn fails(&self, args: &[&str]) -> String {
         let (ok, text) = self.agx(args);
         assert!(!ok, "agx {args:?} succeeded:\n{text}");
         text
     }
 
     /// The JSON that `agx args… --json` prints on stdout, and whether it succeeded.
-    fn json(&self, args: &[&str]) -> (bool, Value) {
+    pub(crate) fn json(&self, args: &[&str]) -> (bool, Value) {
         let out = self
             .fixture
             .agx(&self.home)
@@ -71,12 +71,12 @@ impl Setup {
         (out.status.success(), value)
     }
 
-    fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         fs::read_to_string(self.project.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 }
 
-const TEAM: &str = "# The servers our repository uses.\n[project]\nclients = [\"claude-code\", \"cursor\", \"claude-desktop\"]  # the team's clients\n";
+pub(crate) const TEAM: &str = "# The servers our repository uses.\n[project]\nclients = [\"claude-code\", \"cursor\", \"claude-desktop\"]  # the team's clients\n";
 
 #[test]
 fn add_locks_syncs_and_a_second_sync_changes_nothing() {
