@@ -194,6 +194,48 @@ def server_json_seeds():
     write("server_json", "page", b"\x00" + json.dumps(body).encode())
 
 
+def lock_entry(launches, version, args):
+    """The `entry` hash agx.lock records: sha256 of the entry's compact JSON (ops::project)."""
+    import hashlib
+    entry = {"command": "agx", "args": ["serve", f"{launches}@={version}"] + (["--", *args] if args else []), "env": {}}
+    return "sha256:" + hashlib.sha256(json.dumps(entry, separators=(",", ":")).encode()).hexdigest()
+
+
+def lock_text(servers, packages):
+    out = ["version = 1", ""]
+    for key, server, requirement, args, launches, package, version in servers:
+        out += ["[[server]]", f'key = "{key}"', f'server = "{server}"', f'requirement = "{requirement}"']
+        if args:
+            out.append("args = [" + ", ".join(json.dumps(a) for a in args) + "]")
+        out += [f'launches = "{launches}"', f'package = "{package}"', f'version = "{version}"',
+                f'entry = "{lock_entry(launches, version, args)}"', ""]
+    for name, version, source, deps in packages:
+        out += ["[[package]]", f'name = "{name}"', f'version = "{version}"', f'source = "{source}"',
+                'sha256 = "' + "ab" * 32 + '"']
+        if deps:
+            out.append("dependencies = [" + ", ".join(f'"{d}"' for d in deps) + "]")
+        out.append("")
+    return "\n".join(out)
+
+
+def lock_file_seeds():
+    """Locks that pass the field checks (one server, two with a dependency and args) and one
+    of each kind of edit the checks refuse."""
+    weather = ("weather", "acme/weather/forecast", "^1", [], "acme/weather/forecast", "acme/weather", "1.2.0")
+    packages = [("acme/weather", "1.2.0", "https://registry.example/agx", ["acme/geo 0.3.1"]),
+                ("acme/geo", "0.3.1", "https://registry.example/agx", [])]
+    write("lock_file", "one-server", lock_text([weather], packages))
+    quotes = ("quotes", "acme/quotes", "*", ["--verbose", "a b"], "acme/quotes/quotes", "acme/quotes", "1.0.0")
+    both = packages + [("acme/quotes", "1.0.0", "npm:acme-quotes@1.0.0", [])]
+    write("lock_file", "two-servers-args", lock_text([weather, quotes], both))
+    good = lock_text([weather], packages)
+    write("lock_file", "edited-launches", good.replace('launches = "acme/weather/forecast"', 'launches = "evil/pkg/tool"'))
+    write("lock_file", "edited-version", good.replace('version = "1.2.0"', 'version = "9.0.0"', 1))
+    write("lock_file", "edited-entry", good.replace("entry = \"sha256:", "entry = \"sha256:00", 1))
+    write("lock_file", "newer-format", "version = 2\n")
+    write("lock_file", "conflict", good.replace("[[package]]", "<<<<<<< ours\n[[package]]", 1))
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -207,6 +249,7 @@ def main():
     stderr_seeds()
     client_edit_seeds()
     server_json_seeds()
+    lock_file_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)

@@ -12,7 +12,7 @@ pub mod install;
 mod install_entry;
 pub mod install_server;
 pub mod list;
-mod lock_check;
+pub mod lock_check;
 pub mod locked;
 pub mod new;
 pub mod outdated;
