@@ -8,6 +8,43 @@ use std::fs;
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
+/// The largest client file agx reads. Real ones are a few KiB (Claude Code's
+/// `~/.claude.json`, which keeps every project's history, reaches a few MiB); a file past
+/// this is refused, not read into memory (docs/security.md).
+pub const MAX_CLIENT_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read a client's file (`None` when it does not exist): the one reader of client files, for
+/// sync, install-server, doctor and clients. Links are followed (dotfile managers link these
+/// files), but only a regular file of at most [`MAX_CLIENT_FILE_BYTES`] is read: a link to
+/// `/dev/zero` or a FIFO committed to a repository is refused, without waiting on it.
+pub fn read_client_file(path: &Path) -> io::Result<Option<String>> {
+    read_client_bytes(path)?
+        .map(|bytes| {
+            String::from_utf8(bytes).map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text")
+            })
+        })
+        .transpose()
+}
+
+fn read_client_bytes(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match crate::regular_file::read(path, MAX_CLIENT_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(crate::regular_file::ReadProblem::NotFound) => Ok(None),
+        Err(problem) => Err(problem.into_io()),
+    }
+}
+
+/// Whether the file agx would write for `path` (links followed) exists and is read-only: its
+/// owner made it so on purpose, and renaming a new file over it would undo that.
+pub fn is_read_only(path: &Path) -> io::Result<bool> {
+    match fs::metadata(follow_links(path)?) {
+        Ok(meta) => Ok(meta.permissions().readonly()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// The backup kept next to `path` (one, replaced by the next write).
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -61,7 +98,8 @@ pub fn write_atomic(
         }
         Err(e) => return Err(e),
     };
-    let old_bytes = fs::read(&path)?;
+    // Read as it was read for planning; it cannot have vanished under the file's lock.
+    let old_bytes = read_client_bytes(&path)?.ok_or(io::ErrorKind::NotFound)?;
     let mut backup_written = None;
     if backup {
         let b = backup_path(&path);
