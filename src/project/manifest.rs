@@ -18,8 +18,10 @@ use super::{LOCAL_FILE, PROJECT_FILE, ProjectError};
 use crate::clients::{self, Client};
 use crate::manifest::diagnostics::{self as codes, Findings, Severity};
 use crate::manifest::fields::{Table, did_you_mean};
+use crate::manifest::package_file;
 use crate::manifest::spanned::{Node, SourceFile, Value};
 use crate::name::{NameError, PackageName, QualifiedName};
+use crate::regular_file::ReadProblem;
 use crate::settings::Setting;
 
 /// What a `[servers]` entry launches: a qualified server, or a package with one server.
@@ -201,21 +203,13 @@ const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabl
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
 fn read_checked(path: &Path, kind: Kind) -> Result<Option<Draft>, ProjectError> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        return Err(ProjectError::Read {
-            path: path.into(),
-            source: std::io::Error::other("not a regular file"),
-        });
-    }
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::regular_file::read_text(path, package_file::MAX_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
+        Err(ReadProblem::NotFound) => return Ok(None),
+        Err(problem) => {
             return Err(ProjectError::Read {
                 path: path.into(),
-                source,
+                source: problem.into_io(),
             });
         }
     };
