@@ -66,8 +66,11 @@ impl Change {
     }
 }
 
-/// Read and parse a target's file (a missing file is an empty document).
+/// Read and parse a target's file (a missing file is an empty document). Every edit is
+/// planned from this read, so a project file reached through a link out of the project is
+/// refused here, before anything is written.
 pub fn read_doc(target: &Target) -> Result<(Option<String>, Box<dyn ConfigDoc>), ClientError> {
+    target.check_confined()?;
     let before = write::read_client_file(&target.file).map_err(|source| ClientError::Read {
         file: target.file.clone(),
         source,

@@ -26,6 +26,7 @@ mod network_hardening;
 mod oci;
 mod pack;
 mod project;
+mod project_safety;
 mod project_sources;
 mod registry;
 mod resources;

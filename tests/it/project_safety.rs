@@ -1,0 +1,133 @@
+//! Integration tests: a project's files as a hostile repository could commit them — client
+//! files that are links out of the project, FIFOs or devices, an agx.toml that does not
+//! parse — and several agx processes editing one project at once (docs/projects.md).
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use crate::support::{Fixture, TestHome, outcome_of, write_file};
+
+const WEATHER: &str = "[project]\nclients = [\"claude-code\", \"cursor\"]\n\n[servers]\nforecast = { server = \"acme/weather/forecast\" }\n";
+
+/// A home, the fixture registry, and a project folder inside the home.
+struct Project {
+    fixture: Fixture,
+    home: TestHome,
+    dir: PathBuf,
+}
+
+impl Project {
+    fn new(agx_toml: &str) -> Project {
+        let home = TestHome::new();
+        let dir = home.home().join("repo");
+        write_file(&dir.join("agx.toml"), agx_toml);
+        Project {
+            fixture: Fixture::new(),
+            home,
+            dir,
+        }
+    }
+
+    /// `agx args…` in `cwd`; (success, stdout + stderr).
+    fn agx_in(&self, cwd: &Path, args: &[&str]) -> (bool, String) {
+        let out = self
+            .fixture
+            .agx(&self.home)
+            .current_dir(cwd)
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.success(), outcome_of(&out))
+    }
+
+    fn fails(&self, args: &[&str]) -> String {
+        let (ok, text) = self.agx_in(&self.dir, args);
+        assert!(!ok, "agx {args:?} succeeded:\n{text}");
+        text
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let (ok, text) = self.agx_in(&self.dir, args);
+        assert!(ok, "agx {args:?} failed:\n{text}");
+        text
+    }
+
+    /// A folder outside the project.
+    fn outside(&self) -> PathBuf {
+        let dir = self.home.home().join("elsewhere");
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
+/// A committed `.mcp.json` that is a FIFO hung `agx sync` forever, and a link to
+/// `/dev/zero` grew it without limit: both are refused, naming the file.
+#[test]
+fn sync_refuses_a_client_file_that_is_a_fifo() {
+    let p = Project::new(WEATHER);
+    mkfifo(&p.dir.join(".mcp.json"));
+    let text = p.fails(&["sync"]);
+    assert!(text.contains(".mcp.json"), "{text}");
+    assert!(text.contains("not a regular file (a FIFO"), "{text}");
+}
+
+/// A dangling `.mcp.json` link created a file outside the project, and a linked `.cursor/`
+/// wrote into an outside `mcp.json`: in project scope, links leaving the project are refused.
+#[test]
+fn sync_refuses_links_that_leave_the_project() {
+    let p = Project::new(WEATHER);
+    let outside = p.outside();
+    symlink(outside.join("created.json"), p.dir.join(".mcp.json")).unwrap();
+    let text = p.fails(&["sync"]);
+    assert!(text.contains(".mcp.json is a symbolic link to"), "{text}");
+    assert!(text.contains("outside the project"), "{text}");
+    assert!(text.contains("replace"), "{text}");
+    assert!(!outside.join("created.json").exists());
+
+    fs::remove_file(p.dir.join(".mcp.json")).unwrap();
+    let theirs = "{ \"mcpServers\": {} }\n";
+    write_file(&outside.join("mcp.json"), theirs);
+    symlink(&outside, p.dir.join(".cursor")).unwrap();
+    let text = p.fails(&["sync"]);
+    assert!(text.contains(".cursor is a symbolic link to"), "{text}");
+    assert_eq!(fs::read_to_string(outside.join("mcp.json")).unwrap(), theirs);
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        1,
+        "nothing else written outside"
+    );
+
+    // A link that stays inside the project is written through.
+    fs::remove_file(p.dir.join(".cursor")).unwrap();
+    fs::create_dir_all(p.dir.join("shared")).unwrap();
+    symlink("shared", p.dir.join(".cursor")).unwrap();
+    p.ok(&["sync"]);
+    assert!(
+        fs::read_to_string(p.dir.join("shared/mcp.json"))
+            .unwrap()
+            .contains("acme/weather/forecast@=")
+    );
+}
+
+/// An agx.toml that does not parse was skipped, and the commands acted on the project
+/// above it: discovery stops at it and reports its error with line and column.
+#[test]
+fn an_unparsable_agx_toml_stops_discovery_with_its_place() {
+    let p = Project::new(WEATHER);
+    let inner = p.dir.join("tools");
+    write_file(&inner.join("agx.toml"), "# broken\n[servers\nx = 1\n");
+    let (ok, text) = p.agx_in(&inner, &["sync"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("tools/agx.toml:2:"), "{text}");
+    assert!(text.contains("not valid TOML"), "{text}");
+    assert!(!p.dir.join("agx.lock").exists(), "the outer project was synced");
+}
