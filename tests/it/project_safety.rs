@@ -131,3 +131,44 @@ fn an_unparsable_agx_toml_stops_discovery_with_its_place() {
     assert!(text.contains("not valid TOML"), "{text}");
     assert!(!p.dir.join("agx.lock").exists(), "the outer project was synced");
 }
+
+/// Four concurrent `agx add` all printed "Added", and some entries were missing from
+/// agx.toml: each read the file before the others wrote it. Under the project's lock every
+/// entry lands in agx.toml, agx.lock and the client file, and no lock file stays behind.
+#[test]
+fn concurrent_adds_keep_every_entry() {
+    let p = Project::new("[project]\nclients = [\"claude-code\"]\n");
+    let keys: Vec<String> = (0..6).map(|i| format!("forecast-{i}")).collect();
+    let results: Vec<(bool, String)> = std::thread::scope(|s| {
+        let runs: Vec<_> = keys
+            .iter()
+            .map(|key| {
+                let p = &p;
+                s.spawn(move || {
+                    p.agx_in(&p.dir, &["add", "acme/weather/forecast", "--name", key])
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for (ok, text) in &results {
+        assert!(ok, "{text}");
+    }
+    let manifest = fs::read_to_string(p.dir.join("agx.toml")).unwrap();
+    let lock = fs::read_to_string(p.dir.join("agx.lock")).unwrap();
+    let mcp = fs::read_to_string(p.dir.join(".mcp.json")).unwrap();
+    for key in &keys {
+        assert!(manifest.contains(&format!("{key} = {{")), "{key}:\n{manifest}");
+        assert!(lock.contains(&format!("key = \"{key}\"")), "{key}:\n{lock}");
+        assert!(mcp.contains(&format!("\"{key}\"")), "{key}:\n{mcp}");
+    }
+    let mut names: Vec<String> = fs::read_dir(&p.dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [".mcp.json", ".mcp.json.agx-backup", "agx.lock", "agx.toml"]
+    );
+}
