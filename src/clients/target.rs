@@ -93,11 +93,12 @@ impl Target {
     }
 
     /// Permission bits of a new file: user files may hold secrets passed with --env (and
-    /// Claude Code keeps `~/.claude.json` at 0600); project files are shared.
-    pub fn new_file_mode(&self) -> u32 {
+    /// Claude Code keeps `~/.claude.json` at 0600); project files are shared, so they follow
+    /// the umask (`None`) like any file of the repository.
+    pub fn new_file_mode(&self) -> Option<u32> {
         match self.scope {
-            Scope::Project => 0o644,
-            _ => 0o600,
+            Scope::Project => None,
+            _ => Some(0o600),
         }
     }
 

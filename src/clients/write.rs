@@ -80,20 +80,20 @@ pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
-/// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits); an
-/// existing one keeps its permissions, owner and group, and its old content goes to the
-/// backup, whose path is returned.
+/// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits; `None`:
+/// what the umask gives); an existing one keeps its permissions, owner and group, and its old
+/// content goes to the backup, whose path is returned.
 pub fn write_atomic(
     path: &Path,
     text: &str,
-    new_mode: u32,
+    new_mode: Option<u32>,
     backup: bool,
 ) -> io::Result<Option<PathBuf>> {
     let path = follow_links(path)?;
     let old = match fs::metadata(&path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            crate::atomic::write_file(&path, text.as_bytes(), Some(new_permissions(new_mode)))?;
+            crate::atomic::write_file(&path, text.as_bytes(), new_mode.map(new_permissions))?;
             return Ok(None);
         }
         Err(e) => return Err(e),
@@ -215,7 +215,7 @@ mod tests {
         let f = dir.path().join("c.json");
         fs::write(&f, "old").unwrap();
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
-        let b = write_atomic(&f, "new", 0o600, true).unwrap().unwrap();
+        let b = write_atomic(&f, "new", Some(0o600), true).unwrap().unwrap();
         assert_eq!(fs::read_to_string(&f).unwrap(), "new");
         assert_eq!(fs::read_to_string(&b).unwrap(), "old");
         assert_eq!(
@@ -232,7 +232,7 @@ mod tests {
     fn new_file_gets_mode_and_folders() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a/b/.claude.json");
-        assert!(write_atomic(&f, "{}", 0o600, true).unwrap().is_none());
+        assert!(write_atomic(&f, "{}", Some(0o600), true).unwrap().is_none());
         assert_eq!(
             fs::metadata(&f).unwrap().permissions().mode() & 0o777,
             0o600
@@ -246,7 +246,7 @@ mod tests {
         let link = dir.path().join("link.json");
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_atomic(&link, "new", 0o600, false).unwrap();
+        write_atomic(&link, "new", Some(0o600), false).unwrap();
         assert!(
             fs::symlink_metadata(&link)
                 .unwrap()

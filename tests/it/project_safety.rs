@@ -172,3 +172,48 @@ fn concurrent_adds_keep_every_entry() {
         [".mcp.json", ".mcp.json.agx-backup", "agx.lock", "agx.toml"]
     );
 }
+
+/// agx.toml, agx.lock and the project's client files were created 0600 in a repository meant
+/// to be shared: new files follow the umask (0644 under 022), and a file its owner made
+/// private stays so when agx rewrites it.
+#[test]
+fn project_files_follow_the_umask_and_private_ones_stay_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let home = TestHome::new();
+    let dir = home.home().join("repo");
+    fs::create_dir_all(&dir).unwrap();
+    let probe = home.home().join("probe");
+    fs::File::create(&probe).unwrap();
+    let expected = mode(&probe);
+    let fixture = Fixture::new();
+    let add = |key: &str| {
+        let out = fixture
+            .agx(&home)
+            .current_dir(&dir)
+            .args(["add", "acme/weather/forecast", "--name", key])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", outcome_of(&out));
+    };
+    add("forecast");
+    for name in ["agx.toml", "agx.lock"] {
+        assert_eq!(mode(&dir.join(name)), expected, "{name}");
+    }
+    fs::write(
+        dir.join("agx.toml"),
+        fs::read_to_string(dir.join("agx.toml"))
+            .unwrap()
+            .replace("clients = []", "clients = [\"claude-code\"]"),
+    )
+    .unwrap();
+    fs::set_permissions(dir.join("agx.toml"), fs::Permissions::from_mode(0o600)).unwrap();
+    add("forecast-2");
+    assert_eq!(mode(&dir.join(".mcp.json")), expected, ".mcp.json");
+    assert_eq!(mode(&dir.join("agx.toml")), 0o600, "a private file stays private");
+    assert!(
+        fs::read_to_string(dir.join("agx.toml"))
+            .unwrap()
+            .contains("forecast-2")
+    );
+}
