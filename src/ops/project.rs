@@ -436,6 +436,7 @@ pub fn lock(
     upgrade: &Upgrade,
 ) -> ProjectResult<LockReport> {
     let (project, _held) = open_locked(explicit)?;
+    check_setting_values(ctx, &project)?;
     let previous = LockFile::read(&project.dir).ok().flatten();
     let lock = resolve_lock(ctx, &project, previous.as_ref(), upgrade)?;
     let written = write_lock(&project.dir, &lock)?;
@@ -572,9 +573,24 @@ fn sync_project(
         }
     };
     install_packages(ctx, project, &lock, options.check, &mut report)?;
+    // After installing: the declarations the values are checked against are known now.
+    check_setting_values(ctx, project)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
     Ok(report)
+}
+
+/// The project's setting values against their installed packages' declarations, exactly
+/// as `agx validate` checks them (E203, E204, E205).
+fn check_setting_values(ctx: &Context, project: &Project) -> ProjectResult<()> {
+    let store = ctx.store();
+    let declared = |name: &PackageName| {
+        crate::project::manifest::installed_settings(&store, Some(&project.dir), name)
+    };
+    Ok(crate::project::manifest::check_setting_values(
+        &project.dir,
+        &declared,
+    )?)
 }
 
 /// Install the locked packages that are missing and make the project's root hold exactly

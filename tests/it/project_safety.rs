@@ -217,3 +217,48 @@ fn project_files_follow_the_umask_and_private_ones_stay_private() {
             .contains("forecast-2")
     );
 }
+
+/// A secret value, an undeclared setting and a wrong-typed value in agx.toml or
+/// agx.local.toml stopped `validate` but not `sync`, `lock` or `sync --check`: all four run
+/// the same check, and stop at the first error with its place.
+#[test]
+fn setting_values_are_checked_by_sync_lock_and_check_as_by_validate() {
+    let quotes = |settings: &str| {
+        format!(
+            "[project]\nclients = [\"claude-code\"]\n\n[servers]\nquotes = {{ server = \"acme/quotes/quotes\", settings = {{ {settings} }} }}\n"
+        )
+    };
+    let p = Project::new(&quotes("currency = \"EUR\""));
+    p.ok(&["sync"]);
+    let mcp = fs::read_to_string(p.dir.join(".mcp.json")).unwrap();
+    for (settings, code, expected) in [
+        ("api_key = \"sk-live\"", "E203", "is a secret"),
+        ("curency = \"EUR\"", "E204", "declares no setting `curency`"),
+        ("precision = \"two\"", "E205", "setting `precision` of server `quotes`"),
+    ] {
+        fs::write(p.dir.join("agx.toml"), quotes(settings)).unwrap();
+        let validated = p.fails(&["validate"]);
+        assert!(validated.contains(code), "{code}: {validated}");
+        for args in [&["sync"][..], &["sync", "--check"], &["lock"]] {
+            let text = p.fails(args);
+            assert!(text.contains(expected), "{args:?} {code}: {text}");
+            assert!(text.contains("repo/agx.toml:5:"), "{args:?} {code}: {text}");
+        }
+        assert_eq!(
+            fs::read_to_string(p.dir.join(".mcp.json")).unwrap(),
+            mcp,
+            "nothing written"
+        );
+    }
+    // agx.local.toml is checked the same way.
+    fs::write(p.dir.join("agx.toml"), quotes("currency = \"EUR\"")).unwrap();
+    p.ok(&["sync"]);
+    fs::write(
+        p.dir.join("agx.local.toml"),
+        "[servers]\nmine = { server = \"acme/quotes/quotes\", settings = { api_key = \"sk\" } }\n",
+    )
+    .unwrap();
+    let text = p.fails(&["sync"]);
+    assert!(text.contains("repo/agx.local.toml:2:"), "{text}");
+    assert!(text.contains("is a secret"), "{text}");
+}
