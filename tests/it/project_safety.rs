@@ -262,3 +262,20 @@ fn setting_values_are_checked_by_sync_lock_and_check_as_by_validate() {
     assert!(text.contains("repo/agx.local.toml:2:"), "{text}");
     assert!(text.contains("is a secret"), "{text}");
 }
+
+/// `sync --frozen` with a key in agx.lock that agx.toml could not hold dropped the entry
+/// without a word and exited 0: the lock is refused, naming the key and its line.
+#[test]
+fn frozen_sync_refuses_a_lock_with_an_invalid_key() {
+    let p = Project::new(WEATHER);
+    p.ok(&["sync"]);
+    let lock = fs::read_to_string(p.dir.join("agx.lock")).unwrap();
+    let edited = lock.replace("key = \"forecast\"", "key = \"Forecast!\"");
+    assert_ne!(edited, lock);
+    fs::write(p.dir.join("agx.lock"), &edited).unwrap();
+    let line = edited.lines().position(|l| l.contains("Forecast!")).unwrap() + 1;
+    let text = p.fails(&["sync", "--frozen"]);
+    assert!(text.contains(&format!("agx.lock:{line}:")), "{text}");
+    assert!(text.contains("`Forecast!` is not a server key"), "{text}");
+    assert!(text.contains("agx lock"), "{text}");
+}
