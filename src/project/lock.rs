@@ -124,6 +124,9 @@ impl crate::error::Hint for LockError {
     }
 }
 
+/// The largest agx.lock agx reads: a lock of hundreds of packages is some KiB.
+pub const MAX_LOCK_BYTES: u64 = 16 * 1024 * 1024;
+
 impl LockFile {
     /// A lock with its lists in their canonical order.
     pub fn new(mut servers: Vec<LockedServer>, mut packages: Vec<LockedPackage>) -> LockFile {
@@ -213,10 +216,14 @@ impl LockFile {
     /// Read the lock in `dir`; `None` when there is none.
     pub fn read(dir: &Path) -> Result<Option<LockFile>, super::ProjectError> {
         let path = dir.join(super::LOCK_FILE);
-        match std::fs::read_to_string(&path) {
+        // A committed FIFO or device in its place is refused, not waited on or read forever.
+        match crate::regular_file::read_text(&path, MAX_LOCK_BYTES) {
             Ok(text) => Ok(Some(LockFile::parse(&text, &path)?)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(super::ProjectError::Read { path, source }),
+            Err(crate::regular_file::ReadProblem::NotFound) => Ok(None),
+            Err(problem) => Err(super::ProjectError::Read {
+                path,
+                source: problem.into_io(),
+            }),
         }
     }
 

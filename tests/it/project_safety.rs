@@ -279,3 +279,13 @@ fn frozen_sync_refuses_a_lock_with_an_invalid_key() {
     assert!(text.contains("`Forecast!` is not a server key"), "{text}");
     assert!(text.contains("agx lock"), "{text}");
 }
+
+/// A committed agx.lock that is a FIFO would hang every project command: it is refused.
+#[test]
+fn a_lock_that_is_a_fifo_is_refused() {
+    let p = Project::new(WEATHER);
+    mkfifo(&p.dir.join("agx.lock"));
+    let text = p.fails(&["sync", "--locked"]);
+    assert!(text.contains("agx.lock"), "{text}");
+    assert!(text.contains("FIFO"), "{text}");
+}
