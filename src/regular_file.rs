@@ -57,7 +57,10 @@ impl ReadProblem {
         match self {
             ReadProblem::NotFound => io::ErrorKind::NotFound.into(),
             ReadProblem::Io(e) => e,
-            other => io::Error::new(io::ErrorKind::InvalidData, format!("it {}", other.describe())),
+            other => io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("it {}", other.describe()),
+            ),
         }
     }
 }
@@ -159,7 +162,10 @@ mod tests {
             Err(ReadProblem::NotFound)
         ));
         assert_eq!(
-            read(&dir.path().join("none"), 16).unwrap_err().into_io().kind(),
+            read(&dir.path().join("none"), 16)
+                .unwrap_err()
+                .into_io()
+                .kind(),
             io::ErrorKind::NotFound
         );
     }

@@ -44,10 +44,11 @@ impl Change {
         if matches!(self.outcome, Outcome::Unchanged | Outcome::NotFound) {
             return Ok(None);
         }
-        let read_only = write::is_read_only(&self.target.file).map_err(|source| ClientError::Read {
-            file: self.target.file.clone(),
-            source,
-        })?;
+        let read_only =
+            write::is_read_only(&self.target.file).map_err(|source| ClientError::Read {
+                file: self.target.file.clone(),
+                source,
+            })?;
         if read_only {
             return Err(ClientError::ReadOnly {
                 file: self.target.file.clone(),

@@ -125,8 +125,10 @@ impl Target {
             if !is_link {
                 continue;
             }
-            let leads_to = link_destination(&path)
-                .map_err(|source| ClientError::Read { file: path.clone(), source })?;
+            let leads_to = link_destination(&path).map_err(|source| ClientError::Read {
+                file: path.clone(),
+                source,
+            })?;
             if !leads_to.starts_with(project) {
                 return Err(ClientError::LinkLeavesProject {
                     link: path.clone(),

@@ -20,9 +20,8 @@ pub const MAX_CLIENT_FILE_BYTES: u64 = 16 * 1024 * 1024;
 pub fn read_client_file(path: &Path) -> io::Result<Option<String>> {
     read_client_bytes(path)?
         .map(|bytes| {
-            String::from_utf8(bytes).map_err(|_| {
-                io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text")
-            })
+            String::from_utf8(bytes)
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
         })
         .transpose()
 }

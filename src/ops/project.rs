@@ -10,13 +10,13 @@ use sha2::{Digest, Sha256};
 
 use super::{Context, OpsError};
 use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
+use crate::file_lock::FileLock;
 use crate::index::IndexEntry;
+use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::name::{PackageName, PackageSpec};
 use crate::project::install::{install_locked_packages, locked_packages_synced};
 use crate::project::manifest::{Project, ServerDecl, ServerTarget};
 use crate::project::state::{SyncState, WrittenEntry};
-use crate::file_lock::FileLock;
-use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::project::{
     LOCK_FILE, LockFile, LockedPackage, LockedServer, PROJECT_FILE, ProjectError, find_project,
     lock_project,

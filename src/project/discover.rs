@@ -41,9 +41,7 @@ pub fn walk_up(start: &Path) -> Option<PathBuf> {
 
 fn stops_discovery(file: &Path) -> bool {
     match read_project_text(file) {
-        Ok(text) => {
-            declares_project(&text) || crate::manifest::spanned::parse_toml(&text).is_err()
-        }
+        Ok(text) => declares_project(&text) || crate::manifest::spanned::parse_toml(&text).is_err(),
         Err(ReadProblem::NotFound | ReadProblem::Link { .. }) => false,
         Err(_) => true,
     }
@@ -76,8 +74,7 @@ pub fn read_regular(file: &Path) -> Option<String> {
 /// only a regular file of at most the package-file cap is read.
 fn read_project_text(file: &Path) -> Result<String, ReadProblem> {
     let opened = open_non_blocking(file, Links::Refuse);
-    if opened.is_err()
-        && std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink())
+    if opened.is_err() && std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink())
     {
         return Err(ReadProblem::Link {
             link: PROJECT_FILE.into(),

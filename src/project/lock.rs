@@ -199,7 +199,10 @@ impl LockFile {
         let offset = source
             .parse()
             .ok()
-            .and_then(|doc| doc.pointer(&format!("/server/{bad}/key")).map(|n| n.span.start))
+            .and_then(|doc| {
+                doc.pointer(&format!("/server/{bad}/key"))
+                    .map(|n| n.span.start)
+            })
             .unwrap_or(0);
         let (line, column) = source.line_col(offset);
         Err(LockError::Invalid {
@@ -287,8 +290,9 @@ mod tests {
         let e = LockFile::parse(&text, Path::new("agx.lock")).unwrap_err();
         let line = text.lines().position(|l| l.contains("Bad Key")).unwrap() + 1;
         assert!(
-            e.to_string()
-                .starts_with(&format!("agx.lock:{line}:7: agx.lock is not valid: `Bad Key`")),
+            e.to_string().starts_with(&format!(
+                "agx.lock:{line}:7: agx.lock is not valid: `Bad Key`"
+            )),
             "{e}"
         );
     }

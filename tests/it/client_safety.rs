@@ -324,7 +324,11 @@ fn a_device_or_fifo_in_place_of_a_client_file_is_refused() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("mcp.json"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("regular text file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("regular text file"),
+        "{}",
+        stderr(&out)
+    );
 
     fs::remove_file(&file).unwrap();
     mkfifo(&file);

@@ -99,7 +99,10 @@ fn sync_refuses_links_that_leave_the_project() {
     symlink(&outside, p.dir.join(".cursor")).unwrap();
     let text = p.fails(&["sync"]);
     assert!(text.contains(".cursor is a symbolic link to"), "{text}");
-    assert_eq!(fs::read_to_string(outside.join("mcp.json")).unwrap(), theirs);
+    assert_eq!(
+        fs::read_to_string(outside.join("mcp.json")).unwrap(),
+        theirs
+    );
     assert_eq!(
         fs::read_dir(&outside).unwrap().count(),
         1,
@@ -129,7 +132,10 @@ fn an_unparsable_agx_toml_stops_discovery_with_its_place() {
     assert!(!ok, "{text}");
     assert!(text.contains("tools/agx.toml:2:"), "{text}");
     assert!(text.contains("not valid TOML"), "{text}");
-    assert!(!p.dir.join("agx.lock").exists(), "the outer project was synced");
+    assert!(
+        !p.dir.join("agx.lock").exists(),
+        "the outer project was synced"
+    );
 }
 
 /// Four concurrent `agx add` all printed "Added", and some entries were missing from
@@ -144,9 +150,7 @@ fn concurrent_adds_keep_every_entry() {
             .iter()
             .map(|key| {
                 let p = &p;
-                s.spawn(move || {
-                    p.agx_in(&p.dir, &["add", "acme/weather/forecast", "--name", key])
-                })
+                s.spawn(move || p.agx_in(&p.dir, &["add", "acme/weather/forecast", "--name", key]))
             })
             .collect();
         runs.into_iter().map(|r| r.join().unwrap()).collect()
@@ -158,7 +162,10 @@ fn concurrent_adds_keep_every_entry() {
     let lock = fs::read_to_string(p.dir.join("agx.lock")).unwrap();
     let mcp = fs::read_to_string(p.dir.join(".mcp.json")).unwrap();
     for key in &keys {
-        assert!(manifest.contains(&format!("{key} = {{")), "{key}:\n{manifest}");
+        assert!(
+            manifest.contains(&format!("{key} = {{")),
+            "{key}:\n{manifest}"
+        );
         assert!(lock.contains(&format!("key = \"{key}\"")), "{key}:\n{lock}");
         assert!(mcp.contains(&format!("\"{key}\"")), "{key}:\n{mcp}");
     }
@@ -210,7 +217,11 @@ fn project_files_follow_the_umask_and_private_ones_stay_private() {
     fs::set_permissions(dir.join("agx.toml"), fs::Permissions::from_mode(0o600)).unwrap();
     add("forecast-2");
     assert_eq!(mode(&dir.join(".mcp.json")), expected, ".mcp.json");
-    assert_eq!(mode(&dir.join("agx.toml")), 0o600, "a private file stays private");
+    assert_eq!(
+        mode(&dir.join("agx.toml")),
+        0o600,
+        "a private file stays private"
+    );
     assert!(
         fs::read_to_string(dir.join("agx.toml"))
             .unwrap()
@@ -234,7 +245,11 @@ fn setting_values_are_checked_by_sync_lock_and_check_as_by_validate() {
     for (settings, code, expected) in [
         ("api_key = \"sk-live\"", "E203", "is a secret"),
         ("curency = \"EUR\"", "E204", "declares no setting `curency`"),
-        ("precision = \"two\"", "E205", "setting `precision` of server `quotes`"),
+        (
+            "precision = \"two\"",
+            "E205",
+            "setting `precision` of server `quotes`",
+        ),
     ] {
         fs::write(p.dir.join("agx.toml"), quotes(settings)).unwrap();
         let validated = p.fails(&["validate"]);
@@ -273,7 +288,11 @@ fn frozen_sync_refuses_a_lock_with_an_invalid_key() {
     let edited = lock.replace("key = \"forecast\"", "key = \"Forecast!\"");
     assert_ne!(edited, lock);
     fs::write(p.dir.join("agx.lock"), &edited).unwrap();
-    let line = edited.lines().position(|l| l.contains("Forecast!")).unwrap() + 1;
+    let line = edited
+        .lines()
+        .position(|l| l.contains("Forecast!"))
+        .unwrap()
+        + 1;
     let text = p.fails(&["sync", "--frozen"]);
     assert!(text.contains(&format!("agx.lock:{line}:")), "{text}");
     assert!(text.contains("`Forecast!` is not a server key"), "{text}");

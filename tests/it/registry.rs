@@ -731,7 +731,13 @@ fn registry_files_follow_the_umask() {
     std::fs::File::create(&probe).unwrap();
     let expected = mode(&probe);
     let reg = sample_registry(&home);
-    let folder = write_package(&home.home().join("private"), "acme/private", "1.0.0", &[], "t");
+    let folder = write_package(
+        &home.home().join("private"),
+        "acme/private",
+        "1.0.0",
+        &[],
+        "t",
+    );
     let packed = home.home().join("packed");
     home.agx()
         .arg("pack")
