@@ -7,8 +7,11 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-/// Write `bytes` to `path`, creating missing folders. Errors name the path. `permissions`, when given, are set on
-/// the new file before it replaces the old one.
+/// Write `bytes` to `path`, creating missing folders. Errors name the path. `permissions`,
+/// when given, are set on the new file before it replaces the old one; otherwise a file that
+/// replaces another keeps its permissions (a 0600 file stays 0600), and a new one gets what
+/// the umask leaves of 0666, as any program's new file does (0644 under umask 022), so that a
+/// registry's files can be served and a project's files shared.
 pub fn write_file(
     path: &Path,
     bytes: &[u8],
@@ -21,7 +24,7 @@ pub fn write_file(
 }
 
 /// Write `bytes` to `path` like `write_file`; `prepare` gives the new file its attributes
-/// (permissions, owner) before it replaces the old one. When anything fails, the old file
+/// (permissions, owner) before it replaces the old one, after the defaults of `write_file`. When anything fails, the old file
 /// is as it was and the temp file is gone.
 pub fn write_file_with(
     path: &Path,
@@ -41,13 +44,34 @@ fn write_unnamed(
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut tmp = new_temp_file(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
+    match fs::metadata(path) {
+        Ok(old) => tmp.as_file().set_permissions(old.permissions())?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
     prepare(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);
     Ok(())
+}
+
+/// A temp file in `dir` created with mode 0666, which the kernel narrows by the umask
+/// (`NamedTempFile` alone makes 0600, whatever the umask).
+#[cfg(unix)]
+fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+}
+
+/// Elsewhere a new file gets the folder's default access.
+#[cfg(not(unix))]
+fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::NamedTempFile::new_in(dir)
 }
 
 /// Make a rename durable (best effort: not every platform can open a folder).
@@ -76,5 +100,27 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("file.toml")]);
+    }
+
+    /// New files were 0600 whatever the umask; now they follow it, and a file that was
+    /// private stays private.
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        // What the umask leaves of 0666, as seen on a file made the ordinary way.
+        let probe = dir.path().join("probe");
+        fs::File::create(&probe).unwrap();
+        let expected = mode(&probe);
+        let path = dir.path().join("catalog.json");
+        write_file(&path, b"{}", None).unwrap();
+        assert_eq!(mode(&path), expected);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        write_file(&path, b"{ }", None).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        write_file(&path, b"{}", Some(fs::Permissions::from_mode(0o640))).unwrap();
+        assert_eq!(mode(&path), 0o640);
     }
 }

@@ -17,6 +17,7 @@ pub mod ops;
 pub mod paths;
 pub mod printer;
 pub mod project;
+pub mod regular_file;
 pub mod report;
 pub mod resolve;
 pub mod runtime;

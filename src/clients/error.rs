@@ -34,6 +34,14 @@ pub enum ClientError {
         file: PathBuf,
         source: std::io::Error,
     },
+    #[error("{} is a symbolic link to {}, outside the project {}", link.display(), points_to.display(), project.display())]
+    LinkLeavesProject {
+        link: PathBuf,
+        points_to: PathBuf,
+        project: PathBuf,
+    },
+    #[error("{} is read-only; agx left it untouched", file.display())]
+    ReadOnly { file: PathBuf },
     #[error("cannot write {}", file.display())]
     Write {
         file: PathBuf,
@@ -75,6 +83,22 @@ impl crate::error::Hint for ClientError {
                 "use lowercase letters, digits and `-`, starting with a letter or digit (e.g. `weather-forecast`)".into(),
             ),
             ClientError::NoHome => Some("set HOME".into()),
+            ClientError::LinkLeavesProject { link, .. } => Some(format!(
+                "agx writes a project's client files only inside the project: replace {} with a regular file or folder (or a link inside the project), or use --scope user",
+                link.display()
+            )),
+            ClientError::ReadOnly { file } => Some(format!(
+                "make it writable (`chmod u+w {}`) and run the command again, or add the entry by hand",
+                file.display()
+            )),
+            ClientError::Read { source, .. }
+                if source.kind() == std::io::ErrorKind::InvalidData =>
+            {
+                Some(format!(
+                    "replace it with a regular text file of at most {} (or remove it), then run the command again",
+                    crate::archive::human_size(super::write::MAX_CLIENT_FILE_BYTES)
+                ))
+            }
             ClientError::NotAgxEntry { .. } => {
                 Some("agx removes only entries that run `agx serve`; edit other entries by hand".into())
             }

@@ -44,6 +44,16 @@ impl Change {
         if matches!(self.outcome, Outcome::Unchanged | Outcome::NotFound) {
             return Ok(None);
         }
+        let read_only =
+            write::is_read_only(&self.target.file).map_err(|source| ClientError::Read {
+                file: self.target.file.clone(),
+                source,
+            })?;
+        if read_only {
+            return Err(ClientError::ReadOnly {
+                file: self.target.file.clone(),
+            });
+        }
         write::write_atomic(
             &self.target.file,
             &self.after,
@@ -57,18 +67,15 @@ impl Change {
     }
 }
 
-/// Read and parse a target's file (a missing file is an empty document).
+/// Read and parse a target's file (a missing file is an empty document). Every edit is
+/// planned from this read, so a project file reached through a link out of the project is
+/// refused here, before anything is written.
 pub fn read_doc(target: &Target) -> Result<(Option<String>, Box<dyn ConfigDoc>), ClientError> {
-    let before = match std::fs::read_to_string(&target.file) {
-        Ok(t) => Some(t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(ClientError::Read {
-                file: target.file.clone(),
-                source,
-            });
-        }
-    };
+    target.check_confined()?;
+    let before = write::read_client_file(&target.file).map_err(|source| ClientError::Read {
+        file: target.file.clone(),
+        source,
+    })?;
     let doc =
         edit::parse(target.client.format, before.as_deref().unwrap_or("")).map_err(|source| {
             ClientError::Syntax {

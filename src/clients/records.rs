@@ -111,7 +111,7 @@ impl Records {
         let mut text =
             String::from("# Entries agx wrote into MCP client configs. Managed by agx.\n\n");
         text.push_str(&toml::to_string(self).expect("records serialize"));
-        super::write::write_atomic(path, &text, 0o644, false)
+        super::write::write_atomic(path, &text, None, false)
             .map(|_| ())
             .map_err(|source| RecordsError::Write {
                 path: path.into(),

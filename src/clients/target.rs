@@ -93,12 +93,51 @@ impl Target {
     }
 
     /// Permission bits of a new file: user files may hold secrets passed with --env (and
-    /// Claude Code keeps `~/.claude.json` at 0600); project files are shared.
-    pub fn new_file_mode(&self) -> u32 {
+    /// Claude Code keeps `~/.claude.json` at 0600); project files are shared, so they follow
+    /// the umask (`None`) like any file of the repository.
+    pub fn new_file_mode(&self) -> Option<u32> {
         match self.scope {
-            Scope::Project => 0o644,
-            _ => 0o600,
+            Scope::Project => None,
+            _ => Some(0o600),
         }
+    }
+
+    /// In project scope, refuse a client file, or a folder on its way from the project
+    /// folder, that is a symbolic link leading out of the project: a cloned repository could
+    /// otherwise make `sync` write anywhere the user may write. Links inside the project are
+    /// fine, and user-scope files keep writing through links (dotfile managers).
+    pub fn check_confined(&self) -> Result<(), ClientError> {
+        let (Scope::Project, Some(project)) = (self.scope, &self.project) else {
+            return Ok(());
+        };
+        // A file named with --config outside the project is the user's explicit choice.
+        let Ok(inside) = self.file.strip_prefix(project) else {
+            return Ok(());
+        };
+        let mut path = project.clone();
+        for part in inside.components() {
+            path.push(part);
+            let is_link = match std::fs::symlink_metadata(&path) {
+                Ok(meta) => meta.file_type().is_symlink(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+                Err(source) => return Err(ClientError::Read { file: path, source }),
+            };
+            if !is_link {
+                continue;
+            }
+            let leads_to = link_destination(&path).map_err(|source| ClientError::Read {
+                file: path.clone(),
+                source,
+            })?;
+            if !leads_to.starts_with(project) {
+                return Err(ClientError::LinkLeavesProject {
+                    link: path.clone(),
+                    points_to: std::fs::read_link(&path).unwrap_or(leads_to),
+                    project: project.clone(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The place of entry `key` in this target, as records name it.
@@ -132,6 +171,40 @@ impl Target {
             command: command.into(),
         }
     }
+}
+
+/// Where the link at `link` finally leads, absolute and without `.` or `..`, even when its
+/// end does not exist yet: the existing part is resolved by the OS, the rest by its names.
+fn link_destination(link: &Path) -> std::io::Result<PathBuf> {
+    let end = super::write::follow_links(link)?;
+    let mut existing = end.as_path();
+    let mut missing = Vec::new();
+    let base = loop {
+        match std::fs::canonicalize(existing) {
+            Ok(real) => break real,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let Some(parent) = existing.parent() else {
+                    break existing.to_path_buf();
+                };
+                missing.extend(existing.file_name().map(Path::new));
+                existing = parent;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let mut out = base;
+    for part in missing.into_iter().rev() {
+        for c in part.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => out.push(other),
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// An absolute folder without `..` (the key Claude Code uses for a project).

@@ -8,6 +8,42 @@ use std::fs;
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
+/// The largest client file agx reads. Real ones are a few KiB (Claude Code's
+/// `~/.claude.json`, which keeps every project's history, reaches a few MiB); a file past
+/// this is refused, not read into memory (docs/security.md).
+pub const MAX_CLIENT_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read a client's file (`None` when it does not exist): the one reader of client files, for
+/// sync, install-server, doctor and clients. Links are followed (dotfile managers link these
+/// files), but only a regular file of at most [`MAX_CLIENT_FILE_BYTES`] is read: a link to
+/// `/dev/zero` or a FIFO committed to a repository is refused, without waiting on it.
+pub fn read_client_file(path: &Path) -> io::Result<Option<String>> {
+    read_client_bytes(path)?
+        .map(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+        })
+        .transpose()
+}
+
+fn read_client_bytes(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match crate::regular_file::read(path, MAX_CLIENT_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(crate::regular_file::ReadProblem::NotFound) => Ok(None),
+        Err(problem) => Err(problem.into_io()),
+    }
+}
+
+/// Whether the file agx would write for `path` (links followed) exists and is read-only: its
+/// owner made it so on purpose, and renaming a new file over it would undo that.
+pub fn is_read_only(path: &Path) -> io::Result<bool> {
+    match fs::metadata(follow_links(path)?) {
+        Ok(meta) => Ok(meta.permissions().readonly()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// The backup kept next to `path` (one, replaced by the next write).
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -43,25 +79,26 @@ pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
-/// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits); an
-/// existing one keeps its permissions, owner and group, and its old content goes to the
-/// backup, whose path is returned.
+/// Replace `path` with `text`. A new file gets `new_mode` (Unix permission bits; `None`:
+/// what the umask gives); an existing one keeps its permissions, owner and group, and its old
+/// content goes to the backup, whose path is returned.
 pub fn write_atomic(
     path: &Path,
     text: &str,
-    new_mode: u32,
+    new_mode: Option<u32>,
     backup: bool,
 ) -> io::Result<Option<PathBuf>> {
     let path = follow_links(path)?;
     let old = match fs::metadata(&path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            crate::atomic::write_file(&path, text.as_bytes(), Some(new_permissions(new_mode)))?;
+            crate::atomic::write_file(&path, text.as_bytes(), new_mode.map(new_permissions))?;
             return Ok(None);
         }
         Err(e) => return Err(e),
     };
-    let old_bytes = fs::read(&path)?;
+    // Read as it was read for planning; it cannot have vanished under the file's lock.
+    let old_bytes = read_client_bytes(&path)?.ok_or(io::ErrorKind::NotFound)?;
     let mut backup_written = None;
     if backup {
         let b = backup_path(&path);
@@ -177,7 +214,7 @@ mod tests {
         let f = dir.path().join("c.json");
         fs::write(&f, "old").unwrap();
         fs::set_permissions(&f, fs::Permissions::from_mode(0o640)).unwrap();
-        let b = write_atomic(&f, "new", 0o600, true).unwrap().unwrap();
+        let b = write_atomic(&f, "new", Some(0o600), true).unwrap().unwrap();
         assert_eq!(fs::read_to_string(&f).unwrap(), "new");
         assert_eq!(fs::read_to_string(&b).unwrap(), "old");
         assert_eq!(
@@ -194,7 +231,7 @@ mod tests {
     fn new_file_gets_mode_and_folders() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("a/b/.claude.json");
-        assert!(write_atomic(&f, "{}", 0o600, true).unwrap().is_none());
+        assert!(write_atomic(&f, "{}", Some(0o600), true).unwrap().is_none());
         assert_eq!(
             fs::metadata(&f).unwrap().permissions().mode() & 0o777,
             0o600
@@ -208,7 +245,7 @@ mod tests {
         let link = dir.path().join("link.json");
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_atomic(&link, "new", 0o600, false).unwrap();
+        write_atomic(&link, "new", Some(0o600), false).unwrap();
         assert!(
             fs::symlink_metadata(&link)
                 .unwrap()

@@ -29,6 +29,13 @@ pub fn run(ctx: &Context, args: &GcArgs) -> CliResult {
             ),
         );
     }
+    for kept in &done.unchecked {
+        ctx.printer.warn(&format!(
+            "kept project {} and its versions: cannot tell whether it is gone ({})",
+            kept.project.display(),
+            kept.problem
+        ));
+    }
     for v in &done.versions {
         ctx.printer.status(
             remove,
@@ -67,6 +74,10 @@ fn to_json(done: &GcPlan, dry_run: bool) -> serde_json::Value {
         "projects": done.projects.iter().map(|p| json!({
             "path": p.project,
             "missing": p.missing,
+        })).collect::<Vec<_>>(),
+        "unchecked": done.unchecked.iter().map(|p| json!({
+            "path": p.project,
+            "problem": p.problem,
         })).collect::<Vec<_>>(),
         "versions": done.versions.iter().map(|v| json!({
             "name": v.name,

@@ -212,7 +212,12 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     let dl_dir = dest.parent().expect("dl path has a folder");
     std::fs::create_dir_all(dl_dir).map_err(at("create folder", dl_dir))?;
     let staged = dl_dir.join(format!(".{}.tmp", entry.vers));
-    std::fs::copy(&tarball, &staged).map_err(at("write", &staged))?;
+    // Copied into a new file rather than with `fs::copy`, which would carry a private
+    // tarball's 0600 over: a registry's files follow the umask, so a web server can read them.
+    let mut from = std::fs::File::open(&tarball).map_err(at("read", &tarball))?;
+    let mut to = std::fs::File::create(&staged).map_err(at("write", &staged))?;
+    std::io::copy(&mut from, &mut to).map_err(at("write", &staged))?;
+    to.sync_all().map_err(at("write", &staged))?;
     std::fs::rename(&staged, &dest).map_err(at("write", &dest))?;
 
     versions.retain(|e| e.vers != entry.vers);

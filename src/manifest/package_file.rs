@@ -4,56 +4,14 @@
 //! and a device such as `/dev/zero` never ends; `pack` refuses all three, so validation does
 //! too (limits in docs/validate.md).
 
-use std::fs::{File, OpenOptions};
-use std::io::Read;
 use std::path::Path;
+
+pub use crate::regular_file::ReadProblem;
+use crate::regular_file::{Links, open_non_blocking, read_opened};
 
 /// The largest package file validation reads (agx.toml, a definition, a prompt's content
 /// file). Real ones are a few KiB.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
-
-/// Why a package file could not be read as text.
-#[derive(Debug)]
-pub enum ReadProblem {
-    NotFound,
-    /// `link` (relative to the package folder, `/`-separated) is a symbolic link: the file
-    /// itself or a folder on its path.
-    Link {
-        link: String,
-    },
-    /// A folder, FIFO, socket or device.
-    NotRegular {
-        is_dir: bool,
-    },
-    TooLarge {
-        bytes: u64,
-        /// The limit it went over.
-        cap: u64,
-    },
-    NotUtf8,
-    Io(std::io::Error),
-}
-
-impl ReadProblem {
-    /// What is wrong, completing "`<rel>` …".
-    pub fn describe(&self) -> String {
-        match self {
-            ReadProblem::NotFound => "does not exist".into(),
-            ReadProblem::Link { link } => format!("is reached through the symbolic link `{link}`"),
-            ReadProblem::NotRegular { is_dir: true } => "is a folder, not a file".into(),
-            ReadProblem::NotRegular { is_dir: false } => {
-                "is not a regular file (a FIFO, socket or device)".into()
-            }
-            ReadProblem::TooLarge { bytes, cap } => format!(
-                "is {} bytes; such files are read up to {} ({cap} bytes)",
-                bytes,
-                crate::archive::human_size(*cap)
-            ),
-            ReadProblem::NotUtf8 => "is not UTF-8 text".into(),
-            ReadProblem::Io(e) => format!("cannot be read: {e}"),
-        }
-    }
-}
 
 /// Read `<dir>/<rel>` (`rel` is `/`-separated and relative) as text, refusing links on the
 /// way, anything but a regular file, and files over [`MAX_FILE_BYTES`].
@@ -84,47 +42,7 @@ pub fn read_bytes(dir: &Path, rel: &str, cap: u64) -> Result<Vec<u8>, ReadProble
             Err(e) => return Err(ReadProblem::Io(e)),
         }
     }
-    let file = open_no_follow(&path).map_err(ReadProblem::Io)?;
-    // Checked on the open file, so a swap after the walk above is caught too.
-    let meta = file.metadata().map_err(ReadProblem::Io)?;
-    if !meta.is_file() {
-        return Err(ReadProblem::NotRegular {
-            is_dir: meta.is_dir(),
-        });
-    }
-    if meta.len() > cap {
-        return Err(ReadProblem::TooLarge {
-            bytes: meta.len(),
-            cap,
-        });
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadProblem::Io)?;
-    if bytes.len() as u64 > cap {
-        return Err(ReadProblem::TooLarge {
-            bytes: bytes.len() as u64,
-            cap,
-        });
-    }
-    Ok(bytes)
-}
-
-/// Open without following a final link, and without blocking on a FIFO (its type is checked
-/// right after; the flag does not change reads of a regular file).
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    OpenOptions::new().read(true).open(path)
+    read_opened(open_non_blocking(&path, Links::Refuse), cap)
 }
 
 #[cfg(test)]
@@ -180,6 +98,7 @@ mod tests {
 
     #[test]
     fn refuses_a_file_over_the_cap() {
+        use std::fs::File;
         let dir = tempfile::tempdir().unwrap();
         let file = File::create(dir.path().join("big.md")).unwrap();
         file.set_len(MAX_FILE_BYTES + 1).unwrap();

@@ -48,7 +48,7 @@ fn check(dir: &Path) -> Report {
         let own = report.package.clone();
         let declared = |name: &crate::name::PackageName| match &own {
             Some(p) if p.name() == name => Some(p.manifest.extension.settings.clone()),
-            _ => installed_settings(name),
+            _ => installed_settings(dir, name),
         };
         let findings = crate::project::manifest::check_dir(dir, &declared);
         report.findings.extend(findings);
@@ -58,13 +58,17 @@ fn check(dir: &Path) -> Report {
 
 /// The declared settings of an installed package, for checking a project's values (`None`
 /// when it is not installed, or agx's home cannot be found: those checks are then skipped).
-fn installed_settings(name: &crate::name::PackageName) -> Option<Vec<crate::settings::Setting>> {
+fn installed_settings(
+    project: &Path,
+    name: &crate::name::PackageName,
+) -> Option<Vec<crate::settings::Setting>> {
     let paths = crate::paths::AgxPaths::from_env().ok()?;
-    let dir = crate::store::Store::open(&paths)
-        .installed_dir(name)
-        .ok()??;
-    let package = crate::manifest::load_installed(&dir).ok()?;
-    Some(package.manifest.extension.settings)
+    let project = crate::clients::absolute_dir(project).ok();
+    crate::project::manifest::installed_settings(
+        &crate::store::Store::open(&paths),
+        project.as_deref(),
+        name,
+    )
 }
 
 /// The result of `agx pack`: the validation report, and the archive when the package had no

@@ -68,7 +68,12 @@ pub struct EntryChange {
 
 /// The client a file belongs to, guessed from its place and contents (`auto`).
 pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
-    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let text = clients::write::read_client_file(file)
+        .map_err(|source| clients::ClientError::Read {
+            file: file.to_path_buf(),
+            source,
+        })?
+        .unwrap_or_default();
     let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
     Ok(clients::table::guess(file, &text, &host)
         .ok_or_else(|| clients::ClientError::UnknownClient("auto".into()))?)

@@ -10,14 +10,18 @@ use sha2::{Digest, Sha256};
 
 use super::{Context, OpsError};
 use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
+use crate::file_lock::FileLock;
 use crate::index::IndexEntry;
+use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::name::{PackageName, PackageSpec};
 use crate::project::install::{install_locked_packages, locked_packages_synced};
 use crate::project::manifest::{Project, ServerDecl, ServerTarget};
 use crate::project::state::{SyncState, WrittenEntry};
 use crate::project::{
     LOCK_FILE, LockFile, LockedPackage, LockedServer, PROJECT_FILE, ProjectError, find_project,
+    lock_project,
 };
+use crate::regular_file::ReadProblem;
 use crate::resolve::{self, ResolveError};
 use crate::store::Source;
 
@@ -134,6 +138,13 @@ pub type ProjectResult<T> = Result<T, ProjectOpError>;
 pub fn open(explicit: Option<&Path>) -> ProjectResult<Project> {
     let dir = find_project(explicit)?;
     Ok(Project::load(&dir)?)
+}
+
+/// Find the project and load it under its lock, for a command that rewrites its files.
+fn open_locked(explicit: Option<&Path>) -> ProjectResult<(Project, FileLock)> {
+    let dir = find_project(explicit)?;
+    let held = lock_project(&dir)?;
+    Ok((Project::load(&dir)?, held))
 }
 
 /// What `agx lock --upgrade…` lets move.
@@ -434,7 +445,8 @@ pub fn lock(
     explicit: Option<&Path>,
     upgrade: &Upgrade,
 ) -> ProjectResult<LockReport> {
-    let project = open(explicit)?;
+    let (project, _held) = open_locked(explicit)?;
+    check_setting_values(ctx, &project)?;
     let previous = LockFile::read(&project.dir).ok().flatten();
     let lock = resolve_lock(ctx, &project, previous.as_ref(), upgrade)?;
     let written = write_lock(&project.dir, &lock)?;
@@ -521,7 +533,10 @@ pub fn sync(
     explicit: Option<&Path>,
     options: SyncOptions,
 ) -> ProjectResult<SyncReport> {
-    let project = open(explicit)?;
+    if options.check {
+        return sync_project(ctx, &open(explicit)?, options);
+    }
+    let (project, _held) = open_locked(explicit)?;
     sync_project(ctx, &project, options)
 }
 
@@ -572,9 +587,24 @@ fn sync_project(
     let declared = (options.mode == LockMode::Frozen).then_some(project);
     super::lock_check::check_fields(&project.dir, &lock, declared).map_err(ProjectError::from)?;
     install_packages(ctx, project, &lock, options.check, &mut report)?;
+    // After installing: the declarations the values are checked against are known now.
+    check_setting_values(ctx, project)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
     Ok(report)
+}
+
+/// The project's setting values against their installed packages' declarations, exactly
+/// as `agx validate` checks them (E203, E204, E205).
+fn check_setting_values(ctx: &Context, project: &Project) -> ProjectResult<()> {
+    let store = ctx.store();
+    let declared = |name: &PackageName| {
+        crate::project::manifest::installed_settings(&store, Some(&project.dir), name)
+    };
+    Ok(crate::project::manifest::check_setting_values(
+        &project.dir,
+        &declared,
+    )?)
 }
 
 /// Install the locked packages that are missing and make the project's root hold exactly
@@ -905,22 +935,19 @@ pub fn add(
     key: Option<&str>,
 ) -> ProjectResult<AddReport> {
     let (target, req) = split_spec(spec)?;
-    let (dir, created) = match find_project(explicit) {
-        Ok(dir) => (dir, false),
-        Err(ProjectError::NotFound { .. }) => {
-            let dir = match explicit {
-                Some(d) => d.to_path_buf(),
-                None => std::env::current_dir().map_err(|source| ProjectError::Read {
-                    path: ".".into(),
-                    source,
-                })?,
-            };
-            (clients::absolute_dir(&dir).unwrap_or(dir), true)
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let (dir, created, _held) = find_or_start_locked(explicit)?;
     let file = dir.join(PROJECT_FILE);
-    let original = std::fs::read_to_string(&file).unwrap_or_default();
+    let original = match crate::regular_file::read_text(&file, MAX_FILE_BYTES) {
+        Ok(text) => text,
+        Err(ReadProblem::NotFound) => String::new(),
+        Err(problem) => {
+            return Err(ProjectError::Read {
+                path: file,
+                source: problem.into_io(),
+            }
+            .into());
+        }
+    };
     let key = key.map(str::to_string).unwrap_or_else(|| match &target {
         ServerTarget::Server(q) => shape::default_key(q.item.as_str()),
         ServerTarget::Package(p) => shape::default_key(p.name()),
@@ -998,6 +1025,36 @@ pub fn add(
     })
 }
 
+/// The project `add` edits (or the folder to start one in, and `true`), with its lock held.
+/// Another agx may start the project while this one waits: the choice is made again under
+/// the lock, so that it edits the file the other one wrote.
+fn find_or_start_locked(explicit: Option<&Path>) -> ProjectResult<(PathBuf, bool, FileLock)> {
+    let find_or_start = || -> ProjectResult<(PathBuf, bool)> {
+        match find_project(explicit) {
+            Ok(dir) => Ok((dir, false)),
+            Err(ProjectError::NotFound { .. }) => {
+                let dir = match explicit {
+                    Some(d) => d.to_path_buf(),
+                    None => std::env::current_dir().map_err(|source| ProjectError::Read {
+                        path: ".".into(),
+                        source,
+                    })?,
+                };
+                Ok((clients::absolute_dir(&dir).unwrap_or(dir), true))
+            }
+            Err(e) => Err(e.into()),
+        }
+    };
+    loop {
+        let (dir, _) = find_or_start()?;
+        let held = lock_project(&dir)?;
+        let (again, created) = find_or_start()?;
+        if again == dir {
+            return Ok((dir, created, held));
+        }
+    }
+}
+
 /// agx.toml with `key = { server, version }` set in `[servers]`, every other byte kept.
 fn edit_add(
     file: &Path,
@@ -1055,7 +1112,7 @@ pub struct RemoveReport {
 /// `agx remove KEY`: drop the entry from agx.toml, from the lock (with the packages only it
 /// needed), and from the client files sync wrote it into.
 pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResult<RemoveReport> {
-    let project = open(explicit)?;
+    let (project, _held) = open_locked(explicit)?;
     if !project.servers.contains_key(key) {
         return Err(ProjectOpError::NoKey {
             key: key.into(),
@@ -1063,9 +1120,11 @@ pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResul
         });
     }
     let file = project.dir.join(PROJECT_FILE);
-    let original = std::fs::read_to_string(&file).map_err(|source| ProjectError::Read {
-        path: file.clone(),
-        source,
+    let original = crate::regular_file::read_text(&file, MAX_FILE_BYTES).map_err(|problem| {
+        ProjectError::Read {
+            path: file.clone(),
+            source: problem.into_io(),
+        }
     })?;
     let mut doc = parse_edit(&file, &original)?;
     if let Some(servers) = doc.get_mut("servers").and_then(|s| s.as_table_like_mut()) {

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{PROJECT_FILE, ProjectError};
+use crate::manifest::package_file::MAX_FILE_BYTES;
+use crate::regular_file::{Links, ReadProblem, open_non_blocking, read_opened};
 
 /// The project folder, absolute.
 pub fn find_project(explicit: Option<&Path>) -> Result<PathBuf, ProjectError> {
@@ -27,20 +29,31 @@ pub fn find_project(explicit: Option<&Path>) -> Result<PathBuf, ProjectError> {
     }
 }
 
-/// The nearest folder at or above `start` holding a project file.
+/// The nearest folder at or above `start` holding a project file, or an agx.toml that
+/// cannot be read or parsed: the walk stops at it, so that loading it reports its error
+/// (with line and column) instead of acting on a project further up.
 pub fn walk_up(start: &Path) -> Option<PathBuf> {
     start
         .ancestors()
-        .find(|dir| is_project_file(&dir.join(PROJECT_FILE)))
+        .find(|dir| stops_discovery(&dir.join(PROJECT_FILE)))
         .map(Path::to_path_buf)
+}
+
+fn stops_discovery(file: &Path) -> bool {
+    match read_project_text(file) {
+        Ok(text) => declares_project(&text) || crate::manifest::spanned::parse_toml(&text).is_err(),
+        Err(ReadProblem::NotFound | ReadProblem::Link { .. }) => false,
+        Err(_) => true,
+    }
 }
 
 /// Whether `file` declares a project. A look at table headers, not a parse: `agx serve`
 /// asks this on every start, and a broken file is reported by the commands that read it.
 pub fn is_project_file(file: &Path) -> bool {
-    let Some(text) = read_regular(file) else {
-        return false;
-    };
+    read_regular(file).is_some_and(|text| declares_project(&text))
+}
+
+fn declares_project(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_start();
         ["[project]", "[project.", "[servers]", "[servers."]
@@ -54,11 +67,21 @@ pub fn is_project_file(file: &Path) -> bool {
 /// The text of `file` when it is a regular file (not a link, FIFO or device: reading a FIFO
 /// would wait forever, and `agx validate` never follows a linked manifest).
 pub fn read_regular(file: &Path) -> Option<String> {
-    let meta = std::fs::symlink_metadata(file).ok()?;
-    if !meta.is_file() {
-        return None;
+    read_project_text(file).ok()
+}
+
+/// Read a project file found by walking: a link is not followed (reported as `Link`), and
+/// only a regular file of at most the package-file cap is read.
+fn read_project_text(file: &Path) -> Result<String, ReadProblem> {
+    let opened = open_non_blocking(file, Links::Refuse);
+    if opened.is_err() && std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(ReadProblem::Link {
+            link: PROJECT_FILE.into(),
+        });
     }
-    std::fs::read_to_string(file).ok()
+    let bytes = read_opened(opened, MAX_FILE_BYTES)?;
+    String::from_utf8(bytes).map_err(|_| ReadProblem::NotUtf8)
 }
 
 #[cfg(test)]
@@ -83,5 +106,18 @@ mod tests {
         .unwrap();
         assert_eq!(walk_up(&package), Some(project.clone()));
         assert_eq!(walk_up(root.path()), None);
+    }
+
+    #[test]
+    fn an_agx_toml_that_does_not_parse_stops_the_walk() {
+        let root = tempfile::tempdir().unwrap();
+        let inner = root.path().join("inner");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(root.path().join(PROJECT_FILE), "[servers]\n").unwrap();
+        std::fs::write(inner.join(PROJECT_FILE), "[servers\nweather = 1\n").unwrap();
+        assert_eq!(walk_up(&inner), Some(inner.clone()));
+        // A package's manifest that parses is still walked past.
+        std::fs::write(inner.join(PROJECT_FILE), "[package]\nname = \"a/b\"\n").unwrap();
+        assert_eq!(walk_up(&inner), Some(root.path().to_path_buf()));
     }
 }

@@ -140,6 +140,9 @@ impl crate::error::Hint for LockError {
     }
 }
 
+/// The largest agx.lock agx reads: a lock of hundreds of packages is some KiB.
+pub const MAX_LOCK_BYTES: u64 = 16 * 1024 * 1024;
+
 impl LockFile {
     /// A lock with its lists in their canonical order.
     pub fn new(mut servers: Vec<LockedServer>, mut packages: Vec<LockedPackage>) -> LockFile {
@@ -194,16 +197,52 @@ impl LockFile {
                 });
             }
         }
-        toml::from_str(text).map_err(invalid)
+        let lock: LockFile = toml::from_str(text).map_err(invalid)?;
+        lock.check_keys(&source)?;
+        Ok(lock)
+    }
+
+    /// Refuse a server key agx.toml could not hold: such an entry matches no key of the
+    /// project, so `sync --frozen` would drop it without a word.
+    fn check_keys(&self, source: &SourceFile) -> Result<(), LockError> {
+        let Some(bad) = self
+            .servers
+            .iter()
+            .position(|s| !crate::clients::shape::is_portable_key(&s.key))
+        else {
+            return Ok(());
+        };
+        let offset = source
+            .parse()
+            .ok()
+            .and_then(|doc| {
+                doc.pointer(&format!("/server/{bad}/key"))
+                    .map(|n| n.span.start)
+            })
+            .unwrap_or(0);
+        let (line, column) = source.line_col(offset);
+        Err(LockError::Invalid {
+            file: source.rel.clone(),
+            line,
+            column,
+            message: format!(
+                "`{}` is not a server key (lowercase letters, digits and `-`)",
+                self.servers[bad].key
+            ),
+        })
     }
 
     /// Read the lock in `dir`; `None` when there is none.
     pub fn read(dir: &Path) -> Result<Option<LockFile>, super::ProjectError> {
         let path = dir.join(super::LOCK_FILE);
-        match std::fs::read_to_string(&path) {
+        // A committed FIFO or device in its place is refused, not waited on or read forever.
+        match crate::regular_file::read_text(&path, MAX_LOCK_BYTES) {
             Ok(text) => Ok(Some(LockFile::parse(&text, &path)?)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(super::ProjectError::Read { path, source }),
+            Err(crate::regular_file::ReadProblem::NotFound) => Ok(None),
+            Err(problem) => Err(super::ProjectError::Read {
+                path,
+                source: problem.into_io(),
+            }),
         }
     }
 
@@ -300,6 +339,21 @@ mod tests {
                 )],
             }],
         )
+    }
+
+    #[test]
+    fn a_server_key_agx_toml_cannot_hold_is_refused_with_its_line() {
+        let text = sample()
+            .to_text()
+            .replace("key = \"weather\"", "key = \"Bad Key\"");
+        let e = LockFile::parse(&text, Path::new("agx.lock")).unwrap_err();
+        let line = text.lines().position(|l| l.contains("Bad Key")).unwrap() + 1;
+        assert!(
+            e.to_string().starts_with(&format!(
+                "agx.lock:{line}:7: agx.lock is not valid: `Bad Key`"
+            )),
+            "{e}"
+        );
     }
 
     #[test]

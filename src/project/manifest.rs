@@ -18,8 +18,10 @@ use super::{LOCAL_FILE, PROJECT_FILE, ProjectError};
 use crate::clients::{self, Client};
 use crate::manifest::diagnostics::{self as codes, Findings, Severity};
 use crate::manifest::fields::{Table, did_you_mean};
+use crate::manifest::package_file;
 use crate::manifest::spanned::{Node, SourceFile, Value};
 use crate::name::{NameError, PackageName, QualifiedName};
+use crate::regular_file::ReadProblem;
 use crate::settings::Setting;
 
 /// What a `[servers]` entry launches: a qualified server, or a package with one server.
@@ -204,37 +206,37 @@ const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabl
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
 fn read_checked(path: &Path, kind: Kind) -> Result<Option<Draft>, ProjectError> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        return Err(ProjectError::Read {
-            path: path.into(),
-            source: std::io::Error::other("not a regular file"),
-        });
-    }
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::regular_file::read_text(path, package_file::MAX_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
+        Err(ReadProblem::NotFound) => return Ok(None),
+        Err(problem) => {
             return Err(ProjectError::Read {
                 path: path.into(),
-                source,
+                source: problem.into_io(),
             });
         }
     };
     let file = SourceFile::new(path.display().to_string(), text);
     let mut f = Findings::default();
     let draft = check_file(&mut f, &file, kind);
-    let mut errors = f.list.into_iter().filter(|x| x.severity == Severity::Error);
-    if let Some(first) = errors.next() {
-        return Err(ProjectError::Invalid {
+    first_error(f.list)?;
+    Ok(Some(draft))
+}
+
+/// The first error among `findings` as a [`ProjectError::Invalid`], counting the others.
+fn first_error(findings: Vec<crate::manifest::Finding>) -> Result<(), ProjectError> {
+    let mut errors = findings
+        .into_iter()
+        .filter(|x| x.severity == Severity::Error);
+    match errors.next() {
+        Some(first) => Err(ProjectError::Invalid {
             location: first.location.to_string(),
             message: first.message,
             hint: first.hint,
             more: errors.map(|x| x.count()).sum(),
-        });
+        }),
+        None => Ok(()),
     }
-    Ok(Some(draft))
 }
 
 /// Check the project tables of one file, adding findings.
@@ -580,16 +582,59 @@ pub fn check_dir(
     dir: &Path,
     declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
 ) -> Vec<crate::manifest::Finding> {
+    check_files(dir, declared, |name| name.to_string())
+}
+
+/// The checks of [`check_dir`] for the project commands (`sync`, `sync --check`, `lock`):
+/// the first error, with the file's full path, line and column. So a secret value, an
+/// undeclared setting or a wrong-typed value (E203, E204, E205) stops them as it stops
+/// `agx validate`. Packages that are not installed are skipped, as validate skips them.
+pub fn check_setting_values(
+    dir: &Path,
+    declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
+) -> Result<(), ProjectError> {
+    first_error(check_files(dir, declared, |name| {
+        dir.join(name).display().to_string()
+    }))
+}
+
+fn check_files(
+    dir: &Path,
+    declared: &dyn Fn(&PackageName) -> Option<Vec<Setting>>,
+    shown_as: impl Fn(&str) -> String,
+) -> Vec<crate::manifest::Finding> {
     let mut f = Findings::default();
     for (name, kind) in [(PROJECT_FILE, Kind::Committed), (LOCAL_FILE, Kind::Local)] {
         let Some(text) = super::discover::read_regular(&dir.join(name)) else {
             continue;
         };
-        let file = SourceFile::new(name, text);
+        let file = SourceFile::new(shown_as(name), text);
         let draft = check_file(&mut f, &file, kind);
         check_settings(&mut f, &file, &draft, declared);
     }
     f.list
+}
+
+/// The declared settings of an installed package, for checking the values of the project in
+/// `project`: the version that project holds (what `sync` installed for it), else the user's
+/// version. `None` when neither is installed or it cannot be read: the checks are then
+/// skipped.
+pub fn installed_settings(
+    store: &crate::store::Store,
+    project: Option<&Path>,
+    name: &PackageName,
+) -> Option<Vec<Setting>> {
+    let held = project
+        .and_then(|dir| store.project_root(dir).ok().flatten())
+        .and_then(|root| root.packages.into_iter().find(|p| &p.name == name))
+        .filter(|p| store.has_version(name, &p.version, None))
+        .map(|p| store.package_dir(name, &p.version));
+    let dir = match held {
+        Some(dir) => dir,
+        None => store.installed_dir(name).ok()??,
+    };
+    let package = crate::manifest::load_installed(&dir).ok()?;
+    Some(package.manifest.extension.settings)
 }
 
 #[cfg(test)]

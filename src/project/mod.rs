@@ -52,6 +52,11 @@ pub enum ProjectError {
         hint: Option<String>,
         more: usize,
     },
+    #[error("cannot lock {} for editing: {source}", path.display())]
+    Busy {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Lock(#[from] LockError),
 }
@@ -62,7 +67,9 @@ impl crate::error::Hint for ProjectError {
             ProjectError::NotFound { .. } => Some(
                 "run `agx add <server>` in the project's folder to start one, or name it with --project DIR (AGX_PROJECT)".into(),
             ),
-            ProjectError::Read { .. } | ProjectError::Write { .. } => None,
+            ProjectError::Read { .. } | ProjectError::Write { .. } | ProjectError::Busy { .. } => {
+                None
+            }
             ProjectError::Invalid { hint, .. } => Some(match hint {
                 Some(h) => format!("{h}; `agx validate` lists every problem"),
                 None => "`agx validate` lists every problem".into(),
@@ -70,6 +77,27 @@ impl crate::error::Hint for ProjectError {
             ProjectError::Lock(e) => e.hint(),
         }
     }
+}
+
+/// Hold the project in `dir` for a read-modify-write of agx.toml and agx.lock (add, remove,
+/// lock, sync), so that concurrent agx processes each keep their change. The lock file,
+/// `agx.toml.agx-lock`, exists only while held; `dir` is created when missing (`agx add`
+/// starts a project there).
+pub fn lock_project(dir: &std::path::Path) -> Result<crate::file_lock::FileLock, ProjectError> {
+    let path = dir.join(format!("{PROJECT_FILE}.agx-lock"));
+    let busy = |source| ProjectError::Busy {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(busy)?;
+    crate::file_lock::FileLock::acquire_transient(&path, || {
+        tracing::info!(
+            verb = "Blocking",
+            "waiting for another agx process editing {}",
+            dir.join(PROJECT_FILE).display()
+        )
+    })
+    .map_err(busy)
 }
 
 /// The project values of `server`'s settings for `agx serve`: from the project named by

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SettingsError;
+use crate::regular_file::ReadProblem;
 
 /// The format version this agx reads and writes.
 pub const VERSION: u32 = 1;
@@ -46,20 +47,31 @@ impl Document {
     }
 }
 
-/// Read a document; a missing file is an empty one.
+/// The largest settings file (values or secrets) agx reads; real ones are a few KiB. A FIFO
+/// or device in its place is refused rather than read (docs/security.md).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Read a document; a missing file is an empty one. Only a regular file is read.
 pub fn read(path: &Path) -> Result<Document, SettingsError> {
-    let text = match fs_err::read_to_string(path) {
+    let text = match crate::regular_file::read_text(path, MAX_FILE_BYTES) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(ReadProblem::NotFound) => {
             return Ok(Document {
                 version: VERSION,
                 ..Default::default()
             });
         }
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+        Err(ReadProblem::NotUtf8) => {
             return Err(corrupt(path, "it is not UTF-8 text".into()));
         }
-        Err(e) => return Err(SettingsError::Io(e)),
+        Err(problem @ (ReadProblem::NotRegular { .. } | ReadProblem::TooLarge { .. })) => {
+            return Err(corrupt(path, format!("it {}", problem.describe())));
+        }
+        Err(problem) => {
+            return Err(SettingsError::Io(crate::io_context::at("read", path)(
+                problem.into_io(),
+            )));
+        }
     };
     parse(path, &text)
 }

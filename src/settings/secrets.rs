@@ -291,6 +291,29 @@ mod tests {
         assert!(!s.remove("acme/w", "api_key").unwrap());
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_place_of_the_file_is_refused_without_waiting() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let s = file_store(dir.path());
+        let path = dir.path().join("secrets-v1.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg("-m")
+            .arg("600")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let err = s.get("acme/w", "api_key").unwrap_err();
+        assert!(matches!(err, SettingsError::Corrupt { .. }), "{err:?}");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+    }
+
     #[test]
     fn a_file_others_can_read_is_refused_on_every_read() {
         use std::os::unix::fs::PermissionsExt;

@@ -26,10 +26,21 @@ pub struct GoneProject {
     pub missing: &'static str,
 }
 
+/// A project whose folder or lock agx could not look at (a folder it may not read, a path
+/// through a file): its root, and the versions it holds, are kept.
+#[derive(Debug, Clone)]
+pub struct UncheckedProject {
+    pub project: PathBuf,
+    /// Why it could not be checked.
+    pub problem: String,
+}
+
 /// What gc removes (or, with `--dry-run`, would remove).
 #[derive(Debug, Clone, Default)]
 pub struct GcPlan {
     pub projects: Vec<GoneProject>,
+    /// Projects kept because they could not be checked (reported, never removed).
+    pub unchecked: Vec<UncheckedProject>,
     pub versions: Vec<UnheldVersion>,
     /// Staging folders and files of processes that have ended, with their sizes.
     pub staging: Vec<(PathBuf, u64)>,
@@ -52,7 +63,7 @@ const PROJECT_LOCK: &str = "agx.lock";
 /// What gc would remove now. Reads only.
 pub fn plan(store: &Store) -> Result<GcPlan, StoreError> {
     let mut holdings = store.holdings()?;
-    let projects = gone_projects(&holdings);
+    let (projects, unchecked) = gone_projects(&holdings);
     // The versions that only gone projects hold are unheld too.
     holdings.held.retain(|_, holders| {
         holders.retain(|h| match h {
@@ -71,6 +82,7 @@ pub fn plan(store: &Store) -> Result<GcPlan, StoreError> {
             })
             .collect(),
         projects,
+        unchecked,
     })
 }
 
@@ -81,11 +93,12 @@ pub fn apply(store: &Store, planned: GcPlan) -> Result<GcPlan, StoreError> {
     let _lock = store.lock(super::LockMode::Exclusive)?;
     let mut done = GcPlan {
         staging: planned.staging,
+        unchecked: planned.unchecked,
         ..GcPlan::default()
     };
     for gone in planned.projects {
-        // Recreated meanwhile: keep it.
-        if gone_reason(&gone.project).is_some() {
+        // Recreated meanwhile (or no longer readable): keep it.
+        if matches!(gone_reason(&gone.project), Ok(Some(_))) {
             fsutil::remove_file(&gone.file)?;
             done.projects.push(gone);
         }
@@ -100,27 +113,59 @@ pub fn apply(store: &Store, planned: GcPlan) -> Result<GcPlan, StoreError> {
     Ok(done)
 }
 
-fn gone_projects(holdings: &Holdings) -> Vec<GoneProject> {
-    holdings
-        .projects
-        .iter()
-        .filter_map(|(file, root)| {
-            Some(GoneProject {
+fn gone_projects(holdings: &Holdings) -> (Vec<GoneProject>, Vec<UncheckedProject>) {
+    let mut gone = Vec::new();
+    let mut unchecked = Vec::new();
+    for (file, root) in &holdings.projects {
+        match gone_reason(&root.project) {
+            Ok(Some(missing)) => gone.push(GoneProject {
                 project: root.project.clone(),
                 file: file.clone(),
-                missing: gone_reason(&root.project)?,
-            })
-        })
-        .collect()
+                missing,
+            }),
+            Ok(None) => {}
+            Err(e) => unchecked.push(UncheckedProject {
+                project: root.project.clone(),
+                problem: e.to_string(),
+            }),
+        }
+    }
+    (gone, unchecked)
 }
 
-fn gone_reason(project: &Path) -> Option<&'static str> {
-    if !project.is_dir() {
-        Some("folder")
-    } else if !project.join(PROJECT_LOCK).is_file() {
-        Some(PROJECT_LOCK)
-    } else {
-        None
+/// Why a project's root can be forgotten: `Some("folder")` only when its folder is gone
+/// (ENOENT, which the OS answers only after reading the parent), `Some("agx.lock")` when the
+/// folder is there without its lock. A folder agx may not read, or a path that runs through
+/// a file, is an error: the project may well be there, so it is kept.
+fn gone_reason(project: &Path) -> std::io::Result<Option<&'static str>> {
+    let folder = std::fs::metadata(project);
+    let lock = match &folder {
+        Ok(meta) if meta.is_dir() => Some(std::fs::metadata(project.join(PROJECT_LOCK))),
+        _ => None,
+    };
+    classify(folder, lock)
+}
+
+/// [`gone_reason`] from what looking at the folder and (when it is a folder) its lock gave.
+fn classify(
+    folder: std::io::Result<std::fs::Metadata>,
+    lock: Option<std::io::Result<std::fs::Metadata>>,
+) -> std::io::Result<Option<&'static str>> {
+    use std::io::{Error, ErrorKind};
+    match folder {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Some("folder")),
+        Err(e) => return Err(e),
+        Ok(meta) if !meta.is_dir() => {
+            return Err(Error::new(ErrorKind::NotADirectory, "it is not a folder"));
+        }
+        Ok(_) => {}
+    }
+    match lock {
+        Some(Ok(meta)) if meta.is_file() => Ok(None),
+        Some(Ok(_)) => Ok(Some(PROJECT_LOCK)),
+        Some(Err(e)) if e.kind() == ErrorKind::NotFound => Ok(Some(PROJECT_LOCK)),
+        Some(Err(e)) => Err(e),
+        None => Ok(None),
     }
 }
 
@@ -168,6 +213,67 @@ mod tests {
     use super::*;
     use crate::paths::AgxPaths;
     use crate::store::{COMPLETE_MARKER, HeldVersion, ProjectRoot};
+
+    /// gc took a project folder it could not read for a deleted one and removed its
+    /// versions: only ENOENT forgets a project. (Tests run as root, where a chmod 000 folder
+    /// stays readable, so the unreadable case is a path through a regular file, ENOTDIR,
+    /// and the classification is checked with the kinds the OS gives.)
+    #[test]
+    fn only_a_folder_that_is_gone_is_forgotten() {
+        use std::io::{Error, ErrorKind};
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let through_a_file = gone_reason(&file.join("project")).unwrap_err();
+        assert_eq!(through_a_file.kind(), ErrorKind::NotADirectory);
+        assert!(gone_reason(&file).is_err(), "a file where the folder was");
+        assert_eq!(
+            gone_reason(&tmp.path().join("gone/project")).unwrap(),
+            Some("folder")
+        );
+        assert_eq!(gone_reason(tmp.path()).unwrap(), Some(PROJECT_LOCK));
+        let denied = || Err(Error::from(ErrorKind::PermissionDenied));
+        assert!(classify(denied(), None).is_err());
+        let folder = || std::fs::metadata(tmp.path());
+        assert!(classify(folder(), Some(denied())).is_err());
+        assert_eq!(
+            classify(folder(), Some(Err(ErrorKind::NotFound.into()))).unwrap(),
+            Some(PROJECT_LOCK)
+        );
+    }
+
+    #[test]
+    fn a_project_that_cannot_be_checked_keeps_its_versions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::open(&AgxPaths::under(tmp.path().join("home"), true));
+        let name = PackageName::parse("acme/weather").unwrap();
+        let version = semver::Version::parse("1.0.0").unwrap();
+        let dir = store.package_dir(&name, &version);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(COMPLETE_MARKER), "x").unwrap();
+        let blocker = tmp.path().join("mnt");
+        std::fs::write(&blocker, "not a folder").unwrap();
+        let project = blocker.join("project");
+        let root = ProjectRoot {
+            project: project.clone(),
+            packages: vec![HeldVersion {
+                name: name.clone(),
+                version: version.clone(),
+                sha256: "x".into(),
+                source: String::new(),
+                dependencies: Default::default(),
+            }],
+        };
+        root.write(&store.project_root_path(&project)).unwrap();
+        let planned = plan(&store).unwrap();
+        assert!(planned.projects.is_empty(), "{:?}", planned.projects);
+        assert!(planned.versions.is_empty(), "{:?}", planned.versions);
+        assert_eq!(planned.unchecked[0].project, project);
+        let done = apply(&store, planned).unwrap();
+        assert_eq!(done.unchecked.len(), 1);
+        assert!(store.has_version(&name, &version, None));
+        assert_eq!(store.project_roots().unwrap().len(), 1);
+    }
 
     #[test]
     fn removes_only_what_no_root_holds() {

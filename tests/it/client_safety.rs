@@ -2,7 +2,7 @@
 //! links, belong to someone else, or carry a byte order mark. Each test failed on agx 0.1.
 
 use std::fs;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use crate::support::TestHome;
@@ -297,4 +297,71 @@ fn a_refused_or_empty_edit_makes_no_folder() {
         stderr(&out)
     );
     assert!(!home.home().join(".cursor").exists());
+}
+
+fn mkfifo(path: &Path) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
+/// A client file that is a link to `/dev/zero` grew agx without limit, and a FIFO hung it:
+/// every command that reads a client file refuses anything but a regular file.
+#[test]
+fn a_device_or_fifo_in_place_of_a_client_file_is_refused() {
+    let home = home_with_package();
+    let file = cursor_file(&home);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &file).unwrap();
+    let out = install_server(&home, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a regular file (a FIFO, socket or device)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("mcp.json"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("regular text file"),
+        "{}",
+        stderr(&out)
+    );
+
+    fs::remove_file(&file).unwrap();
+    mkfifo(&file);
+    for args in [
+        &["install-server", "cursor", "acme/weather/forecast"][..],
+        &["uninstall-server", "cursor", "forecast"],
+    ] {
+        let out = home.agx().args(args).output().unwrap();
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        assert!(text.contains("FIFO"), "{args:?}: {text}");
+    }
+    assert!(fs::symlink_metadata(&file).unwrap().file_type().is_fifo());
+}
+
+/// A read-only client file was renamed over (its owner's protection undone): it is refused,
+/// with a hint, and left byte for byte with its mode.
+#[test]
+fn a_read_only_client_file_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = home_with_package();
+    let file = cursor_file(&home);
+    let text = "{ \"mcpServers\": {} }\n";
+    write(&file, text);
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+    let inode = fs::metadata(&file).unwrap().ino();
+    let out = install_server(&home, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is read-only"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("chmod u+w"), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    let meta = fs::metadata(&file).unwrap();
+    assert_eq!(meta.ino(), inode, "the file was replaced");
+    assert_eq!(meta.permissions().mode() & 0o777, 0o444);
+    assert_eq!(names(file.parent().unwrap()), ["mcp.json"]);
 }

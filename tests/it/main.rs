@@ -27,6 +27,7 @@ mod oci;
 mod pack;
 mod project;
 mod project_lock;
+mod project_safety;
 mod project_sources;
 mod registry;
 mod resources;

@@ -717,3 +717,55 @@ fn bad_http_settings_are_named() {
         .assert()
         .success();
 }
+
+/// Every file `agx registry init/add` wrote was 0600, so the web server that should serve
+/// the registry could read none of them: they follow the umask, as `touch` would (0644
+/// under 022), even when the published tarball itself was private.
+#[cfg(unix)]
+#[test]
+fn registry_files_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let home = TestHome::new();
+    let probe = home.home().join("probe");
+    std::fs::File::create(&probe).unwrap();
+    let expected = mode(&probe);
+    let reg = sample_registry(&home);
+    let folder = write_package(
+        &home.home().join("private"),
+        "acme/private",
+        "1.0.0",
+        &[],
+        "t",
+    );
+    let packed = home.home().join("packed");
+    home.agx()
+        .arg("pack")
+        .arg(&folder)
+        .arg("-o")
+        .arg(&packed)
+        .assert()
+        .success();
+    let tarball = std::fs::read_dir(&packed)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::set_permissions(&tarball, std::fs::Permissions::from_mode(0o600)).unwrap();
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&reg)
+        .arg(&tarball)
+        .assert()
+        .success();
+    let files: Vec<String> = tree(&reg)
+        .into_keys()
+        .filter(|f| !f.ends_with('/'))
+        .collect();
+    assert!(files.iter().any(|f| f == "config.json"), "{files:?}");
+    assert!(files.iter().any(|f| f.contains("private")), "{files:?}");
+    for rel in &files {
+        assert_eq!(mode(&reg.join(rel)), expected, "{rel}");
+    }
+}
