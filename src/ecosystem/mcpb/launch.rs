@@ -75,6 +75,13 @@ pub(super) fn prepare(
             ));
         }
     };
+    // `join` of an absolute path (or one climbing out with `..`) leaves the bundle.
+    if let Err(problem) = crate::archive::check_path_syntax(&manifest.server.entry_point) {
+        return Err(bad(
+            format!("its server.entry_point is not in the bundle: {problem}"),
+            "give server.entry_point as a path inside the bundle, relative to manifest.json",
+        ));
+    }
     if !unpacked.join(&manifest.server.entry_point).is_file() {
         return Err(bad(
             format!(
@@ -114,7 +121,8 @@ pub(super) fn prepare(
         "#!/bin/sh\n\
          # Written by agx from the bundle's manifest.json (server.mcp_config): starts its\n\
          # server with ${__dirname} as the unpacked bundle and each ${user_config.KEY} from\n\
-         # the setting KEY, which agx serve passes as MCPB_USER_CONFIG_KEY.\n\
+         # the setting KEY, which agx serve passes as MCPB_USER_CONFIG_KEY. The script's own\n\
+         # arguments (the entry's packageArguments) follow the command's.\n\
          set -f\n\
          dirname=\"$AGX_PACKAGE_DIR/bundle\"\n\
          cd \"$dirname\" || exit 1\n",
@@ -131,14 +139,19 @@ pub(super) fn prepare(
             expand(value, false)?.join("")
         ));
     }
-    script.push_str("set --\n");
+    // The command is appended after the script's own arguments, which are then rotated
+    // to the end: POSIX sh has no array to keep them in meanwhile.
+    script.push_str("own=$#\n");
     for word in std::iter::once(&config.command).chain(&config.args) {
         for line in expand(word, true)? {
             script.push_str(&line);
             script.push('\n');
         }
     }
-    script.push_str("exec \"$@\"\n");
+    script.push_str(
+        "while [ \"$own\" -gt 0 ]; do set -- \"$@\" \"$1\"; shift; own=$((own - 1)); done\n\
+         exec \"$@\"\n",
+    );
     fs_err::write(dir.join(LAUNCHER), script)?;
 
     let mut settings = toml::Table::new();
@@ -424,6 +437,79 @@ mod tests {
         assert!(substitute("${user_config.nope}", &uc, false).is_err());
         assert!(substitute("${WHAT}", &uc, false).is_err());
         assert!(substitute("${__dirname", &uc, false).is_err());
+    }
+
+    /// Prepare a bundle whose manifest is `manifest` and whose unpacked files are `files`,
+    /// in a new package folder.
+    fn prepared(
+        manifest: serde_json::Value,
+        files: &[&str],
+    ) -> (tempfile::TempDir, Result<Prepared, EcosystemError>) {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join(super::super::BUNDLE_DIR);
+        for file in files {
+            let path = unpacked.join(file);
+            fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+            fs_err::write(path, "").unwrap();
+        }
+        let bundle = BundleFile {
+            path: dir.path().join("x.mcpb"),
+            sha256: String::new(),
+            origin: "x.mcpb".into(),
+        };
+        let spec = EcosystemSpec {
+            ecosystem: super::super::Ecosystem::Mcpb(bundle.clone()),
+            name: crate::name::PackageName::parse("mcpb/x").unwrap(),
+            version: Some("1.0.0".into()),
+        };
+        let manifest: Manifest = serde_json::from_value(manifest).unwrap();
+        let result = prepare(&spec, &bundle, &manifest, &unpacked, dir.path());
+        (dir, result)
+    }
+
+    fn binary_manifest(entry_point: &str, command: &str, args: &[&str]) -> serde_json::Value {
+        serde_json::json!({
+            "manifest_version": "0.3", "name": "x", "version": "1.0.0", "description": "d",
+            "server": {"type": "binary", "entry_point": entry_point,
+                       "mcp_config": {"command": command, "args": args}}
+        })
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_launcher_passes_its_own_arguments_on_after_the_command() {
+        let manifest = binary_manifest("server/x", "printf", &["%s\\n", "${__dirname}", "fixed"]);
+        let (dir, result) = prepared(manifest, &["server/x"]);
+        let prepared = result.unwrap();
+        assert_eq!(prepared.command, ["sh", LAUNCHER]);
+        let out = std::process::Command::new("sh")
+            .arg(LAUNCHER)
+            .args(["--flag", "two words", "*"])
+            .current_dir(dir.path())
+            .env("AGX_PACKAGE_DIR", dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let bundle = dir.path().join("bundle");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{}\nfixed\n--flag\ntwo words\n*\n", bundle.display())
+        );
+    }
+
+    #[test]
+    fn an_entry_point_outside_the_bundle_is_refused() {
+        for outside in ["/bin/sh", "../x/server/x", "server/../../x"] {
+            let (_dir, result) = prepared(binary_manifest(outside, "sh", &[]), &["server/x"]);
+            let Err(err) = result else {
+                panic!("{outside} was accepted")
+            };
+            assert!(
+                err.to_string()
+                    .contains("its server.entry_point is not in the bundle"),
+                "{err}"
+            );
+        }
     }
 
     #[test]
