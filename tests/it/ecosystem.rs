@@ -521,3 +521,80 @@ fn outdated_reports_a_newer_npm_version_from_the_registry() {
     let offline: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(offline, outdated);
 }
+
+/// A folder with a fake `node` and `npm` (POSIX sh): `npm view` answers version 1.0.0,
+/// `npm install` writes the package (one bin) and its lock entry, and every call appends
+/// its arguments, one per line after a `--call` line, to `npm-calls.log` beside them.
+/// With `FAKE_NPM_SLEEP` set, npm first sleeps that many seconds (as npm does retrying
+/// a registry it cannot reach).
+pub(crate) fn fake_npm(home: &TestHome) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = home.home().join("fake-npm-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = bin.join("npm-calls.log");
+    let npm = format!(
+        r#"#!/bin/sh
+{{ echo --call; for arg; do printf '%s\n' "$arg"; done; }} >> '{log}'
+if [ -n "$FAKE_NPM_SLEEP" ]; then sleep "$FAKE_NPM_SLEEP"; fi
+case "$1" in
+view) echo '"1.0.0"' ;;
+install)
+  for last; do :; done
+  name="${{last%@*}}"
+  mkdir -p "node_modules/$name"
+  printf '{{"name":"%s","version":"1.0.0","bin":{{"srv":"index.js"}}}}' "$name" > "node_modules/$name/package.json"
+  echo 'process.exit(0)' > "node_modules/$name/index.js"
+  printf '{{"packages":{{"node_modules/%s":{{"integrity":"sha512-fake"}}}}}}' "$name" > package-lock.json ;;
+esac
+"#,
+        log = log.display()
+    );
+    for (name, script) in [("npm", npm.as_str()), ("node", "#!/bin/sh\necho v22.0.0\n")] {
+        let path = bin.join(name);
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// `agx` with the fake npm of [`fake_npm`] first on PATH (and the system's tools after).
+pub(crate) fn agx_with_fake_npm(home: &TestHome, bin: &Path) -> Command {
+    let mut cmd = home.command(crate::support::AGX);
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    cmd
+}
+
+/// The calls the fake npm received, each as its arguments.
+pub(crate) fn fake_npm_calls(bin: &Path) -> Vec<Vec<String>> {
+    let log = std::fs::read_to_string(bin.join("npm-calls.log")).unwrap_or_default();
+    let mut calls: Vec<Vec<String>> = Vec::new();
+    for line in log.lines() {
+        if line == "--call" {
+            calls.push(Vec::new());
+        } else if let Some(call) = calls.last_mut() {
+            call.push(line.to_string());
+        }
+    }
+    calls
+}
+
+#[test]
+fn info_reads_a_scoped_npm_name_as_serve_and_list_do() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["install", "npm:@modelcontextprotocol/server-memory"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["info", "npm/@modelcontextprotocol/server-memory"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("npm/@modelcontextprotocol/server-memory 1.0.0 (installed"),
+        "{text}"
+    );
+}
