@@ -166,6 +166,8 @@ pub struct Provisioned {
     pub integrity: Vec<String>,
     /// The MCP registry entry it was installed from, if any.
     pub origin: Option<EntryOrigin>,
+    /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -268,6 +270,7 @@ pub fn provision(
         exact: launch.exact,
         integrity: launch.integrity,
         origin: None,
+        warnings: extras.warnings,
     })
 }
 
@@ -297,6 +300,8 @@ pub struct PackageExtras {
     pub(crate) homepage: Option<String>,
     pub(crate) repository: Option<String>,
     pub(crate) keywords: Vec<String>,
+    /// For the user, about what was read leniently (a bundle's string defaults).
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Write `agx.toml` and the one wrapped server's definition.

@@ -22,6 +22,8 @@ pub(super) struct Prepared {
     pub command: Vec<String>,
     pub settings: toml::Table,
     pub server_description: String,
+    /// For the user: defaults agx read as their declared type (see [`setting`]).
+    pub warnings: Vec<String>,
 }
 
 pub(super) fn prepare(
@@ -155,8 +157,17 @@ pub(super) fn prepare(
     fs_err::write(dir.join(LAUNCHER), script)?;
 
     let mut settings = toml::Table::new();
+    let mut warnings = Vec::new();
     for (key, entry) in &user_config {
-        settings.insert(key.clone(), toml::Value::Table(setting(key, entry)));
+        let (table, warning) = setting(key, entry).map_err(|detail| {
+            bad(
+                detail,
+                "write the default as the type declares it (`\"default\": 10`, `\"default\": true`) \
+                 in manifest.json and pack the bundle again",
+            )
+        })?;
+        settings.insert(key.clone(), toml::Value::Table(table));
+        warnings.extend(warning.map(|w| format!("{}: {w}", bundle.origin)));
     }
     let list = |what: &str, names: Vec<&str>| {
         (!names.is_empty()).then(|| format!("{what}: {}", names.join(", ")))
@@ -187,6 +198,7 @@ pub(super) fn prepare(
         command: vec!["sh".into(), LAUNCHER.into()],
         settings,
         server_description,
+        warnings,
     })
 }
 
@@ -225,9 +237,12 @@ fn read_user_config(
     Ok(entries)
 }
 
-/// The agx setting a `user_config` entry becomes (docs/ecosystem.md, "MCPB bundles").
-fn setting(key: &str, entry: &UserConfig) -> toml::Table {
+/// The agx setting a `user_config` entry becomes (docs/ecosystem.md, "MCPB bundles"), and a
+/// warning when its default is a string agx read as the declared number or boolean (as the
+/// `mcpb` CLI packs `"default": "10"`). A default that is not of its type is an error.
+fn setting(key: &str, entry: &UserConfig) -> Result<(toml::Table, Option<String>), String> {
     let mut table = toml::Table::new();
+    let mut warning = None;
     let mut description = entry
         .description
         .clone()
@@ -282,11 +297,41 @@ fn setting(key: &str, entry: &UserConfig) -> toml::Table {
             other => Some(other.to_string()),
         };
         if let Some(text) = text {
-            table.insert("default".into(), expand_home_variables(&text).into());
+            let text = expand_home_variables(&text);
+            let (value, coerced) = typed_default(kind, &text).ok_or_else(|| {
+                format!("user_config.{key} is a {kind} but its default is `{text}`")
+            })?;
+            table.insert("default".into(), value);
+            if coerced && default.is_string() {
+                warning = Some(format!(
+                    "user_config.{key}: the default \"{text}\" is a string; agx reads it as the {kind} {text}"
+                ));
+            }
         }
     }
     table.insert("env".into(), format!("{VALUE_PREFIX}{key}").into());
-    table
+    Ok((table, warning))
+}
+
+/// A default's text as the TOML value of a setting of `kind`; the flag says whether it
+/// had to be read as a number or boolean. `None` when it is not one.
+fn typed_default(kind: &str, text: &str) -> Option<(toml::Value, bool)> {
+    match kind {
+        "number" => {
+            let trimmed = text.trim();
+            let value = match trimmed.parse::<i64>() {
+                Ok(i) => toml::Value::Integer(i),
+                Err(_) => toml::Value::Float(trimmed.parse::<f64>().ok().filter(|x| x.is_finite())?),
+            };
+            Some((value, true))
+        }
+        "boolean" => match text.trim() {
+            "true" => Some((true.into(), true)),
+            "false" => Some((false.into(), true)),
+            _ => None,
+        },
+        _ => Some((text.into(), false)),
+    }
 }
 
 /// `${HOME}`, `${DESKTOP}`, `${DOCUMENTS}`, `${DOWNLOADS}` in a default value, resolved at
@@ -518,9 +563,10 @@ mod tests {
             "type": "number", "title": "Max", "default": 10, "min": 1, "max": 100, "required": true
         }))
         .unwrap();
-        let table = setting("max_size", &entry);
+        let (table, warning) = setting("max_size", &entry).unwrap();
+        assert_eq!(warning, None);
         assert_eq!(table["type"].as_str(), Some("number"));
-        assert_eq!(table["default"].as_str(), Some("10"));
+        assert_eq!(table["default"].as_integer(), Some(10));
         assert_eq!(table["required"].as_bool(), Some(true));
         assert_eq!(table["description"].as_str(), Some("Max (1 to 100)"));
         assert_eq!(table["env"].as_str(), Some("MCPB_USER_CONFIG_max_size"));
@@ -528,8 +574,37 @@ mod tests {
             "type": "string", "sensitive": true, "default": "x"
         }))
         .unwrap();
-        let table = setting("api_key", &secret);
+        let (table, _) = setting("api_key", &secret).unwrap();
         assert_eq!(table["secret"].as_bool(), Some(true));
         assert!(!table.contains_key("default"));
+    }
+
+    #[test]
+    fn string_defaults_of_numbers_and_booleans_are_read_as_their_type_with_a_warning() {
+        let entry = |kind: &str, default: serde_json::Value| -> UserConfig {
+            serde_json::from_value(serde_json::json!({"type": kind, "default": default})).unwrap()
+        };
+        let (table, warning) = setting("limit", &entry("number", "10".into())).unwrap();
+        assert_eq!(table["default"].as_integer(), Some(10));
+        assert_eq!(
+            warning.as_deref(),
+            Some("user_config.limit: the default \"10\" is a string; agx reads it as the number 10")
+        );
+        let (table, _) = setting("ratio", &entry("number", "0.5".into())).unwrap();
+        assert_eq!(table["default"].as_float(), Some(0.5));
+        let (table, warning) = setting("debug", &entry("boolean", "true".into())).unwrap();
+        assert_eq!(table["default"].as_bool(), Some(true));
+        assert!(warning.is_some());
+        let (table, warning) = setting("debug", &entry("boolean", false.into())).unwrap();
+        assert_eq!(table["default"].as_bool(), Some(false));
+        assert_eq!(warning, None);
+        let (table, warning) = setting("name", &entry("string", "10".into())).unwrap();
+        assert_eq!(table["default"].as_str(), Some("10"));
+        assert_eq!(warning, None);
+        assert_eq!(
+            setting("limit", &entry("number", "ten".into())).unwrap_err(),
+            "user_config.limit is a number but its default is `ten`"
+        );
+        assert!(setting("debug", &entry("boolean", "yes".into())).is_err());
     }
 }
