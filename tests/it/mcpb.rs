@@ -377,3 +377,27 @@ fn string_defaults_are_read_as_their_declared_type_with_a_warning() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "10");
 }
+
+#[test]
+fn manifest_version_0_1_bundles_install_with_their_field_names() {
+    let home = TestHome::new();
+    // As the official examples write 0.1: `dxt_version`, alone or beside `manifest_version`.
+    for (name, versions) in [
+        ("old", json!({"manifest_version": null, "dxt_version": "0.1"})),
+        ("both", json!({"manifest_version": "0.1", "dxt_version": "0.1"})),
+    ] {
+        let bundle = home.home().join(format!("{name}.mcpb"));
+        let mut manifest = versions;
+        manifest["name"] = json!(name);
+        sh_bundle(&bundle, manifest);
+        let out = agx(&home, &["install", bundle.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+    }
+    let bundle = home.home().join("none.mcpb");
+    sh_bundle(&bundle, json!({"manifest_version": null, "name": "none"}));
+    let err = refused(&home, &bundle);
+    assert!(
+        err.contains("manifest.json has no manifest_version (nor the older dxt_version)"),
+        "{err}"
+    );
+}

@@ -276,15 +276,25 @@ pub fn read_manifest(bundle: &BundleFile) -> Result<Manifest, EcosystemError> {
             "fix manifest.json (check it with `mcpb validate manifest.json`) and pack the bundle again",
         )
     })?;
-    if !MANIFEST_VERSIONS.contains(&manifest.manifest_version.as_str()) {
-        return Err(bad(
-            format!(
-                "manifest.json has manifest_version `{}`; agx reads {}",
-                manifest.manifest_version,
-                MANIFEST_VERSIONS.join(", ")
-            ),
-            "repack the bundle with a current `mcpb` CLI",
-        ));
+    match manifest.declared_version() {
+        Some(version) if MANIFEST_VERSIONS.contains(&version) => {}
+        Some(version) => {
+            return Err(bad(
+                format!(
+                    "manifest.json has manifest_version `{version}`; agx reads {}",
+                    MANIFEST_VERSIONS.join(", ")
+                ),
+                "set manifest_version to one of those if the manifest follows it, or install \
+                 a newer agx for a newer manifest version",
+            ));
+        }
+        None => {
+            return Err(bad(
+                "manifest.json has no manifest_version (nor the older dxt_version)".into(),
+                "add \"manifest_version\": \"0.3\" (the version its fields follow) to manifest.json \
+                 and pack the bundle again",
+            ));
+        }
     }
     if ServerType::parse(&manifest.server.kind).is_none() {
         return Err(bad(
