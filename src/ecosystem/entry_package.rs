@@ -260,6 +260,20 @@ mod tests {
     }
 
     #[test]
+    fn image_identifiers_outside_the_reference_grammar_are_refused() {
+        for identifier in ["--privileged", "-e", "../../x", "acme/--privileged"] {
+            let p = package(serde_json::json!({"registryType": "oci", "identifier": identifier,
+                "version": "1.0.0", "transport": {"type": "stdio"}}));
+            let err = image_spec("io.github.user/x", &p).unwrap_err();
+            assert!(
+                err.to_string().contains("is not an image name part")
+                    || err.to_string().contains("is not a registry host"),
+                "{identifier}: {err}"
+            );
+        }
+    }
+
+    #[test]
     fn image_settings_travel_by_name_and_values_stay_off_the_command_line() {
         let p = package(
             serde_json::json!({"registryType": "oci", "identifier": "mcp/time",
