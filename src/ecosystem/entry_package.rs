@@ -262,8 +262,10 @@ mod tests {
     #[test]
     fn image_identifiers_outside_the_reference_grammar_are_refused() {
         for identifier in ["--privileged", "-e", "../../x", "acme/--privileged"] {
-            let p = package(serde_json::json!({"registryType": "oci", "identifier": identifier,
-                "version": "1.0.0", "transport": {"type": "stdio"}}));
+            let p = package(
+                serde_json::json!({"registryType": "oci", "identifier": identifier,
+                "version": "1.0.0", "transport": {"type": "stdio"}}),
+            );
             let err = image_spec("io.github.user/x", &p).unwrap_err();
             assert!(
                 err.to_string().contains("is not an image name part")

@@ -598,3 +598,128 @@ fn info_reads_a_scoped_npm_name_as_serve_and_list_do() {
         "{text}"
     );
 }
+
+#[test]
+fn npm_specs_reach_npm_after_its_options_end() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["install", "npm:@scope/x@^1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let calls = fake_npm_calls(&bin);
+    assert_eq!(calls[0], ["view", "--json", "--", "@scope/x@^1", "version"]);
+    let install = &calls[1];
+    assert_eq!(install[0], "install");
+    assert_eq!(install[install.len() - 2..], ["--", "@scope/x@1.0.0"]);
+}
+
+#[test]
+fn versions_that_are_not_versions_never_reach_npm_or_pip() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    for (spec, message) in [
+        (
+            "npm:x@git+https://evil.example/x.git",
+            "is not a semver version, range or dist-tag",
+        ),
+        (
+            "npm:x@file:../x",
+            "is not a semver version, range or dist-tag",
+        ),
+        (
+            "npm:x@https://evil.example/x.tgz",
+            "is not a semver version",
+        ),
+        (
+            "npm:x@--registry=http://evil.example",
+            "is not a semver version",
+        ),
+        ("pypi:x==1; touch pwned", "is not a PEP 440 version"),
+        (
+            "pypi:x==1 @ https://evil.example/x.whl",
+            "is not a PEP 440 version",
+        ),
+    ] {
+        let out = agx_with_fake_npm(&home, &bin)
+            .args(["install", spec])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{spec} was accepted");
+        let err = stderr(&out);
+        assert!(err.contains(message), "{spec}: {err}");
+        assert!(!err.contains("Traceback"), "{spec}: {err}");
+    }
+    assert!(
+        fake_npm_calls(&bin).is_empty(),
+        "{:?}",
+        fake_npm_calls(&bin)
+    );
+    assert!(!home.home().join("pwned").exists());
+    assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
+}
+
+/// Whether the process `pid` is gone (or a zombie waiting to be reaped: killed all the same).
+#[cfg(target_os = "linux")]
+fn process_ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn npm_is_stopped_at_the_download_deadline_with_what_it_started() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    // npm waits on a child of its own, as it does on a registry it retries.
+    let pids = home.home().join("npm-pids");
+    let npm = bin.join("npm");
+    let script = std::fs::read_to_string(&npm).unwrap().replace(
+        "if [ -n \"$FAKE_NPM_SLEEP\" ]; then sleep \"$FAKE_NPM_SLEEP\"; fi",
+        &format!(
+            "if [ -n \"$FAKE_NPM_SLEEP\" ]; then sleep \"$FAKE_NPM_SLEEP\" & echo $$ $! > '{}'; wait; fi",
+            pids.display()
+        ),
+    );
+    std::fs::write(&npm, script).unwrap();
+    let out = agx_with_fake_npm(&home, &bin)
+        .env("FAKE_NPM_SLEEP", "600")
+        .env("AGX_HTTP_DEADLINE", "1")
+        .args(["install", "npm:x@1.0.0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: npm:x@1.0.0: `npm view --json -- x@1.0.0 version` did not finish within 1 s and was stopped"),
+        "{err}"
+    );
+    assert!(err.contains("AGX_HTTP_DEADLINE"), "{err}");
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    for pid in pids.split_whitespace() {
+        assert!(process_ended(pid), "process {pid} outlived the deadline");
+    }
+    assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
+}
+
+#[test]
+fn a_bad_deadline_setting_is_named() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .env("AGX_HTTP_DEADLINE", "soon")
+        .args(["install", "npm:x@1.0.0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("AGX_HTTP_DEADLINE"),
+        "{}",
+        stderr(&out)
+    );
+}

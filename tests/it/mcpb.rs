@@ -369,10 +369,15 @@ fn string_defaults_are_read_as_their_declared_type_with_a_warning() {
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        err.contains("user_config.max_results: the default \"10\" is a string; agx reads it as the number 10"),
+        err.contains(
+            "user_config.max_results: the default \"10\" is a string; agx reads it as the number 10"
+        ),
         "{err}"
     );
-    assert!(err.contains("user_config.debug: the default \"true\""), "{err}");
+    assert!(
+        err.contains("user_config.debug: the default \"true\""),
+        "{err}"
+    );
     let out = agx(&home, &["config", "get", "mcpb/typed", "max_results"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "10");
@@ -383,8 +388,14 @@ fn manifest_version_0_1_bundles_install_with_their_field_names() {
     let home = TestHome::new();
     // As the official examples write 0.1: `dxt_version`, alone or beside `manifest_version`.
     for (name, versions) in [
-        ("old", json!({"manifest_version": null, "dxt_version": "0.1"})),
-        ("both", json!({"manifest_version": "0.1", "dxt_version": "0.1"})),
+        (
+            "old",
+            json!({"manifest_version": null, "dxt_version": "0.1"}),
+        ),
+        (
+            "both",
+            json!({"manifest_version": "0.1", "dxt_version": "0.1"}),
+        ),
     ] {
         let bundle = home.home().join(format!("{name}.mcpb"));
         let mut manifest = versions;

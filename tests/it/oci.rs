@@ -43,10 +43,16 @@ fn bad_image_references_are_refused_before_anything_runs() {
         ("oci:x@sha256:abc", "is not an image digest"),
         ("oci:x:-bad", "is not an image tag"),
         // Each would reach `docker run` as a flag, or climb out of the name.
-        ("oci:--privileged", "`--privileged` is not an image name part"),
+        (
+            "oci:--privileged",
+            "`--privileged` is not an image name part",
+        ),
         ("oci:-e", "`-e` is not an image name part"),
         ("oci:../../x", "`..` is not a registry host"),
-        ("oci:acme/--privileged", "`--privileged` is not an image name part"),
+        (
+            "oci:acme/--privileged",
+            "`--privileged` is not an image name part",
+        ),
     ] {
         let out = agx(&home, &["install", spec]);
         assert!(!out.status.success(), "{spec} was accepted");

@@ -321,7 +321,9 @@ fn typed_default(kind: &str, text: &str) -> Option<(toml::Value, bool)> {
             let trimmed = text.trim();
             let value = match trimmed.parse::<i64>() {
                 Ok(i) => toml::Value::Integer(i),
-                Err(_) => toml::Value::Float(trimmed.parse::<f64>().ok().filter(|x| x.is_finite())?),
+                Err(_) => {
+                    toml::Value::Float(trimmed.parse::<f64>().ok().filter(|x| x.is_finite())?)
+                }
             };
             Some((value, true))
         }
@@ -588,7 +590,9 @@ mod tests {
         assert_eq!(table["default"].as_integer(), Some(10));
         assert_eq!(
             warning.as_deref(),
-            Some("user_config.limit: the default \"10\" is a string; agx reads it as the number 10")
+            Some(
+                "user_config.limit: the default \"10\" is a string; agx reads it as the number 10"
+            )
         );
         let (table, _) = setting("ratio", &entry("number", "0.5".into())).unwrap();
         assert_eq!(table["default"].as_float(), Some(0.5));

@@ -196,7 +196,10 @@ mod tests {
             let manifest: Manifest = serde_json::from_value(doc).unwrap();
             manifest.declared_version().map(str::to_string)
         };
-        assert_eq!(read(serde_json::json!({"dxt_version": "0.1"})).as_deref(), Some("0.1"));
+        assert_eq!(
+            read(serde_json::json!({"dxt_version": "0.1"})).as_deref(),
+            Some("0.1")
+        );
         assert_eq!(
             read(serde_json::json!({"dxt_version": "0.1", "manifest_version": "0.2"})).as_deref(),
             Some("0.2")
