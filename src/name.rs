@@ -87,31 +87,69 @@ fn check_segment(segment: &str) -> Result<(), String> {
 /// ecosystem's rules instead of agx's segment rules.
 pub const ECOSYSTEM_PUBLISHERS: [&str; 4] = ["npm", "pypi", "oci", "mcpb"];
 
-/// Check an image repository (`ghcr.io/acme/x`, `localhost:5000/x`): `/`-separated
-/// components of `a-z 0-9 . _ -`, the first of which may end in a `:port`.
-fn check_image_repository(name: &str) -> Result<(), String> {
+/// Check an image repository (`ghcr.io/acme/x`, `localhost:5000/x`) against the OCI
+/// distribution reference grammar: an optional registry host (`[a-z0-9-]` labels between
+/// dots, an optional `:port`), told apart as docker does (a first component with a `.` or
+/// `:`, or `localhost`), then path components `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*`. So no
+/// name an image check accepts starts with `-` (a runtime flag) or holds `..`.
+/// [`crate::ecosystem::oci::check_reference`] checks the tag and digest after it.
+pub fn check_image_repository(name: &str) -> Result<(), String> {
     if name.len() > 255 {
         return Err("image names have at most 255 characters".into());
     }
-    for (i, part) in name.split('/').enumerate() {
-        let part = match part.split_once(':') {
-            Some((host, port)) if i == 0 && name.contains('/') => {
-                if port.is_empty() || !port.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(format!("`{host}:{port}` has a port that is not a number"));
-                }
-                host
-            }
-            _ => part,
-        };
-        if part.is_empty() {
-            return Err("a part of the image name is empty".into());
-        }
-        if let Some(c) = part.chars().find(|c| {
-            !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_'))
-        }) {
-            return Err(format!(
-                "`{part}` contains `{c}`; image names use a-z, 0-9, `-`, `.` and `_`"
-            ));
+    let mut parts = name.split('/').peekable();
+    let first = parts.peek().copied().unwrap_or_default();
+    if name.contains('/') && (first.contains(['.', ':']) || first == "localhost") {
+        check_image_host(first)?;
+        parts.next();
+    }
+    for part in parts {
+        check_image_path_component(part)?;
+    }
+    Ok(())
+}
+
+fn check_image_host(host: &str) -> Result<(), String> {
+    let (domain, port) = match host.split_once(':') {
+        Some((domain, port)) => (domain, Some(port)),
+        None => (host, None),
+    };
+    if let Some(port) = port
+        && (port.is_empty() || !port.chars().all(|c| c.is_ascii_digit()))
+    {
+        return Err(format!("`{host}` has a port that is not a number"));
+    }
+    let label_ok = |label: &str| {
+        !label.is_empty()
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    if !domain.split('.').all(label_ok) {
+        return Err(format!(
+            "`{host}` is not a registry host: lowercase letters, digits and `-` between dots, then an optional `:port`"
+        ));
+    }
+    Ok(())
+}
+
+fn check_image_path_component(part: &str) -> Result<(), String> {
+    let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    let bad = || {
+        Err(format!(
+            "`{part}` is not an image name part: lowercase letters and digits, joined by `.`, `_`, `__` or dashes, starting and ending with a letter or digit"
+        ))
+    };
+    if !part.starts_with(alnum) || !part.ends_with(alnum) {
+        return bad();
+    }
+    // Between runs of letters and digits: `.`, `_`, `__`, or any number of `-`.
+    for separator in part.split(alnum).filter(|s| !s.is_empty()) {
+        let ok = matches!(separator, "." | "_" | "__") || separator.chars().all(|c| c == '-');
+        if !ok {
+            return bad();
         }
     }
     Ok(())

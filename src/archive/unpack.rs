@@ -312,7 +312,7 @@ pub(super) fn write_file<R: Read>(
 
 /// Absolute paths and `..` segments, judged on the raw name so that no platform's path
 /// parsing can hide them (`\` counts as a separator too, as it does on Windows).
-pub(super) fn check_path_syntax(name: &str) -> Result<(), UnsafeEntry> {
+pub fn check_path_syntax(name: &str) -> Result<(), UnsafeEntry> {
     let has_drive =
         name.len() >= 2 && name.as_bytes()[1] == b':' && name.as_bytes()[0].is_ascii_alphabetic();
     if name.starts_with('/') || name.starts_with('\\') || has_drive {

@@ -101,8 +101,19 @@ impl<'a> ZipExtraction<'a> {
         }
     }
 
+    /// Open the archive, refusing one whose central directory lists a name twice: the zip
+    /// reader keeps only one entry per name, so the check cannot wait for [`Self::check`].
     fn open<R: Read + Seek>(&self, reader: R) -> Result<zip::ZipArchive<R>, ArchiveError> {
-        zip::ZipArchive::new(reader).map_err(|e| self.zip_error(e))
+        let zip = zip::ZipArchive::new(reader).map_err(|e| self.zip_error(e))?;
+        if !zip.has_duplicate_names() {
+            return Ok(zip);
+        }
+        let start = zip.central_directory_start();
+        let entry = repeated_name(zip.into_inner(), start)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "(a name its central directory lists twice)".into());
+        Err(self.refuse(UnsafeEntry::Duplicate { entry }))
     }
 
     fn run<R: Read + Seek>(mut self, reader: R, dest: &Path) -> Result<(), ArchiveError> {
@@ -196,6 +207,32 @@ impl<'a> ZipExtraction<'a> {
                 source: io::Error::other(other.to_string()),
             },
         }
+    }
+}
+
+/// The first name the central directory at `start` lists a second time.
+fn repeated_name<R: Read + Seek>(mut reader: R, start: u64) -> io::Result<Option<String>> {
+    /// A central directory record: its signature, then fixed fields up to the name.
+    const SIGNATURE: [u8; 4] = [0x50, 0x4b, 0x01, 0x02];
+    const FIXED: usize = 46;
+    reader.seek(io::SeekFrom::Start(start))?;
+    let mut names = HashSet::new();
+    let mut header = [0u8; FIXED];
+    loop {
+        if reader.read_exact(&mut header).is_err() || header[..4] != SIGNATURE {
+            return Ok(None);
+        }
+        let field = |at: usize| u16::from_le_bytes([header[at], header[at + 1]]);
+        let (name_len, extra_len, comment_len) = (field(28), field(30), field(32));
+        let mut name = vec![0u8; usize::from(name_len)];
+        reader.read_exact(&mut name)?;
+        let name = String::from_utf8_lossy(&name).into_owned();
+        if !names.insert(name.clone()) {
+            return Ok(Some(name));
+        }
+        reader.seek(io::SeekFrom::Current(
+            i64::from(extra_len) + i64::from(comment_len),
+        ))?;
     }
 }
 
@@ -351,6 +388,36 @@ mod tests {
             message.starts_with("the archive expands past the limit of 512 MiB"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_name_twice_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        // The writer refuses a repeated name, so write two names of one length and make
+        // the second the first in the bytes (local header and central directory alike).
+        let path = zip_file(tmp.path(), |w| {
+            w.start_file("manifest.json", SimpleFileOptions::default())?;
+            w.write_all(b"{\"a\": 1}")?;
+            w.start_file("manifesX.json", SimpleFileOptions::default())?;
+            Ok(w.write_all(b"{\"a\": 2}")?)
+        });
+        let bytes = fs::read(&path).unwrap();
+        let patched: Vec<u8> = bytes
+            .windows(13)
+            .enumerate()
+            .filter(|(_, w)| *w == b"manifesX.json")
+            .map(|(i, _)| i)
+            .fold(bytes.clone(), |mut out, i| {
+                out[i..i + 13].copy_from_slice(b"manifest.json");
+                out
+            });
+        fs::write(&path, patched).unwrap();
+        assert_eq!(
+            unpack_err(&path, &tmp.path().join("out")),
+            "entry `manifest.json` appears more than once"
+        );
+        let err = read_zip_file(&path, "manifest.json", 100).unwrap_err();
+        assert!(err.to_string().starts_with("refusing to unpack"), "{err}");
     }
 
     #[test]

@@ -60,10 +60,15 @@ fn listed_text(info: &ListedServerInfo) -> String {
                 .as_deref()
                 .map(|h| format!(", runs with {h}"))
                 .unwrap_or_default();
+            let version = p
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {} {} {} ({}{hint})",
-                p.registry_type, p.identifier, p.version, p.transport
+                "  {} {}{version} ({}{hint})",
+                p.registry_type, p.identifier, p.transport
             );
             write_settings(&mut out, &p.settings);
         }
@@ -77,7 +82,8 @@ fn listed_text(info: &ListedServerInfo) -> String {
     }
     let _ = writeln!(
         out,
-        "installing from an MCP registry is not supported yet (see docs/ecosystem.md)"
+        "install it with `agx install {}` (`--prefer` picks a package or remote; see docs/ecosystem.md)",
+        info.name
     );
     out
 }

@@ -42,15 +42,22 @@ pub(super) fn provision(
     match package.registry_type.as_str() {
         "npm" | "pypi" => {
             let npm = package.registry_type == "npm";
+            // The entry pins what it was published with; agx never guesses one.
+            let version = package
+                .version
+                .as_deref()
+                .ok_or_else(|| EcosystemError::NotFound {
+                    spec: package_label(server, package),
+                    detail: "the entry gives no `version` for this package".into(),
+                })?;
             let spec = ecosystem_spec(
                 server,
                 package,
                 &format!(
-                    "{}:{}{}{}",
+                    "{}:{}{}{version}",
                     package.registry_type,
                     package.identifier,
                     if npm { "@" } else { "==" },
-                    package.version
                 ),
             )?;
             let provisioned = if npm {
@@ -128,9 +135,14 @@ fn ecosystem_spec(
     EcosystemSpec::parse(text)
         .expect("an ecosystem prefix")
         .map_err(|e| EcosystemError::NotFound {
-            spec: format!("{server}: {} {}", package.registry_type, package.identifier),
+            spec: package_label(server, package),
             detail: e.to_string(),
         })
+}
+
+/// `io.github.user/weather: npm @u/weather`, how errors name one package of an entry.
+fn package_label(server: &str, package: &Package) -> String {
+    format!("{server}: {} {}", package.registry_type, package.identifier)
 }
 
 /// Registries that `docker` reaches for an image named without a host.
@@ -138,7 +150,7 @@ const DEFAULT_IMAGE_HOSTS: [&str; 3] = ["docker.io", "index.docker.io", "registr
 
 /// The image an OCI package names: its identifier, under the host of `registryBaseUrl`
 /// when the identifier names none, at the package's version unless the identifier carries a
-/// tag or digest itself.
+/// tag or digest itself (neither: the image's default tag, pinned to a digest by `pin`).
 pub(super) fn image_spec(server: &str, package: &Package) -> Result<EcosystemSpec, EcosystemError> {
     let identifier = package.identifier.as_str();
     let first = identifier.split('/').next().unwrap_or_default();
@@ -161,8 +173,11 @@ pub(super) fn image_spec(server: &str, package: &Package) -> Result<EcosystemSpe
         _ => identifier.to_string(),
     };
     let parts = oci::split_reference(&reference);
-    if parts.tag.is_none() && parts.digest.is_none() {
-        reference = format!("{reference}:{}", package.version);
+    if parts.tag.is_none()
+        && parts.digest.is_none()
+        && let Some(version) = &package.version
+    {
+        reference = format!("{reference}:{version}");
     }
     ecosystem_spec(server, package, &format!("oci:{reference}"))
 }
@@ -242,6 +257,22 @@ mod tests {
             image_spec("s", &p).unwrap().native_reference(),
             "localhost:5000/x:2.0"
         );
+    }
+
+    #[test]
+    fn image_identifiers_outside_the_reference_grammar_are_refused() {
+        for identifier in ["--privileged", "-e", "../../x", "acme/--privileged"] {
+            let p = package(
+                serde_json::json!({"registryType": "oci", "identifier": identifier,
+                "version": "1.0.0", "transport": {"type": "stdio"}}),
+            );
+            let err = image_spec("io.github.user/x", &p).unwrap_err();
+            assert!(
+                err.to_string().contains("is not an image name part")
+                    || err.to_string().contains("is not a registry host"),
+                "{identifier}: {err}"
+            );
+        }
     }
 
     #[test]

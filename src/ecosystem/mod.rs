@@ -92,6 +92,17 @@ impl EcosystemSpec {
             return None;
         };
         let (name, version) = rest;
+        let checked = match (&ecosystem, version) {
+            (Ecosystem::Npm, Some(v)) if !v.is_empty() => check_npm_version(v),
+            (Ecosystem::Pypi, Some(v)) if !v.is_empty() => check_pypi_version(v),
+            _ => Ok(()),
+        };
+        if let Err(reason) = checked {
+            return Some(Err(NameError::Package {
+                input: arg.to_string(),
+                reason,
+            }));
+        }
         let parsed =
             PackageName::parse(&format!("{}/{name}", ecosystem.prefix())).and_then(|name| {
                 match version {
@@ -123,6 +134,56 @@ impl EcosystemSpec {
             Some(v) => format!("{name}:{v}"),
             None => name,
         }
+    }
+}
+
+/// An npm spec's version part: a semver version or range (`1.2.3`, `^1`, `>=1 <2`) or a
+/// dist-tag (`latest`, `next`). npm would also take a URL, a `git+…` or `file:` spec or an
+/// alias, and fetch from any host, run git or read a local folder for it.
+fn check_npm_version(version: &str) -> Result<(), String> {
+    let dist_tag = version.starts_with(|c: char| c.is_ascii_alphabetic())
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    // The range parser skips what it does not know (`1 ; touch x` parses), so each word
+    // must look like a comparator first: operators, then a version or `x`/`*`.
+    let comparator = |word: &str| {
+        let rest = word.trim_start_matches(['<', '>', '=', '~', '^']);
+        let rest = rest.strip_prefix(['v', 'V']).unwrap_or(rest);
+        rest.starts_with(|c: char| c.is_ascii_digit() || matches!(c, 'x' | 'X' | '*'))
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '*'))
+    };
+    let words: Vec<&str> = version.split_whitespace().collect();
+    let range = !words.is_empty()
+        && words.iter().enumerate().all(|(i, word)| {
+            comparator(word)
+                || (matches!(*word, "||" | "-") && i > 0 && i + 1 < words.len())
+                || word.split("||").all(|w| w.is_empty() || comparator(w)) && !word.starts_with('|')
+        });
+    if dist_tag || (range && nodejs_semver::Range::parse(version).is_ok()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{version}` is not a semver version, range or dist-tag; agx installs npm packages \
+             from the npm registry only (e.g. `npm:name@1.2.3`, `npm:name@^1`, `npm:name@next`)"
+        ))
+    }
+}
+
+/// A PyPI spec's version part (after `==`): a PEP 440 version, or a prefix with `.*`. pip
+/// would read anything after it (`; marker`, `@ URL`) as more of the requirement.
+fn check_pypi_version(version: &str) -> Result<(), String> {
+    use std::str::FromStr;
+    let plain = version.trim() == version && !version.starts_with('-');
+    if plain && pep440_rs::VersionSpecifier::from_str(&format!("=={version}")).is_ok() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{version}` is not a PEP 440 version; give one like `pypi:name==1.2.3` (or \
+             `==1.2.*`), without markers, URLs or spaces"
+        ))
     }
 }
 
@@ -166,6 +227,8 @@ pub struct Provisioned {
     pub integrity: Vec<String>,
     /// The MCP registry entry it was installed from, if any.
     pub origin: Option<EntryOrigin>,
+    /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -209,6 +272,16 @@ pub enum EcosystemError {
         #[source]
         source: Box<crate::index::IndexError>,
     },
+    /// npm or pip ran past agx's download deadline and was killed, with what it started.
+    #[error("{spec}: `{command}` did not finish within {} s and was stopped", .deadline.as_secs_f64())]
+    Deadline {
+        spec: String,
+        command: String,
+        deadline: std::time::Duration,
+    },
+    /// A limit in the environment (`AGX_HTTP_DEADLINE`) that does not parse.
+    #[error(transparent)]
+    Limits(Box<crate::index::IndexError>),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -236,6 +309,13 @@ impl crate::error::Hint for EcosystemError {
             ),
             EcosystemError::Archive(e) => crate::error::Hint::hint(e),
             EcosystemError::Download { source, .. } => crate::error::Hint::hint(source.as_ref()),
+            EcosystemError::Deadline { .. } => Some(
+                "its registry did not answer in time (npm and pip retry an unreachable one for \
+                 minutes): check the network and npm's or pip's registry settings, or set \
+                 AGX_HTTP_DEADLINE (seconds, default 600) higher for a slow one"
+                    .into(),
+            ),
+            EcosystemError::Limits(source) => crate::error::Hint::hint(source.as_ref()),
             EcosystemError::Version { .. } | EcosystemError::Io(_) => None,
         }
     }
@@ -268,6 +348,7 @@ pub fn provision(
         exact: launch.exact,
         integrity: launch.integrity,
         origin: None,
+        warnings: extras.warnings,
     })
 }
 
@@ -297,6 +378,8 @@ pub struct PackageExtras {
     pub(crate) homepage: Option<String>,
     pub(crate) repository: Option<String>,
     pub(crate) keywords: Vec<String>,
+    /// For the user, about what was read leniently (a bundle's string defaults).
+    pub(crate) warnings: Vec<String>,
 }
 
 /// Write `agx.toml` and the one wrapped server's definition.
@@ -433,8 +516,65 @@ impl GeneratedPackage<'_> {
     }
 }
 
-/// Run `program` with `args`; a missing program is `missing`, a failure keeps the last lines
-/// of its error output.
+/// Run `command` as [`std::process::Command::output`] does (stdin closed), for at most
+/// `AGX_HTTP_DEADLINE`, the deadline of agx's own downloads: npm and pip reach registries
+/// of their own and retry an unreachable one for minutes. At the deadline the command and
+/// every process it started are killed. A spawn error (a missing program) is returned as
+/// it is, for the caller to name.
+fn output_within_deadline(
+    spec: &EcosystemSpec,
+    command: &mut Command,
+) -> Result<Result<Output, std::io::Error>, EcosystemError> {
+    use crate::manifest::probe::{kill_group, read_in_background};
+    use std::process::Stdio;
+    let deadline = crate::index::HttpLimits::from_env()
+        .map_err(|e| EcosystemError::Limits(Box::new(e)))?
+        .deadline;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let started = std::time::Instant::now();
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => return Ok(Err(e)),
+    };
+    let stdout = read_in_background(child.stdout.take());
+    let stderr = read_in_background(child.stderr.take());
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() >= deadline {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let Some(status) = status else {
+        kill_group(&mut child);
+        let _ = child.wait();
+        let shown = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ");
+        return Err(EcosystemError::Deadline {
+            spec: spec.to_string(),
+            command: shown,
+            deadline,
+        });
+    };
+    Ok(Ok(Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }))
+}
+
+/// Run `program` with `args` (within the deadline of [`output_within_deadline`]); a
+/// missing program is `missing`, a failure keeps the last lines of its error output.
 fn run(
     spec: &EcosystemSpec,
     program: &str,
@@ -442,18 +582,14 @@ fn run(
     cwd: &Path,
     missing: impl Fn() -> EcosystemError,
 ) -> Result<Output, EcosystemError> {
-    let output = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
+    let output = output_within_deadline(spec, Command::new(program).args(args).current_dir(cwd))?
         .map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                missing()
-            } else {
-                e.into()
-            }
-        })?;
+        if e.kind() == std::io::ErrorKind::NotFound {
+            missing()
+        } else {
+            e.into()
+        }
+    })?;
     if output.status.success() {
         Ok(output)
     } else {
@@ -564,6 +700,91 @@ mod tests {
         assert!(EcosystemSpec::parse("npm:x@").unwrap().is_err());
         assert!(EcosystemSpec::parse("npm:UPPER").unwrap().is_err());
         assert!(EcosystemSpec::parse("pypi:a b").unwrap().is_err());
+    }
+
+    #[test]
+    fn npm_versions_are_semver_versions_ranges_or_dist_tags() {
+        for good in [
+            "1.2.3",
+            "^1",
+            "~1.2",
+            ">=1 <2",
+            "1.x",
+            "1.2.3 - 2.0.0",
+            "^1 || ^2",
+            "*",
+            "latest",
+            "next",
+            "beta",
+            "1.0.0-rc.1",
+        ] {
+            assert!(
+                EcosystemSpec::parse(&format!("npm:x@{good}"))
+                    .unwrap()
+                    .is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "https://evil.example/x.tgz",
+            "git+https://evil.example/x.git",
+            "git+ssh://git@evil.example:x.git",
+            "file:../x",
+            "github:user/repo",
+            "npm:other",
+            "user/repo#main",
+            "--registry=http://evil.example",
+            "-x",
+            "latest with space",
+            "1 ; touch x",
+        ] {
+            let err = EcosystemSpec::parse(&format!("npm:x@{bad}"))
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("is not a semver version, range or dist-tag"),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn pypi_versions_are_pep_440_versions() {
+        for good in [
+            "1.2.3",
+            "2025.9.25",
+            "1.0rc1",
+            "1!2.0",
+            "1.0.post1",
+            "1.0.dev3",
+            "1.2.*",
+        ] {
+            assert!(
+                EcosystemSpec::parse(&format!("pypi:x=={good}"))
+                    .unwrap()
+                    .is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "1; touch x",
+            "1 ; python_version > '3'",
+            "1 @ https://evil.example/x.whl",
+            "--index-url=http://evil.example",
+            "-r",
+            " 1",
+            "latest",
+            ">=1",
+        ] {
+            let err = EcosystemSpec::parse(&format!("pypi:x=={bad}"))
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("is not a PEP 440 version"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::{
-    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, run, server_name, tail, to_semver,
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, output_within_deadline, run,
+    server_name, tail, to_semver,
 };
 
 const INSTALL_NODE: &str = "install Node.js (which brings npm), e.g. from https://nodejs.org or your package manager, and make sure `node` and `npm` are on PATH";
@@ -38,7 +39,7 @@ pub(super) fn provision(
     if !options.allow_scripts {
         args.push("--ignore-scripts");
     }
-    args.push(&pinned);
+    args.extend(["--", &pinned]);
     run(spec, "npm", &args, dir, missing("npm"))?;
 
     let integrity = lock_integrity(dir, &name)?;
@@ -72,19 +73,21 @@ fn resolve(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
         spec.native_name(),
         spec.version.as_deref().unwrap_or("latest")
     );
-    let output = std::process::Command::new("npm")
-        .args(["view", &wanted, "version", "--json"])
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => EcosystemError::MissingRuntime {
-                what: "npm",
-                spec: spec.to_string(),
-                install: INSTALL_NODE,
-            },
-            _ => e.into(),
-        })?;
+    // `--` ends npm's options: nothing after it is read as a flag.
+    let output = output_within_deadline(
+        spec,
+        std::process::Command::new("npm")
+            .args(["view", "--json", "--", &wanted, "version"])
+            .current_dir(dir),
+    )?
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => EcosystemError::MissingRuntime {
+            what: "npm",
+            spec: spec.to_string(),
+            install: INSTALL_NODE,
+        },
+        _ => e.into(),
+    })?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
@@ -102,7 +105,7 @@ fn resolve(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
         }
         return Err(EcosystemError::Failed {
             spec: spec.to_string(),
-            command: format!("npm view {wanted} version --json"),
+            command: format!("npm view --json -- {wanted} version"),
             detail: tail(&output.stderr),
         });
     }

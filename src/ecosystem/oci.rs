@@ -42,9 +42,13 @@ pub fn split_reference(reference: &str) -> ImageRef<'_> {
     }
 }
 
-/// Check the parts `oci:` specs may not get wrong: a tag (`[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`)
-/// and a digest (`sha256:` and 64 lowercase hex digits).
+/// Check a reference against the OCI reference grammar, `[host[:port]/]path[:tag][@digest]`:
+/// the repository by [`crate::name::check_image_repository`], a tag
+/// (`[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`) and a digest (`sha256:` and 64 lowercase hex
+/// digits, the one algorithm agx pins with). Every `oci:` spec and server.json image goes
+/// through it, so none reaches `docker run` as a flag.
 pub fn check_reference(image: &ImageRef<'_>) -> Result<(), String> {
+    crate::name::check_image_repository(image.repository)?;
     if let Some(tag) = image.tag {
         let valid = !tag.is_empty()
             && tag.len() <= 128
@@ -301,6 +305,35 @@ mod tests {
         assert!(check_reference(&r).is_ok());
         assert!(check_reference(&split_reference("x@sha256:abc")).is_err());
         assert!(check_reference(&split_reference("x:-bad")).is_err());
+    }
+
+    #[test]
+    fn references_follow_the_oci_grammar() {
+        for good in [
+            "mcp/time",
+            "ghcr.io/acme/weather-mcp:1.2",
+            "localhost:5000/a__b/c.d/e---f:v1_2",
+            "registry-1.docker.io/library/alpine",
+        ] {
+            assert!(check_reference(&split_reference(good)).is_ok(), "{good}");
+        }
+        for bad in [
+            "--privileged",
+            "-e",
+            "../../x",
+            "acme/--privileged",
+            "acme/-x",
+            "acme/x-",
+            "acme/a..b",
+            "acme/a___b",
+            "Acme/x",
+            "acme//x",
+            "-bad.io/x",
+            "ghcr.io:/x",
+            "acme/x:tag with space",
+        ] {
+            assert!(check_reference(&split_reference(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

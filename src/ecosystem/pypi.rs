@@ -7,7 +7,8 @@ use std::path::Path;
 use crate::name::normalize_pypi_name;
 
 use super::{
-    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, run, server_name, tail, to_semver,
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, output_within_deadline, run,
+    server_name, tail, to_semver,
 };
 
 const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
@@ -51,12 +52,14 @@ pub(super) fn provision(
     if !options.allow_sdist {
         args.extend(["--only-binary", ":all:"]);
     }
-    args.push(&requirement);
-    let output = std::process::Command::new(&*python)
-        .args(&args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()?;
+    // `--` ends pip's options: nothing after it is read as a flag.
+    args.extend(["--", &requirement]);
+    let output = output_within_deadline(
+        spec,
+        std::process::Command::new(&*python)
+            .args(&args)
+            .current_dir(dir),
+    )??;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         if stderr.contains("No matching distribution found") {

@@ -473,6 +473,7 @@ pub fn provision(
         extras: &extras,
     }
     .write(&dir)?;
+    let warnings = extras.warnings;
     Ok(Provisioned {
         dir,
         version,
@@ -484,6 +485,7 @@ pub fn provision(
             version: server.version.clone(),
             chosen,
         }),
+        warnings,
     })
 }
 

@@ -235,7 +235,7 @@ impl crate::error::Hint for IndexError {
                 "the registry's paging is broken; report it to its operator, or search it with fewer matches (`agx search <more words>`)".into(),
             ),
             IndexError::NotAnAgxIndex { .. } => Some(
-                "installing from an MCP registry is not supported yet; `agx search` and `agx info` show its servers".into(),
+                "an MCP registry installs its servers by their names (`agx install io.github.user/weather`); agx packages come from an agx index".into(),
             ),
             IndexError::SourceExists { name, .. } => Some(format!(
                 "remove it first with `agx registry remove-source {name}`, or pick another name"

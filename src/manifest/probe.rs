@@ -174,7 +174,9 @@ fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<
     })
 }
 
-fn read_in_background<R: Read + Send + 'static>(
+/// Read a child's pipe to its end (at most 1 MiB) on a thread of its own, so that neither
+/// pipe fills while the other is read. Also used for npm and pip (`crate::ecosystem`).
+pub(crate) fn read_in_background<R: Read + Send + 'static>(
     pipe: Option<R>,
 ) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
@@ -186,7 +188,9 @@ fn read_in_background<R: Read + Send + 'static>(
     })
 }
 
-fn kill_group(child: &mut Child) {
+/// Kill `child` and, on unix, the process group it leads (when started with
+/// `process_group(0)`): everything it started goes too.
+pub(crate) fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {
         if let Ok(pid) = libc::pid_t::try_from(child.id()) {

@@ -28,7 +28,7 @@ pub enum Subject {
 }
 
 /// A server.json entry of an MCP registry: what it offers and the settings its inputs
-/// become. Installing it is not supported yet.
+/// become (`agx install <name>` installs it).
 #[derive(Debug, Clone, Serialize)]
 pub struct ListedServerInfo {
     pub kind: &'static str,
@@ -49,7 +49,8 @@ pub struct ListedServerInfo {
 pub struct OfferedPackage {
     pub registry_type: String,
     pub identifier: String,
-    pub version: String,
+    /// Absent for an image or bundle whose identifier alone names it.
+    pub version: Option<String>,
     pub transport: &'static str,
     pub runtime_hint: Option<String>,
     pub settings: Vec<Setting>,
@@ -248,6 +249,13 @@ fn parse_target(store: &Store, target: &str) -> OpsResult<(PackageName, Option<S
         return Ok((q.package, Some(q.item.to_string())));
     }
     if segments == 3 {
+        // `npm/@scope/x` is a package whose name has a `/`, as `serve` and `list` read it.
+        if let Ok(name) = PackageName::parse(target)
+            && (QualifiedName::parse(target).is_err()
+                || store.installed(&name).ok().flatten().is_some())
+        {
+            return Ok((name, None));
+        }
         let q = QualifiedName::parse(target)?;
         return Ok((q.package, Some(q.item.to_string())));
     }

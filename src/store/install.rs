@@ -343,6 +343,9 @@ impl Installer<'_> {
         let stage = staging.new_dir("provision")?;
         let mut guard = StageGuard(Some(stage.clone()));
         let provisioned = provision(&stage)?;
+        for warning in &provisioned.warnings {
+            self.reporter.warn(warning);
+        }
         let package = load_checked(&provisioned.dir, what, false)?;
         guard.0 = None;
         Ok(PreparedEcosystem {

@@ -521,3 +521,205 @@ fn outdated_reports_a_newer_npm_version_from_the_registry() {
     let offline: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(offline, outdated);
 }
+
+/// A folder with a fake `node` and `npm` (POSIX sh): `npm view` answers version 1.0.0,
+/// `npm install` writes the package (one bin) and its lock entry, and every call appends
+/// its arguments, one per line after a `--call` line, to `npm-calls.log` beside them.
+/// With `FAKE_NPM_SLEEP` set, npm first sleeps that many seconds (as npm does retrying
+/// a registry it cannot reach).
+pub(crate) fn fake_npm(home: &TestHome) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = home.home().join("fake-npm-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = bin.join("npm-calls.log");
+    let npm = format!(
+        r#"#!/bin/sh
+{{ echo --call; for arg; do printf '%s\n' "$arg"; done; }} >> '{log}'
+if [ -n "$FAKE_NPM_SLEEP" ]; then sleep "$FAKE_NPM_SLEEP"; fi
+case "$1" in
+view) echo '"1.0.0"' ;;
+install)
+  for last; do :; done
+  name="${{last%@*}}"
+  mkdir -p "node_modules/$name"
+  printf '{{"name":"%s","version":"1.0.0","bin":{{"srv":"index.js"}}}}' "$name" > "node_modules/$name/package.json"
+  echo 'process.exit(0)' > "node_modules/$name/index.js"
+  printf '{{"packages":{{"node_modules/%s":{{"integrity":"sha512-fake"}}}}}}' "$name" > package-lock.json ;;
+esac
+"#,
+        log = log.display()
+    );
+    for (name, script) in [("npm", npm.as_str()), ("node", "#!/bin/sh\necho v22.0.0\n")] {
+        let path = bin.join(name);
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// `agx` with the fake npm of [`fake_npm`] first on PATH (and the system's tools after).
+pub(crate) fn agx_with_fake_npm(home: &TestHome, bin: &Path) -> Command {
+    let mut cmd = home.command(crate::support::AGX);
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    cmd
+}
+
+/// The calls the fake npm received, each as its arguments.
+pub(crate) fn fake_npm_calls(bin: &Path) -> Vec<Vec<String>> {
+    let log = std::fs::read_to_string(bin.join("npm-calls.log")).unwrap_or_default();
+    let mut calls: Vec<Vec<String>> = Vec::new();
+    for line in log.lines() {
+        if line == "--call" {
+            calls.push(Vec::new());
+        } else if let Some(call) = calls.last_mut() {
+            call.push(line.to_string());
+        }
+    }
+    calls
+}
+
+#[test]
+fn info_reads_a_scoped_npm_name_as_serve_and_list_do() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["install", "npm:@modelcontextprotocol/server-memory"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["info", "npm/@modelcontextprotocol/server-memory"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("npm/@modelcontextprotocol/server-memory 1.0.0 (installed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn npm_specs_reach_npm_after_its_options_end() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .args(["install", "npm:@scope/x@^1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let calls = fake_npm_calls(&bin);
+    assert_eq!(calls[0], ["view", "--json", "--", "@scope/x@^1", "version"]);
+    let install = &calls[1];
+    assert_eq!(install[0], "install");
+    assert_eq!(install[install.len() - 2..], ["--", "@scope/x@1.0.0"]);
+}
+
+#[test]
+fn versions_that_are_not_versions_never_reach_npm_or_pip() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    for (spec, message) in [
+        (
+            "npm:x@git+https://evil.example/x.git",
+            "is not a semver version, range or dist-tag",
+        ),
+        (
+            "npm:x@file:../x",
+            "is not a semver version, range or dist-tag",
+        ),
+        (
+            "npm:x@https://evil.example/x.tgz",
+            "is not a semver version",
+        ),
+        (
+            "npm:x@--registry=http://evil.example",
+            "is not a semver version",
+        ),
+        ("pypi:x==1; touch pwned", "is not a PEP 440 version"),
+        (
+            "pypi:x==1 @ https://evil.example/x.whl",
+            "is not a PEP 440 version",
+        ),
+    ] {
+        let out = agx_with_fake_npm(&home, &bin)
+            .args(["install", spec])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{spec} was accepted");
+        let err = stderr(&out);
+        assert!(err.contains(message), "{spec}: {err}");
+        assert!(!err.contains("Traceback"), "{spec}: {err}");
+    }
+    assert!(
+        fake_npm_calls(&bin).is_empty(),
+        "{:?}",
+        fake_npm_calls(&bin)
+    );
+    assert!(!home.home().join("pwned").exists());
+    assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
+}
+
+/// Whether the process `pid` is gone (or a zombie waiting to be reaped: killed all the same).
+#[cfg(target_os = "linux")]
+fn process_ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn npm_is_stopped_at_the_download_deadline_with_what_it_started() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    // npm waits on a child of its own, as it does on a registry it retries.
+    let pids = home.home().join("npm-pids");
+    let npm = bin.join("npm");
+    let script = std::fs::read_to_string(&npm).unwrap().replace(
+        "if [ -n \"$FAKE_NPM_SLEEP\" ]; then sleep \"$FAKE_NPM_SLEEP\"; fi",
+        &format!(
+            "if [ -n \"$FAKE_NPM_SLEEP\" ]; then sleep \"$FAKE_NPM_SLEEP\" & echo $$ $! > '{}'; wait; fi",
+            pids.display()
+        ),
+    );
+    std::fs::write(&npm, script).unwrap();
+    let out = agx_with_fake_npm(&home, &bin)
+        .env("FAKE_NPM_SLEEP", "600")
+        .env("AGX_HTTP_DEADLINE", "1")
+        .args(["install", "npm:x@1.0.0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: npm:x@1.0.0: `npm view --json -- x@1.0.0 version` did not finish within 1 s and was stopped"),
+        "{err}"
+    );
+    assert!(err.contains("AGX_HTTP_DEADLINE"), "{err}");
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    for pid in pids.split_whitespace() {
+        assert!(process_ended(pid), "process {pid} outlived the deadline");
+    }
+    assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
+}
+
+#[test]
+fn a_bad_deadline_setting_is_named() {
+    let home = TestHome::new();
+    let bin = fake_npm(&home);
+    let out = agx_with_fake_npm(&home, &bin)
+        .env("AGX_HTTP_DEADLINE", "soon")
+        .args(["install", "npm:x@1.0.0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("AGX_HTTP_DEADLINE"),
+        "{}",
+        stderr(&out)
+    );
+}

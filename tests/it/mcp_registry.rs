@@ -531,9 +531,11 @@ fn info_shows_a_server_json_entry() {
         "setting WEATHER_RETRIES (number, default 3)",
         "streamable-http https://weather.example.com/mcp",
         "setting token (secret, required, string): Account token",
+        "install it with `agx install io.github.user/weather`",
     ] {
         assert!(out.contains(expected), "missing `{expected}` in:\n{out}");
     }
+    assert!(!out.contains("not supported"), "{out}");
     let (ok, out, _) = run(agx(&home).args([
         "--registry",
         &server.url,

@@ -321,3 +321,94 @@ fn sha256_without_exactly_one_bundle_is_refused() {
     );
     assert!(store_files(&home).is_empty());
 }
+
+/// A bundle of type `binary` run by `sh` (so no runtime but the shell is needed), with
+/// `manifest` merged over a 0.3 manifest.
+fn sh_bundle(path: &Path, manifest: serde_json::Value) {
+    let mut doc = json!({
+        "manifest_version": "0.3",
+        "name": "typed",
+        "version": "1.0.0",
+        "description": "d",
+        "author": {"name": "a"},
+        "server": {
+            "type": "binary",
+            "entry_point": "server/run.sh",
+            "mcp_config": {"command": "sh", "args": ["${__dirname}/server/run.sh"]}
+        }
+    });
+    for (key, value) in manifest.as_object().unwrap() {
+        if value.is_null() {
+            doc.as_object_mut().unwrap().remove(key);
+        } else {
+            doc[key] = value.clone();
+        }
+    }
+    zip_file(path, |w| {
+        let file = SimpleFileOptions::default();
+        w.start_file("manifest.json", file)?;
+        w.write_all(doc.to_string().as_bytes())?;
+        w.start_file("server/run.sh", file)?;
+        Ok(w.write_all(b"exit 0\n")?)
+    });
+}
+
+#[test]
+fn string_defaults_are_read_as_their_declared_type_with_a_warning() {
+    let home = TestHome::new();
+    let bundle = home.home().join("typed.mcpb");
+    // As the current `mcpb` CLI packs its own hello-world-node example.
+    sh_bundle(
+        &bundle,
+        json!({"user_config": {
+            "max_results": {"type": "number", "title": "Max", "default": "10"},
+            "debug": {"type": "boolean", "title": "Debug", "default": "true"}
+        }}),
+    );
+    let out = agx(&home, &["install", bundle.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "user_config.max_results: the default \"10\" is a string; agx reads it as the number 10"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("user_config.debug: the default \"true\""),
+        "{err}"
+    );
+    let out = agx(&home, &["config", "get", "mcpb/typed", "max_results"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "10");
+}
+
+#[test]
+fn manifest_version_0_1_bundles_install_with_their_field_names() {
+    let home = TestHome::new();
+    // As the official examples write 0.1: `dxt_version`, alone or beside `manifest_version`.
+    for (name, versions) in [
+        (
+            "old",
+            json!({"manifest_version": null, "dxt_version": "0.1"}),
+        ),
+        (
+            "both",
+            json!({"manifest_version": "0.1", "dxt_version": "0.1"}),
+        ),
+    ] {
+        let bundle = home.home().join(format!("{name}.mcpb"));
+        let mut manifest = versions;
+        manifest["name"] = json!(name);
+        sh_bundle(&bundle, manifest);
+        let out = agx(&home, &["install", bundle.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+    }
+    let bundle = home.home().join("none.mcpb");
+    sh_bundle(&bundle, json!({"manifest_version": null, "name": "none"}));
+    let err = refused(&home, &bundle);
+    assert!(
+        err.contains("manifest.json has no manifest_version (nor the older dxt_version)"),
+        "{err}"
+    );
+}

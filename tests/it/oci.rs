@@ -39,9 +39,20 @@ pub(crate) fn daemon_answers(docker: &Path) -> bool {
 fn bad_image_references_are_refused_before_anything_runs() {
     let home = TestHome::new();
     for (spec, message) in [
-        ("oci:Acme/X", "`Acme` contains `A`"),
+        ("oci:Acme/X", "`Acme` is not an image name part"),
         ("oci:x@sha256:abc", "is not an image digest"),
         ("oci:x:-bad", "is not an image tag"),
+        // Each would reach `docker run` as a flag, or climb out of the name.
+        (
+            "oci:--privileged",
+            "`--privileged` is not an image name part",
+        ),
+        ("oci:-e", "`-e` is not an image name part"),
+        ("oci:../../x", "`..` is not a registry host"),
+        (
+            "oci:acme/--privileged",
+            "`--privileged` is not an image name part",
+        ),
     ] {
         let out = agx(&home, &["install", spec]);
         assert!(!out.status.success(), "{spec} was accepted");

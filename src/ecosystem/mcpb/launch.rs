@@ -22,6 +22,8 @@ pub(super) struct Prepared {
     pub command: Vec<String>,
     pub settings: toml::Table,
     pub server_description: String,
+    /// For the user: defaults agx read as their declared type (see [`setting`]).
+    pub warnings: Vec<String>,
 }
 
 pub(super) fn prepare(
@@ -75,6 +77,13 @@ pub(super) fn prepare(
             ));
         }
     };
+    // `join` of an absolute path (or one climbing out with `..`) leaves the bundle.
+    if let Err(problem) = crate::archive::check_path_syntax(&manifest.server.entry_point) {
+        return Err(bad(
+            format!("its server.entry_point is not in the bundle: {problem}"),
+            "give server.entry_point as a path inside the bundle, relative to manifest.json",
+        ));
+    }
     if !unpacked.join(&manifest.server.entry_point).is_file() {
         return Err(bad(
             format!(
@@ -114,7 +123,8 @@ pub(super) fn prepare(
         "#!/bin/sh\n\
          # Written by agx from the bundle's manifest.json (server.mcp_config): starts its\n\
          # server with ${__dirname} as the unpacked bundle and each ${user_config.KEY} from\n\
-         # the setting KEY, which agx serve passes as MCPB_USER_CONFIG_KEY.\n\
+         # the setting KEY, which agx serve passes as MCPB_USER_CONFIG_KEY. The script's own\n\
+         # arguments (the entry's packageArguments) follow the command's.\n\
          set -f\n\
          dirname=\"$AGX_PACKAGE_DIR/bundle\"\n\
          cd \"$dirname\" || exit 1\n",
@@ -131,19 +141,33 @@ pub(super) fn prepare(
             expand(value, false)?.join("")
         ));
     }
-    script.push_str("set --\n");
+    // The command is appended after the script's own arguments, which are then rotated
+    // to the end: POSIX sh has no array to keep them in meanwhile.
+    script.push_str("own=$#\n");
     for word in std::iter::once(&config.command).chain(&config.args) {
         for line in expand(word, true)? {
             script.push_str(&line);
             script.push('\n');
         }
     }
-    script.push_str("exec \"$@\"\n");
+    script.push_str(
+        "while [ \"$own\" -gt 0 ]; do set -- \"$@\" \"$1\"; shift; own=$((own - 1)); done\n\
+         exec \"$@\"\n",
+    );
     fs_err::write(dir.join(LAUNCHER), script)?;
 
     let mut settings = toml::Table::new();
+    let mut warnings = Vec::new();
     for (key, entry) in &user_config {
-        settings.insert(key.clone(), toml::Value::Table(setting(key, entry)));
+        let (table, warning) = setting(key, entry).map_err(|detail| {
+            bad(
+                detail,
+                "write the default as the type declares it (`\"default\": 10`, `\"default\": true`) \
+                 in manifest.json and pack the bundle again",
+            )
+        })?;
+        settings.insert(key.clone(), toml::Value::Table(table));
+        warnings.extend(warning.map(|w| format!("{}: {w}", bundle.origin)));
     }
     let list = |what: &str, names: Vec<&str>| {
         (!names.is_empty()).then(|| format!("{what}: {}", names.join(", ")))
@@ -174,6 +198,7 @@ pub(super) fn prepare(
         command: vec!["sh".into(), LAUNCHER.into()],
         settings,
         server_description,
+        warnings,
     })
 }
 
@@ -212,9 +237,12 @@ fn read_user_config(
     Ok(entries)
 }
 
-/// The agx setting a `user_config` entry becomes (docs/ecosystem.md, "MCPB bundles").
-fn setting(key: &str, entry: &UserConfig) -> toml::Table {
+/// The agx setting a `user_config` entry becomes (docs/ecosystem.md, "MCPB bundles"), and a
+/// warning when its default is a string agx read as the declared number or boolean (as the
+/// `mcpb` CLI packs `"default": "10"`). A default that is not of its type is an error.
+fn setting(key: &str, entry: &UserConfig) -> Result<(toml::Table, Option<String>), String> {
     let mut table = toml::Table::new();
+    let mut warning = None;
     let mut description = entry
         .description
         .clone()
@@ -269,11 +297,43 @@ fn setting(key: &str, entry: &UserConfig) -> toml::Table {
             other => Some(other.to_string()),
         };
         if let Some(text) = text {
-            table.insert("default".into(), expand_home_variables(&text).into());
+            let text = expand_home_variables(&text);
+            let (value, coerced) = typed_default(kind, &text).ok_or_else(|| {
+                format!("user_config.{key} is a {kind} but its default is `{text}`")
+            })?;
+            table.insert("default".into(), value);
+            if coerced && default.is_string() {
+                warning = Some(format!(
+                    "user_config.{key}: the default \"{text}\" is a string; agx reads it as the {kind} {text}"
+                ));
+            }
         }
     }
     table.insert("env".into(), format!("{VALUE_PREFIX}{key}").into());
-    table
+    Ok((table, warning))
+}
+
+/// A default's text as the TOML value of a setting of `kind`; the flag says whether it
+/// had to be read as a number or boolean. `None` when it is not one.
+fn typed_default(kind: &str, text: &str) -> Option<(toml::Value, bool)> {
+    match kind {
+        "number" => {
+            let trimmed = text.trim();
+            let value = match trimmed.parse::<i64>() {
+                Ok(i) => toml::Value::Integer(i),
+                Err(_) => {
+                    toml::Value::Float(trimmed.parse::<f64>().ok().filter(|x| x.is_finite())?)
+                }
+            };
+            Some((value, true))
+        }
+        "boolean" => match text.trim() {
+            "true" => Some((true.into(), true)),
+            "false" => Some((false.into(), true)),
+            _ => None,
+        },
+        _ => Some((text.into(), false)),
+    }
 }
 
 /// `${HOME}`, `${DESKTOP}`, `${DOCUMENTS}`, `${DOWNLOADS}` in a default value, resolved at
@@ -426,15 +486,89 @@ mod tests {
         assert!(substitute("${__dirname", &uc, false).is_err());
     }
 
+    /// Prepare a bundle whose manifest is `manifest` and whose unpacked files are `files`,
+    /// in a new package folder.
+    fn prepared(
+        manifest: serde_json::Value,
+        files: &[&str],
+    ) -> (tempfile::TempDir, Result<Prepared, EcosystemError>) {
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = dir.path().join(super::super::BUNDLE_DIR);
+        for file in files {
+            let path = unpacked.join(file);
+            fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+            fs_err::write(path, "").unwrap();
+        }
+        let bundle = BundleFile {
+            path: dir.path().join("x.mcpb"),
+            sha256: String::new(),
+            origin: "x.mcpb".into(),
+        };
+        let spec = EcosystemSpec {
+            ecosystem: super::super::Ecosystem::Mcpb(bundle.clone()),
+            name: crate::name::PackageName::parse("mcpb/x").unwrap(),
+            version: Some("1.0.0".into()),
+        };
+        let manifest: Manifest = serde_json::from_value(manifest).unwrap();
+        let result = prepare(&spec, &bundle, &manifest, &unpacked, dir.path());
+        (dir, result)
+    }
+
+    fn binary_manifest(entry_point: &str, command: &str, args: &[&str]) -> serde_json::Value {
+        serde_json::json!({
+            "manifest_version": "0.3", "name": "x", "version": "1.0.0", "description": "d",
+            "server": {"type": "binary", "entry_point": entry_point,
+                       "mcp_config": {"command": command, "args": args}}
+        })
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_launcher_passes_its_own_arguments_on_after_the_command() {
+        let manifest = binary_manifest("server/x", "printf", &["%s\\n", "${__dirname}", "fixed"]);
+        let (dir, result) = prepared(manifest, &["server/x"]);
+        let prepared = result.unwrap();
+        assert_eq!(prepared.command, ["sh", LAUNCHER]);
+        let out = std::process::Command::new("sh")
+            .arg(LAUNCHER)
+            .args(["--flag", "two words", "*"])
+            .current_dir(dir.path())
+            .env("AGX_PACKAGE_DIR", dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let bundle = dir.path().join("bundle");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{}\nfixed\n--flag\ntwo words\n*\n", bundle.display())
+        );
+    }
+
+    #[test]
+    fn an_entry_point_outside_the_bundle_is_refused() {
+        for outside in ["/bin/sh", "../x/server/x", "server/../../x"] {
+            let (_dir, result) = prepared(binary_manifest(outside, "sh", &[]), &["server/x"]);
+            let Err(err) = result else {
+                panic!("{outside} was accepted")
+            };
+            assert!(
+                err.to_string()
+                    .contains("its server.entry_point is not in the bundle"),
+                "{err}"
+            );
+        }
+    }
+
     #[test]
     fn user_config_maps_onto_settings() {
         let entry: UserConfig = serde_json::from_value(serde_json::json!({
             "type": "number", "title": "Max", "default": 10, "min": 1, "max": 100, "required": true
         }))
         .unwrap();
-        let table = setting("max_size", &entry);
+        let (table, warning) = setting("max_size", &entry).unwrap();
+        assert_eq!(warning, None);
         assert_eq!(table["type"].as_str(), Some("number"));
-        assert_eq!(table["default"].as_str(), Some("10"));
+        assert_eq!(table["default"].as_integer(), Some(10));
         assert_eq!(table["required"].as_bool(), Some(true));
         assert_eq!(table["description"].as_str(), Some("Max (1 to 100)"));
         assert_eq!(table["env"].as_str(), Some("MCPB_USER_CONFIG_max_size"));
@@ -442,8 +576,39 @@ mod tests {
             "type": "string", "sensitive": true, "default": "x"
         }))
         .unwrap();
-        let table = setting("api_key", &secret);
+        let (table, _) = setting("api_key", &secret).unwrap();
         assert_eq!(table["secret"].as_bool(), Some(true));
         assert!(!table.contains_key("default"));
+    }
+
+    #[test]
+    fn string_defaults_of_numbers_and_booleans_are_read_as_their_type_with_a_warning() {
+        let entry = |kind: &str, default: serde_json::Value| -> UserConfig {
+            serde_json::from_value(serde_json::json!({"type": kind, "default": default})).unwrap()
+        };
+        let (table, warning) = setting("limit", &entry("number", "10".into())).unwrap();
+        assert_eq!(table["default"].as_integer(), Some(10));
+        assert_eq!(
+            warning.as_deref(),
+            Some(
+                "user_config.limit: the default \"10\" is a string; agx reads it as the number 10"
+            )
+        );
+        let (table, _) = setting("ratio", &entry("number", "0.5".into())).unwrap();
+        assert_eq!(table["default"].as_float(), Some(0.5));
+        let (table, warning) = setting("debug", &entry("boolean", "true".into())).unwrap();
+        assert_eq!(table["default"].as_bool(), Some(true));
+        assert!(warning.is_some());
+        let (table, warning) = setting("debug", &entry("boolean", false.into())).unwrap();
+        assert_eq!(table["default"].as_bool(), Some(false));
+        assert_eq!(warning, None);
+        let (table, warning) = setting("name", &entry("string", "10".into())).unwrap();
+        assert_eq!(table["default"].as_str(), Some("10"));
+        assert_eq!(warning, None);
+        assert_eq!(
+            setting("limit", &entry("number", "ten".into())).unwrap_err(),
+            "user_config.limit is a number but its default is `ten`"
+        );
+        assert!(setting("debug", &entry("boolean", "yes".into())).is_err());
     }
 }

@@ -1,4 +1,4 @@
-//! A bundle's `manifest.json` (MCPB manifest versions 0.2 to 0.4): the fields that decide
+//! A bundle's `manifest.json` (MCPB manifest versions 0.1 to 0.4): the fields that decide
 //! how its server is installed and launched, and what agx shows about it. Fields agx does
 //! not use (icons, screenshots, localization, `_meta`) are accepted and ignored.
 
@@ -6,14 +6,18 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// The manifest versions agx reads.
-pub const MANIFEST_VERSIONS: [&str; 3] = ["0.2", "0.3", "0.4"];
+/// The manifest versions agx reads. 0.1 names the fields agx uses as later versions do;
+/// its bundles often give the version as `dxt_version` (see [`Manifest::declared_version`]).
+pub const MANIFEST_VERSIONS: [&str; 4] = ["0.1", "0.2", "0.3", "0.4"];
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Manifest {
-    /// `manifest_version`, or `dxt_version` in bundles made before the rename.
-    #[serde(alias = "dxt_version")]
-    pub manifest_version: String,
+    #[serde(default)]
+    pub manifest_version: Option<String>,
+    /// The version's name before the rename to `manifest_version` (0.1 and 0.2 bundles
+    /// carry it, some beside `manifest_version`).
+    #[serde(default)]
+    pub dxt_version: Option<String>,
     pub name: String,
     pub version: String,
     #[serde(default)]
@@ -140,6 +144,14 @@ pub struct UserConfig {
 }
 
 impl Manifest {
+    /// The manifest version: `manifest_version` when present (it is authoritative, as in
+    /// the `mcpb` CLI), else `dxt_version`.
+    pub fn declared_version(&self) -> Option<&str> {
+        self.manifest_version
+            .as_deref()
+            .or(self.dxt_version.as_deref())
+    }
+
     /// The platform-resolved launch configuration: `mcp_config` with this platform's
     /// override applied. `None` for a `uv` server without one.
     pub fn launch_config(&self) -> Option<McpConfig> {
@@ -169,6 +181,32 @@ pub fn current_platform() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_version_is_manifest_version_else_dxt_version() {
+        let read = |versions: serde_json::Value| {
+            let mut doc = serde_json::json!({
+                "name": "x", "version": "1.0.0", "description": "d",
+                "server": {"type": "node", "entry_point": "server/index.js",
+                           "mcp_config": {"command": "node", "args": ["${__dirname}/server/index.js"]}}
+            });
+            for (key, value) in versions.as_object().unwrap() {
+                doc[key] = value.clone();
+            }
+            let manifest: Manifest = serde_json::from_value(doc).unwrap();
+            manifest.declared_version().map(str::to_string)
+        };
+        assert_eq!(
+            read(serde_json::json!({"dxt_version": "0.1"})).as_deref(),
+            Some("0.1")
+        );
+        assert_eq!(
+            read(serde_json::json!({"dxt_version": "0.1", "manifest_version": "0.2"})).as_deref(),
+            Some("0.2")
+        );
+        assert_eq!(read(serde_json::json!({})), None);
+        assert!(MANIFEST_VERSIONS.contains(&"0.1"));
+    }
 
     #[test]
     fn the_platform_override_replaces_the_command_and_adds_env() {

@@ -134,10 +134,10 @@ pub fn fetch(source: &BundleSource, dir: &Path) -> Result<EcosystemSpec, Ecosyst
     let origin = source.origin();
     let (path, actual) = match &source.location {
         BundleLocation::File(path) => {
-            if !path.is_file() {
+            if let Some(detail) = not_a_file(path) {
                 return Err(EcosystemError::Bundle {
                     bundle: origin,
-                    detail: "no such file".into(),
+                    detail,
                     hint: "check the path; a bundle is a .mcpb file".into(),
                 });
             }
@@ -171,6 +171,40 @@ pub fn fetch(source: &BundleSource, dir: &Path) -> Result<EcosystemSpec, Ecosyst
         name,
         version: Some(manifest.version),
     })
+}
+
+/// Why `path` (links followed) is not a regular file to read, if it is not: missing, a
+/// folder, or a FIFO, socket or device, which would block or never end.
+fn not_a_file(path: &Path) -> Option<String> {
+    let kind = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some("no such file".into()),
+        Err(e) => return Some(format!("cannot be read: {e}")),
+        Ok(meta) if meta.is_file() => return None,
+        Ok(meta) if meta.is_dir() => "a folder",
+        Ok(meta) => special_kind(&meta.file_type()),
+    };
+    Some(format!("it is {kind}, not a file"))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_kind: &std::fs::FileType) -> &'static str {
+    "not a regular file"
 }
 
 /// Download `url` into `path` through agx's HTTP layer, returning its sha256.
@@ -242,15 +276,25 @@ pub fn read_manifest(bundle: &BundleFile) -> Result<Manifest, EcosystemError> {
             "fix manifest.json (check it with `mcpb validate manifest.json`) and pack the bundle again",
         )
     })?;
-    if !MANIFEST_VERSIONS.contains(&manifest.manifest_version.as_str()) {
-        return Err(bad(
-            format!(
-                "manifest.json has manifest_version `{}`; agx reads {}",
-                manifest.manifest_version,
-                MANIFEST_VERSIONS.join(", ")
-            ),
-            "repack the bundle with a current `mcpb` CLI",
-        ));
+    match manifest.declared_version() {
+        Some(version) if MANIFEST_VERSIONS.contains(&version) => {}
+        Some(version) => {
+            return Err(bad(
+                format!(
+                    "manifest.json has manifest_version `{version}`; agx reads {}",
+                    MANIFEST_VERSIONS.join(", ")
+                ),
+                "set manifest_version to one of those if the manifest follows it, or install \
+                 a newer agx for a newer manifest version",
+            ));
+        }
+        None => {
+            return Err(bad(
+                "manifest.json has no manifest_version (nor the older dxt_version)".into(),
+                "add \"manifest_version\": \"0.3\" (the version its fields follow) to manifest.json \
+                 and pack the bundle again",
+            ));
+        }
     }
     if ServerType::parse(&manifest.server.kind).is_none() {
         return Err(bad(
@@ -318,6 +362,7 @@ pub(super) fn provision(
         homepage: manifest.homepage.clone(),
         repository: manifest.repository.as_ref().map(|r| r.url.clone()),
         keywords: manifest.keywords.clone(),
+        warnings: prepared.warnings,
     };
     Ok((launch, extras))
 }
@@ -359,6 +404,38 @@ mod tests {
                 .unwrap()
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_bundle_path_that_is_not_a_file_says_what_it_is() {
+        let tmp = tempfile::tempdir().unwrap();
+        let stage = tmp.path().join("stage");
+        let detail = |path: &Path| {
+            let source = BundleSource {
+                location: BundleLocation::File(path.to_path_buf()),
+                sha256: None,
+            };
+            match fetch(&source, &stage) {
+                Err(EcosystemError::Bundle { detail, .. }) => detail,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(detail(&tmp.path().join("missing.mcpb")), "no such file");
+        let folder = tmp.path().join("folder.mcpb");
+        fs_err::create_dir(&folder).unwrap();
+        assert_eq!(detail(&folder), "it is a folder, not a file");
+        #[cfg(unix)]
+        {
+            let fifo = tmp.path().join("fifo.mcpb");
+            let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: mkfifo only creates the named pipe at a valid C string path.
+            assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+            assert_eq!(detail(&fifo), "it is a FIFO, not a file");
+            assert_eq!(
+                detail(Path::new("/dev/null")),
+                "it is a character device, not a file"
+            );
+        }
     }
 
     #[test]

@@ -53,7 +53,11 @@ pub struct Package {
     pub registry_base_url: Option<String>,
     /// A package name, an image reference or a download URL.
     pub identifier: String,
-    pub version: String,
+    /// Optional in the schema, and left out by images that carry their tag in the
+    /// identifier and by bundles (whose URL names the file); npm and PyPI packages need
+    /// one to be installed (`entry_package` says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_sha256: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -219,6 +223,16 @@ pub enum ServerJsonError {
         index: usize,
         value: String,
     },
+    #[error(
+        "{location}: packages[{index}].environmentVariables has the name `{}`, which {reason}; an environment variable name is letters, digits and `_`",
+        name.escape_debug()
+    )]
+    EnvName {
+        location: String,
+        index: usize,
+        name: String,
+        reason: &'static str,
+    },
     #[error("{location}: {field} is empty or longer than {max} characters")]
     Length {
         location: String,
@@ -270,18 +284,40 @@ impl ServerJson {
             reason,
         })?;
         for (index, package) in self.packages.iter().enumerate() {
-            check_version(&package.version).map_err(|reason| ServerJsonError::Version {
-                location: location.clone(),
-                field: format!("packages[{index}].version"),
-                version: package.version.clone(),
-                reason,
-            })?;
+            if let Some(version) = &package.version {
+                check_version(version).map_err(|reason| ServerJsonError::Version {
+                    location: location.clone(),
+                    field: format!("packages[{index}].version"),
+                    version: version.clone(),
+                    reason,
+                })?;
+            }
             if package.transport.is_none() {
                 return Err(ServerJsonError::MissingTransport {
                     location,
                     index,
                     identifier: package.identifier.clone(),
                 });
+            }
+            // A name the environment cannot hold would be cut or split at launch.
+            for var in &package.environment_variables {
+                let reason = if var.name.is_empty() {
+                    Some("is empty")
+                } else if var.name.contains('=') {
+                    Some("has `=`")
+                } else if var.name.contains('\0') {
+                    Some("has a NUL character")
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    return Err(ServerJsonError::EnvName {
+                        location,
+                        index,
+                        name: var.name.clone(),
+                        reason,
+                    });
+                }
             }
             if let Some(sha) = &package.file_sha256
                 && !(sha.len() == 64
@@ -600,6 +636,45 @@ mod tests {
         let err = ServerJson::parse(b"<html>", "x").unwrap_err();
         assert!(matches!(err, ServerJsonError::Parse { .. }), "{err}");
         assert!(with("version", "2.1.0-alpha".into()).is_ok());
+    }
+
+    #[test]
+    fn images_and_bundles_may_leave_out_their_version() {
+        // As the official examples write them: the tag in the identifier, the bundle's URL.
+        let doc = r#"{"name": "io.github.user/weather", "description": "d", "version": "1.0.0",
+          "packages": [
+            {"registryType": "oci", "identifier": "docker.io/user/weather:1.0.0",
+             "transport": {"type": "stdio"}},
+            {"registryType": "mcpb", "identifier": "https://example.com/weather.mcpb",
+             "fileSha256": "fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce",
+             "transport": {"type": "stdio"}},
+            {"registryType": "npm", "identifier": "@user/weather", "version": "1.0.0",
+             "transport": {"type": "stdio"}}
+          ]}"#;
+        let server = ServerJson::parse(doc.as_bytes(), "x").unwrap();
+        let versions: Vec<Option<&str>> = server
+            .packages
+            .iter()
+            .map(|p| p.version.as_deref())
+            .collect();
+        assert_eq!(versions, [None, None, Some("1.0.0")]);
+    }
+
+    #[test]
+    fn environment_variable_names_the_environment_cannot_hold_are_refused() {
+        for (name, reason) in [("", "is empty"), ("A=B", "has `=`"), ("A\0B", "has a NUL")] {
+            let err = with(
+                "packages.0.environmentVariables",
+                serde_json::json!([{"name": name}]),
+            )
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("bad.json: packages[0].environmentVariables has the name"),
+                "{err}"
+            );
+            assert!(err.to_string().contains(reason), "{err}");
+        }
     }
 
     #[test]
