@@ -38,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if mode % 2 == 0 {
-        if let Ok((servers, _cursor)) = parse_page(body, URL) {
-            servers.into_iter().flatten().for_each(plan);
+        if let Ok(page) = parse_page(body, URL) {
+            page.servers.into_iter().flatten().for_each(plan);
         }
         return;
     }

@@ -280,19 +280,24 @@ pub fn parse_server_answer(body: &[u8], location: &str) -> Result<RegistryServer
     response.into_server(location)
 }
 
-/// One page of a listing: each entry parsed on its own (one bad entry does not hide the
-/// rest), and the cursor of the next page.
-pub fn parse_page(
-    body: &[u8],
-    location: &str,
-) -> Result<(Vec<Result<RegistryServer, IndexError>>, Option<String>), IndexError> {
+/// One page of a listing, each entry parsed on its own (one bad entry does not hide the rest).
+pub struct Page {
+    pub servers: Vec<Result<RegistryServer, IndexError>>,
+    pub next_cursor: Option<String>,
+}
+
+/// Parse one page of a listing.
+pub fn parse_page(body: &[u8], location: &str) -> Result<Page, IndexError> {
     let page = parse_list(body, location)?;
     let servers = page
         .servers
         .into_iter()
         .map(|response| response.into_server(location))
         .collect();
-    Ok((servers, page.metadata.next_cursor))
+    Ok(Page {
+        servers,
+        next_cursor: page.metadata.next_cursor,
+    })
 }
 
 fn parse_list(body: &[u8], location: &str) -> Result<ServerList, IndexError> {
