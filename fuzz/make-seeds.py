@@ -236,6 +236,21 @@ def lock_file_seeds():
     write("lock_file", "conflict", good.replace("[[package]]", "<<<<<<< ours\n[[package]]", 1))
 
 
+def project_client_file_seeds():
+    """The golden client files of clients with a project scope, picked by their place among
+    those clients (the target's first byte), plus a few files sync must refuse or survive."""
+    table = (REPO / "src" / "clients" / "table.rs").read_text()
+    blocks = re.findall(r'^        id: "([^"]+)".*?^        project: (Some|None)', table, re.M | re.S)
+    ids = [client for client, project in blocks if project == "Some"]
+    for path in sorted((REPO / "tests" / "golden" / "clients").iterdir()):
+        client = path.name.split(".")[0]
+        if client in ids and ".before" in path.name:
+            write("project_client_file", path.name, bytes([ids.index(client)]) + path.read_bytes())
+    write("project_client_file", "empty", b"\x00")
+    write("project_client_file", "not-utf8", b"\x00\xff\xfe{")
+    write("project_client_file", "bom", b"\x00\xef\xbb\xbf{}")
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -250,6 +265,7 @@ def main():
     client_edit_seeds()
     server_json_seeds()
     lock_file_seeds()
+    project_client_file_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)
