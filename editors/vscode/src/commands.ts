@@ -65,6 +65,7 @@ export async function showServerInfo(provider: AgxServerProvider, log: vscode.Ou
   if (agx === undefined) {
     return;
   }
+  await provider.definitions();
   const servers = [...provider.provided().entries()].map(([label, launch]) => ({
     label,
     description: launch.version,

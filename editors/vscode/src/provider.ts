@@ -101,13 +101,17 @@ export class AgxServerProvider
     }
   }
 
-  async provideMcpServerDefinitions(token: vscode.CancellationToken): Promise<vscode.McpStdioServerDefinition[]> {
+  provideMcpServerDefinitions(token: vscode.CancellationToken): Promise<vscode.McpStdioServerDefinition[]> {
+    return this.definitions(abortSignal(token));
+  }
+
+  /** The servers to provide, asked of agx now; `provided()` then describes them. */
+  async definitions(signal?: AbortSignal): Promise<vscode.McpStdioServerDefinition[]> {
     const agx = this.agx();
     if (agx === undefined) {
       this.launches = new Map();
       return [];
     }
-    const signal = abortSignal(token);
     const definitions: vscode.McpStdioServerDefinition[] = [];
     const launches = new Map<string, Launch>();
     const add = (definition: vscode.McpStdioServerDefinition, launch: Launch): void => {
@@ -173,12 +177,19 @@ export class AgxServerProvider
     server: vscode.McpStdioServerDefinition,
     token: vscode.CancellationToken,
   ): Promise<vscode.McpStdioServerDefinition | undefined> {
+    const signal = abortSignal(token);
+    if (!this.launches.has(server.label)) {
+      // A definition VS Code kept from an earlier session: ask agx what it launches now.
+      await this.definitions(signal);
+    }
     const launch = this.launches.get(server.label);
     const agx = this.agx();
     if (launch === undefined || agx === undefined) {
-      return agx === undefined ? undefined : server;
+      if (agx !== undefined) {
+        void vscode.window.showErrorMessage(`agx: ${server.label} is no longer installed (agx list --servers shows what is).`);
+      }
+      return undefined;
     }
-    const signal = abortSignal(token);
     let info: PackageInfo;
     try {
       info = await agxJson<PackageInfo>(agx, ["info", launch.package, "--json"], { cwd: launch.project, signal });

@@ -117,6 +117,21 @@ test("resolving a server with a missing secret prompts for it, stores it in agx 
   assert.equal(testControl.inputBoxes.length, 1);
 });
 
+test("resolving a definition kept from an earlier session asks agx first; an uninstalled one is not started", GUARD, async () => {
+  world = new World({ agxPath: AGX });
+  const w = world;
+  await w.agx(["install", "acme/quotes"]);
+  const { McpStdioServerDefinition } = await import("./fake-vscode");
+  const kept = new McpStdioServerDefinition("acme/quotes/quotes", AGX, ["serve", "acme/quotes/quotes"], {}, "1.0.0");
+  testControl.answerInputBox = () => "sk-kept";
+  assert.equal(await w.registered.resolveMcpServerDefinition!(kept, NEVER), kept, "no provide call came first");
+  assert.equal(testControl.inputBoxes.length, 1, "the missing secret is still asked for");
+
+  const gone = new McpStdioServerDefinition("acme/gone/gone", AGX, ["serve", "acme/gone/gone"], {}, "1.0.0");
+  assert.equal(await w.registered.resolveMcpServerDefinition!(gone, NEVER), undefined);
+  assert.match(testControl.errors.join("\n"), /acme\/gone\/gone is no longer installed/);
+});
+
 test("cancelling the prompt returns undefined and stores nothing", GUARD, async () => {
   world = new World({ agxPath: AGX });
   const w = world;
