@@ -147,6 +147,9 @@ export class AgxServerProvider
     let list: ServerList;
     try {
       list = await agxJson<ServerList>(agx, ["list", "--servers", "--json"], { signal });
+      if (typeof list.receipts !== "string" || list.servers.some((s) => !Array.isArray(s.roots))) {
+        throw new AgxFailed(`${agx} is older than this extension (its list has no receipts or roots): update agx`);
+      }
     } catch (e) {
       if (!(e instanceof AgxFailed)) {
         throw e;

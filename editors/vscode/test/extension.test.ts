@@ -176,6 +176,17 @@ test("agx missing: a notification with the fix, once, and no servers", GUARD, as
   assert.ok(byLabel(await w.provide(), "acme/geo/geo"));
 });
 
+test("an agx older than the extension is named in the output channel, not half-listed", { ...GUARD, skip: process.platform === "win32" }, async () => {
+  world = new World();
+  const w = world;
+  // What `agx list --servers --json` printed before it gave roots and receipts.
+  const old = path.join(w.root, "old-agx");
+  fs.writeFileSync(old, `#!/bin/sh\necho '{"servers":[{"name":"a/b/c","package":"a/b","version":"1.0.0","installed":true}]}'\n`, { mode: 0o755 });
+  testControl.setConfiguration("agx.path", old);
+  assert.deepEqual(await w.provide(), []);
+  assert.match(testControl.output.get("agx")!, /old-agx is older than this extension .*: update agx/);
+});
+
 test("a setting's value is checked against its type and enum before agx gets it", () => {
   const setting = { key: "k", type: "number", secret: false, required: true, source: { kind: "unset" } } as const;
   assert.match(invalidValue(setting, "")!, /required/);
