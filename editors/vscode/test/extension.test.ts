@@ -93,6 +93,23 @@ test("a project workspace provides its locked versions, started in the project f
   assert.deepEqual(byLabel(moved, "acme/weather/forecast")!.args, ["serve", "acme/weather/forecast@=1.2.0"]);
 });
 
+test("a locked version that is not installed yet is not started: the message names agx sync", GUARD, async () => {
+  world = new World({ agxPath: AGX });
+  const w = world;
+  const project = path.join(w.home, "repo");
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, "agx.toml"), '[servers]\nweather = { server = "acme/weather/forecast", version = "~1.1" }\n');
+  await w.agx(["lock"], project); // locked, never synced
+  testControl.setWorkspaceFolders([project]);
+  const forecast = byLabel(await w.provide(), "acme/weather/forecast")!;
+  assert.equal(forecast.version, "1.1.0");
+
+  assert.equal(await w.registered.resolveMcpServerDefinition!(forecast, NEVER), undefined);
+  assert.equal(testControl.errors.length, 1);
+  assert.match(testControl.errors[0], /acme\/weather 1\.1\.0, which .*agx\.lock pins, is not installed\. Run `agx sync` in /);
+  assert.ok(testControl.errors[0].endsWith(`${project}.`), testControl.errors[0]);
+});
+
 test("resolving a server with a missing secret prompts for it, stores it in agx and returns the definition", GUARD, async () => {
   world = new World({ agxPath: AGX });
   const w = world;
