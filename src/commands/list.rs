@@ -36,6 +36,8 @@ impl ItemKind {
 pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     let listing = ops::list::list(&ctx.ops()?, args.include_remote)?;
     let rows = listing.packages;
+    // Where installs show: a tool that lists servers (the VS Code extension) watches it.
+    let receipts = ctx.paths()?.receipts_dir().display().to_string();
 
     let kind = if args.servers {
         Some(ItemKind::Server)
@@ -48,8 +50,8 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     };
     let mut out = Vec::new();
     let written = match (kind, args.json) {
-        (None, true) => write_packages_json(&mut out, &rows, &listing.servers),
-        (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind)),
+        (None, true) => write_packages_json(&mut out, &rows, &listing.servers, &receipts),
+        (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind, &receipts)),
         (None, false) => {
             if rows.is_empty() && listing.servers.is_empty() {
                 ctx.printer.status(
@@ -91,12 +93,14 @@ fn write_packages_json(
     out: &mut impl Write,
     rows: &[ListedPackage],
     servers: &[ServerSummary],
+    receipts: &str,
 ) -> std::io::Result<()> {
     /// Packages and MCP-registry servers in one list (servers will install as packages of
     /// their own name); `kind` tells them apart.
     #[derive(serde::Serialize)]
     struct List<'a> {
         packages: Vec<Row<'a>>,
+        receipts: &'a str,
     }
     #[derive(serde::Serialize)]
     #[serde(untagged)]
@@ -137,12 +141,13 @@ fn write_packages_json(
                 })
             }))
             .collect(),
+        receipts,
     };
     serde_json::to_writer(&mut *out, &list)?;
     writeln!(out)
 }
 
-fn items_json(rows: &[ListedPackage], kind: ItemKind) -> Value {
+fn items_json(rows: &[ListedPackage], kind: ItemKind, receipts: &str) -> Value {
     let mut items = Vec::new();
     for row in rows {
         let each: Vec<Value> = match kind {
@@ -161,12 +166,14 @@ fn items_json(rows: &[ListedPackage], kind: ItemKind) -> Value {
             entry.insert("package".into(), row.name.to_string().into());
             entry.insert("version".into(), row.version.to_string().into());
             entry.insert("installed".into(), row.installed.into());
+            let roots: Vec<String> = row.held_by.iter().map(root_name).collect();
+            entry.insert("roots".into(), roots.into());
             obj.remove("name");
             entry.extend(std::mem::take(obj));
             items.push(Value::Object(entry));
         }
     }
-    json!({ kind.plural(): items })
+    json!({ kind.plural(): items, "receipts": receipts })
 }
 
 /// A root as `list` names it: `user`, or the project's folder.

@@ -1185,6 +1185,10 @@ pub struct TreeNode {
 pub struct TreeServer {
     pub key: String,
     pub launches: String,
+    /// The arguments of the entry `sync` writes for the key (after the `agx` command).
+    pub args: Vec<String>,
+    /// Whether `sync` writes the key's entry (agx.toml or agx.local.toml may disable it).
+    pub enabled: bool,
     pub package: TreeNode,
 }
 
@@ -1220,12 +1224,15 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
             dependencies: deps,
         }
     }
+    let enabled: BTreeSet<&String> = project.active_servers().map(|(key, _)| key).collect();
     Ok(lock
         .servers
         .iter()
         .map(|s| TreeServer {
             key: s.key.clone(),
             launches: s.launches.clone(),
+            args: project_entry(&s.launches, &s.version, &s.args).args,
+            enabled: enabled.contains(&s.key),
             package: node(&lock, &s.package, &s.version, 0),
         })
         .collect())

@@ -142,6 +142,29 @@ fn add_locks_syncs_and_a_second_sync_changes_nothing() {
 }
 
 #[test]
+fn tree_json_gives_each_key_the_arguments_sync_writes_and_whether_it_is_enabled() {
+    let s = Setup::new(TEAM);
+    s.ok(&["add", "acme/weather/forecast@~1.1", "--name", "weather"]);
+    s.ok(&["add", "acme/geo/geo", "--name", "geo"]);
+    write_file(
+        &s.project.join("agx.local.toml"),
+        "[servers]\ngeo = { enabled = false }\n",
+    );
+    let (ok, json) = s.json(&["tree"]);
+    assert!(ok, "{json}");
+    let mcp: Value = serde_json::from_str(&s.read(".mcp.json")).unwrap();
+    assert_eq!(json[1]["key"], "weather");
+    assert_eq!(json[1]["args"], mcp["mcpServers"]["weather"]["args"]);
+    assert_eq!(
+        json[1]["args"],
+        json!(["serve", "acme/weather/forecast@=1.1.0"])
+    );
+    assert_eq!(json[1]["enabled"], true);
+    assert_eq!(json[0]["key"], "geo");
+    assert_eq!(json[0]["enabled"], false, "agx.local.toml disables it");
+}
+
+#[test]
 fn check_names_a_hand_edited_entry_and_locked_refuses_a_changed_manifest() {
     let s = Setup::new(TEAM);
     s.ok(&["add", "acme/weather/forecast@~1.1", "--name", "weather"]);

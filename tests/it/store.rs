@@ -293,6 +293,14 @@ fn list_variants_and_json() {
     assert_eq!(prompts["prompts"][0]["package"], "acme/weather");
     assert_eq!(prompts["prompts"][0]["installed"], true);
     assert_eq!(prompts["prompts"][1]["arguments"][0], "destination");
+    // Who holds each item's version, and the folder whose changes mean installs changed
+    // (the VS Code extension watches it: editors/vscode).
+    let servers = json(fx.agx(&home).args(["list", "--servers", "--json"]));
+    assert_eq!(servers["servers"][1]["name"], "acme/weather/forecast");
+    assert_eq!(servers["servers"][1]["roots"], serde_json::json!(["user"]));
+    let receipts = home.agx_home().join("receipts-v1");
+    assert_eq!(servers["receipts"], receipts.display().to_string());
+    assert!(receipts.join("acme/weather.toml").is_file());
 
     let list_json = json(fx.agx(&home).args(["list", "--json"]));
     let weather = &list_json["packages"][1];
@@ -303,6 +311,7 @@ fn list_variants_and_json() {
     assert_eq!(list_json["packages"][0]["explicit"], false);
     assert_eq!(weather["servers"][0]["tools"][3], "acme/geo/geocode");
     assert_eq!(weather["tools"][0]["parameters"][0]["name"], "lat");
+    assert_eq!(list_json["receipts"], receipts.display().to_string());
 
     // The catalog adds what is not installed, once, and downloads nothing.
     let downloads = fx.downloads();
