@@ -119,7 +119,7 @@ fn read_source(f: &mut Findings, dir: &Path, rel: &str) -> Option<SourceFile> {
 
 /// The finding for a package file that could not be read: a link and a special file are
 /// reported as the folder walk reports them (one finding, whichever sees it first).
-pub(super) fn report_unread(f: &mut Findings, rel: &str, problem: &ReadProblem, hint: String) {
+pub(crate) fn report_unread(f: &mut Findings, rel: &str, problem: &ReadProblem, hint: String) {
     match problem {
         ReadProblem::Link { link } => report_link(f, link),
         ReadProblem::NotRegular { is_dir: false } => report_special(f, rel),
