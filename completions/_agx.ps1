@@ -152,6 +152,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--servers', '--servers', [CompletionResultType]::ParameterName, 'List servers by qualified name')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'List tools by qualified name')
             [CompletionResult]::new('--prompts', '--prompts', [CompletionResultType]::ParameterName, 'List prompts by qualified name')
+            [CompletionResult]::new('--skills', '--skills', [CompletionResultType]::ParameterName, 'List skills by qualified name')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -1281,7 +1281,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__list)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --skills --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

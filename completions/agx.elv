@@ -143,6 +143,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --servers 'List servers by qualified name'
             cand --tools 'List tools by qualified name'
             cand --prompts 'List prompts by qualified name'
+            cand --skills 'List skills by qualified name'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

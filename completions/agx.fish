@@ -129,6 +129,7 @@ complete -c agx -n "__fish_agx_using_subcommand list" -l include-remote -d 'Also
 complete -c agx -n "__fish_agx_using_subcommand list" -l servers -d 'List servers by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l tools -d 'List tools by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l prompts -d 'List prompts by qualified name'
+complete -c agx -n "__fish_agx_using_subcommand list" -l skills -d 'List skills by qualified name'
 complete -c agx -n "__fish_agx_using_subcommand list" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand list" -s V -l version -d 'Print version'

@@ -254,6 +254,9 @@ pub struct ListArgs {
     /// List prompts by qualified name.
     #[arg(long, group = "items")]
     pub prompts: bool,
+    /// List skills by qualified name.
+    #[arg(long, group = "items")]
+    pub skills: bool,
     /// Print JSON (the shapes are documented in docs/json.md).
     #[arg(long)]
     pub json: bool,

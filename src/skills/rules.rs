@@ -222,6 +222,7 @@ fn check_name(f: &mut Findings, file: &SourceFile, node: &Node, name: &str, fold
     let bad = |f: &mut Findings, span: Range<usize>, message: String, hint: String| {
         f.at(codes::INVALID_ITEM_NAME, file, &span, message, Some(hint));
     };
+    let errors_before = f.error_count();
     let count = name.chars().count();
     if count > MAX_NAME_CHARS {
         bad(
@@ -295,13 +296,19 @@ fn check_name(f: &mut Findings, file: &SourceFile, node: &Node, name: &str, fold
     // Compared as the reference validator compares them: after NFKC normalisation, so a
     // composed and a decomposed `é` are one name (the character check above still refuses it).
     if nfkc(name) != nfkc(folder_name) {
+        // Renaming the folder helps only when the name itself is well formed.
+        let rename = if f.error_count() == errors_before {
+            format!(", or rename the folder to `{name}`")
+        } else {
+            String::new()
+        };
         f.at(
             codes::NAME_MISMATCH,
             file,
             &node.span,
             format!("skill name `{name}` differs from its folder's name `{folder_name}`"),
             Some(format!(
-                "the name must equal the folder's name: write `name: {folder_name}`, or rename the folder to `{name}`"
+                "the name must equal the folder's name: write `name: {folder_name}`{rename}"
             )),
         );
     }

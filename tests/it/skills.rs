@@ -1,0 +1,154 @@
+//! Agent Skills in packages: validate, the fixture package acme/dev (two skills, one with
+//! `scripts/` and `references/`) through install, list, info and search (docs/skills.md).
+
+use serde_json::Value;
+
+use crate::support::{Fixture, TestHome, fixtures, write_files};
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().expect("agx runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(cmd: &mut assert_cmd::Command) -> Value {
+    serde_json::from_str(&stdout(cmd)).expect("JSON on stdout")
+}
+
+#[test]
+fn the_fixture_package_validates_with_its_two_skills() {
+    let home = TestHome::new();
+    let doc = json(
+        home.agx()
+            .arg("validate")
+            .arg(fixtures().join("packages/acme-dev"))
+            .args(["--format", "json"]),
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    assert_eq!(doc["package"]["skills"], 2);
+    assert_eq!(doc["findings"], Value::Array(Vec::new()));
+}
+
+#[test]
+fn validate_points_into_skill_md_with_a_snippet() {
+    let home = TestHome::new();
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/s\"\nversion = \"0.1.0\"\ndescription = \"d\"\n\n[extension]\nskills = [\"review\", \"gone\"]\n",
+            ),
+            (
+                "skills/review/SKILL.md",
+                "---\nname: Review\ndescription: d\nmodel: opus\n---\nSee [x](../../agx.toml).\n",
+            ),
+            (
+                "skills/stray/SKILL.md",
+                "---\nname: stray\ndescription: d\n---\n",
+            ),
+        ],
+    );
+    let out = home
+        .agx()
+        .arg("validate")
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stderr).unwrap();
+    let _filters = crate::support::snapshot::snapshot_filters();
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_skill_package_installs_lists_and_shows_its_skills() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+
+    // The installed copy holds the skill folders byte for byte.
+    let installed = home.agx_home().join("store-v1/acme/dev/1.0.0");
+    for rel in [
+        "skills/review/SKILL.md",
+        "skills/review/scripts/diff-stat.sh",
+        "skills/review/references/checklist.md",
+        "skills/release-notes/SKILL.md",
+    ] {
+        assert_eq!(
+            fs_err::read(installed.join(rel)).unwrap(),
+            fs_err::read(fixtures().join("packages/acme-dev").join(rel)).unwrap(),
+            "{rel}"
+        );
+    }
+
+    let list = stdout(fixture.agx(&home).arg("list"));
+    assert!(list.contains("[skills: review, release-notes]"), "{list}");
+
+    let skills = stdout(fixture.agx(&home).args(["list", "--skills"]));
+    insta::assert_snapshot!(skills);
+
+    let doc = json(fixture.agx(&home).args(["list", "--skills", "--json"]));
+    assert_eq!(doc["skills"][0]["name"], "acme/dev/review");
+    assert_eq!(doc["skills"][0]["package"], "acme/dev");
+
+    let doc = json(fixture.agx(&home).args(["list", "--json"]));
+    let package = doc["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "acme/dev")
+        .unwrap();
+    assert_eq!(package["skills"][1]["name"], "release-notes");
+
+    let info = stdout(fixture.agx(&home).args(["info", "acme/dev"]));
+    assert!(
+        info.contains("skills:\n  review — Review a code change"),
+        "{info}"
+    );
+    let doc = json(fixture.agx(&home).args(["info", "acme/dev", "--json"]));
+    assert_eq!(doc["skills"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn search_and_the_remote_listing_find_skills() {
+    let fixture = Fixture::new();
+    let home = TestHome::new();
+    let doc = json(
+        fixture
+            .agx(&home)
+            .args(["search", "release", "notes", "--json"]),
+    );
+    let hit = &doc["results"][0];
+    assert_eq!(hit["name"], "acme/dev", "{doc:#}");
+    assert!(
+        hit["matched"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("skill:release-notes")),
+        "{hit:#}"
+    );
+    assert_eq!(hit["extension"]["skills"][1]["name"], "release-notes");
+
+    let remote = stdout(
+        fixture
+            .agx(&home)
+            .args(["list", "--include-remote", "--skills"]),
+    );
+    assert!(
+        remote.contains("acme/dev/review") && remote.contains("(not installed)"),
+        "{remote}"
+    );
+}
+
+#[test]
+fn a_package_without_skills_keeps_its_index_entry_unchanged() {
+    // `skills` is left out when empty, so entries published before skills existed read the same.
+    let entry = fs_err::read_to_string(fixtures().join("registry/packages/acme/geo.json")).unwrap();
+    assert!(!entry.contains("skills"), "{entry}");
+}
