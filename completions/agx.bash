@@ -1333,7 +1333,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__new)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --skill --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1353,6 +1353,10 @@ _agx() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "sh python node" -- "${cur}"))
+                    return 0
+                    ;;
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -183,6 +183,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --color 'When to use colours in messages'
             cand --name 'The package name, as `publisher/name` (default: `local/<folder name>`)'
             cand --lang 'The language of the new tool''s script'
+            cand --skill 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'

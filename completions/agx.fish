@@ -161,6 +161,7 @@ complete -c agx -n "__fish_agx_using_subcommand new" -l name -d 'The package nam
 complete -c agx -n "__fish_agx_using_subcommand new" -l lang -d 'The language of the new tool\'s script' -r -f -a "sh\t'A POSIX shell script: needs nothing installed'
 python\t'A Python 3 script, run with `python3 -S` (no site packages) so it starts fast'
 node\t'A Node.js script'"
+complete -c agx -n "__fish_agx_using_subcommand new" -l skill -d 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server' -r
 complete -c agx -n "__fish_agx_using_subcommand new" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand new" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand new" -l offline -d 'Use only cached index data; never touch the network'

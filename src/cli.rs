@@ -573,6 +573,10 @@ pub struct NewArgs {
     /// The language of the new tool's script.
     #[arg(long, value_enum, default_value_t)]
     pub lang: crate::ops::new::Language,
+    /// Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of
+    /// a tool, a prompt and a server.
+    #[arg(long, value_name = "NAME", conflicts_with = "lang")]
+    pub skill: Option<String>,
 }
 
 #[derive(Debug, Args)]

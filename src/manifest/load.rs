@@ -129,7 +129,7 @@ fn load_skills(
                 &span,
                 format!("skill `{name}` is declared but the folder `{folder}/` does not exist"),
                 Some(format!(
-                    "create `{folder}/SKILL.md` (`agx new --skill {name}` starts one), or remove the declaration"
+                    "create `{folder}/SKILL.md` with `name: {name}` and a `description` in its front matter, or remove the declaration"
                 )),
             );
             continue;

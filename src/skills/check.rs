@@ -30,7 +30,7 @@ pub fn check_skill(f: &mut Findings, package: &Path, folder: &str) -> Option<Ski
                 &rel,
                 format!("the skill folder `{folder}` has no {SKILL_FILE}"),
                 Some(format!(
-                    "create `{rel}` with front matter (`name`, `description`) and the instructions, e.g. with `agx new --skill`"
+                    "create `{rel}`: front matter with `name` and `description`, then the instructions (`agx new DIR --skill NAME` shows one)"
                 )),
             );
             return None;

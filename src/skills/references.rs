@@ -87,11 +87,14 @@ fn scan_line(line: &str, base: usize, out: &mut Vec<Reference>) {
 }
 
 /// A code span is a reference when it is one word naming a file of the skill's folders or
-/// starting with `./` or `../`.
+/// starting with `./` or `../`. A folder's bare name (`scripts/`) names the convention, not
+/// a file.
 fn code_span_path(content: &str) -> Option<&str> {
     let is_path = !content.is_empty()
         && !content.contains(char::is_whitespace)
-        && (SKILL_FOLDERS.iter().any(|f| content.starts_with(f))
+        && (SKILL_FOLDERS
+            .iter()
+            .any(|f| content.starts_with(f) && content.len() > f.len())
             || content.starts_with("./")
             || content.starts_with("../"));
     is_path.then_some(content)
@@ -196,6 +199,7 @@ mod tests {
     fn links_and_file_code_spans_are_references() {
         let body = "Run [the script](scripts/run.py) or `scripts/x.sh`.\n\
                     See [docs](https://example.com), [top](#usage), `git commit -m`, `./a.md`.\n\
+                    Scripts go in `scripts/`.\n\
                     ![logo](assets/logo%20big.png \"Logo\")\n";
         assert_eq!(
             paths(body),

@@ -16,8 +16,20 @@ pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
-const NAME_FORM: &str =
+pub const NAME_FORM: &str =
     "1–64 lowercase letters `a-z`, digits and single `-`, not starting or ending with `-`";
+
+/// Whether `name` is a skill name agx accepts (what [`check`] reports one finding per rule
+/// for).
+pub fn is_valid_name(name: &str) -> bool {
+    (1..=MAX_NAME_CHARS).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+}
 
 /// The part of a SKILL.md being checked: its file and where its front matter opens.
 pub struct FrontMatter<'a> {

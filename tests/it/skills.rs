@@ -152,3 +152,51 @@ fn a_package_without_skills_keeps_its_index_entry_unchanged() {
     let entry = fs_err::read_to_string(fixtures().join("registry/packages/acme/geo.json")).unwrap();
     assert!(!entry.contains("skills"), "{entry}");
 }
+
+#[test]
+fn new_skill_makes_a_package_that_validates_and_installs() {
+    let home = TestHome::new();
+    let dir = home.home().join("code-review");
+    home.agx()
+        .arg("new")
+        .arg(&dir)
+        .args(["--name", "acme/code-review", "--skill", "code-review"])
+        .assert()
+        .success();
+    let doc = json(
+        home.agx()
+            .arg("validate")
+            .arg(&dir)
+            .args(["--format", "json"]),
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    assert_eq!(doc["warnings"], 0, "{doc:#}");
+    assert_eq!(doc["package"]["skills"], 1);
+    home.agx().arg("install").arg(&dir).assert().success();
+    let skills = stdout(home.agx().args(["list", "--skills"]));
+    assert!(
+        skills.starts_with("acme/code-review/code-review  Say what"),
+        "{skills}"
+    );
+}
+
+#[test]
+fn new_skill_refuses_a_bad_skill_name_and_writes_nothing() {
+    let home = TestHome::new();
+    let dir = home.home().join("pkg");
+    let out = home
+        .agx()
+        .arg("new")
+        .arg(&dir)
+        .args(["--name", "acme/pkg", "--skill", "Code_Review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`Code_Review` is not a skill name"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("lowercase letters"), "{stderr}");
+    assert!(!dir.exists());
+}
