@@ -9,6 +9,7 @@ pub mod keys;
 pub mod model;
 pub mod references;
 pub mod rules;
+pub mod wrap;
 
 pub use check::{SKILL_FILE, check_skill};
 pub use model::SkillDef;

@@ -249,10 +249,14 @@ fn check_name(f: &mut Findings, file: &SourceFile, node: &Node, name: &str, fold
             f,
             char_span(file, node, name, i),
             format!("skill name `{name}` must be lowercase"),
-            format!(
-                "write `{}`, and rename the folder to match",
-                name.to_lowercase()
-            ),
+            if name.to_lowercase() == folder_name {
+                format!("write `{folder_name}`")
+            } else {
+                format!(
+                    "write `{}`, and rename the folder to match",
+                    name.to_lowercase()
+                )
+            },
         );
     }
     if name.starts_with('-') || name.ends_with('-') {

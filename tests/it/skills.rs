@@ -200,3 +200,86 @@ fn new_skill_refuses_a_bad_skill_name_and_writes_nothing() {
     assert!(stderr.contains("lowercase letters"), "{stderr}");
     assert!(!dir.exists());
 }
+
+/// The fixture's skills copied to `<home>/<folder>` without agx.toml.
+fn loose_skills(home: &TestHome, folder: &str) -> std::path::PathBuf {
+    let dir = home.home().join(folder);
+    crate::support::copy_tree(&fixtures().join("packages/acme-dev/skills"), &dir);
+    dir
+}
+
+#[test]
+fn a_skill_folder_and_a_folder_of_skills_install_as_generated_packages() {
+    let home = TestHome::new();
+    let many = loose_skills(&home, "team-skills");
+    home.agx().arg("install").arg(&many).assert().success();
+    home.agx()
+        .arg("install")
+        .arg(many.join("review"))
+        .assert()
+        .success();
+
+    let skills = stdout(home.agx().args(["list", "--skills"]));
+    insta::assert_snapshot!(skills);
+
+    // The store holds each skill byte for byte, scripts still executable.
+    let stored = home
+        .agx_home()
+        .join("store-v1/_local/team-skills/0.0.0/skills");
+    for rel in [
+        "review/SKILL.md",
+        "review/scripts/diff-stat.sh",
+        "release-notes/SKILL.md",
+    ] {
+        assert_eq!(
+            fs_err::read(stored.join(rel)).unwrap(),
+            fs_err::read(many.join(rel)).unwrap(),
+            "{rel}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs_err::metadata(stored.join("review/scripts/diff-stat.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111);
+    }
+    let info = json(home.agx().args(["info", "review", "--json"]));
+    assert_eq!(info["skills"][0]["name"], "review");
+}
+
+#[test]
+fn an_invalid_skill_folder_is_refused_with_findings_in_its_own_files() {
+    let home = TestHome::new();
+    let many = loose_skills(&home, "team-skills");
+    fs_err::write(
+        many.join("review/SKILL.md"),
+        "---\nname: reviews\ndescription: d\n---\n",
+    )
+    .unwrap();
+    let out = home.agx().arg("install").arg(&many).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not valid (1 error)"), "{stderr}");
+    assert!(stderr.contains("agx validate"), "{stderr}");
+    // Nothing was installed.
+    let list = stdout(home.agx().args(["list", "--json"]));
+    assert!(list.contains("\"packages\":[]"), "{list}");
+
+    let doc = json_any(
+        home.agx()
+            .arg("validate")
+            .arg(&many)
+            .args(["--format", "json"]),
+    );
+    assert_eq!(doc["findings"][0]["code"], "E014");
+    assert_eq!(doc["findings"][0]["location"]["file"], "review/SKILL.md");
+    assert_eq!(doc["findings"][0]["location"]["line"], 2);
+}
+
+/// JSON on stdout, whatever the exit status.
+fn json_any(cmd: &mut assert_cmd::Command) -> Value {
+    serde_json::from_slice(&cmd.output().unwrap().stdout).expect("JSON on stdout")
+}
