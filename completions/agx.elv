@@ -43,6 +43,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand install-skill 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)'
+            cand uninstall-skill 'Remove a skill copy that agx wrote from a client''s skills folder'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
@@ -386,6 +388,40 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;install-skill'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --scope 'The user''s skills folders (under the home folder) or the project''s'
+            cand --project 'Project folder for --scope project (default: the current directory)'
+            cand --folder '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --force 'Replace (or remove) a folder agx did not write, or a copy edited since'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;uninstall-skill'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --scope 'The user''s skills folders (under the home folder) or the project''s'
+            cand --project 'Project folder for --scope project (default: the current directory)'
+            cand --folder '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --force 'Replace (or remove) a folder agx did not write, or a copy edited since'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;clients'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
@@ -664,6 +700,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand install-skill 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)'
+            cand uninstall-skill 'Remove a skill copy that agx wrote from a client''s skills folder'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
@@ -723,6 +761,10 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;install-server'= {
         }
         &'agx;help;uninstall-server'= {
+        }
+        &'agx;help;install-skill'= {
+        }
+        &'agx;help;uninstall-skill'= {
         }
         &'agx;help;clients'= {
         }

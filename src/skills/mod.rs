@@ -4,11 +4,14 @@
 //! `agx validate` (docs/validate.md).
 
 pub mod check;
+pub mod copies;
+pub mod folders;
 pub mod front_matter;
 pub mod keys;
 pub mod model;
 pub mod references;
 pub mod rules;
+pub mod tree_hash;
 pub mod wrap;
 
 pub use check::{SKILL_FILE, check_skill};

@@ -182,7 +182,7 @@ fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
 
 /// Copy a skill folder: regular files (with their permissions, so scripts stay executable)
 /// and folders; a link or a special file is an error, never followed. `.git` is left out.
-fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
     fs_err::create_dir_all(to)?;
     let mut entries: Vec<_> = fs_err::read_dir(from)?.collect::<Result<_, _>>()?;
     entries.sort_by_key(|e| e.file_name());

@@ -283,3 +283,212 @@ fn an_invalid_skill_folder_is_refused_with_findings_in_its_own_files() {
 fn json_any(cmd: &mut assert_cmd::Command) -> Value {
     serde_json::from_slice(&cmd.output().unwrap().stdout).expect("JSON on stdout")
 }
+
+/// Every file under `dir`, relative, with its bytes.
+fn files_of(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs_err::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, fs_err::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn install_skill_all_writes_two_identical_copies_once() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    let source = files_of(&fixtures().join("packages/acme-dev/skills/review"));
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "all", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for folder in [".claude/skills/review", ".agents/skills/review"] {
+        assert_eq!(files_of(&home.home().join(folder)), source, "{folder}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let script = home
+            .home()
+            .join(".agents/skills/review/scripts/diff-stat.sh");
+        assert_eq!(
+            fs_err::metadata(script).unwrap().permissions().mode() & 0o111,
+            0o111
+        );
+    }
+    // A second install changes nothing, not even the records.
+    let records = fs_err::read(home.agx_home().join("clients-v1.toml")).unwrap();
+    let again = fixture
+        .agx(&home)
+        .args(["install-skill", "all", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("Unchanged"));
+    assert_eq!(
+        fs_err::read(home.agx_home().join("clients-v1.toml")).unwrap(),
+        records
+    );
+}
+
+#[test]
+fn each_client_gets_its_folder_in_the_project_and_own_folders_on_request() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    let project = home.home().join("site");
+    fs_err::create_dir_all(&project).unwrap();
+    let cases = [
+        ("claude-code", "shared", ".claude/skills"),
+        ("codex", "shared", ".agents/skills"),
+        ("gemini", "own", ".gemini/skills"),
+        ("vscode", "own", ".github/skills"),
+        ("cursor", "own", ".cursor/skills"),
+        ("opencode", "own", ".opencode/skills"),
+    ];
+    for (client, folder, expected) in cases {
+        fixture
+            .agx(&home)
+            .args([
+                "install-skill",
+                client,
+                "acme/dev/release-notes",
+                "--scope",
+                "project",
+            ])
+            .args(["--folder", folder])
+            .arg("--project")
+            .arg(&project)
+            .assert()
+            .success();
+        assert!(
+            project
+                .join(expected)
+                .join("release-notes/SKILL.md")
+                .is_file(),
+            "{client}: {expected}"
+        );
+    }
+}
+
+#[test]
+fn a_foreign_folder_is_untouched_and_uninstall_removes_only_agx_copies() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    let foreign = home.home().join(".claude/skills/review");
+    crate::support::write_file(&foreign.join("SKILL.md"), "my own review skill");
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "all", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("agx did not write it"), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        fs_err::read_to_string(foreign.join("SKILL.md")).unwrap(),
+        "my own review skill"
+    );
+
+    // Into the shared folder only, then uninstall from all: the foreign one stays.
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review"])
+        .assert()
+        .success();
+    let out = fixture
+        .agx(&home)
+        .args(["uninstall-skill", "codex", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!home.home().join(".agents/skills/review").exists());
+    assert_eq!(
+        fs_err::read_to_string(foreign.join("SKILL.md")).unwrap(),
+        "my own review skill"
+    );
+    let out = fixture
+        .agx(&home)
+        .args(["uninstall-skill", "claude-code", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(foreign.join("SKILL.md").is_file());
+}
+
+#[test]
+fn a_hand_edited_copy_is_kept_unless_forced() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review"])
+        .assert()
+        .success();
+    let skill_md = home.home().join(".agents/skills/review/SKILL.md");
+    fs_err::write(&skill_md, "edited by hand").unwrap();
+    let out = fixture
+        .agx(&home)
+        .args(["uninstall-skill", "codex", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("edited since agx wrote it"));
+    assert_eq!(fs_err::read_to_string(&skill_md).unwrap(), "edited by hand");
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review", "--force"])
+        .assert()
+        .success();
+    assert_eq!(
+        fs_err::read(&skill_md).unwrap(),
+        fs_err::read(fixtures().join("packages/acme-dev/skills/review/SKILL.md")).unwrap()
+    );
+}
+
+#[test]
+fn install_skill_names_a_missing_package_or_skill() {
+    let fixture = Fixture::new();
+    let home = TestHome::new();
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "all", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("agx install acme/dev"));
+    let home = fixture.home_with(&["acme/dev"]);
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "all", "acme/dev/reveiw"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("its skills: acme/dev/review, acme/dev/release-notes"),
+        "{stderr}"
+    );
+}
