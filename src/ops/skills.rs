@@ -159,3 +159,27 @@ fn with_records(
     }
     result.map(|()| changes)
 }
+
+/// A recorded copy and how it looks now (for `agx clients`).
+#[derive(Debug, Clone)]
+pub struct CopyStatus {
+    pub copy: copies::SkillCopy,
+    pub state: copies::CopyState,
+    /// The skill's package is installed.
+    pub package_installed: bool,
+}
+
+/// Every skill copy agx recorded, in record order.
+pub fn recorded_copies(paths: &crate::paths::AgxPaths) -> OpsResult<Vec<CopyStatus>> {
+    let records = Records::load(&paths.clients_file())?;
+    let store = crate::store::Store::open(paths);
+    Ok(records
+        .skills
+        .into_iter()
+        .map(|copy| CopyStatus {
+            state: copies::state(&copy),
+            package_installed: matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            copy,
+        })
+        .collect())
+}

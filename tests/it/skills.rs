@@ -492,3 +492,82 @@ fn install_skill_names_a_missing_package_or_skill() {
         "{stderr}"
     );
 }
+
+#[test]
+fn clients_and_doctor_report_edited_missing_and_orphaned_copies_and_fix_restores() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    for skill in ["acme/dev/review", "acme/dev/release-notes"] {
+        fixture
+            .agx(&home)
+            .args(["install-skill", "codex", skill])
+            .assert()
+            .success();
+    }
+    let shared = home.home().join(".agents/skills");
+    fixture.agx(&home).arg("doctor").assert().success();
+
+    fs_err::write(shared.join("review/SKILL.md"), "edited").unwrap();
+    fs_err::remove_dir_all(shared.join("release-notes")).unwrap();
+    let clients = stdout(fixture.agx(&home).arg("clients"));
+    assert!(clients.contains("acme/dev/review 1.0.0"), "{clients}");
+    assert!(clients.contains("[edited by hand]"), "{clients}");
+    assert!(clients.contains("[missing]"), "{clients}");
+
+    let out = fixture
+        .agx(&home)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems: Vec<&str> = doc["skill_findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["problem"].as_str().unwrap())
+        .collect();
+    assert_eq!(problems, ["hand-edited", "copy-missing"], "{doc:#}");
+
+    // --fix restores the missing copy and leaves the edited one.
+    let out = fixture
+        .agx(&home)
+        .args(["doctor", "--fix"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        files_of(&shared.join("release-notes")),
+        files_of(&fixtures().join("packages/acme-dev/skills/release-notes"))
+    );
+    assert_eq!(
+        fs_err::read_to_string(shared.join("review/SKILL.md")).unwrap(),
+        "edited"
+    );
+
+    // Uninstalled package: the unedited copy is an orphan, which --fix removes.
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review", "--force"])
+        .assert()
+        .success();
+    fixture
+        .agx(&home)
+        .args(["uninstall", "acme/dev"])
+        .assert()
+        .success();
+    let out = stdout_any(fixture.agx(&home).arg("doctor"));
+    assert!(out.contains("package acme/dev is not installed"), "{out}");
+    fixture
+        .agx(&home)
+        .args(["doctor", "--fix"])
+        .assert()
+        .success();
+    assert!(!shared.join("review").exists());
+    assert!(!shared.join("release-notes").exists());
+    fixture.agx(&home).arg("doctor").assert().success();
+}
+
+fn stdout_any(cmd: &mut assert_cmd::Command) -> String {
+    String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+}
