@@ -103,7 +103,7 @@ pub enum OpsError {
     #[error("{name} is neither installed nor in the registry")]
     Unknown { name: crate::name::PackageName },
     #[error(transparent)]
-    SkillCopy(#[from] crate::skills::copies::CopyError),
+    SkillCopy(Box<crate::skills::copies::CopyError>),
     #[error("{package} has no skill `{skill}`")]
     NoSuchSkill {
         package: String,
@@ -125,6 +125,13 @@ pub enum OpsError {
     },
 }
 
+// Boxed: every operation returns this type.
+impl From<crate::skills::copies::CopyError> for OpsError {
+    fn from(e: crate::skills::copies::CopyError) -> Self {
+        OpsError::SkillCopy(Box::new(e))
+    }
+}
+
 // Boxed: a config error is large, and every operation returns this type.
 impl From<config::ConfigError> for OpsError {
     fn from(e: config::ConfigError) -> Self {
@@ -143,7 +150,7 @@ impl crate::error::Hint for OpsError {
     fn hint(&self) -> Option<String> {
         match self {
             OpsError::Store(e) => e.hint(),
-            OpsError::SkillCopy(e) => e.hint(),
+            OpsError::SkillCopy(e) => e.as_ref().hint(),
             OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
                 Some("the package has no skills; `agx list --skills` lists installed ones".into())
             }

@@ -45,11 +45,12 @@ pub enum CopyError {
     Foreign { path: PathBuf },
     #[error("{} was edited since agx wrote it", path.display())]
     HandEdited { path: PathBuf },
-    #[error("{} holds {other}, not {skill}: two skills have the name `{}`", path.display(), skill.item)]
+    #[error("{} holds {other}, not {skill}: two skills have one name", path.display())]
     Clash {
         path: PathBuf,
-        skill: QualifiedName,
-        other: QualifiedName,
+        /// Both `publisher/package/skill`.
+        skill: String,
+        other: String,
     },
     #[error("{} is not a skill agx installed", path.display())]
     NotInstalled { path: PathBuf },
@@ -150,8 +151,8 @@ pub fn install(
             Some(c) if c.skill != *skill => {
                 return Err(CopyError::Clash {
                     path: dest.into(),
-                    skill: skill.clone(),
-                    other: c.skill.clone(),
+                    skill: skill.to_string(),
+                    other: c.skill.to_string(),
                 });
             }
             Some(c) => {
@@ -256,8 +257,8 @@ pub fn uninstall(
     if copy.skill != *skill {
         return Err(CopyError::Clash {
             path: dest.into(),
-            skill: skill.clone(),
-            other: copy.skill.clone(),
+            skill: skill.to_string(),
+            other: copy.skill.to_string(),
         });
     }
     let outcome = match state(copy) {

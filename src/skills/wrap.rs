@@ -95,15 +95,33 @@ fn name_of(rel: &str) -> &str {
 /// copied under `skills/`, and an `agx.toml` declaring them. The package is named after
 /// `dir`'s folder. Validation of the result is the loader's job.
 pub fn wrap(dir: &Path, what: &SkillFolder, into: &Path) -> Result<PackageName, WrapError> {
-    let absolute = std::path::absolute(dir)?;
-    let folder = absolute
+    let package = package_name(dir)?;
+    wrap_as(dir, what, into, &package)?;
+    Ok(package)
+}
+
+fn folder_name(dir: &Path) -> Result<String, WrapError> {
+    Ok(std::path::absolute(dir)?
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let package = PackageName::parse(&folder).map_err(|source| WrapError::PackageName {
-        folder: folder.clone(),
-        source,
-    })?;
+        .unwrap_or_default())
+}
+
+/// The generated package's name: the folder's.
+fn package_name(dir: &Path) -> Result<PackageName, WrapError> {
+    let folder = folder_name(dir)?;
+    PackageName::parse(&folder).map_err(|source| WrapError::PackageName { folder, source })
+}
+
+/// [`wrap`] under a given package name.
+fn wrap_as(
+    dir: &Path,
+    what: &SkillFolder,
+    into: &Path,
+    package: &PackageName,
+) -> Result<(), WrapError> {
+    let absolute = std::path::absolute(dir)?;
+    let folder = folder_name(dir)?;
     let skills: Vec<(String, PathBuf)> = match what {
         SkillFolder::One => vec![(folder.clone(), absolute.clone())],
         SkillFolder::Many(rels) => rels
@@ -137,7 +155,7 @@ pub fn wrap(dir: &Path, what: &SkillFolder, into: &Path) -> Result<PackageName, 
             toml::to_string(&manifest).expect("a table serialises")
         ),
     )?;
-    Ok(package)
+    Ok(())
 }
 
 /// Check the skills in `dir` as the package [`wrap`] makes of them, with every finding's
@@ -146,7 +164,11 @@ pub fn wrap(dir: &Path, what: &SkillFolder, into: &Path) -> Result<PackageName, 
 /// folder no longer exists: use it for its counts only.
 pub fn check(dir: &Path, what: &SkillFolder) -> Result<Report, WrapError> {
     let temp = tempfile::tempdir()?;
-    wrap(dir, what, temp.path())?;
+    // The skills are what is checked: a folder name that cannot name the package (which
+    // `agx install` reports) must not hide their findings.
+    let placeholder = PackageName::parse("skills").expect("a valid package name");
+    let package = package_name(dir).unwrap_or(placeholder);
+    wrap_as(dir, what, temp.path(), &package)?;
     let mut report = crate::manifest::load::check(temp.path());
     for finding in &mut report.findings {
         finding.location.file = unwrapped_path(what, &finding.location.file);
@@ -267,6 +289,11 @@ mod tests {
         write(&one, "SKILL.md", "x");
         let err = wrap(&one, &SkillFolder::One, &root.path().join("out")).unwrap_err();
         assert!(matches!(err, WrapError::PackageName { .. }), "{err}");
+        // Validation still reports the skill's own findings.
+        let report = check(&one, &SkillFolder::One).unwrap();
+        let codes: Vec<&str> = report.findings.iter().map(|f| f.code).collect();
+        assert!(codes.contains(&"E300"), "{codes:?}");
+        assert!(!codes.contains(&"E034"), "{codes:?}");
     }
 
     #[test]
