@@ -93,6 +93,12 @@ pub fn install_skill(
         let mut changes = Vec::new();
         for folder in &folders {
             let dest = folder.join(skill.item.as_str());
+            // A cloned repository cannot make agx write outside it through a link.
+            if let Some(project) = place.project
+                && let Err(e) = confined(project, &dest)
+            {
+                return (changes, Err(e));
+            }
             let outcome = copies::install(
                 &mut records.skills,
                 &skill,
@@ -111,6 +117,11 @@ pub fn install_skill(
         }
         (changes, Ok(()))
     })
+}
+
+fn confined(project: &Path, dest: &Path) -> OpsResult<()> {
+    let project = std::path::absolute(project).map_err(crate::store::StoreError::Io)?;
+    Ok(crate::clients::check_confined_in(&project, dest)?)
 }
 
 /// Remove agx's copies of `skill` from every folder of `place`.

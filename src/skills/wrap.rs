@@ -170,8 +170,22 @@ pub fn check(dir: &Path, what: &SkillFolder) -> Result<Report, WrapError> {
     let package = package_name(dir).unwrap_or(placeholder);
     wrap_as(dir, what, temp.path(), &package)?;
     let mut report = crate::manifest::load::check(temp.path());
+    // Every copied folder is declared; "undeclared" can only follow a declaration the
+    // generated agx.toml could not make, which is reported already.
+    report
+        .findings
+        .retain(|f| f.code != crate::manifest::diagnostics::UNDECLARED_DEFINITION.code);
     for finding in &mut report.findings {
-        finding.location.file = unwrapped_path(what, &finding.location.file);
+        if finding.location.file == MANIFEST_FILE {
+            // The generated agx.toml is not the user's: its findings (a folder name that
+            // cannot name a skill) are about the folder.
+            finding.location.file = ".".into();
+            finding.location.line = 0;
+            finding.location.column = 0;
+            finding.length = 0;
+        } else {
+            finding.location.file = unwrapped_path(what, &finding.location.file);
+        }
     }
     Ok(report)
 }
@@ -292,8 +306,14 @@ mod tests {
         // Validation still reports the skill's own findings.
         let report = check(&one, &SkillFolder::One).unwrap();
         let codes: Vec<&str> = report.findings.iter().map(|f| f.code).collect();
-        assert!(codes.contains(&"E300"), "{codes:?}");
+        assert!(codes.contains(&"E010"), "{codes:?}");
         assert!(!codes.contains(&"E034"), "{codes:?}");
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| f.location.file != "agx.toml")
+        );
     }
 
     #[test]

@@ -571,3 +571,32 @@ fn clients_and_doctor_report_edited_missing_and_orphaned_copies_and_fix_restores
 fn stdout_any(cmd: &mut assert_cmd::Command) -> String {
     String::from_utf8(cmd.output().unwrap().stdout).unwrap()
 }
+
+#[cfg(unix)]
+#[test]
+fn a_project_link_leading_out_of_the_project_is_refused() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    let project = home.home().join("cloned");
+    let outside = home.home().join("elsewhere");
+    fs_err::create_dir_all(&project).unwrap();
+    fs_err::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, project.join(".agents")).unwrap();
+    let out = fixture
+        .agx(&home)
+        .args([
+            "install-skill",
+            "codex",
+            "acme/dev/review",
+            "--scope",
+            "project",
+        ])
+        .arg("--project")
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(".agents"), "{stderr}");
+    assert_eq!(fs_err::read_dir(&outside).unwrap().count(), 0);
+}
