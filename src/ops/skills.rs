@@ -194,3 +194,69 @@ pub fn recorded_copies(paths: &crate::paths::AgxPaths) -> OpsResult<Vec<CopyStat
         })
         .collect())
 }
+
+/// After an update: bring every recorded copy whose package now has another version up to
+/// that version, atomically per copy. An edited copy is left as it is, with a warning.
+pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
+    let store = ctx.store();
+    let path = ctx.paths.clients_file();
+    if !path.exists() {
+        return Ok(());
+    }
+    let (changes, result) = {
+        let _lock = Records::lock(&path)?;
+        let mut records = Records::load(&path)?;
+        let mut changes = Vec::new();
+        let mut result = Ok(());
+        for i in 0..records.skills.len() {
+            let copy = records.skills[i].clone();
+            let Ok(Some(installed)) = store.installed(&copy.skill.package) else {
+                continue;
+            };
+            let source = installed
+                .dir
+                .join(crate::manifest::load::SKILLS_FOLDER)
+                .join(copy.skill.item.as_str());
+            if installed.version == copy.version || !source.is_dir() {
+                continue;
+            }
+            if copies::state(&copy) == copies::CopyState::HandEdited {
+                ctx.reporter.warn(&format!(
+                    "{} at {} was edited by hand; left at {} (`agx install-skill CLIENT {} --force` updates it)",
+                    copy.skill,
+                    copy.path.display(),
+                    copy.version,
+                    copy.skill
+                ));
+                continue;
+            }
+            match copies::install(
+                &mut records.skills,
+                &copy.skill,
+                &installed.version,
+                &source,
+                &copy.path,
+                false,
+            ) {
+                Ok(_) => changes.push(format!(
+                    "{} {} in {}",
+                    copy.skill,
+                    installed.version,
+                    copy.path.display()
+                )),
+                Err(e) => {
+                    result = Err(e.into());
+                    break;
+                }
+            }
+        }
+        if !changes.is_empty() {
+            records.save(&path)?;
+        }
+        (changes, result)
+    };
+    for change in changes {
+        ctx.reporter.status("Refreshed", &change);
+    }
+    result
+}

@@ -600,3 +600,75 @@ fn a_project_link_leading_out_of_the_project_is_refused() {
     assert!(stderr.contains(".agents"), "{stderr}");
     assert_eq!(fs_err::read_dir(&outside).unwrap().count(), 0);
 }
+
+fn skill_package(root: &std::path::Path, version: &str, body: &str) -> std::path::PathBuf {
+    let dir = root.join(format!("sk-{version}"));
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                &format!(
+                    "[package]\nname = \"acme/sk\"\nversion = \"{version}\"\ndescription = \"d\"\n\n[extension]\nskills = [\"review\"]\n"
+                ),
+            ),
+            (
+                "skills/review/SKILL.md",
+                &format!("---\nname: review\ndescription: Reviews.\n---\n{body}\n"),
+            ),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn update_refreshes_every_unedited_copy_and_leaves_an_edited_one() {
+    let home = TestHome::new();
+    let registry = home.home().join("registry");
+    let sources = home.home().join("src");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .args(["--name", "t"])
+        .assert()
+        .success();
+    let add = |dir: std::path::PathBuf| {
+        home.agx()
+            .args(["registry", "add"])
+            .arg(&registry)
+            .arg(dir)
+            .assert()
+            .success();
+    };
+    add(skill_package(&sources, "1.0.0", "First."));
+    let agx = || {
+        let mut cmd = home.agx();
+        cmd.env("AGX_REGISTRY", &registry);
+        cmd
+    };
+    agx().args(["install", "acme/sk"]).assert().success();
+    agx()
+        .args(["install-skill", "all", "acme/sk/review"])
+        .assert()
+        .success();
+    let edited = home.home().join(".claude/skills/review/SKILL.md");
+    fs_err::write(&edited, "mine").unwrap();
+
+    add(skill_package(&sources, "1.1.0", "Second."));
+    let out = agx().arg("update").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Refreshed"), "{stderr}");
+    assert!(stderr.contains("edited by hand"), "{stderr}");
+
+    let shared = home.home().join(".agents/skills/review/SKILL.md");
+    assert!(fs_err::read_to_string(&shared).unwrap().contains("Second."));
+    assert_eq!(fs_err::read_to_string(&edited).unwrap(), "mine");
+    let records = fs_err::read_to_string(home.agx_home().join("clients-v1.toml")).unwrap();
+    assert!(records.contains("version = \"1.1.0\""), "{records}");
+    assert!(records.contains("version = \"1.0.0\""), "{records}");
+}
