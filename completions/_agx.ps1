@@ -46,6 +46,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
             [CompletionResult]::new('uninstall-server', 'uninstall-server', [CompletionResultType]::ParameterValue, 'Remove an entry that agx wrote from an MCP client''s configuration')
+            [CompletionResult]::new('install-skill', 'install-skill', [CompletionResultType]::ParameterValue, 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)')
+            [CompletionResult]::new('uninstall-skill', 'uninstall-skill', [CompletionResultType]::ParameterValue, 'Remove a skill copy that agx wrote from a client''s skills folder')
             [CompletionResult]::new('clients', 'clients', [CompletionResultType]::ParameterValue, 'List supported MCP clients, their config files and the agx entries in them')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find drift between recorded client entries, client files and the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Set, show and remove the values of packages'' settings and secrets')
@@ -152,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--servers', '--servers', [CompletionResultType]::ParameterName, 'List servers by qualified name')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'List tools by qualified name')
             [CompletionResult]::new('--prompts', '--prompts', [CompletionResultType]::ParameterName, 'List prompts by qualified name')
+            [CompletionResult]::new('--skills', '--skills', [CompletionResultType]::ParameterName, 'List skills by qualified name')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -194,6 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The package name, as `publisher/name` (default: `local/<folder name>`)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of the new tool''s script')
+            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
@@ -410,6 +414,42 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a diff and write nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;install-skill' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The user''s skills folders (under the home folder) or the project''s')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project folder for --scope project (default: the current directory)')
+            [CompletionResult]::new('--folder', '--folder', [CompletionResultType]::ParameterName, '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace (or remove) a folder agx did not write, or a copy edited since')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;uninstall-skill' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The user''s skills folders (under the home folder) or the project''s')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project folder for --scope project (default: the current directory)')
+            [CompletionResult]::new('--folder', '--folder', [CompletionResultType]::ParameterName, '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace (or remove) a folder agx did not write, or a copy edited since')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -716,6 +756,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
             [CompletionResult]::new('uninstall-server', 'uninstall-server', [CompletionResultType]::ParameterValue, 'Remove an entry that agx wrote from an MCP client''s configuration')
+            [CompletionResult]::new('install-skill', 'install-skill', [CompletionResultType]::ParameterValue, 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)')
+            [CompletionResult]::new('uninstall-skill', 'uninstall-skill', [CompletionResultType]::ParameterValue, 'Remove a skill copy that agx wrote from a client''s skills folder')
             [CompletionResult]::new('clients', 'clients', [CompletionResultType]::ParameterValue, 'List supported MCP clients, their config files and the agx entries in them')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find drift between recorded client entries, client files and the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Set, show and remove the values of packages'' settings and secrets')
@@ -795,6 +837,12 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;uninstall-server' {
+            break
+        }
+        'agx;help;install-skill' {
+            break
+        }
+        'agx;help;uninstall-skill' {
             break
         }
         'agx;help;clients' {

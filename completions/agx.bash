@@ -49,6 +49,9 @@ _agx() {
             agx,install-server)
                 cmd="agx__subcmd__install__subcmd__server"
                 ;;
+            agx,install-skill)
+                cmd="agx__subcmd__install__subcmd__skill"
+                ;;
             agx,list)
                 cmd="agx__subcmd__list"
                 ;;
@@ -90,6 +93,9 @@ _agx() {
                 ;;
             agx,uninstall-server)
                 cmd="agx__subcmd__uninstall__subcmd__server"
+                ;;
+            agx,uninstall-skill)
+                cmd="agx__subcmd__uninstall__subcmd__skill"
                 ;;
             agx,update)
                 cmd="agx__subcmd__update"
@@ -160,6 +166,9 @@ _agx() {
             agx__subcmd__help,install-server)
                 cmd="agx__subcmd__help__subcmd__install__subcmd__server"
                 ;;
+            agx__subcmd__help,install-skill)
+                cmd="agx__subcmd__help__subcmd__install__subcmd__skill"
+                ;;
             agx__subcmd__help,list)
                 cmd="agx__subcmd__help__subcmd__list"
                 ;;
@@ -201,6 +210,9 @@ _agx() {
                 ;;
             agx__subcmd__help,uninstall-server)
                 cmd="agx__subcmd__help__subcmd__uninstall__subcmd__server"
+                ;;
+            agx__subcmd__help,uninstall-skill)
+                cmd="agx__subcmd__help__subcmd__uninstall__subcmd__skill"
                 ;;
             agx__subcmd__help,update)
                 cmd="agx__subcmd__help__subcmd__update"
@@ -287,7 +299,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -655,7 +667,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -865,6 +877,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__install__subcmd__server)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__install__subcmd__skill)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1158,6 +1184,20 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__uninstall__subcmd__skill)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__update)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1280,8 +1320,42 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__install__subcmd__skill)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --folder)
+                    COMPREPLY=($(compgen -W "shared own" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__list)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --skills --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1333,7 +1407,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__new)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --skill --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1353,6 +1427,10 @@ _agx() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "sh python node" -- "${cur}"))
+                    return 0
+                    ;;
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1891,6 +1969,40 @@ _agx() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__uninstall__subcmd__skill)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "user project" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --folder)
+                    COMPREPLY=($(compgen -W "shared own" -- "${cur}"))
                     return 0
                     ;;
                 *)

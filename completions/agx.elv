@@ -43,6 +43,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand install-skill 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)'
+            cand uninstall-skill 'Remove a skill copy that agx wrote from a client''s skills folder'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
@@ -143,6 +145,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --servers 'List servers by qualified name'
             cand --tools 'List tools by qualified name'
             cand --prompts 'List prompts by qualified name'
+            cand --skills 'List skills by qualified name'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -182,6 +185,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --color 'When to use colours in messages'
             cand --name 'The package name, as `publisher/name` (default: `local/<folder name>`)'
             cand --lang 'The language of the new tool''s script'
+            cand --skill 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -379,6 +383,40 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --dry-run 'Print the change as a diff and write nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;install-skill'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --scope 'The user''s skills folders (under the home folder) or the project''s'
+            cand --project 'Project folder for --scope project (default: the current directory)'
+            cand --folder '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --force 'Replace (or remove) a folder agx did not write, or a copy edited since'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;uninstall-skill'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --scope 'The user''s skills folders (under the home folder) or the project''s'
+            cand --project 'Project folder for --scope project (default: the current directory)'
+            cand --folder '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --force 'Replace (or remove) a folder agx did not write, or a copy edited since'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -662,6 +700,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
+            cand install-skill 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)'
+            cand uninstall-skill 'Remove a skill copy that agx wrote from a client''s skills folder'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
@@ -721,6 +761,10 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;install-server'= {
         }
         &'agx;help;uninstall-server'= {
+        }
+        &'agx;help;install-skill'= {
+        }
+        &'agx;help;uninstall-skill'= {
         }
         &'agx;help;clients'= {
         }

@@ -77,6 +77,10 @@ pub enum Command {
     InstallServer(InstallServerArgs),
     /// Remove an entry that agx wrote from an MCP client's configuration.
     UninstallServer(UninstallServerArgs),
+    /// Copy a package's Agent Skill into a client's skills folder (or every client's).
+    InstallSkill(SkillArgs),
+    /// Remove a skill copy that agx wrote from a client's skills folder.
+    UninstallSkill(SkillArgs),
     /// List supported MCP clients, their config files and the agx entries in them.
     Clients(JsonArgs),
     /// Find drift between recorded client entries, client files and the store.
@@ -254,6 +258,9 @@ pub struct ListArgs {
     /// List prompts by qualified name.
     #[arg(long, group = "items")]
     pub prompts: bool,
+    /// List skills by qualified name.
+    #[arg(long, group = "items")]
+    pub skills: bool,
     /// Print JSON (the shapes are documented in docs/json.md).
     #[arg(long)]
     pub json: bool,
@@ -416,6 +423,40 @@ pub struct InstallServerArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct SkillArgs {
+    /// The client: claude-code, codex, gemini, vscode, cursor, opencode, or `all`.
+    pub client: String,
+    /// The skill, as `publisher/package/skill` (its package must be installed).
+    #[arg(value_name = "QUALIFIED_SKILL")]
+    pub skill: String,
+    /// The user's skills folders (under the home folder) or the project's.
+    #[arg(long, value_enum, default_value_t = SkillScope::User)]
+    pub scope: SkillScope,
+    /// Project folder for --scope project (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// `shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six
+    /// clients read between them; `own`: each client's own folder.
+    #[arg(long, value_enum, default_value_t = SkillFolder::Shared)]
+    pub folder: SkillFolder,
+    /// Replace (or remove) a folder agx did not write, or a copy edited since.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SkillScope {
+    User,
+    Project,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SkillFolder {
+    Shared,
+    Own,
+}
+
+#[derive(Debug, Args)]
 pub struct UninstallServerArgs {
     /// The MCP client (see `agx clients`).
     pub client: String,
@@ -570,6 +611,10 @@ pub struct NewArgs {
     /// The language of the new tool's script.
     #[arg(long, value_enum, default_value_t)]
     pub lang: crate::ops::new::Language,
+    /// Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of
+    /// a tool, a prompt and a server.
+    #[arg(long, value_name = "NAME", conflicts_with = "lang")]
+    pub skill: Option<String>,
 }
 
 #[derive(Debug, Args)]

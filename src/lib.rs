@@ -22,5 +22,6 @@ pub mod report;
 pub mod resolve;
 pub mod runtime;
 pub mod settings;
+pub mod skills;
 pub mod store;
 pub mod style;

@@ -55,6 +55,15 @@ pub struct Finding {
 pub struct DoctorReport {
     pub checked: usize,
     pub findings: Vec<Finding>,
+    /// Skill copies checked, and what is wrong with them (src/skills/doctor.rs).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skills_checked: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skill_findings: Vec<crate::skills::doctor::SkillFinding>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn finding(r: &Record, problem: Problem, detail: String, action: String) -> Finding {
@@ -193,12 +202,17 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
     for r in &forget {
         changed_records |= records.remove_place(&r.place());
     }
+    let skills_checked = records.skills.len();
+    let skill_findings = crate::skills::doctor::check(paths, &mut records.skills, fix);
+    changed_records |= skill_findings.iter().any(|f| f.fixed);
     if changed_records {
         records.save(&records_path)?;
     }
     Ok(DoctorReport {
         checked: records.entries.len() + forget.len(),
         findings,
+        skills_checked,
+        skill_findings,
     })
 }
 

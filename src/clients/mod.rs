@@ -20,6 +20,8 @@ mod scope;
 pub mod shape;
 pub mod table;
 mod target;
+
+pub(crate) use target::check_confined_in;
 pub mod write;
 
 use std::path::PathBuf;

@@ -54,6 +54,9 @@ impl Record {
 pub struct Records {
     #[serde(default, rename = "entry")]
     pub entries: Vec<Record>,
+    /// Skill folders agx copied into clients' skills folders (src/skills/copies.rs).
+    #[serde(default, rename = "skill", skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<crate::skills::copies::SkillCopy>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -110,36 +110,44 @@ impl Target {
         let (Scope::Project, Some(project)) = (self.scope, &self.project) else {
             return Ok(());
         };
-        // A file named with --config outside the project is the user's explicit choice.
-        let Ok(inside) = self.file.strip_prefix(project) else {
-            return Ok(());
-        };
-        let mut path = project.clone();
-        for part in inside.components() {
-            path.push(part);
-            let is_link = match std::fs::symlink_metadata(&path) {
-                Ok(meta) => meta.file_type().is_symlink(),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-                Err(source) => return Err(ClientError::Read { file: path, source }),
-            };
-            if !is_link {
-                continue;
-            }
-            let leads_to = link_destination(&path).map_err(|source| ClientError::Read {
-                file: path.clone(),
-                source,
-            })?;
-            if !leads_to.starts_with(project) {
-                return Err(ClientError::LinkLeavesProject {
-                    link: path.clone(),
-                    points_to: std::fs::read_link(&path).unwrap_or(leads_to),
-                    project: project.clone(),
-                });
-            }
-        }
-        Ok(())
+        check_confined_in(project, &self.file)
     }
+}
 
+/// [`Target::check_confined`] for any path under `project` (skill copies too): no link on
+/// the way from `project` to `file` may lead out of the project.
+pub(crate) fn check_confined_in(project: &Path, file: &Path) -> Result<(), ClientError> {
+    // A file named with --config outside the project is the user's explicit choice.
+    let Ok(inside) = file.strip_prefix(project) else {
+        return Ok(());
+    };
+    let mut path = project.to_path_buf();
+    for part in inside.components() {
+        path.push(part);
+        let is_link = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta.file_type().is_symlink(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => return Err(ClientError::Read { file: path, source }),
+        };
+        if !is_link {
+            continue;
+        }
+        let leads_to = link_destination(&path).map_err(|source| ClientError::Read {
+            file: path.clone(),
+            source,
+        })?;
+        if !leads_to.starts_with(project) {
+            return Err(ClientError::LinkLeavesProject {
+                link: path.clone(),
+                points_to: std::fs::read_link(&path).unwrap_or(leads_to),
+                project: project.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Target {
     /// The place of entry `key` in this target, as records name it.
     pub fn place(&self, key: &str) -> Place {
         Place {

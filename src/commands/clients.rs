@@ -7,6 +7,7 @@ use super::Context;
 use crate::cli::JsonArgs;
 use crate::error::CliResult;
 use crate::ops;
+use crate::skills::copies::CopyState;
 use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
@@ -38,6 +39,29 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
                 let _ = writeln!(out, "           {} -> {}", e.key, e.server);
             }
         }
+    }
+    let copies = ops::skills::recorded_copies(ctx.paths()?)?;
+    if !copies.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            paint(ctx.printer.color(), Style::Bold, "skill copies")
+        );
+    }
+    for c in &copies {
+        let state = match (c.state, c.package_installed) {
+            (CopyState::HandEdited, _) => "edited by hand",
+            (CopyState::Missing, _) => "missing",
+            (CopyState::Ok, false) => "package not installed",
+            (CopyState::Ok, true) => "ok",
+        };
+        let _ = writeln!(
+            out,
+            "  {} {}  {}  [{state}]",
+            c.copy.skill,
+            c.copy.version,
+            c.copy.path.display()
+        );
     }
     ctx.printer.out(out)
 }

@@ -33,9 +33,22 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
             };
             let _ = writeln!(out, "  {action}: {}", f.action);
         }
+        for f in &report.skill_findings {
+            let mark = if f.fixed { "fixed" } else { "problem" };
+            let _ = writeln!(out, "{mark}: skill {} at {}: {}", f.skill, f.path, f.detail);
+            let action = if f.fixed {
+                "done"
+            } else if args.fix {
+                "left"
+            } else {
+                "fix"
+            };
+            let _ = writeln!(out, "  {action}: {}", f.action);
+        }
     }
     ctx.printer.out(out)?;
-    let open = report.findings.iter().filter(|f| !f.fixed).count();
+    let open = report.findings.iter().filter(|f| !f.fixed).count()
+        + report.skill_findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {
         ctx.printer.status(
             "Checked",

@@ -223,6 +223,12 @@ fn package_text(info: &PackageInfo) -> String {
             let _ = writeln!(out, "  {} <{}>{}", r.name, r.uri, dash(&r.description));
         }
     }
+    if !info.skills.is_empty() {
+        out.push_str("skills:\n");
+        for skill in &info.skills {
+            let _ = writeln!(out, "  {} — {}", skill.name, skill.description);
+        }
+    }
     if info.installed.is_none() {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }

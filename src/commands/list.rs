@@ -21,6 +21,7 @@ enum ItemKind {
     Server,
     Tool,
     Prompt,
+    Skill,
 }
 
 impl ItemKind {
@@ -29,6 +30,7 @@ impl ItemKind {
             ItemKind::Server => "servers",
             ItemKind::Tool => "tools",
             ItemKind::Prompt => "prompts",
+            ItemKind::Skill => "skills",
         }
     }
 }
@@ -45,6 +47,8 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
         Some(ItemKind::Tool)
     } else if args.prompts {
         Some(ItemKind::Prompt)
+    } else if args.skills {
+        Some(ItemKind::Skill)
     } else {
         None
     };
@@ -87,6 +91,8 @@ struct PackageJson<'a> {
     servers: &'a [crate::manifest::ServerSummary],
     tools: &'a [crate::manifest::ToolSummary],
     prompts: &'a [crate::manifest::PromptSummary],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    skills: &'a [crate::manifest::SkillSummary],
 }
 
 fn write_packages_json(
@@ -131,6 +137,7 @@ fn write_packages_json(
                     servers: &r.extension.servers,
                     tools: &r.extension.tools,
                     prompts: &r.extension.prompts,
+                    skills: &r.extension.skills,
                 })
             })
             .chain(servers.iter().map(|server| {
@@ -154,6 +161,7 @@ fn items_json(rows: &[ListedPackage], kind: ItemKind, receipts: &str) -> Value {
             ItemKind::Server => row.extension.servers.iter().map(to_value).collect(),
             ItemKind::Tool => row.extension.tools.iter().map(to_value).collect(),
             ItemKind::Prompt => row.extension.prompts.iter().map(to_value).collect(),
+            ItemKind::Skill => row.extension.skills.iter().map(to_value).collect(),
         };
         for mut item in each {
             let Some(obj) = item.as_object_mut() else {
@@ -276,6 +284,7 @@ fn push_contributions(line: &mut String, ext: &ExtensionSummary) {
     group("servers", &mut ext.servers.iter().map(|s| s.name.as_str()));
     group("tools", &mut ext.tools.iter().map(|t| t.name.as_str()));
     group("prompts", &mut ext.prompts.iter().map(|p| p.name.as_str()));
+    group("skills", &mut ext.skills.iter().map(|s| s.name.as_str()));
     if line.len() > start {
         line.push(']');
     }
@@ -306,6 +315,12 @@ fn write_items(
                 .prompts
                 .iter()
                 .map(|i| (i.name.as_str(), i.description.as_ref()))
+                .collect(),
+            ItemKind::Skill => row
+                .extension
+                .skills
+                .iter()
+                .map(|i| (i.name.as_str(), Some(&i.description)))
                 .collect(),
         };
         for (name, description) in items {

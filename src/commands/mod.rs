@@ -25,6 +25,7 @@ pub mod registry;
 pub mod remove;
 pub mod search;
 pub mod serve;
+pub mod skills;
 pub mod sync;
 pub mod tree;
 pub mod uninstall;
@@ -87,6 +88,8 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),
         Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
+        Command::InstallSkill(a) => skills::run(&ctx, a, skills::Action::Install),
+        Command::UninstallSkill(a) => skills::run(&ctx, a, skills::Action::Uninstall),
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),

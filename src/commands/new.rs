@@ -6,6 +6,21 @@ use crate::error::CliResult;
 use crate::ops::new;
 
 pub fn run(ctx: &Context, args: &NewArgs) -> CliResult {
+    if let Some(skill) = &args.skill {
+        let created = new::create_skill(&args.dir, args.name.as_deref(), skill)?;
+        let p = &ctx.printer;
+        p.status(
+            "Created",
+            &format!("package {} in {}", created.package, created.dir.display()),
+        );
+        for file in &created.files {
+            p.note(file);
+        }
+        let dir = created.dir.display();
+        return p.outln(&format!(
+            "next: write the instructions in {dir}/skills/{skill}/SKILL.md, then\n  agx validate {dir}\n  agx install {dir}\n  agx list --skills",
+        ));
+    }
     let created = new::create(&args.dir, args.name.as_deref(), args.lang)?;
     let p = &ctx.printer;
     p.status(

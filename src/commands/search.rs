@@ -121,7 +121,7 @@ fn server_items(server: &crate::index::mcp_registry::ServerSummary) -> String {
     parts.join("; ")
 }
 
-/// `servers: …; tools: …; prompts: …` of an agx package.
+/// `servers: …; tools: …; prompts: …; skills: …` of an agx package.
 fn package_items(hit: &crate::index::search::Hit<'_>) -> String {
     let ext = &hit.entry.extension;
     let groups = [
@@ -136,6 +136,10 @@ fn package_items(hit: &crate::index::search::Hit<'_>) -> String {
         (
             "prompts",
             ext.prompts.iter().map(|p| p.name.as_str()).collect(),
+        ),
+        (
+            "skills",
+            ext.skills.iter().map(|s| s.name.as_str()).collect(),
         ),
     ];
     groups

@@ -1,7 +1,7 @@
 //! Ranking catalog entries for `agx search`.
 //!
 //! Every query word must match somewhere in a package: its name, its description, or the
-//! name or description of one of its servers, tools or prompts. Matches in the name weigh
+//! name or description of one of its servers, tools, prompts or skills. Matches in the name weigh
 //! most, then item names, then descriptions; ties are broken by name.
 
 use serde::Serialize;
@@ -53,6 +53,11 @@ fn score<'a>(entry: &'a CatalogEntry, words: &[String]) -> Option<Hit<'a>> {
                 d.as_deref().unwrap_or("").to_lowercase(),
             )
         })
+        .chain(
+            ext.skills
+                .iter()
+                .map(|s| ("skill", s.name.to_lowercase(), s.description.to_lowercase())),
+        )
         .collect();
     let (score, matched) = score_text(
         &entry.name.to_string(),

@@ -17,10 +17,22 @@ pub enum Kind {
     Tool,
     Prompt,
     Resource,
+    /// A skill folder, `skills/<name>/SKILL.md` (src/skills); not a definition file, so
+    /// not in [`Kind::ALL`].
+    Skill,
 }
 
 impl Kind {
+    /// The kinds defined by files under the definition root.
     pub const ALL: [Kind; 4] = [Kind::Server, Kind::Tool, Kind::Prompt, Kind::Resource];
+    /// Every kind `[extension]` declares.
+    pub const DECLARED: [Kind; 5] = [
+        Kind::Server,
+        Kind::Tool,
+        Kind::Prompt,
+        Kind::Resource,
+        Kind::Skill,
+    ];
 
     /// The plural used for `[extension]` keys, folders and combined files.
     pub fn plural(self) -> &'static str {
@@ -29,6 +41,7 @@ impl Kind {
             Kind::Tool => "tools",
             Kind::Prompt => "prompts",
             Kind::Resource => "resources",
+            Kind::Skill => "skills",
         }
     }
 
@@ -38,6 +51,7 @@ impl Kind {
             Kind::Tool => "tool",
             Kind::Prompt => "prompt",
             Kind::Resource => "resource",
+            Kind::Skill => "skill",
         }
     }
 }
@@ -63,6 +77,7 @@ pub struct ManifestDraft {
     pub prompts: Vec<Declaration>,
     pub settings: Vec<crate::settings::Setting>,
     pub resources: Vec<Declaration>,
+    pub skills: Vec<Declaration>,
     /// Where each declaration was written, for findings that point at it.
     pub declaration_spans: std::collections::HashMap<(Kind, String), Range<usize>>,
 }
@@ -74,6 +89,7 @@ impl ManifestDraft {
             Kind::Tool => &self.tools,
             Kind::Prompt => &self.prompts,
             Kind::Resource => &self.resources,
+            Kind::Skill => &self.skills,
         }
     }
 
@@ -83,6 +99,7 @@ impl ManifestDraft {
             Kind::Tool => &mut self.tools,
             Kind::Prompt => &mut self.prompts,
             Kind::Resource => &mut self.resources,
+            Kind::Skill => &mut self.skills,
         }
     }
 
@@ -114,6 +131,7 @@ impl ManifestDraft {
                 prompts: self.prompts,
                 settings: self.settings,
                 resources: self.resources,
+                skills: self.skills,
             },
         })
     }
@@ -140,6 +158,7 @@ const EXTENSION_KEYS: &[&str] = &[
     "prompts",
     "resources",
     "settings",
+    "skills",
 ];
 const DECLARATION_KEYS: &[&str] = &["name", "description", "title"];
 
@@ -331,7 +350,7 @@ fn read_extension(
     if let Some(entry) = t.get("settings") {
         draft.settings = super::items::read_settings(f, file, &entry.value);
     }
-    for kind in Kind::ALL {
+    for kind in Kind::DECLARED {
         let Some(entry) = t.get(kind.plural()) else {
             continue;
         };

@@ -71,7 +71,7 @@ macro_rules! codes {
 
 codes! {
     MANIFEST_MISSING = "E001" "manifest-missing" Error "the folder has no agx.toml";
-    SYNTAX_ERROR = "E002" "syntax-error" Error "a file is not valid TOML or JSON";
+    SYNTAX_ERROR = "E002" "syntax-error" Error "a file is not valid TOML or JSON, or a SKILL.md front matter is not valid YAML";
     UNKNOWN_KEY = "E003" "unknown-key" Error "a key that the format does not define";
     MISSING_KEY = "E004" "missing-key" Error "a required key is absent";
     WRONG_TYPE = "E005" "wrong-type" Error "a value has the wrong type";
@@ -123,9 +123,14 @@ codes! {
     UNDECLARED_PROJECT_SETTING = "E204" "undeclared-project-setting" Error "a project file sets a setting the installed package does not declare";
     INVALID_PROJECT_SETTING_VALUE = "E205" "invalid-project-setting-value" Error "a project setting's value does not fit its declaration (type, enum)";
     CONFLICTING_PROJECT_SETTINGS = "E206" "conflicting-project-settings" Error "two [servers] keys launch one server with different settings";
+    FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
+    REFERENCE_OUTSIDE_SKILL = "E301" "reference-outside-skill" Error "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
+    REFERENCE_MISSING = "E302" "reference-missing" Error "a file reference in a SKILL.md body names no file or folder of the skill";
     DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
     UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
     MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";
+    CLIENT_SPECIFIC_KEY = "W300" "client-specific-key" Warning "a SKILL.md front-matter key that only some clients read";
+    SKILL_TOO_LONG = "W301" "skill-too-long" Warning "a SKILL.md is longer than the 500 lines the specification recommends";
 }
 
 impl Code {

@@ -76,7 +76,6 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
                     draft.root
                 )),
             );
-            return None;
         }
         // Nothing declared and no root: a valid (if empty) package, which packs as it is.
     } else {
@@ -86,6 +85,7 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
         check_references(f, &draft, &loaded.references);
         items::check_unique_addresses(f, &loaded.resources);
     }
+    let skills = load_skills(f, dir, &manifest_file, &draft);
 
     if f.error_count() > 0 {
         return None;
@@ -98,7 +98,60 @@ fn check_into(f: &mut Findings, dir: &Path) -> Option<Package> {
         tools: loaded.tools,
         prompts: loaded.prompts,
         resources: loaded.resources,
+        skills,
     })
+}
+
+/// The folder of skills, at the package's top (not under the definition root): the layout
+/// skill repositories use, so a folder of skills becomes a package by adding agx.toml.
+pub const SKILLS_FOLDER: &str = "skills";
+
+/// Each declared skill's folder, and skill folders that no declaration names.
+fn load_skills(
+    f: &mut Findings,
+    dir: &Path,
+    manifest_file: &SourceFile,
+    draft: &ManifestDraft,
+) -> Vec<crate::skills::SkillDef> {
+    let mut skills = Vec::new();
+    for decl in draft.declarations(Kind::Skill) {
+        let name = decl.name.as_str();
+        let folder = format!("{SKILLS_FOLDER}/{name}");
+        if !dir.join(&folder).is_dir() {
+            let span = draft
+                .declaration_spans
+                .get(&(Kind::Skill, name.to_string()))
+                .cloned()
+                .unwrap_or(0..0);
+            f.at(
+                codes::DEFINITION_MISSING,
+                manifest_file,
+                &span,
+                format!("skill `{name}` is declared but the folder `{folder}/` does not exist"),
+                Some(format!(
+                    "create `{folder}/SKILL.md` with `name: {name}` and a `description` in its front matter, or remove the declaration"
+                )),
+            );
+            continue;
+        }
+        skills.extend(crate::skills::check_skill(f, dir, &folder));
+    }
+    for name in folder_entries(dir, SKILLS_FOLDER) {
+        let folder = format!("{SKILLS_FOLDER}/{name}");
+        if !draft.is_declared(Kind::Skill, &name) && dir.join(&folder).is_dir() {
+            f.whole(
+                codes::UNDECLARED_DEFINITION,
+                &folder,
+                format!(
+                    "no declaration in agx.toml names skill `{name}`; this folder is not installed"
+                ),
+                Some(format!(
+                    "add \"{name}\" to `skills` in [extension], or remove the folder"
+                )),
+            );
+        }
+    }
+    skills
 }
 
 /// Read a file of the package as UTF-8 text (see [`package_file::read_text`]).
@@ -119,7 +172,7 @@ fn read_source(f: &mut Findings, dir: &Path, rel: &str) -> Option<SourceFile> {
 
 /// The finding for a package file that could not be read: a link and a special file are
 /// reported as the folder walk reports them (one finding, whichever sees it first).
-pub(super) fn report_unread(f: &mut Findings, rel: &str, problem: &ReadProblem, hint: String) {
+pub(crate) fn report_unread(f: &mut Findings, rel: &str, problem: &ReadProblem, hint: String) {
     match problem {
         ReadProblem::Link { link } => report_link(f, link),
         ReadProblem::NotRegular { is_dir: false } => report_special(f, rel),
@@ -385,6 +438,8 @@ fn check_item(f: &mut Findings, kind: Kind, src: &DefinitionSource<'_>, loaded: 
         Kind::Tool => loaded.tools.extend(items::check_tool(f, src)),
         Kind::Prompt => loaded.prompts.extend(items::check_prompt(f, src)),
         Kind::Resource => loaded.resources.extend(items::check_resource(f, src)),
+        // Skills are folders, not definition files: `load_skills` reads them.
+        Kind::Skill => {}
         Kind::Server => {
             let (server, references) = items::check_server(f, src);
             loaded.servers.extend(server);

@@ -37,14 +37,32 @@ impl crate::error::Hint for LoadError {
     }
 }
 
-/// Check a package folder: every stage, every finding (inspection only; runs nothing).
+/// Check a package folder: every stage, every finding (inspection only; runs nothing). A
+/// folder of skills without agx.toml is checked as the package `agx install` makes of it
+/// (src/skills/wrap.rs).
 pub fn check_package(dir: &Path) -> Report {
-    load::check(dir)
+    let Some(what) = crate::skills::wrap::detect(dir) else {
+        return load::check(dir);
+    };
+    crate::skills::wrap::check(dir, &what).unwrap_or_else(|e| {
+        let mut f = diagnostics::Findings::default();
+        f.whole(
+            diagnostics::NOT_PACKABLE,
+            ".",
+            e.to_string(),
+            crate::error::Hint::hint(&e),
+        );
+        Report {
+            findings: f.list,
+            package: None,
+        }
+    })
 }
 
-/// Load a package that must be valid (warnings allowed).
+/// Load a package that must be valid (warnings allowed). Skills without agx.toml are not a
+/// package here: only `agx install` wraps them.
 pub fn load_package(dir: &Path) -> Result<Package, LoadError> {
-    let report = check_package(dir);
+    let report = load::check(dir);
     match report.package {
         Some(p) if !report.has_errors() => Ok(p),
         _ => Err(LoadError {

@@ -36,6 +36,8 @@ pub struct Package {
     pub tools: Vec<ToolDef>,
     pub prompts: Vec<PromptDef>,
     pub resources: Vec<ResourceDef>,
+    #[serde(default)]
+    pub skills: Vec<crate::skills::SkillDef>,
 }
 
 impl Package {
@@ -104,6 +106,9 @@ pub struct ExtensionDecl {
     #[serde(default)]
     pub settings: Vec<crate::settings::Setting>,
     pub resources: Vec<Declaration>,
+    /// Skill folders, `skills/<name>/` at the package's top (docs/skills.md).
+    #[serde(default)]
+    pub skills: Vec<Declaration>,
 }
 
 /// One declared item: a name, a `[name, description]` pair, or a table.
@@ -413,6 +418,17 @@ pub struct ExtensionSummary {
     pub prompts: Vec<PromptSummary>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<ResourceSummary>,
+    /// Skipped when empty, so index entries and receipts of packages without skills read as
+    /// before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<SkillSummary>,
+}
+
+/// A skill as the index, receipts, `list` and `info` show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkillSummary {
+    pub name: String,
+    pub description: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -509,6 +525,14 @@ impl Package {
                     uri: match &r.address {
                         ResourceAddress::Uri(u) | ResourceAddress::UriTemplate(u) => u.clone(),
                     },
+                })
+                .collect(),
+            skills: self
+                .skills
+                .iter()
+                .map(|s| SkillSummary {
+                    name: s.name.clone(),
+                    description: s.description.clone(),
                 })
                 .collect(),
         }

@@ -38,6 +38,7 @@ pub struct JsonPackage {
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
+    pub skills: usize,
 }
 
 pub fn json(report: &Report, dir: &Path, probed: bool) -> String {
@@ -51,6 +52,7 @@ pub fn json(report: &Report, dir: &Path, probed: bool) -> String {
             tools: p.tools.len(),
             prompts: p.prompts.len(),
             resources: p.resources.len(),
+            skills: p.skills.len(),
         }),
         valid: !report.has_errors(),
         errors: report.error_count(),
@@ -225,8 +227,13 @@ fn summary(report: &Report, dir: &Path, color: bool) -> String {
             } else {
                 format!(", {}", plural(p.resources.len(), "resource"))
             };
+            let skills = if p.skills.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", plural(p.skills.len(), "skill"))
+            };
             format!(
-                "{} {} ({}, {}, {}{resources})",
+                "{} {} ({}, {}, {}{resources}{skills})",
                 p.name(),
                 p.version(),
                 plural(p.servers.len(), "server"),

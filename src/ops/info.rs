@@ -145,6 +145,8 @@ pub struct PackageInfo {
     pub settings: Vec<ResolvedSetting>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<ResourceSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<crate::manifest::SkillSummary>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -464,6 +466,7 @@ fn package_info(
         prompts: extension.prompts,
         settings: Vec::new(),
         resources: extension.resources,
+        skills: extension.skills,
         instructions: BTreeMap::new(),
     }
 }
@@ -487,6 +490,7 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
         tools: info.tools.clone(),
         prompts: info.prompts.clone(),
         resources: info.resources.clone(),
+        skills: Vec::new(),
     };
     // (qualified name, the extension that defines it if known, the item's own name)
     let lookup = |reference: &str| -> (String, Option<ExtensionSummary>, String) {

@@ -19,6 +19,7 @@ pub mod outdated;
 pub mod project;
 pub mod prompt;
 pub mod search;
+pub mod skills;
 pub mod uninstall;
 pub mod update;
 
@@ -101,6 +102,19 @@ pub enum OpsError {
     NotATarget { source: crate::name::NameError },
     #[error("{name} is neither installed nor in the registry")]
     Unknown { name: crate::name::PackageName },
+    #[error(transparent)]
+    SkillCopy(Box<crate::skills::copies::CopyError>),
+    #[error("{package} has no skill `{skill}`")]
+    NoSuchSkill {
+        package: String,
+        skill: String,
+        /// The package's skills, qualified.
+        known: Vec<String>,
+    },
+    #[error("{package} is not installed")]
+    SkillPackageMissing { package: crate::name::PackageName },
+    #[error("`{client}` reads no skills")]
+    NoSkillClient { client: String },
     #[error("{package} has no server `{server}`")]
     NoSuchServer {
         /// The package and its version, as `acme/weather 1.2.0`.
@@ -109,6 +123,13 @@ pub enum OpsError {
         /// The package's servers, qualified.
         known: Vec<String>,
     },
+}
+
+// Boxed: every operation returns this type.
+impl From<crate::skills::copies::CopyError> for OpsError {
+    fn from(e: crate::skills::copies::CopyError) -> Self {
+        OpsError::SkillCopy(Box::new(e))
+    }
 }
 
 // Boxed: a config error is large, and every operation returns this type.
@@ -129,6 +150,20 @@ impl crate::error::Hint for OpsError {
     fn hint(&self) -> Option<String> {
         match self {
             OpsError::Store(e) => e.hint(),
+            OpsError::SkillCopy(e) => e.as_ref().hint(),
+            OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
+                Some("the package has no skills; `agx list --skills` lists installed ones".into())
+            }
+            OpsError::NoSuchSkill { known, .. } => {
+                Some(format!("its skills: {}", known.join(", ")))
+            }
+            OpsError::SkillPackageMissing { package } => {
+                Some(format!("install it first: `agx install {package}`"))
+            }
+            OpsError::NoSkillClient { .. } => Some(format!(
+                "name one of {} or `all`",
+                crate::skills::folders::SKILL_CLIENTS.join(", ")
+            )),
             OpsError::Index(e) => e.hint(),
             OpsError::Plan(e) => e.hint(),
             OpsError::Name(e) => e.hint(),

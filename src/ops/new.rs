@@ -17,6 +17,8 @@ pub enum NewError {
     FolderName { folder: String, source: NameError },
     #[error(transparent)]
     Name(#[from] NameError),
+    #[error("`{skill}` is not a skill name")]
+    SkillName { skill: String },
     #[error("could not write {}: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -34,6 +36,10 @@ impl crate::error::Hint for NewError {
                 Some("name the package with --name publisher/name (lowercase a-z, 0-9, -)".into())
             }
             NewError::Name(e) => e.hint(),
+            NewError::SkillName { .. } => Some(format!(
+                "a skill name is {}, e.g. `code-review`",
+                crate::skills::rules::NAME_FORM
+            )),
             NewError::Write { .. } => None,
         }
     }
@@ -162,6 +168,101 @@ process.stdin.on("end", () => {
 /// Create the package in `dir` (which must not exist, or be empty), named `name` or after
 /// the folder.
 pub fn create(dir: &Path, name: Option<&str>, language: Language) -> Result<Created, NewError> {
+    let package = prepare(dir, name)?;
+    let server = package.name().to_string();
+    let files = files(&package, &server, language);
+    for (path, contents) in &files {
+        write_new(&dir.join(path), contents)?;
+    }
+    let qualified =
+        |item: &str| QualifiedName::parse(&format!("{package}/{item}")).expect("a valid item name");
+    Ok(Created {
+        dir: dir.into(),
+        server: qualified(&server),
+        tool: qualified(TOOL),
+        prompt: qualified(PROMPT),
+        files: files.iter().map(|(path, _)| *path).collect(),
+        package,
+    })
+}
+
+/// What `agx new --skill` made.
+#[derive(Debug)]
+pub struct CreatedSkill {
+    pub dir: PathBuf,
+    pub package: PackageName,
+    pub skill: QualifiedName,
+    /// The files written, relative to `dir`.
+    pub files: Vec<String>,
+}
+
+/// Create a package in `dir` holding one skill, `skills/<skill>/SKILL.md` (docs/skills.md);
+/// it passes `agx validate` as it is.
+pub fn create_skill(dir: &Path, name: Option<&str>, skill: &str) -> Result<CreatedSkill, NewError> {
+    if !crate::skills::rules::is_valid_name(skill) {
+        return Err(NewError::SkillName {
+            skill: skill.to_string(),
+        });
+    }
+    let package = prepare(dir, name)?;
+    let files = skill_files(&package, skill);
+    for (path, contents) in &files {
+        write_new(&dir.join(path), contents)?;
+    }
+    Ok(CreatedSkill {
+        dir: dir.into(),
+        skill: QualifiedName::parse(&format!("{package}/{skill}"))?,
+        files: files.into_iter().map(|(path, _)| path).collect(),
+        package,
+    })
+}
+
+fn skill_files(package: &PackageName, skill: &str) -> Vec<(String, String)> {
+    vec![
+        (
+            "agx.toml".into(),
+            format!(
+                r#"[package]
+name = "{package}"
+version = "0.1.0"
+description = "The {skill} skill (made by `agx new --skill`)"
+
+[extension]
+skills = ["{skill}"]
+"#
+            ),
+        ),
+        (
+            format!("skills/{skill}/SKILL.md"),
+            format!(
+                r#"---
+name: {skill}
+description: Say what this skill does and when an agent should use it (at most 1024 characters).
+---
+
+# {skill}
+
+Write the instructions the agent follows, step by step. Put long material in
+`references/` and scripts in `scripts/`, and link them from here (for example
+[the guide](references/guide.md)); clients read them only when the skill needs them.
+"#
+            ),
+        ),
+        (
+            format!("skills/{skill}/references/guide.md"),
+            format!("# {skill}: guide\n\nDetails the agent reads when SKILL.md links here.\n"),
+        ),
+        (
+            "README.md".into(),
+            format!(
+                "# {package}\n\nThe `{skill}` Agent Skill. `agx validate` checks it; `agx install .` installs it.\n"
+            ),
+        ),
+    ]
+}
+
+/// The package name, once `dir` is known to be a new or empty folder.
+fn prepare(dir: &Path, name: Option<&str>) -> Result<PackageName, NewError> {
     let package = match name {
         Some(name) => PackageName::parse(name)?,
         None => name_from_folder(dir)?,
@@ -180,21 +281,7 @@ pub fn create(dir: &Path, name: Option<&str>, language: Language) -> Result<Crea
             });
         }
     }
-    let server = package.name().to_string();
-    let files = files(&package, &server, language);
-    for (path, contents) in &files {
-        write_new(&dir.join(path), contents)?;
-    }
-    let qualified =
-        |item: &str| QualifiedName::parse(&format!("{package}/{item}")).expect("a valid item name");
-    Ok(Created {
-        dir: dir.into(),
-        server: qualified(&server),
-        tool: qualified(TOOL),
-        prompt: qualified(PROMPT),
-        files: files.iter().map(|(path, _)| *path).collect(),
-        package,
-    })
+    Ok(package)
 }
 
 fn name_from_folder(dir: &Path) -> Result<PackageName, NewError> {

@@ -11,6 +11,12 @@ use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
 /// reporter; packages from other sources and newer versions outside a requirement are noted.
 /// Checking and downloading happen without the store lock (see `Store::prepare_then_commit`).
 pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
+    update_packages(ctx, names)?;
+    // Skill copies in clients' folders follow their packages (docs/skills.md).
+    super::skills::refresh_copies(ctx)
+}
+
+fn update_packages(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
     // npm and PyPI packages move by provisioning their newest version (ops::outdated).
     let handled = super::outdated::update_ecosystem(ctx, names)?;
     let rest: Vec<PackageName> = names

@@ -293,7 +293,24 @@ impl Installer<'_> {
         };
         let archive = match local {
             LocalSource::Dir(dir) => {
-                let package = crate::manifest::load_package(dir)?;
+                // Skills without agx.toml are wrapped in a generated package first.
+                let wrapped = match crate::skills::wrap::detect(dir) {
+                    Some(what) => {
+                        let report = crate::skills::wrap::check(dir, &what)?;
+                        if report.has_errors() {
+                            return Err(crate::manifest::LoadError {
+                                dir: dir.clone(),
+                                findings: report.errors().cloned().collect(),
+                            }
+                            .into());
+                        }
+                        let into = prepared.stage.join("wrapped");
+                        crate::skills::wrap::wrap(dir, &what, &into)?;
+                        Some(into)
+                    }
+                    None => None,
+                };
+                let package = crate::manifest::load_package(wrapped.as_deref().unwrap_or(dir))?;
                 let packed = crate::archive::pack(&package, &prepared.stage).map_err(|source| {
                     StoreError::Archive {
                         name: dir.display().to_string(),
@@ -602,7 +619,8 @@ fn unpack_checked(
 
 /// Load the package in `dir` (validation only; nothing runs) and write its snapshot.
 fn load_checked(dir: &Path, what: &str, from_registry: bool) -> Result<Package, StoreError> {
-    let mut report = crate::manifest::check_package(dir);
+    // Not `check_package`: an archive holds a package, never loose skills to wrap.
+    let mut report = crate::manifest::load::check(dir);
     match report.package.take() {
         Some(package) if !report.has_errors() => {
             crate::manifest::snapshot::write(&package)?;

@@ -117,6 +117,9 @@ pub enum StoreError {
     },
     #[error(transparent)]
     Load(Box<crate::manifest::LoadError>),
+    /// Skill folders could not be wrapped in a package (src/skills/wrap.rs).
+    #[error(transparent)]
+    WrapSkills(#[from] crate::skills::wrap::WrapError),
     #[error(transparent)]
     Ecosystem(Box<crate::ecosystem::EcosystemError>),
     /// Other agx processes changed the store every time this one had prepared its change.
@@ -228,6 +231,7 @@ impl crate::error::Hint for StoreError {
             StoreError::Index(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
             StoreError::Load(e) => crate::error::Hint::hint(e.as_ref()),
+            StoreError::WrapSkills(e) => crate::error::Hint::hint(e),
             StoreError::Ecosystem(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::InvalidPackage {
                 from_registry: true,

@@ -34,6 +34,8 @@ fn help_lists_every_command() {
             "registry",
             "install-server",
             "uninstall-server",
+            "install-skill",
+            "uninstall-skill",
             "clients",
             "doctor",
             "config",

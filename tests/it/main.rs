@@ -35,6 +35,7 @@ mod runtime_hardening;
 mod serve;
 mod server_args;
 mod settings;
+mod skills;
 mod store;
 mod store_hardening;
 mod validate;

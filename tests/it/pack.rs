@@ -398,17 +398,31 @@ fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
         let again = agx::manifest::load_package(&dest).unwrap();
         assert_eq!(again.name(), package.name());
         assert_eq!(again.tools.len(), package.tools.len());
+        assert_eq!(again.skills, package.skills);
+        // Tool programs and skill scripts.
         #[cfg(unix)]
-        for script in fs::read_dir(dir.join("bin")).unwrap() {
-            let script = script.unwrap().path();
-            let name = script.file_name().unwrap();
-            assert_eq!(
-                mode_of(&script) & 0o111,
-                0o111,
-                "{} is not executable",
-                script.display()
-            );
-            assert_eq!(mode_of(&dest.join("bin").join(name)) & 0o111, 0o111);
+        let script_folders = std::iter::once("bin".to_string()).chain(
+            package
+                .skills
+                .iter()
+                .map(|s| format!("{}/scripts", s.folder)),
+        );
+        #[cfg(unix)]
+        for folder in script_folders {
+            let Ok(scripts) = fs::read_dir(dir.join(&folder)) else {
+                continue;
+            };
+            for script in scripts {
+                let script = script.unwrap().path();
+                let name = script.file_name().unwrap();
+                assert_eq!(
+                    mode_of(&script) & 0o111,
+                    0o111,
+                    "{} is not executable",
+                    script.display()
+                );
+                assert_eq!(mode_of(&dest.join(&folder).join(name)) & 0o111, 0o111);
+            }
         }
     }
 }

@@ -330,6 +330,7 @@ fn list_variants_and_json() {
     assert_eq!(
         names,
         [
+            ("acme/dev", false),
             ("acme/docs", false),
             ("acme/geo", true),
             ("acme/quotes", false),

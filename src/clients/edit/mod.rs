@@ -5,6 +5,8 @@ mod json;
 mod toml;
 mod yaml;
 
+pub(crate) use yaml::parse_document as parse_yaml_document;
+
 use serde_json::Value;
 
 use super::table::Format;

@@ -100,41 +100,48 @@ fn sequence(a: &[Value]) -> Sequence {
     seq
 }
 
+/// Parse `text` strictly. yaml-edit's parser recovers from errors (a lossless editor must), so
+/// its strict YAML 1.2 validator runs too: a file with duplicate keys or tab indentation, which
+/// other parsers refuse or read differently, is refused here. Skills' front matter is read
+/// this way too (src/skills/front_matter.rs).
+pub(crate) fn parse_document(text: &str) -> Result<Document, SyntaxError> {
+    let doc = Document::from_str(text).map_err(|e| match e {
+        yaml_edit::YamlError::Parse {
+            message,
+            line,
+            column,
+        } => SyntaxError {
+            line: line.unwrap_or(1),
+            column: column.unwrap_or(1),
+            message,
+        },
+        other => SyntaxError {
+            line: 1,
+            column: 1,
+            message: other.to_string(),
+        },
+    })?;
+    let violation = Validator::new()
+        .validate(&doc)
+        .into_iter()
+        .find(|v| v.severity == Severity::Error);
+    if let Some(v) = violation {
+        let offset = v.text_range.map_or(0, |r| r.start as usize);
+        let (line, column) = line_column(text, offset);
+        return Err(SyntaxError {
+            line,
+            column,
+            message: v.message,
+        });
+    }
+    Ok(doc)
+}
+
 impl YamlDoc {
-    /// Parse and check `text`. yaml-edit's parser recovers from errors (a lossless editor
-    /// must), so its strict YAML 1.2 validator runs too: a file with duplicate keys or tab
-    /// indentation, which the clients' own parsers refuse or read differently, is refused
-    /// here instead of edited.
+    /// Parse and check `text` ([`parse_document`]): a file the clients' own parsers would
+    /// refuse or read differently is refused instead of edited.
     pub fn parse(text: &str) -> Result<Self, SyntaxError> {
-        let doc = Document::from_str(text).map_err(|e| match e {
-            yaml_edit::YamlError::Parse {
-                message,
-                line,
-                column,
-            } => SyntaxError {
-                line: line.unwrap_or(1),
-                column: column.unwrap_or(1),
-                message,
-            },
-            other => SyntaxError {
-                line: 1,
-                column: 1,
-                message: other.to_string(),
-            },
-        })?;
-        let violation = Validator::new()
-            .validate(&doc)
-            .into_iter()
-            .find(|v| v.severity == Severity::Error);
-        if let Some(v) = violation {
-            let offset = v.text_range.map_or(0, |r| r.start as usize);
-            let (line, column) = line_column(text, offset);
-            return Err(SyntaxError {
-                line,
-                column,
-                message: v.message,
-            });
-        }
+        let doc = parse_document(text)?;
         Ok(YamlDoc {
             doc,
             empty: text.trim().is_empty(),

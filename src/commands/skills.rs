@@ -1,0 +1,57 @@
+//! `agx install-skill` and `agx uninstall-skill`: parse the place, call the one library op,
+//! say what happened to each copy.
+
+use super::Context;
+use crate::cli::{SkillArgs, SkillFolder, SkillScope};
+use crate::error::CliResult;
+use crate::ops::skills::{self, SkillPlace};
+use crate::skills::copies::CopyOutcome;
+use crate::skills::folders::FolderChoice;
+
+pub enum Action {
+    Install,
+    Uninstall,
+}
+
+pub fn run(ctx: &Context, args: &SkillArgs, action: Action) -> CliResult {
+    let cwd;
+    let project = match (args.scope, &args.project) {
+        (SkillScope::User, None) => None,
+        (_, Some(dir)) => Some(dir.as_path()),
+        (SkillScope::Project, None) => {
+            cwd = std::env::current_dir().map_err(crate::store::StoreError::Io)?;
+            Some(cwd.as_path())
+        }
+    };
+    let place = SkillPlace {
+        client: &args.client,
+        project,
+        folder: match args.folder {
+            SkillFolder::Shared => FolderChoice::Shared,
+            SkillFolder::Own => FolderChoice::Own,
+        },
+    };
+    let ops = ctx.ops()?;
+    let changes = match action {
+        Action::Install => skills::install_skill(&ops, &place, &args.skill, args.force)?,
+        Action::Uninstall => skills::uninstall_skill(&ops, &place, &args.skill, args.force)?,
+    };
+    if changes.is_empty() {
+        ctx.printer
+            .status("Skipped", &format!("no copy of {} to remove", args.skill));
+    }
+    for change in changes {
+        let (verb, what) = match change.outcome {
+            CopyOutcome::Written => ("Installed", "into"),
+            CopyOutcome::Replaced => ("Replaced", "in"),
+            CopyOutcome::Unchanged => ("Unchanged", "in"),
+            CopyOutcome::Removed => ("Removed", "from"),
+            CopyOutcome::Forgotten => ("Forgot", "already gone from"),
+        };
+        ctx.printer.status(
+            verb,
+            &format!("{} {what} {}", args.skill, change.path.display()),
+        );
+    }
+    Ok(())
+}
