@@ -498,7 +498,78 @@ fn add_source_detects_the_kind_and_search_uses_every_source() {
     assert!(ok, "{err}");
     let (ok, _, err) = run(agx(&home).args(["search", "time"]));
     assert!(!ok);
-    assert!(err.contains("no registry is configured"), "{err}");
+    assert!(
+        err.contains("no agx package registry is configured"),
+        "{err}"
+    );
+    assert!(err.contains("agx registry add-source NAME"), "{err}");
+}
+
+/// `agx registry sources --json` of a home, with the built-in source left as it would be
+/// for a user (the test environment turns it off: no test reaches the real registry).
+fn sources_of_a_user(home: &TestHome, official: Option<&str>) -> Value {
+    let mut cmd = agx(home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    if let Some(value) = official {
+        cmd.env("AGX_OFFICIAL_REGISTRY", value);
+    }
+    let (ok, out, err) = run(cmd.args(["registry", "sources", "--json"]));
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_fresh_home_has_the_official_registry_until_it_is_removed() {
+    let home = TestHome::new();
+    let official = json!({"name": "official", "url": "https://registry.modelcontextprotocol.io",
+                          "kind": "mcp-registry", "default": false, "built_in": true});
+    assert_eq!(
+        sources_of_a_user(&home, None),
+        json!({ "sources": [official.clone()] })
+    );
+    assert!(
+        !home.agx_home().join("config.toml").exists(),
+        "the default is not written down"
+    );
+    let mut cmd = agx(&home);
+    let (ok, _, err) = run(cmd
+        .env("AGX_OFFICIAL_REGISTRY", "maybe")
+        .args(["registry", "sources"]));
+    assert!(!ok);
+    assert!(err.contains("AGX_OFFICIAL_REGISTRY=maybe"), "{err}");
+
+    let mut cmd = agx(&home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    let (ok, _, err) = run(cmd.args(["registry", "remove-source", "official"]));
+    assert!(ok, "{err}");
+    let config = std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap();
+    assert_eq!(config, "official-registry = false\n");
+    assert_eq!(sources_of_a_user(&home, None), json!({ "sources": [] }));
+    // The environment turns it back on for one run, without writing anything.
+    assert_eq!(
+        sources_of_a_user(&home, Some("on")),
+        json!({ "sources": [official] })
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap(),
+        config
+    );
+
+    // `--registry` replaces the default set: a search of a folder asks nothing else.
+    let home = TestHome::new();
+    let registry = crate::support::fixtures().join("registry");
+    let mut cmd = agx(&home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    let (ok, out, err) = run(cmd
+        .arg("--registry")
+        .arg(&registry)
+        .args(["search", "--json", "weather"]));
+    assert!(ok, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["registries"],
+        json!([registry.canonicalize().unwrap().display().to_string()])
+    );
 }
 
 #[test]

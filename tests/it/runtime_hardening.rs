@@ -146,6 +146,7 @@ impl Server {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", home.home())
             .env("AGX_HOME", home.agx_home())
+            .env("AGX_OFFICIAL_REGISTRY", "off")
             .env("AGX_LOG", "info")
             .current_dir(home.home())
             .stdin(Stdio::piped())

@@ -628,7 +628,8 @@ async fn the_entries_for_gemini_and_codex_give_the_tool_its_key() {
         let mut cmd = std::process::Command::new(&command);
         cmd.args(&args).env_clear();
         cmd.env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", h.home.home());
+            .env("HOME", h.home.home())
+            .env("AGX_OFFICIAL_REGISTRY", "off");
         if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
             // The private bus of scripts/ci/keyring.sh. On a login the Secret Service is
             // also found without it, at /run/user/<uid>/bus.
