@@ -523,6 +523,7 @@ impl Raw {
     }
 
     /// Start `command` with piped stdin and stdout.
+    #[cfg(target_os = "linux")]
     fn spawn(command: &mut std::process::Command) -> Raw {
         let child = command
             .stdin(Stdio::piped())
@@ -978,12 +979,14 @@ fn a_two_segment_name_that_forgot_the_server_says_so() {
 // The hand-off to agx-serve
 
 /// The program a running process was started from (Linux: /proc/PID/exe).
+#[cfg(target_os = "linux")]
 fn program_of(child: &Child) -> PathBuf {
     std::fs::read_link(format!("/proc/{}/exe", child.id())).unwrap()
 }
 
 /// Initialize, make one call, close stdin: the server must have served and exited cleanly.
 /// Returns the program that did the serving.
+#[cfg(target_os = "linux")]
 fn serve_one_call(mut raw: Raw) -> PathBuf {
     raw.initialize();
     let program = program_of(&raw.child);

@@ -280,12 +280,12 @@ pub fn parse_server_answer(body: &[u8], location: &str) -> Result<RegistryServer
     response.into_server(location)
 }
 
+/// One page of a listing: each entry parsed on its own, and the cursor of the next page.
+pub type Page = (Vec<Result<RegistryServer, IndexError>>, Option<String>);
+
 /// One page of a listing: each entry parsed on its own (one bad entry does not hide the
 /// rest), and the cursor of the next page.
-pub fn parse_page(
-    body: &[u8],
-    location: &str,
-) -> Result<(Vec<Result<RegistryServer, IndexError>>, Option<String>), IndexError> {
+pub fn parse_page(body: &[u8], location: &str) -> Result<Page, IndexError> {
     let page = parse_list(body, location)?;
     let servers = page
         .servers
