@@ -171,10 +171,7 @@ impl Handoff {
             .env(NO_HANDOFF_ENV, "1")
             .arg("serve")
             .args(self.agx_serve_args());
-        #[cfg(unix)]
-        let source = std::os::unix::process::CommandExt::exec(&mut command);
-        #[cfg(not(unix))]
-        let source = std::io::Error::from(std::io::ErrorKind::Unsupported);
+        let source = super::wrapped::run_in_place(&mut command);
         HandoffError::GoBack {
             agx: self.agx.clone(),
             agx_build: self.build.clone(),

@@ -27,9 +27,11 @@ pub const CALL_ENV: &str = "AGX_CALL_ID";
 
 /// Passes over the process table per call end: each pass kills what the previous one could
 /// not see yet (children forked while it ran). Ends far sooner unless a tool forks madly.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 const MAX_PASSES: usize = 100;
 
 /// What agx knows about its children.
+#[cfg_attr(windows, allow(dead_code))]
 struct Children {
     /// Whether this process adopts orphans (see [`adopt_orphans`]).
     adopting: bool,
@@ -96,6 +98,9 @@ pub fn adopt_orphans() {
 pub struct Call {
     id: String,
     root: Option<u32>,
+    /// Windows: the Job Object holding the command and everything it starts.
+    #[cfg(windows)]
+    job: Option<windows_job::Job>,
 }
 
 impl Call {
@@ -108,15 +113,20 @@ impl Call {
                 NEXT.fetch_add(1, Ordering::Relaxed)
             ),
             root: None,
+            #[cfg(windows)]
+            job: None,
         }
     }
 
-    /// Start the call's command in a process group of its own, marked as this call's.
+    /// Start the call's command in a process group of its own (Unix) or a Job Object
+    /// (Windows), marked as this call's.
     pub fn spawn(
         &mut self,
         command: &mut tokio::process::Command,
     ) -> std::io::Result<tokio::process::Child> {
-        command.env(CALL_ENV, &self.id).process_group(0);
+        command.env(CALL_ENV, &self.id);
+        #[cfg(unix)]
+        command.process_group(0);
         // Registered before any reaping can see it exit: the reaper must leave it to tokio.
         let mut known = children();
         let child = command.spawn()?;
@@ -124,17 +134,33 @@ impl Call {
             known.roots.push(pid);
             self.root = Some(pid);
         }
+        #[cfg(windows)]
+        {
+            self.job = windows_job::Job::holding(&child)
+                .inspect_err(|e| {
+                    tracing::warn!(
+                        "cannot put the tool's process in a Job Object ({e}); processes it \
+                         starts may outlive its call"
+                    )
+                })
+                .ok();
+        }
         Ok(child)
     }
 
     /// The command still runs (timeout, cancellation): kill it and everything under it.
     /// The caller then waits for it and calls [`Call::finish`].
     pub fn stop(&self) {
+        #[cfg(unix)]
         if let Some(root) = self.root {
             let mut known = children();
             // The tree first: once the command dies, its children move to another parent.
             end(&mut known, &self.id, Some(root));
             kill_group(root);
+        }
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
         }
     }
 
@@ -149,7 +175,13 @@ impl Call {
         if let Some(root) = root {
             known.roots.retain(|&pid| pid != root);
             // The group outlives its leader while members remain, and keeps its id.
+            #[cfg(unix)]
             kill_group(root);
+        }
+        #[cfg(windows)]
+        if let Some(job) = self.job.take() {
+            // Ends every process still in the job (closing it would too).
+            job.terminate();
         }
         end(&mut known, &self.id, None);
     }
@@ -171,6 +203,7 @@ impl Drop for Call {
     }
 }
 
+#[cfg(unix)]
 fn kill_group(pgid: u32) {
     if let Ok(pgid) = libc::pid_t::try_from(pgid) {
         // SAFETY: killpg only sends a signal; the group id is the command's pid
@@ -181,6 +214,8 @@ fn kill_group(pgid: u32) {
     }
 }
 
+#[cfg(unix)]
+#[cfg_attr(not(any(target_os = "linux", target_os = "macos")), allow(dead_code))]
 fn kill(pid: u32) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill only sends a signal.
@@ -252,7 +287,7 @@ fn end(known: &mut Children, call: &str, root: Option<u32>) {
 fn end(_known: &mut Children, _call: &str, _root: Option<u32>) {}
 
 /// Only Linux adopts orphans, and only an adopting agx asks.
-#[cfg(not(target_os = "linux"))]
+#[cfg(target_os = "macos")]
 fn has_children() -> bool {
     true
 }
@@ -299,7 +334,7 @@ fn reap(known: &mut Children) {
     known.to_reap.dedup();
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(target_os = "macos")]
 fn reap(_known: &mut Children) {}
 
 /// One entry of the process table.
@@ -459,6 +494,80 @@ mod darwin {
         }
         buffer.truncate(size);
         Some(buffer)
+    }
+}
+
+/// A Job Object that ends its processes when it is terminated or closed; a process started
+/// inside it is inside it too. The command is assigned right after it starts: a process it
+/// starts before that (in its first instants) is outside the job.
+#[cfg(windows)]
+mod windows_job {
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, TerminateJobObject,
+    };
+
+    pub struct Job(HANDLE);
+
+    // SAFETY: a job handle may be used and closed from any thread.
+    unsafe impl Send for Job {}
+    // SAFETY: as above; the calls made through a shared Job are thread-safe.
+    unsafe impl Sync for Job {}
+
+    impl Job {
+        /// A new job, killing its processes when closed, holding `child`.
+        pub fn holding(child: &tokio::process::Child) -> std::io::Result<Job> {
+            // SAFETY: no attributes, no name: an anonymous job this process owns.
+            let handle = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
+            if handle.is_null() {
+                return Err(std::io::Error::last_os_error());
+            }
+            let job = Job(handle);
+            // SAFETY: plain data, zero is a valid value for every field.
+            let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = unsafe { std::mem::zeroed() };
+            limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+            let size = u32::try_from(std::mem::size_of_val(&limits)).expect("small struct");
+            // SAFETY: the pointer and size describe `limits`, of the class named.
+            let set = unsafe {
+                SetInformationJobObject(
+                    job.0,
+                    JobObjectExtendedLimitInformation,
+                    (&raw const limits).cast(),
+                    size,
+                )
+            };
+            if set == 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let Some(process) = child.raw_handle() else {
+                // Already waited for: nothing to hold.
+                return Ok(job);
+            };
+            // SAFETY: both handles are open: the job's here, the process's in `child`.
+            if unsafe { AssignProcessToJobObject(job.0, process as HANDLE) } == 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(job)
+        }
+
+        /// End every process in the job.
+        pub fn terminate(&self) {
+            // SAFETY: the handle is open until drop.
+            unsafe {
+                TerminateJobObject(self.0, 1);
+            }
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            // SAFETY: the handle is open and closed once.
+            unsafe {
+                CloseHandle(self.0);
+            }
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use std::thread;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::support::{self, AGX, TestHome};
+use crate::support::{self, TestHome};
 
 /// What the test registry answers to `/v0.1/servers`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub(crate) enum Mode {
 /// Where the servers come from: documents with a status, or `count` generated ones.
 pub(crate) enum Servers {
     Documents(Vec<Value>),
+    /// For the memory test, which reads /proc (Unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
     Generated(usize),
 }
 
@@ -674,11 +676,12 @@ fn broken_registries_get_clear_errors() {
     assert!(err.contains("paging is broken"), "{err}");
 }
 
+#[cfg(unix)]
 #[test]
 fn ten_thousand_servers_page_with_bounded_memory() {
     let server = McpServer::start(Servers::Generated(10_000), 100);
     let home = TestHome::new();
-    let mut cmd = home.command(AGX);
+    let mut cmd = home.command(support::AGX);
     cmd.args(["--registry", &server.url, "search", "server-09999"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());

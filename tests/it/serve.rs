@@ -3,7 +3,9 @@
 #![allow(deprecated)] // MCP logging (SEP-2577) is deprecated in rmcp but still part of agx serve
 
 use std::io::{BufRead, BufReader, Read, Write};
+#[cfg(unix)]
 use std::os::fd::OwnedFd;
+#[cfg(unix)]
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -545,6 +547,7 @@ impl Raw {
     }
 
     /// Connected through Unix sockets, as Node clients (libuv) do.
+    #[cfg(unix)]
     fn start_on_sockets(home: &TestHome, server: &str) -> Raw {
         let (ours_in, theirs_in) = UnixStream::pair().unwrap();
         let (ours_out, theirs_out) = UnixStream::pair().unwrap();
@@ -655,6 +658,7 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     raw.close();
 }
 
+#[cfg(unix)]
 #[test]
 fn stdio_over_unix_sockets_serves_like_pipes() {
     let home = home_with(&["agx-edge"]);

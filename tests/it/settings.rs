@@ -438,6 +438,7 @@ fn values_are_checked_against_the_declaration() {
         .success();
 }
 
+#[cfg(unix)]
 #[test]
 fn a_secrets_file_others_can_read_is_refused() {
     use std::os::unix::fs::PermissionsExt;
