@@ -397,12 +397,13 @@ pub fn add_to_config(
 /// `official` also writes `official-registry = false`, so the built-in one stays off.
 pub fn remove_from_config(paths: &AgxPaths, name: &str) -> Result<(), IndexError> {
     let (path, mut doc) = edit_config(paths)?;
-    let official_built_in = name == OFFICIAL_NAME && read_config(paths)?.official_built_in;
+    // Turned off in the file already: `AGX_OFFICIAL_REGISTRY` does not change what is saved.
+    let official_off = read_config_file(paths)?.official_registry == Some(false);
     let removed = doc
         .get_mut("registries")
         .and_then(|r| r.as_table_mut())
         .and_then(|r| r.remove(name));
-    if name == OFFICIAL_NAME && (removed.is_some() || official_built_in) {
+    if name == OFFICIAL_NAME && (removed.is_some() || !official_off) {
         doc.insert(OFFICIAL_KEY, toml_edit::value(false));
     } else if removed.is_none() {
         return Err(IndexError::UnknownRegistry {

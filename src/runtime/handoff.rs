@@ -7,7 +7,8 @@
 //! copied) or it cannot be started, `agx` serves by itself. A helper from another build
 //! (another release, or a stale one after `cargo run`) goes back to the `agx` that started
 //! it with `AGX_NO_SERVE_HANDOFF=1`, so what runs is always the code of the `agx` the client
-//! launched. That variable is also how a person asks `agx` to serve by itself.
+//! launched. That variable is also how a person asks `agx` to serve by itself. Windows has
+//! no exec to hand off with, so there `agx` always serves by itself.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

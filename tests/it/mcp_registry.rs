@@ -557,6 +557,12 @@ fn a_fresh_home_has_the_official_registry_until_it_is_removed() {
         config
     );
 
+    // Removing it is saved even in a run where the environment had turned it off.
+    let home = TestHome::new();
+    let (ok, _, err) = run(agx(&home).args(["registry", "remove-source", "official"]));
+    assert!(ok, "{err}");
+    assert_eq!(sources_of_a_user(&home, None), json!({ "sources": [] }));
+
     // `--registry` replaces the default set: a search of a folder asks nothing else.
     let home = TestHome::new();
     let registry = crate::support::fixtures().join("registry");
