@@ -628,6 +628,52 @@ mod tests {
     use super::descendants;
     use super::procfs::*;
 
+    /// Whether `pid` has ended (gone, or a zombie waiting for its new parent).
+    fn ended(pid: u32) -> bool {
+        std::fs::read(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(pid, &stat))
+            .is_none_or(|p| p.zombie)
+    }
+
+    /// This test process does not adopt orphans (it never calls `adopt_orphans`), as macOS
+    /// cannot: a daemonised child leaves the tree, and only its marker finds it.
+    #[tokio::test]
+    async fn without_adoption_a_daemonised_child_is_found_by_its_marker() {
+        assert!(!super::children().adopting);
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("daemon.pid");
+        let mut command = tokio::process::Command::new("sh");
+        command.arg("-c").arg(format!(
+            "( setsid sh -c 'echo $$ > {}.tmp; mv {0}.tmp {0}; exec sleep 60' \
+               </dev/null >/dev/null 2>&1 & )",
+            pid_file.display()
+        ));
+        let mut call = super::Call::new();
+        let status = call.spawn(&mut command).unwrap().wait().await.unwrap();
+        assert!(status.success());
+        let mut daemon = None;
+        for _ in 0..500 {
+            if let Ok(text) = std::fs::read_to_string(&pid_file) {
+                daemon = text.trim().parse::<u32>().ok();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let daemon = daemon.expect("the daemon wrote its pid");
+        assert!(!ended(daemon), "the daemon runs before the call ends");
+        call.finish();
+        for _ in 0..500 {
+            if ended(daemon) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        // Not left behind by a failing test.
+        super::kill(daemon);
+        panic!("the daemonised child {daemon} outlived its call");
+    }
+
     #[test]
     fn stat_lines_with_odd_command_names_parse() {
         let p = parse_stat(42, b"42 (a) b) (c) S 7 42 42 0 -1").unwrap();
