@@ -15,7 +15,7 @@ ROOT=$PWD
 AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG=error
+export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1 AGX_LOG=error
 mkdir -p "$HOME"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-edge"
 

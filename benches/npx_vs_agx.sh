@@ -19,7 +19,7 @@ PACKAGE="@modelcontextprotocol/server-everything"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 # A private npm cache and agx home; the certificates and proxies of the machine stay.
-export AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1
+export AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 export npm_config_cache="$TMP/npm-cache" npm_config_update_notifier=false
 
 "$AGX" -q install "npm:$PACKAGE@$VERSION"

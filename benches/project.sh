@@ -17,7 +17,7 @@ AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1
+export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 unset AGX_PROJECT XDG_CONFIG_HOME || true
 mkdir -p "$HOME"
 export AGX_REGISTRY="$TMP/registry"

@@ -38,7 +38,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-export AGX_NO_PROGRESS=1 HOME="$work/home"
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off HOME="$work/home"
 mkdir -p "$HOME"
 
 # Serve a folder on a free loopback port (Python's server answers If-Modified-Since with 304)

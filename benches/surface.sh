@@ -21,7 +21,7 @@ AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
 trap '[ -n "${AGX_BENCH_KEEP:-}" ] || rm -rf "$TMP"' EXIT
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG=error
+export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1 AGX_LOG=error
 mkdir -p "$HOME"
 
 PKG="$TMP/src/surface"

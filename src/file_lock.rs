@@ -20,6 +20,8 @@ pub enum LockMode {
 /// A held lock, released when dropped.
 #[derive(Debug)]
 pub struct FileLock {
+    /// Held for its lock; read only to check its identity (`is_at`, Unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
     file: File,
     mode: LockMode,
     /// A lock file that exists only while held, removed on release.

@@ -1,6 +1,10 @@
 //! agx: a package manager for AI-agent extensions. All behaviour lives in this library;
 //! `main.rs` only parses arguments and renders errors.
 
+// Paths are a third larger on Windows (32 bytes, not 24), which puts a few error enums
+// past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
+#![cfg_attr(windows, allow(clippy::result_large_err))]
+
 pub mod archive;
 pub mod atomic;
 pub mod cli;

@@ -44,7 +44,7 @@ stop_server() {
 trap stop_server EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
-export AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_LOG="${AGX_LOG:-warn}"
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1 AGX_LOG="${AGX_LOG:-warn}"
 unset AGX_REGISTRY || true
 mkdir -p "$HOME"
 

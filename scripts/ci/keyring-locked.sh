@@ -16,7 +16,7 @@ AGX="$(agx_bin debug)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 NO_COLOR=1
+export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 unset AGX_KEYRING AGX_REGISTRY || true
 mkdir -p "$HOME"
 SECRET="locked-keyring-canary"

@@ -37,7 +37,7 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
-export AGX_NO_PROGRESS=1 NO_COLOR=1
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 # Tool stderr is logged at info; warn keeps the output to the checks (AGX_LOG=info shows it).
 export AGX_LOG="${AGX_LOG:-warn}"
 unset AGX_REGISTRY || true

@@ -31,7 +31,7 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
-export AGX_NO_PROGRESS=1 NO_COLOR=1 AGX_KEYRING=file
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1 AGX_KEYRING=file
 unset XDG_CONFIG_HOME CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME AGX_REGISTRY AGX_PROJECT || true
 # Project entries launch the bare `agx`: the clients find it on PATH, as a member's would.
 export PATH="$(dirname "$AGX"):$PATH"

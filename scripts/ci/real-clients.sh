@@ -33,7 +33,7 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 export HOME="$TMP/home"
 export AGX_HOME="$TMP/agx-home"
-export AGX_NO_PROGRESS=1 NO_COLOR=1
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 # Secrets in the owner-only file under AGX_HOME, never in the keyring of the machine.
 export AGX_KEYRING=file
 unset XDG_CONFIG_HOME CLAUDE_CONFIG_DIR CODEX_HOME GEMINI_CLI_HOME AGX_REGISTRY || true

@@ -113,8 +113,13 @@ fn sources(ctx: &Context, json: bool) -> CliResult {
             .kind
             .map_or("unknown (detected on first use)", |k| k.as_str());
         let default = if s.default { "  (default)" } else { "" };
+        let built_in = if s.built_in {
+            "  (built in; `agx registry remove-source official` turns it off)"
+        } else {
+            ""
+        };
         text.push_str(&format!(
-            "{:width$}  {kind:12}  {}{default}\n",
+            "{:width$}  {kind:12}  {}{default}{built_in}\n",
             s.name, s.url
         ));
     }

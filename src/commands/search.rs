@@ -6,14 +6,17 @@ use super::Context;
 use crate::cli::SearchArgs;
 use crate::error::CliResult;
 use crate::ops;
-use crate::ops::search::Found;
+use crate::ops::search::{Found, Searched};
 use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let searched = ops::search::search(&ctx.ops()?, &args.query.join(" "))?;
     let (query, hits) = (&searched.query, searched.hits());
     if args.json {
-        let results: Vec<serde_json::Value> = hits.iter().map(hit_json).collect();
+        let results: Vec<serde_json::Value> = hits
+            .iter()
+            .map(|found| hit_json(found, &searched))
+            .collect();
         let doc = serde_json::json!({
             "query": query,
             "registry": searched.registries.join(", "),
@@ -33,12 +36,13 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
         }
         return Ok(());
     }
-    ctx.printer.out(render(&hits, ctx.printer.color()))
+    ctx.printer
+        .out(render(&hits, &searched, ctx.printer.color()))
 }
 
-/// One result of `search --json` (docs/json.md): the hit's fields with its `kind` and
-/// `registry`.
-fn hit_json(found: &Found<'_>) -> serde_json::Value {
+/// One result of `search --json` (docs/json.md): the hit's fields with its `kind`,
+/// `registry` (URL or folder) and `source` (the configured name, or `registry` again).
+fn hit_json(found: &Found<'_>, searched: &Searched) -> serde_json::Value {
     let (mut value, registry) = match found {
         Found::Package { hit, registry } => (
             serde_json::to_value(hit).expect("hits serialize"),
@@ -58,12 +62,13 @@ fn hit_json(found: &Found<'_>) -> serde_json::Value {
     };
     value["kind"] = found.kind().as_str().into();
     value["registry"] = registry.into();
+    value["source"] = searched.label(registry).into();
     value
 }
 
-/// One line per package (name, version, description), then its items, dimmed; a server
-/// from an MCP registry says so, with what it offers and its status.
-fn render(hits: &[Found<'_>], color: bool) -> String {
+/// One line per package (name, version, description), then its items and where it was
+/// found, dimmed; a server from an MCP registry says so, with what it offers and its status.
+fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
     let heads: Vec<String> = hits
         .iter()
         .map(|found| match found {
@@ -75,13 +80,20 @@ fn render(hits: &[Found<'_>], color: bool) -> String {
     let mut text = String::new();
     for (found, head) in hits.iter().zip(&heads) {
         let pad = " ".repeat(width - head.len());
-        let (description, details) = match found {
-            Found::Package { hit, .. } => (
+        let (description, mut details, registry) = match found {
+            Found::Package { hit, registry } => (
                 hit.entry.description.as_deref().unwrap_or(""),
                 package_items(hit),
+                *registry,
             ),
-            Found::Server { server, .. } => (server.description.as_str(), server_items(server)),
+            Found::Server {
+                server, registry, ..
+            } => (server.description.as_str(), server_items(server), *registry),
         };
+        if !details.is_empty() {
+            details.push_str("; ");
+        }
+        details.push_str(&format!("from {}", searched.label(registry)));
         let _ = writeln!(
             text,
             "{}{pad}  {description}",

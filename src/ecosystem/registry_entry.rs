@@ -399,13 +399,7 @@ pub fn pin(planned: &mut Planned) -> Result<(), EcosystemError> {
 /// Whether `program` is an executable file in a folder of `PATH`: how [`choose`] sees
 /// which runtimes this machine has.
 pub fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-    })
+    super::find_on_path(program).is_some()
 }
 
 /// Provision the planned choice into `stage`: nothing outside `stage` changes.

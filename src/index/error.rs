@@ -7,7 +7,7 @@ use crate::name::PackageName;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
-    #[error("no registry is configured")]
+    #[error("no agx package registry is configured")]
     NoRegistry { config: PathBuf },
 
     #[error("unknown registry `{name}`: it is not configured in {} and is not a URL or a folder", config.display())]
@@ -169,7 +169,7 @@ fn attempts_note(attempts: u32) -> String {
 /// How to configure a registry, for hints.
 fn how_to_add(config: &std::path::Path) -> String {
     format!(
-        "add a registry to {}:\n      default-registry = \"main\"\n      [registries.main]\n      url = \"https://registry.example.com/agx\"\n  or pass --registry URL|FOLDER (or set AGX_REGISTRY)",
+        "add one with `agx registry add-source NAME URL|FOLDER` (saved in {}), or pass --registry URL|FOLDER (or set AGX_REGISTRY) for one run",
         config.display()
     )
 }

@@ -1,5 +1,6 @@
 //! Which registry to use and where it lives: `--registry` / `AGX_REGISTRY` (a configured
-//! name, a URL or a folder), else `default-registry` in `config.toml`.
+//! name, a URL or a folder), else `default-registry` in `config.toml`. Every home also has
+//! the built-in source `official` (the official MCP Registry) until it is turned off.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -77,13 +78,29 @@ fn is_loopback(url: &reqwest::Url) -> bool {
     }
 }
 
-/// `config.toml`: the part agx's registry access reads.
+/// The name of the built-in source: the official MCP Registry.
+pub const OFFICIAL_NAME: &str = "official";
+/// Where the official MCP Registry answers.
+pub const OFFICIAL_URL: &str = "https://registry.modelcontextprotocol.io";
+/// `off` turns the built-in source off for one run, `on` back on (over `official-registry`).
+pub const OFFICIAL_ENV: &str = "AGX_OFFICIAL_REGISTRY";
+/// The `config.toml` key `agx registry remove-source official` sets to `false`.
+const OFFICIAL_KEY: &str = "official-registry";
+
+/// `config.toml`: the part agx's registry access reads. After [`read_config`],
+/// `registries` holds the built-in `official` too, unless it is turned off or the file has
+/// its own `[registries.official]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Config {
     pub default_registry: Option<String>,
+    /// `false` turns the built-in `official` source off.
+    pub official_registry: Option<bool>,
     #[serde(default)]
     pub registries: BTreeMap<String, RegistryEntry>,
+    /// True when `registries["official"]` is the built-in one (not in the file).
+    #[serde(skip)]
+    pub official_built_in: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -133,8 +150,42 @@ pub struct Selected {
     pub kind: Option<SourceKind>,
 }
 
-/// Read `config.toml`; a missing file is an empty configuration.
+/// Read `config.toml` (a missing file is an empty configuration) and add the built-in
+/// `official` source when it is on.
 pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
+    let mut config = read_config_file(paths)?;
+    let env = std::env::var_os(OFFICIAL_ENV).map(|v| v.to_string_lossy().into_owned());
+    add_official(&mut config, env.as_deref())?;
+    Ok(config)
+}
+
+/// Add the built-in `official` source unless `env` (`AGX_OFFICIAL_REGISTRY`) or the file's
+/// `official-registry = false` turns it off, or the file has its own `[registries.official]`.
+fn add_official(config: &mut Config, env: Option<&str>) -> Result<(), IndexError> {
+    let from_env = match env.filter(|v| !v.trim().is_empty()) {
+        None => None,
+        Some(value) => Some(parse_switch(value).ok_or_else(|| IndexError::Setting {
+            var: OFFICIAL_ENV,
+            value: value.to_string(),
+            expected: "on or off (also 1/0, true/false, yes/no)",
+        })?),
+    };
+    let on = from_env.unwrap_or(config.official_registry != Some(false));
+    if on && !config.registries.contains_key(OFFICIAL_NAME) {
+        config.registries.insert(
+            OFFICIAL_NAME.to_string(),
+            RegistryEntry {
+                url: OFFICIAL_URL.to_string(),
+                kind: Some(SourceKind::McpRegistry),
+            },
+        );
+        config.official_built_in = true;
+    }
+    Ok(())
+}
+
+/// `config.toml` as written, without the built-in source.
+fn read_config_file(paths: &AgxPaths) -> Result<Config, IndexError> {
     let path = paths.config_file();
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
@@ -145,6 +196,14 @@ pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
         path,
         message: e.to_string().trim().to_string(),
     })
+}
+
+fn parse_switch(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "on" | "1" | "true" | "yes" => Some(true),
+        "off" | "0" | "false" | "no" => Some(false),
+        _ => None,
+    }
 }
 
 /// Pick the registry: `requested` (from `--registry` or `AGX_REGISTRY`) is a configured name,
@@ -225,36 +284,35 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
             })
         });
     }
-    if config.registries.len() == 1 {
+    if config.registries.len() == 1 && !config.official_built_in {
         let name = config.registries.keys().next().expect("one entry");
         return from_config(name).expect("configured");
     }
-    // Several, no default: the one agx index among them, when there is one (MCP registries
-    // are for discovery and do not compete for installs).
-    let mut indexes = config
+    // Several, no default: the one agx index among them, when there is one (MCP registries,
+    // the built-in `official` among them, are for discovery and do not compete for installs).
+    let indexes: Vec<&String> = config
         .registries
         .iter()
-        .filter(|(_, r)| r.kind != Some(SourceKind::McpRegistry));
-    if let (Some((name, _)), None) = (indexes.next(), indexes.next()) {
-        return from_config(name).expect("configured");
-    }
-    if config.registries.len() > 1 {
-        return Err(IndexError::Config {
+        .filter(|(_, r)| r.kind != Some(SourceKind::McpRegistry))
+        .map(|(name, _)| name)
+        .collect();
+    match indexes.as_slice() {
+        [name] => from_config(name).expect("configured"),
+        [] => Err(IndexError::NoRegistry {
+            config: config_path,
+        }),
+        several => Err(IndexError::Config {
             path: config_path,
             message: format!(
                 "several registries are configured ({}) and default-registry does not choose one",
-                config
-                    .registries
-                    .keys()
-                    .cloned()
+                several
+                    .iter()
+                    .map(|n| n.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        });
+        }),
     }
-    Err(IndexError::NoRegistry {
-        config: config_path,
-    })
 }
 
 /// One configured registry, for `agx registry sources`.
@@ -266,11 +324,14 @@ pub struct ListedSource {
     pub kind: Option<SourceKind>,
     /// What `--registry` defaults to for installs.
     pub default: bool,
+    /// The built-in `official` source (not written in `config.toml`).
+    pub built_in: bool,
 }
 
 /// Every configured registry with its kind, the default marked.
 pub fn list_sources(paths: &AgxPaths) -> Result<Vec<ListedSource>, IndexError> {
     let default = select_entry(None, paths).ok().and_then(|s| s.name);
+    let official_built_in = read_config(paths)?.official_built_in;
     configured(paths)?
         .into_iter()
         .map(|selected| {
@@ -279,6 +340,7 @@ pub fn list_sources(paths: &AgxPaths) -> Result<Vec<ListedSource>, IndexError> {
                 kind: super::known_kind(&selected, paths)?,
                 url: selected.source.display(),
                 default: default.as_deref() == Some(name.as_str()),
+                built_in: official_built_in && name == OFFICIAL_NAME,
                 name,
             })
         })
@@ -295,6 +357,17 @@ pub fn add_to_config(
 ) -> Result<(), IndexError> {
     check_source_name(name)?;
     let (path, mut doc) = edit_config(paths)?;
+    if name == OFFICIAL_NAME && read_config(paths)?.official_built_in {
+        return Err(IndexError::SourceExists {
+            name: name.to_string(),
+            config: path,
+        });
+    }
+    // A table of its own replaces the built-in source; the switch that turned that off
+    // has nothing left to say.
+    if name == OFFICIAL_NAME {
+        doc.remove(OFFICIAL_KEY);
+    }
     let registries = doc
         .entry("registries")
         .or_insert_with(|| {
@@ -320,14 +393,19 @@ pub fn add_to_config(
     write_config(&path, &doc)
 }
 
-/// Remove `[registries.<name>]` (and `default-registry` when it named it).
+/// Remove `[registries.<name>]` (and `default-registry` when it named it). Removing
+/// `official` also writes `official-registry = false`, so the built-in one stays off.
 pub fn remove_from_config(paths: &AgxPaths, name: &str) -> Result<(), IndexError> {
     let (path, mut doc) = edit_config(paths)?;
+    // Turned off in the file already: `AGX_OFFICIAL_REGISTRY` does not change what is saved.
+    let official_off = read_config_file(paths)?.official_registry == Some(false);
     let removed = doc
         .get_mut("registries")
         .and_then(|r| r.as_table_mut())
         .and_then(|r| r.remove(name));
-    if removed.is_none() {
+    if name == OFFICIAL_NAME && (removed.is_some() || !official_off) {
+        doc.insert(OFFICIAL_KEY, toml_edit::value(false));
+    } else if removed.is_none() {
         return Err(IndexError::UnknownRegistry {
             name: name.to_string(),
             known: read_config(paths)?.registries.into_keys().collect(),
@@ -449,7 +527,9 @@ mod tests {
             Source::Http("https://c.example".into())
         );
         let err = select(Some("nope"), &paths).unwrap_err();
-        assert!(matches!(err, IndexError::UnknownRegistry { ref known, .. } if known.len() == 2));
+        assert!(
+            matches!(err, IndexError::UnknownRegistry { ref known, .. } if known == &["a", "b", "official"])
+        );
     }
 
     #[test]
@@ -472,5 +552,100 @@ mod tests {
             select(None, &paths),
             Err(IndexError::Config { .. })
         ));
+    }
+
+    fn config_of(text: &str) -> Config {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn the_official_registry_is_built_in_until_turned_off() {
+        let mut config = config_of("");
+        add_official(&mut config, None).unwrap();
+        let official = &config.registries[OFFICIAL_NAME];
+        assert_eq!(official.url, "https://registry.modelcontextprotocol.io");
+        assert_eq!(official.kind, Some(SourceKind::McpRegistry));
+        assert!(config.official_built_in);
+
+        for (file, env, on) in [
+            ("official-registry = false\n", None, false),
+            ("official-registry = true\n", None, true),
+            ("", Some("off"), false),
+            ("", Some("0"), false),
+            ("official-registry = false\n", Some("on"), true),
+            ("official-registry = false\n", Some(""), false),
+        ] {
+            let mut config = config_of(file);
+            add_official(&mut config, env).unwrap();
+            assert_eq!(
+                config.registries.contains_key(OFFICIAL_NAME),
+                on,
+                "{file:?} {env:?}"
+            );
+            assert_eq!(config.official_built_in, on, "{file:?} {env:?}");
+        }
+
+        let err = add_official(&mut config_of(""), Some("maybe")).unwrap_err();
+        assert!(
+            err.to_string().contains("AGX_OFFICIAL_REGISTRY=maybe"),
+            "{err}"
+        );
+
+        // A table of its own replaces the built-in one.
+        let mut config = config_of("[registries.official]\nurl = \"http://127.0.0.1:9\"\n");
+        add_official(&mut config, None).unwrap();
+        assert_eq!(config.registries[OFFICIAL_NAME].url, "http://127.0.0.1:9");
+        assert!(!config.official_built_in);
+    }
+
+    // The tests below read the real environment: they expect AGX_OFFICIAL_REGISTRY unset,
+    // as `cargo test` runs them.
+
+    #[test]
+    fn the_built_in_source_never_takes_installs() {
+        let (_d, paths) = paths_with("");
+        assert!(read_config(&paths).unwrap().official_built_in);
+        assert!(matches!(
+            select(None, &paths),
+            Err(IndexError::NoRegistry { .. })
+        ));
+        let (_d, paths) = paths_with("[registries.main]\nurl = \"/srv/main\"\n");
+        assert_eq!(
+            select(None, &paths).unwrap(),
+            Source::Folder("/srv/main".into())
+        );
+    }
+
+    #[test]
+    fn removing_official_is_remembered_and_adding_it_back_clears_that() {
+        let (_d, paths) = paths_with("# mine\n");
+        remove_from_config(&paths, OFFICIAL_NAME).unwrap();
+        let text = std::fs::read_to_string(paths.config_file()).unwrap();
+        assert!(
+            text.contains("# mine\n") && text.contains("official-registry = false\n"),
+            "{text}"
+        );
+        assert!(!read_config(&paths).unwrap().official_built_in);
+        assert!(matches!(
+            remove_from_config(&paths, OFFICIAL_NAME),
+            Err(IndexError::UnknownRegistry { .. })
+        ));
+
+        let source = Source::parse("http://127.0.0.1:9").unwrap();
+        add_to_config(&paths, OFFICIAL_NAME, &source, SourceKind::McpRegistry).unwrap();
+        let text = std::fs::read_to_string(paths.config_file()).unwrap();
+        assert!(!text.contains("official-registry"), "{text}");
+        assert!(text.contains("[registries.official]"), "{text}");
+        // Removing a table of its own still leaves the built-in one off.
+        remove_from_config(&paths, OFFICIAL_NAME).unwrap();
+        assert!(!read_config(&paths).unwrap().official_built_in);
+
+        // While the built-in one is on, adding `official` says it exists.
+        let (_d, paths) = paths_with("");
+        assert!(matches!(
+            add_to_config(&paths, OFFICIAL_NAME, &source, SourceKind::McpRegistry),
+            Err(IndexError::SourceExists { .. })
+        ));
+        assert!(!paths.config_file().exists());
     }
 }

@@ -14,6 +14,8 @@ pub struct Searched {
     pub query: String,
     /// Where we looked (URLs or folders), in configuration order.
     pub registries: Vec<String>,
+    /// The configured name of each of `registries` (`None` for a `--registry` location).
+    pub names: Vec<Option<String>>,
     catalogs: Vec<(String, Catalog)>,
     servers: Vec<(String, Vec<ServerSummary>)>,
 }
@@ -56,6 +58,16 @@ impl Found<'_> {
 }
 
 impl Searched {
+    /// What to call the registry at `url` in a result: its configured name, else the URL.
+    pub fn label<'a>(&'a self, url: &'a str) -> &'a str {
+        self.registries
+            .iter()
+            .zip(&self.names)
+            .find(|(registry, _)| registry.as_str() == url)
+            .and_then(|(_, name)| name.as_deref())
+            .unwrap_or(url)
+    }
+
     /// Matching packages and servers, best first (ties by name).
     pub fn hits(&self) -> Vec<Found<'_>> {
         let words = search::query_words(&self.query);
@@ -97,12 +109,14 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
     let mut searched = Searched {
         query: query.to_string(),
         registries: Vec::new(),
+        names: Vec::new(),
         catalogs: Vec::new(),
         servers: Vec::new(),
     };
-    for (_, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+    for (name, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
         let source = registry.source().to_string();
         searched.registries.push(source.clone());
+        searched.names.push(name);
         match registry {
             AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
             AnyRegistry::Mcp(registry) => searched

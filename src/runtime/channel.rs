@@ -10,11 +10,14 @@
 //! ends, the channel closes and the client requests still pending are cancelled.
 //!
 //! A descriptor rather than a socket path: a shell tool can use it with plain redirections
-//! (`>&3`, `<&3`), and nothing is left in the file system. On Windows (not supported yet)
-//! the same lines would go through a named pipe whose name the variable carries.
+//! (`>&3`, `<&3`), and nothing is left in the file system. Windows has no descriptor to
+//! hand down: there the tool connects to a loopback TCP port agx listens on for that call
+//! alone ([`CHANNEL_ADDR_ENV`]) and sends the call's secret token ([`CHANNEL_TOKEN_ENV`]) as
+//! its first line; the lines after it are the same.
 
 use std::collections::HashMap;
 use std::io;
+#[cfg(unix)]
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use rmcp::model::{
@@ -25,6 +28,7 @@ use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use tokio::io::{AsyncWrite, AsyncWriteExt, BufReader};
+#[cfg(unix)]
 use tokio::net::UnixStream;
 use tokio::sync::mpsc::{self, Sender};
 use tokio::task::JoinSet;
@@ -34,9 +38,21 @@ use super::process::read_bounded_line;
 use super::stderr_protocol::{LOG_PREFIX, PROGRESS_PREFIX, StderrLine, parse_line};
 
 /// The descriptor a tool finds its end of the channel on.
+#[cfg(unix)]
 pub const CHANNEL_FD: RawFd = 3;
 /// The environment variable naming that descriptor.
+#[cfg(unix)]
 pub const CHANNEL_FD_ENV: &str = "AGX_CHANNEL_FD";
+/// Windows: the environment variable holding `127.0.0.1:<port>` to connect to.
+#[cfg(windows)]
+pub const CHANNEL_ADDR_ENV: &str = "AGX_CHANNEL_ADDR";
+/// Windows: the environment variable holding the token the tool's first line must be.
+#[cfg(windows)]
+pub const CHANNEL_TOKEN_ENV: &str = "AGX_CHANNEL_TOKEN";
+/// Windows: connections that did not send the token before agx gives up on the call's
+/// channel (nothing else on this machine may hold a call's channel hostage).
+#[cfg(windows)]
+const MAX_BAD_CONNECTIONS: usize = 16;
 /// A line longer than this is refused (and skipped up to its end).
 const MAX_LINE: usize = 1024 * 1024;
 /// Client requests of one call waiting for an answer. Past it agx reads no further lines
@@ -51,18 +67,117 @@ const INVALID_PARAMS: i64 = -32602;
 const INTERNAL_ERROR: i64 = -32603;
 
 /// The tool's end of a channel, handed to its process as [`CHANNEL_FD`].
+#[cfg(unix)]
 pub struct ToolEnd(OwnedFd);
 
 /// agx's end of a channel.
+#[cfg(unix)]
 pub struct AgxEnd(UnixStream);
 
+/// Windows: where the tool connects, and the token it must send.
+#[cfg(windows)]
+pub struct ToolEnd {
+    addr: std::net::SocketAddr,
+    token: String,
+}
+
+/// Windows: the listener of one call, and its token.
+#[cfg(windows)]
+pub struct AgxEnd {
+    listener: tokio::net::TcpListener,
+    token: String,
+}
+
 /// A new channel. Call inside the async runtime.
+#[cfg(unix)]
 pub fn open() -> io::Result<(ToolEnd, AgxEnd)> {
     let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
     ours.set_nonblocking(true)?;
     Ok((ToolEnd(theirs.into()), AgxEnd(UnixStream::from_std(ours)?)))
 }
 
+/// A new channel: a loopback listener on a port of its own and a 256-bit token.
+#[cfg(windows)]
+pub fn open() -> io::Result<(ToolEnd, AgxEnd)> {
+    let listener = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
+    listener.set_nonblocking(true)?;
+    let addr = listener.local_addr()?;
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).map_err(|e| io::Error::other(e.to_string()))?;
+    let token = hex::encode(secret);
+    Ok((
+        ToolEnd {
+            addr,
+            token: token.clone(),
+        },
+        AgxEnd {
+            listener: tokio::net::TcpListener::from_std(listener)?,
+            token,
+        },
+    ))
+}
+
+#[cfg(windows)]
+impl ToolEnd {
+    /// Tell the process `command` starts where the channel is and how to prove it is the
+    /// call's tool.
+    pub(super) fn pass_to(&self, command: &mut tokio::process::Command) {
+        command
+            .env(CHANNEL_ADDR_ENV, self.addr.to_string())
+            .env(CHANNEL_TOKEN_ENV, &self.token);
+    }
+}
+
+/// Windows: wait for the tool to connect with the token, until the call ends. A
+/// connection whose first line is not the token (or that sends none within
+/// [`TOKEN_WAIT`]) is closed; after [`MAX_BAD_CONNECTIONS`] of them the call has no channel.
+#[cfg(windows)]
+async fn accept(end: AgxEnd, done: &CancellationToken) -> Option<tokio::net::TcpStream> {
+    for _ in 0..MAX_BAD_CONNECTIONS {
+        let (mut stream, _) = tokio::select! {
+            _ = done.cancelled() => return None,
+            accepted = end.listener.accept() => accepted.ok()?,
+        };
+        let mut first = Vec::new();
+        let proved = tokio::select! {
+            _ = done.cancelled() => return None,
+            read = tokio::time::timeout(
+                TOKEN_WAIT,
+                read_token_line(&mut stream, &mut first, end.token.len() + 1),
+            ) => read.unwrap_or(false),
+        };
+        if proved && first.trim_ascii() == end.token.as_bytes() {
+            return Some(stream);
+        }
+        tracing::warn!("a connection to a tool's channel did not send its token; closed");
+    }
+    None
+}
+
+/// Windows: how long a connection to the channel may take to send the token.
+#[cfg(windows)]
+const TOKEN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Read up to `\n` one byte at a time, so nothing after the token line is taken from the
+/// stream; false at the end of the stream or past `max` bytes.
+#[cfg(windows)]
+async fn read_token_line(
+    stream: &mut tokio::net::TcpStream,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> bool {
+    use tokio::io::AsyncReadExt;
+    while line.len() <= max {
+        match stream.read_u8().await {
+            Ok(b'\n') => return true,
+            Ok(byte) => line.push(byte),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+#[cfg(unix)]
 impl ToolEnd {
     /// Make this end descriptor 3 of the process `command` starts. The end must stay open
     /// until the process has started, and should be closed right after.
@@ -93,6 +208,7 @@ impl ToolEnd {
 /// Keep descriptor 3 open in agx, so that the pipe the standard library opens to report a
 /// failed exec never takes that number (the child's dup2 onto 3 would replace it, and a
 /// missing program would look like a tool that exits).
+#[cfg(unix)]
 fn reserve_channel_fd_number() {
     static RESERVED: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
     let mut reserved = RESERVED.lock().unwrap_or_else(|p| p.into_inner());
@@ -295,7 +411,14 @@ pub async fn serve(
     tool: &str,
     done: CancellationToken,
 ) {
+    #[cfg(unix)]
     let (read, mut write) = end.0.into_split();
+    #[cfg(windows)]
+    let Some(stream) = accept(end, &done).await else {
+        return;
+    };
+    #[cfg(windows)]
+    let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     let never = CancellationToken::new();
     let (answers_tx, mut answers) = mpsc::channel::<(Value, Vec<u8>)>(MAX_PENDING);
@@ -600,10 +723,22 @@ mod tests {
     }
 
     /// The tool's end as a stream, as a tool would use descriptor 3.
-    fn tool_stream(end: ToolEnd) -> UnixStream {
+    #[cfg(unix)]
+    async fn tool_stream(end: ToolEnd) -> UnixStream {
         let std = std::os::unix::net::UnixStream::from(end.0);
         std.set_nonblocking(true).unwrap();
         UnixStream::from_std(std).unwrap()
+    }
+
+    /// Windows: connect as a tool does, sending the token first.
+    #[cfg(windows)]
+    async fn tool_stream(end: ToolEnd) -> tokio::net::TcpStream {
+        let mut stream = tokio::net::TcpStream::connect(end.addr).await.unwrap();
+        stream
+            .write_all(format!("{}\n", end.token).as_bytes())
+            .await
+            .unwrap();
+        stream
     }
 
     async fn read_line(r: &mut BufReader<impl tokio::io::AsyncRead + Unpin>) -> Value {
@@ -625,7 +760,7 @@ mod tests {
             "demo",
             done.clone(),
         ));
-        let (read, mut write) = tool_stream(tool_end).into_split();
+        let (read, mut write) = tool_stream(tool_end).await.into_split();
         let mut read = BufReader::new(read);
         write
             .write_all(
@@ -660,7 +795,7 @@ mod tests {
         let (tool_end, agx_end) = open().unwrap();
         let done = CancellationToken::new();
         let serving = tokio::spawn(serve(agx_end, Client::Absent, None, "demo", done.clone()));
-        let (read, mut write) = tool_stream(tool_end).into_split();
+        let (read, mut write) = tool_stream(tool_end).await.into_split();
         let mut read = BufReader::new(read);
         let writer = tokio::spawn(async move {
             let mut long = vec![b'x'; MAX_LINE + 10];

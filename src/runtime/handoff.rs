@@ -7,7 +7,8 @@
 //! copied) or it cannot be started, `agx` serves by itself. A helper from another build
 //! (another release, or a stale one after `cargo run`) goes back to the `agx` that started
 //! it with `AGX_NO_SERVE_HANDOFF=1`, so what runs is always the code of the `agx` the client
-//! launched. That variable is also how a person asks `agx` to serve by itself.
+//! launched. That variable is also how a person asks `agx` to serve by itself. Windows has
+//! no exec to hand off with, so there `agx` always serves by itself.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -171,10 +172,7 @@ impl Handoff {
             .env(NO_HANDOFF_ENV, "1")
             .arg("serve")
             .args(self.agx_serve_args());
-        #[cfg(unix)]
-        let source = std::os::unix::process::CommandExt::exec(&mut command);
-        #[cfg(not(unix))]
-        let source = std::io::Error::from(std::io::ErrorKind::Unsupported);
+        let source = super::wrapped::run_in_place(&mut command);
         HandoffError::GoBack {
             agx: self.agx.clone(),
             agx_build: self.build.clone(),

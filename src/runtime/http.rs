@@ -36,8 +36,12 @@ pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeE
     // Scripts read this line to learn the port when they asked for port 0.
     tracing::info!(target: super::log::ANNOUNCE, "listening on http://{bound}/mcp");
 
+    // SIGTERM on Unix; on Windows the console closing (its window, logoff, shutdown).
+    #[cfg(unix)]
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(ServeError::Runtime)?;
+    #[cfg(windows)]
+    let mut sigterm = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
     loop {
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {

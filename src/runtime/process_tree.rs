@@ -11,7 +11,13 @@
 //!   call is running. Children agx had before serving (a wrapper script that started a
 //!   helper and then exec'd `agx serve`) are left alone.
 //!
-//! The process table is read from /proc (Linux). Elsewhere only the process group is ended.
+//! The process table is read from /proc on Linux and from libproc (`proc_listallpids`,
+//! `proc_pidinfo`, the `KERN_PROCARGS2` sysctl for environments) on macOS. macOS has no
+//! subreaper: a process whose parent exits moves to launchd, out of agx's tree, so there agx
+//! looks for the call's marker in every process of the table instead (as Linux does when
+//! it cannot adopt). A process that left the group, left the tree and cleared its
+//! environment outlives the call on macOS. Windows uses Job Objects instead (see
+//! `windows_job`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,9 +27,11 @@ pub const CALL_ENV: &str = "AGX_CALL_ID";
 
 /// Passes over the process table per call end: each pass kills what the previous one could
 /// not see yet (children forked while it ran). Ends far sooner unless a tool forks madly.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 const MAX_PASSES: usize = 100;
 
 /// What agx knows about its children.
+#[cfg_attr(windows, allow(dead_code))]
 struct Children {
     /// Whether this process adopts orphans (see [`adopt_orphans`]).
     adopting: bool,
@@ -90,6 +98,9 @@ pub fn adopt_orphans() {
 pub struct Call {
     id: String,
     root: Option<u32>,
+    /// Windows: the Job Object holding the command and everything it starts.
+    #[cfg(windows)]
+    job: Option<windows_job::Job>,
 }
 
 impl Call {
@@ -102,15 +113,20 @@ impl Call {
                 NEXT.fetch_add(1, Ordering::Relaxed)
             ),
             root: None,
+            #[cfg(windows)]
+            job: None,
         }
     }
 
-    /// Start the call's command in a process group of its own, marked as this call's.
+    /// Start the call's command in a process group of its own (Unix) or a Job Object
+    /// (Windows), marked as this call's.
     pub fn spawn(
         &mut self,
         command: &mut tokio::process::Command,
     ) -> std::io::Result<tokio::process::Child> {
-        command.env(CALL_ENV, &self.id).process_group(0);
+        command.env(CALL_ENV, &self.id);
+        #[cfg(unix)]
+        command.process_group(0);
         // Registered before any reaping can see it exit: the reaper must leave it to tokio.
         let mut known = children();
         let child = command.spawn()?;
@@ -118,17 +134,33 @@ impl Call {
             known.roots.push(pid);
             self.root = Some(pid);
         }
+        #[cfg(windows)]
+        {
+            self.job = windows_job::Job::holding(&child)
+                .inspect_err(|e| {
+                    tracing::warn!(
+                        "cannot put the tool's process in a Job Object ({e}); processes it \
+                         starts may outlive its call"
+                    )
+                })
+                .ok();
+        }
         Ok(child)
     }
 
     /// The command still runs (timeout, cancellation): kill it and everything under it.
     /// The caller then waits for it and calls [`Call::finish`].
     pub fn stop(&self) {
+        #[cfg(unix)]
         if let Some(root) = self.root {
             let mut known = children();
             // The tree first: once the command dies, its children move to another parent.
             end(&mut known, &self.id, Some(root));
             kill_group(root);
+        }
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
         }
     }
 
@@ -143,7 +175,13 @@ impl Call {
         if let Some(root) = root {
             known.roots.retain(|&pid| pid != root);
             // The group outlives its leader while members remain, and keeps its id.
+            #[cfg(unix)]
             kill_group(root);
+        }
+        #[cfg(windows)]
+        if let Some(job) = self.job.take() {
+            // Ends every process still in the job (closing it would too).
+            job.terminate();
         }
         end(&mut known, &self.id, None);
     }
@@ -165,6 +203,7 @@ impl Drop for Call {
     }
 }
 
+#[cfg(unix)]
 fn kill_group(pgid: u32) {
     if let Ok(pgid) = libc::pid_t::try_from(pgid) {
         // SAFETY: killpg only sends a signal; the group id is the command's pid
@@ -175,7 +214,8 @@ fn kill_group(pgid: u32) {
     }
 }
 
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+#[cfg(unix)]
+#[cfg_attr(not(any(target_os = "linux", target_os = "macos")), allow(dead_code))]
 fn kill(pid: u32) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill only sends a signal.
@@ -186,21 +226,22 @@ fn kill(pid: u32) {
 }
 
 /// Kill the call's processes: those under `root` (while it runs) and those carrying its
-/// marker, plus, when no other call runs, every orphan agx adopted.
-#[cfg(target_os = "linux")]
+/// marker, plus, when no other call runs, every orphan agx adopted. Without adoption an
+/// orphan has left agx's tree, so the marker is looked for in the whole table.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 fn end(known: &mut Children, call: &str, root: Option<u32>) {
     let me = std::process::id();
     let others_running = known.roots.iter().any(|&pid| Some(pid) != root);
-    if root.is_none() && !others_running && (!known.adopting || !has_children()) {
+    if root.is_none() && !others_running && known.adopting && !has_children() {
         // Nothing of this call can be left among agx's descendants.
         return;
     }
     let marker = format!("{CALL_ENV}={call}");
     let mut killed: Vec<u32> = Vec::new();
     for _ in 0..MAX_PASSES {
-        let table = procfs::table();
+        let table = ptable::table();
         let mut targets: Vec<u32> = Vec::new();
-        for p in procfs::descendants(&table, me) {
+        for p in descendants(&table, me) {
             let child = p.ppid == me && !known.roots.contains(&p.pid);
             if child && p.zombie {
                 known.to_reap.push(p.pid);
@@ -208,11 +249,21 @@ fn end(known: &mut Children, call: &str, root: Option<u32>) {
             let orphan = child && known.adopting && !known.inherited.contains(&p.pid);
             let ours = Some(p.pid) == root
                 || targets.contains(&p.ppid)
-                || procfs::has_env(p.pid, &marker)
+                || ptable::has_env(p.pid, &marker)
                 || (orphan && !others_running);
             if ours {
                 targets.push(p.pid);
             }
+        }
+        if !known.adopting {
+            targets.extend(
+                table
+                    .iter()
+                    .filter(|p| p.pid != me && !p.zombie && !targets.contains(&p.pid))
+                    .filter(|p| ptable::has_env(p.pid, &marker))
+                    .map(|p| p.pid)
+                    .collect::<Vec<_>>(),
+            );
         }
         let new: Vec<u32> = targets
             .into_iter()
@@ -232,8 +283,14 @@ fn end(known: &mut Children, call: &str, root: Option<u32>) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
 fn end(_known: &mut Children, _call: &str, _root: Option<u32>) {}
+
+/// Only Linux adopts orphans, and only an adopting agx asks.
+#[cfg(target_os = "macos")]
+fn has_children() -> bool {
+    true
+}
 
 /// Whether this process has any child (running or ended, not yet reaped).
 #[cfg(target_os = "linux")]
@@ -277,17 +334,40 @@ fn reap(known: &mut Children) {
     known.to_reap.dedup();
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(target_os = "macos")]
 fn reap(_known: &mut Children) {}
+
+/// One entry of the process table.
+#[cfg_attr(not(any(target_os = "linux", target_os = "macos")), allow(dead_code))]
+pub(crate) struct Process {
+    pub(crate) pid: u32,
+    pub(crate) ppid: u32,
+    pub(crate) zombie: bool,
+}
+
+/// The descendants of `ancestor`, each after its parent.
+#[cfg_attr(not(any(target_os = "linux", target_os = "macos")), allow(dead_code))]
+fn descendants(table: &[Process], ancestor: u32) -> Vec<&Process> {
+    let mut found: Vec<&Process> = Vec::new();
+    let mut parents = vec![ancestor];
+    while let Some(parent) = parents.pop() {
+        for p in table.iter().filter(|p| p.ppid == parent && p.pid != parent) {
+            found.push(p);
+            parents.push(p.pid);
+        }
+    }
+    found
+}
+
+#[cfg(target_os = "macos")]
+use darwin as ptable;
+#[cfg(target_os = "linux")]
+use procfs as ptable;
 
 /// Reading the process table from /proc.
 #[cfg(target_os = "linux")]
 mod procfs {
-    pub struct Process {
-        pub pid: u32,
-        pub ppid: u32,
-        pub zombie: bool,
-    }
+    pub(crate) use super::Process;
 
     /// Every process there is (those that end while it is read are left out).
     pub fn table() -> Vec<Process> {
@@ -319,19 +399,6 @@ mod procfs {
         })
     }
 
-    /// The descendants of `ancestor`, each after its parent.
-    pub fn descendants(table: &[Process], ancestor: u32) -> Vec<&Process> {
-        let mut found: Vec<&Process> = Vec::new();
-        let mut parents = vec![ancestor];
-        while let Some(parent) = parents.pop() {
-            for p in table.iter().filter(|p| p.ppid == parent && p.pid != parent) {
-                found.push(p);
-                parents.push(p.pid);
-            }
-        }
-        found
-    }
-
     /// Whether the environment `pid` started with holds exactly `entry` (`NAME=value`).
     pub fn has_env(pid: u32, entry: &str) -> bool {
         std::fs::read(format!("/proc/{pid}/environ"))
@@ -343,9 +410,269 @@ mod procfs {
     }
 }
 
+/// Reading the process table through libproc and sysctl.
+#[cfg(target_os = "macos")]
+mod darwin {
+    use super::Process;
+
+    /// Every process there is (those that end while it is read are left out).
+    pub fn table() -> Vec<Process> {
+        // SAFETY: a null buffer asks only for the number of processes.
+        let count = unsafe { libc::proc_listallpids(std::ptr::null_mut(), 0) };
+        let Ok(count) = usize::try_from(count) else {
+            return Vec::new();
+        };
+        // Room for processes started since the count.
+        let mut pids: Vec<libc::c_int> = vec![0; count + 64];
+        let Ok(bytes) = libc::c_int::try_from(std::mem::size_of_val(pids.as_slice())) else {
+            return Vec::new();
+        };
+        // SAFETY: the buffer holds `bytes` bytes; the call fills at most that many.
+        let filled = unsafe { libc::proc_listallpids(pids.as_mut_ptr().cast(), bytes) };
+        let Ok(filled) = usize::try_from(filled) else {
+            return Vec::new();
+        };
+        pids.truncate(filled);
+        pids.into_iter().filter_map(bsd_info).collect()
+    }
+
+    fn bsd_info(pid: libc::c_int) -> Option<Process> {
+        let pid_u32 = u32::try_from(pid).ok().filter(|&p| p > 0)?;
+        // SAFETY: proc_bsdinfo is plain data the call fills in.
+        let mut info: libc::proc_bsdinfo = unsafe { std::mem::zeroed() };
+        let size = libc::c_int::try_from(std::mem::size_of::<libc::proc_bsdinfo>()).ok()?;
+        // SAFETY: the buffer is one proc_bsdinfo of `size` bytes.
+        let got = unsafe {
+            libc::proc_pidinfo(pid, libc::PROC_PIDTBSDINFO, 0, (&raw mut info).cast(), size)
+        };
+        (got == size).then_some(Process {
+            pid: pid_u32,
+            ppid: info.pbi_ppid,
+            zombie: info.pbi_status == libc::SZOMB,
+        })
+    }
+
+    /// Whether the environment `pid` started with holds exactly `entry` (`NAME=value`);
+    /// readable for this user's processes only.
+    pub fn has_env(pid: u32, entry: &str) -> bool {
+        procargs(pid).is_some_and(|args| super::procargs_env_has(&args, entry))
+    }
+
+    /// `KERN_PROCARGS2` of `pid`: argc, the executable path, argv, then the environment.
+    fn procargs(pid: u32) -> Option<Vec<u8>> {
+        let pid = libc::c_int::try_from(pid).ok()?;
+        let mut mib = [libc::CTL_KERN, libc::KERN_PROCARGS2, pid];
+        let mut size: libc::size_t = 0;
+        // SAFETY: a null buffer asks only for the size.
+        let asked = unsafe {
+            libc::sysctl(
+                mib.as_mut_ptr(),
+                3,
+                std::ptr::null_mut(),
+                &mut size,
+                std::ptr::null_mut(),
+                0,
+            )
+        };
+        if asked != 0 || size == 0 {
+            return None;
+        }
+        let mut buffer = vec![0u8; size];
+        // SAFETY: the buffer holds `size` bytes; the call sets `size` to what it wrote.
+        let read = unsafe {
+            libc::sysctl(
+                mib.as_mut_ptr(),
+                3,
+                buffer.as_mut_ptr().cast(),
+                &mut size,
+                std::ptr::null_mut(),
+                0,
+            )
+        };
+        if read != 0 {
+            return None;
+        }
+        buffer.truncate(size);
+        Some(buffer)
+    }
+}
+
+/// A Job Object that ends its processes when it is terminated or closed; a process started
+/// inside it is inside it too. The command is assigned right after it starts: a process it
+/// starts before that (in its first instants) is outside the job.
+#[cfg(windows)]
+mod windows_job {
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+        JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, TerminateJobObject,
+    };
+
+    pub struct Job(HANDLE);
+
+    // SAFETY: a job handle may be used and closed from any thread.
+    unsafe impl Send for Job {}
+    // SAFETY: as above; the calls made through a shared Job are thread-safe.
+    unsafe impl Sync for Job {}
+
+    impl Job {
+        /// A new job, killing its processes when closed, holding `child`.
+        pub fn holding(child: &tokio::process::Child) -> std::io::Result<Job> {
+            // SAFETY: no attributes, no name: an anonymous job this process owns.
+            let handle = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
+            if handle.is_null() {
+                return Err(std::io::Error::last_os_error());
+            }
+            let job = Job(handle);
+            // SAFETY: plain data, zero is a valid value for every field.
+            let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = unsafe { std::mem::zeroed() };
+            limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+            let size = u32::try_from(std::mem::size_of_val(&limits)).expect("small struct");
+            // SAFETY: the pointer and size describe `limits`, of the class named.
+            let set = unsafe {
+                SetInformationJobObject(
+                    job.0,
+                    JobObjectExtendedLimitInformation,
+                    (&raw const limits).cast(),
+                    size,
+                )
+            };
+            if set == 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let Some(process) = child.raw_handle() else {
+                // Already waited for: nothing to hold.
+                return Ok(job);
+            };
+            // SAFETY: both handles are open: the job's here, the process's in `child`.
+            if unsafe { AssignProcessToJobObject(job.0, process as HANDLE) } == 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(job)
+        }
+
+        /// End every process in the job.
+        pub fn terminate(&self) {
+            // SAFETY: the handle is open until drop.
+            unsafe {
+                TerminateJobObject(self.0, 1);
+            }
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            // SAFETY: the handle is open and closed once.
+            unsafe {
+                CloseHandle(self.0);
+            }
+        }
+    }
+}
+
+/// Whether a `KERN_PROCARGS2` buffer (argc as a native int, the executable path, NUL
+/// padding, argc arguments, then the environment, each NUL-terminated) holds `entry`.
+/// Plain parsing, so it is tested on every Unix.
+#[cfg(any(test, target_os = "macos"))]
+fn procargs_env_has(args: &[u8], entry: &str) -> bool {
+    const INT: usize = std::mem::size_of::<i32>();
+    let Some(argc) = args
+        .get(..INT)
+        .and_then(|b| <[u8; INT]>::try_from(b).ok())
+        .map(i32::from_ne_bytes)
+        .and_then(|n| usize::try_from(n).ok())
+    else {
+        return false;
+    };
+    let mut rest = &args[INT..];
+    // The executable path, then NULs up to the first argument.
+    let Some(end) = rest.iter().position(|&b| b == 0) else {
+        return false;
+    };
+    rest = &rest[end..];
+    let start = rest.iter().position(|&b| b != 0).unwrap_or(rest.len());
+    rest = &rest[start..];
+    let mut strings = rest.split(|&b| b == 0);
+    for _ in 0..argc {
+        if strings.next().is_none() {
+            return false;
+        }
+    }
+    strings
+        .take_while(|s| !s.is_empty())
+        .any(|s| s == entry.as_bytes())
+}
+
+#[cfg(test)]
+mod procargs_tests {
+    #[test]
+    fn procargs_environments_are_read_after_the_arguments() {
+        let mut buffer = 2i32.to_ne_bytes().to_vec();
+        buffer.extend_from_slice(
+            b"/bin/sh\0\0\0sh\0AGX_CALL_ID=7.12\0PATH=/bin\0AGX_CALL_ID=7.1\0\0junk\0",
+        );
+        let has = |entry| super::procargs_env_has(&buffer, entry);
+        // The second argument looks like the marker but is not the environment.
+        assert!(!has("AGX_CALL_ID=7.12"));
+        assert!(has("AGX_CALL_ID=7.1"));
+        assert!(has("PATH=/bin"));
+        assert!(!has("junk"));
+        assert!(!super::procargs_env_has(&buffer[..3], "PATH=/bin"));
+        assert!(!super::procargs_env_has(b"\x05\0\0\0/bin/sh", "PATH=/bin"));
+    }
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
+    use super::descendants;
     use super::procfs::*;
+
+    /// Whether `pid` has ended (gone, or a zombie waiting for its new parent).
+    fn ended(pid: u32) -> bool {
+        std::fs::read(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(pid, &stat))
+            .is_none_or(|p| p.zombie)
+    }
+
+    /// This test process does not adopt orphans (it never calls `adopt_orphans`), as macOS
+    /// cannot: a daemonised child leaves the tree, and only its marker finds it.
+    #[tokio::test]
+    async fn without_adoption_a_daemonised_child_is_found_by_its_marker() {
+        assert!(!super::children().adopting);
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("daemon.pid");
+        let mut command = tokio::process::Command::new("sh");
+        command.arg("-c").arg(format!(
+            "( setsid sh -c 'echo $$ > {}.tmp; mv {0}.tmp {0}; exec sleep 60' \
+               </dev/null >/dev/null 2>&1 & )",
+            pid_file.display()
+        ));
+        let mut call = super::Call::new();
+        let status = call.spawn(&mut command).unwrap().wait().await.unwrap();
+        assert!(status.success());
+        let mut daemon = None;
+        for _ in 0..500 {
+            if let Ok(text) = std::fs::read_to_string(&pid_file) {
+                daemon = text.trim().parse::<u32>().ok();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let daemon = daemon.expect("the daemon wrote its pid");
+        assert!(!ended(daemon), "the daemon runs before the call ends");
+        call.finish();
+        for _ in 0..500 {
+            if ended(daemon) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        // Not left behind by a failing test.
+        super::kill(daemon);
+        panic!("the daemonised child {daemon} outlived its call");
+    }
 
     #[test]
     fn stat_lines_with_odd_command_names_parse() {

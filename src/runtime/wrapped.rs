@@ -1,7 +1,7 @@
 //! Wrapped servers: a package that ships its own MCP server. `agx serve` replaces itself
-//! with that program (exec), so stdio passes straight through with no copying.
-
-use std::os::unix::process::CommandExt;
+//! with that program (exec), so stdio passes straight through with no copying. Windows has
+//! no exec: there agx starts the program on the same standard streams, waits for it and
+//! exits with its exit code.
 
 use super::ServeError;
 use super::assemble::{WrappedServer, package_env};
@@ -20,17 +20,34 @@ pub fn exec(w: &WrappedServer) -> ServeError {
             source: std::io::Error::other("the server's command is empty"),
         };
     };
-    let source = std::process::Command::new(resolve_program(&w.package_dir, program))
-        .args(args)
-        .args(&w.args)
-        .current_dir(&w.cwd)
-        .envs(package_env(&w.package_dir, &w.server.package))
-        .envs(env)
-        .envs(w.settings.env_vars())
-        .exec();
+    let source = run_in_place(
+        std::process::Command::new(resolve_program(&w.package_dir, program))
+            .args(args)
+            .args(&w.args)
+            .current_dir(&w.cwd)
+            .envs(package_env(&w.package_dir, &w.server.package))
+            .envs(env)
+            .envs(w.settings.env_vars()),
+    );
     ServeError::Wrapped {
         server: w.server.clone(),
         program: program.clone(),
         source,
+    }
+}
+
+/// Become `command`: exec on Unix. On Windows, run it on this process's standard streams
+/// (inherited), wait, and exit with its code. Returns only when it could not be started.
+pub(super) fn run_in_place(command: &mut std::process::Command) -> std::io::Error {
+    #[cfg(unix)]
+    {
+        std::os::unix::process::CommandExt::exec(command)
+    }
+    #[cfg(windows)]
+    {
+        match command.status() {
+            Ok(status) => std::process::exit(status.code().unwrap_or(1)),
+            Err(e) => e,
+        }
     }
 }

@@ -250,6 +250,7 @@ fn check_private(path: &Path) -> Result<(), SettingsError> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     fn file_store(dir: &Path) -> Secrets {
         Secrets::open(
             KeyringChoice::File,
@@ -273,6 +274,7 @@ mod tests {
         assert!(!is_locked(&keyring::Error::NoEntry));
     }
 
+    #[cfg(unix)]
     #[test]
     fn the_file_store_keeps_secrets_owner_only() {
         use std::os::unix::fs::PermissionsExt;
@@ -314,6 +316,7 @@ mod tests {
         assert!(err.to_string().contains("FIFO"), "{err}");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_file_others_can_read_is_refused_on_every_read() {
         use std::os::unix::fs::PermissionsExt;

@@ -2,6 +2,7 @@
 //! links, belong to someone else, or carry a byte order mark. Each test failed on agx 0.1.
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
@@ -197,6 +198,7 @@ fn install_then_uninstall_server_leaves_every_layout_byte_for_byte() {
 
 /// A config linked to a file that does not exist yet (a dotfile manager's link) was replaced
 /// by a plain file; now the link stays and its target is created.
+#[cfg(unix)]
 #[test]
 fn a_link_to_a_missing_file_is_written_through() {
     let home = home_with_package();
@@ -216,6 +218,7 @@ fn a_link_to_a_missing_file_is_written_through() {
 }
 
 /// A config with a second hard link lost it: the rename put a new file under one name.
+#[cfg(unix)]
 #[test]
 fn a_hard_linked_config_keeps_its_links() {
     let home = home_with_package();
@@ -235,6 +238,7 @@ fn a_hard_linked_config_keeps_its_links() {
 }
 
 /// Run as root on another user's file, agx made root its owner (and the user lost it).
+#[cfg(unix)]
 #[test]
 fn another_users_file_keeps_its_owner_and_group() {
     let home = home_with_package();
@@ -299,6 +303,7 @@ fn a_refused_or_empty_edit_makes_no_folder() {
     assert!(!home.home().join(".cursor").exists());
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     let made = std::process::Command::new("mkfifo")
@@ -310,6 +315,7 @@ fn mkfifo(path: &Path) {
 
 /// A client file that is a link to `/dev/zero` grew agx without limit, and a FIFO hung it:
 /// every command that reads a client file refuses anything but a regular file.
+#[cfg(unix)]
 #[test]
 fn a_device_or_fifo_in_place_of_a_client_file_is_refused() {
     let home = home_with_package();
@@ -346,6 +352,7 @@ fn a_device_or_fifo_in_place_of_a_client_file_is_refused() {
 
 /// A read-only client file was renamed over (its owner's protection undone): it is refused,
 /// with a hint, and left byte for byte with its mode.
+#[cfg(unix)]
 #[test]
 fn a_read_only_client_file_is_refused_and_left_as_it_was() {
     use std::os::unix::fs::PermissionsExt;

@@ -5,7 +5,9 @@
 //! only the first run downloads.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+#[cfg(unix)]
+use std::path::Path;
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -350,6 +352,7 @@ fn bad_specs_are_refused_before_any_download() {
 
 /// Killed (with its npm) during provisioning: nothing is installed, and the next install
 /// cleans the leftovers and succeeds.
+#[cfg(unix)]
 #[test]
 fn an_interrupted_provisioning_leaves_nothing_and_the_next_run_succeeds() {
     use std::os::unix::process::CommandExt;
@@ -390,6 +393,7 @@ fn an_interrupted_provisioning_leaves_nothing_and_the_next_run_succeeds() {
     );
 }
 
+#[cfg(unix)]
 fn has_provision_folder(staging: &Path) -> bool {
     let Ok(stages) = std::fs::read_dir(staging) else {
         return false;
@@ -527,6 +531,7 @@ fn outdated_reports_a_newer_npm_version_from_the_registry() {
 /// its arguments, one per line after a `--call` line, to `npm-calls.log` beside them.
 /// With `FAKE_NPM_SLEEP` set, npm first sleeps that many seconds (as npm does retrying
 /// a registry it cannot reach).
+#[cfg(unix)]
 pub(crate) fn fake_npm(home: &TestHome) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let bin = home.home().join("fake-npm-bin");
@@ -558,6 +563,7 @@ esac
 }
 
 /// `agx` with the fake npm of [`fake_npm`] first on PATH (and the system's tools after).
+#[cfg(unix)]
 pub(crate) fn agx_with_fake_npm(home: &TestHome, bin: &Path) -> Command {
     let mut cmd = home.command(crate::support::AGX);
     cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
@@ -565,6 +571,7 @@ pub(crate) fn agx_with_fake_npm(home: &TestHome, bin: &Path) -> Command {
 }
 
 /// The calls the fake npm received, each as its arguments.
+#[cfg(unix)]
 pub(crate) fn fake_npm_calls(bin: &Path) -> Vec<Vec<String>> {
     let log = std::fs::read_to_string(bin.join("npm-calls.log")).unwrap_or_default();
     let mut calls: Vec<Vec<String>> = Vec::new();
@@ -578,6 +585,7 @@ pub(crate) fn fake_npm_calls(bin: &Path) -> Vec<Vec<String>> {
     calls
 }
 
+#[cfg(unix)]
 #[test]
 fn info_reads_a_scoped_npm_name_as_serve_and_list_do() {
     let home = TestHome::new();
@@ -599,6 +607,7 @@ fn info_reads_a_scoped_npm_name_as_serve_and_list_do() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn npm_specs_reach_npm_after_its_options_end() {
     let home = TestHome::new();
@@ -615,6 +624,7 @@ fn npm_specs_reach_npm_after_its_options_end() {
     assert_eq!(install[install.len() - 2..], ["--", "@scope/x@1.0.0"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn versions_that_are_not_versions_never_reach_npm_or_pip() {
     let home = TestHome::new();
@@ -707,6 +717,7 @@ fn npm_is_stopped_at_the_download_deadline_with_what_it_started() {
     assert!(store_files(&home).is_empty(), "{:?}", store_files(&home));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_bad_deadline_setting_is_named() {
     let home = TestHome::new();

@@ -14,7 +14,7 @@ use std::thread;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::support::{self, AGX, TestHome};
+use crate::support::{self, TestHome};
 
 /// What the test registry answers to `/v0.1/servers`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub(crate) enum Mode {
 /// Where the servers come from: documents with a status, or `count` generated ones.
 pub(crate) enum Servers {
     Documents(Vec<Value>),
+    /// For the memory test, which reads /proc (Unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
     Generated(usize),
 }
 
@@ -498,7 +500,84 @@ fn add_source_detects_the_kind_and_search_uses_every_source() {
     assert!(ok, "{err}");
     let (ok, _, err) = run(agx(&home).args(["search", "time"]));
     assert!(!ok);
-    assert!(err.contains("no registry is configured"), "{err}");
+    assert!(
+        err.contains("no agx package registry is configured"),
+        "{err}"
+    );
+    assert!(err.contains("agx registry add-source NAME"), "{err}");
+}
+
+/// `agx registry sources --json` of a home, with the built-in source left as it would be
+/// for a user (the test environment turns it off: no test reaches the real registry).
+fn sources_of_a_user(home: &TestHome, official: Option<&str>) -> Value {
+    let mut cmd = agx(home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    if let Some(value) = official {
+        cmd.env("AGX_OFFICIAL_REGISTRY", value);
+    }
+    let (ok, out, err) = run(cmd.args(["registry", "sources", "--json"]));
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_fresh_home_has_the_official_registry_until_it_is_removed() {
+    let home = TestHome::new();
+    let official = json!({"name": "official", "url": "https://registry.modelcontextprotocol.io",
+                          "kind": "mcp-registry", "default": false, "built_in": true});
+    assert_eq!(
+        sources_of_a_user(&home, None),
+        json!({ "sources": [official.clone()] })
+    );
+    assert!(
+        !home.agx_home().join("config.toml").exists(),
+        "the default is not written down"
+    );
+    let mut cmd = agx(&home);
+    let (ok, _, err) = run(cmd
+        .env("AGX_OFFICIAL_REGISTRY", "maybe")
+        .args(["registry", "sources"]));
+    assert!(!ok);
+    assert!(err.contains("AGX_OFFICIAL_REGISTRY=maybe"), "{err}");
+
+    let mut cmd = agx(&home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    let (ok, _, err) = run(cmd.args(["registry", "remove-source", "official"]));
+    assert!(ok, "{err}");
+    let config = std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap();
+    assert_eq!(config, "official-registry = false\n");
+    assert_eq!(sources_of_a_user(&home, None), json!({ "sources": [] }));
+    // The environment turns it back on for one run, without writing anything.
+    assert_eq!(
+        sources_of_a_user(&home, Some("on")),
+        json!({ "sources": [official] })
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap(),
+        config
+    );
+
+    // Removing it is saved even in a run where the environment had turned it off.
+    let home = TestHome::new();
+    let (ok, _, err) = run(agx(&home).args(["registry", "remove-source", "official"]));
+    assert!(ok, "{err}");
+    assert_eq!(sources_of_a_user(&home, None), json!({ "sources": [] }));
+
+    // `--registry` replaces the default set: a search of a folder asks nothing else.
+    let home = TestHome::new();
+    let registry = crate::support::fixtures().join("registry");
+    let mut cmd = agx(&home);
+    cmd.env_remove("AGX_OFFICIAL_REGISTRY");
+    let (ok, out, err) = run(cmd
+        .arg("--registry")
+        .arg(&registry)
+        .args(["search", "--json", "weather"]));
+    assert!(ok, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["registries"],
+        json!([registry.canonicalize().unwrap().display().to_string()])
+    );
 }
 
 #[test]
@@ -603,11 +682,12 @@ fn broken_registries_get_clear_errors() {
     assert!(err.contains("paging is broken"), "{err}");
 }
 
+#[cfg(unix)]
 #[test]
 fn ten_thousand_servers_page_with_bounded_memory() {
     let server = McpServer::start(Servers::Generated(10_000), 100);
     let home = TestHome::new();
-    let mut cmd = home.command(AGX);
+    let mut cmd = home.command(support::AGX);
     // glibc gives each thread that allocates at once an arena of its own; on a loaded
     // machine more of them get touched, which measures scheduling rather than what agx
     // holds (27 MiB alone, over 100 under load). Two arenas keep the peak about the data.

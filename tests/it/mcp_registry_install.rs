@@ -152,6 +152,51 @@ fn with_remote_entry() -> Vec<Value> {
 }
 
 #[test]
+fn an_entry_installs_by_name_from_the_configured_sources_and_search_names_each() {
+    let registry = McpServer::start(Servers::Documents(with_remote_entry()), 100);
+    let home = TestHome::new();
+    let index = crate::support::fixtures().join("registry");
+    let run = |args: &[&str]| {
+        let out = command(&home, crate::support::AGX)
+            .env("AGX_HTTP_RETRIES", "0")
+            .args(args)
+            .output()
+            .expect("agx runs");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    run(&["registry", "add-source", "official", &registry.url]);
+    run(&[
+        "registry",
+        "add-source",
+        "fixtures",
+        index.to_str().unwrap(),
+    ]);
+
+    // No --registry: the MCP registry lists the entry, the agx index holds the package.
+    run(&["install", "io.github.acme/remote-weather"]);
+    run(&["install", "acme/geo"]);
+    assert!(receipt(&home, "io.github.acme/remote-weather").contains(&registry.url));
+
+    let found = run(&["search", "weather"]);
+    assert!(
+        found.contains("from official") && found.contains("from fixtures"),
+        "{found}"
+    );
+    let found: Value = serde_json::from_str(&run(&["search", "--json", "weather"])).unwrap();
+    let sources: Vec<&str> = found["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["source"].as_str().unwrap())
+        .collect();
+    assert!(
+        sources.contains(&"official") && sources.contains(&"fixtures"),
+        "{found}"
+    );
+}
+
+#[test]
 fn remotes_install_without_provisioning_and_keep_setting_names_as_written() {
     let registry = McpServer::start(Servers::Documents(with_remote_entry()), 100);
     let home = TestHome::new();

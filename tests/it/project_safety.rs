@@ -3,6 +3,7 @@
 //! parse — and several agx processes editing one project at once (docs/projects.md).
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,7 @@ impl Project {
     }
 
     /// A folder outside the project.
+    #[cfg(unix)]
     fn outside(&self) -> PathBuf {
         let dir = self.home.home().join("elsewhere");
         fs::create_dir_all(&dir).unwrap();
@@ -82,6 +84,7 @@ fn sync_refuses_a_client_file_that_is_a_fifo() {
 
 /// A dangling `.mcp.json` link created a file outside the project, and a linked `.cursor/`
 /// wrote into an outside `mcp.json`: in project scope, links leaving the project are refused.
+#[cfg(unix)]
 #[test]
 fn sync_refuses_links_that_leave_the_project() {
     let p = Project::new(WEATHER);
@@ -183,6 +186,7 @@ fn concurrent_adds_keep_every_entry() {
 /// agx.toml, agx.lock and the project's client files were created 0600 in a repository meant
 /// to be shared: new files follow the umask (0644 under 022), and a file its owner made
 /// private stays so when agx rewrites it.
+#[cfg(unix)]
 #[test]
 fn project_files_follow_the_umask_and_private_ones_stay_private() {
     use std::os::unix::fs::PermissionsExt;

@@ -146,6 +146,7 @@ impl Server {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", home.home())
             .env("AGX_HOME", home.agx_home())
+            .env("AGX_OFFICIAL_REGISTRY", "off")
             .env("AGX_LOG", "info")
             .current_dir(home.home())
             .stdin(Stdio::piped())
@@ -243,6 +244,7 @@ fn status_kb(pid: u32, field: &str) -> u64 {
 }
 
 /// Whether `pid` still runs (a zombie has ended: only its exit status is left).
+#[cfg(unix)]
 fn running(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => !stat
@@ -253,6 +255,7 @@ fn running(pid: u32) -> bool {
 }
 
 /// Wait (up to `STUCK`) for `pid` to end; panics naming it if it does not.
+#[cfg(unix)]
 fn assert_ends(pid: u32, what: &str) {
     for _ in 0..STUCK.as_millis() / 10 {
         if !running(pid) {
@@ -267,6 +270,7 @@ fn assert_ends(pid: u32, what: &str) {
 }
 
 /// The pid the escaping child wrote.
+#[cfg(unix)]
 fn escaped_pid(home: &TestHome) -> u32 {
     let path = home.home().join("escaped.pid");
     for _ in 0..STUCK.as_millis() / 10 {
@@ -347,6 +351,7 @@ fn a_tool_flooding_stderr_does_not_take_the_server_s_memory() {
 // ---------------------------------------------------------------------------------------
 // Every process a call starts ends with it
 
+#[cfg(unix)]
 #[test]
 fn a_child_in_a_new_session_ends_with_the_call() {
     let home = installed_home();
@@ -357,6 +362,7 @@ fn a_child_in_a_new_session_ends_with_the_call() {
     assert!(server.close().success());
 }
 
+#[cfg(unix)]
 #[test]
 fn a_daemonised_child_ends_with_the_call() {
     let home = installed_home();
@@ -373,6 +379,7 @@ fn a_daemonised_child_ends_with_the_call() {
     assert!(server.close().success());
 }
 
+#[cfg(unix)]
 #[test]
 fn an_escaped_child_ends_when_its_call_times_out() {
     let home = installed_home();
@@ -386,6 +393,7 @@ fn an_escaped_child_ends_when_its_call_times_out() {
     assert!(server.close().success());
 }
 
+#[cfg(unix)]
 #[test]
 fn an_escaped_child_ends_when_its_call_is_cancelled() {
     let home = installed_home();

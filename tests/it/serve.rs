@@ -3,7 +3,9 @@
 #![allow(deprecated)] // MCP logging (SEP-2577) is deprecated in rmcp but still part of agx serve
 
 use std::io::{BufRead, BufReader, Read, Write};
+#[cfg(unix)]
 use std::os::fd::OwnedFd;
+#[cfg(unix)]
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -523,6 +525,7 @@ impl Raw {
     }
 
     /// Start `command` with piped stdin and stdout.
+    #[cfg(target_os = "linux")]
     fn spawn(command: &mut std::process::Command) -> Raw {
         let child = command
             .stdin(Stdio::piped())
@@ -544,6 +547,7 @@ impl Raw {
     }
 
     /// Connected through Unix sockets, as Node clients (libuv) do.
+    #[cfg(unix)]
     fn start_on_sockets(home: &TestHome, server: &str) -> Raw {
         let (ours_in, theirs_in) = UnixStream::pair().unwrap();
         let (ours_out, theirs_out) = UnixStream::pair().unwrap();
@@ -654,6 +658,7 @@ fn bad_input_gets_json_rpc_errors_and_the_server_keeps_serving() {
     raw.close();
 }
 
+#[cfg(unix)]
 #[test]
 fn stdio_over_unix_sockets_serves_like_pipes() {
     let home = home_with(&["agx-edge"]);
@@ -978,12 +983,14 @@ fn a_two_segment_name_that_forgot_the_server_says_so() {
 // The hand-off to agx-serve
 
 /// The program a running process was started from (Linux: /proc/PID/exe).
+#[cfg(target_os = "linux")]
 fn program_of(child: &Child) -> PathBuf {
     std::fs::read_link(format!("/proc/{}/exe", child.id())).unwrap()
 }
 
 /// Initialize, make one call, close stdin: the server must have served and exited cleanly.
 /// Returns the program that did the serving.
+#[cfg(target_os = "linux")]
 fn serve_one_call(mut raw: Raw) -> PathBuf {
     raw.initialize();
     let program = program_of(&raw.child);

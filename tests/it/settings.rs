@@ -438,6 +438,7 @@ fn values_are_checked_against_the_declaration() {
         .success();
 }
 
+#[cfg(unix)]
 #[test]
 fn a_secrets_file_others_can_read_is_refused() {
     use std::os::unix::fs::PermissionsExt;
@@ -628,7 +629,8 @@ async fn the_entries_for_gemini_and_codex_give_the_tool_its_key() {
         let mut cmd = std::process::Command::new(&command);
         cmd.args(&args).env_clear();
         cmd.env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", h.home.home());
+            .env("HOME", h.home.home())
+            .env("AGX_OFFICIAL_REGISTRY", "off");
         if let Some(bus) = std::env::var_os("DBUS_SESSION_BUS_ADDRESS") {
             // The private bus of scripts/ci/keyring.sh. On a login the Secret Service is
             // also found without it, at /run/user/<uid>/bus.

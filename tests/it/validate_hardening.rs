@@ -2,6 +2,7 @@
 //! findings; and its agreement with `pack` and `install` over every fixture package.
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Output;
@@ -14,6 +15,7 @@ use crate::support::{TestHome, fixtures, write_files};
 /// A generous guard so a regression shows up as a failure, never as a hung test run.
 const HANG_GUARD: Duration = Duration::from_secs(120);
 
+#[cfg(unix)]
 const SECRET: &str = "s3cret-outside-the-package";
 
 fn validate(home: &TestHome, dir: &Path, json: bool) -> Output {
@@ -52,6 +54,7 @@ fn all_output(out: &Output) -> String {
 
 /// A file outside any package whose text is invalid TOML quoting a secret (so a reader that
 /// followed a link would echo it in the syntax-error snippet).
+#[cfg(unix)]
 fn outside_secret(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("shadow");
     fs::write(&path, format!("root = \"{SECRET}\n")).unwrap();
@@ -73,6 +76,7 @@ fn prompt_package(dir: &Path) {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_linked_manifest_is_refused_and_its_target_never_shown() {
     let home = TestHome::new();
@@ -90,6 +94,7 @@ fn a_linked_manifest_is_refused_and_its_target_never_shown() {
     assert!(!all_output(&json).contains(SECRET));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_linked_definition_file_or_folder_is_refused_and_never_read() {
     let home = TestHome::new();
@@ -122,6 +127,7 @@ fn a_linked_definition_file_or_folder_is_refused_and_never_read() {
     assert!(!all_output(&validate(&home, pkg.path(), false)).contains(SECRET));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_content_file_linked_to_a_device_is_refused_without_reading_it() {
     let home = TestHome::new();

@@ -94,13 +94,15 @@ pub(super) fn prepare(
         ));
     }
     // Runtimes must be on this machine; `python` is often only `python3`.
-    if kind == ServerType::Python && config.command == "python" && find_on_path("python").is_none()
+    if kind == ServerType::Python
+        && config.command == "python"
+        && crate::ecosystem::find_on_path("python").is_none()
     {
         config.command = "python3".into();
     }
     if !config.command.contains('/')
         && !config.command.contains("${")
-        && find_on_path(&config.command).is_none()
+        && crate::ecosystem::find_on_path(&config.command).is_none()
     {
         return Err(EcosystemError::MissingRuntime {
             what: runtime_name(&config.command),
@@ -413,14 +415,6 @@ fn push_literal(word: &mut String, text: &str) {
         }
         word.push(c);
     }
-}
-
-/// The program `name` on PATH, if any.
-fn find_on_path(name: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
 }
 
 fn runtime_name(command: &str) -> &'static str {

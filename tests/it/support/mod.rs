@@ -46,8 +46,10 @@ impl TestHome {
     }
 
     /// `program` with HOME, AGX_HOME and XDG folders pointing into this temp dir, no colour,
-    /// no progress bars, and no registry inherited from the environment. A std command, for
-    /// processes a test pipes, kills or hands to tokio.
+    /// no progress bars, no registry inherited from the environment, and the built-in
+    /// `official` source off (`AGX_OFFICIAL_REGISTRY=off`: no test reaches the real MCP
+    /// Registry; the test of the default unsets it). A std command, for processes a test
+    /// pipes, kills or hands to tokio.
     pub fn command(&self, program: impl AsRef<OsStr>) -> std::process::Command {
         let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
@@ -59,6 +61,7 @@ impl TestHome {
             .env("XDG_CACHE_HOME", self.home().join(".cache"))
             .env("NO_COLOR", "1")
             .env("AGX_NO_PROGRESS", "1")
+            .env("AGX_OFFICIAL_REGISTRY", "off")
             .current_dir(self.home());
         cmd
     }
