@@ -49,7 +49,7 @@ for folder in sorted((FIXTURES / "packages").glob("*/skills/*/")):
 
 # 1b. Every copy install-skill writes.
 with tempfile.TemporaryDirectory() as home:
-    env = dict(os.environ, HOME=home, AGX_HOME=f"{home}/agx", AGX_NO_PROGRESS="1")
+    env = dict(os.environ, HOME=home, AGX_HOME=f"{home}/agx", AGX_NO_PROGRESS="1", AGX_OFFICIAL_REGISTRY="off")
     def agx(*args):
         return subprocess.run([AGX, *args], env=env, capture_output=True, text=True, cwd=home)
     out = agx("--registry", str(FIXTURES / "registry"), "install", "acme/dev")

@@ -55,6 +55,8 @@ export class World {
     process.env.AGX_HOME = this.agxHome;
     process.env.AGX_KEYRING = "file";
     process.env.AGX_REGISTRY = path.join(REPO, "registry-fixtures", "registry");
+    // Never the real MCP Registry from a test (AGX_REGISTRY already replaces every source).
+    process.env.AGX_OFFICIAL_REGISTRY = "off";
     for (const name of ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "AGX_PROJECT"]) {
       delete process.env[name];
     }
