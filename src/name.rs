@@ -36,6 +36,16 @@ impl NameError {
     /// The form that was expected, for hints.
     pub fn expected_form(&self) -> &'static str {
         match self {
+            // An ecosystem spec that failed its own check: its form, not an agx name's.
+            NameError::Package { input, .. } if input.starts_with("npm:") => {
+                "`npm:<name>[@version|range|dist-tag]`, e.g. `npm:@modelcontextprotocol/server-memory@2025.9.25`"
+            }
+            NameError::Package { input, .. } if input.starts_with("pypi:") => {
+                "`pypi:<name>[==version]`, e.g. `pypi:mcp-server-time==2026.10.19`"
+            }
+            NameError::Package { input, .. } if input.starts_with("oci:") => {
+                "`oci:[host/]path[:tag][@sha256:digest]`, e.g. `oci:ghcr.io/acme/server:1.0`"
+            }
             NameError::Package { .. } => PACKAGE_FORM,
             NameError::Item { .. } => ITEM_FORM,
             NameError::Qualified { .. } => QUALIFIED_FORM,

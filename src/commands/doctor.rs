@@ -18,32 +18,15 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
         );
     } else {
         for f in &report.findings {
-            let mark = if f.fixed { "fixed" } else { "problem" };
-            let _ = writeln!(
-                out,
-                "{mark}: {} {} `{}` ({}) in {}: {}",
+            let what = format!(
+                "{} {} `{}` ({}) in {}: {}",
                 f.client, f.scope, f.key, f.server, f.file, f.detail
             );
-            let action = if f.fixed {
-                "done"
-            } else if args.fix {
-                "left"
-            } else {
-                "fix"
-            };
-            let _ = writeln!(out, "  {action}: {}", f.action);
+            finding(&mut out, &what, f.fixed, args.fix, &f.action);
         }
         for f in &report.skill_findings {
-            let mark = if f.fixed { "fixed" } else { "problem" };
-            let _ = writeln!(out, "{mark}: skill {} at {}: {}", f.skill, f.path, f.detail);
-            let action = if f.fixed {
-                "done"
-            } else if args.fix {
-                "left"
-            } else {
-                "fix"
-            };
-            let _ = writeln!(out, "  {action}: {}", f.action);
+            let what = format!("skill {} at {}: {}", f.skill, f.path, f.detail);
+            finding(&mut out, &what, f.fixed, args.fix, &f.action);
         }
     }
     ctx.printer.out(out)?;
@@ -67,4 +50,18 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     };
     let problems = if open == 1 { "problem" } else { "problems" };
     Err(CliError::new(format!("{open} {problems} with client entries")).with_hint(hint))
+}
+
+/// One finding: what is wrong (or was fixed), then what was or can be done about it.
+fn finding(out: &mut String, what: &str, fixed: bool, fixing: bool, action: &str) {
+    let mark = if fixed { "fixed" } else { "problem" };
+    let _ = writeln!(out, "{mark}: {what}");
+    let done = if fixed {
+        "done"
+    } else if fixing {
+        "left"
+    } else {
+        "fix"
+    };
+    let _ = writeln!(out, "  {done}: {action}");
 }
