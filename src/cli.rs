@@ -70,6 +70,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
+    /// Write packages as plugins: a Claude-format marketplace, Agent Plugins, or Gemini CLI
+    /// extensions (docs/plugins.md).
+    Export(ExportArgs),
     /// Manage configured registries and folder registries.
     #[command(subcommand)]
     Registry(RegistryCommand),
@@ -315,6 +318,37 @@ pub struct PackArgs {
     /// Where to write the archive (default: the current directory).
     #[arg(short, long, value_name = "OUT_DIR")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The bundle format.
+    #[arg(value_enum, value_name = "FORMAT")]
+    pub format: ExportFormat,
+    /// The folder to write (absent or empty; never overwritten).
+    #[arg(value_name = "OUT_DIR")]
+    pub out_dir: PathBuf,
+    /// Installed packages (`publisher/name`) or registry references (`publisher/name@1.2.0`),
+    /// installed first when absent.
+    #[arg(value_name = "PACKAGE", required = true)]
+    pub packages: Vec<String>,
+    /// The marketplace's name (claude-marketplace; default: OUT_DIR's name in kebab-case).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// `.claude-plugin/marketplace.json` and a Claude Code plugin per package (Claude Code,
+    /// Codex, VS Code).
+    ClaudeMarketplace,
+    /// An Agent Plugins 1.0 plugin per package.
+    AgentPlugin,
+    /// A Gemini CLI extension per package.
+    GeminiExtension,
 }
 
 #[derive(Debug, Subcommand)]

@@ -19,6 +19,7 @@ pub mod manifest;
 pub mod name;
 pub mod ops;
 pub mod paths;
+pub mod plugins;
 pub mod printer;
 pub mod project;
 pub mod regular_file;

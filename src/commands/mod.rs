@@ -11,6 +11,7 @@ pub mod clients;
 pub mod completions;
 pub mod config;
 pub mod doctor;
+pub mod export;
 pub mod gc;
 pub mod info;
 pub mod install;
@@ -85,6 +86,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::New(a) => new::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
+        Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),
         Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
