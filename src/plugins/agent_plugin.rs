@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::model::{BundleFile, PluginSource, json_text, skill_files};
+use super::model::{BundleFile, PluginSource, json_text, mcp_file, skill_files};
 use super::names::is_valid_plugin_name;
 
 pub const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
@@ -16,16 +16,11 @@ pub const MCP_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema
 
 /// The files of one plugin, rooted at `root`.
 pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
-    let mut files = vec![
-        BundleFile::Text {
-            path: root.join("plugin.json"),
-            text: json_text(&manifest(source)),
-        },
-        BundleFile::Text {
-            path: root.join("mcp.json"),
-            text: json_text(&mcp_config(source)),
-        },
-    ];
+    let mut files = vec![BundleFile::Text {
+        path: root.join("plugin.json"),
+        text: json_text(&manifest(source)),
+    }];
+    files.extend(mcp_file(source, root.join("mcp.json"), mcp_config(source)));
     files.extend(skill_files(source, root));
     files
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::model::{BundleFile, PluginSource, json_text, skill_files};
+use super::model::{BundleFile, PluginSource, json_text, mcp_file, skill_files};
 use crate::settings::{Setting, SettingType, override_name};
 
 /// The folder holding every plugin of an exported marketplace.
@@ -57,16 +57,11 @@ pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) ->
 
 /// The files of one plugin, rooted at `root`.
 pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
-    let mut files = vec![
-        BundleFile::Text {
-            path: root.join(".claude-plugin/plugin.json"),
-            text: json_text(&manifest(source)),
-        },
-        BundleFile::Text {
-            path: root.join(".mcp.json"),
-            text: json_text(&mcp_config(source)),
-        },
-    ];
+    let mut files = vec![BundleFile::Text {
+        path: root.join(".claude-plugin/plugin.json"),
+        text: json_text(&manifest(source)),
+    }];
+    files.extend(mcp_file(source, root.join(".mcp.json"), mcp_config(source)));
     files.extend(skill_files(source, root));
     files
 }
@@ -161,7 +156,7 @@ mod tests {
             json!({
                 "name": "acme-quotes",
                 "version": "1.0.0",
-                "description": "Quotes Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`.",
+                "description": "Quotes. Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`.",
                 "author": {"name": "Acme", "email": "dev@acme.test"},
                 "homepage": "https://acme.test/quotes",
                 "license": "MIT",

@@ -71,7 +71,7 @@ mod tests {
             json!({
                 "name": "acme-quotes",
                 "version": "1.0.0",
-                "description": "Quotes Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`.",
+                "description": "Quotes. Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`.",
                 "mcpServers": {"quotes": {"command": "agx", "args": ["serve", "acme/quotes/quotes@=1.0.0"]}},
                 "settings": [
                     {"name": "api_key", "description": "Acme API key",

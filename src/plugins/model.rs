@@ -86,8 +86,10 @@ impl PluginSource {
             })
             .collect();
         if !required.is_empty() {
+            let text_ends = text.ends_with(['.', '!', '?']);
+            text.push_str(if text_ends { " " } else { ". " });
             text.push_str(&format!(
-                " Requires the setting(s) {}: `agx config set {} <key>`.",
+                "Requires the setting(s) {}: `agx config set {} <key>`.",
                 required.join(", "),
                 self.package
             ));
@@ -118,6 +120,22 @@ impl BundleFile {
             BundleFile::Text { path, .. } | BundleFile::Tree { path, .. } => path,
         }
     }
+}
+
+/// The MCP configuration file at `path`, when the plugin has servers (a skills-only plugin
+/// has none: every format treats a missing file as no servers).
+pub fn mcp_file(
+    source: &PluginSource,
+    path: PathBuf,
+    config: serde_json::Value,
+) -> Vec<BundleFile> {
+    if source.servers.is_empty() {
+        return Vec::new();
+    }
+    vec![BundleFile::Text {
+        path,
+        text: json_text(&config),
+    }]
 }
 
 /// `value` as pretty JSON ending in a newline: the bytes every format writes.
@@ -188,7 +206,7 @@ mod tests {
         let text = fixture::source().description();
         assert_eq!(
             text,
-            "Quotes Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`."
+            "Quotes. Requires the setting(s) api_key (secret): `agx config set acme/quotes <key>`."
         );
     }
 }

@@ -158,7 +158,18 @@ impl SettingsStore {
         let mut settings = Vec::with_capacity(declared.len());
         for setting in declared {
             let variable = override_name(package, &setting.key);
-            let (value, source) = if let Some(raw) = env(&variable) {
+            // A client that does not expand a plugin's `${user_config.KEY}` passes it as
+            // written (Codex, docs/plugins.md): that is no value, so the stored one counts.
+            let given = env(&variable).filter(|raw| {
+                let unexpanded = raw
+                    .to_str()
+                    .is_some_and(|r| r.starts_with("${user_config.") && r.ends_with('}'));
+                if unexpanded {
+                    tracing::debug!("{variable} holds an unexpanded plugin placeholder");
+                }
+                !unexpanded
+            });
+            let (value, source) = if let Some(raw) = given {
                 let bad = |problem: String| SettingsError::BadOverride {
                     variable: variable.clone(),
                     package: package.clone(),
@@ -269,6 +280,22 @@ mod tests {
         let err = s.resolve_with(&p, &decl, env).unwrap_err().to_string();
         assert!(err.contains("AGX_SETTING__ACME__W__UNITS"), "{err}");
         assert!(!err.contains("kelvin"), "{err}");
+    }
+
+    #[test]
+    fn a_plugin_placeholder_the_client_left_unexpanded_is_no_override() {
+        // Codex passes a Claude plugin's `${user_config.api_key}` as written (docs/plugins.md).
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let p = PackageName::parse("acme/w").unwrap();
+        s.set(&p, "api_key", true, "canary").unwrap();
+        let env = |name: &str| {
+            (name == "AGX_SETTING__ACME__W__API_KEY")
+                .then(|| OsString::from("${user_config.api_key}"))
+        };
+        let r = s.resolve_with(&p, &declared(), env).unwrap();
+        assert_eq!(r.settings[0].value(), Some("canary"));
+        assert_eq!(r.settings[0].source, ValueSource::Stored);
     }
 
     #[test]
