@@ -27,6 +27,7 @@ mod multi_version;
 mod network_hardening;
 mod oci;
 mod pack;
+mod plugins;
 mod project;
 mod project_lock;
 mod project_safety;
