@@ -40,6 +40,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
+            cand export 'Write packages as plugins: a Claude-format marketplace, Agent Plugins, or Gemini CLI extensions (docs/plugins.md)'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
@@ -221,6 +222,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;export'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --name 'The marketplace''s name (claude-marketplace; default: OUT_DIR''s name in kebab-case)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -697,6 +713,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
+            cand export 'Write packages as plugins: a Claude-format marketplace, Agent Plugins, or Gemini CLI extensions (docs/plugins.md)'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
@@ -737,6 +754,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;validate'= {
         }
         &'agx;help;pack'= {
+        }
+        &'agx;help;export'= {
         }
         &'agx;help;registry'= {
             cand init 'Create an empty folder registry'
