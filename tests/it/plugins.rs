@@ -155,7 +155,26 @@ fn gemini_extensions_are_named_as_their_folder_with_settings_by_variable() {
     let fixture = Fixture::new();
     let home = fixture.home_with(&PACKAGES);
     let out = tempfile::tempdir().unwrap();
-    export(&fixture, &home, "gemini-extension", out.path());
+    let ran = fixture
+        .agx(&home)
+        .args(["export", "gemini-extension", "--json"])
+        .arg(out.path())
+        .args(PACKAGES)
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let report: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(report["plugins"][1]["name"], "acme-quotes");
+    assert_eq!(report["plugins"][1]["package"], "acme/quotes");
+    assert_eq!(report["plugins"][1]["version"], "1.0.0");
+    assert_eq!(
+        Path::new(report["plugins"][1]["path"].as_str().unwrap()),
+        out.path().join("acme-quotes")
+    );
     let manifest = read_json(&out.path().join("acme-quotes/gemini-extension.json"));
     assert_eq!(manifest["name"], "acme-quotes");
     assert_eq!(
