@@ -37,9 +37,14 @@ pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) ->
             })
         })
         .collect();
+    let packages: Vec<String> = sources
+        .iter()
+        .map(|s| format!("{} {}", s.package, s.version))
+        .collect();
     let catalog = json!({
         "name": marketplace.name,
         "owner": {"name": marketplace.owner},
+        "metadata": {"description": format!("agx packages: {}", packages.join(", "))},
         "plugins": plugins,
     });
     let mut files = vec![BundleFile::Text {
@@ -204,6 +209,10 @@ mod tests {
         };
         let catalog: Value = serde_json::from_str(text).unwrap();
         assert_eq!(catalog["owner"], json!({"name": "acme"}));
+        assert_eq!(
+            catalog["metadata"],
+            json!({"description": "agx packages: acme/quotes 1.0.0"})
+        );
         assert_eq!(catalog["plugins"][0]["source"], "./plugins/acme-quotes");
         assert_eq!(catalog["plugins"][0]["version"], "1.0.0");
     }
