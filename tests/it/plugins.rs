@@ -223,6 +223,28 @@ fn a_taken_folder_or_unknown_package_is_refused_and_nothing_is_written() {
     );
 }
 
+#[test]
+fn a_registry_reference_is_installed_then_exported() {
+    let fixture = Fixture::new();
+    let home = TestHome::new();
+    let out = home.home().join("out");
+    fixture
+        .agx(&home)
+        .args(["export", "gemini-extension"])
+        .arg(&out)
+        .arg("acme/weather@1.1.0")
+        .assert()
+        .success();
+    let manifest = read_json(&out.join("acme-weather/gemini-extension.json"));
+    assert_eq!(manifest["version"], "1.1.0");
+    assert_eq!(
+        manifest["mcpServers"]["forecast"]["args"],
+        json!(["serve", "acme/weather/forecast@=1.1.0"])
+    );
+    let listed = fixture.agx(&home).arg("list").output().unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("acme/weather"));
+}
+
 /// The exported entry as Codex starts it: bare `agx` found on PATH, every other variable
 /// cleared (no AGX_HOME, no XDG folders), so agx uses its default home under HOME.
 #[test]
