@@ -70,8 +70,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
-    /// Write packages as plugins: a Claude-format marketplace, Agent Plugins, or Gemini CLI
-    /// extensions (docs/plugins.md).
+    /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
     Export(ExportArgs),
     /// Manage configured registries and folder registries.
     #[command(subcommand)]

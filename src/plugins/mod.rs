@@ -27,17 +27,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [&'static str; 3] = ["claude-marketplace", "agent-plugin", "gemini-extension"];
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "claude-marketplace" => Format::ClaudeMarketplace,
-            "agent-plugin" => Format::AgentPlugin,
-            "gemini-extension" => Format::GeminiExtension,
-            _ => return None,
-        })
-    }
-
+    /// The name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::ClaudeMarketplace => "claude-marketplace",

@@ -31,6 +31,7 @@ fn help_lists_every_command() {
             "new",
             "validate",
             "pack",
+            "export",
             "registry",
             "install-server",
             "uninstall-server",
