@@ -2,13 +2,11 @@
 //! acme/dev (skills), acme/quotes (a server, a required secret, settings) and acme/weather
 //! (a server with a dependency); their entries start `agx serve` with a cleared environment.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-use crate::support::{AGX, Fixture, TestHome, tree};
+use crate::support::{Fixture, TestHome, tree};
 
 const SECRET: &str = "plugins-test-secret-value";
 const PACKAGES: [&str; 3] = ["acme/dev", "acme/quotes", "acme/weather"];
@@ -251,6 +249,11 @@ fn a_registry_reference_is_installed_then_exported() {
 #[cfg(unix)]
 #[test]
 fn an_exported_entry_starts_with_a_cleared_environment_from_the_default_home() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    use crate::support::AGX;
+
     let fixture = Fixture::new();
     let home = TestHome::new();
     let default_home = |cmd: &mut assert_cmd::Command| {
