@@ -9,6 +9,7 @@ pub mod assemble;
 pub mod bridge;
 pub mod channel;
 mod completions;
+pub mod filtered;
 mod handler;
 pub mod handoff;
 mod http;
@@ -97,6 +98,8 @@ pub enum ServeError {
     MissingSettings { what: String, detail: String },
     #[error(transparent)]
     Settings(Box<crate::settings::SettingsError>),
+    #[error(transparent)]
+    Filter(#[from] crate::filter::FiltersFileError),
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -131,6 +134,7 @@ impl crate::error::Hint for ServeError {
                     .into(),
             ),
             ServeError::Settings(e) => e.hint(),
+            ServeError::Filter(e) => e.hint(),
         }
     }
 }
@@ -216,12 +220,28 @@ pub fn serve_installed(
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
+    let filter = server_filter(paths, &server)?;
     run(
         assembled,
         listen,
         Some(log_file(&paths.logs_dir(), &server)),
         note.as_deref(),
+        filter,
     )
+}
+
+/// The filter of `server` (docs/profiles.md): the project's (`agx.toml`, when `agx serve`
+/// runs in a project with an entry for it), else the user's (`agx install-server --deny`).
+pub fn server_filter(
+    paths: &AgxPaths,
+    server: &QualifiedName,
+) -> Result<Option<Arc<crate::filter::Filter>>, ServeError> {
+    if let Some((file, spec)) = crate::project::serve_filter(server) {
+        let filter = crate::filter::Filter::new(spec, file.display().to_string())
+            .map_err(crate::filter::FiltersFileError::from)?;
+        return Ok(Some(Arc::new(filter)));
+    }
+    Ok(crate::filter::user_filter(paths, server)?.map(Arc::new))
 }
 
 /// A store error with its fix, for messages that carry it as text.
@@ -232,15 +252,17 @@ fn describe_store_error(e: &crate::store::StoreError) -> String {
     }
 }
 
-/// Serve an assembled server until the client goes away, logging `note` first. A wrapped
-/// server replaces this process and only returns on failure.
+/// Serve an assembled server until the client goes away, logging `note` first, through
+/// `filter` when it has one. A wrapped server without a filter replaces this process and only
+/// returns on failure; with one, agx proxies it.
 pub fn run(
     assembled: Assembled,
     listen: Listen,
     log_file: Option<PathBuf>,
     note: Option<&str>,
+    filter: Option<Arc<crate::filter::Filter>>,
 ) -> Result<(), ServeError> {
-    let assembly = match assembled {
+    let mut assembly = match assembled {
         Assembled::Wrapped(w) => match &w.url {
             Some(url) => {
                 let remote = bridge::Remote::of(&w, url, &w.headers)?;
@@ -254,12 +276,22 @@ pub fn run(
                     });
                 }
                 let _log = log::init(log_file.as_deref());
-                return block_on_current_thread(bridge::serve(remote));
+                let rewriter = filter.map(|f| filtered::Rewriter::new(f, w.server.to_string()));
+                return block_on_current_thread(bridge::serve(remote, rewriter));
             }
-            None => return Err(wrapped::exec(&w)),
+            None => match filter {
+                Some(filter) => {
+                    let _log = log::init(log_file.as_deref());
+                    return block_on_current_thread(filtered::serve_wrapped(&w, filter));
+                }
+                None => return Err(wrapped::exec(&w)),
+            },
         },
         Assembled::Native(a) => a,
     };
+    if let Some(filter) = &filter {
+        filtered::apply_to_assembly(filter, &mut assembly);
+    }
     let _log = log::init(log_file.as_deref());
     if let Some(note) = note {
         tracing::info!("{note}");
@@ -280,7 +312,7 @@ pub fn run(
             assembly.tools.len(),
             assembly.prompts.len()
         );
-        let runtime = Arc::new(Runtime::new(assembly));
+        let runtime = Arc::new(Runtime::new(assembly).with_filter(filter));
         release_freed_memory();
         match listen {
             Listen::Stdio => {

@@ -1,0 +1,462 @@
+//! Serving a server through its filter (docs/profiles.md, "Filters").
+//!
+//! An agx server's tools, prompts and resources are filtered once, before it serves
+//! ([`apply_to_assembly`]). A wrapped server has its own process: `agx serve` then sits
+//! between the client and it ([`serve_wrapped`], and the remote bridge), forwarding every
+//! message unchanged (progress, cancellation, logging, `list_changed`, the server's own
+//! requests such as sampling, elicitation and roots, and their answers) except the
+//! answers to `tools/list`, `prompts/list`, `resources/list` and
+//! `resources/templates/list`, which lose the hidden items (page by page, cursors
+//! untouched), and the calls that name an item: a hidden one is refused with a JSON-RPC
+//! error naming the filter; a renamed one reaches the server by its own name.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+
+use super::ServeError;
+use super::assemble::{Assembly, WrappedServer};
+use crate::filter::{Filter, Kind};
+use crate::manifest::ResourceAddress;
+
+/// JSON-RPC "invalid params": what a refused call answers, as for an unknown tool.
+pub const REFUSED: i64 = -32602;
+
+/// Drop the hidden tools, prompts and resources of an agx server; rename and re-describe
+/// the rest.
+pub fn apply_to_assembly(filter: &Filter, assembly: &mut Assembly) {
+    assembly
+        .tools
+        .retain_mut(|t| match filter.show(Kind::Tool, &t.exposed) {
+            Ok(shown) => {
+                if let Some(d) = shown.description {
+                    t.def.description = Some(d.to_string());
+                }
+                if let Some(name) = shown.rename {
+                    t.exposed = name.to_string();
+                }
+                true
+            }
+            Err(_) => false,
+        });
+    assembly
+        .prompts
+        .retain_mut(|p| match filter.show(Kind::Prompt, &p.exposed) {
+            Ok(shown) => {
+                if let Some(d) = shown.description {
+                    p.def.description = Some(d.to_string());
+                }
+                if let Some(name) = shown.rename {
+                    p.exposed = name.to_string();
+                }
+                true
+            }
+            Err(_) => false,
+        });
+    assembly.resources.retain_mut(|r| {
+        let uri = match &r.def.address {
+            ResourceAddress::Uri(u) | ResourceAddress::UriTemplate(u) => u.clone(),
+        };
+        match filter.show(Kind::Resource, &uri) {
+            Ok(shown) => {
+                if let Some(d) = shown.description {
+                    r.def.description = Some(d.to_string());
+                }
+                if let Some(name) = shown.rename {
+                    r.exposed = name.to_string();
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    });
+}
+
+/// Which list a pending request asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum List {
+    Tools,
+    Prompts,
+    Resources,
+    Templates,
+}
+
+impl List {
+    fn of(method: &str) -> Option<List> {
+        Some(match method {
+            "tools/list" => List::Tools,
+            "prompts/list" => List::Prompts,
+            "resources/list" => List::Resources,
+            "resources/templates/list" => List::Templates,
+            _ => return None,
+        })
+    }
+
+    /// The kind, the result's array and each item's key field.
+    fn fields(self) -> (Kind, &'static str, &'static str) {
+        match self {
+            List::Tools => (Kind::Tool, "tools", "name"),
+            List::Prompts => (Kind::Prompt, "prompts", "name"),
+            List::Resources => (Kind::Resource, "resources", "uri"),
+            List::Templates => (Kind::Resource, "resourceTemplates", "uriTemplate"),
+        }
+    }
+}
+
+/// What to do with a client's message.
+#[derive(Debug, PartialEq)]
+pub enum FromClient {
+    /// Send it to the server (possibly rewritten).
+    Forward(Value),
+    /// Answer the client with this, and send the server nothing.
+    Reply(Value),
+}
+
+/// The filter's rewriting of one session's messages.
+pub struct Rewriter {
+    filter: Arc<Filter>,
+    server: String,
+    /// List requests not answered yet, by their id's JSON text.
+    pending: HashMap<String, List>,
+}
+
+impl Rewriter {
+    pub fn new(filter: Arc<Filter>, server: String) -> Rewriter {
+        Rewriter {
+            filter,
+            server,
+            pending: HashMap::new(),
+        }
+    }
+
+    /// Whether an answer of the server may need rewriting (else it can pass as read).
+    pub fn awaits_lists(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// A message from the client: list requests are remembered, calls naming a hidden item
+    /// are refused, calls naming a renamed one get its own name back.
+    pub fn from_client(&mut self, mut message: Value) -> FromClient {
+        let Some(method) = message.get("method").and_then(Value::as_str) else {
+            return FromClient::Forward(message);
+        };
+        let Some(id) = message.get("id").cloned() else {
+            return FromClient::Forward(message);
+        };
+        if let Some(list) = List::of(method) {
+            self.pending.insert(id.to_string(), list);
+            return FromClient::Forward(message);
+        }
+        let target = match method {
+            "tools/call" => Some((Kind::Tool, "/params/name")),
+            "prompts/get" => Some((Kind::Prompt, "/params/name")),
+            "resources/read" | "resources/subscribe" => Some((Kind::Resource, "/params/uri")),
+            "completion/complete" => match message.pointer("/params/ref/type") {
+                Some(t) if t == "ref/prompt" => Some((Kind::Prompt, "/params/ref/name")),
+                Some(t) if t == "ref/resource" => Some((Kind::Resource, "/params/ref/uri")),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((kind, pointer)) = target else {
+            return FromClient::Forward(message);
+        };
+        let Some(Value::String(called)) = message.pointer_mut(pointer) else {
+            return FromClient::Forward(message);
+        };
+        match self.filter.resolve(kind, called) {
+            Ok(original) => {
+                if original != called.as_str() {
+                    *called = original.to_string();
+                }
+                FromClient::Forward(message)
+            }
+            Err(_) => {
+                let text = self
+                    .filter
+                    .refusal(kind, called, &self.server)
+                    .unwrap_or_default();
+                FromClient::Reply(json!({
+                    "jsonrpc": "2.0",
+                    "id": id,
+                    "error": {"code": REFUSED, "message": text},
+                }))
+            }
+        }
+    }
+
+    /// A message from the server: the answer to a list request loses its hidden items.
+    pub fn from_server(&mut self, mut message: Value) -> Value {
+        if self.pending.is_empty() || message.get("method").is_some() {
+            return message;
+        }
+        let Some(list) = message
+            .get("id")
+            .and_then(|id| self.pending.remove(&id.to_string()))
+        else {
+            return message;
+        };
+        let (kind, array, key) = list.fields();
+        let Some(Value::Array(items)) = message.pointer_mut(&format!("/result/{array}")) else {
+            return message;
+        };
+        items.retain_mut(|item| {
+            let Some(original) = item.get(key).and_then(Value::as_str) else {
+                return true;
+            };
+            let Ok(shown) = self.filter.show(kind, original) else {
+                return false;
+            };
+            let (rename, description) = (
+                shown.rename.map(str::to_string),
+                shown.description.map(str::to_string),
+            );
+            if let Some(d) = description {
+                item["description"] = d.into();
+            }
+            if let Some(name) = rename {
+                item["name"] = name.into();
+            }
+            true
+        });
+        message
+    }
+}
+
+/// Serve a local wrapped server through its filter on stdio: start its program with piped
+/// standard streams and pass messages both ways until either side ends.
+pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(), ServeError> {
+    let (program, command) = super::wrapped::command(w)?;
+    let mut command = tokio::process::Command::from(command);
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true);
+    let mut child = command.spawn().map_err(|source| ServeError::Wrapped {
+        server: w.server.clone(),
+        program,
+        source,
+    })?;
+    let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
+        unreachable!("both streams were piped");
+    };
+    let rewriter = Rewriter::new(filter, w.server.to_string());
+    proxy(
+        rewriter,
+        BufReader::new(tokio::io::stdin()),
+        tokio::io::stdout(),
+        BufReader::new(from_server),
+        to_server,
+    )
+    .await;
+    // The client went away, or the server did: give it the time a closed stdin needs.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), child.wait()).await;
+    Ok(())
+}
+
+/// Pass line-delimited JSON-RPC between a client and a server, rewriting through
+/// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them).
+pub async fn proxy<CR, CW, SR, SW>(
+    mut rewriter: Rewriter,
+    client_in: CR,
+    mut client_out: CW,
+    server_out: SR,
+    server_in: SW,
+) where
+    CR: AsyncBufRead + Unpin,
+    CW: AsyncWrite + Unpin,
+    SR: AsyncBufRead + Unpin,
+    SW: AsyncWrite + Unpin,
+{
+    let mut client_lines = client_in.lines();
+    let mut server_lines = server_out.lines();
+    let mut server_in = Some(server_in);
+    loop {
+        tokio::select! {
+            line = client_lines.next_line(), if server_in.is_some() => {
+                let Ok(Some(line)) = line else {
+                    // Closing the server's stdin tells it to finish; its last answers
+                    // still pass.
+                    server_in = None;
+                    continue;
+                };
+                let out = match serde_json::from_str::<Value>(&line) {
+                    Ok(message) => match rewriter.from_client(message) {
+                        FromClient::Forward(m) => m.to_string(),
+                        FromClient::Reply(reply) => {
+                            write_line(&mut client_out, &reply.to_string()).await;
+                            continue;
+                        }
+                    },
+                    Err(_) => line,
+                };
+                if let Some(w) = server_in.as_mut()
+                    && !write_line(w, &out).await
+                {
+                    server_in = None;
+                }
+            }
+            line = server_lines.next_line() => {
+                let Ok(Some(line)) = line else { break };
+                // Most messages need no rewriting: only parse while a list is awaited.
+                let out = if rewriter.awaits_lists() {
+                    match serde_json::from_str::<Value>(&line) {
+                        Ok(message) => rewriter.from_server(message).to_string(),
+                        Err(_) => line,
+                    }
+                } else {
+                    line
+                };
+                write_line(&mut client_out, &out).await;
+            }
+        }
+    }
+}
+
+/// Write one message line; whether the other side still reads.
+async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, line: &str) -> bool {
+    let mut bytes = Vec::with_capacity(line.len() + 1);
+    bytes.extend_from_slice(line.as_bytes());
+    bytes.push(b'\n');
+    writer.write_all(&bytes).await.is_ok() && writer.flush().await.is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::filter::{FilterSpec, Rules};
+
+    fn rewriter() -> Rewriter {
+        let spec = FilterSpec {
+            tools: Rules {
+                deny: vec!["get_*".into()],
+                rename: [("echo".to_string(), "say".to_string())].into(),
+                descriptions: [("add".to_string(), "Adds two numbers".to_string())].into(),
+                ..Rules::default()
+            },
+            resources: Rules {
+                deny: vec!["test://static/resource/2*".into()],
+                ..Rules::default()
+            },
+            ..FilterSpec::default()
+        };
+        Rewriter::new(
+            Arc::new(Filter::new(spec, "agx.toml").unwrap()),
+            "npm/x/y".into(),
+        )
+    }
+
+    #[test]
+    fn list_answers_lose_hidden_items_and_keep_their_cursor() {
+        let mut r = rewriter();
+        let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}});
+        assert_eq!(r.from_client(request.clone()), FromClient::Forward(request));
+        let answer = json!({"jsonrpc": "2.0", "id": 7, "result": {"tools": [
+            {"name": "echo", "inputSchema": {}},
+            {"name": "get_env", "inputSchema": {}},
+            {"name": "add", "description": "Adds", "inputSchema": {}},
+        ], "nextCursor": "page2"}});
+        let out = r.from_server(answer);
+        assert_eq!(
+            out["result"],
+            json!({"tools": [
+                {"name": "say", "inputSchema": {}},
+                {"name": "add", "description": "Adds two numbers", "inputSchema": {}},
+            ], "nextCursor": "page2"})
+        );
+        // Answered: the next message with that id (a server's own request) passes as is.
+        let later = json!({"jsonrpc": "2.0", "id": 7, "result": {"tools": [{"name": "get_x"}]}});
+        assert_eq!(r.from_server(later.clone()), later);
+    }
+
+    #[test]
+    fn calls_to_hidden_items_are_refused_and_renamed_ones_reach_their_own_name() {
+        let mut r = rewriter();
+        let call = |name: &str| {
+            json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+                   "params": {"name": name, "arguments": {}, "_meta": {"progressToken": 1}}})
+        };
+        match r.from_client(call("get_env")) {
+            FromClient::Reply(reply) => {
+                assert_eq!(reply["id"], "a");
+                assert_eq!(reply["error"]["code"], REFUSED);
+                let text = reply["error"]["message"].as_str().unwrap();
+                assert!(text.contains("denied by `get_*`"), "{text}");
+                assert!(text.contains("agx.toml"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            r.from_client(call("say")),
+            FromClient::Forward(call("echo"))
+        );
+        assert!(matches!(r.from_client(call("echo")), FromClient::Reply(_)));
+        let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
+                          "params": {"uri": "test://static/resource/20"}});
+        assert!(matches!(r.from_client(read), FromClient::Reply(_)));
+    }
+
+    #[test]
+    fn other_messages_pass_unchanged() {
+        let mut r = rewriter();
+        for message in [
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}}),
+            json!({"jsonrpc": "2.0", "id": 9, "result": {"role": "assistant"}}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
+        ] {
+            assert_eq!(
+                r.from_client(message.clone()),
+                FromClient::Forward(message.clone())
+            );
+            assert_eq!(r.from_server(message.clone()), message);
+        }
+    }
+
+    #[tokio::test]
+    async fn the_proxy_passes_lines_both_ways_and_answers_refusals_itself() {
+        use tokio::io::{AsyncReadExt, duplex};
+        let client_in = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_env\"}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\nnot json\n";
+        let (mut server_out_w, server_out_r) = duplex(4096);
+        let (server_in_w, mut server_in_r) = duplex(4096);
+        let (client_out_w, mut client_out_r) = duplex(4096);
+        let running = proxy(
+            rewriter(),
+            &client_in[..],
+            client_out_w,
+            BufReader::new(server_out_r),
+            server_in_w,
+        );
+        let server = async move {
+            // The server reads until the client's end closes its stdin, then answers.
+            let mut got = String::new();
+            server_in_r.read_to_string(&mut got).await.unwrap();
+            server_out_w
+                .write_all(
+                    b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\
+                      {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"get_x\"},{\"name\":\"echo\"}]}}\n",
+                )
+                .await
+                .unwrap();
+            got
+        };
+        let ((), server_in) = tokio::join!(running, server);
+        assert!(!server_in.contains("get_env"), "{server_in}");
+        assert!(server_in.contains("\"tools/list\""), "{server_in}");
+        assert!(server_in.ends_with("not json\n"), "{server_in}");
+        let mut client_out = String::new();
+        client_out_r.read_to_string(&mut client_out).await.unwrap();
+        let lines: Vec<&str> = client_out.lines().collect();
+        assert_eq!(lines.len(), 3, "{client_out}");
+        assert!(lines[0].contains("denied by `get_*`"), "{client_out}");
+        assert!(lines[1].contains("list_changed"), "{client_out}");
+        assert!(
+            lines[2].contains("\"say\"") && !lines[2].contains("get_x"),
+            "{client_out}"
+        );
+    }
+}
