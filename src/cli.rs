@@ -416,6 +416,16 @@ pub struct InstallServerArgs {
     /// Replace an existing entry with the same key.
     #[arg(long)]
     pub force: bool,
+    /// Show only the tools matching this glob (repeatable); recorded for the server, not
+    /// written into the entry (docs/profiles.md).
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+    /// Hide the tools matching this glob (repeatable), e.g. `--deny '*_delete*'`.
+    #[arg(long, value_name = "GLOB")]
+    pub deny: Vec<String>,
+    /// Remove the server's recorded filter.
+    #[arg(long, conflicts_with_all = ["allow", "deny"])]
+    pub no_filter: bool,
     /// Arguments for a wrapped server's own command, written into the entry after
     /// `agx serve SERVER --` (refused for an agx server).
     #[arg(last = true, value_name = "ARG")]

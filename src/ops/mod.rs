@@ -61,6 +61,8 @@ pub enum OpsError {
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
     #[error(transparent)]
+    Filter(#[from] crate::filter::FiltersFileError),
+    #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
     Plan(Box<crate::store::plan::PlanError>),
@@ -150,6 +152,7 @@ impl crate::error::Hint for OpsError {
     fn hint(&self) -> Option<String> {
         match self {
             OpsError::Store(e) => e.hint(),
+            OpsError::Filter(e) => e.hint(),
             OpsError::SkillCopy(e) => e.as_ref().hint(),
             OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
                 Some("the package has no skills; `agx list --skills` lists installed ones".into())

@@ -235,10 +235,9 @@ pub fn serve_installed(
 pub fn server_filter(
     paths: &AgxPaths,
     server: &QualifiedName,
-) -> Result<Option<Arc<crate::filter::Filter>>, ServeError> {
+) -> Result<Option<Arc<crate::filter::Filter>>, crate::filter::FiltersFileError> {
     if let Some((file, spec)) = crate::project::serve_filter(server) {
-        let filter = crate::filter::Filter::new(spec, file.display().to_string())
-            .map_err(crate::filter::FiltersFileError::from)?;
+        let filter = crate::filter::Filter::new(spec, file.display().to_string())?;
         return Ok(Some(Arc::new(filter)));
     }
     Ok(crate::filter::user_filter(paths, server)?.map(Arc::new))
