@@ -29,7 +29,10 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         args: args.args.clone(),
         force: args.force,
         dry_run: args.dry_run,
-        filter: match (args.no_filter, args.allow.is_empty() && args.deny.is_empty()) {
+        filter: match (
+            args.no_filter,
+            args.allow.is_empty() && args.deny.is_empty(),
+        ) {
             (true, _) => Some(crate::filter::FilterSpec::default()),
             (false, true) => None,
             (false, false) => Some(crate::filter::FilterSpec {
