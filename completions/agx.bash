@@ -1279,7 +1279,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__server)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1310,6 +1310,14 @@ _agx() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -284,11 +284,14 @@ complete -c agx -n "__fish_agx_using_subcommand install-server" -l project -d 'P
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l name -d 'Key of the entry in the client\'s config (default: derived from the server name)' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l env -d 'Extra environment variable for the server (repeatable)' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l config -d 'Write into this file instead of the client\'s default path' -r -F
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l allow -d 'Show only the tools matching this glob (repeatable); recorded for the server, not written into the entry (docs/profiles.md)' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l deny -d 'Hide the tools matching this glob (repeatable), e.g. `--deny \'*_delete*\'`' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l dry-run -d 'Print the change as a diff and write nothing'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l force -d 'Replace an existing entry with the same key'
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l no-filter -d 'Remove the server\'s recorded filter'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
