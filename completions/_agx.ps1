@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed packages and what they contribute')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools a client sees of a server after its filter, with token estimates')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
@@ -185,6 +186,22 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;tools' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Estimate each tool''s context cost in tokens, with totals before and after the filter')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -753,6 +770,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed packages and what they contribute')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools a client sees of a server after its filter, with token estimates')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
@@ -798,6 +816,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;info' {
+            break
+        }
+        'agx;help;tools' {
             break
         }
         'agx;help;new' {

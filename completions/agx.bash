@@ -85,6 +85,9 @@ _agx() {
             agx,sync)
                 cmd="agx__subcmd__sync"
                 ;;
+            agx,tools)
+                cmd="agx__subcmd__tools"
+                ;;
             agx,tree)
                 cmd="agx__subcmd__tree"
                 ;;
@@ -202,6 +205,9 @@ _agx() {
             agx__subcmd__help,sync)
                 cmd="agx__subcmd__help__subcmd__sync"
                 ;;
+            agx__subcmd__help,tools)
+                cmd="agx__subcmd__help__subcmd__tools"
+                ;;
             agx__subcmd__help,tree)
                 cmd="agx__subcmd__help__subcmd__tree"
                 ;;
@@ -299,7 +305,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,7 +673,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1129,6 +1135,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__tools)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1895,6 +1915,28 @@ _agx() {
                     ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__tools)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --tokens --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
@@ -174,6 +175,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;tools'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --tokens 'Estimate each tool''s context cost in tokens, with totals before and after the filter'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -697,6 +713,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
@@ -734,6 +751,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;search'= {
         }
         &'agx;help;info'= {
+        }
+        &'agx;help;tools'= {
         }
         &'agx;help;new'= {
         }

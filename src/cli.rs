@@ -64,6 +64,8 @@ pub enum Command {
     Search(SearchArgs),
     /// Show details of a package or a server.
     Info(InfoArgs),
+    /// List the tools a client sees of a server after its filter, with token estimates.
+    Tools(ToolsArgs),
     /// Create a package folder with a tool, a prompt and a server, ready to validate.
     New(NewArgs),
     /// Check an extension package before publishing.
@@ -271,6 +273,19 @@ pub struct SearchArgs {
     /// Words to look for.
     #[arg(required = true)]
     pub query: Vec<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// The server, as client entries name it (`publisher/name/server`, `npm/…`).
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+    /// Estimate each tool's context cost in tokens, with totals before and after the filter.
+    #[arg(long)]
+    pub tokens: bool,
     /// Print JSON (the shapes are documented in docs/json.md).
     #[arg(long)]
     pub json: bool,

@@ -95,11 +95,13 @@ impl Remote {
     }
 
     /// `text` (an error about this remote) without the server's secret values.
-    fn redact(&self, text: &str) -> String {
+    pub(super) fn redact(&self, text: &str) -> String {
         self.redactor.redact(text).into_owned()
     }
 
-    fn transport(&self) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
+    pub(super) fn transport(
+        &self,
+    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
         let mut custom = HashMap::new();
         for (name, value) in &self.headers {
             let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())

@@ -19,7 +19,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufRea
 
 use super::ServeError;
 use super::assemble::{Assembly, WrappedServer};
-use crate::filter::{Filter, Kind};
+use crate::filter::{Filter, Hidden, Kind};
 use crate::manifest::ResourceAddress;
 
 /// JSON-RPC "invalid params": what a refused call answers, as for an unknown tool.
@@ -203,27 +203,34 @@ impl Rewriter {
         let Some(Value::Array(items)) = message.pointer_mut(&format!("/result/{array}")) else {
             return message;
         };
-        items.retain_mut(|item| {
-            let Some(original) = item.get(key).and_then(Value::as_str) else {
-                return true;
-            };
-            let Ok(shown) = self.filter.show(kind, original) else {
-                return false;
-            };
-            let (rename, description) = (
-                shown.rename.map(str::to_string),
-                shown.description.map(str::to_string),
-            );
-            if let Some(d) = description {
-                item["description"] = d.into();
-            }
-            if let Some(name) = rename {
-                item["name"] = name.into();
-            }
-            true
-        });
+        items.retain_mut(|item| rewrite_item(&self.filter, kind, key, item).is_ok());
         message
     }
+}
+
+/// Rewrite one listed item (a tool, prompt, resource or template, whose original name or
+/// URI is under `key`) as the filter shows it, or say why it is hidden.
+pub fn rewrite_item(
+    filter: &Filter,
+    kind: Kind,
+    key: &str,
+    item: &mut Value,
+) -> Result<(), Hidden> {
+    let Some(original) = item.get(key).and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let shown = filter.show(kind, original)?;
+    let (rename, description) = (
+        shown.rename.map(str::to_string),
+        shown.description.map(str::to_string),
+    );
+    if let Some(d) = description {
+        item["description"] = d.into();
+    }
+    if let Some(name) = rename {
+        item["name"] = name.into();
+    }
+    Ok(())
 }
 
 /// Serve a local wrapped server through its filter on stdio: start its program with piped

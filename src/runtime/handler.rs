@@ -100,6 +100,11 @@ impl Runtime {
         }
     }
 
+    /// What `tools/list` answers.
+    pub fn tool_list(&self) -> &[Tool] {
+        &self.tool_list
+    }
+
     /// Name `filter` (already applied to the assembly) in refusals of what it hides.
     pub fn with_filter(mut self, filter: Option<Arc<crate::filter::Filter>>) -> Runtime {
         self.filter = filter;

@@ -13,6 +13,7 @@ pub mod filtered;
 mod handler;
 pub mod handoff;
 mod http;
+pub mod listing;
 pub mod log;
 mod output;
 pub mod process;
@@ -100,6 +101,8 @@ pub enum ServeError {
     Settings(Box<crate::settings::SettingsError>),
     #[error(transparent)]
     Filter(#[from] crate::filter::FiltersFileError),
+    #[error("could not list the tools of {server}: {detail}")]
+    Listing { server: String, detail: String },
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -135,6 +138,10 @@ impl crate::error::Hint for ServeError {
             ),
             ServeError::Settings(e) => e.hint(),
             ServeError::Filter(e) => e.hint(),
+            ServeError::Listing { .. } => Some(
+                "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
+                    .into(),
+            ),
         }
     }
 }
@@ -174,6 +181,32 @@ pub fn serve_installed(
     args: &[String],
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
+    let loaded = load_installed(paths, pinned, args)?;
+    let filter = server_filter(paths, &loaded.server)?;
+    run(
+        loaded.assembled,
+        listen,
+        Some(log_file(&paths.logs_dir(), &loaded.server)),
+        loaded.note.as_deref(),
+        filter,
+    )
+}
+
+/// A server loaded from the store as `agx serve` loads it.
+pub struct Loaded {
+    /// Assembled, its settings resolved.
+    pub assembled: Assembled,
+    pub server: QualifiedName,
+    /// What the log says first (which version was chosen, when not the user's).
+    pub note: Option<String>,
+}
+
+/// Load `pinned` as [`serve_installed`] does, without serving it.
+pub fn load_installed(
+    paths: &AgxPaths,
+    pinned: &PinnedServer,
+    args: &[String],
+) -> Result<Loaded, ServeError> {
     let store = Store::open(paths);
     let (mut assembled, server, note) = {
         // Readers share the store lock while loading, so an install cannot swap a package
@@ -220,14 +253,11 @@ pub fn serve_installed(
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
-    let filter = server_filter(paths, &server)?;
-    run(
+    Ok(Loaded {
         assembled,
-        listen,
-        Some(log_file(&paths.logs_dir(), &server)),
-        note.as_deref(),
-        filter,
-    )
+        server,
+        note,
+    })
 }
 
 /// The filter of `server` (docs/profiles.md): the project's (`agx.toml`, when `agx serve`

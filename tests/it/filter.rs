@@ -283,6 +283,15 @@ fn a_denied_tool_of_a_wrapped_npm_server_is_absent_and_refused_and_the_entry_sta
         "{echo}"
     );
 
+    // `agx tools` starts the server, asks it, and shows what the filter leaves.
+    let out = agx(&home, &["tools", EVERYTHING_SERVER, "--tokens"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("tools shown, filter in "), "{text}");
+    assert!(text.contains("(deny add)"), "{text}");
+    assert!(text.contains("(deny print*)"), "{text}");
+    assert!(text.contains("before the filter"), "{text}");
+
     // `agx info` shows the recorded filter; `--no-filter` removes it.
     let out = agx(&home, &["info", &format!("npm/{EVERYTHING}")]);
     let text = String::from_utf8_lossy(&out.stdout);
