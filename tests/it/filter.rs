@@ -409,3 +409,46 @@ fn progress_cancellation_and_sampling_pass_through_the_filtering_proxy() {
         "{result}"
     );
 }
+
+#[test]
+fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "acme/weather/forecast",
+            "--config",
+            config.to_str().unwrap(),
+            "--allow",
+            "no_such_tool",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx(&home, &["doctor", "--json"]);
+    assert!(!out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("filter-hides-all"), "{report}");
+
+    // A filters file broken by hand stops `agx serve` with its path, and doctor says so.
+    let filters = home.agx_home().join("filters-v1.toml");
+    write_file(
+        &filters,
+        "version = 1\n[servers.\"acme/weather/forecast\".tools]\ndeny = 3\n",
+    );
+    let out = agx(&home, &["serve", "acme/weather/forecast"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("filters-v1.toml is not a filters file"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    let out = agx(&home, &["doctor", "--json"]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("filter-unusable"), "{report}");
+}
