@@ -17,10 +17,11 @@ AGX="$(agx_bin release)"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
+REAL_HOME="$HOME"
 export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1 AGX_LOG=error
 mkdir -p "$HOME"
 # npm's download cache is shared with CI's, so only the first run downloads.
-export npm_config_cache="${AGX_CI_CACHE:-${XDG_CACHE_HOME:-$ROOT/target}/agx-ci}/npm-bench-cache"
+export npm_config_cache="${AGX_CI_CACHE:-$REAL_HOME/.cache/agx-ci}/npm-bench-cache"
 "$AGX" install --quiet npm:@modelcontextprotocol/server-everything@2025.9.25
 SERVER=npm/@modelcontextprotocol/server-everything/mcp-server-everything
 

@@ -48,7 +48,10 @@ class Session:
         return elapsed
 
     def close(self):
+        # server-everything never exits on a closed stdin; the proxy ends it after a grace
+        # period, the direct path never does.
         self.proc.stdin.close()
+        self.proc.terminate()
         self.proc.wait()
 
 

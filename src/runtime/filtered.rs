@@ -252,18 +252,33 @@ pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(),
         unreachable!("both streams were piped");
     };
     let rewriter = Rewriter::new(filter, w.server.to_string());
-    proxy(
+    let proxying = proxy(
         rewriter,
         BufReader::new(tokio::io::stdin()),
         tokio::io::stdout(),
         BufReader::new(from_server),
         to_server,
-    )
-    .await;
-    // The client went away, or the server did: give it the time a closed stdin needs.
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), child.wait()).await;
+    );
+    // SIGTERM on Unix; on Windows the console closing. A client that ends `agx serve` this
+    // way ends the server too (as it would the server itself on the direct path).
+    #[cfg(unix)]
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(ServeError::Runtime)?;
+    #[cfg(windows)]
+    let mut terminate = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
+    tokio::select! {
+        () = proxying => {}
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate.recv() => {}
+    }
+    let _ = child.start_kill();
+    let _ = child.wait().await;
     Ok(())
 }
+
+/// How long a server may go on answering after the client closed its input: many servers
+/// never exit on a closed stdin, and the proxy must not outlive its client.
+const GRACE_AFTER_CLIENT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Pass line-delimited JSON-RPC between a client and a server, rewriting through
 /// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them).
@@ -282,13 +297,18 @@ pub async fn proxy<CR, CW, SR, SW>(
     let mut client_lines = client_in.lines();
     let mut server_lines = server_out.lines();
     let mut server_in = Some(server_in);
+    let mut client_open = true;
+    let grace = tokio::time::sleep(std::time::Duration::MAX);
+    tokio::pin!(grace);
     loop {
         tokio::select! {
-            line = client_lines.next_line(), if server_in.is_some() => {
+            line = client_lines.next_line(), if client_open => {
                 let Ok(Some(line)) = line else {
                     // Closing the server's stdin tells it to finish; its last answers
-                    // still pass.
+                    // still pass, for a while.
+                    client_open = false;
                     server_in = None;
+                    grace.as_mut().reset(tokio::time::Instant::now() + GRACE_AFTER_CLIENT);
                     continue;
                 };
                 let out = match serde_json::from_str::<Value>(&line) {
@@ -307,6 +327,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                     server_in = None;
                 }
             }
+            () = &mut grace => break,
             line = server_lines.next_line() => {
                 let Ok(Some(line)) = line else { break };
                 // Most messages need no rewriting: only parse while a list is awaited.
@@ -465,5 +486,24 @@ mod tests {
             lines[2].contains("\"say\"") && !lines[2].contains("get_x"),
             "{client_out}"
         );
+    }
+
+    #[tokio::test]
+    async fn the_proxy_does_not_outlive_its_client_when_the_server_never_exits() {
+        use tokio::io::duplex;
+        // The server's output stays open: it never exits on a closed stdin.
+        let (_server_out_w, server_out_r) = duplex(64);
+        let (server_in_w, _server_in_r) = duplex(64);
+        let running = proxy(
+            rewriter(),
+            &b""[..],
+            tokio::io::sink(),
+            BufReader::new(server_out_r),
+            server_in_w,
+        );
+        // A guard against a hang, far beyond the grace period.
+        tokio::time::timeout(std::time::Duration::from_secs(60), running)
+            .await
+            .expect("the proxy ends after the grace period");
     }
 }
