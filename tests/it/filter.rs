@@ -49,6 +49,13 @@ impl Lines {
         Lines { child, stdin, rx }
     }
 
+    /// The program the process of `agx serve` now runs (Linux only: /proc).
+    #[cfg(target_os = "linux")]
+    fn program(&self) -> String {
+        let exe = std::fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap();
+        exe.file_name().unwrap().to_string_lossy().into_owned()
+    }
+
     fn send(&mut self, message: Value) {
         writeln!(self.stdin, "{message}").unwrap();
         self.stdin.flush().unwrap();
@@ -451,4 +458,39 @@ fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
     let out = agx(&home, &["doctor", "--json"]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.contains("filter-unusable"), "{report}");
+}
+
+/// Without a filter `agx serve` still becomes the wrapped server (no proxy in between); with
+/// one it stays, as the proxy.
+#[cfg(target_os = "linux")]
+#[test]
+fn only_a_filtered_wrapped_server_is_proxied() {
+    let (home, dir) = everything_denying(&[]);
+    let mut direct = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    direct.initialize(json!({}));
+    assert!(!direct.program().starts_with("agx"), "{}", direct.program());
+    drop(direct);
+
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            EVERYTHING_SERVER,
+            "--config",
+            config.to_str().unwrap(),
+            "--force",
+            "--deny",
+            "add",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut proxied = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    proxied.initialize(json!({}));
+    assert!(
+        proxied.program().starts_with("agx"),
+        "{}",
+        proxied.program()
+    );
 }
