@@ -15,10 +15,11 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use super::ServeError;
 use super::assemble::{Assembly, WrappedServer};
+use super::stdio::{BoundedLines, MAX_LINE};
 use crate::filter::{Filter, Hidden, Kind};
 use crate::manifest::ResourceAddress;
 
@@ -254,9 +255,9 @@ pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(),
     let rewriter = Rewriter::new(filter, w.server.to_string());
     let proxying = proxy(
         rewriter,
-        BufReader::new(tokio::io::stdin()),
+        tokio::io::stdin(),
         tokio::io::stdout(),
-        BufReader::new(from_server),
+        from_server,
         to_server,
     );
     // SIGTERM on Unix; on Windows the console closing. A client that ends `agx serve` this
@@ -281,7 +282,9 @@ pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(),
 const GRACE_AFTER_CLIENT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Pass line-delimited JSON-RPC between a client and a server, rewriting through
-/// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them).
+/// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them); a line
+/// longer than the stdio transport's cap is dropped (the client's is answered with an
+/// error), as `agx serve` does on stdio.
 pub async fn proxy<CR, CW, SR, SW>(
     mut rewriter: Rewriter,
     client_in: CR,
@@ -289,21 +292,21 @@ pub async fn proxy<CR, CW, SR, SW>(
     server_out: SR,
     server_in: SW,
 ) where
-    CR: AsyncBufRead + Unpin,
+    CR: AsyncRead + Unpin,
     CW: AsyncWrite + Unpin,
-    SR: AsyncBufRead + Unpin,
+    SR: AsyncRead + Unpin,
     SW: AsyncWrite + Unpin,
 {
-    let mut client_lines = client_in.lines();
-    let mut server_lines = server_out.lines();
+    let mut client_lines = BoundedLines::new(client_in);
+    let mut server_lines = BoundedLines::new(server_out);
     let mut server_in = Some(server_in);
     let mut client_open = true;
     let grace = tokio::time::sleep(std::time::Duration::MAX);
     tokio::pin!(grace);
     loop {
         tokio::select! {
-            line = client_lines.next_line(), if client_open => {
-                let Ok(Some(line)) = line else {
+            complete = client_lines.read_line(), if client_open => {
+                let Some(complete) = complete else {
                     // Closing the server's stdin tells it to finish; its last answers
                     // still pass, for a while.
                     client_open = false;
@@ -311,44 +314,71 @@ pub async fn proxy<CR, CW, SR, SW>(
                     grace.as_mut().reset(tokio::time::Instant::now() + GRACE_AFTER_CLIENT);
                     continue;
                 };
-                let out = match serde_json::from_str::<Value>(&line) {
+                if !complete {
+                    let reply = json!({"jsonrpc": "2.0", "id": null, "error": {
+                        "code": super::stdio::INVALID_REQUEST,
+                        "message": format!("Invalid request: message longer than {MAX_LINE} bytes")}});
+                    write_line(&mut client_out, reply.to_string().as_bytes()).await;
+                    continue;
+                }
+                let line = client_lines.line().trim_ascii();
+                if line.is_empty() {
+                    continue;
+                }
+                let rewritten;
+                let out = match serde_json::from_slice::<Value>(line) {
                     Ok(message) => match rewriter.from_client(message) {
-                        FromClient::Forward(m) => m.to_string(),
+                        FromClient::Forward(m) => {
+                            rewritten = m.to_string();
+                            rewritten.as_bytes()
+                        }
                         FromClient::Reply(reply) => {
-                            write_line(&mut client_out, &reply.to_string()).await;
+                            write_line(&mut client_out, reply.to_string().as_bytes()).await;
                             continue;
                         }
                     },
                     Err(_) => line,
                 };
                 if let Some(w) = server_in.as_mut()
-                    && !write_line(w, &out).await
+                    && !write_line(w, out).await
                 {
                     server_in = None;
                 }
             }
-            () = &mut grace => break,
-            line = server_lines.next_line() => {
-                let Ok(Some(line)) = line else { break };
+            complete = server_lines.read_line() => {
+                let Some(complete) = complete else { break };
+                if !complete {
+                    tracing::warn!("dropped a message of the server longer than {MAX_LINE} bytes");
+                    continue;
+                }
+                let line = server_lines.line().trim_ascii();
+                if line.is_empty() {
+                    continue;
+                }
                 // Most messages need no rewriting: only parse while a list is awaited.
+                let rewritten;
                 let out = if rewriter.awaits_lists() {
-                    match serde_json::from_str::<Value>(&line) {
-                        Ok(message) => rewriter.from_server(message).to_string(),
+                    match serde_json::from_slice::<Value>(line) {
+                        Ok(message) => {
+                            rewritten = rewriter.from_server(message).to_string();
+                            rewritten.as_bytes()
+                        }
                         Err(_) => line,
                     }
                 } else {
                     line
                 };
-                write_line(&mut client_out, &out).await;
+                write_line(&mut client_out, out).await;
             }
+            () = &mut grace => break,
         }
     }
 }
 
 /// Write one message line; whether the other side still reads.
-async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, line: &str) -> bool {
+async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, line: &[u8]) -> bool {
     let mut bytes = Vec::with_capacity(line.len() + 1);
-    bytes.extend_from_slice(line.as_bytes());
+    bytes.extend_from_slice(line);
     bytes.push(b'\n');
     writer.write_all(&bytes).await.is_ok() && writer.flush().await.is_ok()
 }
@@ -456,7 +486,7 @@ mod tests {
             rewriter(),
             &client_in[..],
             client_out_w,
-            BufReader::new(server_out_r),
+            server_out_r,
             server_in_w,
         );
         let server = async move {
@@ -498,12 +528,45 @@ mod tests {
             rewriter(),
             &b""[..],
             tokio::io::sink(),
-            BufReader::new(server_out_r),
+            server_out_r,
             server_in_w,
         );
         // A guard against a hang, far beyond the grace period.
         tokio::time::timeout(std::time::Duration::from_secs(60), running)
             .await
             .expect("the proxy ends after the grace period");
+    }
+
+    #[tokio::test]
+    async fn an_over_long_client_line_is_answered_and_not_forwarded() {
+        use tokio::io::{AsyncReadExt, duplex};
+        let mut client_in = vec![b'x'; MAX_LINE + 1];
+        client_in.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n");
+        let (server_out_w, server_out_r) = duplex(64);
+        let (server_in_w, mut server_in_r) = duplex(1 << 16);
+        let (client_out_w, mut client_out_r) = duplex(1 << 16);
+        let running = proxy(
+            rewriter(),
+            &client_in[..],
+            client_out_w,
+            server_out_r,
+            server_in_w,
+        );
+        let read_server = async move {
+            let mut got = Vec::new();
+            server_in_r.read_to_end(&mut got).await.unwrap();
+            // The server ends once the client has.
+            drop(server_out_w);
+            got
+        };
+        let ((), server_got) = tokio::join!(running, read_server);
+        let mut client_got = String::new();
+        client_out_r.read_to_string(&mut client_got).await.unwrap();
+        assert!(client_got.contains("message longer than"), "{client_got}");
+        assert!(
+            server_got.len() < 1024,
+            "{} bytes reached the server",
+            server_got.len()
+        );
     }
 }
