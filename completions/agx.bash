@@ -34,9 +34,6 @@ _agx() {
             agx,doctor)
                 cmd="agx__subcmd__doctor"
                 ;;
-            agx,export)
-                cmd="agx__subcmd__export"
-                ;;
             agx,gc)
                 cmd="agx__subcmd__gc"
                 ;;
@@ -87,6 +84,9 @@ _agx() {
                 ;;
             agx,sync)
                 cmd="agx__subcmd__sync"
+                ;;
+            agx,tools)
+                cmd="agx__subcmd__tools"
                 ;;
             agx,tree)
                 cmd="agx__subcmd__tree"
@@ -154,9 +154,6 @@ _agx() {
             agx__subcmd__help,doctor)
                 cmd="agx__subcmd__help__subcmd__doctor"
                 ;;
-            agx__subcmd__help,export)
-                cmd="agx__subcmd__help__subcmd__export"
-                ;;
             agx__subcmd__help,gc)
                 cmd="agx__subcmd__help__subcmd__gc"
                 ;;
@@ -207,6 +204,9 @@ _agx() {
                 ;;
             agx__subcmd__help,sync)
                 cmd="agx__subcmd__help__subcmd__sync"
+                ;;
+            agx__subcmd__help,tools)
+                cmd="agx__subcmd__help__subcmd__tools"
                 ;;
             agx__subcmd__help,tree)
                 cmd="agx__subcmd__help__subcmd__tree"
@@ -305,7 +305,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,32 +650,6 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        agx__subcmd__export)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --registry)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --name)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         agx__subcmd__gc)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --dry-run --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -699,7 +673,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,20 +813,6 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__doctor)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        agx__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1188,6 +1148,20 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__tools)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__tree)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1325,7 +1299,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__server)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1356,6 +1330,14 @@ _agx() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1933,6 +1915,28 @@ _agx() {
                     ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__tools)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --tokens --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

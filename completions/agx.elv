@@ -37,6 +37,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
@@ -175,6 +176,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;tools'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --tokens 'Estimate each tool''s context cost in tokens, with totals before and after the filter'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -375,6 +391,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --name 'Key of the entry in the client''s config (default: derived from the server name)'
             cand --env 'Extra environment variable for the server (repeatable)'
             cand --config 'Write into this file instead of the client''s default path'
+            cand --allow 'Show only the tools matching this glob (repeatable); recorded for the server, not written into the entry (docs/profiles.md)'
+            cand --deny 'Hide the tools matching this glob (repeatable), e.g. `--deny ''*_delete*''`'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -382,6 +400,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --offline 'Use only cached index data; never touch the network'
             cand --dry-run 'Print the change as a diff and write nothing'
             cand --force 'Replace an existing entry with the same key'
+            cand --no-filter 'Remove the server''s recorded filter'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -710,6 +729,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand list 'List installed packages and what they contribute'
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
+            cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
@@ -748,6 +768,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;search'= {
         }
         &'agx;help;info'= {
+        }
+        &'agx;help;tools'= {
         }
         &'agx;help;new'= {
         }

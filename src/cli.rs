@@ -64,6 +64,8 @@ pub enum Command {
     Search(SearchArgs),
     /// Show details of a package or a server.
     Info(InfoArgs),
+    /// List the tools a client sees of a server after its filter, with token estimates.
+    Tools(ToolsArgs),
     /// Create a package folder with a tool, a prompt and a server, ready to validate.
     New(NewArgs),
     /// Check an extension package before publishing.
@@ -279,6 +281,19 @@ pub struct SearchArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ToolsArgs {
+    /// The server, as client entries name it (`publisher/name/server`, `npm/…`).
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+    /// Estimate each tool's context cost in tokens, with totals before and after the filter.
+    #[arg(long)]
+    pub tokens: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct InfoArgs {
     /// A package (`publisher/name`) or a server (`publisher/name/server`).
     #[arg(value_name = "PKG|PKG/SERVER")]
@@ -449,6 +464,16 @@ pub struct InstallServerArgs {
     /// Replace an existing entry with the same key.
     #[arg(long)]
     pub force: bool,
+    /// Show only the tools matching this glob (repeatable); recorded for the server, not
+    /// written into the entry (docs/profiles.md).
+    #[arg(long, value_name = "GLOB")]
+    pub allow: Vec<String>,
+    /// Hide the tools matching this glob (repeatable), e.g. `--deny '*_delete*'`.
+    #[arg(long, value_name = "GLOB")]
+    pub deny: Vec<String>,
+    /// Remove the server's recorded filter.
+    #[arg(long, conflicts_with_all = ["allow", "deny"])]
+    pub no_filter: bool,
     /// Arguments for a wrapped server's own command, written into the entry after
     /// `agx serve SERVER --` (refused for an agx server).
     #[arg(last = true, value_name = "ARG")]

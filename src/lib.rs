@@ -13,6 +13,7 @@ pub mod commands;
 pub mod ecosystem;
 pub mod error;
 pub mod file_lock;
+pub mod filter;
 pub mod index;
 pub mod io_context;
 pub mod manifest;

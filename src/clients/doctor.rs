@@ -35,6 +35,11 @@ pub enum Problem {
     SettingMissing,
     /// The stored settings cannot be read (a corrupt file, a locked keyring).
     SettingsUnreadable,
+    /// The server's recorded filter cannot be used (filters-v1.toml does not parse, a bad
+    /// glob), so `agx serve` refuses to start.
+    FilterUnusable,
+    /// The server's recorded filter hides every one of its tools.
+    FilterHidesAll,
 }
 
 #[derive(Debug, Serialize)]
@@ -181,7 +186,10 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
             findings.push(f);
         }
         match resolve_server(paths, &record.server) {
-            Ok(resolved) => findings.extend(check_settings(paths, &record, &resolved.settings)),
+            Ok(resolved) => {
+                findings.extend(check_settings(paths, &record, &resolved.settings));
+                findings.extend(check_filter(paths, &record, &resolved.tools));
+            }
             Err(e) if e.missing_package().is_some() => {
                 let p = e.missing_package().expect("checked");
                 findings.push(finding(
@@ -213,6 +221,42 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
         findings,
         skills_checked,
         skill_findings,
+    })
+}
+
+/// A finding when the server's recorded filter stops `agx serve`, or hides every tool the
+/// server is known to have (a wrapped server's tools are known only when it runs).
+fn check_filter(paths: &AgxPaths, record: &Record, tools: &[String]) -> Option<Finding> {
+    let filter = match crate::filter::user_filter(paths, &record.server) {
+        Ok(filter) => filter?,
+        Err(e) => {
+            let hint = crate::error::Hint::hint(&e).unwrap_or_default();
+            return Some(finding(
+                record,
+                Problem::FilterUnusable,
+                e.to_string(),
+                hint,
+            ));
+        }
+    };
+    let hides_all = !tools.is_empty()
+        && tools
+            .iter()
+            .all(|t| filter.show(crate::filter::Kind::Tool, t).is_err());
+    hides_all.then(|| {
+        finding(
+            record,
+            Problem::FilterHidesAll,
+            format!(
+                "the filter in {} hides all {} tools of the server",
+                filter.source_name,
+                tools.len()
+            ),
+            format!(
+                "record another with `agx install-server {} {} --allow/--deny …`, or `--no-filter`",
+                record.client.id, record.server
+            ),
+        )
     })
 }
 

@@ -199,6 +199,9 @@ fn package_text(info: &PackageInfo) -> String {
             if !s.resources.is_empty() {
                 let _ = writeln!(out, "    resources: {}", s.resources.join(", "));
             }
+            if let Some(filter) = info.filters.get(&s.name) {
+                write_filter(&mut out, "    ", filter);
+            }
         }
     }
     if !info.tools.is_empty() {
@@ -233,6 +236,14 @@ fn package_text(info: &PackageInfo) -> String {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }
     out
+}
+
+/// The filter `agx serve` applies, one rule a line, under its source.
+fn write_filter(out: &mut String, indent: &str, filter: &crate::ops::info::FilterView) {
+    let _ = writeln!(out, "{indent}filter ({}):", filter.source);
+    for line in filter.spec.describe() {
+        let _ = writeln!(out, "{indent}  {line}");
+    }
 }
 
 fn dash(description: &Option<String>) -> String {
@@ -302,6 +313,9 @@ fn server_text(view: &ServerInfo) -> String {
         for (name, params, description) in items {
             let _ = writeln!(out, "  {name}({}){}", params.join(", "), dash(description));
         }
+    }
+    if let Some(filter) = &view.filter {
+        write_filter(&mut out, "", filter);
     }
     if view.installed {
         let _ = writeln!(

@@ -29,6 +29,21 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         args: args.args.clone(),
         force: args.force,
         dry_run: args.dry_run,
+        filter: match (
+            args.no_filter,
+            args.allow.is_empty() && args.deny.is_empty(),
+        ) {
+            (true, _) => Some(crate::filter::FilterSpec::default()),
+            (false, true) => None,
+            (false, false) => Some(crate::filter::FilterSpec {
+                tools: crate::filter::Rules {
+                    allow: args.allow.clone(),
+                    deny: args.deny.clone(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }),
+        },
     };
     let change = install_server::install_server(&ctx.ops()?, &request)?;
     let place = format!(
@@ -52,6 +67,14 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     }
     if args.dry_run {
         return Ok(());
+    }
+    if let Some(filter) = &change.filter {
+        let status = if filter.is_empty() {
+            "no filter (every tool shown)".to_string()
+        } else {
+            filter.describe().join("; ")
+        };
+        printer.status("Filter", &format!("{}: {status}", change.server));
     }
     if let Some(b) = change.backup {
         printer.status(

@@ -28,6 +28,7 @@ pub mod search;
 pub mod serve;
 pub mod skills;
 pub mod sync;
+pub mod tools;
 pub mod tree;
 pub mod uninstall;
 pub mod uninstall_server;
@@ -83,6 +84,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::List(a) => list::run(&ctx, a),
         Command::Search(a) => search::run(&ctx, a),
         Command::Info(a) => info::run(&ctx, a),
+        Command::Tools(a) => tools::run(&ctx, a),
         Command::New(a) => new::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),

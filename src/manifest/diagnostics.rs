@@ -123,6 +123,7 @@ codes! {
     UNDECLARED_PROJECT_SETTING = "E204" "undeclared-project-setting" Error "a project file sets a setting the installed package does not declare";
     INVALID_PROJECT_SETTING_VALUE = "E205" "invalid-project-setting-value" Error "a project setting's value does not fit its declaration (type, enum)";
     CONFLICTING_PROJECT_SETTINGS = "E206" "conflicting-project-settings" Error "two [servers] keys launch one server with different settings";
+    INVALID_FILTER = "E207" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
     FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
     REFERENCE_OUTSIDE_SKILL = "E301" "reference-outside-skill" Error "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
     REFERENCE_MISSING = "E302" "reference-missing" Error "a file reference in a SKILL.md body names no file or folder of the skill";

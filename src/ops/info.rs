@@ -147,6 +147,9 @@ pub struct PackageInfo {
     pub resources: Vec<ResourceSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<crate::manifest::SkillSummary>,
+    /// The filter of each server that has one, by server name (docs/profiles.md).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, FilterView>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -198,6 +201,9 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     pub tools: Vec<ServerTool>,
     pub prompts: Vec<ServerPrompt>,
+    /// What `agx serve` hides, renames and re-describes (docs/profiles.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<FilterView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -233,11 +239,42 @@ pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
     let store = ctx.store();
     let _lock = store.lock_shared_if_present()?;
     let (package, server) = parse_target(&store, target)?;
-    let info = gather(ctx, &store, &package)?;
+    let mut info = gather(ctx, &store, &package)?;
+    if info.installed.is_some() {
+        for s in &info.servers {
+            if let Ok(qualified) = QualifiedName::parse(&format!("{package}/{}", s.name))
+                && let Some(filter) = filter_view(ctx, &qualified)?
+            {
+                info.filters.insert(s.name.clone(), filter);
+            }
+        }
+    }
     Ok(match server {
         None => Subject::Package(Box::new(info)),
-        Some(server) => Subject::Server(Box::new(server_info(&store, info, &server)?)),
+        Some(server) => {
+            let filter = info.filters.get(&server).cloned();
+            let mut view = server_info(&store, info, &server)?;
+            view.filter = filter;
+            Subject::Server(Box::new(view))
+        }
     })
+}
+
+/// The filter `agx serve` applies to `server` here: the project's or the user's.
+fn filter_view(ctx: &Context, server: &QualifiedName) -> OpsResult<Option<FilterView>> {
+    let filter = crate::runtime::server_filter(ctx.paths, server)?;
+    Ok(filter.map(|f| FilterView {
+        source: f.source_name.clone(),
+        spec: f.spec.clone(),
+    }))
+}
+
+/// A server's filter and where it is written.
+#[derive(Debug, Clone, Serialize)]
+pub struct FilterView {
+    pub source: String,
+    #[serde(flatten)]
+    pub spec: crate::filter::FilterSpec,
 }
 
 fn parse_target(store: &Store, target: &str) -> OpsResult<(PackageName, Option<String>)> {
@@ -468,6 +505,7 @@ fn package_info(
         resources: extension.resources,
         skills: extension.skills,
         instructions: BTreeMap::new(),
+        filters: BTreeMap::new(),
     }
 }
 
@@ -545,5 +583,6 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
         instructions: info.instructions.get(server).cloned(),
         tools,
         prompts,
+        filter: None,
     })
 }

@@ -49,6 +49,9 @@ pub struct ServerRequest<'a> {
     pub force: bool,
     /// Compute the change and write nothing.
     pub dry_run: bool,
+    /// The server's filter to record (an empty one removes it); `None` keeps what is
+    /// recorded. Recorded in agx's state, never in the entry (docs/profiles.md).
+    pub filter: Option<crate::filter::FilterSpec>,
 }
 
 /// What was done to a client file.
@@ -64,6 +67,10 @@ pub struct EntryChange {
     /// Required settings of the server that have no value yet: `agx serve` will refuse to
     /// start until they are set (`agx config set`).
     pub missing_settings: Vec<super::config::Target>,
+    /// The server the entry launches.
+    pub server: String,
+    /// The filter recorded for it, when this request recorded one.
+    pub filter: Option<crate::filter::FilterSpec>,
 }
 
 /// The client a file belongs to, guessed from its place and contents (`auto`).
@@ -103,6 +110,11 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
             },
         )
         .into());
+    }
+    // Checked before anything is written, so a bad glob leaves the client file as it was.
+    if let Some(filter) = &request.filter {
+        crate::filter::Filter::new(filter.clone(), "--allow/--deny")
+            .map_err(crate::filter::FiltersFileError::from)?;
     }
     let missing_settings = super::config::missing(ctx, &resolved.settings)?;
     tracing::debug!(
@@ -147,6 +159,8 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
             outcome: change.outcome,
             backup: None,
             missing_settings,
+            server: server.to_string(),
+            filter: None,
         });
     }
     let clients::Applied { change, backup } = clients::install_entry(
@@ -157,6 +171,9 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         &entry,
         request.force,
     )?;
+    if let Some(filter) = &request.filter {
+        crate::filter::record_user_filter(ctx.paths, server, filter)?;
+    }
     Ok(EntryChange {
         key,
         file: target.file,
@@ -164,6 +181,8 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         diff: None,
         backup,
         missing_settings,
+        server: server.to_string(),
+        filter: request.filter.clone(),
     })
 }
 
@@ -235,5 +254,7 @@ pub fn uninstall_server(
         outcome: change.outcome,
         backup,
         missing_settings: Vec::new(),
+        server: entry.to_string(),
+        filter: None,
     })
 }

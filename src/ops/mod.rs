@@ -20,6 +20,7 @@ pub mod project;
 pub mod prompt;
 pub mod search;
 pub mod skills;
+pub mod tools;
 pub mod uninstall;
 pub mod update;
 
@@ -60,6 +61,10 @@ impl Context<'_> {
 pub enum OpsError {
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Filter(#[from] crate::filter::FiltersFileError),
+    #[error(transparent)]
+    Serve(Box<crate::runtime::ServeError>),
     #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
@@ -133,6 +138,12 @@ impl From<crate::skills::copies::CopyError> for OpsError {
 }
 
 // Boxed: a config error is large, and every operation returns this type.
+impl From<crate::runtime::ServeError> for OpsError {
+    fn from(e: crate::runtime::ServeError) -> Self {
+        OpsError::Serve(Box::new(e))
+    }
+}
+
 impl From<config::ConfigError> for OpsError {
     fn from(e: config::ConfigError) -> Self {
         OpsError::Config(Box::new(e))
@@ -150,6 +161,8 @@ impl crate::error::Hint for OpsError {
     fn hint(&self) -> Option<String> {
         match self {
             OpsError::Store(e) => e.hint(),
+            OpsError::Filter(e) => e.hint(),
+            OpsError::Serve(e) => e.hint(),
             OpsError::SkillCopy(e) => e.as_ref().hint(),
             OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
                 Some("the package has no skills; `agx list --skills` lists installed ones".into())

@@ -993,6 +993,11 @@ pub fn add(
             .get(&key)
             .map(|d| d.args.clone())
             .unwrap_or_default(),
+        filter: project
+            .servers
+            .get(&key)
+            .map(|d| d.filter.clone())
+            .unwrap_or_default(),
     };
     project.servers.insert(key.clone(), decl);
     let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;

@@ -71,6 +71,9 @@ pub struct ServerDecl {
     /// `args`: arguments for a wrapped server's own command, written into the entry after
     /// `agx serve SERVER --` (an agx server refuses them when it starts).
     pub args: Vec<String>,
+    /// `tools`, `prompts`, `resources`: what `agx serve` hides, renames and re-describes
+    /// (docs/profiles.md).
+    pub filter: crate::filter::FilterSpec,
 }
 
 /// A project: `agx.toml` with `agx.local.toml` laid over it.
@@ -201,7 +204,17 @@ const TOP_KEYS: &[&str] = &["project", "servers"];
 /// Tables of a package manifest that may share the file with the project tables.
 const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
 const PROJECT_KEYS: &[&str] = &["clients"];
-const COMMITTED_SERVER_KEYS: &[&str] = &["server", "version", "settings", "enabled", "args"];
+const COMMITTED_SERVER_KEYS: &[&str] = &[
+    "server",
+    "version",
+    "settings",
+    "enabled",
+    "args",
+    "tools",
+    "prompts",
+    "resources",
+];
+const FILTER_KEYS: &[&str] = &["allow", "deny", "rename", "descriptions"];
 
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
@@ -411,6 +424,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
             .into_iter()
             .map(|(arg, _)| arg)
             .collect();
+        let filter = read_filter(f, file, key, &t);
         let (Some(target), Some(requirement)) = (target, requirement) else {
             continue;
         };
@@ -439,9 +453,66 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                 settings,
                 enabled,
                 args,
+                filter,
             },
         );
     }
+}
+
+/// The `tools`, `prompts` and `resources` filters of server `key`, each checked (globs,
+/// renames) where it is written.
+fn read_filter(
+    f: &mut Findings,
+    file: &SourceFile,
+    key: &str,
+    server: &Table,
+) -> crate::filter::FilterSpec {
+    use crate::filter::{FilterSpec, Kind, Rules};
+    let mut spec = FilterSpec::default();
+    for (name, kind, slot) in [
+        ("tools", Kind::Tool, &mut spec.tools),
+        ("prompts", Kind::Prompt, &mut spec.prompts),
+        ("resources", Kind::Resource, &mut spec.resources),
+    ] {
+        let Some(entry) = server.get(name) else {
+            continue;
+        };
+        let what = format!("`{name}` of server `{key}`");
+        let Some(t) = Table::read(
+            f,
+            file,
+            &entry.value,
+            entry.key_span.clone(),
+            what,
+            FILTER_KEYS,
+        ) else {
+            continue;
+        };
+        let strings = |f: &mut Findings, list: &str| -> Vec<String> {
+            t.strings(f, list)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect()
+        };
+        let rules = Rules {
+            allow: strings(f, "allow"),
+            deny: strings(f, "deny"),
+            rename: t.string_map(f, "rename").unwrap_or_default(),
+            descriptions: t.string_map(f, "descriptions").unwrap_or_default(),
+        };
+        match rules.check(kind, &file.rel) {
+            Ok(_) => *slot = rules,
+            Err(e) => f.at(
+                codes::INVALID_FILTER,
+                file,
+                &entry.value.span,
+                format!("{} of server `{key}`: {}", e.what, e.detail),
+                crate::error::Hint::hint(&e),
+            ),
+        }
+    }
+    spec
 }
 
 fn read_settings(

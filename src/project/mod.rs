@@ -108,6 +108,20 @@ pub fn lock_project(dir: &std::path::Path) -> Result<crate::file_lock::FileLock,
 pub fn serve_values(
     server: &crate::name::QualifiedName,
 ) -> Option<(PathBuf, std::collections::BTreeMap<String, String>)> {
+    serve_entry(server).map(|(file, decl)| (file, decl.settings))
+}
+
+/// The project's filter of `server` for `agx serve` (found as [`serve_values`] finds
+/// settings), when its entry has one.
+pub fn serve_filter(
+    server: &crate::name::QualifiedName,
+) -> Option<(PathBuf, crate::filter::FilterSpec)> {
+    serve_entry(server)
+        .map(|(file, decl)| (file, decl.filter))
+        .filter(|(_, filter)| !filter.is_empty())
+}
+
+fn serve_entry(server: &crate::name::QualifiedName) -> Option<(PathBuf, ServerDecl)> {
     let dir = match std::env::var_os(PROJECT_ENV) {
         Some(dir) => PathBuf::from(dir),
         None => discover::walk_up(&std::env::current_dir().ok()?)?,
@@ -115,10 +129,10 @@ pub fn serve_values(
     let project = match Project::load(&dir) {
         Ok(p) => p,
         Err(e) => {
-            tracing::warn!("project settings of {} not applied: {e}", dir.display());
+            tracing::warn!("project entries of {} not applied: {e}", dir.display());
             return None;
         }
     };
     let (_, decl) = project.entry_for(server)?;
-    Some((dir.join(PROJECT_FILE), decl.settings.clone()))
+    Some((dir.join(PROJECT_FILE), decl.clone()))
 }

@@ -16,6 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
+use super::filtered::{FromClient, Rewriter};
 use super::stdio::PARSE_ERROR;
 use crate::settings::{Redactor, placeholders};
 
@@ -94,11 +95,13 @@ impl Remote {
     }
 
     /// `text` (an error about this remote) without the server's secret values.
-    fn redact(&self, text: &str) -> String {
+    pub(super) fn redact(&self, text: &str) -> String {
         self.redactor.redact(text).into_owned()
     }
 
-    fn transport(&self) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
+    pub(super) fn transport(
+        &self,
+    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
         let mut custom = HashMap::new();
         for (name, value) in &self.headers {
             let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
@@ -121,16 +124,17 @@ impl Remote {
     }
 }
 
-/// Bridge stdin/stdout to `remote` until the client closes stdin.
-pub async fn serve(remote: Remote) -> Result<(), ServeError> {
+/// Bridge stdin/stdout to `remote` until the client closes stdin, through a filter's
+/// `rewriter` when the server has one.
+pub async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), ServeError> {
     let stdin = BufReader::new(tokio::io::stdin());
     let stdout = tokio::io::stdout();
-    run(remote, stdin, stdout).await;
+    run(remote, rewriter, stdin, stdout).await;
     Ok(())
 }
 
 /// The bridge loop over any reader and writer (stdio in production, pipes in tests).
-pub async fn run<R, W>(remote: Remote, reader: R, mut writer: W)
+pub async fn run<R, W>(remote: Remote, mut rewriter: Option<Rewriter>, reader: R, mut writer: W)
 where
     R: tokio::io::AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -155,6 +159,19 @@ where
                 if line.trim().is_empty() {
                     continue;
                 }
+                let line = match &mut rewriter {
+                    Some(r) => match serde_json::from_str::<serde_json::Value>(&line) {
+                        Ok(message) => match r.from_client(message) {
+                            FromClient::Forward(message) => message.to_string(),
+                            FromClient::Reply(reply) => {
+                                write_line(&mut writer, &reply).await;
+                                continue;
+                            }
+                        },
+                        Err(_) => line,
+                    },
+                    None => line,
+                };
                 let message: ClientJsonRpcMessage = match serde_json::from_str(&line) {
                     Ok(m) => m,
                     Err(e) => {
@@ -187,7 +204,13 @@ where
                         if let Some(id) = response_id(&message) {
                             pending.remove(&id);
                         }
-                        write_line(&mut writer, &message).await;
+                        match &mut rewriter {
+                            Some(r) if r.awaits_lists() => match serde_json::to_value(&message) {
+                                Ok(value) => write_line(&mut writer, &r.from_server(value)).await,
+                                Err(_) => write_line(&mut writer, &message).await,
+                            },
+                            _ => write_line(&mut writer, &message).await,
+                        }
                     }
                     None => {
                         let detail = "the connection to the remote server ended".to_string();

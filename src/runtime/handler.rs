@@ -42,6 +42,8 @@ pub struct Runtime {
     prompt_index: HashMap<String, usize>,
     tool_list: Vec<Tool>,
     prompt_list: Vec<Prompt>,
+    /// The filter already applied to the lists, kept to say why a hidden item is refused.
+    filter: Option<Arc<crate::filter::Filter>>,
 }
 
 impl Runtime {
@@ -94,7 +96,28 @@ impl Runtime {
             prompts,
             resources,
             completions,
+            filter: None,
         }
+    }
+
+    /// What `tools/list` answers.
+    pub fn tool_list(&self) -> &[Tool] {
+        &self.tool_list
+    }
+
+    /// Name `filter` (already applied to the assembly) in refusals of what it hides.
+    pub fn with_filter(mut self, filter: Option<Arc<crate::filter::Filter>>) -> Runtime {
+        self.filter = filter;
+        self
+    }
+
+    /// The refusal of a call to `name` that the filter hides, when it does.
+    fn hidden(&self, kind: crate::filter::Kind, name: &str) -> Option<ErrorData> {
+        let message = self
+            .filter
+            .as_ref()?
+            .refusal(kind, name, &self.info.server_info.name)?;
+        Some(ErrorData::invalid_params(message, None))
     }
 }
 
@@ -121,13 +144,18 @@ impl AgxServer {
     fn prompt(&self, name: &str) -> Result<&ExposedPrompt, ErrorData> {
         match self.rt.prompt_index.get(name) {
             Some(&i) => Ok(&self.rt.prompts[i]),
-            None => Err(ErrorData::invalid_params(
-                format!(
-                    "unknown prompt `{name}`; this server offers: {}",
-                    names(self.rt.prompts.iter().map(|p| p.exposed.as_str()))
-                ),
-                None,
-            )),
+            None => Err(self
+                .rt
+                .hidden(crate::filter::Kind::Prompt, name)
+                .unwrap_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!(
+                            "unknown prompt `{name}`; this server offers: {}",
+                            names(self.rt.prompts.iter().map(|p| p.exposed.as_str()))
+                        ),
+                        None,
+                    )
+                })),
         }
     }
 
@@ -253,6 +281,9 @@ impl ServerHandler for AgxServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(&i) = self.rt.tool_index.get(request.name.as_ref()) else {
+            if let Some(refusal) = self.rt.hidden(crate::filter::Kind::Tool, &request.name) {
+                return Err(refusal);
+            }
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool `{}`; this server offers: {}",

@@ -9,9 +9,11 @@ pub mod assemble;
 pub mod bridge;
 pub mod channel;
 mod completions;
+pub mod filtered;
 mod handler;
 pub mod handoff;
 mod http;
+pub mod listing;
 pub mod log;
 mod output;
 pub mod process;
@@ -97,6 +99,10 @@ pub enum ServeError {
     MissingSettings { what: String, detail: String },
     #[error(transparent)]
     Settings(Box<crate::settings::SettingsError>),
+    #[error(transparent)]
+    Filter(#[from] crate::filter::FiltersFileError),
+    #[error("could not list the tools of {server}: {detail}")]
+    Listing { server: String, detail: String },
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -131,6 +137,11 @@ impl crate::error::Hint for ServeError {
                     .into(),
             ),
             ServeError::Settings(e) => e.hint(),
+            ServeError::Filter(e) => e.hint(),
+            ServeError::Listing { .. } => Some(
+                "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
+                    .into(),
+            ),
         }
     }
 }
@@ -170,6 +181,32 @@ pub fn serve_installed(
     args: &[String],
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
+    let loaded = load_installed(paths, pinned, args)?;
+    let filter = server_filter(paths, &loaded.server)?;
+    run(
+        loaded.assembled,
+        listen,
+        Some(log_file(&paths.logs_dir(), &loaded.server)),
+        loaded.note.as_deref(),
+        filter,
+    )
+}
+
+/// A server loaded from the store as `agx serve` loads it.
+pub struct Loaded {
+    /// Assembled, its settings resolved.
+    pub assembled: Assembled,
+    pub server: QualifiedName,
+    /// What the log says first (which version was chosen, when not the user's).
+    pub note: Option<String>,
+}
+
+/// Load `pinned` as [`serve_installed`] does, without serving it.
+pub fn load_installed(
+    paths: &AgxPaths,
+    pinned: &PinnedServer,
+    args: &[String],
+) -> Result<Loaded, ServeError> {
     let store = Store::open(paths);
     let (mut assembled, server, note) = {
         // Readers share the store lock while loading, so an install cannot swap a package
@@ -216,12 +253,24 @@ pub fn serve_installed(
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
-    run(
+    Ok(Loaded {
         assembled,
-        listen,
-        Some(log_file(&paths.logs_dir(), &server)),
-        note.as_deref(),
-    )
+        server,
+        note,
+    })
+}
+
+/// The filter of `server` (docs/profiles.md): the project's (`agx.toml`, when `agx serve`
+/// runs in a project with an entry for it), else the user's (`agx install-server --deny`).
+pub fn server_filter(
+    paths: &AgxPaths,
+    server: &QualifiedName,
+) -> Result<Option<Arc<crate::filter::Filter>>, crate::filter::FiltersFileError> {
+    if let Some((file, spec)) = crate::project::serve_filter(server) {
+        let filter = crate::filter::Filter::new(spec, file.display().to_string())?;
+        return Ok(Some(Arc::new(filter)));
+    }
+    Ok(crate::filter::user_filter(paths, server)?.map(Arc::new))
 }
 
 /// A store error with its fix, for messages that carry it as text.
@@ -232,15 +281,17 @@ fn describe_store_error(e: &crate::store::StoreError) -> String {
     }
 }
 
-/// Serve an assembled server until the client goes away, logging `note` first. A wrapped
-/// server replaces this process and only returns on failure.
+/// Serve an assembled server until the client goes away, logging `note` first, through
+/// `filter` when it has one. A wrapped server without a filter replaces this process and only
+/// returns on failure; with one, agx proxies it.
 pub fn run(
     assembled: Assembled,
     listen: Listen,
     log_file: Option<PathBuf>,
     note: Option<&str>,
+    filter: Option<Arc<crate::filter::Filter>>,
 ) -> Result<(), ServeError> {
-    let assembly = match assembled {
+    let mut assembly = match assembled {
         Assembled::Wrapped(w) => match &w.url {
             Some(url) => {
                 let remote = bridge::Remote::of(&w, url, &w.headers)?;
@@ -254,12 +305,22 @@ pub fn run(
                     });
                 }
                 let _log = log::init(log_file.as_deref());
-                return block_on_current_thread(bridge::serve(remote));
+                let rewriter = filter.map(|f| filtered::Rewriter::new(f, w.server.to_string()));
+                return block_on_current_thread(bridge::serve(remote, rewriter));
             }
-            None => return Err(wrapped::exec(&w)),
+            None => match filter {
+                Some(filter) => {
+                    let _log = log::init(log_file.as_deref());
+                    return block_on_current_thread(filtered::serve_wrapped(&w, filter));
+                }
+                None => return Err(wrapped::exec(&w)),
+            },
         },
         Assembled::Native(a) => a,
     };
+    if let Some(filter) = &filter {
+        filtered::apply_to_assembly(filter, &mut assembly);
+    }
     let _log = log::init(log_file.as_deref());
     if let Some(note) = note {
         tracing::info!("{note}");
@@ -280,7 +341,7 @@ pub fn run(
             assembly.tools.len(),
             assembly.prompts.len()
         );
-        let runtime = Arc::new(Runtime::new(assembly));
+        let runtime = Arc::new(Runtime::new(assembly).with_filter(filter));
         release_freed_memory();
         match listen {
             Listen::Stdio => {

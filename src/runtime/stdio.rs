@@ -31,7 +31,7 @@ pub const OFFERED_METHODS: [&str; 14] = [
 ];
 
 /// Incoming lines longer than this are discarded (with an error reply).
-const MAX_LINE: usize = 64 * 1024 * 1024;
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
@@ -39,9 +39,7 @@ pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 
 pub struct LineTransport<R, W> {
-    reader: BufReader<R>,
-    line: Vec<u8>,
-    discarding: bool,
+    lines: BoundedLines<R>,
     out: Arc<Mutex<W>>,
     /// Whether rmcp has left its pre-initialization state (it treats a notification or
     /// response received before then as fatal, so those are dropped here).
@@ -51,9 +49,7 @@ pub struct LineTransport<R, W> {
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
     pub fn new(read: R, write: W) -> Self {
         LineTransport {
-            reader: BufReader::new(read),
-            line: Vec::new(),
-            discarding: false,
+            lines: BoundedLines::new(read),
             out: Arc::new(Mutex::new(write)),
             started: false,
         }
@@ -225,13 +221,34 @@ async fn write_line<W: AsyncWrite + Unpin>(out: &Mutex<W>, bytes: &[u8]) -> std:
     w.flush().await
 }
 
-impl<R, W> LineTransport<R, W>
-where
-    R: AsyncRead + Unpin + Send,
-{
-    /// Read one line into `self.line`, keeping a partial line when cancelled. Returns
-    /// `Some(true)` for a line, `Some(false)` for a discarded over-long line, `None` at end.
-    async fn read_line(&mut self) -> Option<bool> {
+/// Lines of at most [`MAX_LINE`] bytes from a reader: a longer line is discarded as it
+/// arrives, never held whole. Cancel-safe: a partial line is kept for the next read. The
+/// stdio transport and the filtering proxy read through it.
+pub struct BoundedLines<R> {
+    reader: BufReader<R>,
+    line: Vec<u8>,
+    discarding: bool,
+    /// Whether `line` holds a line already returned (cleared by the next read, so its
+    /// buffer is reused).
+    returned: bool,
+}
+
+impl<R: AsyncRead + Unpin> BoundedLines<R> {
+    pub fn new(read: R) -> Self {
+        BoundedLines {
+            reader: BufReader::new(read),
+            line: Vec::new(),
+            discarding: false,
+            returned: false,
+        }
+    }
+
+    /// Read one line (its newline included) into [`Self::line`]. Returns `Some(true)` for a
+    /// line, `Some(false)` for a discarded over-long line, `None` at end.
+    pub async fn read_line(&mut self) -> Option<bool> {
+        if std::mem::take(&mut self.returned) {
+            self.line.clear();
+        }
         loop {
             let available = match self.reader.fill_buf().await {
                 Ok(a) if !a.is_empty() => a,
@@ -252,9 +269,15 @@ where
             self.reader.consume(take);
             if newline.is_some() {
                 let was_discarding = std::mem::replace(&mut self.discarding, false);
+                self.returned = true;
                 return Some(!(was_discarding || oversized));
             }
         }
+    }
+
+    /// The line read last.
+    pub fn line(&self) -> &[u8] {
+        &self.line
     }
 }
 
@@ -278,12 +301,11 @@ where
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
-            let complete = self.read_line().await?;
+            let complete = self.lines.read_line().await?;
             let verdict = if complete {
-                let line = self.line.trim_ascii();
+                let line = self.lines.line().trim_ascii();
                 let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
                 if line.is_empty() {
-                    self.line.clear();
                     continue;
                 }
                 classify(line, self.started)
@@ -294,7 +316,6 @@ where
                     format!("Invalid request: message longer than {MAX_LINE} bytes"),
                 ))
             };
-            self.line.clear();
             match verdict {
                 Verdict::Pass(msg) => {
                     if !self.started && starts_lifecycle(&msg) {

@@ -2,6 +2,7 @@
 //! with that program (exec), so stdio passes straight through with no copying. Windows has
 //! no exec: there agx starts the program on the same standard streams, waits for it and
 //! exits with its exit code.
+//! A server with a filter is not exec'd: `agx serve` proxies it (filtered.rs).
 
 use super::ServeError;
 use super::assemble::{WrappedServer, package_env};
@@ -10,30 +11,39 @@ use crate::settings::placeholders;
 
 /// Exec the wrapped server. Returns only when it could not be started.
 pub fn exec(w: &WrappedServer) -> ServeError {
+    let (program, mut command) = match command(w) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    ServeError::Wrapped {
+        server: w.server.clone(),
+        program,
+        source: run_in_place(&mut command),
+    }
+}
+
+/// The wrapped server's program (as written, for messages) and the command that starts it
+/// as `agx serve` would: settings substituted, the package's environment, its arguments.
+pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), ServeError> {
     // `${settings.KEY}` in the command and env (server.json arguments and variables).
     let command = placeholders::expand_all(&w.command, &w.settings);
     let env = placeholders::expand_pairs(&w.env, &w.settings);
     let Some((program, args)) = command.split_first() else {
-        return ServeError::Wrapped {
+        return Err(ServeError::Wrapped {
             server: w.server.clone(),
             program: String::new(),
             source: std::io::Error::other("the server's command is empty"),
-        };
+        });
     };
-    let source = run_in_place(
-        std::process::Command::new(resolve_program(&w.package_dir, program))
-            .args(args)
-            .args(&w.args)
-            .current_dir(&w.cwd)
-            .envs(package_env(&w.package_dir, &w.server.package))
-            .envs(env)
-            .envs(w.settings.env_vars()),
-    );
-    ServeError::Wrapped {
-        server: w.server.clone(),
-        program: program.clone(),
-        source,
-    }
+    let mut started = std::process::Command::new(resolve_program(&w.package_dir, program));
+    started
+        .args(args)
+        .args(&w.args)
+        .current_dir(&w.cwd)
+        .envs(package_env(&w.package_dir, &w.server.package))
+        .envs(env)
+        .envs(w.settings.env_vars());
+    Ok((program.clone(), started))
 }
 
 /// Become `command`: exec on Unix. On Windows, run it on this process's standard streams

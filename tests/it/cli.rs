@@ -28,6 +28,7 @@ fn help_lists_every_command() {
             "list",
             "search",
             "info",
+            "tools",
             "new",
             "validate",
             "pack",

@@ -19,6 +19,7 @@ mod cli;
 mod client_safety;
 mod clients;
 mod ecosystem;
+mod filter;
 mod generated;
 mod mcp_registry;
 mod mcp_registry_install;

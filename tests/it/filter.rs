@@ -1,0 +1,496 @@
+//! Tool filters (docs/profiles.md): an agx server filtered by a project's `agx.toml`, and
+//! the real npm `@modelcontextprotocol/server-everything` (pinned) filtered by
+//! `agx install-server --deny`, which `agx serve` then proxies: hidden tools are absent and
+//! refused, and everything else (progress, cancellation, sampling requests from the server
+//! and their answers) passes through.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, command, stderr};
+use crate::support::{AGX, Fixture, TestHome, write_file};
+
+/// (`agx info` describes an ecosystem package's servers under the package.)
+const EVERYTHING_SERVER: &str = "npm/@modelcontextprotocol/server-everything/mcp-server-everything";
+
+/// Raw JSON-RPC lines on `agx serve`'s stdio, every message kept.
+struct Lines {
+    child: Child,
+    stdin: ChildStdin,
+    rx: mpsc::Receiver<Value>,
+}
+
+impl Lines {
+    fn start(home: &TestHome, server: &str, cwd: &Path) -> Lines {
+        let mut child = command(home, AGX)
+            .args(["serve", server])
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("agx serve starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let message = serde_json::from_str(&line).expect("stdout carries JSON-RPC");
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines { child, stdin, rx }
+    }
+
+    /// The program the process of `agx serve` now runs (Linux only: /proc).
+    #[cfg(target_os = "linux")]
+    fn program(&self) -> String {
+        let exe = std::fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap();
+        exe.file_name().unwrap().to_string_lossy().into_owned()
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        // A guard against a hung server, not a timing assertion.
+        self.rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server sends a message")
+    }
+
+    /// Read until the response to `id`; every message before it is returned with it.
+    fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            let m = self.next();
+            if &m["id"] == id && m.get("method").is_none() {
+                return (m, before);
+            }
+            before.push(m);
+        }
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.until_response(&json!(id))
+    }
+
+    fn initialize(&mut self, capabilities: Value) {
+        let (init, _) = self.request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": capabilities,
+                   "clientInfo": {"name": "agx-test", "version": "1"}}),
+        );
+        assert!(init["result"]["serverInfo"].is_object(), "{init}");
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
+        let (list, _) = self.request(id, method, json!({}));
+        list["result"][array]
+            .as_array()
+            .unwrap_or_else(|| panic!("a list: {list}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+impl Drop for Lines {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_projects_filter_hides_renames_and_refuses_tools_of_an_agx_server() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\n\
+         tools = { deny = [\"alert*\"], rename = { get_forecast = \"forecast\" }, \
+                   descriptions = { sunrise = \"Daylight times\" } }\n\
+         prompts = { allow = [\"weather_*\"] }\n",
+    );
+    let mut s = Lines::start(&home, "acme/weather/forecast", project.path());
+    s.initialize(json!({}));
+    let (list, _) = s.request(2, "tools/list", json!({}));
+    let tools: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"forecast"), "{tools:?}");
+    assert!(!tools.contains(&"get_forecast"), "{tools:?}");
+    assert!(!tools.contains(&"alerts"), "{tools:?}");
+    let sunrise = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "sunrise")
+        .unwrap();
+    assert_eq!(sunrise["description"], "Daylight times");
+    assert_eq!(
+        s.names(3, "prompts/list", "prompts"),
+        vec!["weather_report".to_string()]
+    );
+
+    let (refused, _) = s.request(4, "tools/call", json!({"name": "alerts", "arguments": {}}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("denied by `alert*`"), "{message}");
+    assert!(message.contains("agx.toml"), "{message}");
+    let (renamed, _) = s.request(
+        5,
+        "tools/call",
+        json!({"name": "get_forecast", "arguments": {}}),
+    );
+    assert!(
+        renamed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("renamed to `forecast`"),
+        "{renamed}"
+    );
+    let (prompt, _) = s.request(6, "prompts/get", json!({"name": "packing_list"}));
+    assert!(
+        prompt["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not in its allow list"),
+        "{prompt}"
+    );
+
+    // `agx info` in the project shows the filter and where it is written.
+    let out = command(&home, AGX)
+        .args(["info", "acme/weather/forecast"])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("agx.toml):"), "{text}");
+    assert!(text.contains("tools deny: alert*"), "{text}");
+    assert!(
+        text.contains("tools rename: get_forecast → forecast"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_glob_in_agx_toml_is_reported_with_its_place() {
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\ntools = { deny = [\"a[b\"] }\n",
+    );
+    let home = TestHome::new();
+    let out = command(&home, AGX)
+        .args(["sync", "--check"])
+        .current_dir(project.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("agx.toml:3:"), "{err}");
+    assert!(err.contains("`tools.deny` glob `a[b`"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+}
+
+/// A home with server-everything installed and a Cursor entry for it, filtered with
+/// `--deny`; returns the home and the entry's file.
+fn everything_denying(deny: &[&str]) -> (TestHome, tempfile::TempDir) {
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let mut args = vec![
+        "install-server".to_string(),
+        "cursor".into(),
+        EVERYTHING_SERVER.into(),
+        "--config".into(),
+        config.display().to_string(),
+    ];
+    for d in deny {
+        args.extend(["--deny".to_string(), d.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = agx(&home, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (home, dir)
+}
+
+#[test]
+fn a_denied_tool_of_a_wrapped_npm_server_is_absent_and_refused_and_the_entry_stays_plain() {
+    let (home, dir) = everything_denying(&["add", "print*"]);
+    // The entry launches `agx serve REF` alone; the filter is agx's state.
+    let entry: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("mcp.json")).unwrap())
+            .unwrap();
+    let server = entry["mcpServers"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
+    assert_eq!(
+        server["args"],
+        json!(["serve", EVERYTHING_SERVER]),
+        "{entry}"
+    );
+    let recorded = std::fs::read_to_string(home.agx_home().join("filters-v1.toml")).unwrap();
+    assert!(
+        recorded.contains("deny = [\"add\", \"print*\"]"),
+        "{recorded}"
+    );
+
+    let mut s = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    s.initialize(json!({}));
+    let tools = s.names(2, "tools/list", "tools");
+    assert!(tools.iter().any(|t| t == "echo"), "{tools:?}");
+    assert!(
+        !tools.iter().any(|t| t == "add" || t.starts_with("print")),
+        "{tools:?}"
+    );
+    let (refused, _) = s.request(
+        3,
+        "tools/call",
+        json!({"name": "add", "arguments": {"a": 1, "b": 2}}),
+    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("denied by `add`"), "{message}");
+    assert!(message.contains("filters-v1.toml"), "{message}");
+    let (echo, _) = s.request(
+        4,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"message": "through the filter"}}),
+    );
+    assert_eq!(
+        echo["result"]["content"][0]["text"], "Echo: through the filter",
+        "{echo}"
+    );
+
+    // `agx tools` starts the server, asks it, and shows what the filter leaves.
+    let out = agx(&home, &["tools", EVERYTHING_SERVER, "--tokens"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("tools shown, filter in "), "{text}");
+    assert!(text.contains("(deny add)"), "{text}");
+    assert!(text.contains("(deny print*)"), "{text}");
+    assert!(text.contains("before the filter"), "{text}");
+
+    // `agx info` shows the recorded filter; `--no-filter` removes it.
+    let out = agx(&home, &["info", &format!("npm/{EVERYTHING}")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("tools deny: add, print*"), "{text}");
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            EVERYTHING_SERVER,
+            "--config",
+            config.to_str().unwrap(),
+            "--no-filter",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx(&home, &["info", &format!("npm/{EVERYTHING}")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("tools deny"), "{text}");
+}
+
+#[test]
+fn a_bad_deny_glob_is_refused_and_writes_nothing() {
+    let home = TestHome::new();
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            EVERYTHING_SERVER,
+            "--config",
+            config.to_str().unwrap(),
+            "--deny",
+            "a[b",
+        ],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("glob `a[b`"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+    assert!(!config.exists());
+    assert!(!home.agx_home().join("filters-v1.toml").exists());
+}
+
+#[test]
+fn progress_cancellation_and_sampling_pass_through_the_filtering_proxy() {
+    let (home, dir) = everything_denying(&["add"]);
+    let mut s = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    s.initialize(json!({"sampling": {}}));
+
+    // Progress notifications for the call's token reach the client before its result.
+    let (done, before) = s.request(
+        2,
+        "tools/call",
+        json!({"name": "longRunningOperation", "arguments": {"duration": 1, "steps": 2},
+               "_meta": {"progressToken": "p-1"}}),
+    );
+    assert!(done["result"].is_object(), "{done}");
+    let progress: Vec<&Value> = before
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    assert!(
+        progress
+            .iter()
+            .any(|m| m["params"]["progressToken"] == "p-1"),
+        "{before:?}"
+    );
+
+    // A cancelled call gets no answer: the server stopped it. The later, longer call is
+    // answered first, which it could not be if the short one had run on.
+    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                  "params": {"name": "longRunningOperation", "arguments": {"duration": 1, "steps": 1}}}));
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": 3, "reason": "test"}}),
+    );
+    let (longer, before) = s.request(
+        4,
+        "tools/call",
+        json!({"name": "longRunningOperation", "arguments": {"duration": 3, "steps": 1}}),
+    );
+    assert!(longer["result"].is_object(), "{longer}");
+    assert!(
+        !before
+            .iter()
+            .any(|m| m["id"] == 3 && m.get("method").is_none()),
+        "the cancelled call was answered: {before:?}"
+    );
+
+    // The server's sampling request reaches the client; the client's answer reaches the
+    // server, whose tool result carries it.
+    s.send(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                  "params": {"name": "sampleLLM", "arguments": {"prompt": "hi", "maxTokens": 10}}}));
+    let request = loop {
+        let m = s.next();
+        if m["method"] == "sampling/createMessage" {
+            break m;
+        }
+    };
+    s.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
+        "role": "assistant", "model": "agx-test",
+        "content": {"type": "text", "text": "sampled through agx"}}}));
+    let (result, _) = s.until_response(&json!(5));
+    assert!(
+        result.to_string().contains("sampled through agx"),
+        "{result}"
+    );
+}
+
+#[test]
+fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "acme/weather/forecast",
+            "--config",
+            config.to_str().unwrap(),
+            "--allow",
+            "no_such_tool",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx(&home, &["doctor", "--json"]);
+    assert!(!out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("filter-hides-all"), "{report}");
+
+    // A filters file broken by hand stops `agx serve` with its path, and doctor says so.
+    let filters = home.agx_home().join("filters-v1.toml");
+    write_file(
+        &filters,
+        "version = 1\n[servers.\"acme/weather/forecast\".tools]\ndeny = 3\n",
+    );
+    let out = agx(&home, &["serve", "acme/weather/forecast"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("filters-v1.toml is not a filters file"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    let out = agx(&home, &["doctor", "--json"]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("filter-unusable"), "{report}");
+}
+
+/// Without a filter `agx serve` still becomes the wrapped server (no proxy in between); with
+/// one it stays, as the proxy.
+#[cfg(target_os = "linux")]
+#[test]
+fn only_a_filtered_wrapped_server_is_proxied() {
+    let (home, dir) = everything_denying(&[]);
+    let mut direct = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    direct.initialize(json!({}));
+    assert!(!direct.program().starts_with("agx"), "{}", direct.program());
+    drop(direct);
+
+    let config = dir.path().join("mcp.json");
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            EVERYTHING_SERVER,
+            "--config",
+            config.to_str().unwrap(),
+            "--force",
+            "--deny",
+            "add",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut proxied = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    proxied.initialize(json!({}));
+    assert!(
+        proxied.program().starts_with("agx"),
+        "{}",
+        proxied.program()
+    );
+}
