@@ -34,6 +34,9 @@ _agx() {
             agx,doctor)
                 cmd="agx__subcmd__doctor"
                 ;;
+            agx,export)
+                cmd="agx__subcmd__export"
+                ;;
             agx,gc)
                 cmd="agx__subcmd__gc"
                 ;;
@@ -153,6 +156,9 @@ _agx() {
                 ;;
             agx__subcmd__help,doctor)
                 cmd="agx__subcmd__help__subcmd__doctor"
+                ;;
+            agx__subcmd__help,export)
+                cmd="agx__subcmd__help__subcmd__export"
                 ;;
             agx__subcmd__help,gc)
                 cmd="agx__subcmd__help__subcmd__gc"
@@ -305,7 +311,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,6 +656,32 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__export)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__gc)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --dry-run --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -673,7 +705,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools new validate pack registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -813,6 +845,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
