@@ -315,6 +315,8 @@ pub enum FiltersFileError {
     },
     #[error("{} is not a filters file: {detail}", path.display())]
     Invalid { path: PathBuf, detail: String },
+    #[error("{} does not load, so the filter it may give this server is unknown: {detail}", path.display())]
+    ProjectUnreadable { path: PathBuf, detail: String },
     #[error("could not write {}: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -332,6 +334,10 @@ impl crate::error::Hint for FiltersFileError {
                     .into(),
             ),
             FiltersFileError::Filter(e) => e.hint(),
+            FiltersFileError::ProjectUnreadable { .. } => Some(
+                "fix the project file (`agx validate` names the place); agx does not start a server whose filter it cannot read"
+                    .into(),
+            ),
             FiltersFileError::Read { .. } | FiltersFileError::Write { .. } => None,
         }
     }

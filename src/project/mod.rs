@@ -112,20 +112,45 @@ pub fn serve_values(
 }
 
 /// The project's filter of `server` for `agx serve` (found as [`serve_values`] finds
-/// settings), when its entry has one.
+/// settings), when its entry has one. Unlike settings, a filter fails closed: when the
+/// project file does not load and its text names `server`, the filter it may declare cannot
+/// be known, so the file and its error are returned and the server is not started.
 pub fn serve_filter(
     server: &crate::name::QualifiedName,
-) -> Option<(PathBuf, crate::filter::FilterSpec)> {
-    serve_entry(server)
-        .map(|(file, decl)| (file, decl.filter))
-        .filter(|(_, filter)| !filter.is_empty())
+) -> Result<Option<(PathBuf, crate::filter::FilterSpec)>, (PathBuf, String)> {
+    let Some(dir) = serve_project_dir() else {
+        return Ok(None);
+    };
+    match Project::load(&dir) {
+        Ok(project) => Ok(project
+            .entry_for(server)
+            .map(|(_, decl)| (dir.join(PROJECT_FILE), decl.filter.clone()))
+            .filter(|(_, filter)| !filter.is_empty())),
+        Err(e) => {
+            let file = dir.join(PROJECT_FILE);
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let named =
+                text.contains(&server.to_string()) || text.contains(&server.package.to_string());
+            if named {
+                Err((file, e.to_string()))
+            } else {
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The project `agx serve` runs in: `AGX_PROJECT`, else the nearest one at or above the
+/// current folder.
+fn serve_project_dir() -> Option<PathBuf> {
+    match std::env::var_os(PROJECT_ENV) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => discover::walk_up(&std::env::current_dir().ok()?),
+    }
 }
 
 fn serve_entry(server: &crate::name::QualifiedName) -> Option<(PathBuf, ServerDecl)> {
-    let dir = match std::env::var_os(PROJECT_ENV) {
-        Some(dir) => PathBuf::from(dir),
-        None => discover::walk_up(&std::env::current_dir().ok()?)?,
-    };
+    let dir = serve_project_dir()?;
     let project = match Project::load(&dir) {
         Ok(p) => p,
         Err(e) => {

@@ -266,7 +266,10 @@ pub fn server_filter(
     paths: &AgxPaths,
     server: &QualifiedName,
 ) -> Result<Option<Arc<crate::filter::Filter>>, crate::filter::FiltersFileError> {
-    if let Some((file, spec)) = crate::project::serve_filter(server) {
+    let project = crate::project::serve_filter(server).map_err(|(path, detail)| {
+        crate::filter::FiltersFileError::ProjectUnreadable { path, detail }
+    })?;
+    if let Some((file, spec)) = project {
         let filter = crate::filter::Filter::new(spec, file.display().to_string())?;
         return Ok(Some(Arc::new(filter)));
     }

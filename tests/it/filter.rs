@@ -212,6 +212,38 @@ fn a_bad_glob_in_agx_toml_is_reported_with_its_place() {
     assert!(err.contains("hint:"), "{err}");
 }
 
+/// A filter fails closed: a project file that does not load (here a bad glob) but names the
+/// server stops `agx serve` of that server, instead of serving every tool unfiltered.
+#[test]
+fn a_project_file_that_does_not_load_stops_the_server_it_names() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\ntools = { deny = [\"a[b\"] }\n",
+    );
+    let out = command(&home, AGX)
+        .args(["serve", "acme/weather/forecast"])
+        .current_dir(project.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("agx.toml does not load"), "{err}");
+    assert!(err.contains("hint:"), "{err}");
+
+    // A project file that does not name the server leaves a user-scope server alone.
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.other]\nserver = \"acme/other/thing\"\ntools = { deny = [\"a[b\"] }\n",
+    );
+    let mut s = Lines::start(&home, "acme/weather/forecast", project.path());
+    s.initialize(json!({}));
+    assert!(!s.names(2, "tools/list", "tools").is_empty());
+}
+
 /// A home with server-everything installed and a Cursor entry for it, filtered with
 /// `--deny`; returns the home and the entry's file.
 fn everything_denying(deny: &[&str]) -> (TestHome, tempfile::TempDir) {
