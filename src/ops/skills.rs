@@ -210,6 +210,10 @@ pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
         let mut result = Ok(());
         for i in 0..records.skills.len() {
             let copy = records.skills[i].clone();
+            // A project's copy follows its lock: `agx sync` there moves it.
+            if copy.project.is_some() {
+                continue;
+            }
             let Ok(Some(installed)) = store.installed(&copy.skill.package) else {
                 continue;
             };

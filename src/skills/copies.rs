@@ -22,6 +22,11 @@ pub struct SkillCopy {
     pub version: semver::Version,
     /// [`tree_hash::hash`] of the copy as agx wrote it.
     pub sha256: String,
+    /// The project whose `agx sync` wrote it (its agx.toml's `[skills]`): sync removes it
+    /// when it leaves the project, and its version follows that project's lock, not the
+    /// user's install. `None` for a copy `install-skill` wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
 }
 
 mod qualified {
@@ -168,6 +173,7 @@ pub fn install(
         skill: skill.clone(),
         version: version.clone(),
         sha256: wanted.clone(),
+        project: index.and_then(|i| copies[i].project.clone()),
     };
     if present && tree_hash::hash(dest).ok().as_deref() == Some(wanted.as_str()) {
         let outcome = match index {

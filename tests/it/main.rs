@@ -30,6 +30,7 @@ mod pack;
 mod project;
 mod project_lock;
 mod project_safety;
+mod project_skills;
 mod project_sources;
 mod registry;
 mod resources;
