@@ -176,7 +176,7 @@ fn with_records(
 pub struct CopyStatus {
     pub copy: copies::SkillCopy,
     pub state: copies::CopyState,
-    /// The skill's package is installed.
+    /// The skill's package is installed (for a project's copy: the version it copied).
     pub package_installed: bool,
 }
 
@@ -189,7 +189,11 @@ pub fn recorded_copies(paths: &crate::paths::AgxPaths) -> OpsResult<Vec<CopyStat
         .into_iter()
         .map(|copy| CopyStatus {
             state: copies::state(&copy),
-            package_installed: matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            // A project's copy comes from the version its lock holds.
+            package_installed: match copy.project {
+                Some(_) => store.has_version(&copy.skill.package, &copy.version, None),
+                None => matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            },
             copy,
         })
         .collect())

@@ -295,3 +295,67 @@ fn an_upgrade_refreshes_the_project_copies_and_update_leaves_them_to_the_lock() 
     }
     agx().args(["sync", "--check"]).assert().success();
 }
+
+#[test]
+fn clients_json_lists_each_copy_under_the_clients_that_read_it() {
+    let setup = with_review();
+    setup
+        .fixture
+        .agx(&setup.home)
+        .args(["install", "acme/dev"])
+        .assert()
+        .success();
+    setup
+        .fixture
+        .agx(&setup.home)
+        .args(["install-skill", "claude-code", "acme/dev/release-notes"])
+        .assert()
+        .success();
+    std::fs::write(setup.project.join(".agents/skills/review/SKILL.md"), "mine").unwrap();
+    let (ok, doc) = setup.json(&["clients"]);
+    assert!(ok);
+    let skills_of = |client: &str| -> Vec<serde_json::Value> {
+        doc.as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["client"] == client)
+            .unwrap()["skills"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let claude = skills_of("claude-code");
+    let home = setup.home.home();
+    let project = std::fs::canonicalize(&setup.project).unwrap();
+    assert_eq!(
+        claude,
+        [
+            serde_json::json!({
+                "scope": "project",
+                "folder": project.join(".claude/skills"),
+                "path": project.join(".claude/skills/review"),
+                "skill": "acme/dev/review",
+                "package": "acme/dev",
+                "version": "1.0.0",
+                "state": "ok",
+                "project": project,
+            }),
+            serde_json::json!({
+                "scope": "user",
+                "folder": home.join(".claude/skills"),
+                "path": home.join(".claude/skills/release-notes"),
+                "skill": "acme/dev/release-notes",
+                "package": "acme/dev",
+                "version": "1.0.0",
+                "state": "ok",
+            }),
+        ]
+    );
+    for client in ["codex", "cursor", "gemini", "vscode", "opencode"] {
+        let copies = skills_of(client);
+        assert_eq!(copies.len(), 1, "{client}: {copies:?}");
+        assert_eq!(copies[0]["state"], "hand-edited", "{client}");
+        assert_eq!(copies[0]["scope"], "project", "{client}");
+    }
+    assert_eq!(skills_of("zed"), Vec::<serde_json::Value>::new());
+}
