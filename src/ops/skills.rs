@@ -171,6 +171,52 @@ fn with_records(
     result.map(|()| changes)
 }
 
+/// What [`remove_copies_of`] did.
+#[derive(Debug, Default)]
+pub struct UninstalledCopies {
+    /// Copies removed (or already gone), with their records.
+    pub removed: Vec<(copies::SkillCopy, CopyOutcome)>,
+    /// Copies edited by hand: left in place and recorded, for the user to decide.
+    pub kept: Vec<copies::SkillCopy>,
+}
+
+/// After `agx uninstall`: remove the copies `install-skill` made of the skills of
+/// `packages` (a project's copies follow its lock, which still holds its version).
+pub fn remove_copies_of(
+    ctx: &Context,
+    packages: &[crate::name::PackageName],
+) -> OpsResult<UninstalledCopies> {
+    let path = ctx.paths.clients_file();
+    let mut done = UninstalledCopies::default();
+    if !path.exists() {
+        return Ok(done);
+    }
+    let _lock = Records::lock(&path)?;
+    let mut records = Records::load(&path)?;
+    let before = records.skills.clone();
+    let mut result = Ok(());
+    let ours: Vec<copies::SkillCopy> = records
+        .skills
+        .iter()
+        .filter(|c| c.project.is_none() && packages.contains(&c.skill.package))
+        .cloned()
+        .collect();
+    for copy in ours {
+        match copies::uninstall(&mut records.skills, &copy.skill, &copy.path, false) {
+            Ok(outcome) => done.removed.push((copy, outcome)),
+            Err(copies::CopyError::HandEdited { .. }) => done.kept.push(copy),
+            Err(e) => {
+                result = Err(e.into());
+                break;
+            }
+        }
+    }
+    if records.skills != before {
+        records.save(&path)?;
+    }
+    result.map(|()| done)
+}
+
 /// A recorded copy and how it looks now (for `agx clients`).
 #[derive(Debug, Clone)]
 pub struct CopyStatus {
