@@ -150,6 +150,8 @@ pub fn sync_skills(
     if wanted.is_empty() && !records_file.exists() {
         return Ok(());
     }
+    let _lock = Records::lock(&records_file).map_err(OpsError::from)?;
+    let mut records = Records::load(&records_file).map_err(OpsError::from)?;
     // The sources, each checked against the lock (an installed package only: with --check a
     // missing package is already reported).
     let mut sources = Vec::new();
@@ -160,33 +162,42 @@ pub fn sync_skills(
         if !ctx.store().has_version(&s.package, &s.version, archive) {
             continue;
         }
-        let content = content_of(&dir).ok();
-        if content.as_deref() != Some(s.content.as_str()) {
-            let found = match content {
-                Some(c) => format!(
-                    "but the skill's folder in {} {} hashes to `{c}`",
-                    s.package, s.version
-                ),
-                None => format!(
-                    "but {} {} has no skill `{}`",
-                    s.package, s.version, skill.item
-                ),
-            };
-            return Err(ProjectOpError::Project(
-                skill_field(
-                    &project.dir,
-                    &s.key,
-                    "content",
-                    format!("is `{}`, {found}", s.content),
-                )
-                .into(),
-            ));
+        let hash = s.content.strip_prefix("sha256:").unwrap_or_default();
+        // A copy this project holds was hashed from this very folder of the store (which
+        // never changes once complete) when it was written: no need to read it again.
+        let known = records.skills.iter().any(|c| {
+            c.project.as_deref() == Some(project.dir.as_path())
+                && c.skill == skill
+                && c.version == s.version
+                && c.sha256 == hash
+        });
+        if !known {
+            let content = content_of(&dir).ok();
+            if content.as_deref() != Some(s.content.as_str()) {
+                let found = match content {
+                    Some(c) => format!(
+                        "but the skill's folder in {} {} hashes to `{c}`",
+                        s.package, s.version
+                    ),
+                    None => format!(
+                        "but {} {} has no skill `{}`",
+                        s.package, s.version, skill.item
+                    ),
+                };
+                return Err(ProjectOpError::Project(
+                    skill_field(
+                        &project.dir,
+                        &s.key,
+                        "content",
+                        format!("is `{}`, {found}", s.content),
+                    )
+                    .into(),
+                ));
+            }
         }
         sources.push((*s, skill, dir));
     }
     let folders = skill_folders(project);
-    let _lock = Records::lock(&records_file).map_err(OpsError::from)?;
-    let mut records = Records::load(&records_file).map_err(OpsError::from)?;
     let before = records.skills.clone();
     let result = sync_copies(
         project,
@@ -228,13 +239,26 @@ fn sync_copies(
                 }
                 continue;
             }
+            let hash = locked.content.strip_prefix("sha256:").unwrap_or_default();
+            // Most syncs change nothing: a recorded copy as the lock wants it, unedited.
+            let in_place = recorded.iter().any(|c| {
+                c.path == dest
+                    && c.project.as_deref() == Some(project.dir.as_path())
+                    && c.skill == *skill
+                    && c.version == locked.version
+                    && c.sha256 == hash
+                    && copies::state(c) == CopyState::Ok
+            });
+            if in_place {
+                continue;
+            }
             // A cloned repository cannot make agx write outside it through a link.
             crate::clients::check_confined_in(&project.dir, &dest).map_err(OpsError::from)?;
-            let outcome = copies::install(
+            let outcome = copies::install_hashed(
                 recorded,
                 skill,
                 &locked.version,
-                source,
+                (source, hash),
                 &dest,
                 options.force,
             )
