@@ -198,10 +198,16 @@ pub fn sync_skills(
         sources.push((*s, skill, dir));
     }
     let folders = skill_folders(project);
+    // Every copy the lock wants stays, also one whose package is missing (under --check).
+    let mut keep: BTreeSet<PathBuf> = BTreeSet::new();
+    for s in &wanted {
+        let skill = QualifiedName::parse(&s.skill).map_err(OpsError::from)?;
+        keep.extend(folders.iter().map(|f| f.join(skill.item.as_str())));
+    }
     let before = records.skills.clone();
     let result = sync_copies(
         project,
-        &folders,
+        (&folders, keep),
         &sources,
         &mut records.skills,
         options,
@@ -213,19 +219,19 @@ pub fn sync_skills(
     result
 }
 
+/// Write (or compare) the copies of `sources` in `folders`, then remove the project's
+/// recorded copies that are not in `keep`.
 fn sync_copies(
     project: &Project,
-    folders: &[PathBuf],
+    (folders, keep): (&[PathBuf], BTreeSet<PathBuf>),
     sources: &[(&LockedSkill, QualifiedName, PathBuf)],
     recorded: &mut Vec<SkillCopy>,
     options: SyncOptions,
     report: &mut SyncReport,
 ) -> ProjectResult<()> {
-    let mut keep: BTreeSet<PathBuf> = BTreeSet::new();
     for (locked, skill, source) in sources {
         for folder in folders {
             let dest = folder.join(skill.item.as_str());
-            keep.insert(dest.clone());
             let change = |action| SkillSync {
                 key: locked.key.clone(),
                 skill: locked.skill.clone(),

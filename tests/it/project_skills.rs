@@ -112,6 +112,23 @@ fn add_skill_refuses_a_ref_without_its_package_and_a_missing_skill() {
 }
 
 #[test]
+fn check_without_the_locked_package_names_it_and_keeps_the_copies_wanted() {
+    let setup = with_review();
+    // The store lost the version (a damaged or pruned store): sync --check must say so, not
+    // call the copies it cannot compare unwanted.
+    std::fs::remove_dir_all(setup.home.agx_home().join("store-v1/acme/dev/1.0.0")).unwrap();
+    let out = setup.fails(&["sync", "--check"]);
+    assert!(out.contains("package missing: acme/dev 1.0.0"), "{out}");
+    assert!(!out.contains("no longer in the project"), "{out}");
+    setup.ok(&["sync"]);
+    setup.ok(&["sync", "--check"]);
+    assert_eq!(
+        tree(&setup.project.join(".agents/skills/review")),
+        review_source()
+    );
+}
+
+#[test]
 fn a_foreign_folder_of_the_skills_name_is_never_replaced() {
     let setup = Setup::new(CLIENTS);
     let foreign = setup.project.join(".agents/skills/review");
