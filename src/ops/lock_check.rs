@@ -385,6 +385,47 @@ mod tests {
         }
     }
 
+    fn with_skill() -> LockFile {
+        let mut lock = lock();
+        lock.packages.push(package("acme/dev", "1.0.0", &[]));
+        lock.skills.push(LockedSkill {
+            key: "review".into(),
+            skill: "acme/dev/review".into(),
+            requirement: "^1".into(),
+            package: PackageName::parse("acme/dev").unwrap(),
+            version: "1.0.0".parse().unwrap(),
+            content: "sha256:00".into(),
+        });
+        lock
+    }
+
+    #[test]
+    fn each_disagreeing_skill_field_is_named() {
+        assert_eq!(refused(&with_skill()), None);
+        type Edit = fn(&mut LockFile);
+        let cases: [(&str, Edit); 5] = [
+            ("skill `review` skill", |l| {
+                l.skills[0].skill = "review".into()
+            }),
+            ("skill `review` package", |l| {
+                l.skills[0].package = PackageName::parse("acme/weather").unwrap()
+            }),
+            ("skill `review` version", |l| {
+                l.skills[0].version = "1.1.0".parse().unwrap()
+            }),
+            ("skill `review` version", |l| {
+                l.skills[0].requirement = "^2".into()
+            }),
+            // The package only the skill needed, without the skill.
+            ("package `acme/dev` name", |l| l.skills.clear()),
+        ];
+        for (named, edit) in cases {
+            let mut lock = with_skill();
+            edit(&mut lock);
+            assert_eq!(refused(&lock).as_deref(), Some(named));
+        }
+    }
+
     #[test]
     fn a_resolved_lock_passes() {
         assert_eq!(refused(&lock()), None);
