@@ -4,8 +4,9 @@
 #   - `agx sync` of a project with 20 skills × 6 clients (claude-code, codex, gemini,
 #     vscode, cursor, opencode: 40 copies in .claude/skills and .agents/skills) when nothing
 #     changed                                         (target < 10 ms)
-#   - `agx install-skill all` of one skill: its two copies written (each run starts without
-#     them: `--prepare` removes them with `agx uninstall-skill all`)  (target < 20 ms)
+#   - `agx install-skill all` of one skill: its two copies written and recorded (each run
+#     starts without them: `--prepare` removes them with `agx uninstall-skill all`, then
+#     `sync`s, so that a run does not also pay for flushing the removal)  (target < 20 ms)
 # The 20 skills come from benches/gen-package.sh.
 #
 #   AGX_BIN  agx binary (default: a fresh `cargo build --release`)
@@ -43,6 +44,6 @@ hyperfine -N --warmup 3 --runs "$RUNS" \
     -n 'agx --version' "$AGX --version" \
     -n 'agx sync (20 skills x 6 clients, nothing changed)' "$AGX sync --project $PROJECT"
 hyperfine -N --warmup 3 --runs "$RUNS" \
-    --prepare "$AGX uninstall-skill all bench/many-tools/skill-1" \
+    --prepare "sh -c '$AGX uninstall-skill all bench/many-tools/skill-1 && sync'" \
     -n 'agx --version' "$AGX --version" \
     -n 'agx install-skill all (one skill, two copies)' "$AGX install-skill all bench/many-tools/skill-1"

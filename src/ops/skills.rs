@@ -89,6 +89,11 @@ pub fn install_skill(
         .join(crate::manifest::load::SKILLS_FOLDER)
         .join(skill.item.as_str());
     let folders = place.folders()?;
+    // Hashed once for every folder it is copied to.
+    let hash = crate::skills::tree_hash::hash(&source).map_err(|e| copies::CopyError::Copy {
+        path: source.clone(),
+        source: e,
+    })?;
     with_records(ctx, |records| {
         let mut changes = Vec::new();
         for folder in &folders {
@@ -99,11 +104,11 @@ pub fn install_skill(
             {
                 return (changes, Err(e));
             }
-            let outcome = copies::install(
+            let outcome = copies::install_hashed(
                 &mut records.skills,
                 &skill,
                 &installed.version,
-                &source,
+                (&source, &hash),
                 &dest,
                 force,
             );
