@@ -1,10 +1,13 @@
 #!/bin/sh
 # Write a valid package with N tools (per-item files, several parameters each), one server
-# listing them all, and a text prompt: the input of benches/validate.sh.
-#   benches/gen-package.sh DIR N
+# listing them all, and a text prompt: the input of benches/validate.sh. With SKILLS, also
+# that many Agent Skills (`skill-1`, …: a SKILL.md, a script and a reference each), for
+# benches/skills.sh.
+#   benches/gen-package.sh DIR N [SKILLS]
 set -eu
 dir=$1
 n=$2
+skills=${3:-0}
 mkdir -p "$dir/agx/tools" "$dir/agx/servers" "$dir/agx/prompts" "$dir/bin"
 
 names=""
@@ -39,6 +42,29 @@ TOOL
     i=$((i + 1))
 done
 
+skill_names=""
+i=1
+while [ "$i" -le "$skills" ]; do
+    skill_names="$skill_names\"skill-$i\", "
+    mkdir -p "$dir/skills/skill-$i/scripts" "$dir/skills/skill-$i/references"
+    cat > "$dir/skills/skill-$i/SKILL.md" <<SKILL
+---
+name: skill-$i
+description: Generated skill number $i. Use it when the benchmark asks for skill $i.
+license: MIT
+metadata:
+  number: "$i"
+---
+# Skill $i
+
+Run [the script](scripts/run.sh) and read [the guide](references/guide.md).
+SKILL
+    printf '#!/bin/sh\necho "skill %s"\n' "$i" > "$dir/skills/skill-$i/scripts/run.sh"
+    chmod +x "$dir/skills/skill-$i/scripts/run.sh"
+    printf '# Guide %s\n\nWhat skill %s knows.\n' "$i" "$i" > "$dir/skills/skill-$i/references/guide.md"
+    i=$((i + 1))
+done
+
 cat > "$dir/agx.toml" <<MANIFEST
 [package]
 name = "bench/many-tools"
@@ -49,6 +75,7 @@ description = "A generated package with $n tools"
 servers = ["all"]
 tools = [$names]
 prompts = ["ask"]
+skills = [$skill_names]
 MANIFEST
 
 cat > "$dir/agx/servers/all.toml" <<SERVER

@@ -333,7 +333,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__add)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --project --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --skill --name --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

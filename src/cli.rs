@@ -100,7 +100,7 @@ pub enum Command {
     Prompt(PromptArgs),
     /// Add a server to the project's agx.toml, lock it and sync (docs/projects.md).
     Add(AddArgs),
-    /// Remove a server from the project's agx.toml, agx.lock and client files.
+    /// Remove a server or skill from the project's agx.toml, agx.lock and client files.
     Remove(RemoveArgs),
     /// Resolve the project's servers into agx.lock.
     Lock(LockArgs),
@@ -130,7 +130,12 @@ pub struct AddArgs {
     /// optionally a version requirement (default: `^` the version resolved).
     #[arg(value_name = "SERVER[@REQ]")]
     pub server: String,
-    /// The key in [servers] and in client files (default: derived from the server's name).
+    /// Add a skill (`publisher/package/skill[@REQ]`) to [skills] instead: sync copies it
+    /// into the project's skills folders (docs/skills.md).
+    #[arg(long)]
+    pub skill: bool,
+    /// The key in [servers] and in client files (default: derived from the server's name;
+    /// for a skill, its name).
     #[arg(long, value_name = "KEY")]
     pub name: Option<String>,
     #[command(flatten)]
@@ -139,7 +144,7 @@ pub struct AddArgs {
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
-    /// The key in [servers].
+    /// The key in [servers] or [skills].
     pub key: String,
     #[command(flatten)]
     pub project: ProjectArgs,

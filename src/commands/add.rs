@@ -1,4 +1,5 @@
-//! `agx add`: add a server to the project, lock it and sync (docs/projects.md).
+//! `agx add`: add a server (or with --skill a skill) to the project, lock it and sync
+//! (docs/projects.md).
 
 use super::Context;
 use crate::cli::AddArgs;
@@ -6,7 +7,12 @@ use crate::error::CliResult;
 use crate::ops::project;
 
 pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
-    let report = project::add(
+    let add = if args.skill {
+        project::add_skill
+    } else {
+        project::add
+    };
+    let report = add(
         &ctx.ops()?,
         args.project.project.as_deref(),
         &args.server,
@@ -30,7 +36,14 @@ pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
         "Added",
         &format!(
             "`{}` = {} {} ({} locked)",
-            report.key, report.server, report.requirement, report.version
+            report.key,
+            report
+                .server
+                .as_deref()
+                .or(report.skill.as_deref())
+                .unwrap_or_default(),
+            report.requirement,
+            report.version
         ),
     );
     super::sync::render(&ctx.printer, &report.sync, false)

@@ -11,7 +11,7 @@ use crate::skills::copies::CopyState;
 use crate::style::{Style, paint};
 
 pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
-    let infos = ops::clients::clients()?;
+    let infos = ops::clients::clients(ctx.paths()?)?;
     let mut out = String::new();
     if args.json {
         let _ = writeln!(

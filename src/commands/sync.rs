@@ -46,7 +46,7 @@ pub fn render(printer: &Printer, report: &SyncReport, check: bool) -> CliResult 
         if report.differences.is_empty() {
             printer.status(
                 "Checked",
-                "the lock, the store and every client file are in sync",
+                "the lock, the store, every client file and skill copy are in sync",
             );
         }
         return Ok(());
@@ -69,7 +69,23 @@ pub fn render(printer: &Printer, report: &SyncReport, check: bool) -> CliResult 
             &format!("`{}` in {} ({})", e.key, e.file.display(), e.client),
         );
     }
-    if report.entries.is_empty() && report.installed.is_empty() && !report.lock_written {
+    for copy in &report.skills {
+        let (verb, what) = match copy.action {
+            "added" => ("Added", "skill"),
+            "updated" => ("Updated", "skill"),
+            "removed" => ("Removed", "skill"),
+            _ => ("Kept", "edited skill (no longer managed by agx)"),
+        };
+        printer.status(
+            verb,
+            &format!("{what} {} in {}", copy.skill, copy.path.display()),
+        );
+    }
+    if report.entries.is_empty()
+        && report.skills.is_empty()
+        && report.installed.is_empty()
+        && !report.lock_written
+    {
         printer.status("Synced", "nothing to change");
     }
     Ok(())

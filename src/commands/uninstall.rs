@@ -7,6 +7,7 @@ use crate::cli::UninstallArgs;
 use crate::error::CliResult;
 use crate::name::PackageName;
 use crate::ops;
+use crate::skills::copies::CopyOutcome;
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
     let names = args
@@ -14,7 +15,8 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
         .iter()
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let done = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force)?;
+    let report = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force)?;
+    let done = report.store;
     for broken in &done.broken {
         ctx.printer
             .warn(&format!("{broken}, which is gone (removed with --force)"));
@@ -30,6 +32,28 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
             let _ = write!(what, "; kept: held by project {}", projects.join(", "));
         }
         ctx.printer.status("Removed", &what);
+    }
+    for (copy, outcome) in &report.skills.removed {
+        let verb = match outcome {
+            CopyOutcome::Removed => "Removed",
+            _ => "Forgot",
+        };
+        let how = match outcome {
+            CopyOutcome::Removed => "from",
+            _ => "already gone from",
+        };
+        ctx.printer.status(
+            verb,
+            &format!("skill {} {how} {}", copy.skill, copy.path.display()),
+        );
+    }
+    for copy in &report.skills.kept {
+        ctx.printer.warn(&format!(
+            "kept {}: edited by hand since agx copied {} (`agx uninstall-skill CLIENT {} --force` removes it)",
+            copy.path.display(),
+            copy.skill,
+            copy.skill
+        ));
     }
     Ok(())
 }

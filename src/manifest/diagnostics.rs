@@ -117,13 +117,15 @@ codes! {
     RESOURCE_WITHOUT_CONTENT = "E104" "resource-without-content" Error "a resource has no `uri`/`uri_template`, or nothing to produce its content (`path` or `command`)";
     DUPLICATE_RESOURCE_URI = "E105" "duplicate-resource-uri" Error "two resources of a package have the same `uri` or `uri_template`";
     UNKNOWN_CLIENT = "E200" "unknown-client" Error "[project].clients names a client agx does not know";
-    INVALID_SERVER_KEY = "E201" "invalid-server-key" Error "a [servers] key is not a valid entry name (lowercase letters, digits, `-`)";
+    INVALID_SERVER_KEY = "E201" "invalid-server-key" Error "a [servers] or [skills] key is not a valid entry name (lowercase letters, digits, `-`)";
     INVALID_SERVER_TARGET = "E202" "invalid-server-target" Error "a [servers] entry's `server` is neither a qualified server nor a package";
     PROJECT_SECRET_VALUE = "E203" "project-secret-value" Error "a project file gives a secret setting a value";
     UNDECLARED_PROJECT_SETTING = "E204" "undeclared-project-setting" Error "a project file sets a setting the installed package does not declare";
     INVALID_PROJECT_SETTING_VALUE = "E205" "invalid-project-setting-value" Error "a project setting's value does not fit its declaration (type, enum)";
     CONFLICTING_PROJECT_SETTINGS = "E206" "conflicting-project-settings" Error "two [servers] keys launch one server with different settings";
-    INVALID_FILTER = "E207" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
+    INVALID_SKILL_TARGET = "E207" "invalid-skill-target" Error "a [skills] entry's `skill` is not `publisher/package/skill`";
+    SKILL_FOLDER_CLASH = "E208" "skill-folder-clash" Error "two [skills] entries name skills of one name, which would share one folder";
+    INVALID_FILTER = "E209" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
     FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
     REFERENCE_OUTSIDE_SKILL = "E301" "reference-outside-skill" Error "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
     REFERENCE_MISSING = "E302" "reference-missing" Error "a file reference in a SKILL.md body names no file or folder of the skill";

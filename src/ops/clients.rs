@@ -1,5 +1,7 @@
 //! The supported clients, their config files on this machine, and the agx entries in them.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use super::OpsResult;
@@ -13,6 +15,29 @@ pub struct ClientInfo {
     pub aliases: &'static [&'static str],
     pub format: &'static str,
     pub files: Vec<FileInfo>,
+    /// The skill copies agx wrote into folders this client reads (docs/skills.md).
+    pub skills: Vec<SkillCopyInfo>,
+}
+
+/// One skill copy in a folder a client reads.
+#[derive(Debug, Serialize)]
+pub struct SkillCopyInfo {
+    /// `user` or `project`.
+    pub scope: crate::skills::folders::FolderScope,
+    /// The skills folder (`/home/ada/.agents/skills`).
+    pub folder: PathBuf,
+    /// The copy (`/home/ada/.agents/skills/review`).
+    pub path: PathBuf,
+    /// `publisher/package/skill`.
+    pub skill: String,
+    pub package: String,
+    pub version: semver::Version,
+    /// `ok`, `hand-edited`, `missing`, or `package-missing` (an unedited copy whose package
+    /// is no longer installed).
+    pub state: &'static str,
+    /// The project whose `agx sync` wrote it (absent for `install-skill`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
 }
 
 #[derive(Debug, Serialize)]
@@ -33,8 +58,9 @@ pub struct EntryInfo {
 }
 
 /// Every client in the table; the project scope is read for the current directory.
-pub fn clients() -> OpsResult<Vec<ClientInfo>> {
+pub fn clients(paths: &crate::paths::AgxPaths) -> OpsResult<Vec<ClientInfo>> {
     let host = HostEnv::current().ok_or(ClientError::NoHome)?;
+    let copies = super::skills::recorded_copies(paths)?;
     let mut infos = Vec::new();
     for client in CLIENTS {
         let mut scopes = vec![Scope::User];
@@ -85,7 +111,41 @@ pub fn clients() -> OpsResult<Vec<ClientInfo>> {
             aliases: client.aliases,
             format: client.format.as_str(),
             files,
+            skills: skill_copies(client.id, &copies, &host.home),
         });
     }
     Ok(infos)
+}
+
+/// The recorded copies in the folders `client` reads.
+fn skill_copies(
+    client: &str,
+    copies: &[super::skills::CopyStatus],
+    home: &std::path::Path,
+) -> Vec<SkillCopyInfo> {
+    use crate::skills::copies::CopyState;
+    copies
+        .iter()
+        .filter_map(|c| {
+            let folder = c.copy.path.parent()?;
+            let (_, scope) = crate::skills::folders::readers(folder, Some(home))
+                .into_iter()
+                .find(|(id, _)| *id == client)?;
+            Some(SkillCopyInfo {
+                scope,
+                folder: folder.to_path_buf(),
+                path: c.copy.path.clone(),
+                skill: c.copy.skill.to_string(),
+                package: c.copy.skill.package.to_string(),
+                version: c.copy.version.clone(),
+                state: match (c.state, c.package_installed) {
+                    (CopyState::HandEdited, _) => "hand-edited",
+                    (CopyState::Missing, _) => "missing",
+                    (CopyState::Ok, false) => "package-missing",
+                    (CopyState::Ok, true) => "ok",
+                },
+                project: c.copy.project.clone(),
+            })
+        })
+        .collect()
 }

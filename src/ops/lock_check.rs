@@ -17,7 +17,9 @@ use super::project::{entry_hash, project_entry};
 use crate::clients::ServerEntry;
 use crate::name::{PackageName, QualifiedName};
 use crate::project::lock::field_location;
-use crate::project::{LOCK_FILE, LockError, LockFile, LockedServer, Project, ServerTarget};
+use crate::project::{
+    LOCK_FILE, LockError, LockFile, LockedServer, LockedSkill, Project, ServerTarget,
+};
 
 /// A field of server `key` that disagrees, placed in the lock file of `dir`.
 fn server_field(dir: &Path, key: &str, field: &'static str, detail: String) -> LockError {
@@ -52,7 +54,71 @@ pub fn check_fields(
     for s in &lock.servers {
         check_server(dir, lock, s, project)?;
     }
+    for s in &lock.skills {
+        check_skill(dir, lock, s, project)?;
+    }
     check_packages(dir, lock)
+}
+
+/// A locked skill's fields agree with agx.toml (under --frozen), with each other and with
+/// the lock's packages. Its `content` is checked against the installed package by `sync`.
+fn check_skill(
+    dir: &Path,
+    lock: &LockFile,
+    s: &LockedSkill,
+    project: Option<&Project>,
+) -> Result<(), LockError> {
+    let field = |field, detail| super::project_skills::skill_field(dir, &s.key, field, detail);
+    if let Some(decl) = project.and_then(|p| p.skills.get(&s.key))
+        && decl.skill.to_string() != s.skill
+    {
+        return Err(field(
+            "skill",
+            format!("is `{}`, but agx.toml declares `{}`", s.skill, decl.skill),
+        ));
+    }
+    let skill = QualifiedName::parse(&s.skill)
+        .map_err(|e| field("skill", format!("`{}` names no skill: {e}", s.skill)))?;
+    if s.package != skill.package {
+        return Err(field(
+            "package",
+            format!(
+                "is {}, but `skill = \"{}\"` is in package {}",
+                s.package, s.skill, skill.package
+            ),
+        ));
+    }
+    let Some(package) = lock.package(&s.package) else {
+        return Err(field(
+            "package",
+            format!("is {}, which the lock has no [[package]] for", s.package),
+        ));
+    };
+    if package.version != s.version {
+        return Err(field(
+            "version",
+            format!(
+                "is {}, but the lock's package {} is {}",
+                s.version, package.name, package.version
+            ),
+        ));
+    }
+    let requirement = crate::name::parse_manifest_requirement(&s.requirement).map_err(|e| {
+        field(
+            "requirement",
+            format!("`{}` is not a requirement: {e}", s.requirement),
+        )
+    })?;
+    if !requirement.matches(&s.version) {
+        return Err(field(
+            "version",
+            format!(
+                "is {}, which does not satisfy `requirement = \"{}\"`",
+                s.version, s.requirement
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_server(
@@ -152,7 +218,12 @@ fn check_server(
 /// version it names.
 fn check_packages(dir: &Path, lock: &LockFile) -> Result<(), LockError> {
     let mut reached: BTreeSet<&PackageName> = BTreeSet::new();
-    let mut stack: Vec<&PackageName> = lock.servers.iter().map(|s| &s.package).collect();
+    let mut stack: Vec<&PackageName> = lock
+        .servers
+        .iter()
+        .map(|s| &s.package)
+        .chain(lock.skills.iter().map(|s| &s.package))
+        .collect();
     while let Some(name) = stack.pop() {
         if reached.insert(name)
             && let Some(p) = lock.package(name)
@@ -166,7 +237,7 @@ fn check_packages(dir: &Path, lock: &LockFile) -> Result<(), LockError> {
                 dir,
                 &p.name,
                 "name",
-                "names a package that no locked server needs".into(),
+                "names a package that no locked server or skill needs".into(),
             ));
         }
         for (dep, version) in &p.dependencies {
@@ -288,6 +359,7 @@ mod tests {
                 )),
                 version,
             }],
+            Vec::new(),
             vec![
                 package("acme/weather", "1.1.0", &[("acme/geo", "1.0.0")]),
                 package("acme/geo", "1.0.0", &[]),
@@ -310,6 +382,47 @@ mod tests {
                 Some(format!("{what} {field}"))
             }
             Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn with_skill() -> LockFile {
+        let mut lock = lock();
+        lock.packages.push(package("acme/dev", "1.0.0", &[]));
+        lock.skills.push(LockedSkill {
+            key: "review".into(),
+            skill: "acme/dev/review".into(),
+            requirement: "^1".into(),
+            package: PackageName::parse("acme/dev").unwrap(),
+            version: "1.0.0".parse().unwrap(),
+            content: "sha256:00".into(),
+        });
+        lock
+    }
+
+    #[test]
+    fn each_disagreeing_skill_field_is_named() {
+        assert_eq!(refused(&with_skill()), None);
+        type Edit = fn(&mut LockFile);
+        let cases: [(&str, Edit); 5] = [
+            ("skill `review` skill", |l| {
+                l.skills[0].skill = "review".into()
+            }),
+            ("skill `review` package", |l| {
+                l.skills[0].package = PackageName::parse("acme/weather").unwrap()
+            }),
+            ("skill `review` version", |l| {
+                l.skills[0].version = "1.1.0".parse().unwrap()
+            }),
+            ("skill `review` version", |l| {
+                l.skills[0].requirement = "^2".into()
+            }),
+            // The package only the skill needed, without the skill.
+            ("package `acme/dev` name", |l| l.skills.clear()),
+        ];
+        for (named, edit) in cases {
+            let mut lock = with_skill();
+            edit(&mut lock);
+            assert_eq!(refused(&lock).as_deref(), Some(named));
         }
     }
 

@@ -17,6 +17,7 @@ pub mod locked;
 pub mod new;
 pub mod outdated;
 pub mod project;
+pub mod project_skills;
 pub mod prompt;
 pub mod search;
 pub mod skills;

@@ -18,8 +18,8 @@ use crate::project::install::{install_locked_packages, locked_packages_synced};
 use crate::project::manifest::{Project, ServerDecl, ServerTarget};
 use crate::project::state::{SyncState, WrittenEntry};
 use crate::project::{
-    LOCK_FILE, LockFile, LockedPackage, LockedServer, PROJECT_FILE, ProjectError, find_project,
-    lock_project,
+    LOCK_FILE, LockFile, LockedPackage, LockedServer, LockedSkill, PROJECT_FILE, ProjectError,
+    SkillDecl, find_project, lock_project,
 };
 use crate::regular_file::ReadProblem;
 use crate::resolve::{self, ResolveError};
@@ -53,10 +53,12 @@ pub enum ProjectOpError {
     Collision { key: String, file: PathBuf },
     #[error("`{key}` already launches {holds} in {PROJECT_FILE}")]
     KeyTaken { key: String, holds: String },
-    #[error("no server `{key}` in {PROJECT_FILE}")]
+    #[error("no server or skill `{key}` in {PROJECT_FILE}")]
     NoKey { key: String, known: Vec<String> },
     #[error("`{spec}` is not `<server>[@requirement]`: {reason}")]
     BadSpec { spec: String, reason: String },
+    #[error("`{spec}` is not `<skill>[@requirement]`: {reason}")]
+    BadSkillSpec { spec: String, reason: String },
     #[error("{} does not parse as TOML: {message}", file.display())]
     Edit { file: PathBuf, message: String },
     #[error("the project is out of sync ({count} difference{})", if *count == 1 { "" } else { "s" })]
@@ -114,14 +116,17 @@ impl crate::error::Hint for ProjectOpError {
                 "choose another key with --name, or `agx remove {key}` first"
             )),
             ProjectOpError::NoKey { known, .. } => Some(if known.is_empty() {
-                "the project has no servers".into()
+                "the project has no servers or skills".into()
             } else {
-                format!("its servers: {}", known.join(", "))
+                format!("its keys: {}", known.join(", "))
             }),
             ProjectOpError::BadSpec { .. } => Some(
                 "write `publisher/package/server`, `publisher/package` (one server), optionally `@^1.2`"
                     .into(),
             ),
+            ProjectOpError::BadSkillSpec { .. } => {
+                Some("write `publisher/package/skill`, optionally `@^1.2`".into())
+            }
             ProjectOpError::Edit { .. } => {
                 Some("fix the file (`agx validate` shows where), then run the command again".into())
             }
@@ -207,6 +212,20 @@ pub fn stale_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
             reasons.push(format!("`{}` is no longer in {PROJECT_FILE}", s.key));
         }
     }
+    for (key, decl) in &project.skills {
+        match lock.skill(key) {
+            None => reasons.push(format!("skill `{key}` is not locked")),
+            Some(s) if s.skill != decl.skill.to_string() || s.requirement != decl.version => {
+                reasons.push(format!("skill `{key}` changed in {PROJECT_FILE}"))
+            }
+            Some(_) => {}
+        }
+    }
+    for s in &lock.skills {
+        if !project.skills.contains_key(&s.key) {
+            reasons.push(format!("skill `{}` is no longer in {PROJECT_FILE}", s.key));
+        }
+    }
     reasons
 }
 
@@ -224,6 +243,17 @@ pub fn resolve_lock(
         .partition(|(_, d)| provisioned(d.target.package()));
     let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
     let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
+    // Skills come from agx registry packages, resolved with the servers' packages.
+    let native: Vec<(&PackageName, &semver::VersionReq)> = native
+        .iter()
+        .map(|(_, d)| (d.target.package(), &d.requirement))
+        .chain(
+            project
+                .skills
+                .values()
+                .map(|d| (&d.skill.package, &d.requirement)),
+        )
+        .collect();
     if !native.is_empty() {
         let registry = ctx.open_registry()?;
         let source = registry.source().to_string();
@@ -240,19 +270,18 @@ pub fn resolve_lock(
             .map(|p| (p.name.clone(), p.version.clone()))
             .collect();
         let mut roots: Vec<PackageSpec> = Vec::new();
-        for (_, decl) in &native {
-            let name = decl.target.package();
-            match roots.iter_mut().find(|r| &r.name == name) {
+        for (name, requirement) in &native {
+            match roots.iter_mut().find(|r| &r.name == *name) {
                 // Two keys on one package: both requirements must hold.
                 Some(root) => {
                     let mut both = root.req.clone().unwrap_or(semver::VersionReq::STAR);
                     both.comparators
-                        .extend(decl.requirement.comparators.iter().cloned());
+                        .extend(requirement.comparators.iter().cloned());
                     root.req = Some(both);
                 }
                 None => roots.push(PackageSpec {
-                    name: name.clone(),
-                    req: Some(decl.requirement.clone()),
+                    name: (*name).clone(),
+                    req: Some((*requirement).clone()),
                 }),
             }
         }
@@ -309,7 +338,9 @@ pub fn resolve_lock(
             version: package.version.clone(),
         });
     }
-    Ok(LockFile::new(servers, packages.into_values().collect()))
+    let packages: Vec<LockedPackage> = packages.into_values().collect();
+    let skills = super::project_skills::lock_skills(ctx, project, &packages)?;
+    Ok(LockFile::new(servers, skills, packages))
 }
 
 fn locked_from_index(
@@ -523,6 +554,8 @@ pub struct SyncReport {
     pub entries: Vec<EntrySync>,
     /// Clients without a project-scope file: nothing written for them.
     pub skipped_clients: Vec<&'static str>,
+    /// Skill copies written, removed, kept or found different.
+    pub skills: Vec<super::project_skills::SkillSync>,
     /// With --check: every difference found (empty when in sync).
     pub differences: Vec<String>,
 }
@@ -569,7 +602,8 @@ fn sync_project(
                         .differences
                         .extend(reasons.iter().map(|r| format!("lock stale: {r}")));
                     // Compare the rest with what the lock pins today, if anything.
-                    LockFile::read(&project.dir)?.unwrap_or_else(|| LockFile::new(vec![], vec![]))
+                    LockFile::read(&project.dir)?
+                        .unwrap_or_else(|| LockFile::new(vec![], vec![], vec![]))
                 }
                 _ if mode == LockMode::Locked => {
                     return Err(ProjectOpError::LockWouldChange { reasons });
@@ -591,6 +625,7 @@ fn sync_project(
     check_setting_values(ctx, project)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
+    super::project_skills::sync_skills(ctx, project, &lock, options, &mut report)?;
     Ok(report)
 }
 
@@ -899,7 +934,12 @@ pub fn check_result(report: &SyncReport) -> ProjectResult<()> {
 #[derive(Debug, Serialize)]
 pub struct AddReport {
     pub key: String,
-    pub server: String,
+    /// The server the key launches (absent for a skill).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The skill, `publisher/package/skill` (absent for a server).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
     pub version: semver::Version,
     /// The requirement written into agx.toml.
     pub requirement: String,
@@ -907,22 +947,30 @@ pub struct AddReport {
     pub sync: SyncReport,
 }
 
-/// Split `acme/weather/forecast@^1.1` into the server and the requirement.
-fn split_spec(spec: &str) -> ProjectResult<(ServerTarget, Option<String>)> {
-    let bad = |reason: String| ProjectOpError::BadSpec {
-        spec: spec.into(),
-        reason,
-    };
+/// Split `acme/weather/forecast@^1.1` into the name and the requirement (checked).
+fn split_requirement(spec: &str) -> ProjectResult<(&str, Option<String>)> {
     let name_end = spec.rfind('/').unwrap_or(0);
     let (name, req) = match spec[name_end..].find('@') {
         Some(i) => (&spec[..name_end + i], Some(&spec[name_end + i + 1..])),
         None => (spec, None),
     };
-    let target = ServerTarget::parse(name).map_err(|e| bad(e.to_string()))?;
     if let Some(req) = req {
-        crate::name::parse_manifest_requirement(req).map_err(bad)?;
+        crate::name::parse_manifest_requirement(req).map_err(|reason| ProjectOpError::BadSpec {
+            spec: spec.into(),
+            reason,
+        })?;
     }
-    Ok((target, req.map(str::to_string)))
+    Ok((name, req.map(str::to_string)))
+}
+
+/// Split `acme/weather/forecast@^1.1` into the server and the requirement.
+fn split_spec(spec: &str) -> ProjectResult<(ServerTarget, Option<String>)> {
+    let (name, req) = split_requirement(spec)?;
+    let target = ServerTarget::parse(name).map_err(|e| ProjectOpError::BadSpec {
+        spec: spec.into(),
+        reason: e.to_string(),
+    })?;
+    Ok((target, req))
 }
 
 /// `agx add <server>[@req] [--name KEY]`: add (or change) the entry in agx.toml, relock,
@@ -936,35 +984,12 @@ pub fn add(
 ) -> ProjectResult<AddReport> {
     let (target, req) = split_spec(spec)?;
     let (dir, created, _held) = find_or_start_locked(explicit)?;
-    let file = dir.join(PROJECT_FILE);
-    let original = match crate::regular_file::read_text(&file, MAX_FILE_BYTES) {
-        Ok(text) => text,
-        Err(ReadProblem::NotFound) => String::new(),
-        Err(problem) => {
-            return Err(ProjectError::Read {
-                path: file,
-                source: problem.into_io(),
-            }
-            .into());
-        }
-    };
+    let (file, original, mut project) = read_for_edit(&dir, created)?;
     let key = key.map(str::to_string).unwrap_or_else(|| match &target {
         ServerTarget::Server(q) => shape::default_key(q.item.as_str()),
         ServerTarget::Package(p) => shape::default_key(p.name()),
     });
     clients::plan::check_key(&key)?;
-    let mut project = if created {
-        Project {
-            dir: dir.clone(),
-            clients: Vec::new(),
-            servers: BTreeMap::new(),
-            local_clients: Vec::new(),
-            local_servers: BTreeMap::new(),
-            disabled: BTreeSet::new(),
-        }
-    } else {
-        Project::load(&dir)?
-    };
     if let Some(old) = project.servers.get(&key)
         && old.target != target
     {
@@ -1010,7 +1035,14 @@ pub fn add(
     // `^version` admits the version just resolved, so recording it changes no choice.
     let requirement = req.unwrap_or_else(|| format!("^{version}"));
     locked.requirement = requirement.clone();
-    let text = edit_add(&file, &original, &key, &target, &requirement)?;
+    let text = edit_add(
+        &file,
+        &original,
+        ("servers", "server"),
+        &key,
+        &target.to_string(),
+        &requirement,
+    )?;
     crate::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
         ProjectError::Write {
             path: file.clone(),
@@ -1022,7 +1054,112 @@ pub fn add(
     let launches = lock.server(&key).expect("just locked").launches.clone();
     Ok(AddReport {
         key,
-        server: launches,
+        server: Some(launches),
+        skill: None,
+        version,
+        requirement,
+        created_project: created,
+        sync,
+    })
+}
+
+/// agx.toml's path, text (empty when `created`) and project, for `add` to edit.
+fn read_for_edit(dir: &Path, created: bool) -> ProjectResult<(PathBuf, String, Project)> {
+    let file = dir.join(PROJECT_FILE);
+    let original = match crate::regular_file::read_text(&file, MAX_FILE_BYTES) {
+        Ok(text) => text,
+        Err(ReadProblem::NotFound) => String::new(),
+        Err(problem) => {
+            return Err(ProjectError::Read {
+                path: file,
+                source: problem.into_io(),
+            }
+            .into());
+        }
+    };
+    let project = if created {
+        Project {
+            dir: dir.to_path_buf(),
+            clients: Vec::new(),
+            servers: BTreeMap::new(),
+            skills: BTreeMap::new(),
+            local_clients: Vec::new(),
+            local_servers: BTreeMap::new(),
+            disabled: BTreeSet::new(),
+        }
+    } else {
+        Project::load(dir)?
+    };
+    Ok((file, original, project))
+}
+
+/// `agx add --skill <skill>[@req] [--name KEY]`: add (or change) the entry in agx.toml's
+/// `[skills]`, relock, sync (which copies it into the project's skills folders).
+pub fn add_skill(
+    ctx: &Context,
+    explicit: Option<&Path>,
+    spec: &str,
+    key: Option<&str>,
+) -> ProjectResult<AddReport> {
+    let (name, req) = split_requirement(spec)?;
+    let skill = crate::project::manifest::parse_skill(name).map_err(|reason| {
+        ProjectOpError::BadSkillSpec {
+            spec: spec.into(),
+            reason,
+        }
+    })?;
+    let (dir, created, _held) = find_or_start_locked(explicit)?;
+    let (file, original, mut project) = read_for_edit(&dir, created)?;
+    let key = key.map_or_else(|| skill.item.to_string(), str::to_string);
+    clients::plan::check_key(&key)?;
+    if let Some(old) = project.skills.get(&key)
+        && old.skill != skill
+    {
+        return Err(ProjectOpError::KeyTaken {
+            key,
+            holds: old.skill.to_string(),
+        });
+    }
+    let previous = LockFile::read(&dir).ok().flatten();
+    let requirement_text = req.clone().unwrap_or_else(|| "*".into());
+    project.skills.insert(
+        key.clone(),
+        SkillDecl {
+            skill: skill.clone(),
+            requirement: crate::name::parse_manifest_requirement(&requirement_text)
+                .expect("checked above"),
+            version: requirement_text,
+        },
+    );
+    let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
+    let locked = lock
+        .skills
+        .iter_mut()
+        .find(|s| s.key == key)
+        .expect("just locked");
+    let version = locked.version.clone();
+    let requirement = req.unwrap_or_else(|| format!("^{version}"));
+    locked.requirement = requirement.clone();
+    let text = edit_add(
+        &file,
+        &original,
+        ("skills", "skill"),
+        &key,
+        &skill.to_string(),
+        &requirement,
+    )?;
+    crate::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
+        ProjectError::Write {
+            path: file.clone(),
+            source,
+        }
+    })?;
+    write_lock(&dir, &lock)?;
+    let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
+    Ok(AddReport {
+        key,
+        server: None,
+        skill: Some(skill.to_string()),
         version,
         requirement,
         created_project: created,
@@ -1060,12 +1197,14 @@ fn find_or_start_locked(explicit: Option<&Path>) -> ProjectResult<(PathBuf, bool
     }
 }
 
-/// agx.toml with `key = { server, version }` set in `[servers]`, every other byte kept.
+/// agx.toml with `key = { server, version }` set in `[servers]` (`(table, field)`:
+/// `("skills", "skill")` for a skill), every other byte kept.
 fn edit_add(
     file: &Path,
     original: &str,
+    (table, field): (&str, &str),
     key: &str,
-    target: &ServerTarget,
+    target: &str,
     requirement: &str,
 ) -> ProjectResult<String> {
     let mut doc = parse_edit(file, original)?;
@@ -1074,26 +1213,26 @@ fn edit_add(
         project.insert("clients", toml_edit::value(toml_edit::Array::new()));
         doc.insert("project", toml_edit::Item::Table(project));
     }
-    if !doc.contains_key("servers") {
-        doc.insert("servers", toml_edit::Item::Table(toml_edit::Table::new()));
+    if !doc.contains_key(table) {
+        doc.insert(table, toml_edit::Item::Table(toml_edit::Table::new()));
     }
-    let servers = doc["servers"]
+    let entries = doc[table]
         .as_table_like_mut()
         .ok_or_else(|| ProjectOpError::Edit {
             file: file.into(),
-            message: "[servers] is not a table".into(),
+            message: format!("[{table}] is not a table"),
         })?;
-    match servers.get_mut(key).and_then(|i| i.as_table_like_mut()) {
-        // Keep its settings and layout: change only `server` and `version`.
+    match entries.get_mut(key).and_then(|i| i.as_table_like_mut()) {
+        // Keep its settings and layout: change only the target and `version`.
         Some(existing) => {
-            existing.insert("server", toml_edit::value(target.to_string()));
+            existing.insert(field, toml_edit::value(target));
             existing.insert("version", toml_edit::value(requirement));
         }
         None => {
             let mut entry = toml_edit::InlineTable::new();
-            entry.insert("server", target.to_string().into());
+            entry.insert(field, target.into());
             entry.insert("version", requirement.into());
-            servers.insert(key, toml_edit::value(entry));
+            entries.insert(key, toml_edit::value(entry));
         }
     }
     Ok(doc.to_string())
@@ -1114,16 +1253,26 @@ pub struct RemoveReport {
     pub sync: SyncReport,
 }
 
-/// `agx remove KEY`: drop the entry from agx.toml, from the lock (with the packages only it
-/// needed), and from the client files sync wrote it into.
+/// `agx remove KEY`: drop the server or skill from agx.toml, from the lock (with the
+/// packages only it needed), and from the client files or skills folders sync wrote it
+/// into (a copy edited by hand is left).
 pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResult<RemoveReport> {
     let (project, _held) = open_locked(explicit)?;
-    if !project.servers.contains_key(key) {
+    let table = if project.servers.contains_key(key) {
+        "servers"
+    } else if project.skills.contains_key(key) {
+        "skills"
+    } else {
         return Err(ProjectOpError::NoKey {
             key: key.into(),
-            known: project.servers.keys().cloned().collect(),
+            known: project
+                .servers
+                .keys()
+                .chain(project.skills.keys())
+                .cloned()
+                .collect(),
         });
-    }
+    };
     let file = project.dir.join(PROJECT_FILE);
     let original = crate::regular_file::read_text(&file, MAX_FILE_BYTES).map_err(|problem| {
         ProjectError::Read {
@@ -1132,8 +1281,8 @@ pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResul
         }
     })?;
     let mut doc = parse_edit(&file, &original)?;
-    if let Some(servers) = doc.get_mut("servers").and_then(|s| s.as_table_like_mut()) {
-        servers.remove(key);
+    if let Some(entries) = doc.get_mut(table).and_then(|s| s.as_table_like_mut()) {
+        entries.remove(key);
     }
     crate::atomic::write_file(&file, doc.to_string().as_bytes(), None).map_err(|source| {
         ProjectError::Write {
@@ -1151,7 +1300,7 @@ pub fn remove(ctx: &Context, explicit: Option<&Path>, key: &str) -> ProjectResul
     })
 }
 
-/// The lock without server `key` and the packages nothing else reaches: no registry needed.
+/// The lock without server or skill `key` and the packages nothing else reaches: no registry needed.
 fn prune(lock: &LockFile, key: &str) -> LockFile {
     let servers: Vec<LockedServer> = lock
         .servers
@@ -1159,8 +1308,18 @@ fn prune(lock: &LockFile, key: &str) -> LockFile {
         .filter(|s| s.key != key)
         .cloned()
         .collect();
+    let skills: Vec<LockedSkill> = lock
+        .skills
+        .iter()
+        .filter(|s| s.key != key)
+        .cloned()
+        .collect();
     let mut reached: BTreeSet<PackageName> = BTreeSet::new();
-    let mut stack: Vec<PackageName> = servers.iter().map(|s| s.package.clone()).collect();
+    let mut stack: Vec<PackageName> = servers
+        .iter()
+        .map(|s| s.package.clone())
+        .chain(skills.iter().map(|s| s.package.clone()))
+        .collect();
     while let Some(name) = stack.pop() {
         if reached.insert(name.clone())
             && let Some(p) = lock.package(&name)
@@ -1174,7 +1333,7 @@ fn prune(lock: &LockFile, key: &str) -> LockFile {
         .filter(|p| reached.contains(&p.name))
         .cloned()
         .collect();
-    LockFile::new(servers, packages)
+    LockFile::new(servers, skills, packages)
 }
 
 /// One node of `agx tree`.

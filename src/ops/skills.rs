@@ -89,6 +89,11 @@ pub fn install_skill(
         .join(crate::manifest::load::SKILLS_FOLDER)
         .join(skill.item.as_str());
     let folders = place.folders()?;
+    // Hashed once for every folder it is copied to.
+    let hash = crate::skills::tree_hash::hash(&source).map_err(|e| copies::CopyError::Copy {
+        path: source.clone(),
+        source: e,
+    })?;
     with_records(ctx, |records| {
         let mut changes = Vec::new();
         for folder in &folders {
@@ -99,11 +104,11 @@ pub fn install_skill(
             {
                 return (changes, Err(e));
             }
-            let outcome = copies::install(
+            let outcome = copies::install_hashed(
                 &mut records.skills,
                 &skill,
                 &installed.version,
-                &source,
+                (&source, &hash),
                 &dest,
                 force,
             );
@@ -171,12 +176,58 @@ fn with_records(
     result.map(|()| changes)
 }
 
+/// What [`remove_copies_of`] did.
+#[derive(Debug, Default)]
+pub struct UninstalledCopies {
+    /// Copies removed (or already gone), with their records.
+    pub removed: Vec<(copies::SkillCopy, CopyOutcome)>,
+    /// Copies edited by hand: left in place and recorded, for the user to decide.
+    pub kept: Vec<copies::SkillCopy>,
+}
+
+/// After `agx uninstall`: remove the copies `install-skill` made of the skills of
+/// `packages` (a project's copies follow its lock, which still holds its version).
+pub fn remove_copies_of(
+    ctx: &Context,
+    packages: &[crate::name::PackageName],
+) -> OpsResult<UninstalledCopies> {
+    let path = ctx.paths.clients_file();
+    let mut done = UninstalledCopies::default();
+    if !path.exists() {
+        return Ok(done);
+    }
+    let _lock = Records::lock(&path)?;
+    let mut records = Records::load(&path)?;
+    let before = records.skills.clone();
+    let mut result = Ok(());
+    let ours: Vec<copies::SkillCopy> = records
+        .skills
+        .iter()
+        .filter(|c| c.project.is_none() && packages.contains(&c.skill.package))
+        .cloned()
+        .collect();
+    for copy in ours {
+        match copies::uninstall(&mut records.skills, &copy.skill, &copy.path, false) {
+            Ok(outcome) => done.removed.push((copy, outcome)),
+            Err(copies::CopyError::HandEdited { .. }) => done.kept.push(copy),
+            Err(e) => {
+                result = Err(e.into());
+                break;
+            }
+        }
+    }
+    if records.skills != before {
+        records.save(&path)?;
+    }
+    result.map(|()| done)
+}
+
 /// A recorded copy and how it looks now (for `agx clients`).
 #[derive(Debug, Clone)]
 pub struct CopyStatus {
     pub copy: copies::SkillCopy,
     pub state: copies::CopyState,
-    /// The skill's package is installed.
+    /// The skill's package is installed (for a project's copy: the version it copied).
     pub package_installed: bool,
 }
 
@@ -189,7 +240,11 @@ pub fn recorded_copies(paths: &crate::paths::AgxPaths) -> OpsResult<Vec<CopyStat
         .into_iter()
         .map(|copy| CopyStatus {
             state: copies::state(&copy),
-            package_installed: matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            // A project's copy comes from the version its lock holds.
+            package_installed: match copy.project {
+                Some(_) => store.has_version(&copy.skill.package, &copy.version, None),
+                None => matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            },
             copy,
         })
         .collect())
@@ -210,6 +265,10 @@ pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
         let mut result = Ok(());
         for i in 0..records.skills.len() {
             let copy = records.skills[i].clone();
+            // A project's copy follows its lock: `agx sync` there moves it.
+            if copy.project.is_some() {
+                continue;
+            }
             let Ok(Some(installed)) = store.installed(&copy.skill.package) else {
                 continue;
             };

@@ -1,5 +1,5 @@
 //! Finding the project: `--project DIR` or `AGX_PROJECT` when given, else the nearest folder
-//! at or above the current one whose `agx.toml` has a `[project]` or `[servers]` table (as
+//! at or above the current one whose `agx.toml` has a `[project]`, `[servers]` or `[skills]` table (as
 //! cargo finds `Cargo.toml`). A package's own `agx.toml` (only `[package]`) is walked past,
 //! so a package folder inside a project belongs to that project.
 
@@ -56,11 +56,19 @@ pub fn is_project_file(file: &Path) -> bool {
 fn declares_project(text: &str) -> bool {
     text.lines().any(|line| {
         let line = line.trim_start();
-        ["[project]", "[project.", "[servers]", "[servers."]
-            .iter()
-            .any(|h| line.starts_with(h))
+        [
+            "[project]",
+            "[project.",
+            "[servers]",
+            "[servers.",
+            "[skills]",
+            "[skills.",
+        ]
+        .iter()
+        .any(|h| line.starts_with(h))
             || line.starts_with("project =")
             || line.starts_with("servers =")
+            || line.starts_with("skills =")
     })
 }
 

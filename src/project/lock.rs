@@ -23,7 +23,10 @@ pub struct LockFile {
     /// Each `[servers]` key of agx.toml, by key.
     #[serde(default, rename = "server", skip_serializing_if = "Vec::is_empty")]
     pub servers: Vec<LockedServer>,
-    /// Every package the servers need, by name and version.
+    /// Each `[skills]` key of agx.toml, by key.
+    #[serde(default, rename = "skill", skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<LockedSkill>,
+    /// Every package the servers and skills need, by name and version.
     #[serde(default, rename = "package", skip_serializing_if = "Vec::is_empty")]
     pub packages: Vec<LockedPackage>,
 }
@@ -46,6 +49,22 @@ pub struct LockedServer {
     pub version: semver::Version,
     /// `sha256:` of the client entry it launches (command, arguments, environment).
     pub entry: String,
+}
+
+/// One `[skills]` key: its inputs as written, the package version it resolved to, and the
+/// content hash of the skill's folder in that package (what every copy must hash to).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedSkill {
+    pub key: String,
+    /// `skill` of agx.toml, as written (an input).
+    pub skill: String,
+    /// `version` of agx.toml, as written (`*` when absent; an input).
+    pub requirement: String,
+    pub package: PackageName,
+    pub version: semver::Version,
+    /// `sha256:` of the skill's folder in the package (`skills::tree_hash`).
+    pub content: String,
 }
 
 /// One package at one exact version.
@@ -145,8 +164,13 @@ pub const MAX_LOCK_BYTES: u64 = 16 * 1024 * 1024;
 
 impl LockFile {
     /// A lock with its lists in their canonical order.
-    pub fn new(mut servers: Vec<LockedServer>, mut packages: Vec<LockedPackage>) -> LockFile {
+    pub fn new(
+        mut servers: Vec<LockedServer>,
+        mut skills: Vec<LockedSkill>,
+        mut packages: Vec<LockedPackage>,
+    ) -> LockFile {
         servers.sort_by(|a, b| a.key.cmp(&b.key));
+        skills.sort_by(|a, b| a.key.cmp(&b.key));
         packages.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
         for p in &mut packages {
             p.dependencies.sort();
@@ -154,6 +178,7 @@ impl LockFile {
         LockFile {
             version: LOCK_VERSION,
             servers,
+            skills,
             packages,
         }
     }
@@ -202,34 +227,36 @@ impl LockFile {
         Ok(lock)
     }
 
-    /// Refuse a server key agx.toml could not hold: such an entry matches no key of the
-    /// project, so `sync --frozen` would drop it without a word.
+    /// Refuse a server or skill key agx.toml could not hold: such an entry matches no key of
+    /// the project, so `sync --frozen` would drop it without a word.
     fn check_keys(&self, source: &SourceFile) -> Result<(), LockError> {
-        let Some(bad) = self
-            .servers
-            .iter()
-            .position(|s| !crate::clients::shape::is_portable_key(&s.key))
-        else {
-            return Ok(());
-        };
-        let offset = source
-            .parse()
-            .ok()
-            .and_then(|doc| {
-                doc.pointer(&format!("/server/{bad}/key"))
-                    .map(|n| n.span.start)
-            })
-            .unwrap_or(0);
-        let (line, column) = source.line_col(offset);
-        Err(LockError::Invalid {
-            file: source.rel.clone(),
-            line,
-            column,
-            message: format!(
-                "`{}` is not a server key (lowercase letters, digits and `-`)",
-                self.servers[bad].key
-            ),
-        })
+        let servers = self.servers.iter().map(|s| ("server", s.key.as_str()));
+        let skills = self.skills.iter().map(|s| ("skill", s.key.as_str()));
+        let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
+        for (table, key) in servers.chain(skills) {
+            let i = *index.entry(table).and_modify(|i| *i += 1).or_insert(0);
+            if crate::clients::shape::is_portable_key(key) {
+                continue;
+            }
+            let offset = source
+                .parse()
+                .ok()
+                .and_then(|doc| {
+                    doc.pointer(&format!("/{table}/{i}/key"))
+                        .map(|n| n.span.start)
+                })
+                .unwrap_or(0);
+            let (line, column) = source.line_col(offset);
+            return Err(LockError::Invalid {
+                file: source.rel.clone(),
+                line,
+                column,
+                message: format!(
+                    "`{key}` is not a {table} key (lowercase letters, digits and `-`)"
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Read the lock in `dir`; `None` when there is none.
@@ -252,6 +279,10 @@ impl LockFile {
 
     pub fn server(&self, key: &str) -> Option<&LockedServer> {
         self.servers.iter().find(|s| s.key == key)
+    }
+
+    pub fn skill(&self, key: &str) -> Option<&LockedSkill> {
+        self.skills.iter().find(|s| s.key == key)
     }
 }
 
@@ -327,6 +358,14 @@ mod tests {
                 version: "1.1.0".parse().unwrap(),
                 entry: "sha256:00".into(),
             }],
+            vec![LockedSkill {
+                key: "review".into(),
+                skill: "acme/weather/review".into(),
+                requirement: "^1".into(),
+                package: PackageName::parse("acme/weather").unwrap(),
+                version: "1.1.0".parse().unwrap(),
+                content: "sha256:11".into(),
+            }],
             vec![LockedPackage {
                 name: PackageName::parse("acme/weather").unwrap(),
                 version: "1.1.0".parse().unwrap(),
@@ -351,6 +390,21 @@ mod tests {
         assert!(
             e.to_string().starts_with(&format!(
                 "agx.lock:{line}:7: agx.lock is not valid: `Bad Key`"
+            )),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_skill_key_agx_toml_cannot_hold_is_refused_with_its_line() {
+        let text = sample()
+            .to_text()
+            .replace("key = \"review\"", "key = \"Re view\"");
+        let e = LockFile::parse(&text, Path::new("agx.lock")).unwrap_err();
+        let line = text.lines().position(|l| l.contains("Re view")).unwrap() + 1;
+        assert!(
+            e.to_string().starts_with(&format!(
+                "agx.lock:{line}:7: agx.lock is not valid: `Re view` is not a skill key"
             )),
             "{e}"
         );
@@ -483,7 +537,7 @@ mod tests {
             servers in proptest::collection::vec(server(), 0..6),
             packages in proptest::collection::vec(package(), 0..8),
         ) {
-            let lock = LockFile::new(servers, packages);
+            let lock = LockFile::new(servers, Vec::new(), packages);
             let text = lock.to_text();
             let parsed = LockFile::parse(&text, Path::new("agx.lock")).unwrap();
             prop_assert_eq!(&parsed, &lock);

@@ -5,6 +5,8 @@
 //! clients = ["claude-code", "cursor"]
 //! [servers]
 //! weather = { server = "acme/weather/forecast", version = "^1.1", settings = { units = "metric" } }
+//! [skills]
+//! review = { skill = "acme/dev/review", version = "^1" }
 //! ```
 //!
 //! One checker serves both `agx validate` (every finding, with codes and line:col) and the
@@ -76,6 +78,16 @@ pub struct ServerDecl {
     pub filter: crate::filter::FilterSpec,
 }
 
+/// One `[skills]` entry: a skill of a package, copied into the project's skills folders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillDecl {
+    /// `publisher/package/skill`.
+    pub skill: QualifiedName,
+    /// `version` as written (`*` when absent), and parsed.
+    pub version: String,
+    pub requirement: semver::VersionReq,
+}
+
 /// A project: `agx.toml` with `agx.local.toml` laid over it.
 #[derive(Debug, Clone)]
 pub struct Project {
@@ -84,6 +96,8 @@ pub struct Project {
     pub clients: Vec<&'static Client>,
     /// `[servers]` of agx.toml: what the lock pins.
     pub servers: BTreeMap<String, ServerDecl>,
+    /// `[skills]` of agx.toml (locked too; agx.local.toml has none).
+    pub skills: BTreeMap<String, SkillDecl>,
     /// Clients that agx.local.toml adds.
     pub local_clients: Vec<&'static Client>,
     /// Servers that agx.local.toml adds (resolved at sync, never locked).
@@ -102,6 +116,7 @@ impl Project {
             dir: dir.to_path_buf(),
             clients: committed.clients,
             servers: committed.servers,
+            skills: committed.skills,
             local_clients: Vec::new(),
             local_servers: BTreeMap::new(),
             disabled: BTreeSet::new(),
@@ -191,7 +206,8 @@ pub enum Kind {
 pub struct Draft {
     pub clients: Vec<&'static Client>,
     pub servers: BTreeMap<String, ServerDecl>,
-    /// Whether the file has `[project]` or `[servers]` at all.
+    pub skills: BTreeMap<String, SkillDecl>,
+    /// Whether the file has `[project]`, `[servers]` or `[skills]` at all.
     pub is_project: bool,
     /// Keys that agx.local.toml disables by key alone (`key = { enabled = false }`).
     pub disabled: BTreeSet<String>,
@@ -201,6 +217,8 @@ pub struct Draft {
 }
 
 const TOP_KEYS: &[&str] = &["project", "servers"];
+/// Only the committed file has skills: the lock pins each one.
+const COMMITTED_ONLY_KEYS: &[&str] = &["skills"];
 /// Tables of a package manifest that may share the file with the project tables.
 const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
 const PROJECT_KEYS: &[&str] = &["clients"];
@@ -215,6 +233,7 @@ const COMMITTED_SERVER_KEYS: &[&str] = &[
     "resources",
 ];
 const FILTER_KEYS: &[&str] = &["allow", "deny", "rename", "descriptions"];
+const SKILL_KEYS: &[&str] = &["skill", "version"];
 
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
@@ -269,7 +288,12 @@ pub fn check_file(f: &mut Findings, file: &SourceFile, kind: Kind) -> Draft {
         }
     };
     let allowed: Vec<&str> = match kind {
-        Kind::Committed => TOP_KEYS.iter().chain(PACKAGE_TABLES).copied().collect(),
+        Kind::Committed => TOP_KEYS
+            .iter()
+            .chain(COMMITTED_ONLY_KEYS)
+            .chain(PACKAGE_TABLES)
+            .copied()
+            .collect(),
         Kind::Local => TOP_KEYS.to_vec(),
     };
     // The package tables are checked by the package checker; only the project's are here.
@@ -284,7 +308,125 @@ pub fn check_file(f: &mut Findings, file: &SourceFile, kind: Kind) -> Draft {
         draft.is_project = true;
         read_servers(f, file, &entry.value, kind, &mut draft);
     }
+    if let Some(entry) = top.get("skills") {
+        draft.is_project = true;
+        read_skills(f, file, &entry.value, &mut draft);
+    }
     draft
+}
+
+/// A version requirement as written, or a finding at its place (`*` when absent).
+fn read_requirement(
+    f: &mut Findings,
+    file: &SourceFile,
+    t: &Table,
+) -> (String, Option<semver::VersionReq>) {
+    match t.string(f, "version") {
+        None => ("*".to_string(), Some(semver::VersionReq::STAR)),
+        Some((text, node)) => match crate::name::parse_manifest_requirement(&text) {
+            Ok(req) => (text, Some(req)),
+            Err(e) => {
+                f.at(
+                    codes::INVALID_REQUIREMENT,
+                    file,
+                    &node.span,
+                    format!("`{text}` is not a version requirement: {e}"),
+                    Some("write a requirement such as \"^1.1\", \"~1.1.0\" or \"=1.1.0\"".into()),
+                );
+                (text, None)
+            }
+        },
+    }
+}
+
+/// A skill of a published package: `publisher/package/skill`.
+pub fn parse_skill(text: &str) -> Result<QualifiedName, String> {
+    let skill = QualifiedName::parse(text).map_err(|e| e.to_string())?;
+    if skill.package.publisher().is_none() {
+        return Err("it needs the publisher, the package and the skill".into());
+    }
+    Ok(skill)
+}
+
+fn read_skills(f: &mut Findings, file: &SourceFile, node: &Node, draft: &mut Draft) {
+    let Some(entries) = node.as_table() else {
+        f.at(
+            codes::WRONG_TYPE,
+            file,
+            &node.span,
+            format!("[skills] must be a table, found {}", node.type_name()),
+            None,
+        );
+        return;
+    };
+    // Each copy's folder is the skill's name: two entries may not share one.
+    let mut folders: BTreeMap<String, String> = BTreeMap::new();
+    for entry in entries {
+        let key = &entry.key;
+        if !clients::shape::is_portable_key(key) {
+            f.at(
+                codes::INVALID_SERVER_KEY,
+                file,
+                &entry.key_span,
+                format!("`{key}` is not a valid entry name"),
+                Some(
+                    "use lowercase letters, digits and `-`, starting with a letter or digit".into(),
+                ),
+            );
+            continue;
+        }
+        let what = format!("skill `{key}`");
+        let Some(t) = Table::read(
+            f,
+            file,
+            &entry.value,
+            entry.key_span.clone(),
+            what,
+            SKILL_KEYS,
+        ) else {
+            continue;
+        };
+        let skill = t
+            .require(f, "skill", "\"publisher/package/skill\"")
+            .and_then(|_| t.string(f, "skill"))
+            .and_then(|(text, node)| match parse_skill(&text) {
+                Ok(q) => Some(q),
+                Err(e) => {
+                    f.at(
+                        codes::INVALID_SKILL_TARGET,
+                        file,
+                        &node.span,
+                        format!("`{text}` names no skill: {e}"),
+                        Some("give the package and the skill: `acme/dev/review`".into()),
+                    );
+                    None
+                }
+            });
+        let (version, requirement) = read_requirement(f, file, &t);
+        let (Some(skill), Some(requirement)) = (skill, requirement) else {
+            continue;
+        };
+        let folder = skill.item.to_string();
+        if let Some(other) = folders.get(&folder) {
+            f.at(
+                codes::SKILL_FOLDER_CLASH,
+                file,
+                &entry.key_span,
+                format!("`{key}` and `{other}` both name a skill `{folder}`; their copies would share one folder"),
+                Some("keep one of them: a client loads one skill per name".into()),
+            );
+            continue;
+        }
+        folders.insert(folder, key.clone());
+        draft.skills.insert(
+            key.clone(),
+            SkillDecl {
+                skill,
+                version,
+                requirement,
+            },
+        );
+    }
 }
 
 fn read_project(
@@ -396,24 +538,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                     None
                 }
             });
-        let (version, requirement) = match t.string(f, "version") {
-            None => ("*".to_string(), Some(semver::VersionReq::STAR)),
-            Some((text, node)) => match crate::name::parse_manifest_requirement(&text) {
-                Ok(req) => (text, Some(req)),
-                Err(e) => {
-                    f.at(
-                        codes::INVALID_REQUIREMENT,
-                        file,
-                        &node.span,
-                        format!("`{text}` is not a version requirement: {e}"),
-                        Some(
-                            "write a requirement such as \"^1.1\", \"~1.1.0\" or \"=1.1.0\"".into(),
-                        ),
-                    );
-                    (text, None)
-                }
-            },
-        };
+        let (version, requirement) = read_requirement(f, file, &t);
         let settings = t
             .get("settings")
             .map(|e| read_settings(f, file, key, &e.value, draft))
@@ -756,6 +881,37 @@ mod tests {
         assert!(all.contains("E201 agx.toml:5:1"), "{all}");
         assert!(all.contains("E003 agx.toml:6:"), "{all}");
         assert!(all.contains("E008 agx.toml:6:"), "{all}");
+    }
+
+    #[test]
+    fn skills_are_read_and_bad_ones_are_findings_with_places() {
+        let (draft, found) = check(
+            "[skills]\nreview = { skill = \"acme/dev/review\", version = \"^1\" }\nnotes = { skill = \"acme/dev/release-notes\" }\n",
+            Kind::Committed,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        assert!(draft.is_project);
+        assert_eq!(draft.skills["review"].skill.to_string(), "acme/dev/review");
+        assert_eq!(draft.skills["notes"].requirement, semver::VersionReq::STAR);
+
+        let (_, found) = check(
+            "[skills]\nreview = { skill = \"acme/dev\" }\nb = { skill = \"acme/dev/review\", version = \"one\" }\nc = { skill = \"acme/dev/review\" }\nd = { skill = \"contoso/x/review\", colour = 1 }\n",
+            Kind::Committed,
+        );
+        let all = found.join("\n");
+        assert!(
+            all.contains("E207 agx.toml:2:20 `acme/dev` names no skill"),
+            "{all}"
+        );
+        assert!(all.contains("E008 agx.toml:3:"), "{all}");
+        assert!(
+            all.contains("E208 agx.toml:5:1 `d` and `c` both name a skill `review`"),
+            "{all}"
+        );
+        assert!(all.contains("E003 agx.toml:5:"), "{all}");
+        // The local file holds no skills: the lock pins them.
+        let (_, found) = check("[skills]\n", Kind::Local);
+        assert!(found[0].starts_with("E003"), "{found:?}");
     }
 
     #[test]

@@ -17,8 +17,8 @@ pub mod state;
 use std::path::PathBuf;
 
 pub use discover::find_project;
-pub use lock::{LockError, LockFile, LockedPackage, LockedServer};
-pub use manifest::{Project, ServerDecl, ServerTarget};
+pub use lock::{LockError, LockFile, LockedPackage, LockedServer, LockedSkill};
+pub use manifest::{Project, ServerDecl, ServerTarget, SkillDecl};
 
 /// The committed project file.
 pub const PROJECT_FILE: &str = "agx.toml";
@@ -32,7 +32,7 @@ pub const PROJECT_ENV: &str = "AGX_PROJECT";
 /// Why a project cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
-    #[error("no agx.toml with a [project] or [servers] table in {} or any folder above it", start.display())]
+    #[error("no agx.toml with a [project], [servers] or [skills] table in {} or any folder above it", start.display())]
     NotFound { start: PathBuf },
     #[error("cannot read {}: {source}", path.display())]
     Read {

@@ -22,6 +22,11 @@ pub struct SkillCopy {
     pub version: semver::Version,
     /// [`tree_hash::hash`] of the copy as agx wrote it.
     pub sha256: String,
+    /// The project whose `agx sync` wrote it (its agx.toml's `[skills]`): sync removes it
+    /// when it leaves the project, and its version follows that project's lock, not the
+    /// user's install. `None` for a copy `install-skill` wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
 }
 
 mod qualified {
@@ -143,8 +148,27 @@ pub fn install(
     force: bool,
 ) -> Result<CopyOutcome, CopyError> {
     let wanted = tree_hash::hash(source).map_err(io(source))?;
+    install_hashed(copies, skill, version, (source, &wanted), dest, force)
+}
+
+/// [`install`] of a source whose [`tree_hash::hash`] the caller knows (`agx sync` has it
+/// from the lock, checked against the store).
+pub fn install_hashed(
+    copies: &mut Vec<SkillCopy>,
+    skill: &QualifiedName,
+    version: &semver::Version,
+    (source, wanted): (&Path, &str),
+    dest: &Path,
+    force: bool,
+) -> Result<CopyOutcome, CopyError> {
     let index = copies.iter().position(|c| c.path == dest);
     let present = exists(dest);
+    // Hashed once: both the ownership check and the "already there" check need it.
+    let current = if present {
+        tree_hash::hash(dest).ok()
+    } else {
+        None
+    };
     if present && !force {
         match index.map(|i| &copies[i]) {
             None => return Err(CopyError::Foreign { path: dest.into() }),
@@ -156,7 +180,6 @@ pub fn install(
                 });
             }
             Some(c) => {
-                let current = tree_hash::hash(dest).ok();
                 if current.as_deref() != Some(c.sha256.as_str()) {
                     return Err(CopyError::HandEdited { path: dest.into() });
                 }
@@ -167,9 +190,10 @@ pub fn install(
         path: dest.to_path_buf(),
         skill: skill.clone(),
         version: version.clone(),
-        sha256: wanted.clone(),
+        sha256: wanted.to_string(),
+        project: index.and_then(|i| copies[i].project.clone()),
     };
-    if present && tree_hash::hash(dest).ok().as_deref() == Some(wanted.as_str()) {
+    if current.as_deref() == Some(wanted) {
         let outcome = match index {
             Some(i) if copies[i] == record => CopyOutcome::Unchanged,
             _ => CopyOutcome::Replaced,

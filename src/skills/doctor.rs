@@ -31,6 +31,29 @@ pub struct SkillFinding {
     pub fixed: bool,
 }
 
+/// Where a copy comes from: the version its project's lock holds (a project's copy), else
+/// the user's installed version; `None` when that is not in the store.
+fn source_of(
+    store: &crate::store::Store,
+    copy: &SkillCopy,
+) -> Option<(semver::Version, std::path::PathBuf)> {
+    let skill_dir = |dir: std::path::PathBuf| {
+        dir.join(crate::manifest::load::SKILLS_FOLDER)
+            .join(copy.skill.item.as_str())
+    };
+    if copy.project.is_some() {
+        let name = &copy.skill.package;
+        return store.has_version(name, &copy.version, None).then(|| {
+            (
+                copy.version.clone(),
+                skill_dir(store.package_dir(name, &copy.version)),
+            )
+        });
+    }
+    let installed = store.installed(&copy.skill.package).ok().flatten()?;
+    Some((installed.version, skill_dir(installed.dir)))
+}
+
 /// Check every recorded copy; with `fix`, repair what is safe. Records of copies that were
 /// removed are dropped from `recorded`.
 pub fn check(paths: &AgxPaths, recorded: &mut Vec<SkillCopy>, fix: bool) -> Vec<SkillFinding> {
@@ -39,18 +62,7 @@ pub fn check(paths: &AgxPaths, recorded: &mut Vec<SkillCopy>, fix: bool) -> Vec<
     let mut keep = Vec::with_capacity(recorded.len());
     for copy in std::mem::take(recorded) {
         let state = copies::state(&copy);
-        let source = store
-            .installed(&copy.skill.package)
-            .ok()
-            .flatten()
-            .map(|p| {
-                let dir = p
-                    .dir
-                    .join(crate::manifest::load::SKILLS_FOLDER)
-                    .join(copy.skill.item.as_str());
-                (p.version, dir)
-            })
-            .filter(|(_, dir)| dir.is_dir());
+        let source = source_of(&store, &copy).filter(|(_, dir)| dir.is_dir());
         let finding = |problem, detail: String, action: String| SkillFinding {
             path: copy.path.display().to_string(),
             skill: copy.skill.to_string(),

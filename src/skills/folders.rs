@@ -61,6 +61,38 @@ pub fn folders(base: &Path, clients: &[&str], project: bool, choice: FolderChoic
     out
 }
 
+/// Whether a skills folder is a user's (under the home folder) or a project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FolderScope {
+    User,
+    Project,
+}
+
+/// The clients that read skills from `dir` (a skills folder, `~/.agents/skills`), and
+/// whether it is the user's: `dir` is `home` joined with a client's folder, else a
+/// project's folder ending in one.
+pub fn readers(dir: &Path, home: Option<&Path>) -> Vec<(&'static str, FolderScope)> {
+    let mut out = Vec::new();
+    for &client in SKILL_CLIENTS {
+        for (project, scope) in [(false, FolderScope::User), (true, FolderScope::Project)] {
+            let matches = [FolderChoice::Shared, FolderChoice::Own]
+                .into_iter()
+                .filter_map(|choice| folder(client, project, choice))
+                .any(|rel| match scope {
+                    FolderScope::User => home.is_some_and(|h| dir == h.join(rel)),
+                    FolderScope::Project => {
+                        dir.ends_with(rel) && home.is_none_or(|h| dir != h.join(rel))
+                    }
+                });
+            if matches && !out.iter().any(|(c, _)| *c == client) {
+                out.push((client, scope));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +104,30 @@ mod tests {
             folders(base, SKILL_CLIENTS, true, FolderChoice::Shared),
             [base.join(CLAUDE), base.join(SHARED)]
         );
+    }
+
+    #[test]
+    fn readers_of_a_folder_name_the_clients_and_the_scope() {
+        let home = Path::new("/home/ada");
+        let user = |c| (c, FolderScope::User);
+        let project = |c| (c, FolderScope::Project);
+        assert_eq!(
+            readers(&home.join(".claude/skills"), Some(home)),
+            [user("claude-code")]
+        );
+        assert_eq!(
+            readers(&home.join(".agents/skills"), Some(home)),
+            ["codex", "gemini", "vscode", "cursor", "opencode"].map(user)
+        );
+        assert_eq!(
+            readers(&home.join("repo/.github/skills"), Some(home)),
+            [project("vscode")]
+        );
+        assert_eq!(
+            readers(&home.join(".config/opencode/skills"), Some(home)),
+            [user("opencode")]
+        );
+        assert!(readers(Path::new("/srv/other"), Some(home)).is_empty());
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod plugins;
 mod project;
 mod project_lock;
 mod project_safety;
+mod project_skills;
 mod project_sources;
 mod registry;
 mod resources;

@@ -210,7 +210,10 @@ fn check_names_a_hand_edited_entry_and_locked_refuses_a_changed_manifest() {
     );
     assert!(!s.read("agx.lock").contains("acme/geo"));
     let text = s.fails(&["remove", "weather"]);
-    assert!(text.contains("no server `weather` in agx.toml"), "{text}");
+    assert!(
+        text.contains("no server or skill `weather` in agx.toml"),
+        "{text}"
+    );
 }
 
 #[test]

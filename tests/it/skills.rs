@@ -545,17 +545,20 @@ fn clients_and_doctor_report_edited_missing_and_orphaned_copies_and_fix_restores
         "edited"
     );
 
-    // Uninstalled package: the unedited copy is an orphan, which --fix removes.
-    fixture
-        .agx(&home)
-        .args(["install-skill", "codex", "acme/dev/review", "--force"])
-        .assert()
-        .success();
+    // An edited copy outlives its package's uninstall; once its edit is undone it is an
+    // orphan, which --fix removes.
     fixture
         .agx(&home)
         .args(["uninstall", "acme/dev"])
         .assert()
         .success();
+    assert!(!shared.join("release-notes").exists());
+    crate::support::copy_tree(
+        &fixtures().join("packages/acme-dev/skills/review"),
+        &home.home().join("original"),
+    );
+    fs_err::remove_dir_all(shared.join("review")).unwrap();
+    fs_err::rename(home.home().join("original"), shared.join("review")).unwrap();
     let out = stdout_any(fixture.agx(&home).arg("doctor"));
     assert!(out.contains("package acme/dev is not installed"), "{out}");
     fixture
@@ -566,6 +569,56 @@ fn clients_and_doctor_report_edited_missing_and_orphaned_copies_and_fix_restores
     assert!(!shared.join("review").exists());
     assert!(!shared.join("release-notes").exists());
     fixture.agx(&home).arg("doctor").assert().success();
+}
+
+#[test]
+fn uninstall_removes_the_packages_unedited_copies_and_names_an_edited_one() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    for (client, skill) in [
+        ("all", "acme/dev/review"),
+        ("codex", "acme/dev/release-notes"),
+    ] {
+        fixture
+            .agx(&home)
+            .args(["install-skill", client, skill])
+            .assert()
+            .success();
+    }
+    let shared = home.home().join(".agents/skills");
+    fs_err::write(shared.join("release-notes/SKILL.md"), "edited").unwrap();
+    let out = fixture
+        .agx(&home)
+        .args(["uninstall", "acme/dev"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let review = home.home().join(".claude/skills/review");
+    assert!(
+        stderr.contains(&format!(
+            "Removed skill acme/dev/review from {}",
+            review.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "kept {}: edited by hand since agx copied acme/dev/release-notes",
+            shared.join("release-notes").display()
+        )),
+        "{stderr}"
+    );
+    assert!(!review.exists());
+    assert!(!shared.join("review").exists());
+    assert_eq!(
+        fs_err::read_to_string(shared.join("release-notes/SKILL.md")).unwrap(),
+        "edited"
+    );
+    // Only the edited copy stays recorded, so `agx clients` and `doctor` still name it.
+    let records = fs_err::read_to_string(home.agx_home().join("clients-v1.toml")).unwrap();
+    assert_eq!(records.matches("[[skill]]").count(), 1, "{records}");
+    assert!(records.contains("release-notes"), "{records}");
 }
 
 fn stdout_any(cmd: &mut assert_cmd::Command) -> String {
