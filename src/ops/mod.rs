@@ -22,6 +22,7 @@ pub mod search;
 pub mod skills;
 pub mod uninstall;
 pub mod update;
+pub mod warm;
 
 pub use locked::{
     LockedInstallReport, LockedPackage, install_locked, is_installed, is_synced, release_project,

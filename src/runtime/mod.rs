@@ -213,6 +213,9 @@ pub fn serve_installed(
         };
         let mut assembled = assemble(&server, &find)?;
         assembled.append_args(args)?;
+        if let Assembled::Wrapped(w) = &mut assembled {
+            with_code_cache(&store, w);
+        }
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
@@ -222,6 +225,22 @@ pub fn serve_installed(
         Some(log_file(&paths.logs_dir(), &server)),
         note.as_deref(),
     )
+}
+
+/// Give a wrapped server run by `node` from an installed version its compile cache, in the
+/// version's data folder (docs/ecosystem.md, "Compiled-code caches").
+fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
+    use crate::ecosystem::code_cache;
+    if w.url.is_some() || !code_cache::runs_node(&w.command) {
+        return;
+    }
+    let Some(data_dir) = store.data_dir_of(&w.package_dir) else {
+        return;
+    };
+    match code_cache::node_launch(&data_dir) {
+        Ok(cache) => w.code_cache = cache,
+        Err(problem) => w.code_cache_problem = Some(problem),
+    }
 }
 
 /// A store error with its fix, for messages that carry it as text.
@@ -256,7 +275,13 @@ pub fn run(
                 let _log = log::init(log_file.as_deref());
                 return block_on_current_thread(bridge::serve(remote));
             }
-            None => return Err(wrapped::exec(&w)),
+            None => {
+                if let Some(problem) = &w.code_cache_problem {
+                    let _log = log::init(log_file.as_deref());
+                    tracing::warn!("{problem}");
+                }
+                return Err(wrapped::exec(&w));
+            }
         },
         Assembled::Native(a) => a,
     };

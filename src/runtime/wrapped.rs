@@ -20,8 +20,15 @@ pub fn exec(w: &WrappedServer) -> ServeError {
             source: std::io::Error::other("the server's command is empty"),
         };
     };
+    let mut command = std::process::Command::new(resolve_program(&w.package_dir, program));
+    if let Some(cache) = &w.code_cache {
+        // `node --require PRELOAD SCRIPT…`: the preload runs before the server's code.
+        command
+            .args(&cache.node_args)
+            .envs(cache.env.iter().cloned());
+    }
     let source = run_in_place(
-        std::process::Command::new(resolve_program(&w.package_dir, program))
+        command
             .args(args)
             .args(&w.args)
             .current_dir(&w.cwd)
