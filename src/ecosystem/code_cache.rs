@@ -145,6 +145,14 @@ pub fn runs_node(command: &[String]) -> bool {
     command.first().is_some_and(|program| program == "node")
 }
 
+/// Whether a command runs the Python of a PyPI package's venv (its bytecode compiled at
+/// install, see `super::pypi`).
+pub fn runs_venv_python(command: &[String]) -> bool {
+    command
+        .first()
+        .is_some_and(|program| program == super::pypi::VENV_PYTHON)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,11 @@ pub fn exec(w: &WrappedServer) -> ServeError {
         };
     };
     let mut command = std::process::Command::new(resolve_program(&w.package_dir, program));
+    if crate::ecosystem::code_cache::runs_venv_python(&w.command) {
+        // The venv holds the bytecode compiled at install; let the interpreter write what
+        // is missing (a definition's own `env` may still set it).
+        command.env_remove("PYTHONDONTWRITEBYTECODE");
+    }
     if let Some(cache) = &w.code_cache {
         // `node --require PRELOAD SCRIPT…`: the preload runs before the server's code.
         command

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, Session, agx, command, stderr};
+use crate::ecosystem::{
+    EVERYTHING, EVERYTHING_VERSION, Session, TIME_VERSION, agx, command, stderr,
+};
 use crate::support::{AGX, TestHome, repo_root};
 
 /// The folder of the pinned Node 22's `node`, installed once by scripts/ci/node22.sh.
@@ -154,4 +156,92 @@ fn npm_servers_keep_a_compile_cache_per_node_version() {
         !home.agx_home().join("data-v1/npm").exists(),
         "uninstall left the data folder"
     );
+}
+
+/// The bytecode files of the venv's Python files that are missing, at `levels`, as the
+/// venv's own interpreter names them.
+fn missing_bytecode(venv: &Path, levels: &str) -> Vec<String> {
+    const CHECK: &str = "import importlib.util, pathlib, sys\n\
+        for py in sorted(pathlib.Path(sys.argv[1]).rglob('*.py')):\n\
+        \x20   for level in sys.argv[2].split(','):\n\
+        \x20       pyc = importlib.util.cache_from_source(str(py), optimization=level.strip('0'))\n\
+        \x20       if not pathlib.Path(pyc).exists(): print(pyc)";
+    let out = Command::new(venv.join("bin/python"))
+        .args(["-c", CHECK, &venv.join("lib").display().to_string(), levels])
+        .output()
+        .expect("the venv's python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn pypi_servers_start_from_bytecode_compiled_at_install() {
+    let home = TestHome::new();
+    // pip told not to compile, as a user's configuration may (pip reads its `no-` variables
+    // inverted: 0 turns compiling off). agx compiles the venv itself.
+    let out = command(&home, AGX)
+        .env("PIP_NO_COMPILE", "0")
+        .args(["install", &format!("pypi:mcp-server-time=={TIME_VERSION}")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let venv = home
+        .agx_home()
+        .join("store-v1/pypi/mcp-server-time")
+        .join(TIME_VERSION)
+        .join("venv");
+    let missing = missing_bytecode(&venv, "0");
+    assert!(
+        missing.is_empty(),
+        "{} bytecode files missing, such as {:?}",
+        missing.len(),
+        &missing[..missing.len().min(3)]
+    );
+
+    // A bytecode file gone: the first start writes it back, even for a client that sets
+    // PYTHONDONTWRITEBYTECODE (agx unsets it for the server).
+    let server_pyc = Path::new(&bytecode_of(&venv, "mcp_server_time.server")).to_path_buf();
+    std::fs::remove_file(&server_pyc).unwrap();
+    let mut serve = command(&home, AGX);
+    serve
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args(["serve", "pypi/mcp-server-time"]);
+    let mut session = Session::spawn(serve);
+    let init = session.initialize();
+    assert!(init["result"]["serverInfo"]["name"].is_string(), "{init}");
+    drop(session);
+    assert!(
+        server_pyc.is_file(),
+        "{} was not written",
+        server_pyc.display()
+    );
+}
+
+/// Where the venv's interpreter keeps the bytecode of `module` (found without importing it).
+fn bytecode_of(venv: &Path, module: &str) -> String {
+    let out = Command::new(venv.join("bin/python"))
+        .args([
+            "-c",
+            "import importlib.util, sys\n\
+             print(importlib.util.cache_from_source(importlib.util.find_spec(sys.argv[1]).origin))",
+            module,
+        ])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("the venv's python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
