@@ -1249,7 +1249,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1871,7 +1871,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__sync)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --project --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --warm --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
