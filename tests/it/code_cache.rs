@@ -3,6 +3,9 @@
 //! scripts/ci/node22.sh) keeps a V8 compile cache per package version and Node version in
 //! `data-v1/`; the venv of a PyPI package holds its bytecode from install on.
 
+// The venv layout (`venv/bin/python`) and the pinned Node build are Unix ones.
+#![cfg(unix)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -87,7 +90,6 @@ fn machine_node_version() -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-#[cfg(unix)]
 #[test]
 fn npm_servers_keep_a_compile_cache_per_node_version() {
     let home = TestHome::new();
@@ -182,7 +184,6 @@ fn missing_bytecode(venv: &Path, levels: &str) -> Vec<String> {
         .collect()
 }
 
-#[cfg(unix)]
 #[test]
 fn pypi_servers_start_from_bytecode_compiled_at_install() {
     let home = TestHome::new();
