@@ -12,7 +12,7 @@ prefix="${prefix:-$PWD/target/node22}"
 bin="$prefix/node_modules/.bin"
 if [ "$("$bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
     mkdir -p "$prefix"
-    npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error \
+    npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error --save-exact \
         "node@$NODE_VERSION" >&2
 fi
 echo "$bin"
