@@ -246,3 +246,40 @@ fn bytecode_of(venv: &Path, module: &str) -> String {
     );
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
+
+#[test]
+fn sync_warm_fills_the_compile_cache_of_what_it_installs() {
+    let node22 = node22_dir();
+    let run = |home: &TestHome, dir: &Path, args: &[&str]| {
+        let out = agx_with_node(home, Some(node22), args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "agx {args:?}: {}", stderr(&out));
+    };
+    // One home locks the server into a project…
+    let author = TestHome::new();
+    let project = author.home().join("repo");
+    std::fs::create_dir_all(&project).unwrap();
+    let spec = format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}");
+    run(&author, &project, &["install", &spec]);
+    run(&author, &project, &["add", &format!("npm/{EVERYTHING}")]);
+    // …another syncs the project's lock, warming what it provisions.
+    let home = TestHome::new();
+    let clone = home.home().join("repo");
+    std::fs::create_dir_all(&clone).unwrap();
+    for file in ["agx.toml", "agx.lock"] {
+        std::fs::copy(project.join(file), clone.join(file)).unwrap();
+    }
+    run(&home, &clone, &["sync", "--warm"]);
+    let cache = home
+        .agx_home()
+        .join("data-v1/npm/@modelcontextprotocol+server-everything")
+        .join(EVERYTHING_VERSION)
+        .join("node-compile-cache/v22.23.3");
+    assert!(
+        !files(&cache).is_empty(),
+        "sync --warm left no cache in {}",
+        cache.display()
+    );
+}
