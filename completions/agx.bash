@@ -1315,7 +1315,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1945,7 +1945,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__sync)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --project --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --warm --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -80,6 +80,7 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l offline -d 'Use only
 complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall even when the same version is already installed'
 complete -c agx -n "__fish_agx_using_subcommand install" -l allow-scripts -d 'Let npm run the package\'s install scripts (off by default: installing runs no package code)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l allow-sdist -d 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package\'s code)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l warm -d 'Start each installed npm server once (answering `initialize`) to fill its compile cache, so its first start is as fast as later ones (this runs the server\'s code)'
 complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -530,6 +531,7 @@ complete -c agx -n "__fish_agx_using_subcommand sync" -l locked -d 'Fail if agx.
 complete -c agx -n "__fish_agx_using_subcommand sync" -l frozen -d 'Use agx.lock as it is, without comparing it with agx.toml'
 complete -c agx -n "__fish_agx_using_subcommand sync" -l check -d 'Change nothing: list every difference and exit non-zero when there is one (for CI)'
 complete -c agx -n "__fish_agx_using_subcommand sync" -l force -d 'Replace hand-written client entries whose keys the project uses'
+complete -c agx -n "__fish_agx_using_subcommand sync" -l warm -d 'Start each newly installed npm server once (answering `initialize`) to fill its compile cache (this runs the server\'s code)'
 complete -c agx -n "__fish_agx_using_subcommand sync" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand sync" -s V -l version -d 'Print version'

@@ -176,6 +176,10 @@ pub struct SyncArgs {
     /// Replace hand-written client entries whose keys the project uses.
     #[arg(long)]
     pub force: bool,
+    /// Start each newly installed npm server once (answering `initialize`) to fill its
+    /// compile cache (this runs the server's code).
+    #[arg(long)]
+    pub warm: bool,
     #[command(flatten)]
     pub project: ProjectArgs,
 }
@@ -224,6 +228,10 @@ pub struct InstallArgs {
     /// pypi, oci, mcpb; then a remote).
     #[arg(long, value_name = "KIND", value_parser = ["npm", "pypi", "oci", "mcpb", "remote"])]
     pub prefer: Option<String>,
+    /// Start each installed npm server once (answering `initialize`) to fill its compile
+    /// cache, so its first start is as fast as later ones (this runs the server's code).
+    #[arg(long)]
+    pub warm: bool,
 }
 
 #[derive(Debug, Args)]

@@ -93,4 +93,10 @@ impl AgxPaths {
     pub fn logs_dir(&self) -> PathBuf {
         self.home.join("logs")
     }
+
+    /// `data-v1/`: each installed version's data outside the store (compiled-code caches),
+    /// laid out like `store-v1/` (docs/ecosystem.md, "Compiled-code caches").
+    pub fn data_dir(&self) -> PathBuf {
+        self.home.join("data-v1")
+    }
 }

@@ -4,7 +4,8 @@
 # offer are listed in scripts/ci/conformance-baseline.yml; the suite fails the run on any other
 # failing scenario, and also when a listed scenario starts passing (a stale baseline).
 #
-#   AGX_CI_CACHE  cache folder; Node 22 and the suite live in $AGX_CI_CACHE/node22
+#   AGX_CI_CACHE  cache folder; Node 22 (scripts/ci/node22.sh) and the suite live in
+#                 $AGX_CI_CACHE/node22
 #                 (default $HOME/.cache/agx-ci)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
 #
@@ -15,18 +16,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-NODE_VERSION=22.23.3
 SUITE_VERSION=0.1.16
 CACHE="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
 PREFIX="$CACHE/node22"
-NODE="$PREFIX/node_modules/.bin/node"
+# The pinned Node 22, shared with the compile-cache tests.
+NODE="$(scripts/ci/node22.sh "$PREFIX")/node"
+NODE_VERSION="$("$NODE" --version)"
 SUITE="$PREFIX/node_modules/@modelcontextprotocol/conformance"
 installed_version() { "$NODE" -p "require('$1/package.json').version" 2>/dev/null || true; }
-if [[ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" ||
-    "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
-    echo "==> npm install node@$NODE_VERSION @modelcontextprotocol/conformance@$SUITE_VERSION"
+if [[ "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
+    echo "==> npm install @modelcontextprotocol/conformance@$SUITE_VERSION"
     npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
-        "node@$NODE_VERSION" "@modelcontextprotocol/conformance@$SUITE_VERSION"
+        "@modelcontextprotocol/conformance@$SUITE_VERSION"
 fi
 
 . scripts/agx-bin.sh
@@ -72,7 +73,7 @@ if [[ -z "$URL" ]]; then
     exit 1
 fi
 
-echo "==> conformance server --url $URL (suite $SUITE_VERSION, Node $NODE_VERSION)"
+echo "==> conformance server --url $URL (suite $SUITE_VERSION, Node ${NODE_VERSION#v})"
 cd "$TMP"
 set +e
 # The per-scenario progress lines name result folders that are deleted on exit: left out.

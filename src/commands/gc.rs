@@ -52,6 +52,16 @@ pub fn run(ctx: &Context, args: &GcArgs) -> CliResult {
             ),
         );
     }
+    for (path, bytes) in &done.caches {
+        ctx.printer.status(
+            remove,
+            &format!(
+                "caches of a removed version {} ({})",
+                path.display(),
+                HumanBytes(*bytes)
+            ),
+        );
+    }
     let summary = if done.is_empty() {
         "nothing: every installed version is held by the user or a project".to_string()
     } else if args.dry_run {
@@ -86,6 +96,10 @@ fn to_json(done: &GcPlan, dry_run: bool) -> serde_json::Value {
             "bytes": v.bytes,
         })).collect::<Vec<_>>(),
         "staging": done.staging.iter().map(|(path, bytes)| json!({
+            "path": path,
+            "bytes": bytes,
+        })).collect::<Vec<_>>(),
+        "caches": done.caches.iter().map(|(path, bytes)| json!({
             "path": path,
             "bytes": bytes,
         })).collect::<Vec<_>>(),

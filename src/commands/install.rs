@@ -37,6 +37,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         allow_sdist: args.allow_sdist,
         // clap accepts only the kinds `Prefer` knows.
         prefer: args.prefer.as_deref().and_then(Prefer::parse),
+        warm: args.warm,
     };
     Ok(install::install_with(
         &ctx.ops()?,

@@ -18,6 +18,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
         },
         check: args.check,
         force: args.force,
+        warm: args.warm,
     };
     let report = project::sync(&ctx.ops()?, args.project.project.as_deref(), options)?;
     if args.project.json {

@@ -65,11 +65,22 @@ pub(super) fn provision(
             } else {
                 pypi::provision(&spec, dir, options)?
             };
+            let command = package_command(package, &provisioned);
+            let env = fixed_env(package);
+            if !npm {
+                // Level 0 is compiled; `-O` or PYTHONOPTIMIZE ask for more.
+                let python_args = command
+                    .iter()
+                    .skip(1)
+                    .take_while(|a| !a.starts_with("venv/"))
+                    .map(String::as_str);
+                let levels = pypi::optimization_levels(python_args, &env);
+                if !levels.is_empty() {
+                    pypi::compile_bytecode(&spec, dir, &levels)?;
+                }
+            }
             Ok(EntryPackage {
-                launch: ServerLaunch::Command {
-                    command: package_command(package, &provisioned),
-                    env: fixed_env(package),
-                },
+                launch: ServerLaunch::Command { command, env },
                 settings,
                 extras: PackageExtras::default(),
                 exact: provisioned.exact,

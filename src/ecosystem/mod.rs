@@ -5,6 +5,7 @@
 //! store then commits the folder like any other package, so `list`, `info`, `serve` and
 //! `uninstall` need nothing special. See docs/ecosystem.md.
 
+pub mod code_cache;
 mod entry_launch;
 mod entry_package;
 pub mod latest;
@@ -212,6 +213,9 @@ pub struct ProvisionOptions {
     pub allow_sdist: bool,
     /// For an MCP registry entry: which of its packages or remotes to install.
     pub prefer: Option<Prefer>,
+    /// Start each installed server that keeps a compile cache once, to fill it
+    /// (`crate::ops::warm`).
+    pub warm: bool,
 }
 
 /// A provisioned package folder in staging, ready for the store to commit.

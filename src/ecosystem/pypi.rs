@@ -14,7 +14,7 @@ use super::{
 const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
 
 /// The venv's interpreter, relative to the package folder.
-const VENV_PYTHON: &str = "venv/bin/python";
+pub(crate) const VENV_PYTHON: &str = "venv/bin/python";
 
 pub(super) fn provision(
     spec: &EcosystemSpec,
@@ -125,6 +125,7 @@ pub(super) fn provision(
     let version = to_semver(spec, &exact)?;
 
     let script = console_script(spec, dir)?;
+    compile_bytecode(spec, dir, &[0])?;
     Ok(Launch {
         version,
         exact: format!("pypi:{name}=={exact}"),
@@ -133,6 +134,54 @@ pub(super) fn provision(
         server: server_name(spec, &script)?,
         command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
     })
+}
+
+/// Compile every Python file of the venv to bytecode at each optimization `level` the
+/// server's interpreter will ask for (0 plain, 1 for `-O`, 2 for `-OO`), so that no start
+/// compiles them. pip compiles what it installs at level 0 unless its configuration says
+/// otherwise (`PIP_NO_COMPILE`, `no-compile` in pip.conf); compileall checks each file and
+/// writes only what is missing or out of date. A file that does not compile is left to the
+/// interpreter (it fails only if imported), so its exit status is not an error.
+pub(super) fn compile_bytecode(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    levels: &[u8],
+) -> Result<(), EcosystemError> {
+    let mut args = vec!["-m", "compileall", "-q", "-j", "0"];
+    let levels: Vec<String> = levels.iter().map(u8::to_string).collect();
+    for level in &levels {
+        args.extend(["-o", level]);
+    }
+    args.push("venv/lib");
+    output_within_deadline(
+        spec,
+        std::process::Command::new(dir.join(VENV_PYTHON))
+            .args(&args)
+            .current_dir(dir),
+    )??;
+    Ok(())
+}
+
+/// The optimization levels a server's interpreter asks for besides 0: those of `-O` and
+/// `-OO` among the interpreter's arguments `python_args`, and of `PYTHONOPTIMIZE` in its
+/// environment.
+pub(super) fn optimization_levels<'a>(
+    python_args: impl IntoIterator<Item = &'a str>,
+    env: &std::collections::BTreeMap<String, String>,
+) -> Vec<u8> {
+    let mut level: u8 = 0;
+    for arg in python_args {
+        // `-O`, `-OO` and short flags run together with them (`-BO`).
+        if let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) {
+            let count = flags.chars().filter(|&c| c == 'O').count();
+            level = level.saturating_add(u8::try_from(count).unwrap_or(u8::MAX));
+        }
+    }
+    // Like the interpreter: a number is the level, any other non-empty value is 1.
+    if let Some(value) = env.get("PYTHONOPTIMIZE").filter(|v| !v.is_empty()) {
+        level = level.max(value.parse::<u8>().unwrap_or(1));
+    }
+    (1..=level.min(2)).collect()
 }
 
 /// The console script to run: the one named like the package, or the only one. Read from
@@ -164,4 +213,24 @@ fn console_script(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemE
                 )
             },
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optimization_levels_follow_the_interpreter() {
+        let none = std::collections::BTreeMap::new();
+        assert!(optimization_levels([], &none).is_empty());
+        assert!(optimization_levels(["-u", "--check-hash-based-pycs"], &none).is_empty());
+        assert_eq!(optimization_levels(["-O"], &none), [1]);
+        assert_eq!(optimization_levels(["-OO"], &none), [1, 2]);
+        assert_eq!(optimization_levels(["-BO", "-O"], &none), [1, 2]);
+        let env = |v: &str| [("PYTHONOPTIMIZE".to_string(), v.to_string())].into();
+        assert_eq!(optimization_levels([], &env("1")), [1]);
+        assert_eq!(optimization_levels([], &env("2")), [1, 2]);
+        assert_eq!(optimization_levels([], &env("yes")), [1]);
+        assert!(optimization_levels([], &env("")).is_empty());
+    }
 }

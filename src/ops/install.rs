@@ -197,6 +197,14 @@ pub fn install_with(
             }
         }
     }
+    let warm: Vec<super::warm::WarmTarget> = if provision.warm {
+        provisioned
+            .iter()
+            .flat_map(|p| super::warm::targets_of(p.package()))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let registry = if roots.is_empty() {
         None
     } else {
@@ -231,7 +239,10 @@ pub fn install_with(
             }
             Ok(())
         },
-    )
+    )?;
+    // After the store lock is released: the servers read the store as any start does.
+    super::warm::warm(ctx, &warm);
+    Ok(())
 }
 
 /// Install `package` (and its dependencies) unless it is installed, as `agx install

@@ -24,6 +24,7 @@ pub mod skills;
 pub mod tools;
 pub mod uninstall;
 pub mod update;
+pub mod warm;
 
 pub use locked::{
     LockedInstallReport, LockedPackage, install_locked, is_installed, is_synced, release_project,

@@ -532,6 +532,9 @@ pub struct SyncOptions {
     pub check: bool,
     /// Replace hand-written entries whose keys the project uses.
     pub force: bool,
+    /// Start each newly installed server that keeps a compile cache once
+    /// ([`crate::ops::warm`]).
+    pub warm: bool,
 }
 
 /// One entry written, removed or found different.
@@ -620,7 +623,7 @@ fn sync_project(
     // compare versions with agx.toml, but each key must still launch what agx.toml says.
     let declared = (options.mode == LockMode::Frozen).then_some(project);
     super::lock_check::check_fields(&project.dir, &lock, declared).map_err(ProjectError::from)?;
-    install_packages(ctx, project, &lock, options.check, &mut report)?;
+    install_packages(ctx, project, &lock, options, &mut report)?;
     // After installing: the declarations the values are checked against are known now.
     check_setting_values(ctx, project)?;
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
@@ -648,10 +651,10 @@ fn install_packages(
     ctx: &Context,
     project: &Project,
     lock: &LockFile,
-    check: bool,
+    options: SyncOptions,
     report: &mut SyncReport,
 ) -> ProjectResult<()> {
-    if check {
+    if options.check {
         if locked_packages_synced(ctx, &project.dir, &lock.packages) {
             return Ok(());
         }
@@ -672,6 +675,18 @@ fn install_packages(
         return Ok(());
     }
     let installed = install_locked_packages(ctx, &project.dir, &lock.packages)?;
+    if options.warm {
+        let store = ctx.store();
+        let targets: Vec<_> = installed
+            .installed
+            .iter()
+            .filter_map(|(name, version)| {
+                crate::manifest::load_installed(&store.package_dir(name, version)).ok()
+            })
+            .flat_map(|package| crate::ops::warm::targets_of(&package))
+            .collect();
+        crate::ops::warm::warm(ctx, &targets);
+    }
     report.installed.extend(
         installed
             .installed

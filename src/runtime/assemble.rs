@@ -95,6 +95,10 @@ pub struct WrappedServer {
     /// Arguments given after `--` (`agx serve REF -- ARG…`), appended to `command` as they
     /// are: never expanded as placeholders.
     pub args: Vec<String>,
+    /// Its compiled-code cache, when it has one (set by `serve_installed`).
+    pub code_cache: Option<crate::ecosystem::code_cache::NodeCacheLaunch>,
+    /// Why the cache is not used this time, for the log.
+    pub code_cache_problem: Option<String>,
 }
 
 #[derive(Debug)]
@@ -476,6 +480,8 @@ fn assemble_from(
             url: def.url.clone(),
             headers: def.headers.clone(),
             args: Vec::new(),
+            code_cache: None,
+            code_cache_problem: None,
         }));
     }
 

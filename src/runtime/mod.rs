@@ -250,6 +250,9 @@ pub fn load_installed(
         };
         let mut assembled = assemble(&server, &find)?;
         assembled.append_args(args)?;
+        if let Assembled::Wrapped(w) = &mut assembled {
+            with_code_cache(&store, w);
+        }
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
@@ -274,6 +277,22 @@ pub fn server_filter(
         return Ok(Some(Arc::new(filter)));
     }
     Ok(crate::filter::user_filter(paths, server)?.map(Arc::new))
+}
+
+/// Give a wrapped server run by `node` from an installed version its compile cache, in the
+/// version's data folder (docs/ecosystem.md, "Compiled-code caches").
+fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
+    use crate::ecosystem::code_cache;
+    if w.url.is_some() || !code_cache::runs_node(&w.command) {
+        return;
+    }
+    let Some(data_dir) = store.data_dir_of(&w.package_dir) else {
+        return;
+    };
+    match code_cache::node_launch(&data_dir) {
+        Ok(cache) => w.code_cache = cache,
+        Err(problem) => w.code_cache_problem = Some(problem),
+    }
 }
 
 /// A store error with its fix, for messages that carry it as text.
@@ -311,13 +330,19 @@ pub fn run(
                 let rewriter = filter.map(|f| filtered::Rewriter::new(f, w.server.to_string()));
                 return block_on_current_thread(bridge::serve(remote, rewriter));
             }
-            None => match filter {
-                Some(filter) => {
-                    let _log = log::init(log_file.as_deref());
+            None => {
+                let log = (filter.is_some() || w.code_cache_problem.is_some())
+                    .then(|| log::init(log_file.as_deref()));
+                if let Some(problem) = &w.code_cache_problem {
+                    tracing::warn!("{problem}");
+                }
+                if let Some(filter) = filter {
                     return block_on_current_thread(filtered::serve_wrapped(&w, filter));
                 }
-                None => return Err(wrapped::exec(&w)),
-            },
+                // Exec ends this process's threads: write out the queued lines first.
+                drop(log);
+                return Err(wrapped::exec(&w));
+            }
         },
         Assembled::Native(a) => a,
     };

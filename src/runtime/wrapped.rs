@@ -36,6 +36,17 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
         });
     };
     let mut started = std::process::Command::new(resolve_program(&w.package_dir, program));
+    if crate::ecosystem::code_cache::runs_venv_python(&w.command) {
+        // The venv holds the bytecode compiled at install; let the interpreter write what
+        // is missing (a definition's own `env` may still set it).
+        started.env_remove("PYTHONDONTWRITEBYTECODE");
+    }
+    if let Some(cache) = &w.code_cache {
+        // `node --require PRELOAD SCRIPT…`: the preload runs before the server's code.
+        started
+            .args(&cache.node_args)
+            .envs(cache.env.iter().cloned());
+    }
     started
         .args(args)
         .args(&w.args)

@@ -13,6 +13,7 @@ pub struct UnheldVersion {
     pub name: PackageName,
     pub version: semver::Version,
     pub dir: PathBuf,
+    /// Its files and its data folder's (compiled-code caches).
     pub bytes: u64,
 }
 
@@ -44,16 +45,23 @@ pub struct GcPlan {
     pub versions: Vec<UnheldVersion>,
     /// Staging folders and files of processes that have ended, with their sizes.
     pub staging: Vec<(PathBuf, u64)>,
+    /// Data folders (compiled-code caches) of versions no longer in the store, with their
+    /// sizes. A version gc removes takes its data folder with it (counted in its `bytes`).
+    pub caches: Vec<(PathBuf, u64)>,
 }
 
 impl GcPlan {
     pub fn bytes(&self) -> u64 {
         self.versions.iter().map(|v| v.bytes).sum::<u64>()
             + self.staging.iter().map(|(_, b)| b).sum::<u64>()
+            + self.caches.iter().map(|(_, b)| b).sum::<u64>()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.projects.is_empty() && self.versions.is_empty() && self.staging.is_empty()
+        self.projects.is_empty()
+            && self.versions.is_empty()
+            && self.staging.is_empty()
+            && self.caches.is_empty()
     }
 }
 
@@ -81,6 +89,7 @@ pub fn plan(store: &Store) -> Result<GcPlan, StoreError> {
                 (path, bytes)
             })
             .collect(),
+        caches: orphan_caches(store)?,
         projects,
         unchecked,
     })
@@ -110,7 +119,41 @@ pub fn apply(store: &Store, planned: GcPlan) -> Result<GcPlan, StoreError> {
             done.versions.push(unheld);
         }
     }
+    for (data, bytes) in planned.caches {
+        // Installed again meanwhile: its data folder is in use.
+        if !store_version_of(store, &data).is_some_and(|dir| super::is_complete_dir(&dir)) {
+            store.discard_data(&data)?;
+            done.caches.push((data, bytes));
+        }
+    }
     Ok(done)
+}
+
+/// The version folder a data folder belongs to.
+fn store_version_of(store: &Store, data: &Path) -> Option<PathBuf> {
+    let relative = data.strip_prefix(&store.data_dir).ok()?;
+    Some(store.store_dir().join(relative))
+}
+
+/// The data folders (`data-v1/<publisher>/<name>/<version>/`) whose version is not
+/// (completely) in the store: left by an uninstall of an older agx, or by a version folder
+/// removed by hand.
+fn orphan_caches(store: &Store) -> Result<Vec<(PathBuf, u64)>, StoreError> {
+    let mut orphans = Vec::new();
+    for publisher in agx_dirs(&store.data_dir)? {
+        for name in agx_dirs(&publisher)? {
+            for data in agx_dirs(&name)? {
+                let held =
+                    store_version_of(store, &data).is_some_and(|dir| super::is_complete_dir(&dir));
+                if !held {
+                    let bytes = size_of(&data);
+                    orphans.push((data, bytes));
+                }
+            }
+        }
+    }
+    orphans.sort();
+    Ok(orphans)
 }
 
 fn gone_projects(holdings: &Holdings) -> (Vec<GoneProject>, Vec<UncheckedProject>) {
@@ -182,10 +225,11 @@ fn unheld_versions(store: &Store, holdings: &Holdings) -> Result<Vec<UnheldVersi
                 continue;
             };
             if super::is_complete_dir(&dir) && !holdings.is_held(&name, &version) {
+                let caches = store.data_dir_of(&dir).map_or(0, |data| size_of(&data));
                 unheld.push(UnheldVersion {
                     name: name.clone(),
                     version,
-                    bytes: size_of(&dir),
+                    bytes: size_of(&dir) + caches,
                     dir,
                 });
             }
@@ -320,6 +364,37 @@ mod tests {
         apply(&store, planned).unwrap();
         assert!(store.project_roots().unwrap().is_empty());
         assert!(!store.store_dir().join("acme/weather").exists());
+        assert!(plan(&store).unwrap().is_empty());
+    }
+
+    #[test]
+    fn caches_go_with_their_versions_and_orphans_are_collected() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::open(&AgxPaths::under(tmp.path().join("home"), true));
+        let name = PackageName::parse("npm/@acme/weather").unwrap();
+        let version = |v: &str| semver::Version::parse(v).unwrap();
+        // 1.0.0 is in the store, held by no root; 0.9.0 was removed without its caches.
+        let dir = store.package_dir(&name, &version("1.0.0"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(COMPLETE_MARKER), "x").unwrap();
+        let data = store.data_dir_of(&dir).unwrap();
+        std::fs::create_dir_all(data.join("node-compile-cache")).unwrap();
+        std::fs::write(data.join("node-compile-cache/entry"), "0123456789").unwrap();
+        let orphan = store
+            .data_dir_of(&store.package_dir(&name, &version("0.9.0")))
+            .unwrap();
+        std::fs::create_dir_all(&orphan).unwrap();
+        std::fs::write(orphan.join("node.toml"), "12345").unwrap();
+
+        let planned = plan(&store).unwrap();
+        assert_eq!(planned.versions.len(), 1);
+        assert_eq!(planned.versions[0].bytes, 11, "the version's caches count");
+        assert_eq!(planned.caches, [(orphan.clone(), 5)]);
+        assert_eq!(planned.bytes(), 16);
+        let done = apply(&store, planned).unwrap();
+        assert_eq!(done.caches.len(), 1);
+        assert!(!data.exists() && !orphan.exists());
+        assert!(!tmp.path().join("home/data-v1/npm").exists());
         assert!(plan(&store).unwrap().is_empty());
     }
 }

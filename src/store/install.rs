@@ -379,9 +379,35 @@ impl Installer<'_> {
         let receipt = ecosystem_receipt(&prepared);
         let previous = self.current_receipt(&receipt.name)?;
         let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
+        self.start_data(&prepared.package, &receipt)?;
         self.reporter
             .package_done(&receipt.name, &receipt.version, &outcome);
         Ok(outcome)
+    }
+
+    /// Give a version just put in place a fresh data folder: a reinstalled version's caches
+    /// are dropped, and the Node version its `node` servers run on is recorded now, so no
+    /// start has to ask (docs/ecosystem.md, "Compiled-code caches").
+    fn start_data(&self, package: &Package, receipt: &Receipt) -> Result<(), StoreError> {
+        let dir = self.store.package_dir(&receipt.name, &receipt.version);
+        let Some(data) = self.store.data_dir_of(&dir) else {
+            return Ok(());
+        };
+        self.store.discard_data(&data)?;
+        let runs_node = package.servers.iter().any(|server| {
+            server
+                .command
+                .as_deref()
+                .is_some_and(crate::ecosystem::code_cache::runs_node)
+        });
+        if runs_node && let Err(e) = crate::ecosystem::code_cache::record_node(&data) {
+            // The first start records it instead.
+            self.reporter.warn(&format!(
+                "cannot record the Node version of {} {}: {e}",
+                receipt.name, receipt.version
+            ));
+        }
+        Ok(())
     }
 
     /// Second half of a local install: put the prepared package in place. A no-op when the
@@ -536,6 +562,7 @@ impl Installer<'_> {
         let mut receipt = ecosystem_receipt(&prepared);
         receipt.explicit = false;
         self.put_in_place(&prepared.package.dir, &receipt)?;
+        self.start_data(&prepared.package, &receipt)?;
         self.reporter
             .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
         Ok(())

@@ -274,6 +274,8 @@ fn is_complete_dir(dir: &Path) -> bool {
 pub struct Store {
     store_dir: PathBuf,
     receipts_dir: PathBuf,
+    /// `data-v1/`, the versions' data folders (see [`Store::data_dir_of`]).
+    pub(crate) data_dir: PathBuf,
 }
 
 impl Store {
@@ -281,7 +283,16 @@ impl Store {
         Store {
             store_dir: paths.store_dir(),
             receipts_dir: paths.receipts_dir(),
+            data_dir: paths.data_dir(),
         }
+    }
+
+    /// The data folder of the version folder `version_dir` (`data-v1/<publisher>/<name>/
+    /// <version>/`, where its compiled-code caches live); `None` for a folder outside the
+    /// store.
+    pub fn data_dir_of(&self, version_dir: &Path) -> Option<PathBuf> {
+        let relative = version_dir.strip_prefix(&self.store_dir).ok()?;
+        Some(self.data_dir.join(relative))
     }
 
     pub fn store_dir(&self) -> &Path {

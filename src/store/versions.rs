@@ -96,20 +96,23 @@ impl Store {
         Ok(holders)
     }
 
-    /// Remove a version folder, and its package's and publisher's folders when it was their
-    /// last. The caller holds the exclusive lock.
+    /// Remove a version folder and its data folder (its compiled-code caches), and its
+    /// package's and publisher's folders when it was their last. The caller holds the
+    /// exclusive lock.
     pub(crate) fn discard_version(&self, dir: &Path) -> Result<(), StoreError> {
         super::fsutil::discard_tree(dir, &self.staging_dir())?;
-        // `remove_dir` fails on a folder that is not empty: only empty ones go.
-        let mut parent = dir.parent();
-        for _ in 0..2 {
-            match parent {
-                Some(p) if p != self.store_dir() && fs_err::remove_dir(p).is_ok() => {
-                    parent = p.parent();
-                }
-                _ => break,
-            }
+        remove_with_empty_parents(dir, self.store_dir());
+        if let Some(data) = self.data_dir_of(dir) {
+            self.discard_data(&data)?;
         }
+        Ok(())
+    }
+
+    /// Remove a version's data folder, and its package's and publisher's data folders when
+    /// they are left empty.
+    pub(crate) fn discard_data(&self, data: &Path) -> Result<(), StoreError> {
+        super::fsutil::remove_tree(data)?;
+        remove_with_empty_parents(data, &self.data_dir);
         Ok(())
     }
 
@@ -227,6 +230,20 @@ impl Store {
                 }
             }
             None => self.installed_dir(name),
+        }
+    }
+}
+
+/// Remove the package and publisher folders above the removed version folder `dir` that
+/// are left empty (`remove_dir` fails on a folder that is not), never `top` itself.
+fn remove_with_empty_parents(dir: &Path, top: &Path) {
+    let mut parent = dir.parent();
+    for _ in 0..2 {
+        match parent {
+            Some(p) if p != top && fs_err::remove_dir(p).is_ok() => {
+                parent = p.parent();
+            }
+            _ => break,
         }
     }
 }

@@ -99,8 +99,14 @@ pub(crate) struct Session {
 
 impl Session {
     pub(crate) fn start(home: &TestHome, server: &str) -> Session {
-        let mut child = command(home, crate::support::AGX)
-            .args(["serve", server])
+        let mut agx = command(home, crate::support::AGX);
+        agx.args(["serve", server]);
+        Session::spawn(agx)
+    }
+
+    /// A session on `command` (an `agx serve` with its arguments).
+    pub(crate) fn spawn(mut command: Command) -> Session {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

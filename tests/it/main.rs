@@ -18,6 +18,7 @@ mod channel;
 mod cli;
 mod client_safety;
 mod clients;
+mod code_cache;
 mod ecosystem;
 mod filter;
 mod generated;
