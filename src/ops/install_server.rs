@@ -64,6 +64,8 @@ pub struct EntryChange {
     /// Required settings of the server that have no value yet: `agx serve` will refuse to
     /// start until they are set (`agx config set`).
     pub missing_settings: Vec<super::config::Target>,
+    /// Why the entry may stop working although it was written (agx ran from npx's cache).
+    pub binary_notice: Option<String>,
 }
 
 /// The client a file belongs to, guessed from its place and contents (`auto`).
@@ -118,10 +120,9 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         .clone()
         .unwrap_or_else(|| shape::default_key(server.item.as_str()));
     let target = request.place.target(&key)?;
-    let command = clients::agx_binary()
-        .map_err(OpsError::NoBinary)?
-        .display()
-        .to_string();
+    let binary = clients::agx_binary().map_err(OpsError::NoBinary)?;
+    let binary_notice = clients::transient_binary_notice(&binary);
+    let command = binary.display().to_string();
     let mut env = BTreeMap::new();
     if ctx.paths.home_from_env {
         env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
@@ -147,6 +148,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
             outcome: change.outcome,
             backup: None,
             missing_settings,
+            binary_notice,
         });
     }
     let clients::Applied { change, backup } = clients::install_entry(
@@ -164,6 +166,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         diff: None,
         backup,
         missing_settings,
+        binary_notice,
     })
 }
 
@@ -235,5 +238,6 @@ pub fn uninstall_server(
         outcome: change.outcome,
         backup,
         missing_settings: Vec::new(),
+        binary_notice: None,
     })
 }
