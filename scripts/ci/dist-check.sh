@@ -21,6 +21,8 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL  $*" >&2; exit 1; }
 export AGX_OFFICIAL_REGISTRY=off AGX_NO_PROGRESS=1 NO_COLOR=1
+# npm offline throughout: no update check, nothing fetched.
+export NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_OFFLINE=true
 unset AGX_REGISTRY AGX_HOME || true
 
 echo "==> pip install agx-cli from $DIST alone, into a fresh venv"

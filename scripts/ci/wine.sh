@@ -55,19 +55,22 @@ cp "$AGX_EXE" "$TMP/Program Files/agx/agx.exe"
 AGX_WIN="$(winpath "$TMP/Program Files/agx/agx.exe")"
 # The HOME and AGX_HOME the Windows agx sees: Windows paths into the temp folder.
 export WIN_HOME="$(winpath "$TMP/home")" WIN_AGX_HOME="$(winpath "$TMP/agx-home")"
+# Wine gives Windows programs no HOME of their own (agx then takes USERPROFILE, inside the
+# shared prefix); WINEHOME becomes HOME in their environment.
 agx() {
-    HOME="$WIN_HOME" AGX_HOME="$WIN_AGX_HOME" AGX_OFFICIAL_REGISTRY=off AGX_NO_PROGRESS=1 \
+    WINEHOME="$WIN_HOME" AGX_HOME="$WIN_AGX_HOME" AGX_OFFICIAL_REGISTRY=off AGX_NO_PROGRESS=1 \
         NO_COLOR=1 "$WINE" "$TMP/Program Files/agx/agx.exe" "$@"
 }
 fail() { echo "FAIL  $*" >&2; exit 1; }
+section() { echo "==> $* ($((SECONDS - start)) s)"; }
 
-echo "==> agx.exe --version"
+section "agx.exe --version"
 version="$(agx --version | tr -d '\r')"
 expected="agx $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)"
 [[ "$version" == "$expected"* ]] || fail "--version printed '$version', expected '$expected'"
 echo "ok    $version"
 
-echo "==> agx.exe validate of every fixture package, and one invalid one"
+section "agx.exe validate of every fixture package, and one invalid one"
 for pkg in registry-fixtures/packages/*/; do
     agx -q validate "$(winpath "$ROOT/$pkg")" || fail "validate ${pkg%/}"
 done
@@ -78,7 +81,7 @@ grep -q "missing-key" <<<"$out" || grep -q "agx.toml" <<<"$out" \
     || fail "validate of an invalid package did not name the file: $out"
 echo "ok    every fixture package is valid; an invalid one is refused"
 
-echo "==> agx.exe install from the fixture folder registry, list --json"
+section "agx.exe install from the fixture folder registry, list --json"
 agx -q --registry "$(winpath "$ROOT/registry-fixtures/registry")" install acme/weather
 agx list --json | tr -d '\r' | python3 -c '
 import json, sys
@@ -86,7 +89,7 @@ names = sorted(p["name"] for p in json.load(sys.stdin)["packages"])
 assert names == ["acme/geo", "acme/weather"], names
 print("ok    list --json:", ", ".join(names))'
 
-echo "==> a package whose tool is a Windows program"
+section "a package whose tool is a Windows program"
 pkg="$TMP/wine-echo"
 mkdir -p "$pkg/agx/servers" "$pkg/agx/tools" "$pkg/bin"
 rustc --edition 2021 -O --target x86_64-pc-windows-gnu -o "$pkg/bin/echo_tool.exe" \
@@ -99,7 +102,7 @@ description = "A Windows program as a tool, for the Wine check"
 
 [extension]
 servers = ["echo"]
-tools = ["echo"]
+tools = ["echo", "linger"]
 TOML
 printf 'name = "echo"\ndescription = "Echo under Wine"\ntools = ["echo"]\n' >"$pkg/agx/servers/echo.toml"
 cat > "$pkg/agx/tools/echo.toml" <<'TOML'
@@ -112,11 +115,41 @@ name = "text"
 type = "string"
 description = "Anything"
 TOML
-agx -q validate --probe "$(winpath "$pkg")" || fail "validate --probe of the Windows tool"
+cat > "$pkg/agx/tools/linger.toml" <<'TOML'
+name = "linger"
+description = "Answers at once and leaves a child running"
+command = ["bin/echo_tool.exe", "linger"]
+TOML
+# The pids of echo_tool.exe's `sleep` mode: Wine shows a process's Windows command line
+# (`"Z:\…\echo_tool.exe" sleep`) as its Linux one.
+lingering() {
+    python3 - <<'PY'
+import pathlib
+for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+    try:
+        line = cmdline.read_bytes().replace(b"\0", b" ").replace(b'"', b"").strip()
+    except OSError:
+        continue
+    if line.endswith(b"echo_tool.exe sleep"):
+        print(cmdline.parent.name)
+PY
+}
+# The check sees a child linger leaves when agx is not there to end it.
+"$WINE" "$pkg/bin/echo_tool.exe" linger >/dev/null
+for _ in $(seq 100); do [[ -n "$(lingering)" ]] && break; sleep 0.2; done
+[[ -n "$(lingering)" ]] || fail "cannot see the child echo_tool.exe linger leaves"
+kill $(lingering)
+for _ in $(seq 100); do [[ -z "$(lingering)" ]] && break; sleep 0.2; done
+# A Windows program's first start under Wine takes longer than the 200 ms a tool has.
+AGX_PROBE_TIMEOUT_MS=30000 agx -q validate --probe "$(winpath "$pkg")" \
+    || fail "validate --probe of the Windows tools"
+# The probe's Job Object ends the child `linger` left; give Wine a moment to reap it.
+for _ in $(seq 100); do [[ -z "$(lingering)" ]] && break; sleep 0.2; done
+[[ -z "$(lingering)" ]] || fail "validate --probe left linger's child running: pid $(lingering)"
 agx -q install "$(winpath "$pkg")"
-echo "ok    wine/echo passes validate --probe and installs"
+echo "ok    wine/echo passes validate --probe (ending what its tool left running) and installs"
 
-echo "==> agx.exe install-server cursor wine/echo/echo (the Cursor file under the Wine HOME)"
+section "agx.exe install-server cursor wine/echo/echo (the Cursor file under the Wine HOME)"
 agx -q install-server cursor wine/echo/echo
 client_file="$TMP/home/.cursor/mcp.json"
 [[ -f "$client_file" ]] || fail "install-server wrote no $client_file"
@@ -128,9 +161,9 @@ assert entry["args"] == ["serve", "wine/echo/echo"], entry["args"]
 print(f"ok    the entry launches {entry['command']}")
 PY
 
-echo "==> the MCP Python SDK starts that entry under Wine: initialize, tools/list, tools/call"
+section "the MCP Python SDK starts that entry under Wine: initialize, tools/list, tools/call"
 . scripts/ci/mcp-venv.sh
 PY="$(mcp_python)"
-HOME="$WIN_HOME" "$PY" scripts/ci/wine/wine_client.py "$WINE" "$client_file" echo echo
+WINEHOME="$WIN_HOME" "$PY" scripts/ci/wine/wine_client.py "$WINE" "$client_file" echo echo
 
 echo "wine: ok ($((SECONDS - start)) s)"

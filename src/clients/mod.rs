@@ -46,7 +46,7 @@ pub fn find_client(name: &str) -> Result<&'static Client, ClientError> {
 /// uv's; docs/clients.md). On Windows without the `\\?\` prefix std's canonical form has,
 /// which clients and shells do not all accept.
 pub fn agx_binary() -> std::io::Result<PathBuf> {
-    std::fs::canonicalize(std::env::current_exe()?)
+    dunce::canonicalize(std::env::current_exe()?)
 }
 
 /// Why an entry naming the agx binary at `binary` may stop working: npx runs packages from

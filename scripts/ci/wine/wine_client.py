@@ -4,7 +4,8 @@ over stdio, then initialize, tools/list and tools/call of a tool that is a Windo
 
 Usage: wine_client.py WINE CLIENT_FILE ENTRY_KEY TOOL
 
-WINEPREFIX, WINEDEBUG, WINEDLLOVERRIDES, HOME and PATH come from the environment
+WINEPREFIX, WINEDEBUG, WINEDLLOVERRIDES, WINEHOME (HOME for Windows programs), HOME and
+PATH come from the environment
 (scripts/ci/wine.sh). Prints `ok` or `FAIL` per check; exits 1 when any check failed.
 """
 
@@ -15,7 +16,7 @@ import sys
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-FORWARDED_ENV = ("WINEPREFIX", "WINEDEBUG", "WINEDLLOVERRIDES", "HOME", "PATH")
+FORWARDED_ENV = ("WINEPREFIX", "WINEDEBUG", "WINEDLLOVERRIDES", "WINEHOME", "HOME", "PATH")
 
 
 async def main(wine, client_file, key, tool):
@@ -35,7 +36,8 @@ async def main(wine, client_file, key, tool):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
-            check("initialize: the server is agx", init.server_info.name.startswith("agx"),
+            server = entry["args"][1]
+            check(f"initialize: serverInfo.name is {server}", init.server_info.name == server,
                   f"serverInfo: {init.server_info!r}")
             tools = [t.name for t in (await session.list_tools()).tools]
             check(f"tools/list has {tool}", tool in tools, f"tools: {tools}")
