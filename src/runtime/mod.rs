@@ -15,7 +15,7 @@ mod http;
 pub mod log;
 mod output;
 pub mod process;
-mod process_tree;
+pub(crate) mod process_tree;
 mod prompts;
 mod resources;
 pub mod settings;
