@@ -19,16 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-MCP_VERSION=2.3.0
-CACHE="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
-VENV="$CACHE/venv"
-PY="$VENV/bin/python"
-mcp_version() { "$PY" -c "import importlib.metadata as m; print(m.version('mcp'))" 2>/dev/null || true; }
-if [[ "$(mcp_version)" != "$MCP_VERSION" ]]; then
-    echo "==> pip install mcp==$MCP_VERSION into $VENV"
-    python3 -m venv "$VENV"
-    "$PY" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
-fi
+. scripts/ci/mcp-venv.sh
+PY="$(mcp_python)"
 
 . scripts/agx-bin.sh
 AGX="$(agx_bin debug)"

@@ -65,6 +65,9 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         (None, Outcome::Updated) => printer.status("Updated", &place),
         (None, _) => printer.status("Added", &place),
     }
+    if let Some(notice) = &change.binary_notice {
+        printer.warn(notice);
+    }
     if args.dry_run {
         return Ok(());
     }

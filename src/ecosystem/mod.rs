@@ -559,7 +559,8 @@ fn output_within_deadline(
     spec: &EcosystemSpec,
     command: &mut Command,
 ) -> Result<Result<Output, std::io::Error>, EcosystemError> {
-    use crate::manifest::probe::{kill_group, read_in_background};
+    use crate::manifest::probe::read_in_background;
+    use crate::runtime::process_tree::spawn_tree;
     use std::process::Stdio;
     let deadline = crate::index::HttpLimits::from_env()
         .map_err(|e| EcosystemError::Limits(Box::new(e)))?
@@ -568,11 +569,9 @@ fn output_within_deadline(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(command, 0);
     let started = std::time::Instant::now();
-    let mut child = match command.spawn() {
-        Ok(child) => child,
+    let (mut child, tree) = match spawn_tree(command) {
+        Ok(spawned) => spawned,
         Err(e) => return Ok(Err(e)),
     };
     let stdout = read_in_background(child.stdout.take());
@@ -587,7 +586,7 @@ fn output_within_deadline(
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     let Some(status) = status else {
-        kill_group(&mut child);
+        tree.kill(&mut child);
         let _ = child.wait();
         let shown = std::iter::once(command.get_program())
             .chain(command.get_args())

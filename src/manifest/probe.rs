@@ -3,11 +3,12 @@
 //! the only part of validation that runs package code.
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::diagnostics::{self as codes, Finding, Findings};
 use super::model::{InputMode, Package, ToolDef, resolve_program};
+use crate::runtime::process_tree::spawn_tree;
 
 /// How long a tool may take to answer its self-test (docs/validate.md: under 200 ms).
 pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_millis(200);
@@ -139,11 +140,8 @@ fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<
             cmd.stdin(Stdio::piped());
         }
     }
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-
     let started = Instant::now();
-    let mut child = cmd.spawn()?;
+    let (mut child, tree) = spawn_tree(&mut cmd)?;
     if let Some(mut stdin) = child.stdin.take() {
         // A tool that exits without reading its input closes the pipe; that is its business.
         let _ = stdin.write_all(SELF_TEST_INPUT.as_bytes());
@@ -161,7 +159,7 @@ fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<
         std::thread::sleep(Duration::from_millis(2));
     };
     // Also ends anything the tool left running, so the output pipes close.
-    kill_group(&mut child);
+    tree.kill(&mut child);
     let Some(status) = status else {
         let _ = child.wait();
         return Ok(Outcome::TimedOut);
@@ -186,20 +184,4 @@ pub(crate) fn read_in_background<R: Read + Send + 'static>(
         }
         buf
     })
-}
-
-/// Kill `child` and, on unix, the process group it leads (when started with
-/// `process_group(0)`): everything it started goes too.
-pub(crate) fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group the child leads
-            // (it was started with process_group(0)); no memory is involved.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-    }
-    let _ = child.kill();
 }

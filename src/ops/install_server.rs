@@ -71,6 +71,8 @@ pub struct EntryChange {
     pub server: String,
     /// The filter recorded for it, when this request recorded one.
     pub filter: Option<crate::filter::FilterSpec>,
+    /// Why the entry may stop working although it was written (agx ran from npx's cache).
+    pub binary_notice: Option<String>,
 }
 
 /// The client a file belongs to, guessed from its place and contents (`auto`).
@@ -130,10 +132,9 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         .clone()
         .unwrap_or_else(|| shape::default_key(server.item.as_str()));
     let target = request.place.target(&key)?;
-    let command = clients::agx_binary()
-        .map_err(OpsError::NoBinary)?
-        .display()
-        .to_string();
+    let binary = clients::agx_binary().map_err(OpsError::NoBinary)?;
+    let binary_notice = clients::transient_binary_notice(&binary);
+    let command = binary.display().to_string();
     let mut env = BTreeMap::new();
     if ctx.paths.home_from_env {
         env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
@@ -161,6 +162,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
             missing_settings,
             server: server.to_string(),
             filter: None,
+            binary_notice,
         });
     }
     let clients::Applied { change, backup } = clients::install_entry(
@@ -183,6 +185,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         missing_settings,
         server: server.to_string(),
         filter: request.filter.clone(),
+        binary_notice,
     })
 }
 
@@ -256,5 +259,6 @@ pub fn uninstall_server(
         missing_settings: Vec::new(),
         server: entry.to_string(),
         filter: None,
+        binary_notice: None,
     })
 }

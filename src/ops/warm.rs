@@ -66,10 +66,9 @@ fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    // Its own process group, so stopping it stops what it started.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command.spawn().map_err(|e| e.to_string())?;
+    // Its own process group (Job Object on Windows), so stopping it stops what it started.
+    let (mut child, tree) =
+        crate::runtime::process_tree::spawn_tree(&mut command).map_err(|e| e.to_string())?;
     let answered = (|| {
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
         let request = serde_json::json!({
@@ -100,7 +99,7 @@ fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
             )),
         }
     })();
-    crate::manifest::probe::kill_group(&mut child);
+    tree.kill(&mut child);
     let _ = child.wait();
     answered
 }

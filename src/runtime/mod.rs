@@ -17,7 +17,7 @@ pub mod listing;
 pub mod log;
 mod output;
 pub mod process;
-mod process_tree;
+pub(crate) mod process_tree;
 mod prompts;
 mod resources;
 pub mod settings;

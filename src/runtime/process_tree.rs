@@ -136,7 +136,7 @@ impl Call {
         }
         #[cfg(windows)]
         {
-            self.job = windows_job::Job::holding(&child)
+            self.job = windows_job::Job::holding(child.raw_handle())
                 .inspect_err(|e| {
                     tracing::warn!(
                         "cannot put the tool's process in a Job Object ({e}); processes it \
@@ -200,6 +200,55 @@ impl Drop for Call {
             self.stop();
             self.end_all();
         }
+    }
+}
+
+/// A short-lived command of agx's own (a tool's self-test, npm, pip), started by
+/// [`spawn_tree`]: [`Tree::kill`] ends it and what it started, through the process group it
+/// leads (Unix) or its Job Object (Windows).
+pub struct Tree {
+    #[cfg(windows)]
+    job: Option<windows_job::Job>,
+}
+
+/// Start `command` in a process group of its own (Unix) or a Job Object (Windows).
+pub fn spawn_tree(
+    command: &mut std::process::Command,
+) -> std::io::Result<(std::process::Child, Tree)> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let child = command.spawn()?;
+    #[cfg(windows)]
+    let job = {
+        use std::os::windows::io::AsRawHandle;
+        windows_job::Job::holding(Some(child.as_raw_handle()))
+            .inspect_err(|e| {
+                tracing::warn!(
+                    "cannot put {} in a Job Object ({e}); processes it starts may outlive it",
+                    command.get_program().to_string_lossy()
+                )
+            })
+            .ok()
+    };
+    Ok((
+        child,
+        Tree {
+            #[cfg(windows)]
+            job,
+        },
+    ))
+}
+
+impl Tree {
+    /// Kill the command and everything in its group or job.
+    pub fn kill(&self, child: &mut std::process::Child) {
+        #[cfg(unix)]
+        kill_group(child.id());
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
+        }
+        let _ = child.kill();
     }
 }
 
@@ -517,8 +566,9 @@ mod windows_job {
     unsafe impl Sync for Job {}
 
     impl Job {
-        /// A new job, killing its processes when closed, holding `child`.
-        pub fn holding(child: &tokio::process::Child) -> std::io::Result<Job> {
+        /// A new job, killing its processes when closed, holding `process` (a child's
+        /// handle; `None` when it was already waited for).
+        pub fn holding(process: Option<std::os::windows::io::RawHandle>) -> std::io::Result<Job> {
             // SAFETY: no attributes, no name: an anonymous job this process owns.
             let handle = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
             if handle.is_null() {
@@ -541,7 +591,7 @@ mod windows_job {
             if set == 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            let Some(process) = child.raw_handle() else {
+            let Some(process) = process else {
                 // Already waited for: nothing to hold.
                 return Ok(job);
             };
