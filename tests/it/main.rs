@@ -20,6 +20,7 @@ mod client_safety;
 mod clients;
 mod ecosystem;
 mod generated;
+mod marketplace;
 mod mcp_registry;
 mod mcp_registry_install;
 mod mcpb;
