@@ -144,10 +144,7 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
 }
 
 /// `weather@acme 1.2.0`: what `agx install` takes, and the version when the plugin has one.
-fn plugin_head(
-    plugin: &crate::index::marketplace::PluginSummary,
-    source: &str,
-) -> String {
+fn plugin_head(plugin: &crate::index::marketplace::PluginSummary, source: &str) -> String {
     match &plugin.version {
         Some(version) => format!("{}@{source} {version}", plugin.name),
         None => format!("{}@{source}", plugin.name),

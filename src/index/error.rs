@@ -142,7 +142,9 @@ pub enum IndexError {
         known: Vec<String>,
     },
 
-    #[error("`{target}` is ambiguous: `{marketplace}` names a marketplace source and reads as a version")]
+    #[error(
+        "`{target}` is ambiguous: `{marketplace}` names a marketplace source and reads as a version"
+    )]
     AmbiguousPluginRef { target: String, marketplace: String },
 
     #[error("server {name} is not in the MCP registry {registry}")]

@@ -102,13 +102,12 @@ pub enum RemoteLocation {
 impl PluginLocation {
     /// `./plugins/weather`, `github:owner/repo@sha`, `npm:@scope/x@1.2.0`, …
     pub fn describe(&self) -> String {
-        let pinned = |base: String, git_ref: &Option<String>, sha: &Option<String>| match (
-            sha, git_ref,
-        ) {
-            (Some(sha), _) => format!("{base}@{sha}"),
-            (None, Some(git_ref)) => format!("{base}#{git_ref}"),
-            (None, None) => base,
-        };
+        let pinned =
+            |base: String, git_ref: &Option<String>, sha: &Option<String>| match (sha, git_ref) {
+                (Some(sha), _) => format!("{base}@{sha}"),
+                (None, Some(git_ref)) => format!("{base}#{git_ref}"),
+                (None, None) => base,
+            };
         match self {
             PluginLocation::Path(path) => path.clone(),
             PluginLocation::Remote(remote) => match remote {
@@ -239,7 +238,8 @@ impl Marketplace {
         match (&self.source, &self.remote) {
             (Source::Folder(dir), _) => {
                 let path = dir.join(MARKETPLACE_FILE);
-                let body = std::fs::read(&path).map_err(|e| IndexError::from(at("read", &path)(e)))?;
+                let body =
+                    std::fs::read(&path).map_err(|e| IndexError::from(at("read", &path)(e)))?;
                 parse_catalog(&body, &path.display().to_string())
             }
             (Source::Http(url), Some(remote)) => {
@@ -439,7 +439,8 @@ struct Found {
 
 /// The components agx does not carry: each one's label, manifest field and default place in
 /// a plugin folder.
-const NOT_CARRIED: [(&str, fn(&Components) -> &Option<Value>, &str); 5] = [
+type ComponentField = fn(&Components) -> &Option<Value>;
+const NOT_CARRIED: [(&str, ComponentField, &str); 5] = [
     ("hooks", |c| &c.hooks, "hooks/hooks.json"),
     ("agents", |c| &c.agents, "agents"),
     ("commands", |c| &c.commands, "commands"),
@@ -475,7 +476,11 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
     let manifest = read_manifest(dir)?.unwrap_or_default();
     let mut found = Found::from_inline(inline);
     let mut servers = found.servers.clone();
-    servers.extend(plugin_servers(dir, &manifest.components)?.into_iter().map(|(name, _)| name));
+    servers.extend(
+        plugin_servers(dir, &manifest.components)?
+            .into_iter()
+            .map(|(name, _)| name),
+    );
     servers.sort();
     servers.dedup();
     found.servers = servers;
@@ -617,7 +622,10 @@ mod tests {
             &plugin.join(".mcp.json"),
             r#"{"mcpServers": {"forecast": {"command": "python3"}}}"#,
         );
-        write(&plugin.join("skills/umbrella/SKILL.md"), "---\nname: umbrella\n---\n");
+        write(
+            &plugin.join("skills/umbrella/SKILL.md"),
+            "---\nname: umbrella\n---\n",
+        );
         write(&plugin.join("hooks/hooks.json"), "{}");
         write(&plugin.join("commands/now.md"), "now");
 
@@ -674,22 +682,44 @@ mod tests {
             r#"{"name": "m", "plugins": []}"#,
         );
         std::fs::create_dir_all(dir.path().join("index")).unwrap();
-        std::fs::write(dir.path().join("index/config.json"), r#"{"v":1,"name":"i"}"#).unwrap();
+        std::fs::write(
+            dir.path().join("index/config.json"),
+            r#"{"v":1,"name":"i"}"#,
+        )
+        .unwrap();
         let folder = |p: &Path| Source::Folder(p.to_path_buf());
         let kind = super::super::SourceKind::ClaudeMarketplace;
         super::super::source::add_to_config(&paths, "acme", &folder(&market), kind).unwrap();
         super::super::source::add_to_config(&paths, "2", &folder(&market), kind).unwrap();
         let index = super::super::SourceKind::AgxIndex;
-        super::super::source::add_to_config(&paths, "main", &folder(&dir.path().join("index")), index)
-            .unwrap();
+        super::super::source::add_to_config(
+            &paths,
+            "main",
+            &folder(&dir.path().join("index")),
+            index,
+        )
+        .unwrap();
 
         let parsed = parse_plugin_ref("weather@acme", &paths).unwrap().unwrap();
         assert_eq!(parsed.to_string(), "weather@acme");
-        for not_a_plugin in ["acme/weather@acme", "weather", "weather@main", "weather@1.0", "@acme"] {
-            assert_eq!(parse_plugin_ref(not_a_plugin, &paths).unwrap(), None, "{not_a_plugin}");
+        for not_a_plugin in [
+            "acme/weather@acme",
+            "weather",
+            "weather@main",
+            "weather@1.0",
+            "@acme",
+        ] {
+            assert_eq!(
+                parse_plugin_ref(not_a_plugin, &paths).unwrap(),
+                None,
+                "{not_a_plugin}"
+            );
         }
         let err = parse_plugin_ref("weather@2", &paths).unwrap_err();
-        assert!(matches!(err, IndexError::AmbiguousPluginRef { .. }), "{err:?}");
+        assert!(
+            matches!(err, IndexError::AmbiguousPluginRef { .. }),
+            "{err:?}"
+        );
     }
 
     #[test]

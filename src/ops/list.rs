@@ -87,23 +87,24 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
     if include_remote {
         let installed: BTreeSet<PackageName> = rows.iter().map(|r| r.name.clone()).collect();
         for (name, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
-            let registry = match registry {
-                AnyRegistry::Agx(registry) => registry,
-                AnyRegistry::Mcp(registry) => {
-                    servers.extend(mcp_registry::list_all(&registry)?);
-                    continue;
-                }
-                AnyRegistry::Marketplace(marketplace) => {
-                    let label = name.unwrap_or_else(|| marketplace.source().to_string());
-                    plugins.extend(marketplace.plugins()?.into_iter().map(|plugin| {
-                        ListedPlugin {
-                            install: format!("{}@{label}", plugin.name),
-                            plugin,
-                        }
-                    }));
-                    continue;
-                }
-            };
+            let registry =
+                match registry {
+                    AnyRegistry::Agx(registry) => registry,
+                    AnyRegistry::Mcp(registry) => {
+                        servers.extend(mcp_registry::list_all(&registry)?);
+                        continue;
+                    }
+                    AnyRegistry::Marketplace(marketplace) => {
+                        let label = name.unwrap_or_else(|| marketplace.source().to_string());
+                        plugins.extend(marketplace.plugins()?.into_iter().map(|plugin| {
+                            ListedPlugin {
+                                install: format!("{}@{label}", plugin.name),
+                                plugin,
+                            }
+                        }));
+                        continue;
+                    }
+                };
             let catalog = registry.catalog()?;
             rows.extend(
                 catalog

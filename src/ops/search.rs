@@ -120,8 +120,7 @@ impl Searched {
                     .iter()
                     .map(|s| ("server", s.to_lowercase(), String::new()))
                     .chain(
-                        (plugin.skills.iter())
-                            .map(|s| ("skill", s.to_lowercase(), String::new())),
+                        (plugin.skills.iter()).map(|s| ("skill", s.to_lowercase(), String::new())),
                     )
                     .collect();
                 if let Some((score, matched)) =

@@ -30,8 +30,15 @@ fn failure(cmd: &mut assert_cmd::Command) -> String {
 fn a_marketplace_folder_is_detected_and_its_plugins_discovered() {
     let home = TestHome::new();
     let folder = fixture_marketplace();
-    let added = stdout(home.agx().args(["registry", "add-source", "acme"]).arg(&folder));
-    assert!(added.contains("claude-marketplace") || added.is_empty(), "{added}");
+    let added = stdout(
+        home.agx()
+            .args(["registry", "add-source", "acme"])
+            .arg(&folder),
+    );
+    assert!(
+        added.contains("claude-marketplace") || added.is_empty(),
+        "{added}"
+    );
     let sources = stdout(home.agx().args(["registry", "sources", "--json"]));
     let sources: serde_json::Value = serde_json::from_str(&sources).unwrap();
     assert_eq!(sources["sources"][0]["kind"], "claude-marketplace");
@@ -46,13 +53,19 @@ fn a_marketplace_folder_is_detected_and_its_plugins_discovered() {
     );
 
     let info = stdout(home.agx().args(["info", "weather-tools@acme"]));
-    assert!(info.contains("weather-tools@acme 1.0.0 (claude-marketplace acme"), "{info}");
+    assert!(
+        info.contains("weather-tools@acme 1.0.0 (claude-marketplace acme"),
+        "{info}"
+    );
     assert!(info.contains("servers: forecast"), "{info}");
     assert!(info.contains("skills: umbrella-advice"), "{info}");
     assert!(info.contains("not carried: hooks"), "{info}");
-    let json: serde_json::Value =
-        serde_json::from_str(&stdout(home.agx().args(["info", "weather-tools@acme", "--json"])))
-            .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&stdout(home.agx().args([
+        "info",
+        "weather-tools@acme",
+        "--json",
+    ])))
+    .unwrap();
     assert_eq!(json["kind"], "claude-marketplace");
     assert_eq!(json["not_carried"], serde_json::json!(["hooks"]));
 
@@ -61,9 +74,11 @@ fn a_marketplace_folder_is_detected_and_its_plugins_discovered() {
         listed.contains("weather-tools@acme  1.0.0  claude-marketplace  Forecasts over MCP"),
         "{listed}"
     );
-    let json: serde_json::Value = serde_json::from_str(&stdout(
-        home.agx().args(["list", "--include-remote", "--json"]),
-    ))
+    let json: serde_json::Value = serde_json::from_str(&stdout(home.agx().args([
+        "list",
+        "--include-remote",
+        "--json",
+    ])))
     .unwrap();
     let plugin = &json["packages"][0];
     assert_eq!(plugin["kind"], "claude-marketplace");
@@ -78,17 +93,30 @@ fn a_marketplace_url_is_detected_and_read() {
     copy_tree(&fixture_marketplace(), served.path());
     let server = HttpServer::serve(served.path());
     // The base URL, and the catalog's own URL, are both recognised.
-    stdout(home.agx().args(["registry", "add-source", "web", &server.url()]));
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "web", &server.url()]),
+    );
     let catalog = format!("{}/.claude-plugin/marketplace.json", server.url());
-    stdout(home.agx().args(["registry", "add-source", "file", &catalog]));
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "file", &catalog]),
+    );
     let sources = stdout(home.agx().args(["registry", "sources", "--json"]));
-    assert_eq!(sources.matches("claude-marketplace").count(), 2, "{sources}");
+    assert_eq!(
+        sources.matches("claude-marketplace").count(),
+        2,
+        "{sources}"
+    );
 
     // A web marketplace lists its plugins by the catalog alone (a plugin's folder is not
     // browsable over HTTP).
     let info = stdout(home.agx().args(["info", "weather-tools@web"]));
     assert!(info.contains("weather-tools@web 1.0.0"), "{info}");
-    assert!(info.contains("plugin source: ./plugins/weather-tools"), "{info}");
+    assert!(
+        info.contains("plugin source: ./plugins/weather-tools"),
+        "{info}"
+    );
     let listed = stdout(home.agx().args(["list", "--include-remote"]));
     assert!(listed.contains("weather-tools@file"), "{listed}");
 }
@@ -101,13 +129,21 @@ fn bad_marketplaces_are_refused_with_where_and_why() {
         &market.path().join(".claude-plugin/marketplace.json"),
         "{\"name\": \"m\",\n \"plugins\": 3}\n",
     );
-    let err = failure(home.agx().args(["registry", "add-source", "m"]).arg(market.path()));
+    let err = failure(
+        home.agx()
+            .args(["registry", "add-source", "m"])
+            .arg(market.path()),
+    );
     assert!(err.contains("marketplace.json: invalid type"), "{err}");
     assert!(err.contains("line 2"), "{err}");
     assert!(!home.agx_home().join("config.toml").exists());
 
     let empty = tempfile::tempdir().unwrap();
-    let err = failure(home.agx().args(["registry", "add-source", "e"]).arg(empty.path()));
+    let err = failure(
+        home.agx()
+            .args(["registry", "add-source", "e"])
+            .arg(empty.path()),
+    );
     assert!(err.contains("is not an agx registry"), "{err}");
 
     stdout(
@@ -116,7 +152,10 @@ fn bad_marketplaces_are_refused_with_where_and_why() {
             .arg(fixture_marketplace()),
     );
     let err = failure(home.agx().args(["info", "nope@acme"]));
-    assert!(err.contains("plugin `nope` is not in the marketplace"), "{err}");
+    assert!(
+        err.contains("plugin `nope` is not in the marketplace"),
+        "{err}"
+    );
     assert!(err.contains("its plugins: weather-tools"), "{err}");
 
     // A source named like a version makes `name@2` ambiguous.
