@@ -95,6 +95,9 @@ pub struct WrappedServer {
     /// Arguments given after `--` (`agx serve REF -- ARG…`), appended to `command` as they
     /// are: never expanded as placeholders.
     pub args: Vec<String>,
+    /// What `${package.data}` names (an imported plugin's `${CLAUDE_PLUGIN_DATA}`), set by
+    /// `agx serve` from agx's home.
+    pub data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -476,6 +479,7 @@ fn assemble_from(
             url: def.url.clone(),
             headers: def.headers.clone(),
             args: Vec::new(),
+            data_dir: None,
         }));
     }
 

@@ -213,6 +213,9 @@ pub fn serve_installed(
         };
         let mut assembled = assemble(&server, &find)?;
         assembled.append_args(args)?;
+        if let Assembled::Wrapped(w) = &mut assembled {
+            w.data_dir = Some(paths.plugin_data_dir(&server.package));
+        }
         (assembled, server, served.and_then(|s| s.note))
     };
     settings::resolve(paths, &mut assembled)?;
