@@ -50,7 +50,7 @@ fn plugin_text(info: &PluginInfo) -> String {
     if !plugin.not_carried.is_empty() {
         let _ = writeln!(
             out,
-            "not carried: {} (agx installs a plugin's MCP servers and skills; these run only in Claude Code)",
+            "{NOT_CARRIED_LABEL} {}{NOT_CARRIED_WHY}",
             plugin.not_carried.join(", ")
         );
     }
@@ -264,11 +264,22 @@ fn package_text(info: &PackageInfo) -> String {
             let _ = writeln!(out, "  {} — {}", skill.name, skill.description);
         }
     }
+    if !info.not_carried.is_empty() {
+        let _ = writeln!(
+            out,
+            "{NOT_CARRIED_LABEL} {}{NOT_CARRIED_WHY}",
+            info.not_carried.join(", ")
+        );
+    }
     if info.installed.is_none() {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }
     out
 }
+
+const NOT_CARRIED_LABEL: &str = "not carried:";
+const NOT_CARRIED_WHY: &str =
+    " (agx installs a plugin's MCP servers and skills; these run only in Claude Code)";
 
 fn dash(description: &Option<String>) -> String {
     description

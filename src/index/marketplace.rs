@@ -497,6 +497,12 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
     Ok(found)
 }
 
+/// The components of the plugin in `dir` that agx does not carry (`hooks`, `agents`, …), for
+/// `agx info` of an imported plugin.
+pub fn not_carried(dir: &Path) -> Result<Vec<String>, IndexError> {
+    Ok(read_plugin_folder(dir, &Components::default())?.not_carried)
+}
+
 /// The plugin's MCP servers by name: the manifest's inline `mcpServers` object, or the
 /// file it names, else `.mcp.json`.
 pub fn plugin_servers(

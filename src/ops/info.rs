@@ -181,6 +181,10 @@ pub struct PackageInfo {
     pub resources: Vec<ResourceSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<crate::manifest::SkillSummary>,
+    /// For a package imported from a Claude Code plugin: its components agx does not carry
+    /// (`hooks`, `agents`, `commands`, `lsp servers`, `output styles`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_carried: Vec<String>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -383,6 +387,12 @@ fn describe_installed(
                 .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
                 .collect();
             info.settings = resolved_settings(ctx, name, &package.manifest.extension.settings);
+            if let Some(p) = &info.installed
+                && matches!(p.source, Source::Plugin { .. })
+            {
+                info.not_carried =
+                    crate::index::marketplace::not_carried(&p.dir).unwrap_or_default();
+            }
             info
         }
         Err(e) => {
@@ -504,6 +514,7 @@ fn package_info(
         settings: Vec::new(),
         resources: extension.resources,
         skills: extension.skills,
+        not_carried: Vec::new(),
         instructions: BTreeMap::new(),
     }
 }

@@ -241,6 +241,10 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
     let api_key = settings.iter().find(|s| s["key"] == "api_key").unwrap();
     assert_eq!(api_key["secret"], true, "{api_key}");
     assert_eq!(api_key["required"], true, "{api_key}");
+    // The hook is kept in the package folder but not carried, and `info` says so.
+    assert_eq!(info["not_carried"], serde_json::json!(["hooks"]));
+    let text = stdout(home.agx().args(["info", PACKAGE]));
+    assert!(text.contains("not carried: hooks (agx installs"), "{text}");
 
     // ${CLAUDE_PLUGIN_ROOT} is the package folder (the script ran), ${user_config.*} the
     // settings, ${CLAUDE_PLUGIN_DATA} a folder outside the store that exists.
