@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Acceptance check of `agx export` with the real clients (docs/plugins.md): the fixture
+# Acceptance check of `agx export` and of marketplace imports with the real clients
+# (docs/plugins.md): the fixture
 # packages acme/weather (a server), acme/quotes (a server with a required secret) and acme/dev
 # (skills) exported as a Claude-format marketplace, Gemini CLI extensions and Agent Plugins;
 # each client installs them and starts the servers, which launch bare `agx serve`.
@@ -130,8 +131,30 @@ echo "$out"
 expect "gemini mcp list connects to forecast" "forecast \(from acme-weather\).*- Connected" "$out"
 expect "gemini mcp list connects to quotes (setting secret)" "quotes \(from acme-quotes\).*- Connected" "$out"
 
-if grep -rlF -e plugins-ci-claude-key -e plugins-ci-gemini-key "$TMP/market" "$TMP/gemini" "$TMP/agent" \
-    "$HOME/.local/share/agx"; then
+# --- Import: the fixture marketplace's plugin (a Python stdio server, a skill, a userConfig
+# secret, a hook) installed with agx, its server written into Gemini CLI by install-server
+# and connected there; its skill copied into ~/.agents/skills. The secret comes through the
+# setting's override variable, which Gemini CLI passes on to `agx serve`.
+"$AGX" -q registry add-source fixture-market "$ROOT/registry-fixtures/marketplace"
+"$AGX" -q install weather-tools@fixture-market
+export AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY=plugins-ci-import-key
+"$AGX" -q install-server gemini acme-plugins/weather-tools/forecast
+out="$(timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
+echo "$out"
+expect "gemini mcp list connects to the imported plugin's server" \
+    "weather-tools.*- Connected|^[^(]*forecast: agx serve acme-plugins/weather-tools/forecast.*- Connected" "$out"
+"$AGX" -q install-skill codex acme-plugins/weather-tools/umbrella-advice
+if [[ -f "$HOME/.agents/skills/umbrella-advice/SKILL.md" ]]; then
+    pass "the imported plugin's skill is in ~/.agents/skills"
+else
+    fail "the imported plugin's skill is not in ~/.agents/skills"
+fi
+out="$("$AGX" info acme-plugins/weather-tools)"
+expect "agx info reports the hook as not carried" "^not carried: hooks" "$out"
+unset AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY
+
+if grep -rlF -e plugins-ci-claude-key -e plugins-ci-gemini-key -e plugins-ci-import-key \
+    "$TMP/market" "$TMP/gemini" "$TMP/agent" "$HOME/.local/share/agx" "$HOME/.gemini"; then
     fail "a secret was written into an exported plugin or agx's home"
 fi
 
