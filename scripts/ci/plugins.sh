@@ -133,16 +133,16 @@ expect "gemini mcp list connects to quotes (setting secret)" "quotes \(from acme
 
 # --- Import: the fixture marketplace's plugin (a Python stdio server, a skill, a userConfig
 # secret, a hook) installed with agx, its server written into Gemini CLI by install-server
-# and connected there; its skill copied into ~/.agents/skills. The secret comes through the
-# setting's override variable, which Gemini CLI passes on to `agx serve`.
+# and connected there; its skill copied into ~/.agents/skills. The secret is kept by agx
+# (`agx config set`): Gemini CLI does not pass variables named like secrets to servers.
 "$AGX" -q registry add-source fixture-market "$ROOT/registry-fixtures/marketplace"
 "$AGX" -q install weather-tools@fixture-market
-export AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY=plugins-ci-import-key
-"$AGX" -q install-server gemini acme-plugins/weather-tools/forecast
+printf 'plugins-ci-import-key\n' | "$AGX" -q config set acme-plugins/weather-tools api_key --stdin
+"$AGX" -q install-server gemini acme-plugins/weather-tools/forecast --name weather-tools
 out="$(timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
 echo "$out"
 expect "gemini mcp list connects to the imported plugin's server" \
-    "weather-tools.*- Connected|^[^(]*forecast: agx serve acme-plugins/weather-tools/forecast.*- Connected" "$out"
+    "weather-tools: .*agx serve acme-plugins/weather-tools/forecast.*- Connected" "$out"
 "$AGX" -q install-skill codex acme-plugins/weather-tools/umbrella-advice
 if [[ -f "$HOME/.agents/skills/umbrella-advice/SKILL.md" ]]; then
     pass "the imported plugin's skill is in ~/.agents/skills"
@@ -151,10 +151,12 @@ else
 fi
 out="$("$AGX" info acme-plugins/weather-tools)"
 expect "agx info reports the hook as not carried" "^not carried: hooks" "$out"
-unset AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY
+if grep -rlF plugins-ci-import-key "$HOME/.gemini"; then
+    fail "the imported plugin's secret was written into Gemini CLI's settings"
+fi
 
-if grep -rlF -e plugins-ci-claude-key -e plugins-ci-gemini-key -e plugins-ci-import-key \
-    "$TMP/market" "$TMP/gemini" "$TMP/agent" "$HOME/.local/share/agx" "$HOME/.gemini"; then
+if grep -rlF -e plugins-ci-claude-key -e plugins-ci-gemini-key "$TMP/market" "$TMP/gemini" "$TMP/agent" \
+    "$HOME/.local/share/agx"; then
     fail "a secret was written into an exported plugin or agx's home"
 fi
 
