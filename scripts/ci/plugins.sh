@@ -134,7 +134,8 @@ expect "gemini mcp list connects to quotes (setting secret)" "quotes \(from acme
 # --- Import: the fixture marketplace's plugin (a Python stdio server, a skill, a userConfig
 # secret, a hook) installed with agx, its server written into Gemini CLI by install-server
 # and connected there; its skill copied into ~/.agents/skills. The secret is kept by agx
-# (`agx config set`): Gemini CLI does not pass variables named like secrets to servers.
+# (`agx config set`): the setting's override variable did not reach `agx serve` under Gemini
+# CLI, which filters secret-looking variables out of its servers' environment.
 "$AGX" -q registry add-source fixture-market "$ROOT/registry-fixtures/marketplace"
 "$AGX" -q install weather-tools@fixture-market
 printf 'plugins-ci-import-key\n' | "$AGX" -q config set acme-plugins/weather-tools api_key --stdin
