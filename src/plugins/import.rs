@@ -391,6 +391,14 @@ fn plugin_version(
     }
 }
 
+/// A string as it is; a number or boolean as JSON writes it (`"args": ["--port", 8080]`).
+fn json_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${user_config.KEY}` in agx's words.
 fn translate(text: &str) -> String {
     text.replace("${CLAUDE_PLUGIN_ROOT}", "${package.dir}")
@@ -469,7 +477,7 @@ fn write_package(
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
-                .map(|(k, v)| (k.clone(), translate(v.as_str().unwrap_or_default())))
+                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
                 .collect();
             if !env.is_empty() {
                 table.insert("env".into(), toml::Value::try_from(env).expect("strings"));
@@ -489,7 +497,7 @@ fn write_package(
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
-                .map(|(k, v)| (k.clone(), translate(v.as_str().unwrap_or_default())))
+                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
                 .collect();
             if !headers.is_empty() {
                 table.insert(
@@ -592,6 +600,12 @@ fn user_config_settings(manifest: &Value) -> toml::Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_in_args_are_kept() {
+        assert_eq!(json_text(&serde_json::json!(8080)), "8080");
+        assert_eq!(json_text(&serde_json::json!("x")), "x");
+    }
 
     #[test]
     fn placeholders_are_translated() {
