@@ -30,14 +30,16 @@ fn failure(cmd: &mut assert_cmd::Command) -> String {
 fn a_marketplace_folder_is_detected_and_its_plugins_discovered() {
     let home = TestHome::new();
     let folder = fixture_marketplace();
-    let added = stdout(
-        home.agx()
-            .args(["registry", "add-source", "acme"])
-            .arg(&folder),
-    );
+    let out = home
+        .agx()
+        .args(["registry", "add-source", "acme"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        added.contains("claude-marketplace") || added.is_empty(),
-        "{added}"
+        out.status.success() && said.contains("Added registry `acme` (claude-marketplace)"),
+        "{said}"
     );
     let sources = stdout(home.agx().args(["registry", "sources", "--json"]));
     let sources: serde_json::Value = serde_json::from_str(&sources).unwrap();
