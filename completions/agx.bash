@@ -1656,7 +1656,7 @@ _agx() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -W "agx-index mcp-registry" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -228,7 +228,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_su
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index or an MCP registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "sources" -d 'List the configured registries with their kinds'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -265,8 +265,9 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers)' -r -f -a "agx-index\t''
-mcp-registry\t''"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)' -r -f -a "agx-index\t''
+mcp-registry\t''
+claude-marketplace\t''"
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l offline -d 'Use only cached index data; never touch the network'
@@ -294,7 +295,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index or an MCP registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "sources" -d 'List the configured registries with their kinds'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -589,7 +590,7 @@ complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
-complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index or an MCP registry'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "sources" -d 'List the configured registries with their kinds'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set a setting\'s value. A secret is never taken from the command line: it is read without echo on a terminal, or from standard input with --stdin'

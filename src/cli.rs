@@ -408,15 +408,16 @@ pub enum RegistryCommand {
         #[arg(long)]
         undo: bool,
     },
-    /// Configure a registry to search and install from: an agx index or an MCP registry.
+    /// Configure a registry to search and install from: an agx index, an MCP registry or a
+    /// Claude-format marketplace.
     AddSource {
         /// The name to refer to it by (`--registry NAME`).
         name: String,
-        /// Its https:// base URL, or a folder for an agx index.
+        /// Its https:// base URL, or a folder (an agx index or a marketplace).
         #[arg(value_name = "URL")]
         url: String,
         /// What it is; detected when absent (an agx index serves config.json, an MCP registry
-        /// answers /v0.1/servers).
+        /// answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json).
         #[arg(long, value_enum)]
         kind: Option<SourceKindArg>,
     },
@@ -438,6 +439,7 @@ pub enum RegistryCommand {
 pub enum SourceKindArg {
     AgxIndex,
     McpRegistry,
+    ClaudeMarketplace,
 }
 
 impl From<SourceKindArg> for crate::index::SourceKind {
@@ -445,6 +447,7 @@ impl From<SourceKindArg> for crate::index::SourceKind {
         match kind {
             SourceKindArg::AgxIndex => crate::index::SourceKind::AgxIndex,
             SourceKindArg::McpRegistry => crate::index::SourceKind::McpRegistry,
+            SourceKindArg::ClaudeMarketplace => crate::index::SourceKind::ClaudeMarketplace,
         }
     }
 }

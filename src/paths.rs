@@ -99,4 +99,11 @@ impl AgxPaths {
     pub fn data_dir(&self) -> PathBuf {
         self.home.join("data-v1")
     }
+
+    /// `plugin-data-v1/<publisher>/<name>/`: a package's own data folder (an imported
+    /// plugin's `${CLAUDE_PLUGIN_DATA}`), outside the store and kept across its versions.
+    pub fn plugin_data_dir(&self, package: &crate::name::PackageName) -> PathBuf {
+        let (publisher, name) = package.path_segments();
+        self.home.join("plugin-data-v1").join(publisher).join(name)
+    }
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Acceptance check of `agx export` with the real clients (docs/plugins.md): the fixture
+# Acceptance check of `agx export` and of marketplace imports with the real clients
+# (docs/plugins.md): the fixture
 # packages acme/weather (a server), acme/quotes (a server with a required secret) and acme/dev
 # (skills) exported as a Claude-format marketplace, Gemini CLI extensions and Agent Plugins;
 # each client installs them and starts the servers, which launch bare `agx serve`.
@@ -129,6 +130,31 @@ out="$(timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
 echo "$out"
 expect "gemini mcp list connects to forecast" "forecast \(from acme-weather\).*- Connected" "$out"
 expect "gemini mcp list connects to quotes (setting secret)" "quotes \(from acme-quotes\).*- Connected" "$out"
+
+# --- Import: the fixture marketplace's plugin (a Python stdio server, a skill, a userConfig
+# secret, a hook) installed with agx, its server written into Gemini CLI by install-server
+# and connected there; its skill copied into ~/.agents/skills. The secret is kept by agx
+# (`agx config set`): the setting's override variable did not reach `agx serve` under Gemini
+# CLI, which filters secret-looking variables out of its servers' environment.
+"$AGX" -q registry add-source fixture-market "$ROOT/registry-fixtures/marketplace"
+"$AGX" -q install weather-tools@fixture-market
+printf 'plugins-ci-import-key\n' | "$AGX" -q config set acme-plugins/weather-tools api_key --stdin
+"$AGX" -q install-server gemini acme-plugins/weather-tools/forecast --name weather-tools
+out="$(timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
+echo "$out"
+expect "gemini mcp list connects to the imported plugin's server" \
+    "weather-tools: .*agx serve acme-plugins/weather-tools/forecast.*- Connected" "$out"
+"$AGX" -q install-skill codex acme-plugins/weather-tools/umbrella-advice
+if [[ -f "$HOME/.agents/skills/umbrella-advice/SKILL.md" ]]; then
+    pass "the imported plugin's skill is in ~/.agents/skills"
+else
+    fail "the imported plugin's skill is not in ~/.agents/skills"
+fi
+out="$("$AGX" info acme-plugins/weather-tools)"
+expect "agx info reports the hook as not carried" "^not carried: hooks" "$out"
+if grep -rlF plugins-ci-import-key "$HOME/.gemini"; then
+    fail "the imported plugin's secret was written into Gemini CLI's settings"
+fi
 
 if grep -rlF -e plugins-ci-claude-key -e plugins-ci-gemini-key "$TMP/market" "$TMP/gemini" "$TMP/agent" \
     "$HOME/.local/share/agx"; then

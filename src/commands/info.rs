@@ -6,7 +6,7 @@ use super::Context;
 use crate::cli::InfoArgs;
 use crate::error::CliResult;
 use crate::manifest::{PromptSummary, ToolSummary};
-use crate::ops::info::{self, ListedServerInfo, PackageInfo, ServerInfo, Subject};
+use crate::ops::info::{self, ListedServerInfo, PackageInfo, PluginInfo, ServerInfo, Subject};
 use crate::settings::Setting;
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
@@ -18,8 +18,43 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
         (Subject::Server(s), false) => server_text(s),
         (Subject::Listed(s), true) => to_json(s),
         (Subject::Listed(s), false) => listed_text(s),
+        (Subject::Plugin(p), true) => to_json(p),
+        (Subject::Plugin(p), false) => plugin_text(p),
     };
     ctx.printer.outln(text.trim_end())
+}
+
+/// A marketplace's plugin: where it is, what agx carries of it, and what it does not.
+fn plugin_text(info: &PluginInfo) -> String {
+    let plugin = &info.plugin;
+    let mut out = String::new();
+    let version = plugin
+        .version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}{version} (claude-marketplace {}, {}; not installed)",
+        info.install, info.source_name, info.registry
+    );
+    if let Some(description) = &plugin.description {
+        let _ = writeln!(out, "{description}");
+    }
+    let _ = writeln!(out, "plugin source: {}", plugin.source);
+    for (label, names) in [("servers", &plugin.servers), ("skills", &plugin.skills)] {
+        if !names.is_empty() {
+            let _ = writeln!(out, "{label}: {}", names.join(", "));
+        }
+    }
+    if !plugin.not_carried.is_empty() {
+        let _ = writeln!(
+            out,
+            "{NOT_CARRIED_LABEL} {}{NOT_CARRIED_WHY}",
+            plugin.not_carried.join(", ")
+        );
+    }
+    out
 }
 
 /// A server.json entry: what it is, where it is listed, what it offers and the settings.
@@ -232,6 +267,13 @@ fn package_text(info: &PackageInfo) -> String {
             let _ = writeln!(out, "  {} — {}", skill.name, skill.description);
         }
     }
+    if !info.not_carried.is_empty() {
+        let _ = writeln!(
+            out,
+            "{NOT_CARRIED_LABEL} {}{NOT_CARRIED_WHY}",
+            info.not_carried.join(", ")
+        );
+    }
     if info.installed.is_none() {
         let _ = writeln!(out, "install it with `agx install {}`", info.name);
     }
@@ -245,6 +287,9 @@ fn write_filter(out: &mut String, indent: &str, filter: &crate::ops::info::Filte
         let _ = writeln!(out, "{indent}  {line}");
     }
 }
+const NOT_CARRIED_LABEL: &str = "not carried:";
+const NOT_CARRIED_WHY: &str =
+    " (agx installs a plugin's MCP servers and skills; these run only in Claude Code)";
 
 fn dash(description: &Option<String>) -> String {
     description

@@ -7,10 +7,11 @@ use crate::error::{CliError, CliResult};
 use crate::ops::install::{self, Target};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
+    let paths = ctx.paths()?;
     let targets = args
         .packages
         .iter()
-        .map(|arg| Target::parse_with_sha256(arg, args.sha256.as_deref()))
+        .map(|arg| Target::parse_configured(arg, args.sha256.as_deref(), paths))
         .collect::<Result<Vec<_>, _>>()?;
     let bundles = targets
         .iter()

@@ -54,10 +54,16 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
     };
     let mut out = Vec::new();
     let written = match (kind, args.json) {
-        (None, true) => write_packages_json(&mut out, &rows, &listing.servers, &receipts),
+        (None, true) => write_packages_json(
+            &mut out,
+            &rows,
+            &listing.servers,
+            &listing.plugins,
+            &receipts,
+        ),
         (Some(kind), true) => writeln!(out, "{}", items_json(&rows, kind, &receipts)),
         (None, false) => {
-            if rows.is_empty() && listing.servers.is_empty() {
+            if rows.is_empty() && listing.servers.is_empty() && listing.plugins.is_empty() {
                 ctx.printer.status(
                     "Listed",
                     "no packages installed (`agx install <pkg>` adds one)",
@@ -65,6 +71,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> CliResult {
             }
             write_packages(&mut out, &rows, args.include_remote)
                 .and_then(|()| write_servers(&mut out, &listing.servers))
+                .and_then(|()| write_plugins(&mut out, &listing.plugins))
         }
         (Some(kind), false) => write_items(&mut out, &rows, kind),
     };
@@ -99,6 +106,7 @@ fn write_packages_json(
     out: &mut impl Write,
     rows: &[ListedPackage],
     servers: &[ServerSummary],
+    plugins: &[ops::list::ListedPlugin],
     receipts: &str,
 ) -> std::io::Result<()> {
     /// Packages and MCP-registry servers in one list (servers will install as packages of
@@ -113,6 +121,15 @@ fn write_packages_json(
     enum Row<'a> {
         Package(PackageJson<'a>),
         Server(ServerJson<'a>),
+        Plugin(PluginJson<'a>),
+    }
+    /// One marketplace plugin: `kind` tells it from a package.
+    #[derive(serde::Serialize)]
+    struct PluginJson<'a> {
+        kind: &'static str,
+        installed: bool,
+        #[serde(flatten)]
+        plugin: &'a ops::list::ListedPlugin,
     }
     /// One MCP-registry server: `kind` tells it from a package.
     #[derive(serde::Serialize)]
@@ -145,6 +162,13 @@ fn write_packages_json(
                     kind: SourceKind::McpRegistry.as_str(),
                     installed: false,
                     server,
+                })
+            }))
+            .chain(plugins.iter().map(|plugin| {
+                Row::Plugin(PluginJson {
+                    kind: SourceKind::ClaudeMarketplace.as_str(),
+                    installed: false,
+                    plugin,
                 })
             }))
             .collect(),
@@ -261,6 +285,29 @@ fn write_servers(out: &mut impl Write, servers: &[ServerSummary]) -> std::io::Re
             );
         }
         writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Marketplace plugins after the servers: what installs each, its version,
+/// `claude-marketplace`, description, and what it holds.
+fn write_plugins(out: &mut impl Write, plugins: &[ops::list::ListedPlugin]) -> std::io::Result<()> {
+    let name_width = plugins.iter().map(|p| p.install.len()).max().unwrap_or(0);
+    let version = |p: &ops::list::ListedPlugin| p.plugin.version.clone().unwrap_or_default();
+    let version_width = plugins.iter().map(|p| version(p).len()).max().unwrap_or(0);
+    for listed in plugins {
+        let plugin = &listed.plugin;
+        let mut line = format!(
+            "{:name_width$}  {:version_width$}  claude-marketplace  {}",
+            listed.install,
+            version(listed),
+            plugin.description.as_deref().unwrap_or("")
+        );
+        let groups = plugin.contents();
+        if !groups.is_empty() {
+            let _ = write!(line, " [{}]", groups.join("; "));
+        }
+        writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }

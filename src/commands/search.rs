@@ -59,6 +59,18 @@ fn hit_json(found: &Found<'_>, searched: &Searched) -> serde_json::Value {
             value["matched"] = serde_json::json!(matched);
             (value, *registry)
         }
+        Found::Plugin {
+            plugin,
+            registry,
+            score,
+            matched,
+        } => {
+            let mut value = serde_json::to_value(plugin).expect("plugins serialize");
+            value["score"] = (*score).into();
+            value["matched"] = serde_json::json!(matched);
+            value["install"] = format!("{}@{}", plugin.name, searched.label(registry)).into();
+            (value, *registry)
+        }
     };
     value["kind"] = found.kind().as_str().into();
     value["registry"] = registry.into();
@@ -74,6 +86,9 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
         .map(|found| match found {
             Found::Package { hit, .. } => format!("{} {}", hit.entry.name, hit.entry.version),
             Found::Server { server, .. } => format!("{} {}", server.name, server.version),
+            Found::Plugin {
+                plugin, registry, ..
+            } => plugin_head(plugin, searched.label(registry)),
         })
         .collect();
     let width = heads.iter().map(String::len).max().unwrap_or(0);
@@ -89,6 +104,13 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
             Found::Server {
                 server, registry, ..
             } => (server.description.as_str(), server_items(server), *registry),
+            Found::Plugin {
+                plugin, registry, ..
+            } => (
+                plugin.description.as_deref().unwrap_or(""),
+                plugin_items(plugin),
+                *registry,
+            ),
         };
         if !details.is_empty() {
             details.push_str("; ");
@@ -119,6 +141,21 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
         }
     }
     text
+}
+
+/// `weather@acme 1.2.0`: what `agx install` takes, and the version when the plugin has one.
+fn plugin_head(plugin: &crate::index::marketplace::PluginSummary, source: &str) -> String {
+    match &plugin.version {
+        Some(version) => format!("{}@{source} {version}", plugin.name),
+        None => format!("{}@{source}", plugin.name),
+    }
+}
+
+/// `claude-marketplace plugin; servers: …; skills: …; not carried: hooks`.
+fn plugin_items(plugin: &crate::index::marketplace::PluginSummary) -> String {
+    let mut parts = vec!["claude-marketplace plugin".to_string()];
+    parts.extend(plugin.contents());
+    parts.join("; ")
 }
 
 /// `mcp-registry; packages: npm; remotes: sse`.

@@ -649,7 +649,7 @@ fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemErr
 }
 
 /// [`server_name`] for what `what` names in errors.
-fn server_name_from(what: &str, raw: &str) -> Result<ItemName, EcosystemError> {
+pub(crate) fn server_name_from(what: &str, raw: &str) -> Result<ItemName, EcosystemError> {
     let cleaned: String = raw
         .chars()
         .map(|c| {

@@ -132,6 +132,21 @@ pub enum IndexError {
     #[error("{url} is an MCP registry, not an agx index; {what}")]
     NotAnAgxIndex { url: String, what: &'static str },
 
+    #[error("{} is not a Claude-format marketplace: it has no .claude-plugin/marketplace.json", path.display())]
+    NotAMarketplace { path: PathBuf },
+
+    #[error("plugin `{plugin}` is not in the marketplace {marketplace}")]
+    PluginNotFound {
+        plugin: String,
+        marketplace: String,
+        known: Vec<String>,
+    },
+
+    #[error(
+        "`{target}` is ambiguous: `{marketplace}` names a marketplace source and reads as a version"
+    )]
+    AmbiguousPluginRef { target: String, marketplace: String },
+
     #[error("server {name} is not in the MCP registry {registry}")]
     ServerNotFound { name: String, registry: String },
 
@@ -229,7 +244,7 @@ impl crate::error::Hint for IndexError {
                 "the file differs from what the index records: a proxy or captive portal may have altered it, or it was re-uploaded after publishing; try again, and report it to the registry if it persists".into(),
             ),
             IndexError::McpHtml { .. } | IndexError::UnknownKind { .. } => Some(
-                "give the registry's base URL: an MCP registry answers GET <base>/v0.1/servers with JSON, an agx index serves <base>/config.json".into(),
+                "give the registry's base URL: an MCP registry answers GET <base>/v0.1/servers with JSON, an agx index serves <base>/config.json, a Claude-format marketplace serves <base>/.claude-plugin/marketplace.json (or give that file's URL)".into(),
             ),
             IndexError::CursorLoop { .. } | IndexError::TooManyPages { .. } => Some(
                 "the registry's paging is broken; report it to its operator, or search it with fewer matches (`agx search <more words>`)".into(),
@@ -243,6 +258,18 @@ impl crate::error::Hint for IndexError {
             IndexError::SourceName { .. } => Some(
                 "use letters, digits, `-` and `_` (at most 64), e.g. `official`".into(),
             ),
+            IndexError::NotAMarketplace { path } => Some(format!(
+                "give the folder that holds .claude-plugin/marketplace.json (not {}), or the URL serving that file",
+                path.display()
+            )),
+            IndexError::PluginNotFound { known, .. } => Some(if known.is_empty() {
+                "the marketplace lists no plugins".into()
+            } else {
+                format!("its plugins: {}", known.join(", "))
+            }),
+            IndexError::AmbiguousPluginRef { marketplace, .. } => Some(format!(
+                "give the marketplace a name that is not a version (`agx registry remove-source {marketplace}`, then `agx registry add-source NAME LOCATION`), or name the package with its publisher (`publisher/name@{marketplace}`)"
+            )),
             IndexError::ServerNotFound { .. } => Some(
                 "check the spelling, or look for it with `agx search <words>`".into(),
             ),

@@ -6,11 +6,13 @@
 //! - [`registry`] reads a registry of either kind and downloads verified tarballs;
 //! - [`publish`] writes folder registries (`agx registry init|add|yank`);
 //! - [`search`] ranks catalog entries for `agx search`;
-//! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md).
+//! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md);
+//! - [`marketplace`] reads Claude-format plugin marketplaces (docs/plugins.md).
 
 pub mod cache;
 mod error;
 mod http;
+pub mod marketplace;
 pub mod mcp_registry;
 pub mod publish;
 mod registry;

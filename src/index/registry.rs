@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 
 use super::cache::{CachedRemote, IndexCache, Validators};
 use super::http::{Fetched, Http, Limits, SinkError};
+use super::marketplace::{self, Marketplace};
 use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
 use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
@@ -28,6 +29,10 @@ pub fn open(
             url: registry.base().to_string(),
             what: "it lists servers but does not hold agx packages",
         }),
+        AnyRegistry::Marketplace(marketplace) => Err(IndexError::NotAnAgxIndex {
+            url: marketplace.source().to_string(),
+            what: "it is a Claude-format marketplace of plugins (`agx install PLUGIN@SOURCE`)",
+        }),
     }
 }
 
@@ -36,6 +41,7 @@ pub fn open(
 pub enum AnyRegistry {
     Agx(Registry),
     Mcp(McpRegistry),
+    Marketplace(Marketplace),
 }
 
 impl AnyRegistry {
@@ -43,6 +49,7 @@ impl AnyRegistry {
         match self {
             AnyRegistry::Agx(_) => SourceKind::AgxIndex,
             AnyRegistry::Mcp(_) => SourceKind::McpRegistry,
+            AnyRegistry::Marketplace(_) => SourceKind::ClaudeMarketplace,
         }
     }
 
@@ -51,6 +58,7 @@ impl AnyRegistry {
         match self {
             AnyRegistry::Agx(registry) => registry.source(),
             AnyRegistry::Mcp(registry) => registry.base(),
+            AnyRegistry::Marketplace(marketplace) => marketplace.source(),
         }
     }
 }
@@ -106,12 +114,16 @@ fn open_selected(
                 reason: "an MCP registry is a web API: give its https:// base URL".into(),
             });
         }
+        (SourceKind::ClaudeMarketplace, source) => {
+            AnyRegistry::Marketplace(Marketplace::new(source, offline, paths)?)
+        }
         (SourceKind::AgxIndex, source) => AnyRegistry::Agx(Registry::new(source, offline, paths)?),
     })
 }
 
 /// The kind of a selected registry: as configured, else as remembered from an earlier
-/// detection, else detected now (and remembered). A folder is always an agx index. When
+/// detection, else detected now (and remembered). A folder is a marketplace when it holds
+/// `.claude-plugin/marketplace.json`, else an agx index. When
 /// nothing can be learnt (offline, or the network fails) it is taken as an agx index, which
 /// then reports its own errors or works from its cache.
 pub fn kind_of(
@@ -142,18 +154,29 @@ pub fn kind_of(
     }
 }
 
-/// The kind as configured, as remembered from a detection, or (a folder) an agx index;
+/// The kind as configured, as remembered from a detection, or (a folder) what it holds;
 /// `None` for a web registry not yet seen.
 pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<SourceKind>, IndexError> {
     if let Some(kind) = selected.kind {
         return Ok(Some(kind));
     }
-    let Source::Http(url) = &selected.source else {
-        return Ok(Some(SourceKind::AgxIndex));
+    let url = match &selected.source {
+        Source::Http(url) => url,
+        Source::Folder(dir) => return Ok(Some(folder_kind(dir))),
     };
     Ok(IndexCache::new(&paths.cache_dir, url)
         .read(mcp_cache::KIND_FILE)?
         .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim())))
+}
+
+/// A folder holding `.claude-plugin/marketplace.json` is a marketplace; any other an agx
+/// index (which reports its own errors when it is not one).
+fn folder_kind(dir: &Path) -> SourceKind {
+    if dir.join(marketplace::MARKETPLACE_FILE).is_file() {
+        SourceKind::ClaudeMarketplace
+    } else {
+        SourceKind::AgxIndex
+    }
 }
 
 /// Remember a detected kind; a cache that cannot be written only costs a detection later.
@@ -181,12 +204,12 @@ pub fn add_source(
     let source = Source::parse(location)?;
     let kind = match (kind, &source) {
         (Some(kind), _) => kind,
-        (None, Source::Folder(dir)) => {
-            if !dir.join("config.json").is_file() {
+        (None, Source::Folder(dir)) => match folder_kind(dir) {
+            SourceKind::AgxIndex if !dir.join("config.json").is_file() => {
                 return Err(IndexError::NotARegistry { path: dir.clone() });
             }
-            SourceKind::AgxIndex
-        }
+            kind => kind,
+        },
         (None, Source::Http(url)) => {
             if offline {
                 return Err(IndexError::Offline {
@@ -206,13 +229,31 @@ pub fn add_source(
             reason: "an MCP registry is a web API: give its https:// base URL".into(),
         });
     }
+    // Opened and read once, so a source that cannot be read is never configured.
+    if kind == SourceKind::ClaudeMarketplace {
+        Marketplace::new(source.clone(), offline, paths)?.catalog()?;
+    }
     source::add_to_config(paths, name, &source, kind)?;
     Ok((source, kind))
 }
 
-/// What the web registry at `url` is: an agx index serves `config.json`; an MCP registry
-/// answers `GET /v0.1/servers`. `None` when it is neither.
+/// What the web registry at `url` is: an agx index serves `config.json`; a Claude-format
+/// marketplace is a `.json` URL serving one, or serves `.claude-plugin/marketplace.json`; an
+/// MCP registry answers `GET /v0.1/servers`. `None` when it is none of them.
 pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> {
+    let serves_marketplace = || -> Result<bool, IndexError> {
+        let catalog = marketplace::catalog_url(url);
+        match http.fetch(&catalog, &Validators::default()) {
+            Ok(Fetched::Fresh { body, .. }) => {
+                Ok(marketplace::parse_catalog(&body, &catalog).is_ok())
+            }
+            Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    };
+    if url.to_ascii_lowercase().ends_with(".json") {
+        return Ok(serves_marketplace()?.then_some(SourceKind::ClaudeMarketplace));
+    }
     let config_url = format!("{url}/config.json");
     match http.fetch(&config_url, &Validators::default()) {
         Ok(Fetched::Fresh { body, .. })
@@ -222,6 +263,9 @@ pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> 
         }
         Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => {}
         Err(e) => return Err(e),
+    }
+    if serves_marketplace()? {
+        return Ok(Some(SourceKind::ClaudeMarketplace));
     }
     Ok(mcp_api::answers_api(http, url)?.then_some(SourceKind::McpRegistry))
 }

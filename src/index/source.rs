@@ -120,15 +120,18 @@ pub enum SourceKind {
     AgxIndex,
     /// The MCP Registry REST API (`/v0.1/servers`), listing `server.json` documents.
     McpRegistry,
+    /// A Claude-format marketplace (`.claude-plugin/marketplace.json`) listing plugins.
+    ClaudeMarketplace,
 }
 
 impl SourceKind {
-    pub const ALL: [&'static str; 2] = ["agx-index", "mcp-registry"];
+    pub const ALL: [&'static str; 3] = ["agx-index", "mcp-registry", "claude-marketplace"];
 
     pub fn as_str(self) -> &'static str {
         match self {
             SourceKind::AgxIndex => "agx-index",
             SourceKind::McpRegistry => "mcp-registry",
+            SourceKind::ClaudeMarketplace => "claude-marketplace",
         }
     }
 
@@ -136,6 +139,7 @@ impl SourceKind {
         match s {
             "agx-index" => Some(SourceKind::AgxIndex),
             "mcp-registry" => Some(SourceKind::McpRegistry),
+            "claude-marketplace" => Some(SourceKind::ClaudeMarketplace),
             _ => None,
         }
     }
@@ -285,15 +289,24 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
         });
     }
     if config.registries.len() == 1 && !config.official_built_in {
-        let name = config.registries.keys().next().expect("one entry");
-        return from_config(name).expect("configured");
+        let (name, entry) = config.registries.iter().next().expect("one entry");
+        // A marketplace installs `PLUGIN@SOURCE` by its name: never the default.
+        if entry.kind != Some(SourceKind::ClaudeMarketplace) {
+            return from_config(name).expect("configured");
+        }
     }
     // Several, no default: the one agx index among them, when there is one (MCP registries,
-    // the built-in `official` among them, are for discovery and do not compete for installs).
+    // the built-in `official` among them, and marketplaces install by their own names and
+    // do not compete for installs).
     let indexes: Vec<&String> = config
         .registries
         .iter()
-        .filter(|(_, r)| r.kind != Some(SourceKind::McpRegistry))
+        .filter(|(_, r)| {
+            !matches!(
+                r.kind,
+                Some(SourceKind::McpRegistry | SourceKind::ClaudeMarketplace)
+            )
+        })
         .map(|(name, _)| name)
         .collect();
     match indexes.as_slice() {

@@ -25,6 +25,40 @@ pub enum Subject {
     Server(Box<ServerInfo>),
     /// A server listed by an MCP registry (`io.github.user/weather`).
     Listed(Box<ListedServerInfo>),
+    /// A plugin of a configured marketplace (`weather@acme`).
+    Plugin(Box<PluginInfo>),
+}
+
+/// A marketplace's plugin: what it holds, what agx carries of it and what not.
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginInfo {
+    pub kind: &'static str,
+    /// The configured source name.
+    pub source_name: String,
+    /// The marketplace's URL or folder.
+    pub registry: String,
+    /// What `agx install` takes.
+    pub install: String,
+    #[serde(flatten)]
+    pub plugin: crate::index::marketplace::PluginSummary,
+}
+
+/// Describe `PLUGIN@SOURCE` from its marketplace.
+fn plugin_info(
+    ctx: &Context,
+    reference: &crate::index::marketplace::PluginRef,
+) -> OpsResult<PluginInfo> {
+    let opened = crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?;
+    let AnyRegistry::Marketplace(marketplace) = opened else {
+        unreachable!("a plugin reference names a marketplace source")
+    };
+    Ok(PluginInfo {
+        kind: SourceKind::ClaudeMarketplace.as_str(),
+        source_name: reference.source.clone(),
+        registry: marketplace.source().to_string(),
+        install: reference.to_string(),
+        plugin: marketplace.plugin(&reference.plugin)?,
+    })
 }
 
 /// A server.json entry of an MCP registry: what it offers and the settings its inputs
@@ -150,6 +184,10 @@ pub struct PackageInfo {
     /// The filter of each server that has one, by server name (docs/profiles.md).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub filters: BTreeMap<String, FilterView>,
+    /// For a package imported from a Claude Code plugin: its components agx does not carry
+    /// (`hooks`, `agents`, `commands`, `lsp servers`, `output styles`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_carried: Vec<String>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -226,6 +264,9 @@ pub struct ServerPrompt {
 /// Describe `target`: `publisher/name`, `name`, `publisher/name/server`, or `name/server`
 /// for an installed package without a publisher.
 pub fn info(ctx: &Context, target: &str) -> OpsResult<Subject> {
+    if let Some(reference) = crate::index::marketplace::parse_plugin_ref(target, ctx.paths)? {
+        return Ok(Subject::Plugin(Box::new(plugin_info(ctx, &reference)?)));
+    }
     // An installed registry server is described from the store, like any package.
     let installed = || {
         PackageName::parse(target).is_ok_and(|p| ctx.store().installed(&p).ok().flatten().is_some())
@@ -383,6 +424,12 @@ fn describe_installed(
                 .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
                 .collect();
             info.settings = resolved_settings(ctx, name, &package.manifest.extension.settings);
+            if let Some(p) = &info.installed
+                && matches!(p.source, Source::Plugin { .. })
+            {
+                info.not_carried =
+                    crate::index::marketplace::not_carried(&p.dir).unwrap_or_default();
+            }
             info
         }
         Err(e) => {
@@ -504,6 +551,7 @@ fn package_info(
         settings: Vec::new(),
         resources: extension.resources,
         skills: extension.skills,
+        not_carried: Vec::new(),
         instructions: BTreeMap::new(),
         filters: BTreeMap::new(),
     }

@@ -25,6 +25,8 @@ pub enum Target {
     Bundle(BundleSource),
     /// `io.github.user/weather[@version]`, a server listed in an MCP registry.
     Entry(EntrySpec),
+    /// `PLUGIN@SOURCE`, a Claude Code plugin of a configured marketplace.
+    Plugin(crate::index::marketplace::PluginRef),
 }
 
 impl Target {
@@ -32,6 +34,19 @@ impl Target {
     /// `x.tar.gz`) or is not a package spec but names an existing file or folder.
     pub fn parse(arg: &str) -> OpsResult<Target> {
         Self::parse_with_sha256(arg, None)
+    }
+
+    /// [`Target::parse_with_sha256`], reading `PLUGIN@SOURCE` first when `SOURCE` is a
+    /// configured marketplace (docs/plugins.md).
+    pub fn parse_configured(
+        arg: &str,
+        sha256: Option<&str>,
+        paths: &crate::paths::AgxPaths,
+    ) -> OpsResult<Target> {
+        if let Some(reference) = crate::index::marketplace::parse_plugin_ref(arg, paths)? {
+            return Ok(Target::Plugin(reference));
+        }
+        Self::parse_with_sha256(arg, sha256)
     }
 
     /// [`Target::parse`], with the sha256 a bundle must have (`--sha256`).
@@ -96,6 +111,7 @@ pub fn install_with(
     let mut ecosystem = Vec::new();
     let mut bundles = Vec::new();
     let mut entries = Vec::new();
+    let mut plugins = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
@@ -109,9 +125,11 @@ pub fn install_with(
                 entries.push(spec)
             }
             Target::Entry(_) => {}
+            Target::Plugin(reference) => plugins.push(reference),
         }
     }
     if locals.is_empty()
+        && plugins.is_empty()
         && ecosystem.is_empty()
         && bundles.is_empty()
         && entries.is_empty()
@@ -164,6 +182,9 @@ pub fn install_with(
         provisioned.push(super::install_entry::prepare(
             ctx, &installer, spec, &staging, provision,
         )?);
+    }
+    for reference in plugins {
+        provisioned.push(prepare_plugin(ctx, &installer, reference, &staging)?);
     }
 
     let mut roots: Vec<Root> = specs
@@ -243,6 +264,28 @@ pub fn install_with(
     // After the store lock is released: the servers read the store as any start does.
     super::warm::warm(ctx, &warm);
     Ok(())
+}
+
+/// Fetch a marketplace's plugin and write it as an agx package in staging.
+fn prepare_plugin(
+    ctx: &Context,
+    installer: &Installer<'_>,
+    reference: &crate::index::marketplace::PluginRef,
+    staging: &crate::store::Staging,
+) -> OpsResult<crate::store::PreparedEcosystem> {
+    let crate::index::AnyRegistry::Marketplace(marketplace) =
+        crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
+    else {
+        unreachable!("a plugin reference names a marketplace source")
+    };
+    ctx.reporter.status("Importing", &reference.to_string());
+    let mut origin = None;
+    let prepared = installer.prepare_provisioned(&reference.to_string(), staging, |stage| {
+        let imported = crate::plugins::import::provision(&marketplace, reference, stage)?;
+        origin = Some(imported.origin);
+        Ok(imported.provisioned)
+    })?;
+    Ok(prepared.from_plugin(origin.expect("set by a provisioning that succeeded")))
 }
 
 /// Install `package` (and its dependencies) unless it is installed, as `agx install

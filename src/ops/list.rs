@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::index::AnyRegistry;
+use crate::index::marketplace::PluginSummary;
 use crate::index::mcp_registry::{self, ServerSummary};
 use crate::manifest::ExtensionSummary;
 use crate::name::PackageName;
@@ -34,6 +35,16 @@ pub struct Listing {
     pub packages: Vec<ListedPackage>,
     /// With `include_remote`: the MCP registries' servers (not installable yet), by name.
     pub servers: Vec<ServerSummary>,
+    /// With `include_remote`: the marketplaces' plugins, by what installs them.
+    pub plugins: Vec<ListedPlugin>,
+}
+
+/// A marketplace's plugin, with what `agx install` takes for it (`PLUGIN@SOURCE`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ListedPlugin {
+    pub install: String,
+    #[serde(flatten)]
+    pub plugin: PluginSummary,
 }
 
 /// Installed packages in name order; with `include_remote`, followed by (and sorted
@@ -72,16 +83,28 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
     rows.sort_by_cached_key(|r| (r.name.to_string(), r.version.clone()));
     drop(lock);
     let mut servers = Vec::new();
+    let mut plugins = Vec::new();
     if include_remote {
         let installed: BTreeSet<PackageName> = rows.iter().map(|r| r.name.clone()).collect();
-        for (_, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
-            let registry = match registry {
-                AnyRegistry::Agx(registry) => registry,
-                AnyRegistry::Mcp(registry) => {
-                    servers.extend(mcp_registry::list_all(&registry)?);
-                    continue;
-                }
-            };
+        for (name, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+            let registry =
+                match registry {
+                    AnyRegistry::Agx(registry) => registry,
+                    AnyRegistry::Mcp(registry) => {
+                        servers.extend(mcp_registry::list_all(&registry)?);
+                        continue;
+                    }
+                    AnyRegistry::Marketplace(marketplace) => {
+                        let label = name.unwrap_or_else(|| marketplace.source().to_string());
+                        plugins.extend(marketplace.plugins()?.into_iter().map(|plugin| {
+                            ListedPlugin {
+                                install: format!("{}@{label}", plugin.name),
+                                plugin,
+                            }
+                        }));
+                        continue;
+                    }
+                };
             let catalog = registry.catalog()?;
             rows.extend(
                 catalog
@@ -101,10 +124,12 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
         }
         rows.sort_by_cached_key(|r| r.name.to_string());
         servers.sort_by(|a, b| a.name.cmp(&b.name));
+        plugins.sort_by(|a, b| a.install.cmp(&b.install));
     }
     Ok(Listing {
         packages: rows,
         servers,
+        plugins,
     })
 }
 

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 
 use super::{Context, OpsResult};
+use crate::index::marketplace::PluginSummary;
 use crate::index::mcp_registry::{self, ServerSummary};
 use crate::index::{AnyRegistry, Catalog, SourceKind, search};
 
@@ -18,6 +19,7 @@ pub struct Searched {
     pub names: Vec<Option<String>>,
     catalogs: Vec<(String, Catalog)>,
     servers: Vec<(String, Vec<ServerSummary>)>,
+    plugins: Vec<(String, Vec<PluginSummary>)>,
 }
 
 /// One match, from an agx index or an MCP registry.
@@ -32,6 +34,13 @@ pub enum Found<'a> {
         score: u32,
         matched: Vec<String>,
     },
+    /// A plugin of a Claude-format marketplace (`agx install PLUGIN@SOURCE`).
+    Plugin {
+        plugin: &'a PluginSummary,
+        registry: &'a str,
+        score: u32,
+        matched: Vec<String>,
+    },
 }
 
 impl Found<'_> {
@@ -39,13 +48,14 @@ impl Found<'_> {
         match self {
             Found::Package { .. } => SourceKind::AgxIndex,
             Found::Server { .. } => SourceKind::McpRegistry,
+            Found::Plugin { .. } => SourceKind::ClaudeMarketplace,
         }
     }
 
     pub fn score(&self) -> u32 {
         match self {
             Found::Package { hit, .. } => hit.score,
-            Found::Server { score, .. } => *score,
+            Found::Server { score, .. } | Found::Plugin { score, .. } => *score,
         }
     }
 
@@ -53,6 +63,7 @@ impl Found<'_> {
         match self {
             Found::Package { hit, .. } => hit.entry.name.to_string(),
             Found::Server { server, .. } => server.name.clone(),
+            Found::Plugin { plugin, .. } => plugin.name.clone(),
         }
     }
 }
@@ -99,6 +110,31 @@ impl Searched {
                 }
             }
         }
+        for (registry, plugins) in &self.plugins {
+            for plugin in plugins {
+                let name = plugin.name.to_lowercase();
+                let description = plugin.description.as_deref().unwrap_or_default();
+                // Its servers and skills match as keywords do.
+                let items: Vec<(&str, String, String)> = plugin
+                    .servers
+                    .iter()
+                    .map(|s| ("server", s.to_lowercase(), String::new()))
+                    .chain(
+                        (plugin.skills.iter()).map(|s| ("skill", s.to_lowercase(), String::new())),
+                    )
+                    .collect();
+                if let Some((score, matched)) =
+                    search::score_text(&name, &name, description, &items, &words)
+                {
+                    found.push(Found::Plugin {
+                        plugin,
+                        registry,
+                        score,
+                        matched,
+                    });
+                }
+            }
+        }
         // Each name is built once, not at every comparison (a broad query ranks thousands).
         found.sort_by_cached_key(|f| (Reverse(f.score()), f.name()));
         found
@@ -112,6 +148,7 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
         names: Vec::new(),
         catalogs: Vec::new(),
         servers: Vec::new(),
+        plugins: Vec::new(),
     };
     for (name, registry) in crate::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
         let source = registry.source().to_string();
@@ -122,6 +159,9 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
             AnyRegistry::Mcp(registry) => searched
                 .servers
                 .push((source, mcp_registry::list_all(&registry)?)),
+            AnyRegistry::Marketplace(marketplace) => {
+                searched.plugins.push((source, marketplace.plugins()?))
+            }
         }
     }
     Ok(searched)

@@ -8,6 +8,7 @@ pub mod agent_plugin;
 pub mod claude;
 pub mod export;
 pub mod gemini;
+pub mod import;
 pub mod model;
 pub mod names;
 

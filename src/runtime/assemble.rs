@@ -99,6 +99,9 @@ pub struct WrappedServer {
     pub code_cache: Option<crate::ecosystem::code_cache::NodeCacheLaunch>,
     /// Why the cache is not used this time, for the log.
     pub code_cache_problem: Option<String>,
+    /// What `${package.data}` names (an imported plugin's `${CLAUDE_PLUGIN_DATA}`), set by
+    /// `agx serve` from agx's home.
+    pub data_dir: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -482,6 +485,7 @@ fn assemble_from(
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,
+            data_dir: None,
         }));
     }
 

@@ -252,6 +252,7 @@ pub fn load_installed(
         assembled.append_args(args)?;
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
+            w.data_dir = Some(paths.plugin_data_dir(&server.package));
         }
         (assembled, server, served.and_then(|s| s.note))
     };

@@ -23,11 +23,28 @@ pub fn exec(w: &WrappedServer) -> ServeError {
 }
 
 /// The wrapped server's program (as written, for messages) and the command that starts it
-/// as `agx serve` would: settings substituted, the package's environment, its arguments.
+/// as `agx serve` would: package paths and settings substituted, the package's environment,
+/// its arguments.
 pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), ServeError> {
-    // `${settings.KEY}` in the command and env (server.json arguments and variables).
-    let command = placeholders::expand_all(&w.command, &w.settings);
-    let env = placeholders::expand_pairs(&w.env, &w.settings);
+    // `${package.dir}` and `${package.data}` (an imported plugin's `${CLAUDE_PLUGIN_ROOT}`
+    // and `${CLAUDE_PLUGIN_DATA}`), then `${settings.KEY}` in the command and env
+    // (server.json arguments and variables).
+    let located = |text: &String| package_paths(text, w);
+    let command: Vec<String> = w.command.iter().map(located).collect();
+    let env: std::collections::BTreeMap<String, String> =
+        w.env.iter().map(|(k, v)| (k.clone(), located(v))).collect();
+    if let Some(data) = &w.data_dir
+        && (command.iter().chain(env.values())).any(|t| t.contains(&*data.to_string_lossy()))
+        && let Err(source) = fs_err::create_dir_all(data)
+    {
+        return Err(ServeError::Wrapped {
+            server: w.server.clone(),
+            program: w.command.first().cloned().unwrap_or_default(),
+            source,
+        });
+    }
+    let command = placeholders::expand_all(&command, &w.settings);
+    let env = placeholders::expand_pairs(&env, &w.settings);
     let Some((program, args)) = command.split_first() else {
         return Err(ServeError::Wrapped {
             server: w.server.clone(),
@@ -55,6 +72,16 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
         .envs(env)
         .envs(w.settings.env_vars());
     Ok((program.clone(), started))
+}
+
+/// `text` with `${package.dir}` and `${package.data}` replaced by the package's folder and
+/// its data folder.
+fn package_paths(text: &str, w: &WrappedServer) -> String {
+    let mut text = text.replace("${package.dir}", &w.package_dir.to_string_lossy());
+    if let Some(data) = &w.data_dir {
+        text = text.replace("${package.data}", &data.to_string_lossy());
+    }
+    text
 }
 
 /// Become `command`: exec on Unix. On Windows, run it on this process's standard streams

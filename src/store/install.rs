@@ -81,10 +81,18 @@ pub struct PreparedEcosystem {
     exact: String,
     integrity: Vec<String>,
     origin: Option<crate::ecosystem::EntryOrigin>,
+    /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
+    plugin: Option<crate::plugins::import::PluginOrigin>,
     stage: PathBuf,
 }
 
 impl PreparedEcosystem {
+    /// Record the package as the plugin `origin` describes.
+    pub fn from_plugin(mut self, origin: crate::plugins::import::PluginOrigin) -> Self {
+        self.plugin = Some(origin);
+        self
+    }
+
     pub fn package(&self) -> &Package {
         &self.package
     }
@@ -370,6 +378,7 @@ impl Installer<'_> {
             exact: provisioned.exact,
             integrity: provisioned.integrity,
             origin: provisioned.origin,
+            plugin: None,
             stage,
         })
     }
@@ -580,10 +589,18 @@ fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
     use sha2::{Digest, Sha256};
     let package = &prepared.package;
     let sha256 = hex::encode(Sha256::digest(prepared.integrity.join("\n").as_bytes()));
-    let source = Source::Ecosystem {
-        spec: prepared.exact.clone(),
-        integrity: prepared.integrity.clone(),
-        entry: prepared.origin.clone(),
+    let source = match &prepared.plugin {
+        Some(plugin) => Source::Plugin {
+            reference: plugin.reference.clone(),
+            marketplace: plugin.marketplace.clone(),
+            location: plugin.location.clone(),
+            revision: plugin.revision.clone(),
+        },
+        None => Source::Ecosystem {
+            spec: prepared.exact.clone(),
+            integrity: prepared.integrity.clone(),
+            entry: prepared.origin.clone(),
+        },
     };
     new_receipt(
         package,

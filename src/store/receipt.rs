@@ -32,6 +32,17 @@ pub enum Source {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         entry: Option<crate::ecosystem::EntryOrigin>,
     },
+    /// A Claude Code plugin of a marketplace (`agx install PLUGIN@SOURCE`).
+    Plugin {
+        /// `PLUGIN@SOURCE` as asked.
+        reference: String,
+        /// The marketplace's URL or folder.
+        marketplace: String,
+        /// Where the plugin's files came from (`./plugins/x`, `github:owner/repo@sha`, …).
+        location: String,
+        /// `git:<commit>`, or `sha256:<hex>` of the archive or of the files copied.
+        revision: String,
+    },
 }
 
 impl Source {
@@ -46,6 +57,11 @@ impl std::fmt::Display for Source {
             Source::Registry { registry } => write!(f, "registry {registry}"),
             Source::Local { path } => write!(f, "local {path}"),
             Source::Ecosystem { spec, .. } => f.write_str(spec),
+            Source::Plugin {
+                reference,
+                revision,
+                ..
+            } => write!(f, "plugin {reference} ({revision})"),
         }
     }
 }

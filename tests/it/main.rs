@@ -22,6 +22,7 @@ mod code_cache;
 mod ecosystem;
 mod filter;
 mod generated;
+mod marketplace;
 mod mcp_registry;
 mod mcp_registry_install;
 mod mcpb;

@@ -208,7 +208,7 @@ fn special_kind(_kind: &std::fs::FileType) -> &'static str {
 }
 
 /// Download `url` into `path` through agx's HTTP layer, returning its sha256.
-fn download(url: &str, path: &Path) -> Result<String, EcosystemError> {
+pub(crate) fn download(url: &str, path: &Path) -> Result<String, EcosystemError> {
     use crate::index::{Http, HttpLimits, HttpSettings, IndexError, SinkError};
     let failed = |e: IndexError| EcosystemError::Download {
         url: url.to_string(),

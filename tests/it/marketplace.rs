@@ -1,0 +1,434 @@
+//! Claude-format marketplaces as a source (docs/plugins.md, "Importing"): `registry
+//! add-source` detects a marketplace folder or URL; `search`, `info PLUGIN@SOURCE` and
+//! `list --include-remote` show its plugins with their servers, skills and what agx does not
+//! carry. The fixture marketplace is `registry-fixtures/marketplace/`.
+
+use crate::support::http::HttpServer;
+use crate::support::{TestHome, copy_tree, fixtures, write_file};
+
+fn fixture_marketplace() -> std::path::PathBuf {
+    fixtures().join("marketplace")
+}
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn failure(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(!out.status.success(), "expected a failure");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn a_marketplace_folder_is_detected_and_its_plugins_discovered() {
+    let home = TestHome::new();
+    let folder = fixture_marketplace();
+    let out = home
+        .agx()
+        .args(["registry", "add-source", "acme"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && said.contains("Added registry `acme` (claude-marketplace)"),
+        "{said}"
+    );
+    let sources = stdout(home.agx().args(["registry", "sources", "--json"]));
+    let sources: serde_json::Value = serde_json::from_str(&sources).unwrap();
+    assert_eq!(sources["sources"][0]["kind"], "claude-marketplace");
+    // A marketplace installs `PLUGIN@SOURCE`: it is never the default registry.
+    assert_eq!(sources["sources"][0]["default"], false);
+
+    let found = stdout(home.agx().args(["search", "umbrella"]));
+    assert!(found.contains("weather-tools@acme 1.0.0"), "{found}");
+    assert!(
+        found.contains("servers: forecast; skills: umbrella-advice; not carried: hooks"),
+        "{found}"
+    );
+
+    let info = stdout(home.agx().args(["info", "weather-tools@acme"]));
+    assert!(
+        info.contains("weather-tools@acme 1.0.0 (claude-marketplace acme"),
+        "{info}"
+    );
+    assert!(info.contains("servers: forecast"), "{info}");
+    assert!(info.contains("skills: umbrella-advice"), "{info}");
+    assert!(info.contains("not carried: hooks"), "{info}");
+    let json: serde_json::Value = serde_json::from_str(&stdout(home.agx().args([
+        "info",
+        "weather-tools@acme",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(json["kind"], "claude-marketplace");
+    assert_eq!(json["not_carried"], serde_json::json!(["hooks"]));
+
+    let listed = stdout(home.agx().args(["list", "--include-remote"]));
+    assert!(
+        listed.contains("weather-tools@acme  1.0.0  claude-marketplace  Forecasts over MCP"),
+        "{listed}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(home.agx().args([
+        "list",
+        "--include-remote",
+        "--json",
+    ])))
+    .unwrap();
+    let plugin = &json["packages"][0];
+    assert_eq!(plugin["kind"], "claude-marketplace");
+    assert_eq!(plugin["install"], "weather-tools@acme");
+    assert_eq!(plugin["skills"], serde_json::json!(["umbrella-advice"]));
+}
+
+#[test]
+fn a_marketplace_url_is_detected_and_read() {
+    let home = TestHome::new();
+    let served = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_marketplace(), served.path());
+    let server = HttpServer::serve(served.path());
+    // The base URL, and the catalog's own URL, are both recognised.
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "web", &server.url()]),
+    );
+    let catalog = format!("{}/.claude-plugin/marketplace.json", server.url());
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "file", &catalog]),
+    );
+    let sources = stdout(home.agx().args(["registry", "sources", "--json"]));
+    assert_eq!(
+        sources.matches("claude-marketplace").count(),
+        2,
+        "{sources}"
+    );
+
+    // A web marketplace lists its plugins by the catalog alone (a plugin's folder is not
+    // browsable over HTTP).
+    let info = stdout(home.agx().args(["info", "weather-tools@web"]));
+    assert!(info.contains("weather-tools@web 1.0.0"), "{info}");
+    assert!(
+        info.contains("plugin source: ./plugins/weather-tools"),
+        "{info}"
+    );
+    let listed = stdout(home.agx().args(["list", "--include-remote"]));
+    assert!(listed.contains("weather-tools@file"), "{listed}");
+}
+
+#[test]
+fn bad_marketplaces_are_refused_with_where_and_why() {
+    let home = TestHome::new();
+    let market = tempfile::tempdir().unwrap();
+    write_file(
+        &market.path().join(".claude-plugin/marketplace.json"),
+        "{\"name\": \"m\",\n \"plugins\": 3}\n",
+    );
+    let err = failure(
+        home.agx()
+            .args(["registry", "add-source", "m"])
+            .arg(market.path()),
+    );
+    assert!(err.contains("marketplace.json: invalid type"), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    assert!(!home.agx_home().join("config.toml").exists());
+
+    let empty = tempfile::tempdir().unwrap();
+    let err = failure(
+        home.agx()
+            .args(["registry", "add-source", "e"])
+            .arg(empty.path()),
+    );
+    assert!(err.contains("is not an agx registry"), "{err}");
+
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "acme"])
+            .arg(fixture_marketplace()),
+    );
+    let err = failure(home.agx().args(["info", "nope@acme"]));
+    assert!(
+        err.contains("plugin `nope` is not in the marketplace"),
+        "{err}"
+    );
+    assert!(err.contains("its plugins: weather-tools"), "{err}");
+
+    // A source named like a version makes `name@2` ambiguous.
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "2"])
+            .arg(fixture_marketplace()),
+    );
+    let err = failure(home.agx().args(["info", "weather-tools@2"]));
+    assert!(err.contains("is ambiguous"), "{err}");
+    assert!(err.contains("agx registry remove-source 2"), "{err}");
+}
+
+// ---- agx install PLUGIN@SOURCE ----
+
+const PACKAGE: &str = "acme-plugins/weather-tools";
+
+/// `agx serve` of the plugin's server, with the secret given through its override variable:
+/// one `tools/call`, answered by the plugin's own Python server.
+fn call_forecast(home: &TestHome) -> serde_json::Value {
+    use std::io::Write;
+    let mut child = home
+        .command(crate::support::AGX)
+        .args(["serve", &format!("{PACKAGE}/forecast")])
+        .env("AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY", "k-123")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let requests = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast","arguments":{"place":"Paris"}}}"#,
+        "\n"
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(requests.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let reply = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no answer: {text} {}", String::from_utf8_lossy(&out.stderr)));
+    serde_json::from_str(reply["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
+}
+
+fn receipt(home: &TestHome) -> toml::Table {
+    let path = home
+        .agx_home()
+        .join("receipts-v1/acme-plugins/weather-tools.toml");
+    toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() {
+    let home = TestHome::new();
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "acme"])
+            .arg(fixture_marketplace()),
+    );
+    stdout(home.agx().args(["install", "weather-tools@acme"]));
+
+    let source = &receipt(&home)["source"];
+    assert_eq!(source["kind"].as_str(), Some("plugin"));
+    assert_eq!(source["reference"].as_str(), Some("weather-tools@acme"));
+    assert_eq!(source["location"].as_str(), Some("./plugins/weather-tools"));
+    assert!(
+        source["revision"].as_str().unwrap().starts_with("sha256:"),
+        "{source:?}"
+    );
+
+    // userConfig became settings: the sensitive one a secret.
+    let info: serde_json::Value =
+        serde_json::from_str(&stdout(home.agx().args(["info", PACKAGE, "--json"]))).unwrap();
+    let settings = info["settings"].as_array().unwrap();
+    let api_key = settings.iter().find(|s| s["key"] == "api_key").unwrap();
+    assert_eq!(api_key["secret"], true, "{api_key}");
+    assert_eq!(api_key["required"], true, "{api_key}");
+    // The hook is kept in the package folder but not carried, and `info` says so.
+    assert_eq!(info["not_carried"], serde_json::json!(["hooks"]));
+    let text = stdout(home.agx().args(["info", PACKAGE]));
+    assert!(text.contains("not carried: hooks (agx installs"), "{text}");
+
+    // ${CLAUDE_PLUGIN_ROOT} is the package folder (the script ran), ${user_config.*} the
+    // settings, ${CLAUDE_PLUGIN_DATA} a folder outside the store that exists.
+    let answer = call_forecast(&home);
+    assert_eq!(answer["has_api_key"], true, "{answer}");
+    assert_eq!(answer["units"], "metric", "{answer}");
+    let data = std::path::PathBuf::from(answer["data_dir"].as_str().unwrap());
+    assert_eq!(
+        data,
+        home.agx_home()
+            .join("plugin-data-v1/acme-plugins/weather-tools")
+    );
+    assert!(data.is_dir());
+
+    stdout(home.agx().args([
+        "install-skill",
+        "codex",
+        &format!("{PACKAGE}/umbrella-advice"),
+    ]));
+    assert!(
+        home.home()
+            .join(".agents/skills/umbrella-advice/SKILL.md")
+            .is_file()
+    );
+}
+
+/// A copy of the fixture marketplace whose plugin is an archive, with `sha256` as given.
+fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("archives/weather-tools.tar.gz");
+    std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(&archive).unwrap();
+    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+        file,
+        flate2::Compression::default(),
+    ));
+    // One top folder, stripped on unpacking (as `npm pack` and release archives have).
+    tar.append_dir_all(
+        "weather-tools",
+        fixture_marketplace().join("plugins/weather-tools"),
+    )
+    .unwrap();
+    tar.into_inner().unwrap().finish().unwrap();
+    let actual = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(std::fs::read(&archive).unwrap()))
+    };
+    let catalog = serde_json::json!({
+        "name": "acme-plugins",
+        "plugins": [{
+            "name": "weather-tools",
+            "source": {"source": "archive", "url": "archives/weather-tools.tar.gz",
+                       "sha256": sha256.unwrap_or(&actual)},
+        }],
+    });
+    write_file(
+        &dir.path().join(".claude-plugin/marketplace.json"),
+        catalog.to_string(),
+    );
+    (dir, actual)
+}
+
+#[test]
+fn an_archive_plugin_is_checked_against_its_sha256() {
+    let home = TestHome::new();
+    let wrong = "0".repeat(64);
+    let (market, actual) = archive_marketplace(Some(&wrong));
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "bad"])
+            .arg(market.path()),
+    );
+    let err = failure(home.agx().args(["install", "weather-tools@bad"]));
+    assert!(
+        err.contains(&format!("the sha256 is {actual}, not the expected {wrong}")),
+        "{err}"
+    );
+    assert!(!home.agx_home().join("receipts-v1").exists(), "{err}");
+    let store = home.agx_home().join("store-v1");
+    let left: Vec<_> = std::fs::read_dir(&store)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.iter().all(|n| n.to_string_lossy().starts_with('.')),
+        "{left:?}"
+    );
+
+    // The right hash installs, from a folder and from a loopback URL.
+    let (market, actual) = archive_marketplace(None);
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "good"])
+            .arg(market.path()),
+    );
+    stdout(home.agx().args(["install", "weather-tools@good"]));
+    assert_eq!(
+        receipt(&home)["source"]["revision"].as_str(),
+        Some(format!("sha256:{actual}").as_str())
+    );
+    stdout(home.agx().args(["uninstall", PACKAGE]));
+    let server = HttpServer::serve(market.path());
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "web", &server.url()]),
+    );
+    stdout(home.agx().args(["install", "weather-tools@web"]));
+    assert_eq!(call_forecast(&home)["has_api_key"], true);
+}
+
+// Unix: the test's git runs with `GIT_CONFIG_GLOBAL=/dev/null`, and "no git" is a PATH of
+// one missing folder.
+#[cfg(unix)]
+#[test]
+fn a_git_plugin_pinned_by_sha_installs_that_commit() {
+    let home = TestHome::new();
+    let repo = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(repo.path())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    git(&["init", "--quiet"]);
+    copy_tree(
+        &fixture_marketplace().join("plugins/weather-tools"),
+        &repo.path().join("weather"),
+    );
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "1.0.0"]);
+    let first = git(&["rev-parse", "HEAD"]);
+    let manifest = repo.path().join("weather/.claude-plugin/plugin.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("\"1.0.0\"", "\"2.0.0\"")).unwrap();
+    git(&["commit", "--quiet", "-am", "2.0.0"]);
+
+    let market = tempfile::tempdir().unwrap();
+    let catalog = serde_json::json!({
+        "name": "acme-plugins",
+        "plugins": [{
+            "name": "weather-tools",
+            "source": {"source": "git-subdir", "url": repo.path(), "path": "weather", "sha": first},
+        }],
+    });
+    write_file(
+        &market.path().join(".claude-plugin/marketplace.json"),
+        catalog.to_string(),
+    );
+    stdout(
+        home.agx()
+            .args(["registry", "add-source", "git"])
+            .arg(market.path()),
+    );
+    stdout(home.agx().args(["install", "weather-tools@git"]));
+    let receipt = receipt(&home);
+    assert_eq!(receipt["version"].as_str(), Some("1.0.0"));
+    assert_eq!(
+        receipt["source"]["revision"].as_str(),
+        Some(format!("git:{first}").as_str())
+    );
+
+    // Without git on PATH, the error says what to install.
+    stdout(home.agx().args(["uninstall", PACKAGE]));
+    let err = failure(
+        home.agx()
+            .env("PATH", "/nonexistent")
+            .args(["install", "weather-tools@git"]),
+    );
+    assert!(
+        err.contains("git is needed to install weather-tools@git"),
+        "{err}"
+    );
+    assert!(err.contains("install git"), "{err}");
+}
