@@ -49,7 +49,14 @@ for target in $(cargo +nightly fuzz list); do
     if ! cargo +nightly fuzz run "${flags[@]}" "$target" "$corpus/$target" "seeds/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         >"$log" 2>&1; then
-        tail -n 80 "$log" >&2
+        # The panic and libFuzzer's verdict, then the input itself: a CI log may be all
+        # that is left of the machine that found it.
+        grep -E -A12 "panicked at|==[0-9]+== ?ERROR|deadly signal|SUMMARY" "$log" | head -n 60 >&2 || true
+        for input in "artifacts/$target"/*; do
+            [ -f "$input" ] || continue
+            echo "input $(basename "$input") as base64 (base64 -d > input; cargo fuzz run $target input):" >&2
+            head -c 8192 "$input" | base64 -w 100 >&2
+        done
         echo "FAILED: fuzz target $target; the crashing input is in fuzz/artifacts/$target/" >&2
         exit 1
     fi
