@@ -77,8 +77,8 @@ pub fn provision(
         )
     })?;
     let dir = stage.join("package");
-    let revision = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
-    let version = plugin_version(entry, &dir, &label)?;
+    let (revision, published) = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
+    let version = plugin_version(entry, published, &dir, &label)?;
     write_package(&name, &version, entry, &dir, &label)?;
     Ok(Imported {
         provisioned: Provisioned {
@@ -98,7 +98,8 @@ pub fn provision(
     })
 }
 
-/// Put the plugin's files in `dir`; returns the revision the receipt records.
+/// Put the plugin's files in `dir`; returns the revision the receipt records, and the
+/// version its source published it as (npm's), when it has one.
 fn fetch(
     marketplace: &Marketplace,
     catalog: &MarketplaceJson,
@@ -106,7 +107,7 @@ fn fetch(
     stage: &Path,
     dir: &Path,
     label: &str,
-) -> Result<String, EcosystemError> {
+) -> Result<(String, Option<String>), EcosystemError> {
     let bad = |detail: String, hint: &str| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail,
@@ -140,7 +141,7 @@ fn fetch(
                 ));
             }
             copy(&folder, dir)?;
-            Ok(format!("sha256:{}", tree_sha256(dir)?))
+            Ok((format!("sha256:{}", tree_sha256(dir)?), None))
         }
         PluginLocation::Remote(RemoteLocation::Archive { url, sha256 }) => {
             let archive = stage.join("plugin.tar.gz");
@@ -159,15 +160,15 @@ fn fetch(
                 });
             }
             crate::archive::unpack(&archive, dir)?;
-            Ok(format!("sha256:{}", actual.to_ascii_lowercase()))
+            Ok((format!("sha256:{}", actual.to_ascii_lowercase()), None))
         }
         PluginLocation::Remote(RemoteLocation::Github { repo, git_ref, sha }) => {
             let url = format!("https://github.com/{repo}.git");
-            git_fetch(&url, None, git_ref, sha, stage, dir, label)
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
         }
         PluginLocation::Remote(RemoteLocation::Url { url, git_ref, sha }) => {
             let url = git_url(marketplace, url);
-            git_fetch(&url, None, git_ref, sha, stage, dir, label)
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
         }
         PluginLocation::Remote(RemoteLocation::GitSubdir {
             url,
@@ -177,12 +178,65 @@ fn fetch(
         }) => {
             let url = git_url(marketplace, url);
             git_fetch(&url, Some(path), git_ref, sha, stage, dir, label)
+                .map(|revision| (revision, None))
         }
-        PluginLocation::Remote(RemoteLocation::Npm { .. }) => Err(bad(
-            "npm plugin sources are not supported yet".into(),
-            "install the plugin with Claude Code, or ask its publisher for a git or archive source",
-        )),
+        PluginLocation::Remote(RemoteLocation::Npm {
+            package,
+            version,
+            registry,
+        }) => npm_fetch(
+            package,
+            version.as_deref(),
+            registry.as_deref(),
+            stage,
+            dir,
+            label,
+        )
+        .map(|(revision, version)| (revision, Some(version))),
     }
+}
+
+/// Download `package@version` with `npm pack` (no package code runs) and unpack it into
+/// `dir`. Returns `npm:<name>@<exact version> <integrity>`, and the exact version.
+fn npm_fetch(
+    package: &str,
+    version: Option<&str>,
+    registry: Option<&str>,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<(String, String), EcosystemError> {
+    let bad = |detail: String| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: "fix the plugin's npm `source` in marketplace.json".into(),
+    };
+    let wanted = match version {
+        Some(version) => format!("npm:{package}@{version}"),
+        None => format!("npm:{package}"),
+    };
+    let spec = crate::ecosystem::EcosystemSpec::parse(&wanted)
+        .expect("an npm: spec")
+        .map_err(|e| bad(e.to_string()))?;
+    // npm would also read a `file:` or git "registry"; a plugin's comes over http(s) only.
+    if let Some(registry) = registry
+        && !url::Url::parse(registry).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+    {
+        return Err(bad(format!(
+            "its `registry` `{registry}` is not an http(s) URL"
+        )));
+    }
+    let downloads = stage.join("npm");
+    fs_err::create_dir_all(&downloads)?;
+    let packed = crate::ecosystem::npm_pack(&spec, registry, &downloads)?;
+    crate::archive::unpack(&packed.tarball, dir)?;
+    let revision = format!(
+        "npm:{}@{} {}",
+        spec.native_name(),
+        packed.version,
+        packed.integrity
+    );
+    Ok((revision, packed.version))
 }
 
 enum Resolved {
@@ -365,10 +419,12 @@ fn tree_sha256(dir: &Path) -> Result<String, EcosystemError> {
     Ok(hex::encode(hasher.finalize()))
 }
 
-/// The plugin's version (its manifest's, else its catalog entry's) as semver; `0.0.0` when
-/// it has none, as Claude Code then tracks it by commit alone.
+/// The plugin's version (its manifest's, else the one its source published, else its
+/// catalog entry's) as semver; `0.0.0` when it has none, as Claude Code then tracks it by
+/// commit alone.
 fn plugin_version(
     entry: &PluginEntry,
+    published: Option<String>,
     dir: &Path,
     label: &str,
 ) -> Result<semver::Version, EcosystemError> {
@@ -379,6 +435,7 @@ fn plugin_version(
     })?;
     let text = manifest
         .and_then(|m| m.version)
+        .or(published)
         .or_else(|| entry.version.clone());
     match text {
         None => Ok(semver::Version::new(0, 0, 0)),
