@@ -266,17 +266,23 @@ pub fn install_with(
     Ok(())
 }
 
-/// Fetch a marketplace's plugin and write it as an agx package in staging.
-fn prepare_plugin(
+/// Fetch a marketplace's plugin and write it as an agx package in staging. The reference's
+/// source is a configured name, or (from a project's lock) the marketplace's URL or folder.
+pub(super) fn prepare_plugin(
     ctx: &Context,
     installer: &Installer<'_>,
     reference: &crate::index::marketplace::PluginRef,
     staging: &crate::store::Staging,
 ) -> OpsResult<crate::store::PreparedEcosystem> {
-    let crate::index::AnyRegistry::Marketplace(marketplace) =
-        crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
-    else {
-        unreachable!("a plugin reference names a marketplace source")
+    let marketplace = match crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
+    {
+        crate::index::AnyRegistry::Marketplace(marketplace) => marketplace,
+        other => {
+            return Err(crate::index::IndexError::NotAMarketplace {
+                path: other.source().into(),
+            }
+            .into());
+        }
     };
     ctx.reporter.status("Importing", &reference.to_string());
     let mut origin = None;
@@ -286,6 +292,48 @@ fn prepare_plugin(
         Ok(imported.provisioned)
     })?;
     Ok(prepared.from_plugin(origin.expect("set by a provisioning that succeeded")))
+}
+
+/// The package the plugin `reference` becomes, imported (as `agx install PLUGIN@SOURCE`)
+/// unless a plugin import of that name is installed.
+pub fn ensure_plugin(
+    ctx: &Context,
+    reference: &crate::index::marketplace::PluginRef,
+) -> OpsResult<PackageName> {
+    let marketplace = match crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
+    {
+        crate::index::AnyRegistry::Marketplace(marketplace) => marketplace,
+        other => {
+            return Err(crate::index::IndexError::NotAMarketplace {
+                path: other.source().into(),
+            }
+            .into());
+        }
+    };
+    let catalog = marketplace.catalog()?;
+    if !catalog.plugins.iter().any(|p| p.name == reference.plugin) {
+        return Err(crate::index::IndexError::PluginNotFound {
+            plugin: reference.plugin.clone(),
+            marketplace: marketplace.source().to_string(),
+            known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+        }
+        .into());
+    }
+    let name = crate::plugins::import::package_name(&catalog, &reference.plugin).map_err(|e| {
+        StoreError::from(crate::ecosystem::EcosystemError::Bundle {
+            bundle: reference.to_string(),
+            detail: format!("no agx package name can be made from it: {e}"),
+            hint: "rename the plugin or the marketplace in marketplace.json".into(),
+        })
+    })?;
+    let imported = ctx
+        .store()
+        .installed(&name)?
+        .is_some_and(|p| matches!(p.receipt.source, Source::Plugin { .. }));
+    if !imported {
+        install(ctx, &[Target::Plugin(reference.clone())], false)?;
+    }
+    Ok(name)
 }
 
 /// Install `package` (and its dependencies) unless it is installed, as `agx install

@@ -12,6 +12,7 @@ use super::{Context, OpsError};
 use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
 use crate::file_lock::FileLock;
 use crate::index::IndexEntry;
+use crate::index::marketplace::PluginRef;
 use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::name::{PackageName, PackageSpec};
 use crate::project::install::{install_locked_packages, locked_packages_synced};
@@ -237,10 +238,19 @@ pub fn resolve_lock(
     previous: Option<&LockFile>,
     upgrade: &Upgrade,
 ) -> ProjectResult<LockFile> {
-    let (ecosystem, native): (Vec<_>, Vec<_>) = project
-        .servers
-        .iter()
-        .partition(|(_, d)| provisioned(d.target.package()));
+    // Imported plugins are provisioned again from their marketplace, like ecosystem packages.
+    let mut plugins: BTreeMap<PackageName, PluginRef> = BTreeMap::new();
+    for decl in project.servers.values() {
+        let name = decl.target.package();
+        if !provisioned(name)
+            && let Some(reference) = plugin_origin(ctx, &project.dir, name, previous)?
+        {
+            plugins.insert(name.clone(), reference);
+        }
+    }
+    let (ecosystem, native): (Vec<_>, Vec<_>) = project.servers.iter().partition(|(_, d)| {
+        provisioned(d.target.package()) || plugins.contains_key(d.target.package())
+    });
     let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
     let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
     // Skills come from agx registry packages, resolved with the servers' packages.
@@ -318,7 +328,7 @@ pub fn resolve_lock(
         }
     }
     for (_, decl) in &ecosystem {
-        let (locked, servers) = lock_ecosystem(ctx, decl)?;
+        let (locked, servers) = lock_ecosystem(ctx, decl, plugins.get(decl.target.package()))?;
         summaries.insert(locked.name.clone(), servers);
         packages.insert(locked.name.clone(), locked);
     }
@@ -368,13 +378,57 @@ fn provisioned(name: &PackageName) -> bool {
     name.is_ecosystem() || crate::index::mcp_registry::is_server_name(&name.to_string())
 }
 
-/// An ecosystem package or MCP registry entry is locked at what provisioning installs: its
-/// exact source and integrity hashes, from the receipt (installing it first when needed).
-fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPackage, Vec<String>)> {
+/// Where the imported plugin `name` is provisioned from: the marketplace and plugin of its
+/// previous lock's `plugin:` source, else of its receipt; `None` when it is not one.
+fn plugin_origin(
+    ctx: &Context,
+    dir: &Path,
+    name: &PackageName,
+    previous: Option<&LockFile>,
+) -> ProjectResult<Option<PluginRef>> {
+    let locked = previous
+        .and_then(|l| l.package(name))
+        .and_then(|p| crate::plugins::import::parse_lock_source(&p.source, dir))
+        .and_then(Result::ok);
+    if locked.is_some() {
+        return Ok(locked);
+    }
+    Ok(
+        match ctx.store().installed(name)?.map(|p| p.receipt.source) {
+            Some(Source::Plugin {
+                reference,
+                marketplace,
+                ..
+            }) => crate::plugins::import::parse_lock_source(
+                &crate::plugins::import::lock_source(&reference, &marketplace),
+                dir,
+            )
+            .and_then(Result::ok),
+            _ => None,
+        },
+    )
+}
+
+/// An ecosystem package, MCP registry entry or imported plugin (`plugin`, from its
+/// marketplace) is locked at what provisioning installs: its exact source and integrity
+/// hashes (a plugin's revision), from the receipt (installing it first when needed).
+fn lock_ecosystem(
+    ctx: &Context,
+    decl: &ServerDecl,
+    plugin: Option<&PluginRef>,
+) -> ProjectResult<(LockedPackage, Vec<String>)> {
     let name = decl.target.package();
     let store = ctx.store();
     let fits = |p: &crate::store::InstalledPackage| decl.requirement.matches(&p.version);
-    if !store.installed(name)?.is_some_and(|p| fits(&p)) && !name.is_ecosystem() {
+    if let Some(reference) = plugin {
+        if !store.installed(name)?.is_some_and(|p| fits(&p)) {
+            super::install::install(
+                ctx,
+                &[super::install::Target::Plugin(reference.clone())],
+                false,
+            )?;
+        }
+    } else if !store.installed(name)?.is_some_and(|p| fits(&p)) && !name.is_ecosystem() {
         let entry = crate::ecosystem::EntrySpec {
             name: name.clone(),
             version: None,
@@ -401,6 +455,15 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
                 .as_ref()
                 .map_or_else(|| spec.clone(), |e| e.lock_source()),
             integrity.clone(),
+        ),
+        Source::Plugin {
+            reference,
+            marketplace,
+            revision,
+            ..
+        } => (
+            crate::plugins::import::lock_source(reference, marketplace),
+            vec![revision.clone()],
         ),
         other => (other.to_string(), Vec::new()),
     };
@@ -997,7 +1060,14 @@ pub fn add(
     spec: &str,
     key: Option<&str>,
 ) -> ProjectResult<AddReport> {
-    let (target, req) = split_spec(spec)?;
+    // `PLUGIN@SOURCE`: the package the plugin becomes, imported first.
+    let (target, req) = match crate::index::marketplace::parse_plugin_ref(spec, ctx.paths)? {
+        Some(reference) => (
+            ServerTarget::Package(super::install::ensure_plugin(ctx, &reference)?),
+            None,
+        ),
+        None => split_spec(spec)?,
+    };
     let (dir, created, _held) = find_or_start_locked(explicit)?;
     let (file, original, mut project) = read_for_edit(&dir, created)?;
     let key = key.map(str::to_string).unwrap_or_else(|| match &target {

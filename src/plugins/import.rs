@@ -30,6 +30,61 @@ pub struct PluginOrigin {
     pub revision: String,
 }
 
+/// The prefix of a project lock's `source` for an imported plugin.
+const LOCK_PREFIX: &str = "plugin:";
+
+/// `plugin:<PLUGIN>@<marketplace URL or folder>`: where a project's lock says an imported
+/// plugin is provisioned again from (`reference` is `PLUGIN@SOURCE` as installed).
+pub fn lock_source(reference: &str, marketplace: &str) -> String {
+    let plugin = reference.split_once('@').map_or(reference, |(p, _)| p);
+    format!("{LOCK_PREFIX}{plugin}@{marketplace}")
+}
+
+/// The plugin a lock's `source` names, with its marketplace's URL or folder as the
+/// reference's source; `None` when `source` is not a plugin's. A relative folder is taken
+/// from `project`.
+pub fn parse_lock_source(
+    source: &str,
+    project: &Path,
+) -> Option<Result<marketplace::PluginRef, String>> {
+    let rest = source.strip_prefix(LOCK_PREFIX)?;
+    // A plugin's name has no `@` (`PLUGIN@SOURCE` could not name it): the first one ends it.
+    let parsed = match rest.split_once('@') {
+        Some((plugin, location)) if !plugin.is_empty() && !location.is_empty() => {
+            let location = if location.contains("://") || Path::new(location).is_absolute() {
+                location.to_string()
+            } else {
+                project.join(location).display().to_string()
+            };
+            Ok(marketplace::PluginRef {
+                plugin: plugin.to_string(),
+                source: location,
+            })
+        }
+        _ => Err(format!(
+            "`{source}` is not `plugin:PLUGIN@MARKETPLACE` (a marketplace's URL or folder)"
+        )),
+    };
+    Some(parsed)
+}
+
+/// Whether `text` is a revision an import records: `git:<commit>` (40 hex, or 64 in a
+/// SHA-256 repository), `sha256:<64 hex>` or
+/// `npm:<name>@<version> sha512-<base64>`.
+pub fn is_revision(text: &str) -> bool {
+    let hex_of =
+        |hex: &str, len: usize| hex.len() == len && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(commit) = text.strip_prefix("git:") {
+        return hex_of(commit, 40) || hex_of(commit, 64);
+    }
+    if let Some(sha256) = text.strip_prefix("sha256:") {
+        return hex_of(sha256, 64);
+    }
+    text.strip_prefix("npm:")
+        .and_then(|rest| rest.split_once(" sha512-"))
+        .is_some_and(|(spec, sri)| spec.contains('@') && !sri.is_empty() && !sri.contains(' '))
+}
+
 /// The package an imported plugin becomes, with where it came from.
 pub struct Imported {
     pub provisioned: Provisioned,
@@ -218,13 +273,18 @@ fn npm_fetch(
     let spec = crate::ecosystem::EcosystemSpec::parse(&wanted)
         .expect("an npm: spec")
         .map_err(|e| bad(e.to_string()))?;
-    // npm would also read a `file:` or git "registry"; a plugin's comes over http(s) only.
-    if let Some(registry) = registry
-        && !url::Url::parse(registry).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
-    {
-        return Err(bad(format!(
-            "its `registry` `{registry}` is not an http(s) URL"
-        )));
+    // npm would also read a `file:` "registry"; a plugin's comes over https (or http on a
+    // loopback host), as agx's own downloads do.
+    if let Some(registry) = registry {
+        match crate::index::Source::parse(registry) {
+            Ok(crate::index::Source::Http(_)) => {}
+            Ok(crate::index::Source::Folder(_)) => {
+                return Err(bad(format!(
+                    "its `registry` `{registry}` is not an https URL"
+                )));
+            }
+            Err(e) => return Err(bad(format!("its `registry`: {e}"))),
+        }
     }
     let downloads = stage.join("npm");
     fs_err::create_dir_all(&downloads)?;
@@ -657,6 +717,27 @@ fn user_config_settings(manifest: &Value) -> toml::Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lock_sources_name_the_plugin_and_its_marketplace() {
+        let project = Path::new("/repo");
+        let source = lock_source("weather-tools@acme", "https://example.com/m@v2");
+        assert_eq!(source, "plugin:weather-tools@https://example.com/m@v2");
+        let parsed = parse_lock_source(&source, project).unwrap().unwrap();
+        assert_eq!(parsed.plugin, "weather-tools");
+        assert_eq!(parsed.source, "https://example.com/m@v2");
+        let relative = parse_lock_source("plugin:w@market", project)
+            .unwrap()
+            .unwrap();
+        assert_eq!(Path::new(&relative.source), project.join("market"));
+        assert!(
+            parse_lock_source("plugin:@market", project)
+                .unwrap()
+                .is_err()
+        );
+        assert!(parse_lock_source("plugin:w", project).unwrap().is_err());
+        assert!(parse_lock_source("npm:w@1.0.0", project).is_none());
+    }
 
     #[test]
     fn numbers_in_args_are_kept() {

@@ -276,7 +276,19 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
 /// A copy of the fixture marketplace whose plugin is an archive, with `sha256` as given.
 fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("archives/weather-tools.tar.gz");
+    let actual = write_archive_marketplace(dir.path(), sha256, None);
+    (dir, actual)
+}
+
+/// Write into `dir` a marketplace whose plugin is the fixture's as an archive (with the
+/// file `extra.txt` holding `extra`, when given), and `sha256` in its catalog (else the
+/// archive's). Returns the archive's sha256.
+pub(crate) fn write_archive_marketplace(
+    dir: &std::path::Path,
+    sha256: Option<&str>,
+    extra: Option<&str>,
+) -> String {
+    let archive = dir.join("archives/weather-tools.tar.gz");
     std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
     let file = std::fs::File::create(&archive).unwrap();
     let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
@@ -289,6 +301,13 @@ fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
         fixture_marketplace().join("plugins/weather-tools"),
     )
     .unwrap();
+    if let Some(extra) = extra {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(extra.len() as u64);
+        header.set_mode(0o644);
+        tar.append_data(&mut header, "weather-tools/extra.txt", extra.as_bytes())
+            .unwrap();
+    }
     tar.into_inner().unwrap().finish().unwrap();
     let actual = {
         use sha2::Digest;
@@ -303,10 +322,10 @@ fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
         }],
     });
     write_file(
-        &dir.path().join(".claude-plugin/marketplace.json"),
+        &dir.join(".claude-plugin/marketplace.json"),
         catalog.to_string(),
     );
-    (dir, actual)
+    actual
 }
 
 #[test]
@@ -554,6 +573,10 @@ fn npm_plugin_sources_that_npm_cannot_or_must_not_fetch_are_refused() {
         (
             "file",
             serde_json::json!({"source": "npm", "package": "x", "registry": "file:///tmp"}),
+        ),
+        (
+            "plain",
+            serde_json::json!({"source": "npm", "package": "x", "registry": "http://registry.example"}),
         ),
         (
             "git",
