@@ -328,7 +328,8 @@ pub fn resolve_lock(
         }
     }
     for (_, decl) in &ecosystem {
-        let (locked, servers) = lock_ecosystem(ctx, decl, plugins.get(decl.target.package()))?;
+        let plugin = plugins.get(decl.target.package());
+        let (locked, servers) = lock_ecosystem(ctx, &project.dir, decl, plugin)?;
         summaries.insert(locked.name.clone(), servers);
         packages.insert(locked.name.clone(), locked);
     }
@@ -414,6 +415,7 @@ fn plugin_origin(
 /// hashes (a plugin's revision), from the receipt (installing it first when needed).
 fn lock_ecosystem(
     ctx: &Context,
+    dir: &Path,
     decl: &ServerDecl,
     plugin: Option<&PluginRef>,
 ) -> ProjectResult<(LockedPackage, Vec<String>)> {
@@ -462,7 +464,7 @@ fn lock_ecosystem(
             revision,
             ..
         } => (
-            crate::plugins::import::lock_source(reference, marketplace),
+            crate::plugins::import::lock_source(reference, &within_project(dir, marketplace)),
             vec![revision.clone()],
         ),
         other => (other.to_string(), Vec::new()),
@@ -485,6 +487,30 @@ fn lock_ecosystem(
         },
         servers,
     ))
+}
+
+/// A marketplace folder inside the project as `./<path>` (with `/`), so that the lock
+/// names it wherever the project is checked out; any other location as it is.
+fn within_project(dir: &Path, location: &str) -> String {
+    let path = Path::new(location);
+    let inside = path
+        .strip_prefix(dir)
+        .ok()
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            let (path, dir) = (path.canonicalize().ok()?, dir.canonicalize().ok()?);
+            path.strip_prefix(dir).ok().map(Path::to_path_buf)
+        });
+    match inside {
+        Some(relative) if !location.contains("://") => {
+            let parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            format!("./{}", parts.join("/"))
+        }
+        _ => location.to_string(),
+    }
 }
 
 /// The qualified server an entry launches: as written, or a one-server package's server.
@@ -1485,4 +1511,27 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
             package: node(&lock, &s.package, &s.version, 0),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marketplaces_inside_the_project_are_locked_relative() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("repo");
+        let market = project.join("vendor").join("market");
+        std::fs::create_dir_all(&market).unwrap();
+        assert_eq!(
+            within_project(&project, &market.display().to_string()),
+            "./vendor/market"
+        );
+        let outside = tmp.path().join("market").display().to_string();
+        assert_eq!(within_project(&project, &outside), outside);
+        assert_eq!(
+            within_project(&project, "https://example.com/m"),
+            "https://example.com/m"
+        );
+    }
 }

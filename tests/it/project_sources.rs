@@ -192,7 +192,9 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
 #[test]
 fn a_locked_archive_plugin_whose_marketplace_changed_is_refused() {
     let home = TestHome::new();
-    let market = home.home().join("market");
+    let project = home.home().join("repo");
+    // Kept in the project, the marketplace is locked by its path there.
+    let market = project.join("market");
     let first = crate::marketplace::write_archive_marketplace(&market, None, None);
     let run = |dir: &std::path::Path, args: &[&str]| {
         let (ok, text) = agx_in(&home, dir, args);
@@ -203,15 +205,24 @@ fn a_locked_archive_plugin_whose_marketplace_changed_is_refused() {
         home.home(),
         &["registry", "add-source", "acme", market.to_str().unwrap()],
     );
-    let project = home.home().join("repo");
-    std::fs::create_dir_all(&project).unwrap();
     run(&project, &["add", "weather-tools@acme"]);
     let lock = std::fs::read_to_string(project.join("agx.lock")).unwrap();
-    assert!(
-        lock.contains(&format!("integrity = [\"sha256:{first}\"]")),
-        "{lock}"
-    );
+    for line in [
+        "source = \"plugin:weather-tools@./market\"".to_string(),
+        format!("integrity = [\"sha256:{first}\"]"),
+    ] {
+        assert!(lock.contains(&line), "no `{line}` in\n{lock}");
+    }
     run(&project, &["uninstall", "acme-plugins/weather-tools"]);
+    let version = home
+        .agx_home()
+        .join("store-v1/acme-plugins/weather-tools/1.0.0");
+    let kept = home.home().join("kept");
+    std::fs::rename(&project, &kept).unwrap();
+    run(home.home(), &["gc"]);
+    std::fs::rename(&kept, &project).unwrap();
+    run(&project, &["sync"]);
+    assert!(version.is_dir(), "sync did not import the plugin again");
     let kept = home.home().join("kept");
     std::fs::rename(&project, &kept).unwrap();
     run(home.home(), &["gc"]);
@@ -224,10 +235,5 @@ fn a_locked_archive_plugin_whose_marketplace_changed_is_refused() {
     let (ok, text) = agx_in(&home, &project, &["sync"]);
     assert!(!ok, "a changed plugin was installed:\n{text}");
     assert!(text.contains("but the lock records"), "{text}");
-    assert!(
-        !home
-            .agx_home()
-            .join("store-v1/acme-plugins/weather-tools/1.0.0")
-            .exists()
-    );
+    assert!(!version.exists());
 }
