@@ -266,6 +266,21 @@ pub fn install_with(
     Ok(())
 }
 
+/// The marketplace `source` names (a configured name, a URL or a folder); anything else is
+/// refused as not one.
+fn open_marketplace(
+    ctx: &Context,
+    source: &str,
+) -> OpsResult<crate::index::marketplace::Marketplace> {
+    match crate::index::open_any(Some(source), ctx.offline, ctx.paths)? {
+        crate::index::AnyRegistry::Marketplace(marketplace) => Ok(marketplace),
+        other => Err(crate::index::IndexError::NotAMarketplace {
+            path: other.source().into(),
+        }
+        .into()),
+    }
+}
+
 /// Fetch a marketplace's plugin and write it as an agx package in staging. The reference's
 /// source is a configured name, or (from a project's lock) the marketplace's URL or folder.
 pub(super) fn prepare_plugin(
@@ -274,16 +289,7 @@ pub(super) fn prepare_plugin(
     reference: &crate::index::marketplace::PluginRef,
     staging: &crate::store::Staging,
 ) -> OpsResult<crate::store::PreparedEcosystem> {
-    let marketplace = match crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
-    {
-        crate::index::AnyRegistry::Marketplace(marketplace) => marketplace,
-        other => {
-            return Err(crate::index::IndexError::NotAMarketplace {
-                path: other.source().into(),
-            }
-            .into());
-        }
-    };
+    let marketplace = open_marketplace(ctx, &reference.source)?;
     ctx.reporter.status("Importing", &reference.to_string());
     let mut origin = None;
     let prepared = installer.prepare_provisioned(&reference.to_string(), staging, |stage| {
@@ -300,16 +306,7 @@ pub fn ensure_plugin(
     ctx: &Context,
     reference: &crate::index::marketplace::PluginRef,
 ) -> OpsResult<PackageName> {
-    let marketplace = match crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
-    {
-        crate::index::AnyRegistry::Marketplace(marketplace) => marketplace,
-        other => {
-            return Err(crate::index::IndexError::NotAMarketplace {
-                path: other.source().into(),
-            }
-            .into());
-        }
-    };
+    let marketplace = open_marketplace(ctx, &reference.source)?;
     let catalog = marketplace.catalog()?;
     if !catalog.plugins.iter().any(|p| p.name == reference.plugin) {
         return Err(crate::index::IndexError::PluginNotFound {
