@@ -15,6 +15,7 @@ pub mod oci;
 mod pypi;
 pub mod registry_entry;
 
+pub(crate) use npm::pack as npm_pack;
 pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, LockedEntry, Prefer};
 
 use std::fmt;

@@ -188,3 +188,109 @@ fn no_launch(spec: &EcosystemSpec, detail: String) -> EcosystemError {
         detail,
     }
 }
+
+/// A package tarball `npm pack` downloaded, as npm describes it.
+#[derive(Debug)]
+pub(crate) struct Packed {
+    /// The `.tgz` (its top folder is `package/`).
+    pub tarball: std::path::PathBuf,
+    /// The exact version npm picked for the spec's version or range.
+    pub version: String,
+    /// npm's integrity of the tarball (`sha512-…`), checked here against its bytes.
+    pub integrity: String,
+}
+
+/// Download the tarball of `spec` into `dest` with `npm pack --ignore-scripts` (nothing of
+/// the package runs; npm checks the tarball against the registry's `dist.integrity`), from
+/// `registry` when given. The tarball's sha512 is checked against the integrity npm prints.
+pub(crate) fn pack(
+    spec: &EcosystemSpec,
+    registry: Option<&str>,
+    dest: &Path,
+) -> Result<Packed, EcosystemError> {
+    let missing = |what: &'static str| {
+        move || EcosystemError::MissingRuntime {
+            what,
+            spec: spec.to_string(),
+            install: INSTALL_NODE,
+        }
+    };
+    run(spec, "node", &["--version"], dest, missing("node"))?;
+    let wanted = format!(
+        "{}@{}",
+        spec.native_name(),
+        spec.version.as_deref().unwrap_or("latest")
+    );
+    let destination = dest.display().to_string();
+    let mut args = vec![
+        "pack",
+        "--json",
+        "--ignore-scripts",
+        "--pack-destination",
+        &destination,
+    ];
+    if let Some(registry) = registry {
+        args.extend(["--registry", registry]);
+    }
+    args.extend(["--", &wanted]);
+    let output = run(spec, "npm", &args, dest, missing("npm"))?;
+    let bad = |detail: String| EcosystemError::Failed {
+        spec: spec.to_string(),
+        command: format!("npm {}", args.join(" ")),
+        detail,
+    };
+    // `npm pack --json` prints an array with one object per package packed.
+    let described: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| bad(format!("its output is not JSON: {e}")))?;
+    let field = |key: &str| {
+        described[0][key]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| bad(format!("its output names no `{key}`")))
+    };
+    let (filename, version, integrity) =
+        (field("filename")?, field("version")?, field("integrity")?);
+    if filename.contains(['/', '\\']) {
+        return Err(bad(format!("it wrote `{filename}`, not a file name")));
+    }
+    let tarball = dest.join(&filename);
+    let actual = sha512_integrity(&tarball)?;
+    if actual != integrity {
+        return Err(bad(format!(
+            "{filename} has the integrity {actual}, not the {integrity} npm reported"
+        )));
+    }
+    Ok(Packed {
+        tarball,
+        version,
+        integrity,
+    })
+}
+
+/// `sha512-<base64>`: a file's integrity as npm writes it (Subresource Integrity).
+fn sha512_integrity(path: &Path) -> std::io::Result<String> {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha512};
+    let digest = Sha512::digest(fs_err::read(path)?);
+    Ok(format!(
+        "sha512-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrity_is_npm_s_sha512_in_base64() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x");
+        std::fs::write(&file, "hello\n").unwrap();
+        // `printf 'hello\n' | openssl dgst -sha512 -binary | base64`
+        assert_eq!(
+            sha512_integrity(&file).unwrap(),
+            "sha512-58IrmUxZ2c8rSOVJseJGZmNgRZMNPafBrLKZ0cO3+TH5Sq5B7dosKyB6NuEPi8uNRSI+VIePWzFufOO2vAGWKQ=="
+        );
+    }
+}

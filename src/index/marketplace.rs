@@ -90,8 +90,12 @@ pub enum RemoteLocation {
     },
     Npm {
         package: String,
+        /// A version or range (`1.2.0`, `^1`); the `latest` dist-tag when absent.
         #[serde(default)]
         version: Option<String>,
+        /// The npm registry's URL; npm's configured one when absent.
+        #[serde(default)]
+        registry: Option<String>,
     },
     Archive {
         url: String,
@@ -123,7 +127,9 @@ impl PluginLocation {
                     git_ref,
                     sha,
                 } => pinned(format!("git:{url}//{path}"), git_ref, sha),
-                RemoteLocation::Npm { package, version } => match version {
+                RemoteLocation::Npm {
+                    package, version, ..
+                } => match version {
                     Some(version) => format!("npm:{package}@{version}"),
                     None => format!("npm:{package}"),
                 },

@@ -266,18 +266,30 @@ pub fn install_with(
     Ok(())
 }
 
-/// Fetch a marketplace's plugin and write it as an agx package in staging.
-fn prepare_plugin(
+/// The marketplace `source` names (a configured name, a URL or a folder); anything else is
+/// refused as not one.
+fn open_marketplace(
+    ctx: &Context,
+    source: &str,
+) -> OpsResult<crate::index::marketplace::Marketplace> {
+    match crate::index::open_any(Some(source), ctx.offline, ctx.paths)? {
+        crate::index::AnyRegistry::Marketplace(marketplace) => Ok(marketplace),
+        other => Err(crate::index::IndexError::NotAMarketplace {
+            path: other.source().into(),
+        }
+        .into()),
+    }
+}
+
+/// Fetch a marketplace's plugin and write it as an agx package in staging. The reference's
+/// source is a configured name, or (from a project's lock) the marketplace's URL or folder.
+pub(super) fn prepare_plugin(
     ctx: &Context,
     installer: &Installer<'_>,
     reference: &crate::index::marketplace::PluginRef,
     staging: &crate::store::Staging,
 ) -> OpsResult<crate::store::PreparedEcosystem> {
-    let crate::index::AnyRegistry::Marketplace(marketplace) =
-        crate::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?
-    else {
-        unreachable!("a plugin reference names a marketplace source")
-    };
+    let marketplace = open_marketplace(ctx, &reference.source)?;
     ctx.reporter.status("Importing", &reference.to_string());
     let mut origin = None;
     let prepared = installer.prepare_provisioned(&reference.to_string(), staging, |stage| {
@@ -286,6 +298,39 @@ fn prepare_plugin(
         Ok(imported.provisioned)
     })?;
     Ok(prepared.from_plugin(origin.expect("set by a provisioning that succeeded")))
+}
+
+/// The package the plugin `reference` becomes, imported (as `agx install PLUGIN@SOURCE`)
+/// unless a plugin import of that name is installed.
+pub fn ensure_plugin(
+    ctx: &Context,
+    reference: &crate::index::marketplace::PluginRef,
+) -> OpsResult<PackageName> {
+    let marketplace = open_marketplace(ctx, &reference.source)?;
+    let catalog = marketplace.catalog()?;
+    if !catalog.plugins.iter().any(|p| p.name == reference.plugin) {
+        return Err(crate::index::IndexError::PluginNotFound {
+            plugin: reference.plugin.clone(),
+            marketplace: marketplace.source().to_string(),
+            known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+        }
+        .into());
+    }
+    let name = crate::plugins::import::package_name(&catalog, &reference.plugin).map_err(|e| {
+        StoreError::from(crate::ecosystem::EcosystemError::Bundle {
+            bundle: reference.to_string(),
+            detail: format!("no agx package name can be made from it: {e}"),
+            hint: "rename the plugin or the marketplace in marketplace.json".into(),
+        })
+    })?;
+    let imported = ctx
+        .store()
+        .installed(&name)?
+        .is_some_and(|p| matches!(p.receipt.source, Source::Plugin { .. }));
+    if !imported {
+        install(ctx, &[Target::Plugin(reference.clone())], false)?;
+    }
+    Ok(name)
 }
 
 /// Install `package` (and its dependencies) unless it is installed, as `agx install

@@ -18,7 +18,7 @@ use crate::clients::ServerEntry;
 use crate::name::{PackageName, QualifiedName};
 use crate::project::lock::field_location;
 use crate::project::{
-    LOCK_FILE, LockError, LockFile, LockedServer, LockedSkill, Project, ServerTarget,
+    LOCK_FILE, LockError, LockFile, LockedPackage, LockedServer, LockedSkill, Project, ServerTarget,
 };
 
 /// A field of server `key` that disagrees, placed in the lock file of `dir`.
@@ -232,6 +232,7 @@ fn check_packages(dir: &Path, lock: &LockFile) -> Result<(), LockError> {
         }
     }
     for p in &lock.packages {
+        check_plugin(dir, p)?;
         if !reached.contains(&p.name) {
             return Err(package_field(
                 dir,
@@ -250,6 +251,47 @@ fn check_packages(dir: &Path, lock: &LockFile) -> Result<(), LockError> {
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// An imported plugin's package (`source = "plugin:…"`): its `integrity` is the one
+/// revision it was imported at (`git:<commit>`, `sha256:<hex>`, `npm:<name>@<version>
+/// sha512-…`), its `sha256` is the checksum of that revision (what provisioning it again
+/// must give), and it has no dependencies.
+fn check_plugin(dir: &Path, p: &LockedPackage) -> Result<(), LockError> {
+    let Some(parsed) = crate::plugins::import::parse_lock_source(&p.source, dir) else {
+        return Ok(());
+    };
+    let field = |field, detail| package_field(dir, &p.name, field, detail);
+    parsed.map_err(|e| field("source", e))?;
+    let revision = match p.integrity.as_slice() {
+        [one] if crate::plugins::import::is_revision(one) => one,
+        _ => {
+            return Err(field(
+                "integrity",
+                format!(
+                    "is {:?}, not the one revision a plugin is imported at (`git:<commit>`, `sha256:<hex>` or `npm:<name>@<version> sha512-…`)",
+                    p.integrity
+                ),
+            ));
+        }
+    };
+    let expected = crate::store::install::integrity_sha256(std::slice::from_ref(revision));
+    if p.sha256 != expected {
+        return Err(field(
+            "sha256",
+            format!(
+                "is {}, but its integrity `{revision}` gives {expected}",
+                p.sha256
+            ),
+        ));
+    }
+    if !p.dependencies.is_empty() {
+        return Err(field(
+            "dependencies",
+            "are given, but an imported plugin has none".into(),
+        ));
     }
     Ok(())
 }
@@ -326,7 +368,6 @@ pub fn locked_entries<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::LockedPackage;
 
     fn package(name: &str, version: &str, deps: &[(&str, &str)]) -> LockedPackage {
         LockedPackage {
@@ -421,6 +462,47 @@ mod tests {
         ];
         for (named, edit) in cases {
             let mut lock = with_skill();
+            edit(&mut lock);
+            assert_eq!(refused(&lock).as_deref(), Some(named));
+        }
+    }
+
+    #[test]
+    fn an_imported_plugin_is_locked_at_one_revision_its_sha256_covers() {
+        let revision = format!("sha256:{}", "cd".repeat(32));
+        let plugin = || {
+            let mut lock = lock();
+            let weather = &mut lock.packages[1];
+            weather.source = "plugin:weather@https://r.example/market".into();
+            weather.integrity = vec![revision.clone()];
+            weather.sha256 = crate::store::install::integrity_sha256(&weather.integrity);
+            weather.dependencies.clear();
+            lock.packages.retain(|p| p.name.to_string() != "acme/geo");
+            lock
+        };
+        assert_eq!(refused(&plugin()), None);
+        type Edit = fn(&mut LockFile);
+        let cases: [(&str, Edit); 5] = [
+            ("package `acme/weather` source", |l| {
+                l.packages[0].source = "plugin:weather".into()
+            }),
+            ("package `acme/weather` integrity", |l| {
+                l.packages[0].integrity.push("git:00".into())
+            }),
+            ("package `acme/weather` integrity", |l| {
+                l.packages[0].integrity = vec!["sha256:nothex".into()]
+            }),
+            // Another revision with the old checksum: provisioning would be checked against
+            // a hash the revision does not give.
+            ("package `acme/weather` sha256", |l| {
+                l.packages[0].integrity = vec![format!("git:{}", "ab".repeat(20))]
+            }),
+            ("package `acme/weather` sha256", |l| {
+                l.packages[0].sha256 = "00".repeat(32)
+            }),
+        ];
+        for (named, edit) in cases {
+            let mut lock = plugin();
             edit(&mut lock);
             assert_eq!(refused(&lock).as_deref(), Some(named));
         }

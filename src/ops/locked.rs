@@ -23,14 +23,15 @@ pub struct LockedPackage {
     pub version: semver::Version,
     /// A registry (URL or folder), a package folder or `.tar.gz` (relative paths are taken
     /// from the project folder), an ecosystem spec at its exact version
-    /// (`npm:@scope/x@1.2.3`, `pypi:name==1.2.3`, `oci:<image>`, `mcpb:<url or path>`), or
-    /// an MCP registry entry's API URL (see `EntryOrigin::lock_source`).
+    /// (`npm:@scope/x@1.2.3`, `pypi:name==1.2.3`, `oci:<image>`, `mcpb:<url or path>`), an
+    /// MCP registry entry's API URL (see `EntryOrigin::lock_source`), or an imported
+    /// plugin's `plugin:<PLUGIN>@<marketplace URL or folder>`.
     pub source: String,
     /// Lowercase hex sha256 of the archive (for ecosystem packages, what their receipt
     /// records: a sha256 of the ecosystem's integrity hashes).
     pub sha256: String,
     /// For ecosystem packages, those integrity hashes (a bundle's `sha256:HEX`, which its
-    /// download is checked against).
+    /// download is checked against; an imported plugin's revision).
     pub integrity: Vec<String>,
     /// The exact versions of its dependencies, as the lock chose them.
     pub dependencies: Vec<(PackageName, semver::Version)>,
@@ -237,10 +238,22 @@ enum Origin {
     Bundle(BundleSource),
     /// An MCP registry entry at its exact version.
     Entry(LockedEntry),
+    /// A plugin of a Claude-format marketplace (its URL or folder as the reference's source).
+    Plugin(crate::index::marketplace::PluginRef),
 }
 
 impl Origin {
     fn of(project: &Path, source: &str, integrity: &[String]) -> OpsResult<Origin> {
+        if let Some(reference) = crate::plugins::import::parse_lock_source(source, project) {
+            return reference.map(Origin::Plugin).map_err(|detail| {
+                StoreError::from(EcosystemError::Bundle {
+                    bundle: source.to_string(),
+                    detail,
+                    hint: "run `agx lock` to resolve it again from agx.toml".into(),
+                })
+                .into()
+            });
+        }
         if let Some(spec) = EcosystemSpec::parse(source) {
             return Ok(Origin::Ecosystem(spec?));
         }
@@ -408,6 +421,12 @@ fn stage(
             )?;
             Ok(Staged::Ecosystem(checked(prepared)?))
         }
+        Origin::Plugin(reference) => {
+            // Imported again; its revision (files, archive, commit or npm integrity) must be
+            // the one locked, which the checked sha256 covers.
+            let prepared = super::install::prepare_plugin(ctx, installer, &reference, staging)?;
+            Ok(Staged::Ecosystem(checked(prepared)?))
+        }
     }
 }
 
@@ -491,6 +510,10 @@ mod tests {
         assert!(matches!(
             of("https://r.example/v0.1/servers/io.github.u%2Fw/versions/1.0.0#npm"),
             Origin::Entry(_)
+        ));
+        assert!(matches!(
+            of("plugin:weather@https://r.example/market"),
+            Origin::Plugin(_)
         ));
         let unchecked = Origin::of(tmp.path(), "mcpb:https://r.example/x.mcpb", &[]);
         assert!(

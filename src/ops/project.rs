@@ -12,6 +12,7 @@ use super::{Context, OpsError};
 use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
 use crate::file_lock::FileLock;
 use crate::index::IndexEntry;
+use crate::index::marketplace::PluginRef;
 use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::name::{PackageName, PackageSpec};
 use crate::project::install::{install_locked_packages, locked_packages_synced};
@@ -237,10 +238,19 @@ pub fn resolve_lock(
     previous: Option<&LockFile>,
     upgrade: &Upgrade,
 ) -> ProjectResult<LockFile> {
-    let (ecosystem, native): (Vec<_>, Vec<_>) = project
-        .servers
-        .iter()
-        .partition(|(_, d)| provisioned(d.target.package()));
+    // Imported plugins are provisioned again from their marketplace, like ecosystem packages.
+    let mut plugins: BTreeMap<PackageName, PluginRef> = BTreeMap::new();
+    for decl in project.servers.values() {
+        let name = decl.target.package();
+        if !provisioned(name)
+            && let Some(reference) = plugin_origin(ctx, &project.dir, name, previous)?
+        {
+            plugins.insert(name.clone(), reference);
+        }
+    }
+    let (ecosystem, native): (Vec<_>, Vec<_>) = project.servers.iter().partition(|(_, d)| {
+        provisioned(d.target.package()) || plugins.contains_key(d.target.package())
+    });
     let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
     let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
     // Skills come from agx registry packages, resolved with the servers' packages.
@@ -318,7 +328,8 @@ pub fn resolve_lock(
         }
     }
     for (_, decl) in &ecosystem {
-        let (locked, servers) = lock_ecosystem(ctx, decl)?;
+        let plugin = plugins.get(decl.target.package());
+        let (locked, servers) = lock_ecosystem(ctx, &project.dir, decl, plugin)?;
         summaries.insert(locked.name.clone(), servers);
         packages.insert(locked.name.clone(), locked);
     }
@@ -368,13 +379,58 @@ fn provisioned(name: &PackageName) -> bool {
     name.is_ecosystem() || crate::index::mcp_registry::is_server_name(&name.to_string())
 }
 
-/// An ecosystem package or MCP registry entry is locked at what provisioning installs: its
-/// exact source and integrity hashes, from the receipt (installing it first when needed).
-fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPackage, Vec<String>)> {
+/// Where the imported plugin `name` is provisioned from: the marketplace and plugin of its
+/// previous lock's `plugin:` source, else of its receipt; `None` when it is not one.
+fn plugin_origin(
+    ctx: &Context,
+    dir: &Path,
+    name: &PackageName,
+    previous: Option<&LockFile>,
+) -> ProjectResult<Option<PluginRef>> {
+    let locked = previous
+        .and_then(|l| l.package(name))
+        .and_then(|p| crate::plugins::import::parse_lock_source(&p.source, dir))
+        .and_then(Result::ok);
+    if locked.is_some() {
+        return Ok(locked);
+    }
+    Ok(
+        match ctx.store().installed(name)?.map(|p| p.receipt.source) {
+            Some(Source::Plugin {
+                reference,
+                marketplace,
+                ..
+            }) => crate::plugins::import::parse_lock_source(
+                &crate::plugins::import::lock_source(&reference, &marketplace),
+                dir,
+            )
+            .and_then(Result::ok),
+            _ => None,
+        },
+    )
+}
+
+/// An ecosystem package, MCP registry entry or imported plugin (`plugin`, from its
+/// marketplace) is locked at what provisioning installs: its exact source and integrity
+/// hashes (a plugin's revision), from the receipt (installing it first when needed).
+fn lock_ecosystem(
+    ctx: &Context,
+    dir: &Path,
+    decl: &ServerDecl,
+    plugin: Option<&PluginRef>,
+) -> ProjectResult<(LockedPackage, Vec<String>)> {
     let name = decl.target.package();
     let store = ctx.store();
     let fits = |p: &crate::store::InstalledPackage| decl.requirement.matches(&p.version);
-    if !store.installed(name)?.is_some_and(|p| fits(&p)) && !name.is_ecosystem() {
+    if let Some(reference) = plugin {
+        if !store.installed(name)?.is_some_and(|p| fits(&p)) {
+            super::install::install(
+                ctx,
+                &[super::install::Target::Plugin(reference.clone())],
+                false,
+            )?;
+        }
+    } else if !store.installed(name)?.is_some_and(|p| fits(&p)) && !name.is_ecosystem() {
         let entry = crate::ecosystem::EntrySpec {
             name: name.clone(),
             version: None,
@@ -402,6 +458,15 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
                 .map_or_else(|| spec.clone(), |e| e.lock_source()),
             integrity.clone(),
         ),
+        Source::Plugin {
+            reference,
+            marketplace,
+            revision,
+            ..
+        } => (
+            crate::plugins::import::lock_source(reference, &within_project(dir, marketplace)),
+            vec![revision.clone()],
+        ),
         other => (other.to_string(), Vec::new()),
     };
     let servers = installed
@@ -422,6 +487,30 @@ fn lock_ecosystem(ctx: &Context, decl: &ServerDecl) -> ProjectResult<(LockedPack
         },
         servers,
     ))
+}
+
+/// A marketplace folder inside the project as `./<path>` (with `/`), so that the lock
+/// names it wherever the project is checked out; any other location as it is.
+fn within_project(dir: &Path, location: &str) -> String {
+    let path = Path::new(location);
+    let inside = path
+        .strip_prefix(dir)
+        .ok()
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            let (path, dir) = (path.canonicalize().ok()?, dir.canonicalize().ok()?);
+            path.strip_prefix(dir).ok().map(Path::to_path_buf)
+        });
+    match inside {
+        Some(relative) if !location.contains("://") => {
+            let parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            format!("./{}", parts.join("/"))
+        }
+        _ => location.to_string(),
+    }
 }
 
 /// The qualified server an entry launches: as written, or a one-server package's server.
@@ -997,7 +1086,14 @@ pub fn add(
     spec: &str,
     key: Option<&str>,
 ) -> ProjectResult<AddReport> {
-    let (target, req) = split_spec(spec)?;
+    // `PLUGIN@SOURCE`: the package the plugin becomes, imported first.
+    let (target, req) = match crate::index::marketplace::parse_plugin_ref(spec, ctx.paths)? {
+        Some(reference) => (
+            ServerTarget::Package(super::install::ensure_plugin(ctx, &reference)?),
+            None,
+        ),
+        None => split_spec(spec)?,
+    };
     let (dir, created, _held) = find_or_start_locked(explicit)?;
     let (file, original, mut project) = read_for_edit(&dir, created)?;
     let key = key.map(str::to_string).unwrap_or_else(|| match &target {
@@ -1415,4 +1511,27 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
             package: node(&lock, &s.package, &s.version, 0),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marketplaces_inside_the_project_are_locked_relative() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("repo");
+        let market = project.join("vendor").join("market");
+        std::fs::create_dir_all(&market).unwrap();
+        assert_eq!(
+            within_project(&project, &market.display().to_string()),
+            "./vendor/market"
+        );
+        let outside = tmp.path().join("market").display().to_string();
+        assert_eq!(within_project(&project, &outside), outside);
+        assert_eq!(
+            within_project(&project, "https://example.com/m"),
+            "https://example.com/m"
+        );
+    }
 }

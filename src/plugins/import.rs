@@ -30,6 +30,61 @@ pub struct PluginOrigin {
     pub revision: String,
 }
 
+/// The prefix of a project lock's `source` for an imported plugin.
+const LOCK_PREFIX: &str = "plugin:";
+
+/// `plugin:<PLUGIN>@<marketplace URL or folder>`: where a project's lock says an imported
+/// plugin is provisioned again from (`reference` is `PLUGIN@SOURCE` as installed).
+pub fn lock_source(reference: &str, marketplace: &str) -> String {
+    let plugin = reference.split_once('@').map_or(reference, |(p, _)| p);
+    format!("{LOCK_PREFIX}{plugin}@{marketplace}")
+}
+
+/// The plugin a lock's `source` names, with its marketplace's URL or folder as the
+/// reference's source; `None` when `source` is not a plugin's. A relative folder is taken
+/// from `project`.
+pub fn parse_lock_source(
+    source: &str,
+    project: &Path,
+) -> Option<Result<marketplace::PluginRef, String>> {
+    let rest = source.strip_prefix(LOCK_PREFIX)?;
+    // A plugin's name has no `@` (`PLUGIN@SOURCE` could not name it): the first one ends it.
+    let parsed = match rest.split_once('@') {
+        Some((plugin, location)) if !plugin.is_empty() && !location.is_empty() => {
+            let location = if location.contains("://") || Path::new(location).is_absolute() {
+                location.to_string()
+            } else {
+                project.join(location).display().to_string()
+            };
+            Ok(marketplace::PluginRef {
+                plugin: plugin.to_string(),
+                source: location,
+            })
+        }
+        _ => Err(format!(
+            "`{source}` is not `plugin:PLUGIN@MARKETPLACE` (a marketplace's URL or folder)"
+        )),
+    };
+    Some(parsed)
+}
+
+/// Whether `text` is a revision an import records: `git:<commit>` (40 hex, or 64 in a
+/// SHA-256 repository), `sha256:<64 hex>` or
+/// `npm:<name>@<version> sha512-<base64>`.
+pub fn is_revision(text: &str) -> bool {
+    let hex_of =
+        |hex: &str, len: usize| hex.len() == len && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(commit) = text.strip_prefix("git:") {
+        return hex_of(commit, 40) || hex_of(commit, 64);
+    }
+    if let Some(sha256) = text.strip_prefix("sha256:") {
+        return hex_of(sha256, 64);
+    }
+    text.strip_prefix("npm:")
+        .and_then(|rest| rest.split_once(" sha512-"))
+        .is_some_and(|(spec, sri)| spec.contains('@') && !sri.is_empty() && !sri.contains(' '))
+}
+
 /// The package an imported plugin becomes, with where it came from.
 pub struct Imported {
     pub provisioned: Provisioned,
@@ -77,8 +132,8 @@ pub fn provision(
         )
     })?;
     let dir = stage.join("package");
-    let revision = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
-    let version = plugin_version(entry, &dir, &label)?;
+    let (revision, published) = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
+    let version = plugin_version(entry, published, &dir, &label)?;
     write_package(&name, &version, entry, &dir, &label)?;
     Ok(Imported {
         provisioned: Provisioned {
@@ -98,7 +153,8 @@ pub fn provision(
     })
 }
 
-/// Put the plugin's files in `dir`; returns the revision the receipt records.
+/// Put the plugin's files in `dir`; returns the revision the receipt records, and the
+/// version its source published it as (npm's), when it has one.
 fn fetch(
     marketplace: &Marketplace,
     catalog: &MarketplaceJson,
@@ -106,7 +162,7 @@ fn fetch(
     stage: &Path,
     dir: &Path,
     label: &str,
-) -> Result<String, EcosystemError> {
+) -> Result<(String, Option<String>), EcosystemError> {
     let bad = |detail: String, hint: &str| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail,
@@ -140,7 +196,7 @@ fn fetch(
                 ));
             }
             copy(&folder, dir)?;
-            Ok(format!("sha256:{}", tree_sha256(dir)?))
+            Ok((format!("sha256:{}", tree_sha256(dir)?), None))
         }
         PluginLocation::Remote(RemoteLocation::Archive { url, sha256 }) => {
             let archive = stage.join("plugin.tar.gz");
@@ -159,15 +215,15 @@ fn fetch(
                 });
             }
             crate::archive::unpack(&archive, dir)?;
-            Ok(format!("sha256:{}", actual.to_ascii_lowercase()))
+            Ok((format!("sha256:{}", actual.to_ascii_lowercase()), None))
         }
         PluginLocation::Remote(RemoteLocation::Github { repo, git_ref, sha }) => {
             let url = format!("https://github.com/{repo}.git");
-            git_fetch(&url, None, git_ref, sha, stage, dir, label)
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
         }
         PluginLocation::Remote(RemoteLocation::Url { url, git_ref, sha }) => {
             let url = git_url(marketplace, url);
-            git_fetch(&url, None, git_ref, sha, stage, dir, label)
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
         }
         PluginLocation::Remote(RemoteLocation::GitSubdir {
             url,
@@ -177,12 +233,70 @@ fn fetch(
         }) => {
             let url = git_url(marketplace, url);
             git_fetch(&url, Some(path), git_ref, sha, stage, dir, label)
+                .map(|revision| (revision, None))
         }
-        PluginLocation::Remote(RemoteLocation::Npm { .. }) => Err(bad(
-            "npm plugin sources are not supported yet".into(),
-            "install the plugin with Claude Code, or ask its publisher for a git or archive source",
-        )),
+        PluginLocation::Remote(RemoteLocation::Npm {
+            package,
+            version,
+            registry,
+        }) => npm_fetch(
+            package,
+            version.as_deref(),
+            registry.as_deref(),
+            stage,
+            dir,
+            label,
+        )
+        .map(|(revision, version)| (revision, Some(version))),
     }
+}
+
+/// Download `package@version` with `npm pack` (no package code runs) and unpack it into
+/// `dir`. Returns `npm:<name>@<exact version> <integrity>`, and the exact version.
+fn npm_fetch(
+    package: &str,
+    version: Option<&str>,
+    registry: Option<&str>,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<(String, String), EcosystemError> {
+    let bad = |detail: String| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: "fix the plugin's npm `source` in marketplace.json".into(),
+    };
+    let wanted = match version {
+        Some(version) => format!("npm:{package}@{version}"),
+        None => format!("npm:{package}"),
+    };
+    let spec = crate::ecosystem::EcosystemSpec::parse(&wanted)
+        .expect("an npm: spec")
+        .map_err(|e| bad(e.to_string()))?;
+    // npm would also read a `file:` "registry"; a plugin's comes over https (or http on a
+    // loopback host), as agx's own downloads do.
+    if let Some(registry) = registry {
+        match crate::index::Source::parse(registry) {
+            Ok(crate::index::Source::Http(_)) => {}
+            Ok(crate::index::Source::Folder(_)) => {
+                return Err(bad(format!(
+                    "its `registry` `{registry}` is not an https URL"
+                )));
+            }
+            Err(e) => return Err(bad(format!("its `registry`: {e}"))),
+        }
+    }
+    let downloads = stage.join("npm");
+    fs_err::create_dir_all(&downloads)?;
+    let packed = crate::ecosystem::npm_pack(&spec, registry, &downloads)?;
+    crate::archive::unpack(&packed.tarball, dir)?;
+    let revision = format!(
+        "npm:{}@{} {}",
+        spec.native_name(),
+        packed.version,
+        packed.integrity
+    );
+    Ok((revision, packed.version))
 }
 
 enum Resolved {
@@ -365,10 +479,12 @@ fn tree_sha256(dir: &Path) -> Result<String, EcosystemError> {
     Ok(hex::encode(hasher.finalize()))
 }
 
-/// The plugin's version (its manifest's, else its catalog entry's) as semver; `0.0.0` when
-/// it has none, as Claude Code then tracks it by commit alone.
+/// The plugin's version (its manifest's, else the one its source published, else its
+/// catalog entry's) as semver; `0.0.0` when it has none, as Claude Code then tracks it by
+/// commit alone.
 fn plugin_version(
     entry: &PluginEntry,
+    published: Option<String>,
     dir: &Path,
     label: &str,
 ) -> Result<semver::Version, EcosystemError> {
@@ -379,6 +495,7 @@ fn plugin_version(
     })?;
     let text = manifest
         .and_then(|m| m.version)
+        .or(published)
         .or_else(|| entry.version.clone());
     match text {
         None => Ok(semver::Version::new(0, 0, 0)),
@@ -600,6 +717,27 @@ fn user_config_settings(manifest: &Value) -> toml::Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lock_sources_name_the_plugin_and_its_marketplace() {
+        let project = Path::new("/repo");
+        let source = lock_source("weather-tools@acme", "https://example.com/m@v2");
+        assert_eq!(source, "plugin:weather-tools@https://example.com/m@v2");
+        let parsed = parse_lock_source(&source, project).unwrap().unwrap();
+        assert_eq!(parsed.plugin, "weather-tools");
+        assert_eq!(parsed.source, "https://example.com/m@v2");
+        let relative = parse_lock_source("plugin:w@market", project)
+            .unwrap()
+            .unwrap();
+        assert_eq!(Path::new(&relative.source), project.join("market"));
+        assert!(
+            parse_lock_source("plugin:@market", project)
+                .unwrap()
+                .is_err()
+        );
+        assert!(parse_lock_source("plugin:w", project).unwrap().is_err());
+        assert!(parse_lock_source("npm:w@1.0.0", project).is_none());
+    }
 
     #[test]
     fn numbers_in_args_are_kept() {

@@ -73,11 +73,13 @@ pub struct LockedSkill {
 pub struct LockedPackage {
     pub name: PackageName,
     pub version: semver::Version,
-    /// The registry's URL or folder, or the ecosystem spec (`npm:@scope/x@1.2.3`).
+    /// The registry's URL or folder, the ecosystem spec (`npm:@scope/x@1.2.3`), or an
+    /// imported plugin's `plugin:<PLUGIN>@<marketplace URL or folder>`.
     pub source: String,
     /// Lowercase hex sha256 of the package's archive.
     pub sha256: String,
-    /// For npm and PyPI packages: npm's `integrity`, or each wheel's hash.
+    /// For npm and PyPI packages: npm's `integrity`, or each wheel's hash; for an imported
+    /// plugin, its revision (`git:<commit>`, `sha256:<hex>`, `npm:<name>@<version> sha512-…`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub integrity: Vec<String>,
     /// The exact versions of its dependencies, as `publisher/name version`.

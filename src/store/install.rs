@@ -583,12 +583,18 @@ fn exact_requirement(version: &semver::Version) -> semver::VersionReq {
     semver::VersionReq::parse(&format!("={version}")).expect("a version is a valid requirement")
 }
 
+/// The checksum of a provisioned package: a sha256 of its integrity hashes (npm's
+/// integrity, each wheel's hash, a plugin's revision), one a line.
+pub fn integrity_sha256(integrity: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(integrity.join("\n").as_bytes()))
+}
+
 /// The receipt of a provisioned npm or PyPI package. Its checksum identifies what was
 /// installed: a sha256 of the ecosystem's own hashes.
 fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
-    use sha2::{Digest, Sha256};
     let package = &prepared.package;
-    let sha256 = hex::encode(Sha256::digest(prepared.integrity.join("\n").as_bytes()));
+    let sha256 = integrity_sha256(&prepared.integrity);
     let source = match &prepared.plugin {
         Some(plugin) => Source::Plugin {
             reference: plugin.reference.clone(),

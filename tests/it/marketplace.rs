@@ -276,7 +276,19 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
 /// A copy of the fixture marketplace whose plugin is an archive, with `sha256` as given.
 fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("archives/weather-tools.tar.gz");
+    let actual = write_archive_marketplace(dir.path(), sha256, None);
+    (dir, actual)
+}
+
+/// Write into `dir` a marketplace whose plugin is the fixture's as an archive (with the
+/// file `extra.txt` holding `extra`, when given), and `sha256` in its catalog (else the
+/// archive's). Returns the archive's sha256.
+pub(crate) fn write_archive_marketplace(
+    dir: &std::path::Path,
+    sha256: Option<&str>,
+    extra: Option<&str>,
+) -> String {
+    let archive = dir.join("archives/weather-tools.tar.gz");
     std::fs::create_dir_all(archive.parent().unwrap()).unwrap();
     let file = std::fs::File::create(&archive).unwrap();
     let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
@@ -289,6 +301,13 @@ fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
         fixture_marketplace().join("plugins/weather-tools"),
     )
     .unwrap();
+    if let Some(extra) = extra {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(extra.len() as u64);
+        header.set_mode(0o644);
+        tar.append_data(&mut header, "weather-tools/extra.txt", extra.as_bytes())
+            .unwrap();
+    }
     tar.into_inner().unwrap().finish().unwrap();
     let actual = {
         use sha2::Digest;
@@ -303,10 +322,10 @@ fn archive_marketplace(sha256: Option<&str>) -> (tempfile::TempDir, String) {
         }],
     });
     write_file(
-        &dir.path().join(".claude-plugin/marketplace.json"),
+        &dir.join(".claude-plugin/marketplace.json"),
         catalog.to_string(),
     );
-    (dir, actual)
+    actual
 }
 
 #[test]
@@ -431,4 +450,166 @@ fn a_git_plugin_pinned_by_sha_installs_that_commit() {
         "{err}"
     );
     assert!(err.contains("install git"), "{err}");
+}
+
+/// A loopback npm registry holding the fixture plugin as the unscoped package
+/// `weather-tools-plugin` 1.0.0 (a packument and its tarball, whose top folder is
+/// `package/`); returns the tarball's integrity.
+fn npm_registry(root: &std::path::Path, url: &str, integrity: Option<&str>) -> String {
+    use base64::Engine as _;
+    use sha2::Digest;
+    let tarball = root.join("tarballs/weather-tools-plugin-1.0.0.tgz");
+    if !tarball.exists() {
+        std::fs::create_dir_all(tarball.parent().unwrap()).unwrap();
+        let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+            std::fs::File::create(&tarball).unwrap(),
+            flate2::Compression::default(),
+        ));
+        tar.append_dir_all(
+            "package",
+            fixture_marketplace().join("plugins/weather-tools"),
+        )
+        .unwrap();
+        let manifest = br#"{"name": "weather-tools-plugin", "version": "1.0.0"}"#;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(manifest.len() as u64);
+        header.set_mode(0o644);
+        tar.append_data(&mut header, "package/package.json", &manifest[..])
+            .unwrap();
+        tar.into_inner().unwrap().finish().unwrap();
+    }
+    let actual = format!(
+        "sha512-{}",
+        base64::engine::general_purpose::STANDARD
+            .encode(sha2::Sha512::digest(std::fs::read(&tarball).unwrap()))
+    );
+    let packument = serde_json::json!({
+        "name": "weather-tools-plugin",
+        "dist-tags": {"latest": "1.0.0"},
+        "versions": {"1.0.0": {
+            "name": "weather-tools-plugin",
+            "version": "1.0.0",
+            "dist": {
+                "tarball": format!("{url}/tarballs/weather-tools-plugin-1.0.0.tgz"),
+                "integrity": integrity.unwrap_or(&actual),
+            },
+        }},
+    });
+    write_file(&root.join("weather-tools-plugin"), packument.to_string());
+    actual
+}
+
+/// A marketplace folder whose one plugin has the npm source `source`.
+fn npm_marketplace(source: serde_json::Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = serde_json::json!({
+        "name": "acme-plugins",
+        "plugins": [{"name": "weather-tools", "source": source}],
+    });
+    write_file(
+        &dir.path().join(".claude-plugin/marketplace.json"),
+        catalog.to_string(),
+    );
+    dir
+}
+
+#[test]
+fn an_npm_plugin_installs_from_its_registry_checked_against_its_integrity() {
+    let home = TestHome::new();
+    let served = tempfile::tempdir().unwrap();
+    let registry = HttpServer::serve(served.path());
+    // npm reaches only the loopback registry, with a cache and config in the test home.
+    let agx = || {
+        let mut cmd = home.agx();
+        cmd.env("npm_config_registry", registry.url())
+            .env("npm_config_cache", home.home().join("npm-cache"))
+            .env("npm_config_update_notifier", "false")
+            // npm retries a tarball that fails its integrity after 10 s: once is enough here.
+            .env("npm_config_fetch_retries", "0");
+        cmd
+    };
+    let market = npm_marketplace(serde_json::json!({
+        "source": "npm", "package": "weather-tools-plugin", "version": "^1",
+        "registry": registry.url(),
+    }));
+    stdout(
+        agx()
+            .args(["registry", "add-source", "npm"])
+            .arg(market.path()),
+    );
+
+    // A tarball that is not the one the registry's integrity names is refused by npm, and
+    // nothing is installed.
+    let wrong = format!("sha512-{}", "A".repeat(86) + "==");
+    npm_registry(served.path(), &registry.url(), Some(&wrong));
+    let err = failure(agx().args(["install", "weather-tools@npm"]));
+    assert!(err.contains("EINTEGRITY"), "{err}");
+    assert!(!home.agx_home().join("receipts-v1").exists(), "{err}");
+    let store = home.agx_home().join("store-v1");
+    let left: Vec<_> = std::fs::read_dir(&store)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.iter().all(|n| n.to_string_lossy().starts_with('.')),
+        "{left:?}"
+    );
+
+    let integrity = npm_registry(served.path(), &registry.url(), None);
+    stdout(agx().args(["install", "weather-tools@npm"]));
+    let receipt = receipt(&home);
+    assert_eq!(receipt["version"].as_str(), Some("1.0.0"));
+    assert_eq!(
+        receipt["source"]["revision"].as_str(),
+        Some(format!("npm:weather-tools-plugin@1.0.0 {integrity}").as_str())
+    );
+    assert!(registry.count("/tarballs/weather-tools-plugin-1.0.0.tgz") > 0);
+    assert_eq!(call_forecast(&home)["has_api_key"], true);
+}
+
+#[test]
+fn npm_plugin_sources_that_npm_cannot_or_must_not_fetch_are_refused() {
+    let home = TestHome::new();
+    for (name, source) in [
+        (
+            "file",
+            serde_json::json!({"source": "npm", "package": "x", "registry": "file:///tmp"}),
+        ),
+        (
+            "plain",
+            serde_json::json!({"source": "npm", "package": "x", "registry": "http://registry.example"}),
+        ),
+        (
+            "git",
+            serde_json::json!({"source": "npm", "package": "x", "version": "git+https://evil.example/x.git"}),
+        ),
+    ] {
+        let market = npm_marketplace(source);
+        stdout(
+            home.agx()
+                .args(["registry", "add-source", name])
+                .arg(market.path()),
+        );
+        let err = failure(
+            home.agx()
+                .args(["install", &format!("weather-tools@{name}")]),
+        );
+        assert!(err.contains("fix the plugin's npm `source`"), "{err}");
+    }
+    // Without npm (and node) on PATH, the error says what to install.
+    #[cfg(unix)]
+    {
+        let market = npm_marketplace(serde_json::json!({"source": "npm", "package": "x"}));
+        stdout(
+            home.agx()
+                .args(["registry", "add-source", "nonode"])
+                .arg(market.path()),
+        );
+        let err = failure(
+            home.agx()
+                .env("PATH", "/nonexistent")
+                .args(["install", "weather-tools@nonode"]),
+        );
+        assert!(err.contains("node is needed to install npm:x"), "{err}");
+        assert!(err.contains("install Node.js"), "{err}");
+    }
 }
