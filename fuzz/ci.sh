@@ -30,6 +30,18 @@ export PATH="$fuzz_root/bin:$PATH"
 # hour; the long runs (fuzz/README.md) use the optimised build.
 flags=(--dev --sanitizer none --target-dir "$cache/fuzz-target")
 cargo +nightly fuzz build "${flags[@]}"
+# Each clone's path gives agx and the targets new artifact names (a path dependency's hash
+# includes its path), so builds from other clones pile up in the cache at ~4 GB each: keep
+# only the newest build of each.
+deps="$cache/fuzz-target/x86_64-unknown-linux-gnu/debug/deps"
+for crate in libagx agx $(cargo +nightly fuzz list); do
+    newest="$(ls -t "$deps/$crate"-???????????????? "$deps/$crate"-????????????????.* 2>/dev/null | head -n1)"
+    [ -n "$newest" ] || continue
+    keep="$(basename "$newest" | sed -E 's/^(.*-[0-9a-f]{16}).*/\1/')"
+    for file in "$deps/$crate"-????????????????*; do
+        case "$(basename "$file")" in "$keep" | "$keep".*) ;; *) rm -f "$file" ;; esac
+    done
+done
 
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
