@@ -1098,6 +1098,7 @@ fn read_for_edit(dir: &Path, created: bool) -> ProjectResult<(PathBuf, String, P
             clients: Vec::new(),
             servers: BTreeMap::new(),
             skills: BTreeMap::new(),
+            profiles: BTreeMap::new(),
             local_clients: Vec::new(),
             local_servers: BTreeMap::new(),
             disabled: BTreeSet::new(),
