@@ -295,8 +295,9 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
-    /// The server, as client entries name it (`publisher/name/server`, `npm/…`).
-    #[arg(value_name = "QUALIFIED_SERVER")]
+    /// The server, as client entries name it (`publisher/name/server`, `npm/…`), or a
+    /// profile as `@NAME`.
+    #[arg(value_name = "QUALIFIED_SERVER|@PROFILE")]
     pub server: String,
     /// Estimate each tool's context cost in tokens, with totals before and after the filter.
     #[arg(long)]

@@ -80,6 +80,10 @@ pub enum ProfileError {
         message: String,
         hint: Option<String>,
     },
+    #[error(
+        "@{0} is served as a whole: it takes no --allow, --deny, --no-filter or arguments after `--`"
+    )]
+    Options(String),
     #[error("profile `{profile}` ({}): {detail}", source_file.display())]
     Clash {
         profile: String,
@@ -98,6 +102,9 @@ impl crate::error::Hint for ProfileError {
                 "a profile is named `@NAME`: lowercase letters, digits and `-`".into(),
             ),
             ProfileError::Read { .. } => None,
+            ProfileError::Options(_) => Some(
+                "filter each server where it is declared: `tools = { deny = [...] }` beside its [servers] entry in agx.toml, or `agx install-server CLIENT SERVER --deny GLOB`".into(),
+            ),
             ProfileError::Invalid { hint, .. } => hint.clone(),
             ProfileError::Clash { .. } => Some(
                 "remove `namespace = \"none\"` from the profile (names become `KEY__name`), or hide one of the two with a filter".into(),

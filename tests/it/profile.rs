@@ -54,16 +54,23 @@ for line in sys.stdin:
 
 /// Install the wrapped `acme/flaky` package (server `flaky`) into `home`.
 fn install_flaky(home: &TestHome) {
-    let dir = home.home().join("src/flaky");
+    install_wrapped(home, "flaky", FLAKY_SERVER);
+}
+
+/// Install a wrapped package `acme/NAME` whose server `NAME` runs `script`.
+fn install_wrapped(home: &TestHome, name: &str, script: &str) {
+    let dir = home.home().join("src").join(name);
     write_file(
         &dir.join("agx.toml"),
-        "[package]\nname = \"acme/flaky\"\nversion = \"1.0.0\"\ndescription = \"f\"\n\n[extension]\nservers = [\"flaky\"]\n",
+        &format!(
+            "[package]\nname = \"acme/{name}\"\nversion = \"1.0.0\"\ndescription = \"f\"\n\n[extension]\nservers = [\"{name}\"]\n"
+        ),
     );
     write_file(
-        &dir.join("agx/servers/flaky.toml"),
-        "name = \"flaky\"\ncommand = [\"python3\", \"server.py\"]\n",
+        &dir.join(format!("agx/servers/{name}.toml")),
+        &format!("name = \"{name}\"\ncommand = [\"python3\", \"server.py\"]\n"),
     );
-    write_file(&dir.join("server.py"), FLAKY_SERVER);
+    write_file(&dir.join("server.py"), script);
     home.agx().arg("install").arg(&dir).assert().success();
 }
 
@@ -272,4 +279,166 @@ fn a_profile_serves_its_servers_as_one_with_prefixed_names_and_filters() {
     let tools = s.names(10, "tools/list", "tools");
     assert!(!tools.iter().any(|t| t.starts_with("flaky__")), "{tools:?}");
     assert!(tools.iter().any(|t| t == "weather__sunrise"), "{tools:?}");
+}
+
+#[test]
+fn sync_writes_one_entry_per_profile_and_serve_uses_the_locked_versions() {
+    let s = crate::project::Setup::new(
+        "[project]\nclients = [\"cursor\"]\n\n[servers]\nweather = { server = \"acme/weather/forecast\", version = \"~1.1\" }\n\n\
+         [profiles.team]\nservers = [\"weather\"]\n",
+    );
+    s.ok(&["sync"]);
+    let mcp: Value = serde_json::from_str(&s.read(".cursor/mcp.json")).unwrap();
+    let servers = mcp["mcpServers"].as_object().unwrap();
+    assert_eq!(servers.len(), 1, "{mcp}");
+    assert_eq!(
+        servers["team"],
+        json!({"command": "agx", "args": ["serve", "@team"]}),
+        "{mcp}"
+    );
+    s.ok(&["sync", "--check"]);
+    let text = s.ok(&["sync"]);
+    assert!(text.contains("nothing to change"), "{text}");
+
+    // The profile's server is the version agx.lock pins.
+    let mut lines = Lines::start(&s.home, "@team", &s.project);
+    lines.initialize(json!({}));
+    let tools = lines.names(2, "tools/list", "tools");
+    assert!(
+        tools.iter().any(|t| t == "weather__get_forecast"),
+        "{tools:?}"
+    );
+    let text = s.ok(&["tools", "@team", "--tokens"]);
+    assert!(text.contains("@team: "), "{text}");
+    assert!(
+        text.contains("server `weather`: acme/weather/forecast"),
+        "{text}"
+    );
+    assert!(text.contains("weather__get_forecast"), "{text}");
+    assert!(text.contains("before the filter"), "{text}");
+}
+
+#[test]
+fn a_bad_profile_is_refused_at_its_place_with_a_hint() {
+    let s = crate::project::Setup::new(
+        "[servers]\nweather = { server = \"acme/weather/forecast\" }\n\n\
+         [profiles.team]\nservers = [\"weather\", \"wether\"]\n",
+    );
+    for args in [&["sync", "--check"][..], &["validate"], &["serve", "@team"]] {
+        let text = s.fails(args);
+        assert!(text.contains("agx.toml:5:"), "{args:?}: {text}");
+        assert!(
+            text.contains("`wether` is not a key of [servers]"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("hint:"), "{args:?}: {text}");
+    }
+
+    // The user's profiles file: two servers under one key.
+    let home = TestHome::new();
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.dev]\nservers = [\n  \"acme/weather/forecast\",\n  \"acme/other/forecast\",\n]\n",
+    );
+    let out = home.agx().args(["serve", "@dev"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("profiles-v1.toml:4:3"), "{err}");
+    assert!(
+        err.contains("two servers under the key `forecast`"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.dev]\nservers = [\"acme/weather/forecast\"]\n",
+    );
+    let out = home.agx().args(["serve", "@nothing"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no profile `nothing`"), "{err}");
+}
+
+#[test]
+fn install_server_writes_one_entry_for_a_user_profile_and_refuses_clashing_names() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let profiles = home.agx_home().join("profiles-v1.toml");
+    write_file(
+        &profiles,
+        "[profiles.dev]\nservers = [\"acme/weather/forecast\", \"acme/flaky/flaky\"]\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let config_arg = config.display().to_string();
+    let out = agx(
+        &home,
+        &["install-server", "cursor", "@dev", "--config", &config_arg],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mcp: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let servers = mcp["mcpServers"].as_object().unwrap();
+    assert_eq!(servers.len(), 1, "{mcp}");
+    assert_eq!(servers["dev"]["args"], json!(["serve", "@dev"]), "{mcp}");
+
+    // A filter belongs to each server, not to the profile.
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "@dev",
+            "--config",
+            &config_arg,
+            "--deny",
+            "x",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("served as a whole"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Without namespacing, a name two servers show is refused before anything is written.
+    write_file(
+        &profiles,
+        "[profiles.flat]\nservers = [\"acme/weather/forecast\", \"acme/flaky/flaky\"]\nnamespace = \"none\"\n\n\
+         [profiles.clash]\nservers = [\"acme/clashy/clashy\", \"acme/weather/forecast\"]\nnamespace = \"none\"\n",
+    );
+    let out = agx(
+        &home,
+        &["install-server", "cursor", "@flat", "--config", &config_arg],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut s = Lines::start(&home, "@flat", dir.path());
+    s.initialize(json!({}));
+    let tools = s.names(2, "tools/list", "tools");
+    assert!(tools.iter().any(|t| t == "touch"), "{tools:?}");
+    assert!(tools.iter().any(|t| t == "get_forecast"), "{tools:?}");
+    assert_eq!(text_of(&s.call(3, "touch", json!({}))), "touched");
+    drop(s);
+    let before = std::fs::read(&config).unwrap();
+    let clashing = FLAKY_SERVER.replace("(\"touch\", \"ask\", \"exit\")", "(\"get_forecast\",)");
+    install_wrapped(&home, "clashy", &clashing);
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "@clash",
+            "--config",
+            &config_arg,
+        ],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("servers `clashy` and `forecast` all show a tool `get_forecast`"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(std::fs::read(&config).unwrap(), before);
 }
