@@ -442,3 +442,118 @@ fn install_server_writes_one_entry_for_a_user_profile_and_refuses_clashing_names
     assert!(err.contains("hint:"), "{err}");
     assert_eq!(std::fs::read(&config).unwrap(), before);
 }
+
+/// The real npm server-everything (pinned) beside the fixture agx server in one profile:
+/// prefixed names, its project filter, progress, cancellation and sampling pass through.
+#[test]
+fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        &format!(
+            "[servers.everything]\nserver = \"npm/{EVERYTHING}/mcp-server-everything\"\ntools = {{ deny = [\"add\"] }}\n\n\
+             [servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
+             [profiles.mix]\nservers = [\"everything\", \"weather\"]\n"
+        ),
+    );
+    let mut s = Lines::start(&home, "@mix", project.path());
+    let init = s.initialize(json!({"sampling": {}}));
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["subscribe"], true,
+        "{init}"
+    );
+    let tools = s.names(2, "tools/list", "tools");
+    for expected in [
+        "everything__echo",
+        "everything__longRunningOperation",
+        "weather__get_forecast",
+    ] {
+        assert!(tools.iter().any(|t| t == expected), "{expected}: {tools:?}");
+    }
+    assert!(!tools.iter().any(|t| t == "everything__add"), "{tools:?}");
+    let refused = s.call(3, "everything__add", json!({"a": 1, "b": 2}));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("denied by `add`"),
+        "{refused}"
+    );
+    let echo = s.call(4, "everything__echo", json!({"message": "one endpoint"}));
+    assert_eq!(text_of(&echo), "Echo: one endpoint");
+
+    // Progress for the call's token reaches the client before its result.
+    let (done, before) = s.request(
+        5,
+        "tools/call",
+        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 2},
+               "_meta": {"progressToken": "p-1"}}),
+    );
+    assert!(done["result"].is_object(), "{done}");
+    assert!(
+        before
+            .iter()
+            .any(|m| m["method"] == "notifications/progress"
+                && m["params"]["progressToken"] == "p-1"),
+        "{before:?}"
+    );
+
+    // A cancelled call gets no answer; the later, longer call is answered.
+    s.send(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                  "params": {"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 1}}}));
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": 6, "reason": "test"}}),
+    );
+    let (longer, before) = s.request(
+        7,
+        "tools/call",
+        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 3, "steps": 1}}),
+    );
+    assert!(longer["result"].is_object(), "{longer}");
+    assert!(
+        !before
+            .iter()
+            .any(|m| m["id"] == 6 && m.get("method").is_none()),
+        "the cancelled call was answered: {before:?}"
+    );
+
+    // The server's sampling request reaches the client, and the answer reaches it back.
+    s.send(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+                  "params": {"name": "everything__sampleLLM", "arguments": {"prompt": "hi", "maxTokens": 10}}}));
+    let request = loop {
+        let m = s.next();
+        if m["method"] == "sampling/createMessage" {
+            break m;
+        }
+    };
+    s.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
+        "role": "assistant", "model": "agx-test",
+        "content": {"type": "text", "text": "sampled through the profile"}}}));
+    let (result, _) = s.until_response(&json!(8));
+    assert!(
+        result.to_string().contains("sampled through the profile"),
+        "{result}"
+    );
+
+    // Resources keep their URIs and are read from the server that lists them.
+    let (resources, _) = s.request(9, "resources/list", json!({}));
+    let uri = resources["result"]["resources"][0]["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (read, _) = s.request(10, "resources/read", json!({"uri": uri}));
+    assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str(), "{read}");
+    let templates = s.names(11, "resources/templates/list", "resourceTemplates");
+    assert!(
+        templates.iter().all(|t| t.starts_with("everything__")),
+        "{templates:?}"
+    );
+}
