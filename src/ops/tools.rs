@@ -153,6 +153,12 @@ fn server_tools(
     let filter = runtime::server_filter(ctx.paths, &loaded.server)?;
     let server = loaded.server.to_string();
     let listed = listing::list_tools(loaded.assembled)?;
+    if let Some(f) = &filter {
+        let names = listed.iter().filter_map(|t| t["name"].as_str());
+        if let Some(clash) = f.rename_clash(Kind::Tool, names) {
+            return Err(crate::filter::FiltersFileError::from(clash).into());
+        }
+    }
     let bpe = count_tokens.then(tiktoken_rs::cl100k_base_singleton);
     let count = |item: &Value| bpe.map(|b| b.encode_ordinary(&item.to_string()).len());
     let mut totals = Totals {

@@ -414,7 +414,8 @@ pub fn run(
         Assembled::Native(a) => a,
     };
     if let Some(filter) = &filter {
-        filtered::apply_to_assembly(filter, &mut assembly);
+        filtered::apply_to_assembly(filter, &mut assembly)
+            .map_err(crate::filter::FiltersFileError::from)?;
     }
     let _log = log::init(log_file.as_deref());
     if let Some(note) = note {
