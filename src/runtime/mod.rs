@@ -13,6 +13,7 @@ pub mod filtered;
 mod handler;
 pub mod handoff;
 mod http;
+mod line_server;
 pub mod listing;
 pub mod log;
 mod output;
@@ -108,8 +109,6 @@ pub enum ServeError {
     Profile(#[from] crate::profile::ProfileError),
     #[error("profile @{0} takes no arguments after `--`")]
     ProfileArgs(String),
-    #[error("profile @{0} is served on stdio only; `--http` serves one server")]
-    ProfileHttp(String),
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -150,9 +149,6 @@ impl crate::error::Hint for ServeError {
                     .into(),
             ),
             ServeError::Profile(e) => e.hint(),
-            ServeError::ProfileHttp(_) => Some(
-                "let the client start `agx serve @NAME` (stdio), or serve each server with `--http`".into(),
-            ),
             ServeError::ProfileArgs(_) => Some(
                 "give a member's arguments in the project's [servers] entry (`args`) and list its key".into(),
             ),
@@ -252,7 +248,11 @@ pub fn serve(
             );
             match listen {
                 Listen::Stdio => block_on_current_thread(profile::serve_stdio(&profile, agx)),
-                Listen::Http(_) => Err(ServeError::ProfileHttp(name.clone())),
+                Listen::Http(addr) => block_on_current_thread(async {
+                    // Each HTTP session is its own run of the profile on stdio.
+                    let command = vec![agx.into(), "serve".into(), format!("@{name}").into()];
+                    http::serve_command(command, addr).await
+                }),
             }
         }
     }

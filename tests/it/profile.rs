@@ -1,3 +1,5 @@
+#![allow(deprecated)] // MCP sampling (SEP-2577) is deprecated in rmcp but still part of MCP
+
 //! Profiles (docs/profiles.md): `agx serve @NAME` serves many servers as one. A fixture agx
 //! package, a small wrapped server written here (it changes its tool list, asks the client
 //! to sample, and can end itself) and the real npm server-everything (pinned) are members.
@@ -556,4 +558,72 @@ fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
         templates.iter().all(|t| t.starts_with("everything__")),
         "{templates:?}"
     );
+}
+
+/// A client that answers sampling requests with a fixed text.
+#[derive(Clone)]
+struct Sampler;
+
+impl rmcp::ClientHandler for Sampler {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder()
+                .enable_sampling()
+                .build(),
+            rmcp::model::Implementation::new("profile-test", "1"),
+        )
+    }
+
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::model::ErrorData> {
+        Ok(rmcp::model::CreateMessageResult::new(
+            rmcp::model::SamplingMessage::assistant_text("over http"),
+            "profile-test".into(),
+        ))
+    }
+}
+
+/// `agx serve --http @NAME`: the profile over Streamable HTTP, a member's sampling request
+/// reaching the HTTP client and its answer the member.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_profile_is_served_over_http() {
+    use rmcp::ServiceExt;
+    let home = TestHome::new();
+    home.agx()
+        .arg("install")
+        .arg(crate::support::fixtures().join("packages/agx-conformance"))
+        .assert()
+        .success();
+    install_flaky(&home);
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.web]\nservers = [\"agx/conformance/everything\", \"acme/flaky/flaky\"]\n",
+    );
+    let (_serving, host) = crate::bridge::over_http(&home, "@web").await;
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let transport =
+        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("http://{host}/mcp"));
+    let client = Sampler.serve(transport).await.expect("initialize");
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("@web")
+    );
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert!(names.contains(&"everything__test_simple_text"), "{names:?}");
+    assert!(names.contains(&"flaky__ask"), "{names:?}");
+    let asked = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("flaky__ask"))
+        .await
+        .unwrap();
+    let text = serde_json::to_value(&asked).unwrap();
+    assert_eq!(
+        text["content"][0]["text"], "client said: over http",
+        "{text}"
+    );
+    client.cancel().await.unwrap();
 }
