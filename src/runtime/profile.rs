@@ -245,8 +245,8 @@ where
         };
         match event {
             None | Some(Event::Client(None)) => break,
-            Some(Event::Client(Some(message))) => aggregator.from_client(message).await,
-            Some(Event::Member(index, message)) => aggregator.from_member(index, message).await,
+            Some(Event::Client(Some(message))) => aggregator.on_client(message).await,
+            Some(Event::Member(index, message)) => aggregator.on_member(index, message).await,
             Some(Event::MemberEnded(index, why)) => {
                 let why = match children.get_mut(index).map(|c| c.try_wait()) {
                     Some(Ok(Some(status))) => format!("{why} ({status})"),
@@ -393,7 +393,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         )
     }
 
-    async fn from_client(&mut self, message: Value) {
+    async fn on_client(&mut self, message: Value) {
         if let Some(why) = message.get("agx-invalid").and_then(Value::as_str) {
             let reply = error(
                 &Value::Null,
@@ -843,7 +843,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             .await;
     }
 
-    async fn from_member(&mut self, index: usize, mut message: Value) {
+    async fn on_member(&mut self, index: usize, mut message: Value) {
         let method = message
             .get("method")
             .and_then(Value::as_str)

@@ -64,13 +64,13 @@ fn install_wrapped(home: &TestHome, name: &str, script: &str) {
     let dir = home.home().join("src").join(name);
     write_file(
         &dir.join("agx.toml"),
-        &format!(
+        format!(
             "[package]\nname = \"acme/{name}\"\nversion = \"1.0.0\"\ndescription = \"f\"\n\n[extension]\nservers = [\"{name}\"]\n"
         ),
     );
     write_file(
         &dir.join(format!("agx/servers/{name}.toml")),
-        &format!("name = \"{name}\"\ncommand = [\"python3\", \"server.py\"]\n"),
+        format!("name = \"{name}\"\ncommand = [\"python3\", \"server.py\"]\n"),
     );
     write_file(&dir.join("server.py"), script);
     home.agx().arg("install").arg(&dir).assert().success();
@@ -459,7 +459,7 @@ fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
     let project = tempfile::tempdir().unwrap();
     write_file(
         &project.path().join("agx.toml"),
-        &format!(
+        format!(
             "[servers.everything]\nserver = \"npm/{EVERYTHING}/mcp-server-everything\"\ntools = {{ deny = [\"add\"] }}\n\n\
              [servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
              [profiles.mix]\nservers = [\"everything\", \"weather\"]\n"
