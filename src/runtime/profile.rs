@@ -541,6 +541,9 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                 // Names are known only from the members' lists: gather them first.
                 self.deferred.push((list, message));
                 self.start_gather(list).await;
+                if list == List::Resources {
+                    self.start_gather(List::Templates).await;
+                }
                 self.finish_gathers().await;
                 return;
             }
@@ -579,11 +582,15 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
 
     /// Whether routing `list`'s names needs its merged list (not yet gathered).
     fn needs_routes(&self, list: List) -> bool {
-        let by_prefix =
-            self.namespace == Namespace::Key && matches!(list, List::Tools | List::Prompts);
-        !by_prefix
-            && !self.merged.contains_key(&list)
-            && !self.merged.contains_key(&List::Templates)
+        match list {
+            List::Tools | List::Prompts if self.namespace == Namespace::Key => false,
+            // A URI may be a resource's or fit a template's.
+            List::Resources | List::Templates => {
+                !(self.merged.contains_key(&List::Resources)
+                    && self.merged.contains_key(&List::Templates))
+            }
+            _ => !self.merged.contains_key(&list),
+        }
     }
 
     /// The member and its own name for a shown name (a URI for resources).
@@ -602,16 +609,17 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             List::Resources => {
                 // A URI no list named: the member whose template's fixed start matches
                 // longest, else the one member with resources.
-                let templates = self.merged.get(&List::Templates)?;
-                let by_template = templates
-                    .routes
-                    .iter()
-                    .filter_map(|(template, (index, _))| {
-                        let fixed = template.split('{').next().unwrap_or_default();
-                        called.starts_with(fixed).then_some((fixed.len(), *index))
-                    })
-                    .max_by_key(|(len, _)| *len)
-                    .map(|(_, index)| (index, called.to_string()));
+                let by_template = self.merged.get(&List::Templates).and_then(|templates| {
+                    templates
+                        .routes
+                        .iter()
+                        .filter_map(|(template, (index, _))| {
+                            let fixed = template.split('{').next().unwrap_or_default();
+                            called.starts_with(fixed).then_some((fixed.len(), *index))
+                        })
+                        .max_by_key(|(len, _)| *len)
+                        .map(|(_, index)| (index, called.to_string()))
+                });
                 by_template.or_else(|| {
                     let with: Vec<usize> = (0..self.members.len())
                         .filter(|i| self.members[*i].capabilities.get("resources").is_some())
@@ -673,40 +681,21 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             }
             let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.deferred)
                 .into_iter()
-                .partition(|(l, _)| {
-                    *l == list || (list == List::Templates && *l == List::Resources)
-                });
+                .partition(|(l, _)| !self.needs_routes(*l));
             self.deferred = waiting;
             for (list, message) in ready {
                 let method = message["method"].as_str().unwrap_or_default().to_string();
                 let id = message["id"].clone();
-                if self
-                    .route(list, called_of(&message).as_deref().unwrap_or_default())
-                    .is_none()
-                    && list == List::Resources
-                    && !self.merged.contains_key(&List::Templates)
-                {
-                    // URIs may come from templates too: gather them before answering.
-                    self.deferred.push((list, message));
-                    self.start_gather(List::Templates).await;
-                    Box::pin(self.finish_gathers()).await;
-                    continue;
-                }
-                let routed = self.route(list, called_of(&message).as_deref().unwrap_or_default());
-                match routed {
-                    Some(_) => Box::pin(self.route_call(&method, id, message)).await,
-                    None => {
-                        let reply = error(
-                            &id,
-                            INVALID_PARAMS,
-                            format!(
-                                "profile @{} has nothing named `{}`",
-                                self.name,
-                                called_of(&message).unwrap_or_default()
-                            ),
-                        );
-                        self.send_client(&reply).await;
-                    }
+                let called = called_of(&message).unwrap_or_default();
+                if self.route(list, &called).is_some() {
+                    Box::pin(self.route_call(&method, id, message)).await;
+                } else {
+                    let reply = error(
+                        &id,
+                        INVALID_PARAMS,
+                        format!("profile @{} has nothing named `{called}`", self.name),
+                    );
+                    self.send_client(&reply).await;
                 }
             }
         }
