@@ -387,7 +387,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             id,
             MEMBER_DOWN,
             format!(
-                "server `{}` ({}) of profile @{} is not running: {why}; the other servers of the profile still answer (its log: `agx serve {}`)",
+                "server `{}` ({}) of profile @{} is not running: {why}; the other servers of the profile still answer (`agx serve {}` shows why it stops)",
                 member.key, member.reference, self.name, member.reference
             ),
         )
