@@ -4,10 +4,15 @@
 # filtered entry (agx proxies the server) against the same calls through an unfiltered one
 # (agx replaces itself with the server: the direct path), interleaved call by call in the
 # same run (benches/profile_measure.py). Target: the proxy adds < 0.3 ms to the median.
-# Prints one line of JSON; exits 1 when the target is missed.
+# Then a profile of five servers (server-everything and four fixture agx servers): spawn →
+# `initialize` of `agx serve @five` against its slowest server started alone, round by round,
+# and `tools/list` of the profile once started (benches/profile_start.py). Targets: the
+# profile is at most 5 ms slower than its slowest server; `tools/list` < 1 ms.
+# Prints one line of JSON per measurement; exits 1 when a target is missed.
 #
 #   AGX_BIN  an agx binary to measure (default: a fresh `cargo build --release`)
 #   CALLS    calls per path (default 1000)
+#   ROUNDS   start-up rounds of the profile (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,4 +32,18 @@ SERVER=npm/@modelcontextprotocol/server-everything/mcp-server-everything
 
 result="$(python3 "$ROOT/benches/profile_measure.py" "$AGX" "$SERVER" "$AGX_HOME/filters-v1.toml" "${CALLS:-1000}")"
 echo "$result"
-python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["added_p50_ms"] < 0.3 else 1)' "$result"
+STATUS=0
+python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["added_p50_ms"] < 0.3 else 1)' "$result" || STATUS=1
+
+for fixture in agx-conformance agx-edge acme-docs notes; do
+    "$AGX" install --quiet "$ROOT/registry-fixtures/packages/$fixture"
+done
+FIVE=("$SERVER" agx/conformance/everything agx/edge/edge acme/docs/docs notes/notes)
+{
+    echo "[profiles.five]"
+    printf 'servers = ['; printf '"%s", ' "${FIVE[@]}"; echo ']'
+} > "$AGX_HOME/profiles-v1.toml"
+start="$(python3 "$ROOT/benches/profile_start.py" "$AGX" five "${ROUNDS:-20}" "${FIVE[@]}")"
+echo "$start"
+python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["added_initialize_p50_ms"] <= 5 and r["tools_list_p50_ms"] < 1 else 1)' "$start" || STATUS=1
+exit $STATUS

@@ -295,8 +295,9 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
-    /// The server, as client entries name it (`publisher/name/server`, `npm/…`).
-    #[arg(value_name = "QUALIFIED_SERVER")]
+    /// The server, as client entries name it (`publisher/name/server`, `npm/…`), or a
+    /// profile as `@NAME`.
+    #[arg(value_name = "QUALIFIED_SERVER|@PROFILE")]
     pub server: String,
     /// Estimate each tool's context cost in tokens, with totals before and after the filter.
     #[arg(long)]
@@ -456,8 +457,9 @@ impl From<SourceKindArg> for crate::index::SourceKind {
 pub struct InstallServerArgs {
     /// The MCP client (see `agx clients`), or `auto` with --config to guess it from the file.
     pub client: String,
-    /// The server to launch, as `publisher/name/server`.
-    #[arg(value_name = "QUALIFIED_SERVER")]
+    /// The server to launch, as `publisher/name/server`, or a profile as `@NAME` (one entry
+    /// serving all its servers).
+    #[arg(value_name = "QUALIFIED_SERVER|@PROFILE")]
     pub server: String,
     /// Which configuration to write.
     #[arg(long, value_enum, default_value_t = Scope::User)]
@@ -624,8 +626,9 @@ pub struct DoctorArgs {
 pub struct ServeArgs {
     /// The server to run, as `publisher/name/server` (or `name/server`); `@=VERSION` after
     /// it serves exactly that installed version (`acme/weather/forecast@=1.1.0`), as project
-    /// entries written by `agx sync` do.
-    #[arg(value_name = "QUALIFIED_SERVER[@=VERSION]")]
+    /// entries written by `agx sync` do. `@NAME` serves the profile NAME: every server of it
+    /// as one (docs/profiles.md).
+    #[arg(value_name = "QUALIFIED_SERVER[@=VERSION]|@PROFILE")]
     pub server: String,
     /// Serve Streamable HTTP on this loopback address instead of stdio.
     #[arg(long, value_name = "127.0.0.1:PORT")]

@@ -276,6 +276,39 @@ impl Filter {
         Ok(original)
     }
 
+    /// A rename that would show two items under one name: an item renamed to the name of
+    /// another item the server lists (by original name; URIs for resources) that is shown
+    /// under its own name. Only the server's list tells, so it is checked where that is
+    /// known (when `agx serve` starts an agx server, on every list a wrapped one answers,
+    /// and by `agx tools`).
+    pub fn rename_clash<'a>(
+        &self,
+        kind: Kind,
+        listed: impl IntoIterator<Item = &'a str>,
+    ) -> Option<FilterError> {
+        let rules = self.rules(kind);
+        if rules.rename.is_empty() {
+            return None;
+        }
+        let listed: Vec<&str> = listed.into_iter().collect();
+        let shown = |name: &str| rules.check(name).is_ok();
+        for (from, to) in &rules.rename {
+            let keeps = listed
+                .iter()
+                .any(|n| *n == to && !rules.rename.contains_key(*n) && shown(n));
+            if keeps && listed.contains(&from.as_str()) && shown(from) {
+                return Some(FilterError {
+                    what: format!("`{}.rename`", kind.table()),
+                    source_name: self.source_name.clone(),
+                    detail: format!(
+                        "`{from}` is renamed to `{to}`, a name the server's own `{to}` keeps"
+                    ),
+                });
+            }
+        }
+        None
+    }
+
     /// The message of a refused call to `called`: what hid it and where that is written.
     pub fn refusal(&self, kind: Kind, called: &str, server: &str) -> Option<String> {
         let why = match self.resolve(kind, called) {
@@ -496,6 +529,24 @@ mod tests {
             "tool `add` of npm/x/y is hidden by the filter (tools denied by `add`) in agx.toml"
         );
         assert_eq!(f.refusal(Kind::Tool, "say", "npm/x/y"), None);
+    }
+
+    #[test]
+    fn a_rename_to_the_name_of_another_shown_item_is_a_clash() {
+        let mut s = spec(&[], &["old_*"]);
+        s.tools.rename.insert("echo".into(), "add".into());
+        let f = Filter::new(s, "agx.toml").unwrap();
+        let clash = f.rename_clash(Kind::Tool, ["echo", "add"]).unwrap();
+        assert_eq!(
+            clash.to_string(),
+            "`tools.rename` in agx.toml: `echo` is renamed to `add`, a name the server's own `add` keeps"
+        );
+        // A hidden or renamed item frees its name.
+        assert!(f.rename_clash(Kind::Tool, ["echo", "old_add"]).is_none());
+        let mut s = spec(&[], &["add"]);
+        s.tools.rename.insert("echo".into(), "add".into());
+        let f = Filter::new(s, "agx.toml").unwrap();
+        assert!(f.rename_clash(Kind::Tool, ["echo", "add"]).is_none());
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod ops;
 pub mod paths;
 pub mod plugins;
 pub mod printer;
+pub mod profile;
 pub mod project;
 pub mod regular_file;
 pub mod report;

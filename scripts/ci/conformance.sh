@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The MCP conformance suite (npm package @modelcontextprotocol/conformance, server mode)
-# against `agx serve --http` on the agx/conformance fixture (issue 4). Scenarios agx does not
+# against `agx serve --http` on the agx/conformance fixture (issue 4), then against a profile
+# holding it and a profile holding it wrapped and filtered (docs/profiles.md). Scenarios agx does not
 # offer are listed in scripts/ci/conformance-baseline.yml; the suite fails the run on any other
 # failing scenario, and also when a listed scenario starts passing (a stale baseline).
 #
@@ -52,40 +53,47 @@ mkdir -p "$HOME"
 echo "==> agx install registry-fixtures/packages/agx-conformance"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
 
-# Port 0: the server picks a free loopback port and names it on stderr.
-"$AGX" serve --http 127.0.0.1:0 agx/conformance/everything 2>"$TMP/serve.log" &
-SERVER_PID=$!
-URL=
-for _ in $(seq 100); do
-    URL="$(sed -n 's|^agx serve: listening on \(http://127\.0\.0\.1:[0-9]*/mcp\)$|\1|p' \
-        "$TMP/serve.log")"
-    [[ -n "$URL" ]] && break
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "error: agx serve exited before listening:" >&2
+# Run the suite against `agx serve --http TARGET`; prints the summary, returns its status.
+run_suite() {
+    local target="$1"
+    shift
+    SERVER_PID=
+    # Port 0: the server picks a free loopback port and names it on stderr. The log is
+    # emptied first: the background shell truncates it only once it runs.
+    : > "$TMP/serve.log"
+    "$AGX" serve --http 127.0.0.1:0 "$target" 2>"$TMP/serve.log" &
+    SERVER_PID=$!
+    URL=
+    for _ in $(seq 100); do
+        URL="$(sed -n 's|^agx serve: listening on \(http://127\.0\.0\.1:[0-9]*/mcp\)$|\1|p' \
+            "$TMP/serve.log")"
+        [[ -n "$URL" ]] && break
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            echo "error: agx serve exited before listening:" >&2
+            cat "$TMP/serve.log" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+    if [[ -z "$URL" ]]; then
+        echo "error: agx serve did not report its address within 10 s:" >&2
         cat "$TMP/serve.log" >&2
-        exit 1
+        return 1
     fi
-    sleep 0.1
-done
-if [[ -z "$URL" ]]; then
-    echo "error: agx serve did not report its address within 10 s:" >&2
-    cat "$TMP/serve.log" >&2
-    exit 1
-fi
 
-echo "==> conformance server --url $URL (suite $SUITE_VERSION, Node ${NODE_VERSION#v})"
-cd "$TMP"
-set +e
-# The per-scenario progress lines name result folders that are deleted on exit: left out.
-"$NODE" "$SUITE/dist/index.js" server --url "$URL" \
-    --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" --output-dir "$TMP/results" "$@" \
-    | grep --line-buffered -v -e '^Running client scenario ' -e '^Results saved to '
-STATUS=${PIPESTATUS[0]}
-set -e
+    echo "==> conformance server --url $URL: agx serve $target (suite $SUITE_VERSION, Node ${NODE_VERSION#v})"
+    rm -rf "$TMP/results"
+    set +e
+    # The per-scenario progress lines name result folders that are deleted on exit: left out.
+    (cd "$TMP" && "$NODE" "$SUITE/dist/index.js" server --url "$URL" \
+        --expected-failures "$ROOT/scripts/ci/conformance-baseline.yml" --output-dir "$TMP/results" "$@") \
+        | grep --line-buffered -v -e '^Running client scenario ' -e '^Results saved to '
+    STATUS=${PIPESTATUS[0]}
+    set -e
 
-# What failed and why (from each scenario's checks.json), then one summary line.
-EXPECTED="$(sed -n 's/^  - \([a-z0-9-]*\).*$/\1/p' "$ROOT/scripts/ci/conformance-baseline.yml")"
-"$NODE" - "$TMP/results" "$EXPECTED" <<'JS'
+    # What failed and why (from each scenario's checks.json), then one summary line.
+    EXPECTED="$(sed -n 's/^  - \([a-z0-9-]*\).*$/\1/p' "$ROOT/scripts/ci/conformance-baseline.yml")"
+    "$NODE" - "$TMP/results" "$EXPECTED" <<'JS'
 const fs = require("fs");
 const path = require("path");
 const [dir, expectedList] = process.argv.slice(2);
@@ -119,8 +127,33 @@ console.log(
     `${expectedFailures.length} failed as the baseline expects, ${unexpected} failed unexpectedly`,
 );
 JS
-if [[ $STATUS -ne 0 ]]; then
-    echo "==> agx serve log (last 40 lines)"
-    tail -n 40 "$TMP/serve.log"
-fi
-exit $STATUS
+    if [[ $STATUS -ne 0 ]]; then
+        echo "==> agx serve log (last 40 lines)"
+        tail -n 40 "$TMP/serve.log"
+    fi
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=
+    return $STATUS
+}
+
+# The fixture served alone; then as the one server of a profile (docs/profiles.md), which
+# `agx serve --http @NAME` serves session by session (`namespace = "none"` keeps the names
+# the suite calls); then the fixture wrapped as a package's own program with a filter,
+# which agx proxies, inside a profile (`--http` serves wrapped servers only in profiles).
+. scripts/ci/wrapped-conformance.sh
+make_wrapped_conformance "$AGX" "$TMP/wrapped-conformance"
+cat > "$AGX_HOME/profiles-v1.toml" <<'TOML'
+[profiles.conformance]
+servers = ["agx/conformance/everything"]
+namespace = "none"
+
+[profiles.filtered]
+servers = ["acme/wrapped-conformance/wrapped"]
+namespace = "none"
+TOML
+STATUS_ALL=0
+for target in agx/conformance/everything @conformance @filtered; do
+    run_suite "$target" "$@" || STATUS_ALL=1
+done
+exit $STATUS_ALL

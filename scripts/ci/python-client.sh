@@ -7,7 +7,8 @@
 # templates, subscribe and an update after the file changes; completions; a tool that samples
 # and one that elicits through agx's channel, answered by the SDK's callbacks); then check
 # that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
-# secret key (scripts/ci/python_settings_client.py); two projects locking different versions
+# secret key (scripts/ci/python_settings_client.py); sampling and elicitation from a wrapped,
+# filtered member of a profile reach the client (scripts/ci/python_profile_client.py); two projects locking different versions
 # of acme/weather each serve their own (scripts/ci/python_projects_client.py).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default $HOME/.cache/agx-ci)
@@ -46,6 +47,14 @@ echo "==> mcp $MCP_VERSION client: resources, completions and the channel of agx
 WATCHED="$(find "$AGX_HOME" -path '*/data/watched.txt' -print -quit)"
 [[ -n "$WATCHED" ]] || { echo "the installed agx/conformance has no data/watched.txt under $AGX_HOME" >&2; exit 1; }
 "$PY" "$ROOT/scripts/ci/python_surface_client.py" "$AGX" "$WATCHED"
+
+# Profiles (docs/profiles.md): a wrapped, filtered server in a profile asks the client to
+# sample and to elicit; the SDK's answers reach it through both proxies.
+echo "==> mcp $MCP_VERSION client: sampling and elicitation from a wrapped member of a profile"
+. scripts/ci/wrapped-conformance.sh
+make_wrapped_conformance "$AGX" "$TMP/wrapped-conformance"
+printf '[profiles.wrapped]\nservers = ["acme/wrapped-conformance/wrapped"]\n' > "$AGX_HOME/profiles-v1.toml"
+"$PY" "$ROOT/scripts/ci/python_profile_client.py" "$AGX" wrapped wrapped
 
 # Settings (docs/settings.md): a secret set once reaches the tool through the entries agx
 # writes for Gemini CLI and Codex, started by the SDK client with their environments.

@@ -2,7 +2,8 @@
 # Acceptance check with the real MCP clients (docs/clients.md, "Checking an entry with
 # the real client"): install Claude Code, Gemini CLI and Codex CLI from the npm registry into
 # a cache folder, point HOME at a temp folder, write an entry for a fixture server into each
-# with `agx install-server`, and ask each client whether the server starts.
+# with `agx install-server`, and ask each client whether the server starts (Claude Code also
+# for a profile's one entry, `agx serve @team`).
 #
 #   AGX_REAL_CLIENTS_CACHE  folder for the npm packages (default: $AGX_CI_CACHE/real-clients,
 #                           or $HOME/.cache/agx-ci/real-clients)
@@ -84,6 +85,18 @@ pass() { echo "ok:   $*"; }
 out="$(MCP_TIMEOUT=20000 timeout 120 "$BIN/claude" mcp list 2>&1 || true)"
 echo "$out"
 if grep -q "forecast:.*✔ Connected" <<<"$out"; then pass "claude mcp list"; else fail "claude mcp list did not connect"; fi
+
+# A profile (docs/profiles.md): one entry, `agx serve @team`, which Claude Code starts and
+# connects to like any server.
+printf '[profiles.team]\nservers = ["acme/weather/forecast"]\n' > "$AGX_HOME/profiles-v1.toml"
+"$AGX" install-server claude-code @team
+out="$(MCP_TIMEOUT=20000 timeout 120 "$BIN/claude" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "^team:.*agx.* serve @team.*✔ Connected" <<<"$out"; then
+    pass "claude mcp list connects to a profile's one entry"
+else
+    fail "claude mcp list did not connect to the profile @team"
+fi
 
 # --- Gemini CLI: `gemini mcp list` connects and pings.
 "$AGX" install-server gemini acme/weather/forecast

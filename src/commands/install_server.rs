@@ -21,7 +21,12 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             config: args.config.as_deref(),
         },
         server: {
-            crate::name::check_server_reference(&args.server)?;
+            match crate::profile::profile_name(&args.server) {
+                Some(name) => {
+                    name.map_err(crate::ops::OpsError::from)?;
+                }
+                None => crate::name::check_server_reference(&args.server)?,
+            }
             args.server.clone()
         },
         key: args.name.clone(),

@@ -6,13 +6,12 @@ use std::ffi::OsString;
 use super::Context;
 use crate::cli::ServeArgs;
 use crate::error::CliResult;
-use crate::name::PinnedServer;
 use crate::printer::{ColorChoice, use_color};
 use crate::runtime::{self, Listen, handoff};
 
 pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     // Bad arguments are reported before the hand-off (the helper would report them alike).
-    let server = PinnedServer::parse(&args.server)?;
+    let served = runtime::Served::parse(&args.server)?;
     let listen = Listen::parse(args.http.as_deref())?;
     handoff::hand_off(
         &args.server,
@@ -20,7 +19,8 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
         &args.args,
         ctx.printer.color(),
     );
-    runtime::serve_installed(ctx.paths()?, &server, listen, &args.args)?;
+    let agx = crate::clients::agx_binary().map_err(crate::ops::OpsError::NoBinary)?;
+    runtime::serve(ctx.paths()?, &served, listen, &args.args, &agx)?;
     Ok(())
 }
 

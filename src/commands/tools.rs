@@ -29,6 +29,13 @@ fn text(report: &ToolsReport) -> String {
         report.server,
         report.tools.len()
     );
+    for m in &report.members {
+        let filter = match &m.filter {
+            Some(file) => format!(", filter in {file}"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "  server `{}`: {}{filter}", m.key, m.server);
+    }
     let width = report.tools.iter().map(|t| t.name.len()).max().unwrap_or(0);
     for t in report.tools.iter().filter(|t| t.shown) {
         let tokens = t.tokens.map(|n| format!("{n:>6}  ")).unwrap_or_default();

@@ -126,6 +126,7 @@ codes! {
     INVALID_SKILL_TARGET = "E207" "invalid-skill-target" Error "a [skills] entry's `skill` is not `publisher/package/skill`";
     SKILL_FOLDER_CLASH = "E208" "skill-folder-clash" Error "two [skills] entries name skills of one name, which would share one folder";
     INVALID_FILTER = "E209" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
+    INVALID_PROFILE = "E210" "invalid-profile" Error "a [profiles] entry has a bad name, lists no server, names a server twice or a key [servers] lacks, or its `namespace` is neither \"key\" nor \"none\"";
     FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
     REFERENCE_OUTSIDE_SKILL = "E301" "reference-outside-skill" Error "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
     REFERENCE_MISSING = "E302" "reference-missing" Error "a file reference in a SKILL.md body names no file or folder of the skill";

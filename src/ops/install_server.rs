@@ -90,6 +90,9 @@ pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
 
 /// Install the server's package if needed, check the server, and write its entry.
 pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<EntryChange> {
+    if let Some(name) = crate::profile::profile_name(&request.server) {
+        return install_profile(ctx, request, name?);
+    }
     ensure_reference_installed(ctx, &request.server)?;
     let (server, resolved) = {
         let _lock = ctx.store().lock_shared_if_present()?;
@@ -135,16 +138,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     let binary = clients::agx_binary().map_err(OpsError::NoBinary)?;
     let binary_notice = clients::transient_binary_notice(&binary);
     let command = binary.display().to_string();
-    let mut env = BTreeMap::new();
-    if ctx.paths.home_from_env {
-        env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
-    }
-    // Clients may clear the environment (Codex does): the secret store chosen here must be
-    // the one the server reads.
-    if let Ok(choice) = std::env::var(crate::settings::KEYRING_ENV) {
-        env.insert(crate::settings::KEYRING_ENV.to_string(), choice);
-    }
-    env.extend(request.env.clone());
+    let env = entry_env(ctx, request);
     let mut args = vec!["serve".to_string(), server.to_string()];
     if !request.args.is_empty() {
         args.push("--".into());
@@ -187,6 +181,76 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
         filter: request.filter.clone(),
         binary_notice,
     })
+}
+
+/// Write one entry `agx serve @NAME` for a profile (docs/profiles.md). Every server of the
+/// profile must resolve as `agx serve` would resolve it; under `namespace = "none"` each is
+/// asked for its tools, and a name two of them show is refused before anything is written.
+/// The entry has no record in `clients-v1.toml`, which tracks entries of one server.
+fn install_profile(ctx: &Context, request: &ServerRequest, name: &str) -> OpsResult<EntryChange> {
+    use crate::profile::{Namespace, ProfileError};
+    let profile = crate::profile::find_profile(ctx.paths, name)?;
+    if !request.args.is_empty() || request.filter.is_some() {
+        return Err(ProfileError::Options(name.to_string()).into());
+    }
+    for member in &profile.members {
+        let pinned = crate::name::PinnedServer::parse(&member.reference)?;
+        let _lock = ctx.store().lock_shared_if_present()?;
+        let server = clients::resolve::server_reference(ctx.paths, &pinned.reference)?;
+        clients::resolve::resolve_server(ctx.paths, &server)?;
+    }
+    if profile.namespace == Namespace::None {
+        super::tools::profile_tools(ctx, &profile, false)?;
+    }
+    let key = request.key.clone().unwrap_or_else(|| name.to_string());
+    let target = request.place.target(&key)?;
+    let binary = clients::agx_binary().map_err(OpsError::NoBinary)?;
+    let binary_notice = clients::transient_binary_notice(&binary);
+    let entry = ServerEntry {
+        command: binary.display().to_string(),
+        args: vec!["serve".to_string(), format!("@{name}")],
+        env: entry_env(ctx, request),
+    };
+    let change = {
+        let _file = (!request.dry_run)
+            .then(|| clients::apply::lock_client_file(&target.file))
+            .transpose()?;
+        let change = clients::plan_install(&target, &key, &entry, request.force)?;
+        let backup = if request.dry_run {
+            None
+        } else {
+            change.apply()?
+        };
+        (change, backup)
+    };
+    let (change, backup) = change;
+    Ok(EntryChange {
+        diff: (request.dry_run && change.outcome != Outcome::Unchanged).then(|| change.diff()),
+        key,
+        file: target.file,
+        outcome: change.outcome,
+        backup,
+        missing_settings: Vec::new(),
+        server: format!("@{name}"),
+        filter: None,
+        binary_notice,
+    })
+}
+
+/// The environment of an entry: `AGX_HOME` when set, the secret store chosen here, and
+/// the request's own variables.
+fn entry_env(ctx: &Context, request: &ServerRequest) -> BTreeMap<String, String> {
+    let mut env = BTreeMap::new();
+    if ctx.paths.home_from_env {
+        env.insert("AGX_HOME".to_string(), ctx.paths.home.display().to_string());
+    }
+    // Clients may clear the environment (Codex does): the secret store chosen here must be
+    // the one the server reads.
+    if let Ok(choice) = std::env::var(crate::settings::KEYRING_ENV) {
+        env.insert(crate::settings::KEYRING_ENV.to_string(), choice);
+    }
+    env.extend(request.env.clone());
+    env
 }
 
 /// Install the package a server reference names unless it is installed: an MCP registry

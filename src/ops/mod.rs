@@ -66,6 +66,8 @@ pub enum OpsError {
     #[error(transparent)]
     Filter(#[from] crate::filter::FiltersFileError),
     #[error(transparent)]
+    Profile(#[from] crate::profile::ProfileError),
+    #[error(transparent)]
     Serve(Box<crate::runtime::ServeError>),
     #[error(transparent)]
     Index(#[from] IndexError),
@@ -164,6 +166,7 @@ impl crate::error::Hint for OpsError {
         match self {
             OpsError::Store(e) => e.hint(),
             OpsError::Filter(e) => e.hint(),
+            OpsError::Profile(e) => e.hint(),
             OpsError::Serve(e) => e.hint(),
             OpsError::SkillCopy(e) => e.as_ref().hint(),
             OpsError::NoSuchSkill { known, .. } if known.is_empty() => {

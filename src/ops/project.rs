@@ -851,13 +851,38 @@ fn wanted_entries(
             project_entry(&launches, &installed.version, &decl.args),
         );
     }
+    // A profile is one entry, `agx serve @NAME`; the servers it lists are served through
+    // it and get no entry of their own (docs/profiles.md).
+    for (name, profile) in &project.profiles {
+        for member in &profile.members {
+            if project.servers.contains_key(&member.key) {
+                wanted.remove(&member.key);
+            }
+        }
+        wanted.insert(name.clone(), profile_entry(name));
+    }
     Ok(wanted)
+}
+
+/// The committed entry of profile `name`: bare `agx serve @NAME` (the members' versions
+/// come from agx.lock when it starts).
+pub fn profile_entry(name: &str) -> ServerEntry {
+    ServerEntry {
+        command: "agx".into(),
+        args: vec!["serve".into(), format!("@{name}")],
+        env: BTreeMap::new(),
+    }
 }
 
 /// The qualified server an agx entry launches, without its `@=version` pin.
 fn launched_base(entry: &ServerEntry) -> Option<&str> {
     let server = entry.agx_server()?;
-    Some(server.split_once('@').map_or(server, |(base, _)| base))
+    // The last `@` not followed by a `/` starts the pin (`npm/@scope/x@=1.0.0`); a profile,
+    // `@NAME`, has none.
+    Some(match server.rsplit_once('@') {
+        Some((base, pin)) if !base.is_empty() && !pin.contains('/') => base,
+        _ => server,
+    })
 }
 
 /// Write the wanted entries into each client's project file and remove the ones sync
@@ -1194,6 +1219,7 @@ fn read_for_edit(dir: &Path, created: bool) -> ProjectResult<(PathBuf, String, P
             clients: Vec::new(),
             servers: BTreeMap::new(),
             skills: BTreeMap::new(),
+            profiles: BTreeMap::new(),
             local_clients: Vec::new(),
             local_servers: BTreeMap::new(),
             disabled: BTreeSet::new(),

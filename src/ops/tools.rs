@@ -37,6 +37,18 @@ pub struct ToolCost {
     /// Tokens of its listing as clients see it (as the server lists it, when hidden).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<usize>,
+    /// The key of the profile's server it belongs to (`agx tools @NAME`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
+}
+
+/// A server of a profile, in `agx tools @NAME`.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemberReport {
+    pub key: String,
+    pub server: String,
+    /// The file of its filter, when it has one.
+    pub filter: Option<String>,
 }
 
 /// What `agx tools` shows.
@@ -49,6 +61,9 @@ pub struct ToolsReport {
     /// Counted only with `--tokens`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Totals>,
+    /// The servers of a profile (`agx tools @NAME`), in its order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<MemberReport>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -63,11 +78,87 @@ pub struct Totals {
 /// List the tools of `reference` as `agx serve` would serve them here, counting tokens when
 /// asked. A wrapped server is started (and stopped) to ask it.
 pub fn tools(ctx: &Context, reference: &str, count_tokens: bool) -> OpsResult<ToolsReport> {
+    if let Some(name) = crate::profile::profile_name(reference) {
+        let profile = crate::profile::find_profile(ctx.paths, name?)?;
+        return profile_tools(ctx, &profile, count_tokens);
+    }
+    server_tools(ctx, reference, &[], count_tokens)
+}
+
+/// The tools of every server of `profile` as `agx serve @NAME` shows them (`KEY__name`),
+/// each server's own filter applied. Under `namespace = "none"`, a name that two servers
+/// show is refused: that is how a profile is checked when it is written.
+pub fn profile_tools(
+    ctx: &Context,
+    profile: &crate::profile::Profile,
+    count_tokens: bool,
+) -> OpsResult<ToolsReport> {
+    let mut report = ToolsReport {
+        server: format!("@{}", profile.name),
+        filter: None,
+        tools: Vec::new(),
+        tokens: count_tokens.then_some(Totals {
+            tokenizer: TOKENIZER,
+            before_filter: 0,
+            after_filter: 0,
+        }),
+        members: Vec::new(),
+    };
+    for member in &profile.members {
+        let own = server_tools(ctx, &member.reference, &member.args, count_tokens)?;
+        report.members.push(MemberReport {
+            key: member.key.clone(),
+            server: own.server,
+            filter: own.filter,
+        });
+        if let (Some(all), Some(its)) = (&mut report.tokens, own.tokens) {
+            all.before_filter += its.before_filter;
+            all.after_filter += its.after_filter;
+        }
+        for mut tool in own.tools {
+            if tool.shown {
+                tool.name = profile.shown_name(&member.key, &tool.name);
+            }
+            tool.member = Some(member.key.clone());
+            report.tools.push(tool);
+        }
+    }
+    let shown = report
+        .tools
+        .iter()
+        .filter(|t| t.shown)
+        .map(|t| (t.member.as_deref().unwrap_or_default(), t.name.as_str()));
+    if let Some((name, keys)) = crate::profile::clashes(shown).into_iter().next() {
+        return Err(crate::profile::ProfileError::Clash {
+            profile: profile.name.clone(),
+            source_file: profile.source.clone(),
+            detail: format!(
+                "servers {} all show a tool `{name}`, and `namespace = \"none\"` keeps their own names",
+                keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
+            ),
+        }
+        .into());
+    }
+    Ok(report)
+}
+
+fn server_tools(
+    ctx: &Context,
+    reference: &str,
+    args: &[String],
+    count_tokens: bool,
+) -> OpsResult<ToolsReport> {
     let pinned = PinnedServer::parse(reference)?;
-    let loaded = runtime::load_installed(ctx.paths, &pinned, &[])?;
+    let loaded = runtime::load_installed(ctx.paths, &pinned, args)?;
     let filter = runtime::server_filter(ctx.paths, &loaded.server)?;
     let server = loaded.server.to_string();
     let listed = listing::list_tools(loaded.assembled)?;
+    if let Some(f) = &filter {
+        let names = listed.iter().filter_map(|t| t["name"].as_str());
+        if let Some(clash) = f.rename_clash(Kind::Tool, names) {
+            return Err(crate::filter::FiltersFileError::from(clash).into());
+        }
+    }
     let bpe = count_tokens.then(tiktoken_rs::cl100k_base_singleton);
     let count = |item: &Value| bpe.map(|b| b.encode_ordinary(&item.to_string()).len());
     let mut totals = Totals {
@@ -97,6 +188,7 @@ pub fn tools(ctx: &Context, reference: &str, count_tokens: bool) -> OpsResult<To
                     shown: true,
                     hidden_by: None,
                     tokens,
+                    member: None,
                 }
             }
             Err(hidden) => ToolCost {
@@ -109,6 +201,7 @@ pub fn tools(ctx: &Context, reference: &str, count_tokens: bool) -> OpsResult<To
                     Hidden::NotAllowed | Hidden::Renamed(_) => "allow".to_string(),
                 }),
                 tokens: before,
+                member: None,
             },
         };
         tools.push(cost);
@@ -118,6 +211,7 @@ pub fn tools(ctx: &Context, reference: &str, count_tokens: bool) -> OpsResult<To
         filter: filter.map(|f| f.source_name.clone()),
         tools,
         tokens: count_tokens.then_some(totals),
+        members: Vec::new(),
     })
 }
 

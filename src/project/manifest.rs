@@ -104,6 +104,8 @@ pub struct Project {
     pub local_servers: BTreeMap<String, ServerDecl>,
     /// Keys of agx.toml that agx.local.toml disables.
     pub disabled: BTreeSet<String>,
+    /// `[profiles]` of agx.toml: one client entry each (docs/profiles.md).
+    pub profiles: BTreeMap<String, crate::profile::Profile>,
 }
 
 impl Project {
@@ -117,6 +119,7 @@ impl Project {
             clients: committed.clients,
             servers: committed.servers,
             skills: committed.skills,
+            profiles: committed.profiles,
             local_clients: Vec::new(),
             local_servers: BTreeMap::new(),
             disabled: BTreeSet::new(),
@@ -207,6 +210,7 @@ pub struct Draft {
     pub clients: Vec<&'static Client>,
     pub servers: BTreeMap<String, ServerDecl>,
     pub skills: BTreeMap<String, SkillDecl>,
+    pub profiles: BTreeMap<String, crate::profile::Profile>,
     /// Whether the file has `[project]`, `[servers]` or `[skills]` at all.
     pub is_project: bool,
     /// Keys that agx.local.toml disables by key alone (`key = { enabled = false }`).
@@ -218,7 +222,7 @@ pub struct Draft {
 
 const TOP_KEYS: &[&str] = &["project", "servers"];
 /// Only the committed file has skills: the lock pins each one.
-const COMMITTED_ONLY_KEYS: &[&str] = &["skills"];
+const COMMITTED_ONLY_KEYS: &[&str] = &["skills", "profiles"];
 /// Tables of a package manifest that may share the file with the project tables.
 const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
 const PROJECT_KEYS: &[&str] = &["clients"];
@@ -311,6 +315,20 @@ pub fn check_file(f: &mut Findings, file: &SourceFile, kind: Kind) -> Draft {
     if let Some(entry) = top.get("skills") {
         draft.is_project = true;
         read_skills(f, file, &entry.value, &mut draft);
+    }
+    if let Some(entry) = top.get("profiles") {
+        draft.is_project = true;
+        let servers = &draft.servers;
+        let lookup = |key: &str| {
+            servers.get(key).map(|decl| crate::profile::Member {
+                key: key.to_string(),
+                reference: decl.target.to_string(),
+                args: decl.args.clone(),
+            })
+        };
+        let taken: Vec<&str> = servers.keys().map(String::as_str).collect();
+        draft.profiles =
+            crate::profile::read_profiles(f, file, &entry.value, Some(&lookup), &taken);
     }
     draft
 }

@@ -140,9 +140,51 @@ pub fn serve_filter(
     }
 }
 
+/// The project's profile `name` for `agx serve @NAME`, when the project `agx serve` runs in
+/// has one: each member served at the version agx.lock pins for its key (a member that is
+/// not locked, or named by reference, as written). A project file that does not load is an
+/// error when it names the profile: its members are unknown.
+pub fn serve_profile(
+    name: &str,
+) -> Result<Option<crate::profile::Profile>, crate::profile::ProfileError> {
+    let Some(dir) = serve_project_dir() else {
+        return Ok(None);
+    };
+    let project = match Project::load(&dir) {
+        Ok(project) => project,
+        Err(ProjectError::NotFound { .. }) => return Ok(None),
+        Err(e) => {
+            let file = dir.join(PROJECT_FILE);
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            if text.contains(&format!("profiles.{name}")) {
+                return Err(crate::profile::ProfileError::Invalid {
+                    location: file.display().to_string(),
+                    message: e.to_string(),
+                    hint: crate::error::Hint::hint(&e),
+                });
+            }
+            return Ok(None);
+        }
+    };
+    let Some(mut profile) = project.profiles.get(name).cloned() else {
+        return Ok(None);
+    };
+    profile.source = dir.join(PROJECT_FILE);
+    let lock = LockFile::read(&dir).ok().flatten();
+    for member in &mut profile.members {
+        if let Some(locked) = lock.as_ref().and_then(|l| l.server(&member.key))
+            && project.servers.contains_key(&member.key)
+        {
+            member.reference = format!("{}@={}", locked.launches, locked.version);
+            member.args = locked.args.clone();
+        }
+    }
+    Ok(Some(profile))
+}
+
 /// The project `agx serve` runs in: `AGX_PROJECT`, else the nearest one at or above the
 /// current folder.
-fn serve_project_dir() -> Option<PathBuf> {
+pub fn serve_project_dir() -> Option<PathBuf> {
     match std::env::var_os(PROJECT_ENV) {
         Some(dir) => Some(PathBuf::from(dir)),
         None => discover::walk_up(&std::env::current_dir().ok()?),

@@ -27,8 +27,19 @@ use crate::manifest::ResourceAddress;
 pub const REFUSED: i64 = -32602;
 
 /// Drop the hidden tools, prompts and resources of an agx server; rename and re-describe
-/// the rest.
-pub fn apply_to_assembly(filter: &Filter, assembly: &mut Assembly) {
+/// the rest. A rename to the name of another shown item is refused.
+pub fn apply_to_assembly(
+    filter: &Filter,
+    assembly: &mut Assembly,
+) -> Result<(), crate::filter::FilterError> {
+    let tools = assembly.tools.iter().map(|t| t.exposed.as_str());
+    let prompts = assembly.prompts.iter().map(|p| p.exposed.as_str());
+    if let Some(clash) = filter
+        .rename_clash(Kind::Tool, tools)
+        .or_else(|| filter.rename_clash(Kind::Prompt, prompts))
+    {
+        return Err(clash);
+    }
     assembly
         .tools
         .retain_mut(|t| match filter.show(Kind::Tool, &t.exposed) {
@@ -74,6 +85,7 @@ pub fn apply_to_assembly(filter: &Filter, assembly: &mut Assembly) {
             Err(_) => false,
         }
     });
+    Ok(())
 }
 
 /// Which list a pending request asked for.
@@ -204,6 +216,17 @@ impl Rewriter {
         let Some(Value::Array(items)) = message.pointer_mut(&format!("/result/{array}")) else {
             return message;
         };
+        if kind != Kind::Resource {
+            let listed = items
+                .iter()
+                .filter_map(|i| i.get(key).and_then(Value::as_str));
+            if let Some(clash) = self.filter.rename_clash(kind, listed) {
+                // Two items under one name: the client could call only one of them.
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                return json!({"jsonrpc": "2.0", "id": id, "error": {"code": REFUSED,
+                    "message": format!("{clash}; give it a name of its own")}});
+            }
+        }
         items.retain_mut(|item| rewrite_item(&self.filter, kind, key, item).is_ok());
         message
     }
@@ -456,6 +479,22 @@ mod tests {
         let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
                           "params": {"uri": "test://static/resource/20"}});
         assert!(matches!(r.from_client(read), FromClient::Reply(_)));
+    }
+
+    #[test]
+    fn a_list_whose_renamed_item_takes_a_listed_name_is_refused() {
+        let mut r = rewriter();
+        let request = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list"});
+        r.from_client(request);
+        let answer = json!({"jsonrpc": "2.0", "id": 8, "result": {"tools": [
+            {"name": "echo", "inputSchema": {}}, {"name": "say", "inputSchema": {}},
+        ]}});
+        let out = r.from_server(answer);
+        let text = out["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            text.contains("`echo` is renamed to `say`, a name the server's own `say` keeps"),
+            "{out}"
+        );
     }
 
     #[test]

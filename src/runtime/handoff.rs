@@ -14,7 +14,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{Listen, ServeError};
-use crate::name::PinnedServer;
 use crate::paths::AgxPaths;
 
 /// The helper's file name, beside `agx`.
@@ -159,9 +158,9 @@ impl Handoff {
         if self.build != BUILD {
             return Err(self.go_back());
         }
-        let server = PinnedServer::parse(&self.server).map_err(ServeError::from)?;
+        let served = super::Served::parse(&self.server)?;
         let listen = Listen::parse(self.http.as_deref())?;
-        Ok(super::serve_installed(paths, &server, listen, &self.args)?)
+        Ok(super::serve(paths, &served, listen, &self.args, &self.agx)?)
     }
 
     /// Run `agx serve` of the `agx` that handed off, telling it to serve by itself. Returns

@@ -17,6 +17,28 @@ const LOCAL_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "h
 
 /// Serve until interrupted (Ctrl-C or SIGTERM).
 pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeError> {
+    serve_with(move || Ok(AgxServer::new(runtime.clone())), addr).await
+}
+
+/// Serve each HTTP session by its own run of `command` spoken to on stdio (a profile:
+/// `agx serve @NAME`), until interrupted.
+pub async fn serve_command(
+    command: Vec<std::ffi::OsString>,
+    addr: SocketAddr,
+) -> Result<(), ServeError> {
+    serve_with(
+        move || super::line_server::LineServer::start(&command),
+        addr,
+    )
+    .await
+}
+
+/// Serve the sessions `new_session` makes until interrupted (Ctrl-C or SIGTERM).
+async fn serve_with<S, F>(new_session: F, addr: SocketAddr) -> Result<(), ServeError>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+    F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+{
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServeError::Bind { addr, source })?;
@@ -27,9 +49,8 @@ pub async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeE
         .with_allowed_origins(LOCAL_ORIGINS)
         .enforce_origin_validation()
         .with_cancellation_token(stop.child_token());
-    let rt = runtime.clone();
     let service = StreamableHttpService::new(
-        move || Ok(AgxServer::new(rt.clone())),
+        new_session,
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -13,11 +13,13 @@ pub mod filtered;
 mod handler;
 pub mod handoff;
 mod http;
+mod line_server;
 pub mod listing;
 pub mod log;
 mod output;
 pub mod process;
 pub(crate) mod process_tree;
+pub mod profile;
 mod prompts;
 mod resources;
 pub mod settings;
@@ -103,6 +105,10 @@ pub enum ServeError {
     Filter(#[from] crate::filter::FiltersFileError),
     #[error("could not list the tools of {server}: {detail}")]
     Listing { server: String, detail: String },
+    #[error(transparent)]
+    Profile(#[from] crate::profile::ProfileError),
+    #[error("profile @{0} takes no arguments after `--`")]
+    ProfileArgs(String),
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -141,6 +147,10 @@ impl crate::error::Hint for ServeError {
             ServeError::Listing { .. } => Some(
                 "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
                     .into(),
+            ),
+            ServeError::Profile(e) => e.hint(),
+            ServeError::ProfileArgs(_) => Some(
+                "give a member's arguments in the project's [servers] entry (`args`) and list its key".into(),
             ),
         }
     }
@@ -190,6 +200,62 @@ pub fn serve_installed(
         loaded.note.as_deref(),
         filter,
     )
+}
+
+/// What `agx serve` is given: a server reference, or a profile as `@NAME`.
+#[derive(Debug, Clone)]
+pub enum Served {
+    Server(PinnedServer),
+    Profile(String),
+}
+
+impl Served {
+    pub fn parse(text: &str) -> Result<Served, ServeError> {
+        match crate::profile::profile_name(text) {
+            Some(name) => Ok(Served::Profile(name?.to_string())),
+            None => Ok(Served::Server(PinnedServer::parse(text)?)),
+        }
+    }
+}
+
+/// Serve what `agx serve` was given. `agx` is the program that serves each member of a
+/// profile (`agx serve REF`).
+pub fn serve(
+    paths: &AgxPaths,
+    served: &Served,
+    listen: Listen,
+    args: &[String],
+    agx: &Path,
+) -> Result<(), ServeError> {
+    match served {
+        Served::Server(server) => serve_installed(paths, server, listen, args),
+        Served::Profile(name) => {
+            if !args.is_empty() {
+                return Err(ServeError::ProfileArgs(name.clone()));
+            }
+            let profile = crate::profile::find_profile(paths, name)?;
+            let log_file = paths.logs_dir().join(format!("profile-{name}.log"));
+            let _log = log::init(Some(&log_file));
+            tracing::debug!(
+                "serving profile @{name} of {}: {}",
+                profile.source.display(),
+                profile
+                    .members
+                    .iter()
+                    .map(|m| m.reference.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            match listen {
+                Listen::Stdio => block_on_current_thread(profile::serve_stdio(&profile, agx)),
+                Listen::Http(addr) => block_on_current_thread(async {
+                    // Each HTTP session is its own run of the profile on stdio.
+                    let command = vec![agx.into(), "serve".into(), format!("@{name}").into()];
+                    http::serve_command(command, addr).await
+                }),
+            }
+        }
+    }
 }
 
 /// A server loaded from the store as `agx serve` loads it.
@@ -348,7 +414,8 @@ pub fn run(
         Assembled::Native(a) => a,
     };
     if let Some(filter) = &filter {
-        filtered::apply_to_assembly(filter, &mut assembly);
+        filtered::apply_to_assembly(filter, &mut assembly)
+            .map_err(crate::filter::FiltersFileError::from)?;
     }
     let _log = log::init(log_file.as_deref());
     if let Some(note) = note {

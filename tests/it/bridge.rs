@@ -111,7 +111,7 @@ async fn edge_over_http(home: &TestHome) -> (tokio::process::Child, String) {
 }
 
 /// `agx serve SERVER --http 127.0.0.1:0` and the `host:port` it listens on.
-async fn over_http(home: &TestHome, server: &str) -> (tokio::process::Child, String) {
+pub(crate) async fn over_http(home: &TestHome, server: &str) -> (tokio::process::Child, String) {
     let mut cmd: tokio::process::Command = home.command(AGX).into();
     let mut child = cmd
         .args(["serve", server, "--http", "127.0.0.1:0"])

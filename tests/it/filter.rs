@@ -526,3 +526,36 @@ fn only_a_filtered_wrapped_server_is_proxied() {
         proxied.program()
     );
 }
+
+#[test]
+fn a_rename_to_the_name_of_another_shown_tool_is_refused() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\n\
+         tools = { rename = { get_forecast = \"sunrise\" } }\n",
+    );
+    for args in [
+        &["serve", "acme/weather/forecast"][..],
+        &["tools", "acme/weather/forecast"],
+    ] {
+        let out = command(&home, AGX)
+            .args(args)
+            .current_dir(project.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(
+                "`get_forecast` is renamed to `sunrise`, a name the server's own `sunrise` keeps"
+            ),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("agx.toml"), "{err}");
+        assert!(err.contains("hint:"), "{err}");
+    }
+}

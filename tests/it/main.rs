@@ -31,6 +31,7 @@ mod network_hardening;
 mod oci;
 mod pack;
 mod plugins;
+mod profile;
 mod project;
 mod project_lock;
 mod project_safety;

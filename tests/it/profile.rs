@@ -1,0 +1,629 @@
+#![allow(deprecated)] // MCP sampling (SEP-2577) is deprecated in rmcp but still part of MCP
+
+//! Profiles (docs/profiles.md): `agx serve @NAME` serves many servers as one. A fixture agx
+//! package, a small wrapped server written here (it changes its tool list, asks the client
+//! to sample, and can end itself) and the real npm server-everything (pinned) are members.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, command, stderr};
+use crate::support::{AGX, Fixture, TestHome, write_file};
+
+/// A wrapped MCP server in Python: `touch` says its tool list changed, `ask` asks the
+/// client for a sampling and returns the answer, `exit` ends the process mid-session.
+const FLAKY_SERVER: &str = r#"
+import json, os, sys
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+def text(id, value):
+    send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": value}]}})
+
+tools = [{"name": n, "inputSchema": {"type": "object"}} for n in ("touch", "ask", "exit")]
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": id, "result": {
+            "protocolVersion": message["params"]["protocolVersion"],
+            "capabilities": {"tools": {"listChanged": True}},
+            "serverInfo": {"name": "flaky", "version": "1.0.0"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}})
+    elif method == "tools/call":
+        name = message["params"]["name"]
+        if name == "touch":
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            text(id, "touched")
+        elif name == "ask":
+            send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+                  "params": {"messages": [], "maxTokens": 5}})
+            answer = json.loads(sys.stdin.readline())
+            text(id, "client said: " + answer["result"]["content"]["text"])
+        elif name == "exit":
+            os._exit(3)
+    elif id is not None:
+        send({"jsonrpc": "2.0", "id": id, "result": {}})
+"#;
+
+/// Install the wrapped `acme/flaky` package (server `flaky`) into `home`.
+fn install_flaky(home: &TestHome) {
+    install_wrapped(home, "flaky", FLAKY_SERVER);
+}
+
+/// Install a wrapped package `acme/NAME` whose server `NAME` runs `script`.
+fn install_wrapped(home: &TestHome, name: &str, script: &str) {
+    let dir = home.home().join("src").join(name);
+    write_file(
+        &dir.join("agx.toml"),
+        format!(
+            "[package]\nname = \"acme/{name}\"\nversion = \"1.0.0\"\ndescription = \"f\"\n\n[extension]\nservers = [\"{name}\"]\n"
+        ),
+    );
+    write_file(
+        &dir.join(format!("agx/servers/{name}.toml")),
+        format!("name = \"{name}\"\ncommand = [\"python3\", \"server.py\"]\n"),
+    );
+    write_file(&dir.join("server.py"), script);
+    home.agx().arg("install").arg(&dir).assert().success();
+}
+
+/// Raw JSON-RPC lines on `agx serve`'s stdio.
+struct Lines {
+    child: Child,
+    stdin: ChildStdin,
+    rx: mpsc::Receiver<Value>,
+}
+
+impl Lines {
+    fn start(home: &TestHome, served: &str, cwd: &Path) -> Lines {
+        let mut child = command(home, AGX)
+            .args(["serve", served])
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("agx serve starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let message = serde_json::from_str(&line).expect("stdout carries JSON-RPC");
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines { child, stdin, rx }
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        // A guard against a hung server, not a timing assertion.
+        self.rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server sends a message")
+    }
+
+    /// Read until the response to `id`; every message before it is returned with it.
+    fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            let m = self.next();
+            if &m["id"] == id && m.get("method").is_none() {
+                return (m, before);
+            }
+            before.push(m);
+        }
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.until_response(&json!(id))
+    }
+
+    fn initialize(&mut self, capabilities: Value) -> Value {
+        let (init, _) = self.request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": capabilities,
+                   "clientInfo": {"name": "agx-test", "version": "1"}}),
+        );
+        assert!(init["result"]["serverInfo"].is_object(), "{init}");
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        init
+    }
+
+    fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
+        let (list, _) = self.request(id, method, json!({}));
+        list["result"][array]
+            .as_array()
+            .unwrap_or_else(|| panic!("a list: {list}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        self.request(
+            id,
+            "tools/call",
+            json!({"name": tool, "arguments": arguments}),
+        )
+        .0
+    }
+}
+
+impl Drop for Lines {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn text_of(answer: &Value) -> &str {
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a text result: {answer}"))
+}
+
+/// A project whose profile `dev` holds the fixture weather server (filtered) and the
+/// wrapped flaky server.
+fn dev_project() -> tempfile::TempDir {
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\ntools = { deny = [\"alert*\"] }\n\n\
+         [servers.flaky]\nserver = \"acme/flaky/flaky\"\n\n\
+         [profiles.dev]\nservers = [\"weather\", \"flaky\"]\n",
+    );
+    project
+}
+
+#[test]
+fn a_profile_serves_its_servers_as_one_with_prefixed_names_and_filters() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let project = dev_project();
+    let mut s = Lines::start(&home, "@dev", project.path());
+    let init = s.initialize(json!({"sampling": {}}));
+    assert_eq!(init["result"]["serverInfo"]["name"], "@dev", "{init}");
+    assert_eq!(
+        init["result"]["capabilities"]["tools"]["listChanged"], true,
+        "{init}"
+    );
+    assert!(
+        init["result"]["capabilities"]["prompts"].is_object(),
+        "the union holds the weather server's prompts: {init}"
+    );
+
+    let tools = s.names(2, "tools/list", "tools");
+    for expected in ["weather__get_forecast", "weather__sunrise", "flaky__touch"] {
+        assert!(tools.iter().any(|t| t == expected), "{expected}: {tools:?}");
+    }
+    // The project's filter of the weather server applies inside the profile.
+    assert!(!tools.iter().any(|t| t.contains("alert")), "{tools:?}");
+    let refused = s.call(3, "weather__alerts", json!({}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("denied by `alert*`"), "{message}");
+    assert!(message.contains("agx.toml"), "{message}");
+
+    let prompts = s.names(4, "prompts/list", "prompts");
+    assert!(
+        prompts.iter().all(|p| p.starts_with("weather__")),
+        "{prompts:?}"
+    );
+
+    // A member's list_changed reaches the client.
+    let (touched, before) = s.request(
+        5,
+        "tools/call",
+        json!({"name": "flaky__touch", "arguments": {}}),
+    );
+    assert_eq!(text_of(&touched), "touched");
+    assert!(
+        before
+            .iter()
+            .any(|m| m["method"] == "notifications/tools/list_changed"),
+        "{before:?}"
+    );
+
+    // A member's own request reaches the client, and the answer reaches the member.
+    s.send(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                  "params": {"name": "flaky__ask", "arguments": {}}}));
+    let asked = loop {
+        let m = s.next();
+        if m["method"] == "sampling/createMessage" {
+            break m;
+        }
+    };
+    s.send(json!({"jsonrpc": "2.0", "id": asked["id"], "result": {
+        "role": "assistant", "content": {"type": "text", "text": "sunny"}, "model": "test"}}));
+    let (answer, _) = s.until_response(&json!(6));
+    assert_eq!(text_of(&answer), "client said: sunny");
+
+    // A member that ends mid-session: its call is answered with an error naming it, the
+    // client is told the tool list changed, and the other member still answers.
+    let (ended, _) = s.request(
+        7,
+        "tools/call",
+        json!({"name": "flaky__exit", "arguments": {}}),
+    );
+    let message = ended["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("server `flaky`"), "{ended}");
+    assert!(message.contains("not running"), "{ended}");
+    let again = s.call(8, "flaky__touch", json!({}));
+    assert!(
+        again["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("server `flaky` (acme/flaky/flaky) of profile @dev is not running"),
+        "{again}"
+    );
+    let forecast = s.call(9, "weather__sunrise", json!({"city": "Lisbon"}));
+    assert!(forecast.get("result").is_some(), "{forecast}");
+    let tools = s.names(10, "tools/list", "tools");
+    assert!(!tools.iter().any(|t| t.starts_with("flaky__")), "{tools:?}");
+    assert!(tools.iter().any(|t| t == "weather__sunrise"), "{tools:?}");
+}
+
+#[test]
+fn sync_writes_one_entry_per_profile_and_serve_uses_the_locked_versions() {
+    let s = crate::project::Setup::new(
+        "[project]\nclients = [\"cursor\"]\n\n[servers]\nweather = { server = \"acme/weather/forecast\", version = \"~1.1\" }\n\n\
+         [profiles.team]\nservers = [\"weather\"]\n",
+    );
+    s.ok(&["sync"]);
+    let mcp: Value = serde_json::from_str(&s.read(".cursor/mcp.json")).unwrap();
+    let servers = mcp["mcpServers"].as_object().unwrap();
+    assert_eq!(servers.len(), 1, "{mcp}");
+    assert_eq!(
+        servers["team"],
+        json!({"command": "agx", "args": ["serve", "@team"]}),
+        "{mcp}"
+    );
+    s.ok(&["sync", "--check"]);
+    let text = s.ok(&["sync"]);
+    assert!(text.contains("nothing to change"), "{text}");
+
+    // The profile's server is the version agx.lock pins.
+    let mut lines = Lines::start(&s.home, "@team", &s.project);
+    lines.initialize(json!({}));
+    let tools = lines.names(2, "tools/list", "tools");
+    assert!(
+        tools.iter().any(|t| t == "weather__get_forecast"),
+        "{tools:?}"
+    );
+    let text = s.ok(&["tools", "@team", "--tokens"]);
+    assert!(text.contains("@team: "), "{text}");
+    assert!(
+        text.contains("server `weather`: acme/weather/forecast"),
+        "{text}"
+    );
+    assert!(text.contains("weather__get_forecast"), "{text}");
+    assert!(text.contains("before the filter"), "{text}");
+}
+
+#[test]
+fn a_bad_profile_is_refused_at_its_place_with_a_hint() {
+    let s = crate::project::Setup::new(
+        "[servers]\nweather = { server = \"acme/weather/forecast\" }\n\n\
+         [profiles.team]\nservers = [\"weather\", \"wether\"]\n",
+    );
+    for args in [&["sync", "--check"][..], &["validate"], &["serve", "@team"]] {
+        let text = s.fails(args);
+        assert!(text.contains("agx.toml:5:"), "{args:?}: {text}");
+        assert!(
+            text.contains("`wether` is not a key of [servers]"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("hint:"), "{args:?}: {text}");
+    }
+
+    // The user's profiles file: two servers under one key.
+    let home = TestHome::new();
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.dev]\nservers = [\n  \"acme/weather/forecast\",\n  \"acme/other/forecast\",\n]\n",
+    );
+    let out = home.agx().args(["serve", "@dev"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("profiles-v1.toml:4:3"), "{err}");
+    assert!(
+        err.contains("two servers under the key `forecast`"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.dev]\nservers = [\"acme/weather/forecast\"]\n",
+    );
+    let out = home.agx().args(["serve", "@nothing"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no profile `nothing`"), "{err}");
+}
+
+#[test]
+fn install_server_writes_one_entry_for_a_user_profile_and_refuses_clashing_names() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let profiles = home.agx_home().join("profiles-v1.toml");
+    write_file(
+        &profiles,
+        "[profiles.dev]\nservers = [\"acme/weather/forecast\", \"acme/flaky/flaky\"]\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let config_arg = config.display().to_string();
+    let out = agx(
+        &home,
+        &["install-server", "cursor", "@dev", "--config", &config_arg],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mcp: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let servers = mcp["mcpServers"].as_object().unwrap();
+    assert_eq!(servers.len(), 1, "{mcp}");
+    assert_eq!(servers["dev"]["args"], json!(["serve", "@dev"]), "{mcp}");
+
+    // A filter belongs to each server, not to the profile.
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "@dev",
+            "--config",
+            &config_arg,
+            "--deny",
+            "x",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("served as a whole"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Without namespacing, a name two servers show is refused before anything is written.
+    write_file(
+        &profiles,
+        "[profiles.flat]\nservers = [\"acme/weather/forecast\", \"acme/flaky/flaky\"]\nnamespace = \"none\"\n\n\
+         [profiles.clash]\nservers = [\"acme/clashy/clashy\", \"acme/weather/forecast\"]\nnamespace = \"none\"\n",
+    );
+    let out = agx(
+        &home,
+        &["install-server", "cursor", "@flat", "--config", &config_arg],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut s = Lines::start(&home, "@flat", dir.path());
+    s.initialize(json!({}));
+    let tools = s.names(2, "tools/list", "tools");
+    assert!(tools.iter().any(|t| t == "touch"), "{tools:?}");
+    assert!(tools.iter().any(|t| t == "get_forecast"), "{tools:?}");
+    assert_eq!(text_of(&s.call(3, "touch", json!({}))), "touched");
+    drop(s);
+    let before = std::fs::read(&config).unwrap();
+    let clashing = FLAKY_SERVER.replace("(\"touch\", \"ask\", \"exit\")", "(\"get_forecast\",)");
+    install_wrapped(&home, "clashy", &clashing);
+    let out = agx(
+        &home,
+        &[
+            "install-server",
+            "cursor",
+            "@clash",
+            "--config",
+            &config_arg,
+        ],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("servers `clashy` and `forecast` all show a tool `get_forecast`"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(std::fs::read(&config).unwrap(), before);
+}
+
+/// The real npm server-everything (pinned) beside the fixture agx server in one profile:
+/// prefixed names, its project filter, progress, cancellation and sampling pass through.
+#[test]
+fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let out = agx(
+        &home,
+        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        format!(
+            "[servers.everything]\nserver = \"npm/{EVERYTHING}/mcp-server-everything\"\ntools = {{ deny = [\"add\"] }}\n\n\
+             [servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
+             [profiles.mix]\nservers = [\"everything\", \"weather\"]\n"
+        ),
+    );
+    let mut s = Lines::start(&home, "@mix", project.path());
+    let init = s.initialize(json!({"sampling": {}}));
+    assert_eq!(
+        init["result"]["capabilities"]["resources"]["subscribe"], true,
+        "{init}"
+    );
+    let tools = s.names(2, "tools/list", "tools");
+    for expected in [
+        "everything__echo",
+        "everything__longRunningOperation",
+        "weather__get_forecast",
+    ] {
+        assert!(tools.iter().any(|t| t == expected), "{expected}: {tools:?}");
+    }
+    assert!(!tools.iter().any(|t| t == "everything__add"), "{tools:?}");
+    let refused = s.call(3, "everything__add", json!({"a": 1, "b": 2}));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("denied by `add`"),
+        "{refused}"
+    );
+    let echo = s.call(4, "everything__echo", json!({"message": "one endpoint"}));
+    assert_eq!(text_of(&echo), "Echo: one endpoint");
+
+    // Progress for the call's token reaches the client before its result.
+    let (done, before) = s.request(
+        5,
+        "tools/call",
+        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 2},
+               "_meta": {"progressToken": "p-1"}}),
+    );
+    assert!(done["result"].is_object(), "{done}");
+    assert!(
+        before
+            .iter()
+            .any(|m| m["method"] == "notifications/progress"
+                && m["params"]["progressToken"] == "p-1"),
+        "{before:?}"
+    );
+
+    // A cancelled call gets no answer; the later, longer call is answered.
+    s.send(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
+                  "params": {"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 1}}}));
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": 6, "reason": "test"}}),
+    );
+    let (longer, before) = s.request(
+        7,
+        "tools/call",
+        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 3, "steps": 1}}),
+    );
+    assert!(longer["result"].is_object(), "{longer}");
+    assert!(
+        !before
+            .iter()
+            .any(|m| m["id"] == 6 && m.get("method").is_none()),
+        "the cancelled call was answered: {before:?}"
+    );
+
+    // The server's sampling request reaches the client, and the answer reaches it back.
+    s.send(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+                  "params": {"name": "everything__sampleLLM", "arguments": {"prompt": "hi", "maxTokens": 10}}}));
+    let request = loop {
+        let m = s.next();
+        if m["method"] == "sampling/createMessage" {
+            break m;
+        }
+    };
+    s.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
+        "role": "assistant", "model": "agx-test",
+        "content": {"type": "text", "text": "sampled through the profile"}}}));
+    let (result, _) = s.until_response(&json!(8));
+    assert!(
+        result.to_string().contains("sampled through the profile"),
+        "{result}"
+    );
+
+    // Resources keep their URIs and are read from the server that lists them.
+    let (resources, _) = s.request(9, "resources/list", json!({}));
+    let uri = resources["result"]["resources"][0]["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (read, _) = s.request(10, "resources/read", json!({"uri": uri}));
+    assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str(), "{read}");
+    let templates = s.names(11, "resources/templates/list", "resourceTemplates");
+    assert!(
+        templates.iter().all(|t| t.starts_with("everything__")),
+        "{templates:?}"
+    );
+}
+
+/// A client that answers sampling requests with a fixed text.
+#[derive(Clone)]
+struct Sampler;
+
+impl rmcp::ClientHandler for Sampler {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder()
+                .enable_sampling()
+                .build(),
+            rmcp::model::Implementation::new("profile-test", "1"),
+        )
+    }
+
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::model::ErrorData> {
+        Ok(rmcp::model::CreateMessageResult::new(
+            rmcp::model::SamplingMessage::assistant_text("over http"),
+            "profile-test".into(),
+        ))
+    }
+}
+
+/// `agx serve --http @NAME`: the profile over Streamable HTTP, a member's sampling request
+/// reaching the HTTP client and its answer the member.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_profile_is_served_over_http() {
+    use rmcp::ServiceExt;
+    let home = TestHome::new();
+    home.agx()
+        .arg("install")
+        .arg(crate::support::fixtures().join("packages/agx-conformance"))
+        .assert()
+        .success();
+    install_flaky(&home);
+    write_file(
+        &home.agx_home().join("profiles-v1.toml"),
+        "[profiles.web]\nservers = [\"agx/conformance/everything\", \"acme/flaky/flaky\"]\n",
+    );
+    let (_serving, host) = crate::bridge::over_http(&home, "@web").await;
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let transport =
+        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("http://{host}/mcp"));
+    let client = Sampler.serve(transport).await.expect("initialize");
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("@web")
+    );
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert!(names.contains(&"everything__test_simple_text"), "{names:?}");
+    assert!(names.contains(&"flaky__ask"), "{names:?}");
+    let asked = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("flaky__ask"))
+        .await
+        .unwrap();
+    let text = serde_json::to_value(&asked).unwrap();
+    assert_eq!(
+        text["content"][0]["text"], "client said: over http",
+        "{text}"
+    );
+    client.cancel().await.unwrap();
+}
