@@ -94,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove even when other packages or client entries depend on it')
+            [CompletionResult]::new('--purge', '--purge', [CompletionResultType]::ParameterName, 'Also remove the packages'' data folders (kept otherwise, docs/store.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

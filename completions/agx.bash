@@ -2019,7 +2019,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --purge --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

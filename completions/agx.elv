@@ -89,6 +89,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --force 'Remove even when other packages or client entries depend on it'
+            cand --purge 'Also remove the packages'' data folders (kept otherwise, docs/store.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -91,6 +91,7 @@ complete -c agx -n "__fish_agx_using_subcommand uninstall" -s q -l quiet -d 'Pri
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l force -d 'Remove even when other packages or client entries depend on it'
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l purge -d 'Also remove the packages\' data folders (kept otherwise, docs/store.md)'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand update" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r

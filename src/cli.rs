@@ -242,6 +242,9 @@ pub struct UninstallArgs {
     /// Remove even when other packages or client entries depend on it.
     #[arg(long)]
     pub force: bool,
+    /// Also remove the packages' data folders (kept otherwise, docs/store.md).
+    #[arg(long)]
+    pub purge: bool,
 }
 
 #[derive(Debug, Args)]

@@ -143,6 +143,7 @@ pub(super) fn installed_package(ctx: &Context, item: &QualifiedName) -> Result<P
             package: package.clone(),
             needed_by: None,
         })?;
+    crate::runtime::ensure_data_dir(ctx.paths, &package)?;
     Ok(load_installed(&dir).map_err(|source| AssembleError::Broken { package, source })?)
 }
 

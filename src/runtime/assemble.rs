@@ -150,6 +150,28 @@ impl Assembled {
     }
 
     /// The settings of every package whose items the server runs, each package once.
+    /// Every package whose programs the server runs, each once.
+    pub fn packages(&self) -> Vec<PackageName> {
+        let mut all: Vec<PackageName> = Vec::new();
+        let found: Vec<&PackageName> = match self {
+            Assembled::Wrapped(w) => vec![&w.server.package],
+            Assembled::Native(a) => a
+                .tools
+                .iter()
+                .map(|t| &t.qualified.package)
+                .chain(a.prompts.iter().map(|p| &p.qualified.package))
+                .chain(a.resources.iter().map(|r| &r.qualified.package))
+                .chain(a.initialization.iter().map(|s| &s.package))
+                .collect(),
+        };
+        for package in found {
+            if !all.contains(package) {
+                all.push(package.clone());
+            }
+        }
+        all
+    }
+
     pub fn settings(&self) -> Vec<Arc<PackageSettings>> {
         let mut all: Vec<Arc<PackageSettings>> = Vec::new();
         let found: Vec<&Arc<PackageSettings>> = match self {
@@ -745,12 +767,17 @@ pub fn tool_init_step(
     })
 }
 
-/// `AGX_PACKAGE_DIR` and `AGX_PACKAGE`.
+/// `AGX_PACKAGE_DIR`, `AGX_PACKAGE` and, for an installed package, `AGX_DATA_DIR` (its
+/// data folder outside the store, docs/store.md).
 pub fn package_env(dir: &std::path::Path, package: &PackageName) -> Vec<(String, String)> {
-    vec![
+    let mut env = vec![
         ("AGX_PACKAGE_DIR".into(), dir.display().to_string()),
         ("AGX_PACKAGE".into(), package.to_string()),
-    ]
+    ];
+    if let Some(data) = crate::paths::package_data_of(dir) {
+        env.push(("AGX_DATA_DIR".into(), data.display().to_string()));
+    }
+    env
 }
 
 impl ExposedPrompt {

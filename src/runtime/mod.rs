@@ -9,6 +9,7 @@ pub mod assemble;
 pub mod bridge;
 pub mod channel;
 mod completions;
+mod data_vars;
 pub mod filtered;
 mod handler;
 pub mod handoff;
@@ -103,6 +104,11 @@ pub enum ServeError {
     Filter(#[from] crate::filter::FiltersFileError),
     #[error("could not list the tools of {server}: {detail}")]
     Listing { server: String, detail: String },
+    #[error("cannot create the data folder of {package}: {source}")]
+    DataDir {
+        package: PackageName,
+        source: std::io::Error,
+    },
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -115,6 +121,10 @@ impl From<crate::settings::SettingsError> for ServeError {
 impl crate::error::Hint for ServeError {
     fn hint(&self) -> Option<String> {
         match self {
+            ServeError::DataDir { .. } => Some(
+                "agx's home must be writable (it holds each package's data folder, docs/store.md)"
+                    .into(),
+            ),
             ServeError::Init { .. } => Some(
                 "the package's initialization command failed; fix or reinstall the package".into(),
             ),
@@ -252,7 +262,12 @@ pub fn load_installed(
         assembled.append_args(args)?;
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
-            w.data_dir = Some(paths.plugin_data_dir(&server.package));
+        }
+        for package in assembled.packages() {
+            let dir = ensure_data_dir(paths, &package)?;
+            if let Assembled::Wrapped(w) = &mut assembled {
+                w.data_dir = Some(dir);
+            }
         }
         (assembled, server, served.and_then(|s| s.note))
     };
@@ -262,6 +277,16 @@ pub fn load_installed(
         server,
         note,
     })
+}
+
+/// The data folder of `package` (`AGX_DATA_DIR`, docs/store.md), created when missing.
+pub fn ensure_data_dir(paths: &AgxPaths, package: &PackageName) -> Result<PathBuf, ServeError> {
+    paths
+        .ensure_package_data_dir(package)
+        .map_err(|source| ServeError::DataDir {
+            package: package.clone(),
+            source,
+        })
 }
 
 /// The filter of `server` (docs/profiles.md): the project's (`agx.toml`, when `agx serve`
