@@ -1919,7 +1919,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__serve)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --no-sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -457,6 +457,7 @@ complete -c agx -n "__fish_agx_using_subcommand serve" -l http -d 'Serve Streama
 complete -c agx -n "__fish_agx_using_subcommand serve" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand serve" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand serve" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand serve" -l no-sandbox -d 'Run the server\'s programs unconfined, whatever their permissions (docs/sandbox.md); the log says so. The same as AGX_SANDBOX=off'
 complete -c agx -n "__fish_agx_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand call" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r

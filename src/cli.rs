@@ -638,6 +638,10 @@ pub struct ServeArgs {
     /// server.
     #[arg(last = true, value_name = "ARG")]
     pub args: Vec<String>,
+    /// Run the server's programs unconfined, whatever their permissions (docs/sandbox.md);
+    /// the log says so. The same as AGX_SANDBOX=off.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Debug, Args)]

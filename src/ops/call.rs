@@ -104,6 +104,7 @@ pub fn call(
         def: def.clone(),
         package_dir: package.dir.clone(),
         settings: resolved_settings(ctx, &package, &format!("tool {name}"))?,
+        sandbox: crate::sandbox::for_package(&package, None),
     };
     let schema = exposed.def.input_schema();
     refuse_unknown_names(&name, &schema, pairs)?;

@@ -64,6 +64,7 @@ mod tests {
             code_cache: None,
             code_cache_problem: None,
             data_dir: None,
+            sandbox: None,
         }
     }
 

@@ -321,6 +321,53 @@ fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
     }
 }
 
+/// Say in the log how each package's programs are confined (docs/sandbox.md).
+fn log_confinement(assembly: &assemble::Assembly) {
+    let mut seen: Vec<&PackageName> = Vec::new();
+    let items = (assembly
+        .tools
+        .iter()
+        .map(|t| (&t.qualified.package, &t.sandbox)))
+    .chain(
+        assembly
+            .prompts
+            .iter()
+            .map(|p| (&p.qualified.package, &p.sandbox)),
+    )
+    .chain(
+        assembly
+            .resources
+            .iter()
+            .map(|r| (&r.qualified.package, &r.sandbox)),
+    );
+    for (package, sandbox) in items {
+        if seen.contains(&package) {
+            continue;
+        }
+        seen.push(package);
+        match sandbox {
+            Some(resolved) => tracing::info!(
+                "sandbox for {package}: {}; reads {}; writes {}",
+                crate::sandbox::enforcement(resolved),
+                join_paths(&resolved.read),
+                join_paths(&resolved.write)
+            ),
+            None => tracing::info!(
+                "sandbox for {package}: {}",
+                crate::sandbox::permissions::NOT_CONFINED
+            ),
+        }
+    }
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A store error with its fix, for messages that carry it as text.
 fn describe_store_error(e: &crate::store::StoreError) -> String {
     match e.hint() {
@@ -379,6 +426,7 @@ pub fn run(
     if let Some(note) = note {
         tracing::info!("{note}");
     }
+    log_confinement(&assembly);
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -423,13 +471,18 @@ pub fn call_tool(
     block_on_current_thread(async {
         process_tree::adopt_orphans();
         let settings_env = tool.settings.env_vars();
-        let init: Vec<_> = assemble::tool_init_step(&tool.qualified, &tool.def, &tool.package_dir)
-            .into_iter()
-            .map(|mut step| {
-                step.env.extend(settings_env.iter().cloned());
-                step
-            })
-            .collect();
+        let init: Vec<_> = assemble::tool_init_step(
+            &tool.qualified,
+            &tool.def,
+            &tool.package_dir,
+            tool.sandbox.clone(),
+        )
+        .into_iter()
+        .map(|mut step| {
+            step.env.extend(settings_env.iter().cloned());
+            step
+        })
+        .collect();
         initialize(&init).await?;
         let tool = tools::ServedTool::new(tool);
         let (tx, mut rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
@@ -535,6 +588,7 @@ async fn initialize(steps: &[assemble::InitStep]) -> Result<(), ServeError> {
             stdin: None,
             timeout: Duration::from_secs(step.timeout_secs),
             output_cap: process::OUTPUT_CAP,
+            sandbox: step.sandbox.clone(),
         };
         let outcome = process::run(&spec, None, std::future::pending())
             .await

@@ -184,6 +184,7 @@ impl ServedTool {
             stdin,
             timeout: Duration::from_secs(t.def.timeout_secs),
             output_cap: OUTPUT_CAP,
+            sandbox: t.sandbox.clone(),
         })
     }
 }

@@ -63,6 +63,15 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
         started.envs(super::data_vars::defaults(w, data));
     }
     started.envs(env).envs(w.settings.env_vars());
+    if let Some(sandbox) = &w.sandbox {
+        crate::sandbox::confine_std(&mut started, sandbox).map_err(|source| {
+            ServeError::Wrapped {
+                server: w.server.clone(),
+                program: program.clone(),
+                source,
+            }
+        })?;
+    }
     Ok((program.clone(), started))
 }
 
