@@ -144,7 +144,11 @@ pub(super) fn installed_package(ctx: &Context, item: &QualifiedName) -> Result<P
             package: package.clone(),
             needed_by: None,
         })?;
-    crate::runtime::ensure_data_dir(ctx.paths, &package)?;
+    if let Err(e) = ctx.paths.ensure_package_data_dir(&package) {
+        ctx.reporter.warn(&format!(
+            "cannot create the data folder of {package}: {e} (the tool finds no folder at AGX_DATA_DIR)"
+        ));
+    }
     Ok(load_installed(&dir).map_err(|source| AssembleError::Broken { package, source })?)
 }
 

@@ -104,11 +104,6 @@ pub enum ServeError {
     Filter(#[from] crate::filter::FiltersFileError),
     #[error("could not list the tools of {server}: {detail}")]
     Listing { server: String, detail: String },
-    #[error("cannot create the data folder of {package}: {source}")]
-    DataDir {
-        package: PackageName,
-        source: std::io::Error,
-    },
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -121,10 +116,6 @@ impl From<crate::settings::SettingsError> for ServeError {
 impl crate::error::Hint for ServeError {
     fn hint(&self) -> Option<String> {
         match self {
-            ServeError::DataDir { .. } => Some(
-                "agx's home must be writable (it holds each package's data folder, docs/store.md)"
-                    .into(),
-            ),
             ServeError::Init { .. } => Some(
                 "the package's initialization command failed; fix or reinstall the package".into(),
             ),
@@ -263,13 +254,26 @@ pub fn load_installed(
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
         }
+        let mut notes: Vec<String> = served
+            .as_ref()
+            .and_then(|s| s.note.clone())
+            .into_iter()
+            .collect();
         for package in assembled.packages() {
-            let dir = ensure_data_dir(paths, &package)?;
+            // A home agx cannot write (a read-only mount) still serves: the programs then
+            // find no folder at AGX_DATA_DIR, and the log says why.
+            if let Err(e) = paths.ensure_package_data_dir(&package) {
+                notes.push(format!("cannot create the data folder of {package}: {e}"));
+            }
             if let Assembled::Wrapped(w) = &mut assembled {
-                w.data_dir = Some(dir);
+                w.data_dir = Some(paths.package_data_dir(&package));
             }
         }
-        (assembled, server, served.and_then(|s| s.note))
+        (
+            assembled,
+            server,
+            (!notes.is_empty()).then(|| notes.join("; ")),
+        )
     };
     settings::resolve(paths, &mut assembled)?;
     Ok(Loaded {
@@ -277,16 +281,6 @@ pub fn load_installed(
         server,
         note,
     })
-}
-
-/// The data folder of `package` (`AGX_DATA_DIR`, docs/store.md), created when missing.
-pub fn ensure_data_dir(paths: &AgxPaths, package: &PackageName) -> Result<PathBuf, ServeError> {
-    paths
-        .ensure_package_data_dir(package)
-        .map_err(|source| ServeError::DataDir {
-            package: package.clone(),
-            source,
-        })
 }
 
 /// The filter of `server` (docs/profiles.md): the project's (`agx.toml`, when `agx serve`
