@@ -158,6 +158,29 @@ impl Assembled {
     }
 
     /// The settings of every package whose items the server runs, each package once.
+    /// Confine every program of the server to `permissions` (the user's, which replace what
+    /// the packages declare), each resolved for its own package.
+    pub fn confine_all(&mut self, permissions: &crate::sandbox::Permissions) {
+        use crate::sandbox::resolve_for;
+        match self {
+            Assembled::Wrapped(w) => w.sandbox = Some(resolve_for(permissions, &w.package_dir)),
+            Assembled::Native(a) => {
+                for t in &mut a.tools {
+                    t.sandbox = Some(resolve_for(permissions, &t.package_dir));
+                }
+                for p in &mut a.prompts {
+                    p.sandbox = Some(resolve_for(permissions, &p.package_dir));
+                }
+                for r in &mut a.resources {
+                    r.sandbox = Some(resolve_for(permissions, &r.package_dir));
+                }
+                for s in &mut a.initialization {
+                    s.sandbox = Some(resolve_for(permissions, &s.package_dir));
+                }
+            }
+        }
+    }
+
     /// Every package whose programs the server runs, each once.
     pub fn packages(&self) -> Vec<PackageName> {
         let mut all: Vec<PackageName> = Vec::new();

@@ -104,6 +104,8 @@ pub enum ServeError {
     Filter(#[from] crate::filter::FiltersFileError),
     #[error("could not list the tools of {server}: {detail}")]
     Listing { server: String, detail: String },
+    #[error(transparent)]
+    Permissions(#[from] crate::sandbox::user::PermissionsFileError),
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -139,6 +141,7 @@ impl crate::error::Hint for ServeError {
             ),
             ServeError::Settings(e) => e.hint(),
             ServeError::Filter(e) => e.hint(),
+            ServeError::Permissions(e) => crate::error::Hint::hint(e),
             ServeError::Listing { .. } => Some(
                 "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
                     .into(),
@@ -253,6 +256,9 @@ pub fn load_installed(
         assembled.append_args(args)?;
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
+        }
+        if let Some(mine) = crate::sandbox::user::user_permissions(paths, &server)? {
+            assembled.confine_all(&mine);
         }
         let mut notes: Vec<String> = served
             .as_ref()

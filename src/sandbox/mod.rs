@@ -2,6 +2,7 @@
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
 pub mod permissions;
+pub mod user;
 
 pub use permissions::{Network, Permissions, Resolved};
 
@@ -12,18 +13,22 @@ pub fn for_package(
     package: &crate::manifest::Package,
     server: Option<&str>,
 ) -> Option<std::sync::Arc<Resolved>> {
-    let declared = package.permissions_of(server)?;
+    Some(resolve_for(package.permissions_of(server)?, &package.dir))
+}
+
+/// `declared` resolved for a program of the installed package in `package_dir`.
+pub fn resolve_for(
+    declared: &Permissions,
+    package_dir: &std::path::Path,
+) -> std::sync::Arc<Resolved> {
     let places = permissions::Places {
-        package: package.dir.clone(),
-        data: crate::paths::package_data_of(&package.dir),
+        package: package_dir.to_path_buf(),
+        data: crate::paths::package_data_of(package_dir),
         project: crate::project::discover::find_project(None).ok(),
         home: directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf()),
         tmp: std::env::temp_dir(),
     };
-    Some(std::sync::Arc::new(Permissions::resolve(
-        Some(declared),
-        &places,
-    )))
+    std::sync::Arc::new(Permissions::resolve(Some(declared), &places))
 }
 
 #[cfg(target_os = "linux")]

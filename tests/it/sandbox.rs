@@ -277,3 +277,105 @@ fn a_wrapped_server_is_confined_by_its_own_permissions() {
         std::fs::read_to_string(home.agx_home().join("data/_local/wrapper/result.txt")).unwrap();
     assert_eq!(result, "read-ssh: denied\n");
 }
+
+const FILESYSTEM: &str = "@modelcontextprotocol/server-filesystem";
+const FILESYSTEM_VERSION: &str = "2026.1.14";
+const FILESYSTEM_SERVER: &str = "npm/@modelcontextprotocol/server-filesystem/mcp-server-filesystem";
+
+/// The real npm server-filesystem, allowed `$T` by its own arguments, confined by the user
+/// (`agx permissions set … --write $T/ok`): a write inside `$T/ok` succeeds, one elsewhere in
+/// `$T` fails although the server itself would allow it.
+#[test]
+fn server_filesystem_writes_only_where_the_user_granted() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let out = crate::ecosystem::agx(
+        &home,
+        &["install", &format!("npm:{FILESYSTEM}@{FILESYSTEM_VERSION}")],
+    );
+    assert!(out.status.success(), "{}", crate::ecosystem::stderr(&out));
+    let t = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let t = std::fs::canonicalize(t.path()).unwrap();
+    std::fs::create_dir(t.join("ok")).unwrap();
+    let granted = t.join("ok");
+    let out = crate::ecosystem::agx(
+        &home,
+        &[
+            "permissions",
+            "set",
+            FILESYSTEM_SERVER,
+            "--read",
+            t.to_str().unwrap(),
+            "--write",
+            granted.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", crate::ecosystem::stderr(&out));
+    let shown = crate::ecosystem::agx(&home, &["permissions", "show", FILESYSTEM_SERVER]);
+    assert!(
+        String::from_utf8_lossy(&shown.stdout)
+            .contains(&format!("write: {{data}}, {{tmp}}, {}", granted.display())),
+        "{}",
+        String::from_utf8_lossy(&shown.stdout)
+    );
+
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut serve = crate::ecosystem::command(&home, crate::support::AGX);
+    serve
+        .args(["serve", FILESYSTEM_SERVER, "--"])
+        .arg(&t)
+        .env("TMPDIR", tmp.path());
+    let mut session = crate::ecosystem::Session::spawn(serve);
+    session.initialize();
+    let write = |session: &mut crate::ecosystem::Session, id: u64, path: &std::path::Path| {
+        session.request(
+            id,
+            "tools/call",
+            serde_json::json!({"name": "write_file", "arguments": {
+                "path": path.to_str().unwrap(), "content": "hello"}}),
+        )
+    };
+    let inside = write(&mut session, 2, &granted.join("a.txt"));
+    assert_ne!(inside["result"]["isError"], true, "{inside}");
+    assert_eq!(
+        std::fs::read_to_string(granted.join("a.txt")).unwrap(),
+        "hello"
+    );
+    let outside = write(&mut session, 3, &t.join("b.txt"));
+    assert_eq!(outside["result"]["isError"], true, "{outside}");
+    assert!(!t.join("b.txt").exists());
+    drop(session);
+
+    // Reset: the server's own rules apply again, and it may write anywhere in `$T`.
+    let out = crate::ecosystem::agx(&home, &["permissions", "reset", FILESYSTEM_SERVER]);
+    assert!(out.status.success());
+    let mut serve = crate::ecosystem::command(&home, crate::support::AGX);
+    serve.args(["serve", FILESYSTEM_SERVER, "--"]).arg(&t);
+    let mut session = crate::ecosystem::Session::spawn(serve);
+    session.initialize();
+    let outside = write(&mut session, 2, &t.join("b.txt"));
+    assert_ne!(outside["result"]["isError"], true, "{outside}");
+}
+
+#[test]
+fn bad_permissions_are_refused_before_anything_is_recorded() {
+    let home = TestHome::new();
+    let out = home
+        .agx()
+        .args([
+            "permissions",
+            "set",
+            "acme/x/main",
+            "--write",
+            "relative/dir",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`relative/dir` is a relative path"), "{err}");
+    assert!(!home.agx_home().join("permissions-v1.toml").exists());
+}
