@@ -434,6 +434,12 @@ fn describe_installed(
             info.permissions = crate::sandbox::Permissions::describe(
                 package.manifest.extension.permissions.as_ref(),
             );
+            if let Some(resolved) = crate::sandbox::for_package(&package, None) {
+                info.permissions.push(format!(
+                    "enforced: {}",
+                    crate::sandbox::enforcement(&resolved)
+                ));
+            }
             info.server_permissions = package
                 .servers
                 .iter()

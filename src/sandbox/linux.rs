@@ -51,7 +51,7 @@ pub fn enforced(resolved: &Resolved) -> String {
     };
     let network = match &resolved.network {
         Network::Any => "network any".to_string(),
-        Network::None if abi >= 4 => "no TCP (Landlock), no network namespace".to_string(),
+        Network::None if abi >= 4 => "network none: TCP denied".to_string(),
         Network::None => "network not confined (Landlock ABI < 4 has no network rules)".to_string(),
         other => format!("network `{other}` not confined yet (only \"none\" is enforced)"),
     };

@@ -67,7 +67,7 @@ fn info_shows_declared_permissions_and_says_when_a_package_declares_none() {
     home.agx().arg("install").arg(&declared).assert().success();
     let text = info(&home, "declared");
     for line in [
-        "permissions:\n  read: {package}, {home}/.config/tool\n  write: {data}, {tmp}, {project}/out\n  network: api.github.com\n  env: LANG\n",
+        "permissions:\n  read: {package}, {home}/.config/tool\n  write: {data}, {tmp}, {project}/out\n  network: api.github.com\n  env: LANG\n  enforced: ",
         "    permissions:\n      read: {package}\n      write: {data}, {tmp}\n      network: none\n",
     ] {
         assert!(text.contains(line), "no {line:?} in:\n{text}");
