@@ -291,6 +291,7 @@ pub(crate) mod tests {
                 crate::name::PackageName::parse("acme/demo").unwrap(),
                 &[],
             )),
+            sandbox: None,
         }
     }
 
