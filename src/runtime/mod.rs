@@ -352,7 +352,7 @@ fn log_confinement(assembly: &assemble::Assembly) {
                 join_paths(&resolved.read),
                 join_paths(&resolved.write)
             ),
-            None => tracing::info!(
+            None => tracing::debug!(
                 "sandbox for {package}: {}",
                 crate::sandbox::permissions::NOT_CONFINED
             ),

@@ -34,23 +34,13 @@ pub fn resolve_for(
 #[cfg(target_os = "linux")]
 pub mod linux;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// `agx serve --no-sandbox` (or `AGX_SANDBOX=off`): run every program unconfined.
-static DISABLED: AtomicBool = AtomicBool::new(false);
-
 /// The variable that turns the sandbox off (`off`); `agx serve --no-sandbox` sets it.
 pub const OFF_ENV: &str = "AGX_SANDBOX";
 
-/// Turn the sandbox off for this process (`--no-sandbox`); the caller logs it.
-pub fn disable() {
-    DISABLED.store(true, Ordering::Relaxed);
-}
-
-/// Whether programs are confined in this process: not after [`disable`], nor with
-/// `AGX_SANDBOX=off` in the environment.
+/// Whether programs are confined in this process: not with `AGX_SANDBOX=off` in the
+/// environment (what `agx serve --no-sandbox` sets).
 pub fn enabled() -> bool {
-    !DISABLED.load(Ordering::Relaxed) && std::env::var_os(OFF_ENV).is_none_or(|v| v != "off")
+    std::env::var_os(OFF_ENV).is_none_or(|v| v != "off")
 }
 
 /// What this machine can enforce, for `agx doctor`.

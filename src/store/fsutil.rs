@@ -108,7 +108,7 @@ fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result
         return Ok(());
     }
     let mut permissions = meta.permissions();
-    if permissions.readonly() == !writable {
+    if permissions.readonly() != writable {
         return Ok(());
     }
     #[allow(clippy::permissions_set_readonly_false)] // Windows: clears the attribute only.

@@ -166,3 +166,33 @@ fn server_memory_keeps_its_graph_in_the_data_folder_across_an_update() {
         "{read}"
     );
 }
+
+/// A skill copied out of the read-only store is the user's: its files are writable.
+#[cfg(unix)]
+#[test]
+fn a_skill_copy_from_the_read_only_store_is_writable() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = TestHome::new();
+    let dir = home.home().join("sk");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"sk\"\nversion = \"1.0.0\"\ndescription = \"d\"\n\n[extension]\nskills = [\"review\"]\n",
+            ),
+            (
+                "skills/review/SKILL.md",
+                "---\nname: review\ndescription: Reviews.\n---\nReview.\n",
+            ),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    home.agx()
+        .args(["install-skill", "claude-code", "sk/review"])
+        .assert()
+        .success();
+    let copy = home.home().join(".claude/skills/review/SKILL.md");
+    let mode = std::fs::metadata(&copy).unwrap().permissions().mode();
+    assert_ne!(mode & 0o200, 0, "{} is read-only", copy.display());
+}

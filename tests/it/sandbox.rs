@@ -379,3 +379,65 @@ fn bad_permissions_are_refused_before_anything_is_recorded() {
     assert!(err.contains("`relative/dir` is a relative path"), "{err}");
     assert!(!home.agx_home().join("permissions-v1.toml").exists());
 }
+
+const FETCH_VERSION: &str = "2026.10.19";
+const FETCH_SERVER: &str = "pypi/mcp-server-fetch/mcp-server-fetch";
+
+/// The real PyPI mcp-server-fetch under the user's `--network none` cannot reach a loopback
+/// page; with `loopback` it can.
+#[test]
+fn network_none_stops_mcp_server_fetch_and_loopback_lets_it_through() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let out = crate::ecosystem::agx(
+        &home,
+        &[
+            "install",
+            &format!("pypi:mcp-server-fetch=={FETCH_VERSION}"),
+        ],
+    );
+    assert!(out.status.success(), "{}", crate::ecosystem::stderr(&out));
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(
+        site.path().join("page.html"),
+        "<html><body><p>hello from loopback</p></body></html>",
+    )
+    .unwrap();
+    let server = crate::support::http::HttpServer::serve(site.path());
+    let url = format!("{}/page.html", server.url());
+    let fetch = |network: &str| -> serde_json::Value {
+        let out = crate::ecosystem::agx(
+            &home,
+            &["permissions", "set", FETCH_SERVER, "--network", network],
+        );
+        assert!(out.status.success(), "{}", crate::ecosystem::stderr(&out));
+        let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let mut serve = crate::ecosystem::command(&home, crate::support::AGX);
+        serve
+            .args([
+                "serve",
+                FETCH_SERVER,
+                "--",
+                "--ignore-robots-txt",
+                "--allow-private-ips",
+            ])
+            .env("TMPDIR", tmp.path());
+        let mut session = crate::ecosystem::Session::spawn(serve);
+        session.initialize();
+        session.request(
+            2,
+            "tools/call",
+            serde_json::json!({"name": "fetch", "arguments": {"url": url, "raw": true}}),
+        )
+    };
+    let denied = fetch("none");
+    assert_eq!(denied["result"]["isError"], true, "{denied}");
+    let allowed = fetch("loopback");
+    assert!(
+        allowed.to_string().contains("hello from loopback"),
+        "{allowed}"
+    );
+}
