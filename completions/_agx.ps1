@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('clients', 'clients', [CompletionResultType]::ParameterValue, 'List supported MCP clients, their config files and the agx entries in them')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find drift between recorded client entries, client files and the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Set, show and remove the values of packages'' settings and secrets')
+            [CompletionResult]::new('permissions', 'permissions', [CompletionResultType]::ParameterValue, 'Set, show and reset your permissions of a server (docs/sandbox.md)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one installed tool as `agx serve` would, and print its result')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Render one installed prompt as `agx serve` would, and print its messages')
@@ -94,6 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove even when other packages or client entries depend on it')
+            [CompletionResult]::new('--purge', '--purge', [CompletionResultType]::ParameterName, 'Also remove the packages'' data folders (kept otherwise, docs/store.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -630,6 +632,89 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;config;help;help' {
             break
         }
+        'agx;permissions' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agx;permissions;set' {
+            [CompletionResult]::new('--read', '--read', [CompletionResultType]::ParameterName, 'A path it may read: absolute, or `{package}`, `{data}`, `{project}`, `{home}/…`, `{tmp}` followed by `/…` (repeat for more)')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'A path it may read and write (same forms; repeat for more)')
+            [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, '`none`, `loopback`, `any`, or a host (repeat for a list)')
+            [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'A variable passed through from agx''s environment (repeat for more)')
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;permissions;show' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;permissions;reset' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;permissions;help' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agx;permissions;help;set' {
+            break
+        }
+        'agx;permissions;help;show' {
+            break
+        }
+        'agx;permissions;help;reset' {
+            break
+        }
+        'agx;permissions;help;help' {
+            break
+        }
         'agx;serve' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
@@ -639,6 +724,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--no-sandbox', '--no-sandbox', [CompletionResultType]::ParameterName, 'Run the server''s programs unconfined, whatever their permissions (docs/sandbox.md); the log says so. The same as AGX_SANDBOX=off')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -803,6 +889,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('clients', 'clients', [CompletionResultType]::ParameterValue, 'List supported MCP clients, their config files and the agx entries in them')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find drift between recorded client entries, client files and the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Set, show and remove the values of packages'' settings and secrets')
+            [CompletionResult]::new('permissions', 'permissions', [CompletionResultType]::ParameterValue, 'Set, show and reset your permissions of a server (docs/sandbox.md)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one installed tool as `agx serve` would, and print its result')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Render one installed prompt as `agx serve` would, and print its messages')
@@ -916,6 +1003,21 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;config;list' {
+            break
+        }
+        'agx;help;permissions' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            break
+        }
+        'agx;help;permissions;set' {
+            break
+        }
+        'agx;help;permissions;show' {
+            break
+        }
+        'agx;help;permissions;reset' {
             break
         }
         'agx;help;serve' {

@@ -70,6 +70,9 @@ _agx() {
             agx,pack)
                 cmd="agx__subcmd__pack"
                 ;;
+            agx,permissions)
+                cmd="agx__subcmd__permissions"
+                ;;
             agx,prompt)
                 cmd="agx__subcmd__prompt"
                 ;;
@@ -193,6 +196,9 @@ _agx() {
             agx__subcmd__help,pack)
                 cmd="agx__subcmd__help__subcmd__pack"
                 ;;
+            agx__subcmd__help,permissions)
+                cmd="agx__subcmd__help__subcmd__permissions"
+                ;;
             agx__subcmd__help,prompt)
                 cmd="agx__subcmd__help__subcmd__prompt"
                 ;;
@@ -244,6 +250,15 @@ _agx() {
             agx__subcmd__help__subcmd__config,unset)
                 cmd="agx__subcmd__help__subcmd__config__subcmd__unset"
                 ;;
+            agx__subcmd__help__subcmd__permissions,reset)
+                cmd="agx__subcmd__help__subcmd__permissions__subcmd__reset"
+                ;;
+            agx__subcmd__help__subcmd__permissions,set)
+                cmd="agx__subcmd__help__subcmd__permissions__subcmd__set"
+                ;;
+            agx__subcmd__help__subcmd__permissions,show)
+                cmd="agx__subcmd__help__subcmd__permissions__subcmd__show"
+                ;;
             agx__subcmd__help__subcmd__registry,add)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__add"
                 ;;
@@ -261,6 +276,30 @@ _agx() {
                 ;;
             agx__subcmd__help__subcmd__registry,yank)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__yank"
+                ;;
+            agx__subcmd__permissions,help)
+                cmd="agx__subcmd__permissions__subcmd__help"
+                ;;
+            agx__subcmd__permissions,reset)
+                cmd="agx__subcmd__permissions__subcmd__reset"
+                ;;
+            agx__subcmd__permissions,set)
+                cmd="agx__subcmd__permissions__subcmd__set"
+                ;;
+            agx__subcmd__permissions,show)
+                cmd="agx__subcmd__permissions__subcmd__show"
+                ;;
+            agx__subcmd__permissions__subcmd__help,help)
+                cmd="agx__subcmd__permissions__subcmd__help__subcmd__help"
+                ;;
+            agx__subcmd__permissions__subcmd__help,reset)
+                cmd="agx__subcmd__permissions__subcmd__help__subcmd__reset"
+                ;;
+            agx__subcmd__permissions__subcmd__help,set)
+                cmd="agx__subcmd__permissions__subcmd__help__subcmd__set"
+                ;;
+            agx__subcmd__permissions__subcmd__help,show)
+                cmd="agx__subcmd__permissions__subcmd__help__subcmd__show"
                 ;;
             agx__subcmd__registry,add)
                 cmd="agx__subcmd__registry__subcmd__add"
@@ -311,7 +350,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +744,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools new validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1015,6 +1054,62 @@ _agx() {
         agx__subcmd__help__subcmd__pack)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__permissions)
+            opts="set show reset"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__permissions__subcmd__reset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__permissions__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__permissions__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1566,6 +1661,180 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__permissions)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version set show reset help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help)
+            opts="set show reset help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help__subcmd__reset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__reset)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__set)
+            opts="-q -v -h -V --read --write --network --env --registry --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --read)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --network)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__show)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__prompt)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --arg --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1919,7 +2188,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__serve)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --no-sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2019,7 +2288,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --purge --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
+            cand permissions 'Set, show and reset your permissions of a server (docs/sandbox.md)'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -89,6 +90,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --force 'Remove even when other packages or client entries depend on it'
+            cand --purge 'Also remove the packages'' data folders (kept otherwise, docs/store.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -581,6 +583,80 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config;help;help'= {
         }
+        &'agx;permissions'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
+            cand show 'Print the permissions you recorded for a server'
+            cand reset 'Forget the permissions you recorded: the package''s own apply again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;permissions;set'= {
+            cand --read 'A path it may read: absolute, or `{package}`, `{data}`, `{project}`, `{home}/…`, `{tmp}` followed by `/…` (repeat for more)'
+            cand --write 'A path it may read and write (same forms; repeat for more)'
+            cand --network '`none`, `loopback`, `any`, or a host (repeat for a list)'
+            cand --env 'A variable passed through from agx''s environment (repeat for more)'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;permissions;show'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;permissions;reset'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;permissions;help'= {
+            cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
+            cand show 'Print the permissions you recorded for a server'
+            cand reset 'Forget the permissions you recorded: the package''s own apply again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;permissions;help;set'= {
+        }
+        &'agx;permissions;help;show'= {
+        }
+        &'agx;permissions;help;reset'= {
+        }
+        &'agx;permissions;help;help'= {
+        }
         &'agx;serve'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
@@ -590,6 +666,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand --no-sandbox 'Run the server''s programs unconfined, whatever their permissions (docs/sandbox.md); the log says so. The same as AGX_SANDBOX=off'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -745,6 +822,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
+            cand permissions 'Set, show and reset your permissions of a server (docs/sandbox.md)'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -827,6 +905,17 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;config;unset'= {
         }
         &'agx;help;config;list'= {
+        }
+        &'agx;help;permissions'= {
+            cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
+            cand show 'Print the permissions you recorded for a server'
+            cand reset 'Forget the permissions you recorded: the package''s own apply again'
+        }
+        &'agx;help;permissions;set'= {
+        }
+        &'agx;help;permissions;show'= {
+        }
+        &'agx;help;permissions;reset'= {
         }
         &'agx;help;serve'= {
         }

@@ -92,6 +92,9 @@ pub enum Command {
     /// Set, show and remove the values of packages' settings and secrets.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Set, show and reset your permissions of a server (docs/sandbox.md).
+    #[command(subcommand)]
+    Permissions(PermissionsCommand),
     /// Run a package's server as an MCP server (stdio, or Streamable HTTP on loopback).
     Serve(ServeArgs),
     /// Run one installed tool as `agx serve` would, and print its result.
@@ -242,6 +245,9 @@ pub struct UninstallArgs {
     /// Remove even when other packages or client entries depend on it.
     #[arg(long)]
     pub force: bool,
+    /// Also remove the packages' data folders (kept otherwise, docs/store.md).
+    #[arg(long)]
+    pub purge: bool,
 }
 
 #[derive(Debug, Args)]
@@ -567,6 +573,43 @@ pub enum ConfigCommand {
     List(ConfigListArgs),
 }
 
+#[derive(Debug, Subcommand)]
+pub enum PermissionsCommand {
+    /// Record what a server may touch, replacing what its package declares (unset keys take
+    /// the defaults: read the package, write {data} and {tmp}, network any).
+    Set(PermissionsSetArgs),
+    /// Print the permissions you recorded for a server.
+    Show(PermissionsServerArgs),
+    /// Forget the permissions you recorded: the package's own apply again.
+    Reset(PermissionsServerArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PermissionsServerArgs {
+    /// The server, as `publisher/name/server` (`agx info PKG` lists them).
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+}
+
+#[derive(Debug, Args)]
+pub struct PermissionsSetArgs {
+    #[command(flatten)]
+    pub target: PermissionsServerArgs,
+    /// A path it may read: absolute, or `{package}`, `{data}`, `{project}`, `{home}/…`,
+    /// `{tmp}` followed by `/…` (repeat for more).
+    #[arg(long, value_name = "PATH")]
+    pub read: Vec<String>,
+    /// A path it may read and write (same forms; repeat for more).
+    #[arg(long, value_name = "PATH")]
+    pub write: Vec<String>,
+    /// `none`, `loopback`, `any`, or a host (repeat for a list).
+    #[arg(long, value_name = "NETWORK")]
+    pub network: Vec<String>,
+    /// A variable passed through from agx's environment (repeat for more).
+    #[arg(long, value_name = "NAME")]
+    pub env: Vec<String>,
+}
+
 #[derive(Debug, Args)]
 pub struct ConfigKeyArgs {
     /// The package, as `publisher/name`.
@@ -638,6 +681,10 @@ pub struct ServeArgs {
     /// server.
     #[arg(last = true, value_name = "ARG")]
     pub args: Vec<String>,
+    /// Run the server's programs unconfined, whatever their permissions (docs/sandbox.md);
+    /// the log says so. The same as AGX_SANDBOX=off.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 #[derive(Debug, Args)]

@@ -28,6 +28,7 @@ pub mod regular_file;
 pub mod report;
 pub mod resolve;
 pub mod runtime;
+pub mod sandbox;
 pub mod settings;
 pub mod skills;
 pub mod store;

@@ -100,10 +100,91 @@ impl AgxPaths {
         self.home.join("data-v1")
     }
 
-    /// `plugin-data-v1/<publisher>/<name>/`: a package's own data folder (an imported
-    /// plugin's `${CLAUDE_PLUGIN_DATA}`), outside the store and kept across its versions.
-    pub fn plugin_data_dir(&self, package: &crate::name::PackageName) -> PathBuf {
+    /// `data/<publisher>/<name>/`: a package's own data folder (`{data}`, `AGX_DATA_DIR`,
+    /// `${package.data}`, an imported plugin's `${CLAUDE_PLUGIN_DATA}`), outside the store
+    /// and kept across its versions and uninstalls (docs/store.md, "Data folders").
+    pub fn package_data_dir(&self, package: &crate::name::PackageName) -> PathBuf {
         let (publisher, name) = package.path_segments();
-        self.home.join("plugin-data-v1").join(publisher).join(name)
+        self.home.join(PACKAGE_DATA).join(publisher).join(name)
+    }
+
+    /// [`AgxPaths::package_data_dir`], created when missing. A folder left by an older agx
+    /// under `plugin-data-v1/` is moved here first, so a plugin keeps what it stored.
+    pub fn ensure_package_data_dir(
+        &self,
+        package: &crate::name::PackageName,
+    ) -> std::io::Result<PathBuf> {
+        let dir = self.package_data_dir(package);
+        if !dir.is_dir() {
+            let (publisher, name) = package.path_segments();
+            let legacy = self.home.join("plugin-data-v1").join(publisher).join(name);
+            if let Some(parent) = dir.parent() {
+                fs_err::create_dir_all(parent)?;
+            }
+            if legacy.is_dir() {
+                fs_err::rename(&legacy, &dir)?;
+            } else {
+                fs_err::create_dir_all(&dir)?;
+            }
+        }
+        Ok(dir)
+    }
+}
+
+/// The folder under agx's home holding the packages' data folders.
+const PACKAGE_DATA: &str = "data";
+
+/// The data folder ([`AgxPaths::package_data_dir`]) of the package whose installed version
+/// folder is `version_dir` (`<home>/store-v1/<publisher>/<name>/<version>/`); `None` for a
+/// folder outside a store (a package run from its source folder).
+pub fn package_data_of(version_dir: &std::path::Path) -> Option<PathBuf> {
+    let versions = version_dir.parent()?;
+    let publisher = versions.parent()?;
+    let store = publisher.parent()?;
+    if store.file_name()? != "store-v1" {
+        return None;
+    }
+    Some(
+        store
+            .parent()?
+            .join(PACKAGE_DATA)
+            .join(publisher.file_name()?)
+            .join(versions.file_name()?),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::PackageName;
+
+    #[test]
+    fn a_version_folder_maps_to_its_packages_data_folder() {
+        let paths = AgxPaths::under(PathBuf::from("/h"), true);
+        let name = PackageName::parse("npm/@scope/x").unwrap();
+        let (publisher, segment) = name.path_segments();
+        let version_dir = paths
+            .store_dir()
+            .join(publisher)
+            .join(segment)
+            .join("1.0.0");
+        assert_eq!(
+            package_data_of(&version_dir),
+            Some(paths.package_data_dir(&name))
+        );
+        assert_eq!(package_data_of(std::path::Path::new("/src/pkg")), None);
+    }
+
+    #[test]
+    fn a_legacy_plugin_data_folder_moves_to_the_data_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(tmp.path().to_path_buf(), true);
+        let name = PackageName::parse("acme/p").unwrap();
+        let legacy = tmp.path().join("plugin-data-v1/acme/p");
+        fs_err::create_dir_all(&legacy).unwrap();
+        fs_err::write(legacy.join("kept.txt"), "x").unwrap();
+        let dir = paths.ensure_package_data_dir(&name).unwrap();
+        assert_eq!(fs_err::read_to_string(dir.join("kept.txt")).unwrap(), "x");
+        assert!(!legacy.exists());
     }
 }

@@ -30,6 +30,10 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
         }
     }
     ctx.printer.out(out)?;
+    if !args.json {
+        ctx.printer
+            .status("Sandbox", &crate::sandbox::machine_summary());
+    }
     let open = report.findings.iter().filter(|f| !f.fixed).count()
         + report.skill_findings.iter().filter(|f| !f.fixed).count();
     if open == 0 {

@@ -237,6 +237,12 @@ fn package_text(info: &PackageInfo) -> String {
             if let Some(filter) = info.filters.get(&s.name) {
                 write_filter(&mut out, "    ", filter);
             }
+            if let Some(lines) = info.server_permissions.get(&s.name) {
+                out.push_str("    permissions:\n");
+                for line in lines {
+                    let _ = writeln!(out, "      {line}");
+                }
+            }
         }
     }
     if !info.tools.is_empty() {
@@ -249,6 +255,12 @@ fn package_text(info: &PackageInfo) -> String {
         out.push_str("prompts:\n");
         for p in &info.prompts {
             let _ = writeln!(out, "  {}{}{}", p.name, args(p), dash(&p.description));
+        }
+    }
+    if !info.permissions.is_empty() {
+        out.push_str("permissions:\n");
+        for line in &info.permissions {
+            let _ = writeln!(out, "  {line}");
         }
     }
     if !info.settings.is_empty() {

@@ -21,6 +21,7 @@ pub mod lock;
 pub mod new;
 pub mod outdated;
 pub mod pack;
+pub mod permissions;
 pub mod prompt;
 pub mod registry;
 pub mod remove;
@@ -97,6 +98,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Config(a) => config::run(&ctx, a),
+        Command::Permissions(a) => permissions::run(&ctx, a),
         Command::Serve(a) => serve::run(&ctx, a),
         Command::Call(a) => call::run(&ctx, a),
         Command::Prompt(a) => prompt::run(&ctx, a),

@@ -13,6 +13,11 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> CliResult {
     // Bad arguments are reported before the hand-off (the helper would report them alike).
     let served = runtime::Served::parse(&args.server)?;
     let listen = Listen::parse(args.http.as_deref())?;
+    if args.no_sandbox {
+        // SAFETY: agx has started no other thread yet; the variable reaches the helper that
+        // `hand_off` starts and every program of the server.
+        unsafe { std::env::set_var(crate::sandbox::OFF_ENV, "off") };
+    }
     handoff::hand_off(
         &args.server,
         args.http.as_deref(),

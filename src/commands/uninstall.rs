@@ -15,7 +15,7 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
         .iter()
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let report = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force)?;
+    let report = ops::uninstall::uninstall(&ctx.ops()?, &names, args.force, args.purge)?;
     let done = report.store;
     for broken in &done.broken {
         ctx.printer
@@ -32,6 +32,10 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
             let _ = write!(what, "; kept: held by project {}", projects.join(", "));
         }
         ctx.printer.status("Removed", &what);
+    }
+    for data in &report.purged {
+        ctx.printer
+            .status("Purged", &format!("data folder {}", data.display()));
     }
     for (copy, outcome) in &report.skills.removed {
         let verb = match outcome {

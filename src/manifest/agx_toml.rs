@@ -76,6 +76,7 @@ pub struct ManifestDraft {
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
     pub settings: Vec<crate::settings::Setting>,
+    pub permissions: Option<crate::sandbox::Permissions>,
     pub resources: Vec<Declaration>,
     pub skills: Vec<Declaration>,
     /// Where each declaration was written, for findings that point at it.
@@ -130,6 +131,7 @@ impl ManifestDraft {
                 tools: self.tools,
                 prompts: self.prompts,
                 settings: self.settings,
+                permissions: self.permissions,
                 resources: self.resources,
                 skills: self.skills,
             },
@@ -159,6 +161,7 @@ const EXTENSION_KEYS: &[&str] = &[
     "resources",
     "settings",
     "skills",
+    "permissions",
 ];
 const DECLARATION_KEYS: &[&str] = &["name", "description", "title"];
 
@@ -349,6 +352,15 @@ fn read_extension(
     }
     if let Some(entry) = t.get("settings") {
         draft.settings = super::items::read_settings(f, file, &entry.value);
+    }
+    if let Some(entry) = t.get("permissions") {
+        draft.permissions = super::items::read_permissions(
+            f,
+            file,
+            &entry.value,
+            entry.key_span.clone(),
+            "[extension.permissions]",
+        );
     }
     for kind in Kind::DECLARED {
         let Some(entry) = t.get(kind.plural()) else {

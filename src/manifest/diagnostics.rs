@@ -110,6 +110,8 @@ codes! {
     SECRET_WITH_DEFAULT = "E038" "secret-with-default" Error "a secret setting has a default";
     DUPLICATE_SETTING_ENV = "E039" "duplicate-setting-env" Error "two settings use one `env` name";
     RESERVED_SETTING_ENV = "E040" "reserved-setting-env" Error "a setting's `env` name starts with AGX_, which agx reserves";
+    INVALID_PERMISSION = "E041" "invalid-permission" Error "a permission path is relative, has an unknown placeholder or `..`, or an `env` entry is not a variable name";
+    INVALID_NETWORK = "E042" "invalid-network" Error "`network` is not none, loopback, any or a list of hosts";
     INVALID_RESOURCE_URI = "E100" "invalid-resource-uri" Error "a resource's `uri` (or the URIs its `uri_template` makes) is not an absolute URI";
     INVALID_URI_TEMPLATE = "E101" "invalid-uri-template" Error "a `uri_template` does not parse (`{name}` and `{+name}` variables)";
     TEMPLATE_VARIABLE_MISMATCH = "E102" "template-variable-mismatch" Error "the variables of a `uri_template` differ from its declared `[[variables]]`";

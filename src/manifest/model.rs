@@ -69,6 +69,15 @@ impl Package {
     pub fn root_dir(&self) -> PathBuf {
         self.dir.join(&self.manifest.extension.root)
     }
+
+    /// The permissions `server` declares: its own, else the package's; `None` when neither
+    /// declares any (docs/sandbox.md).
+    pub fn permissions_of(&self, server: Option<&str>) -> Option<&crate::sandbox::Permissions> {
+        server
+            .and_then(|name| self.server(name))
+            .and_then(|s| s.permissions.as_ref())
+            .or(self.manifest.extension.permissions.as_ref())
+    }
 }
 
 /// `agx.toml`.
@@ -105,6 +114,9 @@ pub struct ExtensionDecl {
     /// `[extension.settings.<key>]`, in declaration order (docs/settings.md).
     #[serde(default)]
     pub settings: Vec<crate::settings::Setting>,
+    /// `[extension.permissions]` (docs/sandbox.md); `None` when the package declares none.
+    #[serde(default)]
+    pub permissions: Option<crate::sandbox::Permissions>,
     pub resources: Vec<Declaration>,
     /// Skill folders, `skills/<name>/` at the package's top (docs/skills.md).
     #[serde(default)]
@@ -289,6 +301,9 @@ pub struct ServerDef {
     pub url: Option<String>,
     /// HTTP headers sent to the remote `url`.
     pub headers: BTreeMap<String, String>,
+    /// The server's own permissions, in place of the package's (docs/sandbox.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<crate::sandbox::Permissions>,
     pub location: SourceLocation,
 }
 

@@ -104,6 +104,7 @@ pub fn call(
         def: def.clone(),
         package_dir: package.dir.clone(),
         settings: resolved_settings(ctx, &package, &format!("tool {name}"))?,
+        sandbox: crate::sandbox::for_package(&package, None),
     };
     let schema = exposed.def.input_schema();
     refuse_unknown_names(&name, &schema, pairs)?;
@@ -143,6 +144,11 @@ pub(super) fn installed_package(ctx: &Context, item: &QualifiedName) -> Result<P
             package: package.clone(),
             needed_by: None,
         })?;
+    if let Err(e) = ctx.paths.ensure_package_data_dir(&package) {
+        ctx.reporter.warn(&format!(
+            "cannot create the data folder of {package}: {e} (the tool finds no folder at AGX_DATA_DIR)"
+        ));
+    }
     Ok(load_installed(&dir).map_err(|source| AssembleError::Broken { package, source })?)
 }
 

@@ -188,6 +188,13 @@ pub struct PackageInfo {
     /// (`hooks`, `agents`, `commands`, `lsp servers`, `output styles`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_carried: Vec<String>,
+    /// What the package's programs may do (docs/sandbox.md), one line each; known when the
+    /// definition files were read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<String>,
+    /// Servers that declare permissions of their own, with them, one line each.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub server_permissions: BTreeMap<String, Vec<String>>,
     /// Server instructions by server name, known when the definition files were read.
     #[serde(skip)]
     pub instructions: BTreeMap<String, String>,
@@ -424,6 +431,26 @@ fn describe_installed(
                 .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
                 .collect();
             info.settings = resolved_settings(ctx, name, &package.manifest.extension.settings);
+            info.permissions = crate::sandbox::Permissions::describe(
+                package.manifest.extension.permissions.as_ref(),
+            );
+            if let Some(resolved) = crate::sandbox::for_package(&package, None) {
+                info.permissions.push(format!(
+                    "enforced: {}",
+                    crate::sandbox::enforcement(&resolved)
+                ));
+            }
+            info.server_permissions = package
+                .servers
+                .iter()
+                .filter_map(|s| {
+                    let own = s.permissions.as_ref()?;
+                    Some((
+                        s.name.to_string(),
+                        crate::sandbox::Permissions::describe(Some(own)),
+                    ))
+                })
+                .collect();
             if let Some(p) = &info.installed
                 && matches!(p.source, Source::Plugin { .. })
             {
@@ -552,6 +579,8 @@ fn package_info(
         resources: extension.resources,
         skills: extension.skills,
         not_carried: Vec::new(),
+        permissions: Vec::new(),
+        server_permissions: BTreeMap::new(),
         instructions: BTreeMap::new(),
         filters: BTreeMap::new(),
     }

@@ -27,6 +27,7 @@ pub fn prompt(ctx: &Context, prompt: &str, pairs: &[String]) -> Result<GetPrompt
         def: def.clone(),
         package_dir: package.dir.clone(),
         settings: resolved_settings(ctx, &package, &format!("prompt {name}"))?,
+        sandbox: crate::sandbox::for_package(&package, None),
     };
     let args = arguments(&Value::Null, None, pairs)?;
     Ok(crate::runtime::render_prompt(&exposed, args)?)

@@ -11,6 +11,7 @@ use crate::manifest::{
     ToolDef, load_installed, load_package, snapshot,
 };
 use crate::name::{ItemRef, PackageName, QualifiedName};
+use crate::sandbox::Resolved;
 use crate::settings::PackageSettings;
 
 /// Finds an installed package's folder: `Ok(None)` when it is not installed, `Err` when the
@@ -28,6 +29,8 @@ pub struct ExposedTool {
     pub package_dir: PathBuf,
     /// The settings of the tool's package (declared here, resolved by `runtime::settings`).
     pub settings: Arc<PackageSettings>,
+    /// What its package lets it touch, when it declares permissions (docs/sandbox.md).
+    pub sandbox: Option<Arc<Resolved>>,
 }
 
 /// A prompt as the server exposes it.
@@ -38,6 +41,7 @@ pub struct ExposedPrompt {
     pub def: PromptDef,
     pub package_dir: PathBuf,
     pub settings: Arc<PackageSettings>,
+    pub sandbox: Option<Arc<Resolved>>,
 }
 
 /// A resource as the server exposes it.
@@ -50,6 +54,7 @@ pub struct ExposedResource {
     pub package_dir: PathBuf,
     /// The settings of the resource's package, passed to its command and completions.
     pub settings: Arc<PackageSettings>,
+    pub sandbox: Option<Arc<Resolved>>,
 }
 
 /// A command run once before the server answers.
@@ -63,6 +68,7 @@ pub struct InitStep {
     pub package: PackageName,
     pub env: Vec<(String, String)>,
     pub timeout_secs: u64,
+    pub sandbox: Option<Arc<Resolved>>,
 }
 
 /// A server whose tools and prompts agx serves itself.
@@ -102,6 +108,8 @@ pub struct WrappedServer {
     /// What `${package.data}` names (an imported plugin's `${CLAUDE_PLUGIN_DATA}`), set by
     /// `agx serve` from agx's home.
     pub data_dir: Option<PathBuf>,
+    /// What the server's permissions let it touch, when it declares any (docs/sandbox.md).
+    pub sandbox: Option<Arc<Resolved>>,
 }
 
 #[derive(Debug)]
@@ -150,6 +158,51 @@ impl Assembled {
     }
 
     /// The settings of every package whose items the server runs, each package once.
+    /// Confine every program of the server to `permissions` (the user's, which replace what
+    /// the packages declare), each resolved for its own package.
+    pub fn confine_all(&mut self, permissions: &crate::sandbox::Permissions) {
+        use crate::sandbox::resolve_for;
+        match self {
+            Assembled::Wrapped(w) => w.sandbox = Some(resolve_for(permissions, &w.package_dir)),
+            Assembled::Native(a) => {
+                for t in &mut a.tools {
+                    t.sandbox = Some(resolve_for(permissions, &t.package_dir));
+                }
+                for p in &mut a.prompts {
+                    p.sandbox = Some(resolve_for(permissions, &p.package_dir));
+                }
+                for r in &mut a.resources {
+                    r.sandbox = Some(resolve_for(permissions, &r.package_dir));
+                }
+                for s in &mut a.initialization {
+                    s.sandbox = Some(resolve_for(permissions, &s.package_dir));
+                }
+            }
+        }
+    }
+
+    /// Every package whose programs the server runs, each once.
+    pub fn packages(&self) -> Vec<PackageName> {
+        let mut all: Vec<PackageName> = Vec::new();
+        let found: Vec<&PackageName> = match self {
+            Assembled::Wrapped(w) => vec![&w.server.package],
+            Assembled::Native(a) => a
+                .tools
+                .iter()
+                .map(|t| &t.qualified.package)
+                .chain(a.prompts.iter().map(|p| &p.qualified.package))
+                .chain(a.resources.iter().map(|r| &r.qualified.package))
+                .chain(a.initialization.iter().map(|s| &s.package))
+                .collect(),
+        };
+        for package in found {
+            if !all.contains(package) {
+                all.push(package.clone());
+            }
+        }
+        all
+    }
+
     pub fn settings(&self) -> Vec<Arc<PackageSettings>> {
         let mut all: Vec<Arc<PackageSettings>> = Vec::new();
         let found: Vec<&Arc<PackageSettings>> = match self {
@@ -486,6 +539,7 @@ fn assemble_from(
             code_cache: None,
             code_cache_problem: None,
             data_dir: None,
+            sandbox: crate::sandbox::for_package(owner, Some(server.item.as_str())),
         }));
     }
 
@@ -534,8 +588,14 @@ fn assemble_from(
         }
     }
 
-    let mut resources: Vec<(QualifiedName, ResourceDef, PathBuf, Arc<PackageSettings>)> =
-        Vec::new();
+    type Found = (
+        QualifiedName,
+        ResourceDef,
+        PathBuf,
+        Arc<PackageSettings>,
+        Option<Arc<Resolved>>,
+    );
+    let mut resources: Vec<Found> = Vec::new();
     for reference in &def.resources {
         let (pkg, resource) = resolve(owner, reference, loader, |p, n| p.resource(n).cloned())
             .map_err(|reason| match reason {
@@ -566,6 +626,7 @@ fn assemble_from(
             resource,
             pkg.dir.clone(),
             declared_settings(&pkg),
+            crate::sandbox::for_package(&pkg, None),
         ));
     }
 
@@ -596,10 +657,16 @@ fn assemble_from(
                 .chain(def.env.iter().map(|(k, v)| (k.clone(), v.clone())))
                 .collect(),
             timeout_secs: crate::manifest::DEFAULT_TOOL_TIMEOUT_SECS,
+            sandbox: crate::sandbox::for_package(owner, Some(server.item.as_str())),
         });
     }
     for (qualified, tool, pkg) in &tools {
-        initialization.extend(tool_init_step(qualified, tool, &pkg.dir));
+        initialization.extend(tool_init_step(
+            qualified,
+            tool,
+            &pkg.dir,
+            crate::sandbox::for_package(pkg, None),
+        ));
     }
 
     Ok(Assembled::Native(Assembly {
@@ -617,6 +684,7 @@ fn assemble_from(
                 def,
                 package_dir: pkg.dir.clone(),
                 settings: declared_settings(&pkg),
+                sandbox: crate::sandbox::for_package(&pkg, None),
             })
             .collect(),
         prompts: prompts
@@ -628,18 +696,20 @@ fn assemble_from(
                 def,
                 package_dir: pkg.dir.clone(),
                 settings: declared_settings(&pkg),
+                sandbox: crate::sandbox::for_package(&pkg, None),
             })
             .collect(),
         resources: resources
             .into_iter()
             .zip(resource_names)
             .map(
-                |((qualified, def, package_dir, settings), exposed)| ExposedResource {
+                |((qualified, def, package_dir, settings, sandbox), exposed)| ExposedResource {
                     exposed,
                     qualified,
                     def,
                     package_dir,
                     settings,
+                    sandbox,
                 },
             )
             .collect(),
@@ -733,6 +803,7 @@ pub fn tool_init_step(
     qualified: &QualifiedName,
     tool: &ToolDef,
     dir: &std::path::Path,
+    sandbox: Option<Arc<Resolved>>,
 ) -> Option<InitStep> {
     let command = tool.initialization.as_ref()?;
     Some(InitStep {
@@ -742,15 +813,21 @@ pub fn tool_init_step(
         package: qualified.package.clone(),
         env: tool_env(dir, qualified, &tool.env),
         timeout_secs: tool.timeout_secs,
+        sandbox,
     })
 }
 
-/// `AGX_PACKAGE_DIR` and `AGX_PACKAGE`.
+/// `AGX_PACKAGE_DIR`, `AGX_PACKAGE` and, for an installed package, `AGX_DATA_DIR` (its
+/// data folder outside the store, docs/store.md).
 pub fn package_env(dir: &std::path::Path, package: &PackageName) -> Vec<(String, String)> {
-    vec![
+    let mut env = vec![
         ("AGX_PACKAGE_DIR".into(), dir.display().to_string()),
         ("AGX_PACKAGE".into(), package.to_string()),
-    ]
+    ];
+    if let Some(data) = crate::paths::package_data_of(dir) {
+        env.push(("AGX_DATA_DIR".into(), data.display().to_string()));
+    }
+    env
 }
 
 impl ExposedPrompt {

@@ -30,6 +30,7 @@ struct Offer {
     source: CompletionSource,
     package_dir: PathBuf,
     env: Vec<(String, String)>,
+    sandbox: Option<std::sync::Arc<crate::sandbox::Resolved>>,
 }
 
 /// Every completion a server offers, by (target, argument name).
@@ -50,6 +51,7 @@ impl Completions {
                         source: source.clone(),
                         package_dir: p.package_dir.clone(),
                         env: p.command_env(),
+                        sandbox: p.sandbox.clone(),
                     },
                 );
             }
@@ -66,6 +68,7 @@ impl Completions {
                         source: source.clone(),
                         package_dir: r.package_dir.clone(),
                         env: r.command_env(),
+                        sandbox: r.sandbox.clone(),
                     },
                 );
             }
@@ -167,6 +170,7 @@ async fn run_command(
         stdin: Some(input),
         timeout: COMPLETE_TIMEOUT,
         output_cap: OUTPUT_CAP,
+        sandbox: offer.sandbox.clone(),
     };
     let outcome = process::run(&spec, None, cancel.cancelled())
         .await

@@ -9,6 +9,7 @@ pub mod assemble;
 pub mod bridge;
 pub mod channel;
 mod completions;
+mod data_vars;
 pub mod filtered;
 mod handler;
 pub mod handoff;
@@ -109,6 +110,8 @@ pub enum ServeError {
     Profile(#[from] crate::profile::ProfileError),
     #[error("profile @{0} takes no arguments after `--`")]
     ProfileArgs(String),
+    #[error(transparent)]
+    Permissions(#[from] crate::sandbox::user::PermissionsFileError),
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -144,6 +147,7 @@ impl crate::error::Hint for ServeError {
             ),
             ServeError::Settings(e) => e.hint(),
             ServeError::Filter(e) => e.hint(),
+            ServeError::Permissions(e) => crate::error::Hint::hint(e),
             ServeError::Listing { .. } => Some(
                 "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
                     .into(),
@@ -318,9 +322,30 @@ pub fn load_installed(
         assembled.append_args(args)?;
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
-            w.data_dir = Some(paths.plugin_data_dir(&server.package));
         }
-        (assembled, server, served.and_then(|s| s.note))
+        if let Some(mine) = crate::sandbox::user::user_permissions(paths, &server)? {
+            assembled.confine_all(&mine);
+        }
+        let mut notes: Vec<String> = served
+            .as_ref()
+            .and_then(|s| s.note.clone())
+            .into_iter()
+            .collect();
+        for package in assembled.packages() {
+            // A home agx cannot write (a read-only mount) still serves: the programs then
+            // find no folder at AGX_DATA_DIR, and the log says why.
+            if let Err(e) = paths.ensure_package_data_dir(&package) {
+                notes.push(format!("cannot create the data folder of {package}: {e}"));
+            }
+            if let Assembled::Wrapped(w) = &mut assembled {
+                w.data_dir = Some(paths.package_data_dir(&package));
+            }
+        }
+        (
+            assembled,
+            server,
+            (!notes.is_empty()).then(|| notes.join("; ")),
+        )
     };
     settings::resolve(paths, &mut assembled)?;
     Ok(Loaded {
@@ -360,6 +385,53 @@ fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
         Ok(cache) => w.code_cache = cache,
         Err(problem) => w.code_cache_problem = Some(problem),
     }
+}
+
+/// Say in the log how each package's programs are confined (docs/sandbox.md).
+fn log_confinement(assembly: &assemble::Assembly) {
+    let mut seen: Vec<&PackageName> = Vec::new();
+    let items = (assembly
+        .tools
+        .iter()
+        .map(|t| (&t.qualified.package, &t.sandbox)))
+    .chain(
+        assembly
+            .prompts
+            .iter()
+            .map(|p| (&p.qualified.package, &p.sandbox)),
+    )
+    .chain(
+        assembly
+            .resources
+            .iter()
+            .map(|r| (&r.qualified.package, &r.sandbox)),
+    );
+    for (package, sandbox) in items {
+        if seen.contains(&package) {
+            continue;
+        }
+        seen.push(package);
+        match sandbox {
+            Some(resolved) => tracing::info!(
+                "sandbox for {package}: {}; reads {}; writes {}",
+                crate::sandbox::enforcement(resolved),
+                join_paths(&resolved.read),
+                join_paths(&resolved.write)
+            ),
+            None => tracing::debug!(
+                "sandbox for {package}: {}",
+                crate::sandbox::permissions::NOT_CONFINED
+            ),
+        }
+    }
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A store error with its fix, for messages that carry it as text.
@@ -421,6 +493,7 @@ pub fn run(
     if let Some(note) = note {
         tracing::info!("{note}");
     }
+    log_confinement(&assembly);
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -465,13 +538,18 @@ pub fn call_tool(
     block_on_current_thread(async {
         process_tree::adopt_orphans();
         let settings_env = tool.settings.env_vars();
-        let init: Vec<_> = assemble::tool_init_step(&tool.qualified, &tool.def, &tool.package_dir)
-            .into_iter()
-            .map(|mut step| {
-                step.env.extend(settings_env.iter().cloned());
-                step
-            })
-            .collect();
+        let init: Vec<_> = assemble::tool_init_step(
+            &tool.qualified,
+            &tool.def,
+            &tool.package_dir,
+            tool.sandbox.clone(),
+        )
+        .into_iter()
+        .map(|mut step| {
+            step.env.extend(settings_env.iter().cloned());
+            step
+        })
+        .collect();
         initialize(&init).await?;
         let tool = tools::ServedTool::new(tool);
         let (tx, mut rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
@@ -577,6 +655,7 @@ async fn initialize(steps: &[assemble::InitStep]) -> Result<(), ServeError> {
             stdin: None,
             timeout: Duration::from_secs(step.timeout_secs),
             output_cap: process::OUTPUT_CAP,
+            sandbox: step.sandbox.clone(),
         };
         let outcome = process::run(&spec, None, std::future::pending())
             .await

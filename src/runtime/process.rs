@@ -40,6 +40,8 @@ pub struct RunSpec {
     pub stdin: Option<Vec<u8>>,
     pub timeout: Duration,
     pub output_cap: usize,
+    /// What the process may touch (docs/sandbox.md); `None` runs it unconfined.
+    pub sandbox: Option<std::sync::Arc<crate::sandbox::Resolved>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +100,9 @@ pub async fn run_with_channel(
         .kill_on_drop(true);
     if let Some(channel) = &channel {
         channel.pass_to(&mut cmd);
+    }
+    if let Some(sandbox) = &spec.sandbox {
+        crate::sandbox::confine_tokio(&mut cmd, sandbox)?;
     }
     let mut call = Call::new();
     let mut child = call.spawn(&mut cmd)?;
@@ -278,6 +283,7 @@ mod tests {
             stdin: stdin.map(|s| s.as_bytes().to_vec()),
             timeout: Duration::from_millis(timeout_ms),
             output_cap: 16,
+            sandbox: None,
         }
     }
 

@@ -172,6 +172,7 @@ async fn run_command(
         stdin: Some(input),
         timeout: Duration::from_secs(DEFAULT_TOOL_TIMEOUT_SECS),
         output_cap: RENDER_OUTPUT_CAP,
+        sandbox: p.sandbox.clone(),
     };
     let outcome = process::run(&spec, None, cancel.cancelled())
         .await

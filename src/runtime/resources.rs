@@ -303,6 +303,7 @@ async fn run_command(
         stdin: Some(input),
         timeout: Duration::from_secs(r.def.timeout_secs),
         output_cap: RESOURCE_FILE_CAP as usize,
+        sandbox: r.sandbox.clone(),
     };
     let outcome = process::run(&spec, None, cancel.cancelled())
         .await

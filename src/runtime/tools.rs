@@ -184,6 +184,7 @@ impl ServedTool {
             stdin,
             timeout: Duration::from_secs(t.def.timeout_secs),
             output_cap: OUTPUT_CAP,
+            sandbox: t.sandbox.clone(),
         })
     }
 }
@@ -290,6 +291,7 @@ pub(crate) mod tests {
                 crate::name::PackageName::parse("acme/demo").unwrap(),
                 &[],
             )),
+            sandbox: None,
         }
     }
 

@@ -33,16 +33,6 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
     let command: Vec<String> = w.command.iter().map(located).collect();
     let env: std::collections::BTreeMap<String, String> =
         w.env.iter().map(|(k, v)| (k.clone(), located(v))).collect();
-    if let Some(data) = &w.data_dir
-        && (command.iter().chain(env.values())).any(|t| t.contains(&*data.to_string_lossy()))
-        && let Err(source) = fs_err::create_dir_all(data)
-    {
-        return Err(ServeError::Wrapped {
-            server: w.server.clone(),
-            program: w.command.first().cloned().unwrap_or_default(),
-            source,
-        });
-    }
     let command = placeholders::expand_all(&command, &w.settings);
     let env = placeholders::expand_pairs(&env, &w.settings);
     let Some((program, args)) = command.split_first() else {
@@ -68,9 +58,20 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
         .args(args)
         .args(&w.args)
         .current_dir(&w.cwd)
-        .envs(package_env(&w.package_dir, &w.server.package))
-        .envs(env)
-        .envs(w.settings.env_vars());
+        .envs(package_env(&w.package_dir, &w.server.package));
+    if let Some(data) = &w.data_dir {
+        started.envs(super::data_vars::defaults(w, data));
+    }
+    started.envs(env).envs(w.settings.env_vars());
+    if let Some(sandbox) = &w.sandbox {
+        crate::sandbox::confine_std(&mut started, sandbox).map_err(|source| {
+            ServeError::Wrapped {
+                server: w.server.clone(),
+                program: program.clone(),
+                source,
+            }
+        })?;
+    }
     Ok((program.clone(), started))
 }
 

@@ -216,8 +216,9 @@ fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
     }
 }
 
-/// Copy a skill folder: regular files (with their permissions, so scripts stay executable)
-/// and folders; a link or a special file is an error, never followed. `.git` is left out.
+/// Copy a skill folder: regular files (with their permissions, so scripts stay executable,
+/// but writable: installed versions are read-only and a copy is the user's) and folders; a
+/// link or a special file is an error, never followed. `.git` is left out.
 pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
     fs_err::create_dir_all(to)?;
     let mut entries: Vec<_> = fs_err::read_dir(from)?.collect::<Result<_, _>>()?;
@@ -237,7 +238,9 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
         } else if kind.is_dir() {
             copy_tree(&path, &to.join(name))?;
         } else if kind.is_file() {
-            fs_err::copy(&path, to.join(name))?;
+            let copy = to.join(name);
+            fs_err::copy(&path, &copy)?;
+            crate::store::make_writable(&copy).map_err(|e| std::io::Error::other(e.to_string()))?;
         } else {
             return Err(WrapError::Special { path });
         }

@@ -28,12 +28,93 @@ pub fn remove_file(path: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// Remove a folder tree if it exists.
+/// Remove a folder tree if it exists. An installed version is read-only
+/// ([`make_read_only`]): when removal is refused, the tree is made writable and removed again.
 pub fn remove_tree(path: &Path) -> Result<(), StoreError> {
     match fs_err::remove_dir_all(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            make_writable(path)?;
+            match fs_err::remove_dir_all(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+                _ => Ok(()),
+            }
+        }
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// Make every file and folder of the tree `root` read-only (links are left alone: they
+/// may point anywhere). An installed version's folder is made so, so that a server writing
+/// beside its code gets a permission error at once instead of keeping data there that the
+/// next update deletes (docs/store.md, "Data folders").
+pub fn make_read_only(root: &Path) -> Result<(), StoreError> {
+    set_tree_writable(root, false)
+}
+
+/// Undo [`make_read_only`] for the owner, so the tree can be changed or removed.
+pub fn make_writable(root: &Path) -> Result<(), StoreError> {
+    set_tree_writable(root, true)
+}
+
+/// Folders are made writable before their entries and read-only after them, so the walk
+/// never locks itself out.
+fn set_tree_writable(root: &Path, writable: bool) -> Result<(), StoreError> {
+    let meta = match fs_err::symlink_metadata(root) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    if meta.is_dir() {
+        if writable {
+            set_writable(root, &meta, true)?;
+        }
+        for entry in fs_err::read_dir(root)? {
+            set_tree_writable(&entry?.path(), writable)?;
+        }
+        if !writable {
+            set_writable(root, &meta, false)?;
+        }
+        Ok(())
+    } else {
+        set_writable(root, &meta, writable)
+    }
+}
+
+#[cfg(unix)]
+fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result<(), StoreError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = meta.permissions().mode();
+    // Owner write only when restoring: the store is the user's own, never shared.
+    let wanted = if writable {
+        mode | 0o200
+    } else {
+        mode & !0o222
+    };
+    if wanted != mode {
+        fs_err::set_permissions(path, std::fs::Permissions::from_mode(wanted))?;
+    }
+    Ok(())
+}
+
+#[cfg(windows)]
+fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result<(), StoreError> {
+    // A folder's read-only attribute means nothing to Windows (and marks it customised to
+    // Explorer): only files get it.
+    if meta.is_dir() {
+        return Ok(());
+    }
+    let mut permissions = meta.permissions();
+    if permissions.readonly() != writable {
+        return Ok(());
+    }
+    #[allow(clippy::permissions_set_readonly_false)] // Windows: clears the attribute only.
+    permissions.set_readonly(!writable);
+    fs_err::set_permissions(path, permissions)?;
+    Ok(())
 }
 
 /// Remove a folder tree by first renaming it into `trash_dir` (one atomic step that makes it
@@ -44,6 +125,9 @@ pub fn discard_tree(path: &Path, trash_dir: &Path) -> Result<(), StoreError> {
     }
     fs_err::create_dir_all(trash_dir)?;
     let trash = trash_dir.join(unique_name("trash"));
+    // Moving a folder to another parent rewrites its `..`: it must be writable (a
+    // read-only installed version is not).
+    make_writable(path)?;
     fs_err::rename(path, &trash)?;
     remove_tree(&trash)
 }
@@ -58,6 +142,11 @@ pub fn replace_dir(new: &Path, target: &Path) -> Result<bool, StoreError> {
     match fs_err::rename(new, target) {
         Ok(()) => Ok(false),
         Err(e) if target.is_dir() => {
+            // Both folders change parents, so both must be writable (their `..`); an
+            // installed version is read-only.
+            if let Ok(meta) = fs_err::symlink_metadata(target) {
+                set_writable(target, &meta, true)?;
+            }
             // The rename's error names both paths; the exchange's own would name none.
             exchange(new, target).map_err(|_| e)?;
             Ok(true)

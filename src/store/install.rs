@@ -514,6 +514,8 @@ impl Installer<'_> {
         if exchanged {
             fsutil::remove_tree(unpacked)?;
         }
+        // Read-only once in place (a folder moved to another parent must be writable).
+        fsutil::make_read_only(&target)?;
         let stage = unpacked.parent().unwrap_or(unpacked);
         fsutil::remove_tree(stage)
     }

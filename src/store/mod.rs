@@ -34,6 +34,7 @@ mod versions;
 
 use std::path::{Path, PathBuf};
 
+pub use fsutil::make_writable;
 pub use install::{
     InstallOptions, InstallReport, Installer, LocalSource, PreparedEcosystem, PreparedLocal,
     StagedPlan,

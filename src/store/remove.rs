@@ -24,6 +24,15 @@ pub struct Uninstalled {
     pub broken: Vec<String>,
 }
 
+/// Remove a package's data folder (`agx uninstall --purge`); returns whether there was one.
+pub fn purge_data(data_dir: &std::path::Path) -> Result<bool, StoreError> {
+    if !data_dir.exists() {
+        return Ok(false);
+    }
+    super::fsutil::remove_tree(data_dir)?;
+    Ok(true)
+}
+
 /// Remove `names` (the caller holds the exclusive lock). Refuses, before changing anything,
 /// when a package is not installed or when other installed packages depend on one, unless
 /// `force`.

@@ -41,6 +41,7 @@ fn help_lists_every_command() {
             "clients",
             "doctor",
             "config",
+            "permissions",
             "serve",
             "call",
             "prompt",

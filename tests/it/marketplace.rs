@@ -256,8 +256,7 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
     let data = std::path::PathBuf::from(answer["data_dir"].as_str().unwrap());
     assert_eq!(
         data,
-        home.agx_home()
-            .join("plugin-data-v1/acme-plugins/weather-tools")
+        home.agx_home().join("data/acme-plugins/weather-tools")
     );
     assert!(data.is_dir());
 

@@ -5,6 +5,7 @@
 
 mod completion;
 mod named_tables;
+mod permissions;
 mod prompts;
 mod resources;
 mod servers;
@@ -12,6 +13,7 @@ mod settings;
 mod source;
 mod tools;
 
+pub use permissions::read_permissions;
 pub use prompts::check_prompt;
 pub use resources::{check_resource, check_unique_addresses};
 pub use servers::{Reference, check_server};

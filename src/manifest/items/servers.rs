@@ -27,6 +27,7 @@ const SERVER_KEYS: &[&str] = &[
     "cwd",
     "url",
     "headers",
+    "permissions",
 ];
 
 /// A server's reference to a tool or prompt, kept with its place for cross-checking.
@@ -84,6 +85,15 @@ pub fn check_server(
     });
     let (url, headers) = check_remote(f, src, t);
     check_setting_references(f, src, t);
+    let permissions = t.get("permissions").and_then(|entry| {
+        super::read_permissions(
+            f,
+            src.file,
+            &entry.value,
+            entry.key_span.clone(),
+            &format!("the permissions of server `{}`", src.declared),
+        )
+    });
     if tools.is_empty()
         && prompts.is_empty()
         && resources.is_empty()
@@ -116,6 +126,7 @@ pub fn check_server(
         cwd,
         url,
         headers,
+        permissions,
         location: src.location.clone(),
     };
     (Some(server), references)

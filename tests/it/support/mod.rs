@@ -67,6 +67,41 @@ impl TestHome {
     }
 }
 
+/// agx makes installed versions read-only: make the home writable again, so the temp dir
+/// can be removed.
+impl Drop for TestHome {
+    fn drop(&mut self) {
+        make_writable(self.home());
+    }
+}
+
+/// Give the owner write permission on every file and folder of `root` (links untouched).
+pub fn make_writable(root: &Path) {
+    let Ok(meta) = fs::symlink_metadata(root) else {
+        return;
+    };
+    if meta.file_type().is_symlink() {
+        return;
+    }
+    let mut permissions = meta.permissions();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        permissions.set_mode(permissions.mode() | 0o200);
+    }
+    #[cfg(windows)]
+    #[allow(clippy::permissions_set_readonly_false)] // Windows: clears the attribute only.
+    permissions.set_readonly(false);
+    let _ = fs::set_permissions(root, permissions);
+    if meta.is_dir()
+        && let Ok(entries) = fs::read_dir(root)
+    {
+        for entry in entries.flatten() {
+            make_writable(&entry.path());
+        }
+    }
+}
+
 /// The repository's root (where Cargo.toml is).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -67,6 +67,8 @@ fn filters(named: &[(&Path, &str)]) -> insta::Settings {
     settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
     // The store's unique names for staging files: `install-<pid>-<counter>-<nanoseconds>`.
     settings.add_filter(r"-\d+-\d+-[0-9a-f]{8}\b", "-[PID]-[N]-[NANOS]");
+    // What the machine's kernel enforces (`agx doctor`): differs from machine to machine.
+    settings.add_filter(r"(?m)^( *)Sandbox .*$", "${1}Sandbox [MACHINE]");
     settings
 }
 

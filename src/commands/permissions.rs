@@ -1,0 +1,86 @@
+//! `agx permissions set|show|reset`: the user's permissions of a server (docs/sandbox.md).
+
+use std::fmt::Write as _;
+
+use super::Context;
+use crate::cli::{PermissionsCommand, PermissionsSetArgs};
+use crate::error::{CliError, CliResult};
+use crate::name::QualifiedName;
+use crate::sandbox::{Network, Permissions, user};
+
+pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
+    let paths = ctx.paths()?;
+    match command {
+        PermissionsCommand::Set(a) => {
+            let server = QualifiedName::parse(&a.target.server)?;
+            let permissions = permissions_of(a)?;
+            let changed = user::record(paths, &server, Some(&permissions))?;
+            let verb = if changed { "Recorded" } else { "Unchanged" };
+            ctx.printer.status(
+                verb,
+                &format!("permissions of {server} (agx serve applies them)"),
+            );
+            ctx.printer.out(lines(&permissions))?;
+        }
+        PermissionsCommand::Show(a) => {
+            let server = QualifiedName::parse(&a.server)?;
+            match user::user_permissions(paths, &server)? {
+                Some(p) => ctx.printer.out(lines(&p))?,
+                None => ctx.printer.status(
+                    "None",
+                    &format!(
+                        "recorded for {server}: its package's own apply (`agx info {}` shows them)",
+                        server.package
+                    ),
+                ),
+            }
+        }
+        PermissionsCommand::Reset(a) => {
+            let server = QualifiedName::parse(&a.server)?;
+            let verb = if user::record(paths, &server, None)? {
+                "Reset"
+            } else {
+                "Unchanged"
+            };
+            ctx.printer.status(
+                verb,
+                &format!("permissions of {server}: its package's own apply"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn permissions_of(a: &PermissionsSetArgs) -> CliResult<Permissions> {
+    let network = match a.network.as_slice() {
+        [] => Network::Any,
+        [one] if one == "none" => Network::None,
+        [one] if one == "loopback" => Network::Loopback,
+        [one] if one == "any" => Network::Any,
+        hosts
+            if hosts
+                .iter()
+                .any(|h| ["none", "loopback", "any"].contains(&h.as_str())) =>
+        {
+            return Err(
+                CliError::new("--network none, loopback or any stands alone")
+                    .with_hint("give one of them, or only host names"),
+            );
+        }
+        hosts => Network::Hosts(hosts.to_vec()),
+    };
+    Ok(Permissions {
+        read: a.read.clone(),
+        write: a.write.clone(),
+        network,
+        env: a.env.clone(),
+    })
+}
+
+fn lines(p: &Permissions) -> String {
+    let mut out = String::new();
+    for line in Permissions::describe(Some(p)) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
