@@ -13,6 +13,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, command, stderr};
+
+/// The pinned real `@modelcontextprotocol/server-memory` (as tests/it/data_folder.rs).
+const MEMORY: &str = "@modelcontextprotocol/server-memory";
+const MEMORY_VERSION: &str = "2025.11.25";
 use crate::support::{AGX, Fixture, TestHome, write_file};
 
 /// A wrapped MCP server in Python: `touch` says its tool list changed, `ask` asks the
@@ -451,18 +455,21 @@ fn install_server_writes_one_entry_for_a_user_profile_and_refuses_clashing_names
 fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
     let fixture = Fixture::new();
     let home = fixture.home_with(&["acme/weather"]);
-    let out = agx(
-        &home,
-        &["install", &format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}")],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    for spec in [
+        format!("npm:{EVERYTHING}@{EVERYTHING_VERSION}"),
+        format!("npm:{MEMORY}@{MEMORY_VERSION}"),
+    ] {
+        let out = agx(&home, &["install", &spec]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
     let project = tempfile::tempdir().unwrap();
     write_file(
         &project.path().join("agx.toml"),
         format!(
             "[servers.everything]\nserver = \"npm/{EVERYTHING}/mcp-server-everything\"\ntools = {{ deny = [\"add\"] }}\n\n\
+             [servers.memory]\nserver = \"npm/{MEMORY}/mcp-server-memory\"\n\n\
              [servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
-             [profiles.mix]\nservers = [\"everything\", \"weather\"]\n"
+             [profiles.mix]\nservers = [\"everything\", \"memory\", \"weather\"]\n"
         ),
     );
     let mut s = Lines::start(&home, "@mix", project.path());
@@ -490,6 +497,15 @@ fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
     );
     let echo = s.call(4, "everything__echo", json!({"message": "one endpoint"}));
     assert_eq!(text_of(&echo), "Echo: one endpoint");
+    // A second real wrapped server behind the same endpoint keeps what it is given.
+    let created = s.call(
+        40,
+        "memory__create_entities",
+        json!({"entities": [{"name": "agx", "entityType": "tool", "observations": ["one endpoint"]}]}),
+    );
+    assert!(created["result"].is_object(), "{created}");
+    let graph = s.call(41, "memory__read_graph", json!({}));
+    assert!(graph.to_string().contains("one endpoint"), "{graph}");
 
     // Progress for the call's token reaches the client before its result.
     let (done, before) = s.request(
