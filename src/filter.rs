@@ -11,7 +11,7 @@
 //! still read by its URI).
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use globset::{Glob, GlobMatcher};
 use serde::{Deserialize, Serialize};
@@ -326,19 +326,6 @@ impl Filter {
     }
 }
 
-/// The user's filters: `filters-v1.toml`, the qualified server → its filter.
-#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FiltersFile {
-    version: u32,
-    #[serde(default)]
-    servers: BTreeMap<String, FilterSpec>,
-}
-
-const FILE_VERSION: u32 = 1;
-/// Larger than any filter a person writes; keeps a corrupt file from being read whole.
-const MAX_FILTERS_BYTES: u64 = 4 * 1024 * 1024;
-
 #[derive(Debug, thiserror::Error)]
 pub enum FiltersFileError {
     #[error("could not read {}: {source}", path.display())]
@@ -376,37 +363,29 @@ impl crate::error::Hint for FiltersFileError {
     }
 }
 
-/// The file of the user's filters.
-pub fn filters_file(paths: &AgxPaths) -> PathBuf {
-    paths.config_dir.join("filters-v1.toml")
+/// The user's filters: `filters-v1.toml`, the qualified server → its filter.
+fn table(paths: &AgxPaths) -> crate::server_table::ServerTable<'_> {
+    crate::server_table::ServerTable {
+        config_dir: &paths.config_dir,
+        stem: "filters-v1",
+        header: "Written by `agx install-server --allow/--deny` (docs/profiles.md).",
+    }
 }
 
-fn read_file(path: &Path) -> Result<FiltersFile, FiltersFileError> {
-    use crate::regular_file::ReadProblem;
-    let text = match crate::regular_file::read_text(path, MAX_FILTERS_BYTES) {
-        Ok(text) => text,
-        Err(ReadProblem::NotFound) => return Ok(FiltersFile::default()),
-        Err(problem) => {
-            return Err(FiltersFileError::Read {
-                path: path.into(),
-                source: problem.into_io(),
-            });
+/// The file of the user's filters.
+pub fn filters_file(paths: &AgxPaths) -> PathBuf {
+    table(paths).path()
+}
+
+impl From<crate::server_table::TableError> for FiltersFileError {
+    fn from(e: crate::server_table::TableError) -> Self {
+        use crate::server_table::TableError;
+        match e {
+            TableError::Read { path, source } => FiltersFileError::Read { path, source },
+            TableError::Invalid { path, detail } => FiltersFileError::Invalid { path, detail },
+            TableError::Write { path, source } => FiltersFileError::Write { path, source },
         }
-    };
-    let file: FiltersFile = toml::from_str(&text).map_err(|e| FiltersFileError::Invalid {
-        path: path.into(),
-        detail: e.to_string(),
-    })?;
-    if file.version != FILE_VERSION {
-        return Err(FiltersFileError::Invalid {
-            path: path.into(),
-            detail: format!(
-                "version {} (this agx reads version {FILE_VERSION})",
-                file.version
-            ),
-        });
     }
-    Ok(file)
 }
 
 /// The user's filter of `server`, when one is recorded.
@@ -414,10 +393,11 @@ pub fn user_filter(
     paths: &AgxPaths,
     server: &QualifiedName,
 ) -> Result<Option<Filter>, FiltersFileError> {
-    let path = filters_file(paths);
-    let mut file = read_file(&path)?;
-    match file.servers.remove(&server.to_string()) {
-        Some(spec) if !spec.is_empty() => Ok(Some(Filter::new(spec, path.display().to_string())?)),
+    let table = table(paths);
+    match table.read::<FilterSpec>()?.remove(&server.to_string()) {
+        Some(spec) if !spec.is_empty() => {
+            Ok(Some(Filter::new(spec, table.path().display().to_string())?))
+        }
         _ => Ok(None),
     }
 }
@@ -429,37 +409,11 @@ pub fn record_user_filter(
     server: &QualifiedName,
     spec: &FilterSpec,
 ) -> Result<(), FiltersFileError> {
-    let path = filters_file(paths);
-    Filter::new(spec.clone(), path.display().to_string())?;
-    let lock_path = paths.config_dir.join("filters-v1.lock");
-    let _lock = crate::file_lock::FileLock::acquire(
-        &lock_path,
-        crate::file_lock::LockMode::Exclusive,
-        || {},
-    )
-    .map_err(|source| FiltersFileError::Write {
-        path: lock_path.clone(),
-        source,
-    })?;
-    let mut file = read_file(&path)?;
-    file.version = FILE_VERSION;
-    let before = file.servers.clone();
-    if spec.is_empty() {
-        file.servers.remove(&server.to_string());
-    } else {
-        file.servers.insert(server.to_string(), spec.clone());
-    }
-    if file.servers == before {
-        return Ok(());
-    }
-    let text = toml::to_string(&file).map_err(|e| FiltersFileError::Invalid {
-        path: path.clone(),
-        detail: e.to_string(),
-    })?;
-    let text =
-        format!("# Written by `agx install-server --allow/--deny` (docs/profiles.md).\n{text}");
-    crate::atomic::write_file(&path, text.as_bytes(), None)
-        .map_err(|source| FiltersFileError::Write { path, source })
+    let table = table(paths);
+    Filter::new(spec.clone(), table.path().display().to_string())?;
+    let value = (!spec.is_empty()).then(|| spec.clone());
+    table.record(&server.to_string(), value)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub mod report;
 pub mod resolve;
 pub mod runtime;
 pub mod sandbox;
+pub mod server_table;
 pub mod settings;
 pub mod skills;
 pub mod store;

@@ -3,28 +3,12 @@
 //! what the package declares (for a wrapped npm, PyPI, OCI, MCPB or registry server, which
 //! declares nothing, they are the only ones). See docs/sandbox.md.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 use super::Permissions;
 use super::permissions::{host_problem, path_problem};
 use crate::name::QualifiedName;
 use crate::paths::AgxPaths;
-
-#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PermissionsFile {
-    version: u32,
-    #[serde(default)]
-    servers: BTreeMap<String, Permissions>,
-}
-
-const FILE_VERSION: u32 = 1;
-/// Larger than any set of permissions a person writes; keeps a corrupt file from being read
-/// whole.
-const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PermissionsFileError {
@@ -56,38 +40,28 @@ impl crate::error::Hint for PermissionsFileError {
     }
 }
 
-/// The file of the user's permissions.
-pub fn permissions_file(paths: &AgxPaths) -> PathBuf {
-    paths.config_dir.join("permissions-v1.toml")
+fn table(paths: &AgxPaths) -> crate::server_table::ServerTable<'_> {
+    crate::server_table::ServerTable {
+        config_dir: &paths.config_dir,
+        stem: "permissions-v1",
+        header: "Written by `agx permissions set|reset` (docs/sandbox.md).",
+    }
 }
 
-fn read_file(path: &Path) -> Result<PermissionsFile, PermissionsFileError> {
-    use crate::regular_file::ReadProblem;
-    let text = match crate::regular_file::read_text(path, MAX_FILE_BYTES) {
-        Ok(text) => text,
-        Err(ReadProblem::NotFound) => return Ok(PermissionsFile::default()),
-        Err(problem) => {
-            return Err(PermissionsFileError::Read {
-                path: path.into(),
-                source: problem.into_io(),
-            });
+/// The file of the user's permissions.
+pub fn permissions_file(paths: &AgxPaths) -> PathBuf {
+    table(paths).path()
+}
+
+impl From<crate::server_table::TableError> for PermissionsFileError {
+    fn from(e: crate::server_table::TableError) -> Self {
+        use crate::server_table::TableError;
+        match e {
+            TableError::Read { path, source } => PermissionsFileError::Read { path, source },
+            TableError::Invalid { path, detail } => PermissionsFileError::Invalid { path, detail },
+            TableError::Write { path, source } => PermissionsFileError::Write { path, source },
         }
-    };
-    let file: PermissionsFile =
-        toml::from_str(&text).map_err(|e| PermissionsFileError::Invalid {
-            path: path.into(),
-            detail: e.to_string(),
-        })?;
-    if file.version != FILE_VERSION {
-        return Err(PermissionsFileError::Invalid {
-            path: path.into(),
-            detail: format!(
-                "version {} (this agx reads version {FILE_VERSION})",
-                file.version
-            ),
-        });
     }
-    Ok(file)
 }
 
 /// The user's permissions of `server`, when recorded.
@@ -95,8 +69,8 @@ pub fn user_permissions(
     paths: &AgxPaths,
     server: &QualifiedName,
 ) -> Result<Option<Permissions>, PermissionsFileError> {
-    Ok(read_file(&permissions_file(paths))?
-        .servers
+    Ok(table(paths)
+        .read::<Permissions>()?
         .remove(&server.to_string()))
 }
 
@@ -138,43 +112,7 @@ pub fn record(
     if let Some(p) = permissions {
         check(p)?;
     }
-    let path = permissions_file(paths);
-    let lock_path = paths.config_dir.join("permissions-v1.lock");
-    fs_err::create_dir_all(&paths.config_dir).map_err(|source| PermissionsFileError::Write {
-        path: paths.config_dir.clone(),
-        source,
-    })?;
-    let _lock = crate::file_lock::FileLock::acquire(
-        &lock_path,
-        crate::file_lock::LockMode::Exclusive,
-        || {},
-    )
-    .map_err(|source| PermissionsFileError::Write {
-        path: lock_path.clone(),
-        source,
-    })?;
-    let mut file = read_file(&path)?;
-    file.version = FILE_VERSION;
-    let before = file.servers.clone();
-    match permissions {
-        Some(p) => {
-            file.servers.insert(server.to_string(), p.clone());
-        }
-        None => {
-            file.servers.remove(&server.to_string());
-        }
-    }
-    if file.servers == before {
-        return Ok(false);
-    }
-    let text = toml::to_string(&file).map_err(|e| PermissionsFileError::Invalid {
-        path: path.clone(),
-        detail: e.to_string(),
-    })?;
-    let text = format!("# Written by `agx permissions set|reset` (docs/sandbox.md).\n{text}");
-    crate::atomic::write_file(&path, text.as_bytes(), None)
-        .map_err(|source| PermissionsFileError::Write { path, source })?;
-    Ok(true)
+    Ok(table(paths).record(&server.to_string(), permissions.cloned())?)
 }
 
 #[cfg(test)]
