@@ -120,6 +120,9 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     if let Some(filter) = &request.filter {
         crate::filter::Filter::new(filter.clone(), "--allow/--deny")
             .map_err(crate::filter::FiltersFileError::from)?;
+        // The filters file must load before the client's file is touched: the entry and its
+        // filter are one request.
+        crate::filter::user_filter(ctx.paths, server)?;
     }
     let missing_settings = super::config::missing(ctx, &resolved.settings)?;
     tracing::debug!(

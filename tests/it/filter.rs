@@ -383,6 +383,42 @@ fn a_bad_deny_glob_is_refused_and_writes_nothing() {
     assert!(!home.agx_home().join("filters-v1.toml").exists());
 }
 
+/// A filters file agx cannot read stops `install-server --deny` before the client's file is
+/// touched: the entry and its filter are one request.
+#[test]
+fn an_unreadable_filters_file_stops_install_server_before_the_entry_is_written() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    let filters = home.agx_home().join("filters-v1.toml");
+    write_file(&filters, "version = 2\n");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    write_file(&config, "{\"theme\": \"dark\"}\n");
+    let out = command(&home, AGX)
+        .args([
+            "install-server",
+            "cursor",
+            "acme/weather/forecast",
+            "--config",
+        ])
+        .arg(&config)
+        .args(["--deny", "alerts"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("version 2 (this agx reads version 1)"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "{\"theme\": \"dark\"}\n"
+    );
+    assert_eq!(std::fs::read_to_string(&filters).unwrap(), "version = 2\n");
+}
+
 #[test]
 fn progress_cancellation_and_sampling_pass_through_the_filtering_proxy() {
     let (home, dir) = everything_denying(&["add"]);
