@@ -86,8 +86,11 @@ pub async fn run_with_channel(
     cancel: impl Future<Output = ()>,
     channel: Option<ToolEnd>,
 ) -> std::io::Result<RunOutcome> {
-    let mut cmd = tokio::process::Command::new(&spec.program);
-    cmd.args(&spec.args)
+    let (program, before_args) =
+        crate::sandbox::launch_line(&spec.program, spec.sandbox.as_deref());
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(before_args)
+        .args(&spec.args)
         .current_dir(&spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(if spec.stdin.is_some() {

@@ -42,7 +42,12 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
             source: std::io::Error::other("the server's command is empty"),
         });
     };
-    let mut started = std::process::Command::new(resolve_program(&w.package_dir, program));
+    let (launched, before_args) = crate::sandbox::launch_line(
+        &resolve_program(&w.package_dir, program),
+        w.sandbox.as_deref(),
+    );
+    let mut started = std::process::Command::new(launched);
+    started.args(before_args);
     if crate::ecosystem::code_cache::runs_venv_python(&w.command) {
         // The venv holds the bytecode compiled at install; let the interpreter write what
         // is missing (a definition's own `env` may still set it).

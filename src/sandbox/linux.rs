@@ -58,39 +58,6 @@ pub fn enforced(resolved: &Resolved) -> String {
     format!("Landlock ABI {abi}: files confined; {network}")
 }
 
-/// The installations of the programs on PATH (`<prefix>/bin` gives `<prefix>`): a tool's
-/// script may start any of them (`python3` under pyenv, `node` under nvm). A prefix that is
-/// the home folder itself (`~/bin`), or above it, is left out: that would open the home.
-fn path_installations() -> Vec<PathBuf> {
-    let home = directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf());
-    let Some(path) = std::env::var_os("PATH") else {
-        return Vec::new();
-    };
-    std::env::split_paths(&path)
-        .filter_map(|dir| std::fs::canonicalize(dir).ok())
-        .filter_map(|dir| dir.parent().map(PathBuf::from))
-        .filter(|prefix| {
-            prefix.parent().is_some() && !home.as_ref().is_some_and(|h| h.starts_with(prefix))
-        })
-        .collect()
-}
-
-/// Extra folders a program needs to run: the installation its interpreter comes from (a
-/// venv's `python` links to one outside the store, `node` lives under its prefix).
-fn program_home(program: &std::path::Path) -> Option<PathBuf> {
-    let found = if program.components().count() > 1 {
-        program.to_path_buf()
-    } else {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(program))
-            .find(|p| p.is_file())?
-    };
-    let real = std::fs::canonicalize(found).ok()?;
-    // `<prefix>/bin/<program>`: the prefix holds its libraries.
-    Some(real.parent()?.parent()?.to_path_buf())
-}
-
 /// Build the Landlock ruleset for one run of `program` (rules are file descriptors opened
 /// here, in agx). Errors only when the kernel refuses a ruleset it said it supports.
 pub fn ruleset(
@@ -106,8 +73,8 @@ pub fn ruleset(
     }
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
     read.extend(resolved.read.iter().cloned());
-    read.extend(program_home(program));
-    read.extend(path_installations());
+    read.extend(super::installations::of_program(program));
+    read.extend(super::installations::on_path());
     let mut write: Vec<PathBuf> = DEVICES.iter().map(PathBuf::from).collect();
     write.extend(resolved.write.iter().cloned());
     ruleset

@@ -1,7 +1,10 @@
 //! Least privilege for the programs agx starts for a server (docs/sandbox.md): the
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
+#[cfg(unix)]
+mod installations;
 pub mod permissions;
+pub mod seatbelt;
 pub mod user;
 
 pub use permissions::{Network, Permissions, Resolved};
@@ -57,11 +60,27 @@ pub fn machine_summary() -> String {
             None => "not available: this kernel has no Landlock (Linux 5.13 or later with Landlock enabled); programs run unconfined".into(),
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
     {
-        "not confined: agx enforces permissions on Linux only (docs/sandbox.md)".into()
+        if std::path::Path::new(seatbelt::SANDBOX_EXEC).exists() {
+            "Seatbelt (sandbox-exec): files and network confined".into()
+        } else {
+            format!(
+                "not available: {} is missing; programs run unconfined",
+                seatbelt::SANDBOX_EXEC
+            )
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
+    {
+        NOT_ON_THIS_OS.into()
     }
 }
+
+/// What Windows (and any OS but Linux and macOS) enforces.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+const NOT_ON_THIS_OS: &str =
+    "not confined: agx enforces permissions on Linux and macOS only (docs/sandbox.md)";
 
 /// One line on what this machine enforces of `resolved` (`agx info`, `agx doctor`, the log).
 pub fn enforcement(resolved: &Resolved) -> String {
@@ -72,11 +91,42 @@ pub fn enforcement(resolved: &Resolved) -> String {
     {
         linux::enforced(resolved)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
+    {
+        if !std::path::Path::new(seatbelt::SANDBOX_EXEC).exists() {
+            return machine_summary();
+        }
+        format!(
+            "Seatbelt (sandbox-exec): files confined; network {}",
+            resolved.network
+        )
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
         let _ = resolved;
-        "not confined: agx enforces permissions on Linux only (docs/sandbox.md)".into()
+        NOT_ON_THIS_OS.into()
     }
+}
+
+/// The program to start for `program` under `sandbox`, and the arguments that go before
+/// the program's own. On macOS with the sandbox on that is `sandbox-exec -p PROFILE
+/// PROGRAM`; elsewhere the program itself (Linux confines it in the child: [`confine_std`]).
+pub fn launch_line(
+    program: &std::path::Path,
+    sandbox: Option<&Resolved>,
+) -> (std::path::PathBuf, Vec<std::ffi::OsString>) {
+    #[cfg(target_os = "macos")]
+    if let Some(resolved) = sandbox.filter(|_| enabled())
+        && std::path::Path::new(seatbelt::SANDBOX_EXEC).exists()
+    {
+        let mut extra: Vec<_> = installations::of_program(program).into_iter().collect();
+        extra.extend(installations::on_path());
+        let profile = seatbelt::profile(&seatbelt::real_paths(resolved), &extra);
+        return seatbelt::launcher(program, profile);
+    }
+    #[cfg(not(target_os = "macos"))]
+    let _ = sandbox;
+    (program.to_path_buf(), Vec::new())
 }
 
 /// Confine the program `command` will start to `resolved` (Linux: Landlock, applied in the
