@@ -4,115 +4,16 @@
 //! refused, and everything else (progress, cancellation, sampling requests from the server
 //! and their answers) passes through.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::Stdio;
 
 use serde_json::{Value, json};
 
 use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, command, stderr};
+use crate::support::serve_lines::ServeLines;
 use crate::support::{AGX, Fixture, TestHome, write_file};
 
 /// (`agx info` describes an ecosystem package's servers under the package.)
 const EVERYTHING_SERVER: &str = "npm/@modelcontextprotocol/server-everything/mcp-server-everything";
-
-/// Raw JSON-RPC lines on `agx serve`'s stdio, every message kept.
-struct Lines {
-    child: Child,
-    stdin: ChildStdin,
-    rx: mpsc::Receiver<Value>,
-}
-
-impl Lines {
-    fn start(home: &TestHome, server: &str, cwd: &Path) -> Lines {
-        let mut child = command(home, AGX)
-            .args(["serve", server])
-            .current_dir(cwd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("agx serve starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                let message = serde_json::from_str(&line).expect("stdout carries JSON-RPC");
-                if tx.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Lines { child, stdin, rx }
-    }
-
-    /// The program the process of `agx serve` now runs (Linux only: /proc).
-    #[cfg(target_os = "linux")]
-    fn program(&self) -> String {
-        let exe = std::fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap();
-        exe.file_name().unwrap().to_string_lossy().into_owned()
-    }
-
-    fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn next(&mut self) -> Value {
-        // A guard against a hung server, not a timing assertion.
-        self.rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the server sends a message")
-    }
-
-    /// Read until the response to `id`; every message before it is returned with it.
-    fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
-        let mut before = Vec::new();
-        loop {
-            let m = self.next();
-            if &m["id"] == id && m.get("method").is_none() {
-                return (m, before);
-            }
-            before.push(m);
-        }
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.until_response(&json!(id))
-    }
-
-    fn initialize(&mut self, capabilities: Value) {
-        let (init, _) = self.request(
-            1,
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": capabilities,
-                   "clientInfo": {"name": "agx-test", "version": "1"}}),
-        );
-        assert!(init["result"]["serverInfo"].is_object(), "{init}");
-        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    }
-
-    fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
-        let (list, _) = self.request(id, method, json!({}));
-        list["result"][array]
-            .as_array()
-            .unwrap_or_else(|| panic!("a list: {list}"))
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    }
-}
-
-impl Drop for Lines {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn a_projects_filter_hides_renames_and_refuses_tools_of_an_agx_server() {
@@ -126,7 +27,7 @@ fn a_projects_filter_hides_renames_and_refuses_tools_of_an_agx_server() {
                    descriptions = { sunrise = \"Daylight times\" } }\n\
          prompts = { allow = [\"weather_*\"] }\n",
     );
-    let mut s = Lines::start(&home, "acme/weather/forecast", project.path());
+    let mut s = ServeLines::start(&home, "acme/weather/forecast", project.path());
     s.initialize(json!({}));
     let (list, _) = s.request(2, "tools/list", json!({}));
     let tools: Vec<&str> = list["result"]["tools"]
@@ -239,7 +140,7 @@ fn a_project_file_that_does_not_load_stops_the_server_it_names() {
         &project.path().join("agx.toml"),
         "[servers.other]\nserver = \"acme/other/thing\"\ntools = { deny = [\"a[b\"] }\n",
     );
-    let mut s = Lines::start(&home, "acme/weather/forecast", project.path());
+    let mut s = ServeLines::start(&home, "acme/weather/forecast", project.path());
     s.initialize(json!({}));
     assert!(!s.names(2, "tools/list", "tools").is_empty());
 }
@@ -295,7 +196,7 @@ fn a_denied_tool_of_a_wrapped_npm_server_is_absent_and_refused_and_the_entry_sta
         "{recorded}"
     );
 
-    let mut s = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    let mut s = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     s.initialize(json!({}));
     let tools = s.names(2, "tools/list", "tools");
     assert!(tools.iter().any(|t| t == "echo"), "{tools:?}");
@@ -422,67 +323,10 @@ fn an_unreadable_filters_file_stops_install_server_before_the_entry_is_written()
 #[test]
 fn progress_cancellation_and_sampling_pass_through_the_filtering_proxy() {
     let (home, dir) = everything_denying(&["add"]);
-    let mut s = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    let mut s = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     s.initialize(json!({"sampling": {}}));
 
-    // Progress notifications for the call's token reach the client before its result.
-    let (done, before) = s.request(
-        2,
-        "tools/call",
-        json!({"name": "longRunningOperation", "arguments": {"duration": 1, "steps": 2},
-               "_meta": {"progressToken": "p-1"}}),
-    );
-    assert!(done["result"].is_object(), "{done}");
-    let progress: Vec<&Value> = before
-        .iter()
-        .filter(|m| m["method"] == "notifications/progress")
-        .collect();
-    assert!(
-        progress
-            .iter()
-            .any(|m| m["params"]["progressToken"] == "p-1"),
-        "{before:?}"
-    );
-
-    // A cancelled call gets no answer: the server stopped it. The later, longer call is
-    // answered first, which it could not be if the short one had run on.
-    s.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                  "params": {"name": "longRunningOperation", "arguments": {"duration": 1, "steps": 1}}}));
-    s.send(
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                  "params": {"requestId": 3, "reason": "test"}}),
-    );
-    let (longer, before) = s.request(
-        4,
-        "tools/call",
-        json!({"name": "longRunningOperation", "arguments": {"duration": 3, "steps": 1}}),
-    );
-    assert!(longer["result"].is_object(), "{longer}");
-    assert!(
-        !before
-            .iter()
-            .any(|m| m["id"] == 3 && m.get("method").is_none()),
-        "the cancelled call was answered: {before:?}"
-    );
-
-    // The server's sampling request reaches the client; the client's answer reaches the
-    // server, whose tool result carries it.
-    s.send(json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                  "params": {"name": "sampleLLM", "arguments": {"prompt": "hi", "maxTokens": 10}}}));
-    let request = loop {
-        let m = s.next();
-        if m["method"] == "sampling/createMessage" {
-            break m;
-        }
-    };
-    s.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
-        "role": "assistant", "model": "agx-test",
-        "content": {"type": "text", "text": "sampled through agx"}}}));
-    let (result, _) = s.until_response(&json!(5));
-    assert!(
-        result.to_string().contains("sampled through agx"),
-        "{result}"
-    );
+    s.check_progress_cancellation_and_sampling("", 2);
 }
 
 #[test]
@@ -534,7 +378,7 @@ fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
 #[test]
 fn only_a_filtered_wrapped_server_is_proxied() {
     let (home, dir) = everything_denying(&[]);
-    let mut direct = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    let mut direct = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     direct.initialize(json!({}));
     assert!(!direct.program().starts_with("agx"), "{}", direct.program());
     drop(direct);
@@ -554,7 +398,7 @@ fn only_a_filtered_wrapped_server_is_proxied() {
         ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut proxied = Lines::start(&home, EVERYTHING_SERVER, dir.path());
+    let mut proxied = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     proxied.initialize(json!({}));
     assert!(
         proxied.program().starts_with("agx"),

@@ -4,20 +4,15 @@
 //! package, a small wrapped server written here (it changes its tool list, asks the client
 //! to sample, and can end itself) and the real npm server-everything (pinned) are members.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
-use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, command, stderr};
+use crate::ecosystem::{EVERYTHING, EVERYTHING_VERSION, agx, stderr};
 
 /// The pinned real `@modelcontextprotocol/server-memory` (as tests/it/data_folder.rs).
 const MEMORY: &str = "@modelcontextprotocol/server-memory";
 const MEMORY_VERSION: &str = "2025.11.25";
-use crate::support::{AGX, Fixture, TestHome, write_file};
+use crate::support::serve_lines::ServeLines;
+use crate::support::{Fixture, TestHome, write_file};
 
 /// A wrapped MCP server in Python: `touch` says its tool list changed, `ask` asks the
 /// client for a sampling and returns the answer, `exit` ends the process mid-session.
@@ -80,105 +75,6 @@ fn install_wrapped(home: &TestHome, name: &str, script: &str) {
     home.agx().arg("install").arg(&dir).assert().success();
 }
 
-/// Raw JSON-RPC lines on `agx serve`'s stdio.
-struct Lines {
-    child: Child,
-    stdin: ChildStdin,
-    rx: mpsc::Receiver<Value>,
-}
-
-impl Lines {
-    fn start(home: &TestHome, served: &str, cwd: &Path) -> Lines {
-        let mut child = command(home, AGX)
-            .args(["serve", served])
-            .current_dir(cwd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("agx serve starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines().map_while(Result::ok) {
-                let message = serde_json::from_str(&line).expect("stdout carries JSON-RPC");
-                if tx.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Lines { child, stdin, rx }
-    }
-
-    fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn next(&mut self) -> Value {
-        // A guard against a hung server, not a timing assertion.
-        self.rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the server sends a message")
-    }
-
-    /// Read until the response to `id`; every message before it is returned with it.
-    fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
-        let mut before = Vec::new();
-        loop {
-            let m = self.next();
-            if &m["id"] == id && m.get("method").is_none() {
-                return (m, before);
-            }
-            before.push(m);
-        }
-    }
-
-    fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.until_response(&json!(id))
-    }
-
-    fn initialize(&mut self, capabilities: Value) -> Value {
-        let (init, _) = self.request(
-            1,
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": capabilities,
-                   "clientInfo": {"name": "agx-test", "version": "1"}}),
-        );
-        assert!(init["result"]["serverInfo"].is_object(), "{init}");
-        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        init
-    }
-
-    fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
-        let (list, _) = self.request(id, method, json!({}));
-        list["result"][array]
-            .as_array()
-            .unwrap_or_else(|| panic!("a list: {list}"))
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect()
-    }
-
-    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
-        self.request(
-            id,
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        )
-        .0
-    }
-}
-
-impl Drop for Lines {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn text_of(answer: &Value) -> &str {
     answer["result"]["content"][0]["text"]
         .as_str()
@@ -204,7 +100,7 @@ fn a_profile_serves_its_servers_as_one_with_prefixed_names_and_filters() {
     let home = fixture.home_with(&["acme/weather"]);
     install_flaky(&home);
     let project = dev_project();
-    let mut s = Lines::start(&home, "@dev", project.path());
+    let mut s = ServeLines::start(&home, "@dev", project.path());
     let init = s.initialize(json!({"sampling": {}}));
     assert_eq!(init["result"]["serverInfo"]["name"], "@dev", "{init}");
     assert_eq!(
@@ -307,7 +203,7 @@ fn sync_writes_one_entry_per_profile_and_serve_uses_the_locked_versions() {
     assert!(text.contains("nothing to change"), "{text}");
 
     // The profile's server is the version agx.lock pins.
-    let mut lines = Lines::start(&s.home, "@team", &s.project);
+    let mut lines = ServeLines::start(&s.home, "@team", &s.project);
     lines.initialize(json!({}));
     let tools = lines.names(2, "tools/list", "tools");
     assert!(
@@ -419,7 +315,7 @@ fn install_server_writes_one_entry_for_a_user_profile_and_refuses_clashing_names
         &["install-server", "cursor", "@flat", "--config", &config_arg],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut s = Lines::start(&home, "@flat", dir.path());
+    let mut s = ServeLines::start(&home, "@flat", dir.path());
     s.initialize(json!({}));
     let tools = s.names(2, "tools/list", "tools");
     assert!(tools.iter().any(|t| t == "touch"), "{tools:?}");
@@ -472,7 +368,7 @@ fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
              [profiles.mix]\nservers = [\"everything\", \"memory\", \"weather\"]\n"
         ),
     );
-    let mut s = Lines::start(&home, "@mix", project.path());
+    let mut s = ServeLines::start(&home, "@mix", project.path());
     let init = s.initialize(json!({"sampling": {}}));
     assert_eq!(
         init["result"]["capabilities"]["resources"]["subscribe"], true,
@@ -507,59 +403,7 @@ fn a_profile_of_the_real_npm_server_everything_and_an_agx_server() {
     let graph = s.call(41, "memory__read_graph", json!({}));
     assert!(graph.to_string().contains("one endpoint"), "{graph}");
 
-    // Progress for the call's token reaches the client before its result.
-    let (done, before) = s.request(
-        5,
-        "tools/call",
-        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 2},
-               "_meta": {"progressToken": "p-1"}}),
-    );
-    assert!(done["result"].is_object(), "{done}");
-    assert!(
-        before
-            .iter()
-            .any(|m| m["method"] == "notifications/progress"
-                && m["params"]["progressToken"] == "p-1"),
-        "{before:?}"
-    );
-
-    // A cancelled call gets no answer; the later, longer call is answered.
-    s.send(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
-                  "params": {"name": "everything__longRunningOperation", "arguments": {"duration": 1, "steps": 1}}}));
-    s.send(
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                  "params": {"requestId": 6, "reason": "test"}}),
-    );
-    let (longer, before) = s.request(
-        7,
-        "tools/call",
-        json!({"name": "everything__longRunningOperation", "arguments": {"duration": 3, "steps": 1}}),
-    );
-    assert!(longer["result"].is_object(), "{longer}");
-    assert!(
-        !before
-            .iter()
-            .any(|m| m["id"] == 6 && m.get("method").is_none()),
-        "the cancelled call was answered: {before:?}"
-    );
-
-    // The server's sampling request reaches the client, and the answer reaches it back.
-    s.send(json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
-                  "params": {"name": "everything__sampleLLM", "arguments": {"prompt": "hi", "maxTokens": 10}}}));
-    let request = loop {
-        let m = s.next();
-        if m["method"] == "sampling/createMessage" {
-            break m;
-        }
-    };
-    s.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
-        "role": "assistant", "model": "agx-test",
-        "content": {"type": "text", "text": "sampled through the profile"}}}));
-    let (result, _) = s.until_response(&json!(8));
-    assert!(
-        result.to_string().contains("sampled through the profile"),
-        "{result}"
-    );
+    s.check_progress_cancellation_and_sampling("everything__", 5);
 
     // Resources keep their URIs and are read from the server that lists them.
     let (resources, _) = s.request(9, "resources/list", json!({}));

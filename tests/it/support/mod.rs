@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 pub mod http;
+pub mod serve_lines;
 pub mod snapshot;
 
 pub use snapshot::{outcome, outcome_of, snapshot_filters};
