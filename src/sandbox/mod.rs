@@ -2,6 +2,7 @@
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
 pub mod permissions;
+pub mod proxy;
 pub mod user;
 
 pub use permissions::{Network, Permissions, Resolved};
@@ -49,7 +50,7 @@ pub fn machine_summary() -> String {
     {
         match linux::kernel_abi() {
             Some(abi) if abi >= 4 => format!(
-                "Landlock ABI {abi}: files confined; network \"none\" confined (TCP)"
+                "Landlock ABI {abi}: files confined; network confined (TCP; \"loopback\" and host lists through agx's proxy)"
             ),
             Some(abi) => format!(
                 "Landlock ABI {abi}: files confined; network not confined (needs ABI 4, Linux 6.7)"
@@ -88,7 +89,9 @@ pub fn confine_std(
     #[cfg(target_os = "linux")]
     if enabled() {
         use std::os::unix::process::CommandExt;
-        let hook = hook(resolved, std::path::Path::new(command.get_program()))?;
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
+        let hook = hook(resolved, std::path::Path::new(command.get_program()), proxy)?;
         // SAFETY: the hook makes system calls only (see `linux::pre_exec_hook`).
         unsafe { command.pre_exec(hook) };
     }
@@ -104,8 +107,10 @@ pub fn confine_tokio(
 ) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     if enabled() {
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
         let program = std::path::PathBuf::from(command.as_std().get_program());
-        let hook = hook(resolved, &program)?;
+        let hook = hook(resolved, &program, proxy)?;
         // SAFETY: the hook makes system calls only (see `linux::pre_exec_hook`).
         unsafe { command.pre_exec(hook) };
     }
@@ -114,12 +119,28 @@ pub fn confine_tokio(
     Ok(())
 }
 
+/// Whether programs confined to `resolved` go through agx's network proxy (`"loopback"`
+/// and host lists, on Linux with the sandbox on): a wrapped server then runs as a child of
+/// `agx serve`, which stays to run the proxy, instead of replacing it.
+pub fn needs_proxy(resolved: &Resolved) -> bool {
+    cfg!(target_os = "linux") && enabled() && proxy::Policy::of(&resolved.network).is_some()
+}
+
+/// The proxy a program confined to `resolved` must use, started on first need.
+#[cfg(target_os = "linux")]
+fn proxy_for(resolved: &Resolved) -> std::io::Result<Option<std::net::SocketAddr>> {
+    proxy::address_for(&resolved.network)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot start the network proxy: {e}")))
+}
+
 #[cfg(target_os = "linux")]
 fn hook(
     resolved: &Resolved,
     program: &std::path::Path,
+    proxy: Option<std::net::SocketAddr>,
 ) -> std::io::Result<impl FnMut() -> std::io::Result<()> + Send + Sync + 'static> {
-    let ruleset = linux::ruleset(resolved, program).map_err(std::io::Error::other)?;
+    let ruleset = linux::ruleset(resolved, program, proxy.map(|a| a.port()))
+        .map_err(std::io::Error::other)?;
     Ok(linux::pre_exec_hook(
         ruleset,
         resolved.network == Network::None,
