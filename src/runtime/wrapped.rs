@@ -40,9 +40,17 @@ pub async fn run_beside_proxy(w: &WrappedServer) -> Result<std::process::ExitSta
         program: program.clone(),
         source,
     };
-    let mut child = tokio::process::Command::from(command)
-        .spawn()
-        .map_err(failed)?;
+    let mut command = tokio::process::Command::from(command);
+    // Should agx die, the server goes too: its network went with agx's proxy.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl takes numbers only.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().map_err(failed)?;
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -21,6 +21,8 @@ use super::permissions::split_port;
 const MAX_HEAD: usize = 16 * 1024;
 /// Headers a request may carry; more is refused as a bad request.
 const MAX_HEADERS: usize = 64;
+/// How long a connection may take to send its request head before the proxy drops it.
+const HEAD_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Where a confined program may connect through the proxy.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,6 +219,8 @@ async fn serve(listener: TcpListener, policy: Policy, described: String) {
     let policy = std::sync::Arc::new((policy, described));
     loop {
         let Ok((client, _)) = listener.accept().await else {
+            // Out of descriptors, most likely: wait for some to close rather than spin.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             continue;
         };
         let policy = policy.clone();
@@ -239,7 +243,10 @@ struct Request {
 }
 
 async fn handle(mut client: TcpStream, policy: &Policy, described: &str) -> std::io::Result<()> {
-    let request = match read_request(&mut client).await? {
+    let Ok(head) = tokio::time::timeout(HEAD_WAIT, read_request(&mut client)).await else {
+        return Ok(());
+    };
+    let request = match head? {
         Ok(r) => r,
         Err(problem) => {
             return reply(&mut client, "400 Bad Request", &format!("{problem}\n")).await;
@@ -337,7 +344,16 @@ fn request_of(parsed: &httparse::Request, rest: Vec<u8>) -> Result<Request, Stri
         path = format!("{path}?{query}");
     }
     // One request per connection: the next may be for another host.
-    let mut head = format!("{method} {path} HTTP/1.1\r\n").into_bytes();
+    let version = parsed.version.unwrap_or(1);
+    let mut head = format!("{method} {path} HTTP/1.{version}\r\n").into_bytes();
+    if !parsed
+        .headers
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case("host"))
+    {
+        let authority = &url[url::Position::BeforeHost..url::Position::AfterPort];
+        head.extend_from_slice(format!("Host: {authority}\r\n").as_bytes());
+    }
     for header in parsed.headers.iter() {
         let name = header.name.to_ascii_lowercase();
         if name.starts_with("proxy-") || name == "connection" || name == "keep-alive" {
@@ -473,6 +489,11 @@ mod tests {
                 .contains("http://")
         );
         assert!(parse("CONNECT example.org HTTP/1.1\r\n\r\n").is_err());
+        let bare = parse("GET http://[::1]:8080/ HTTP/1.0\r\n\r\n").unwrap();
+        assert_eq!(
+            String::from_utf8(bare.forward.unwrap()).unwrap(),
+            "GET / HTTP/1.0\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n"
+        );
     }
 
     /// A real round trip: the proxy forwards to an allowed loopback server and refuses

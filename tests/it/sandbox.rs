@@ -585,3 +585,76 @@ fn a_wrapped_server_behind_the_proxy_gets_it_and_its_exit_code_is_agx_serves() {
         "the proxy's variables"
     );
 }
+
+/// `agx serve` running a wrapped server beside its proxy passes SIGTERM on: the server's
+/// own handler runs, and its exit code is agx's.
+#[cfg(unix)]
+#[test]
+fn sigterm_to_agx_serve_reaches_a_wrapped_server_behind_the_proxy() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let dir = package(&home, "wrapper", "", "", "");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = [\"example.org\"]\n",
+            ),
+            (
+                "bin/t.sh",
+                "trap 'echo terminated > \"$AGX_DATA_DIR/term.txt\"; exit 7' TERM\n: > \"$AGX_DATA_DIR/ready\"\nwhile :; do sleep 0.05; done\n",
+            ),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let data = home.agx_home().join("data/_local/wrapper");
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut serve = home.command(crate::support::AGX);
+    let mut child = serve
+        .args(["serve", "wrapper/main"])
+        .env("TMPDIR", tmp.path())
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Waits for the server's trap to be in place (bounded by the loop, not a timing check).
+    for _ in 0..6000 {
+        if data.join("ready").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        data.join("ready").exists(),
+        "the wrapped server never started"
+    );
+    // SAFETY: kill takes a pid and a signal number only.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    // A guard against a server that never got the signal (the test would hang), not a
+    // timing check.
+    let mut status = None;
+    for _ in 0..6000 {
+        status = child.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("agx serve did not pass SIGTERM on to the wrapped server");
+    };
+    assert_eq!(status.code(), Some(7));
+    assert_eq!(
+        std::fs::read_to_string(data.join("term.txt")).unwrap(),
+        "terminated\n"
+    );
+}
