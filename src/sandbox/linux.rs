@@ -120,11 +120,7 @@ pub fn ruleset(
         .create()?
         .add_rules(path_beneath_rules(&read, AccessFs::from_read(abi)))?
         .add_rules(path_beneath_rules(&write, AccessFs::from_all(abi)))?
-        .add_rules(
-            proxy_port
-                .map(|port| Ok(NetPort::new(port, AccessNet::ConnectTcp)))
-                .into_iter(),
-        )
+        .add_rules(proxy_port.map(|port| Ok(NetPort::new(port, AccessNet::ConnectTcp))))
 }
 
 /// The hook run in the child before exec: enter the ruleset (and, for `network = "none"`,
