@@ -557,7 +557,9 @@ fn a_wrapped_server_behind_the_proxy_gets_it_and_its_exit_code_is_agx_serves() {
             ),
             (
                 "bin/t.sh",
-                "echo \"$HTTPS_PROXY $https_proxy no_proxy=[$NO_PROXY] $NODE_USE_ENV_PROXY\" > \"$AGX_DATA_DIR/result.txt\"\nexit 3\n",
+                "echo \"$HTTPS_PROXY $https_proxy no_proxy=[$NO_PROXY] $NODE_USE_ENV_PROXY\" > \"$AGX_DATA_DIR/result.txt\"\n\
+                 python3 -c 'import urllib.request, urllib.error\ntry: urllib.request.urlopen(\"http://192.0.2.1/\", timeout=20)\nexcept urllib.error.HTTPError as e: print(\"off the machine:\", e.code)' >> \"$AGX_DATA_DIR/result.txt\"\n\
+                 exit 3\n",
             ),
         ],
     );
@@ -581,8 +583,18 @@ fn a_wrapped_server_behind_the_proxy_gets_it_and_its_exit_code_is_agx_serves() {
     assert!(proxy.starts_with("http://127.0.0.1:"), "{result}");
     assert_eq!(
         result,
-        format!("{proxy} {proxy} no_proxy=[] 1\n"),
-        "the proxy's variables"
+        format!("{proxy} {proxy} no_proxy=[] 1\noff the machine: 403\n"),
+        "the proxy's variables, and its answer for an address off this machine"
+    );
+    let logs: String = std::fs::read_dir(home.agx_home().join("logs"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        logs.contains(
+            "network: refused 192.0.2.1:80: network \"loopback\" reaches this machine only"
+        ),
+        "no refusal in the log:\n{logs}"
     );
 }
 
