@@ -3,7 +3,8 @@
 # against `agx serve --http` on the agx/conformance fixture (issue 4), then against a profile
 # holding it and a profile holding it wrapped and filtered (docs/profiles.md). Scenarios agx does not
 # offer are listed in scripts/ci/conformance-baseline.yml; the suite fails the run on any other
-# failing scenario, and also when a listed scenario starts passing (a stale baseline).
+# failing scenario, and also when a listed scenario starts passing (a stale baseline). The
+# fixture declares permissions, so its programs run in the sandbox (docs/sandbox.md).
 #
 #   AGX_CI_CACHE  cache folder; Node 22 (scripts/ci/node22.sh) and the suite live in
 #                 $AGX_CI_CACHE/node22
@@ -52,6 +53,9 @@ mkdir -p "$HOME"
 
 echo "==> agx install registry-fixtures/packages/agx-conformance"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
+# The fixture declares permissions: its programs run in the sandbox (docs/sandbox.md).
+. scripts/ci/require-confined.sh
+require_confined "$AGX" agx/conformance
 
 # Run the suite against `agx serve --http TARGET`; prints the summary, returns its status.
 run_suite() {

@@ -9,7 +9,9 @@
 # that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
 # secret key (scripts/ci/python_settings_client.py); sampling and elicitation from a wrapped,
 # filtered member of a profile reach the client (scripts/ci/python_profile_client.py); two projects locking different versions
-# of acme/weather each serve their own (scripts/ci/python_projects_client.py).
+# of acme/weather each serve their own (scripts/ci/python_projects_client.py). agx/edge and
+# agx/conformance declare permissions and the registry servers get the user's, so all of
+# them run in the sandbox (docs/sandbox.md).
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/venv (default $HOME/.cache/agx-ci)
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
@@ -25,6 +27,7 @@ PY="$(mcp_python)"
 
 . scripts/agx-bin.sh
 AGX="$(agx_bin debug)"
+. scripts/ci/require-confined.sh
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -38,12 +41,15 @@ mkdir -p "$HOME"
 
 echo "==> agx install registry-fixtures/packages/agx-edge"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-edge"
+# The fixtures declare permissions: their programs run in the sandbox (docs/sandbox.md).
+require_confined "$AGX" agx/edge
 
 echo "==> mcp $MCP_VERSION client against agx serve agx/edge/edge"
 "$PY" "$ROOT/scripts/ci/python_client.py" "$AGX" agx/edge/edge
 
 echo "==> mcp $MCP_VERSION client: resources, completions and the channel of agx/conformance/everything"
 "$AGX" install --quiet "$ROOT/registry-fixtures/packages/agx-conformance"
+require_confined "$AGX" agx/conformance
 WATCHED="$(find "$AGX_HOME" -path '*/data/watched.txt' -print -quit)"
 [[ -n "$WATCHED" ]] || { echo "the installed agx/conformance has no data/watched.txt under $AGX_HOME" >&2; exit 1; }
 "$PY" "$ROOT/scripts/ci/python_surface_client.py" "$AGX" "$WATCHED"
@@ -84,6 +90,11 @@ REGISTRY="$(head -n1 "$TMP/registry-url")"
 PYTHON_DIR="$("$PY" -c 'import os, sys; print(os.path.dirname(os.path.realpath(sys.executable)))')"
 PATH="$PYTHON_DIR:$PATH" "$AGX" --registry "$REGISTRY" install --quiet \
     io.github.modelcontextprotocol/time io.github.modelcontextprotocol/server-everything
+# Confined by the user (`agx permissions set`), as wrapped servers with no permissions of
+# their own are: they still answer with no network.
+for server in time/time server-everything/server-everything; do
+    "$AGX" -q permissions set "io.github.modelcontextprotocol/$server" --network none >/dev/null
+done
 "$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/time \
     get_current_time '{"timezone": "Europe/Paris"}' Europe/Paris
 "$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/server-everything \

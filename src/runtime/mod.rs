@@ -470,13 +470,23 @@ pub fn run(
                 return block_on_current_thread(bridge::serve(remote, rewriter));
             }
             None => {
-                let log = (filter.is_some() || w.code_cache_problem.is_some())
+                // The network proxy needs agx alive beside the server (docs/sandbox.md).
+                let proxied = w
+                    .sandbox
+                    .as_deref()
+                    .is_some_and(crate::sandbox::needs_proxy);
+                let log = (filter.is_some() || w.code_cache_problem.is_some() || proxied)
                     .then(|| log::init(log_file.as_deref()));
                 if let Some(problem) = &w.code_cache_problem {
                     tracing::warn!("{problem}");
                 }
                 if let Some(filter) = filter {
                     return block_on_current_thread(filtered::serve_wrapped(&w, filter));
+                }
+                if proxied {
+                    let status = block_on_current_thread(wrapped::run_beside_proxy(&w))?;
+                    drop(log);
+                    std::process::exit(wrapped::exit_code(status));
                 }
                 // Exec ends this process's threads: write out the queued lines first.
                 drop(log);

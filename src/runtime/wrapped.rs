@@ -2,7 +2,8 @@
 //! with that program (exec), so stdio passes straight through with no copying. Windows has
 //! no exec: there agx starts the program on the same standard streams, waits for it and
 //! exits with its exit code.
-//! A server with a filter is not exec'd: `agx serve` proxies it (filtered.rs).
+//! A server with a filter is not exec'd: `agx serve` proxies it (filtered.rs). Nor is one
+//! whose network goes through agx's proxy (docs/sandbox.md): agx runs it as a child.
 
 use super::ServeError;
 use super::assemble::{WrappedServer, package_env};
@@ -20,6 +21,65 @@ pub fn exec(w: &WrappedServer) -> ServeError {
         program,
         source: run_in_place(&mut command),
     }
+}
+
+/// Run the wrapped server as a child on this process's standard streams, for a server whose
+/// network goes through agx's proxy (which runs in this process, so it cannot exec):
+/// SIGINT and SIGTERM sent to agx are passed on, and its exit status is returned.
+pub async fn run_beside_proxy(w: &WrappedServer) -> Result<std::process::ExitStatus, ServeError> {
+    let (program, command) = command(w)?;
+    if let Some(sandbox) = &w.sandbox {
+        tracing::info!(
+            "sandbox for {}: {}",
+            w.server.package,
+            crate::sandbox::enforcement(sandbox)
+        );
+    }
+    let failed = |source| ServeError::Wrapped {
+        server: w.server.clone(),
+        program: program.clone(),
+        source,
+    };
+    let mut command = tokio::process::Command::from(command);
+    // Should agx die, the server goes too: its network went with agx's proxy.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl takes numbers only.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().map_err(failed)?;
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt()).map_err(ServeError::Runtime)?;
+        let mut terminate = signal(SignalKind::terminate()).map_err(ServeError::Runtime)?;
+        loop {
+            let forwarded = tokio::select! {
+                status = child.wait() => return status.map_err(failed),
+                _ = interrupt.recv() => libc::SIGINT,
+                _ = terminate.recv() => libc::SIGTERM,
+            };
+            if let Some(pid) = child.id() {
+                // SAFETY: kill takes a pid and a signal number only.
+                unsafe { libc::kill(pid as libc::pid_t, forwarded) };
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    child.wait().await.map_err(failed)
+}
+
+/// The exit code for agx that reports `status` (128 + the signal that ended it, as shells
+/// do, on Unix).
+pub fn exit_code(status: std::process::ExitStatus) -> i32 {
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+        return 128 + signal;
+    }
+    status.code().unwrap_or(1)
 }
 
 /// The wrapped server's program (as written, for messages) and the command that starts it

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, NetPort, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, path_beneath_rules,
 };
 
@@ -53,22 +53,28 @@ pub fn enforced(resolved: &Resolved) -> String {
         Network::Any => "network any".to_string(),
         Network::None if abi >= 4 => "network none: TCP denied".to_string(),
         Network::None => "network not confined (Landlock ABI < 4 has no network rules)".to_string(),
-        other => format!("network `{other}` not confined yet (only \"none\" is enforced)"),
+        other if abi >= 4 => format!("network {other}: HTTP(S) through agx's proxy only"),
+        other => format!(
+            "network {other}: HTTP(S) through agx's proxy, not confined (Landlock ABI < 4 has no network rules)"
+        ),
     };
     format!("Landlock ABI {abi}: files confined; {network}")
 }
 
 /// Build the Landlock ruleset for one run of `program` (rules are file descriptors opened
-/// here, in agx). Errors only when the kernel refuses a ruleset it said it supports.
+/// here, in agx); with `proxy_port`, TCP connections go to that port only and nothing
+/// listens. Errors only when the kernel refuses a ruleset it said it supports.
 pub fn ruleset(
     resolved: &Resolved,
     program: &std::path::Path,
+    proxy_port: Option<u16>,
 ) -> Result<RulesetCreated, landlock::RulesetError> {
     let abi = TARGET_ABI;
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(abi))?;
-    if resolved.network == Network::None {
+    // `"none"`: no TCP at all; through the proxy: connections to its port only.
+    if resolved.network == Network::None || proxy_port.is_some() {
         ruleset = ruleset.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
     }
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
@@ -80,7 +86,8 @@ pub fn ruleset(
     ruleset
         .create()?
         .add_rules(path_beneath_rules(&read, AccessFs::from_read(abi)))?
-        .add_rules(path_beneath_rules(&write, AccessFs::from_all(abi)))
+        .add_rules(path_beneath_rules(&write, AccessFs::from_all(abi)))?
+        .add_rules(proxy_port.map(|port| Ok(NetPort::new(port, AccessNet::ConnectTcp))))
 }
 
 /// The hook run in the child before exec: enter the ruleset (and, for `network = "none"`,

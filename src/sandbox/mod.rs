@@ -4,6 +4,7 @@
 #[cfg(unix)]
 mod installations;
 pub mod permissions;
+pub mod proxy;
 pub mod seatbelt;
 pub mod user;
 
@@ -52,7 +53,7 @@ pub fn machine_summary() -> String {
     {
         match linux::kernel_abi() {
             Some(abi) if abi >= 4 => format!(
-                "Landlock ABI {abi}: files confined; network \"none\" confined (TCP)"
+                "Landlock ABI {abi}: files confined; network confined (TCP; \"loopback\" and host lists through agx's proxy)"
             ),
             Some(abi) => format!(
                 "Landlock ABI {abi}: files confined; network not confined (needs ABI 4, Linux 6.7)"
@@ -121,7 +122,9 @@ pub fn launch_line(
     {
         let mut extra: Vec<_> = installations::of_program(program).into_iter().collect();
         extra.extend(installations::on_path());
-        let profile = seatbelt::profile(&seatbelt::real_paths(resolved), &extra);
+        // A proxy that cannot start leaves the program no network; confine_std says why.
+        let proxy = proxy_for(resolved).ok().flatten().map(|a| a.port());
+        let profile = seatbelt::profile(&seatbelt::real_paths(resolved), &extra, proxy);
         return seatbelt::launcher(program, profile);
     }
     #[cfg(not(target_os = "macos"))]
@@ -138,11 +141,20 @@ pub fn confine_std(
     #[cfg(target_os = "linux")]
     if enabled() {
         use std::os::unix::process::CommandExt;
-        let hook = hook(resolved, std::path::Path::new(command.get_program()))?;
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
+        let hook = hook(resolved, std::path::Path::new(command.get_program()), proxy)?;
         // SAFETY: the hook makes system calls only (see `linux::pre_exec_hook`).
         unsafe { command.pre_exec(hook) };
     }
-    #[cfg(not(target_os = "linux"))]
+    // The profile is in the command line already (`launch_line`); the proxy's address
+    // goes in the environment.
+    #[cfg(target_os = "macos")]
+    if enabled() {
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     let _ = (command, resolved);
     Ok(())
 }
@@ -154,22 +166,58 @@ pub fn confine_tokio(
 ) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     if enabled() {
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
         let program = std::path::PathBuf::from(command.as_std().get_program());
-        let hook = hook(resolved, &program)?;
+        let hook = hook(resolved, &program, proxy)?;
         // SAFETY: the hook makes system calls only (see `linux::pre_exec_hook`).
         unsafe { command.pre_exec(hook) };
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
+    if enabled() {
+        let proxy = proxy_for(resolved)?;
+        command.envs(proxy.iter().flat_map(|a| proxy::environment(*a)));
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     let _ = (command, resolved);
     Ok(())
+}
+
+/// Whether programs confined to `resolved` go through agx's network proxy (with the
+/// sandbox on: on Linux for `"loopback"` and host lists, on macOS, whose profile can name
+/// loopback itself, for host lists): a wrapped server then runs as a child of `agx serve`,
+/// which stays to run the proxy, instead of replacing it.
+pub fn needs_proxy(resolved: &Resolved) -> bool {
+    enabled() && proxied(&resolved.network)
+}
+
+/// Whether this OS sends `network` through the proxy.
+fn proxied(network: &Network) -> bool {
+    if cfg!(target_os = "linux") {
+        proxy::Policy::of(network).is_some()
+    } else {
+        cfg!(target_os = "macos") && matches!(network, Network::Hosts(_))
+    }
+}
+
+/// The proxy a program confined to `resolved` must use, started on first need.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+fn proxy_for(resolved: &Resolved) -> std::io::Result<Option<std::net::SocketAddr>> {
+    if !proxied(&resolved.network) {
+        return Ok(None);
+    }
+    proxy::address_for(&resolved.network)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot start the network proxy: {e}")))
 }
 
 #[cfg(target_os = "linux")]
 fn hook(
     resolved: &Resolved,
     program: &std::path::Path,
+    proxy: Option<std::net::SocketAddr>,
 ) -> std::io::Result<impl FnMut() -> std::io::Result<()> + Send + Sync + 'static> {
-    let ruleset = linux::ruleset(resolved, program).map_err(std::io::Error::other)?;
+    let ruleset = linux::ruleset(resolved, program, proxy.map(|a| a.port()))
+        .map_err(std::io::Error::other)?;
     Ok(linux::pre_exec_hook(
         ruleset,
         resolved.network == Network::None,

@@ -128,14 +128,9 @@ pub fn path_problem(path: &str) -> Option<(String, String)> {
 /// Why a `network` host is refused; `None` when it is a host name or address, with an
 /// optional `:port`.
 pub fn host_problem(host: &str) -> Option<String> {
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if !name.contains(':') || name.ends_with(']') => {
-            if port.parse::<u16>().is_err() {
-                return Some(format!("`{host}`: `{port}` is not a port"));
-            }
-            name
-        }
-        _ => host,
+    let name = match split_port(host) {
+        Ok((name, _)) => name,
+        Err(problem) => return Some(problem),
     };
     let valid = !name.is_empty()
         && (name
@@ -148,6 +143,18 @@ pub fn host_problem(host: &str) -> Option<String> {
                     && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
             }));
     (!valid).then(|| format!("`{host}` is not a host name, `*.domain` or address"))
+}
+
+/// A `network` host split into its name (an IPv6 address keeps its brackets) and its
+/// optional port; the problem when the port is not a number.
+pub fn split_port(host: &str) -> Result<(&str, Option<u16>), String> {
+    match host.rsplit_once(':') {
+        Some((name, port)) if !name.contains(':') || name.ends_with(']') => match port.parse() {
+            Ok(port) => Ok((name, Some(port))),
+            Err(_) => Err(format!("`{host}`: `{port}` is not a port")),
+        },
+        _ => Ok((host, None)),
+    }
 }
 
 /// The real folders the placeholders stand for in one run.

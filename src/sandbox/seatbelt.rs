@@ -49,9 +49,10 @@ const NETWORK_SERVICES: [&str; 8] = [
 ];
 
 /// The profile for one run: `extra_read` holds the installations the program runs from
-/// (see `installations`). Paths are given as they are; [`real_paths`] makes them what the
-/// kernel compares (`/tmp` is `/private/tmp` on macOS).
-pub fn profile(resolved: &Resolved, extra_read: &[PathBuf]) -> String {
+/// (see `installations`); `proxy_port` is agx's network proxy on this machine, the only
+/// destination of a program with a host list. Paths are given as they are; [`real_paths`]
+/// makes them what the kernel compares (`/tmp` is `/private/tmp` on macOS).
+pub fn profile(resolved: &Resolved, extra_read: &[PathBuf], proxy_port: Option<u16>) -> String {
     let mut p = String::from(
         "(version 1)\n(deny default)\n\
          ; children inherit the profile\n\
@@ -89,16 +90,25 @@ pub fn profile(resolved: &Resolved, extra_read: &[PathBuf]) -> String {
             p.push_str("; network: any\n(allow network* system-socket)\n");
             services(&mut p);
         }
-        // Host lists go through agx's proxy on this machine, so both reach loopback only.
-        Network::Loopback | Network::Hosts(_) => {
-            p.push_str(
-                "; network: this machine only\n\
-                 (allow system-socket)\n\
-                 (allow network-outbound (remote ip \"localhost:*\") (remote unix-socket))\n\
-                 (allow network-inbound network-bind (local ip \"localhost:*\"))\n",
-            );
-            services(&mut p);
-        }
+        Network::Loopback => p.push_str(
+            "; network: this machine only\n\
+             (allow system-socket)\n\
+             (allow network-outbound (remote ip \"localhost:*\"))\n\
+             (allow network-inbound network-bind (local ip \"localhost:*\"))\n",
+        ),
+        // Through the proxy's tunnel the program still checks certificates itself (trustd).
+        Network::Hosts(_) => match proxy_port {
+            Some(port) => {
+                let _ = write!(
+                    p,
+                    "; network: agx's proxy only\n\
+                     (allow system-socket)\n\
+                     (allow network-outbound (remote ip \"localhost:{port}\"))\n"
+                );
+                services(&mut p);
+            }
+            None => p.push_str("; network: none (agx's proxy is not running)\n"),
+        },
     }
     p
 }
@@ -183,33 +193,41 @@ mod tests {
         let text = profile(
             &resolved(Network::None),
             &[PathBuf::from("/Users/u/.nvm/versions/node/v22.11.0")],
+            None,
         );
         insta::assert_snapshot!(text);
     }
 
     #[test]
     fn each_network_kind_has_its_rules() {
-        let none = profile(&resolved(Network::None), &[]);
+        let none = profile(&resolved(Network::None), &[], None);
         assert!(!none.contains("(allow network"), "{none}");
         assert!(!none.contains("system-socket"), "{none}");
-        let any = profile(&resolved(Network::Any), &[]);
+        let any = profile(&resolved(Network::Any), &[], None);
         assert!(any.contains("(allow network* system-socket)"), "{any}");
         assert!(any.contains("DNSConfiguration"), "{any}");
-        for local in [
-            Network::Loopback,
-            Network::Hosts(vec!["api.github.com".into()]),
-        ] {
-            let text = profile(&resolved(local), &[]);
-            assert!(text.contains("(remote ip \"localhost:*\")"), "{text}");
-            assert!(!text.contains("(allow network*"), "{text}");
-        }
+        let loopback = profile(&resolved(Network::Loopback), &[], None);
+        assert!(
+            loopback.contains("(remote ip \"localhost:*\")"),
+            "{loopback}"
+        );
+        assert!(!loopback.contains("(allow network*"), "{loopback}");
+        let hosts = Network::Hosts(vec!["api.github.com".into()]);
+        let proxied = profile(&resolved(hosts.clone()), &[], Some(41234));
+        assert!(
+            proxied.contains("(allow network-outbound (remote ip \"localhost:41234\"))"),
+            "{proxied}"
+        );
+        assert!(!proxied.contains("localhost:*"), "{proxied}");
+        let without_proxy = profile(&resolved(hosts), &[], None);
+        assert!(!without_proxy.contains("(allow network"), "{without_proxy}");
     }
 
     #[test]
     fn quotes_and_backslashes_in_paths_cannot_end_the_string() {
         let mut r = resolved(Network::Any);
         r.read = vec![PathBuf::from("/a\"b\\c")];
-        let text = profile(&r, &[]);
+        let text = profile(&r, &[], None);
         assert!(text.contains(r#"(subpath "/a\"b\\c")"#), "{text}");
         // Every line's quotes pair up once the escaped ones are removed.
         for line in text.lines() {

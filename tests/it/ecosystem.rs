@@ -93,7 +93,8 @@ pub(crate) fn store_files(home: &TestHome) -> Vec<String> {
 /// A line-delimited JSON-RPC client on `agx serve`'s stdio.
 pub(crate) struct Session {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once [`Session::close`] closed it.
+    stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
 }
 
@@ -124,7 +125,7 @@ impl Session {
         });
         Session {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
@@ -132,8 +133,9 @@ impl Session {
     /// Send a request and return its response (notifications in between are skipped).
     pub(crate) fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        writeln!(self.stdin, "{msg}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("the session is open");
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
         loop {
             // A guard against a hung server, not a timing assertion.
             let line = self
@@ -155,7 +157,7 @@ impl Session {
                    "clientInfo": {"name": "agx-test", "version": "1"}}),
         );
         writeln!(
-            self.stdin,
+            self.stdin.as_mut().expect("the session is open"),
             "{}",
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
         )
@@ -171,6 +173,15 @@ impl Session {
             .iter()
             .map(|t| t["name"].as_str().unwrap().to_string())
             .collect()
+    }
+}
+
+impl Session {
+    /// End the session as a client does: close the server's input and wait for it to exit,
+    /// so that its log is written out (dropping the session kills it instead).
+    pub(crate) fn close(mut self) -> std::process::ExitStatus {
+        self.stdin = None;
+        self.child.wait().expect("agx serve exits")
     }
 }
 

@@ -220,6 +220,7 @@ fn a_denial_is_logged_by_agx_serve_with_its_path() {
             serde_json::json!({"name": "t", "arguments": {}}),
         );
         assert!(result["result"].is_object(), "{result}");
+        session.close();
     }
     let logs: String = std::fs::read_dir(home.agx_home().join("logs"))
         .unwrap()
@@ -439,5 +440,233 @@ fn network_none_stops_mcp_server_fetch_and_loopback_lets_it_through() {
     assert!(
         allowed.to_string().contains("hello from loopback"),
         "{allowed}"
+    );
+}
+
+/// The fixture tool for host lists: a request through agx's proxy (`http_proxy`, which
+/// Python's urllib honours) to each URL, then a direct connection to the first one's port,
+/// one line per attempt.
+const NET_PROBE: &str = r#"cat >/dev/null
+exec python3 - <<'PY'
+import os, socket, urllib.request, urllib.error
+for label, url in (("listed", os.environ["LISTED_URL"]), ("unlisted", os.environ["UNLISTED_URL"])):
+    try:
+        print(f"{label}: {urllib.request.urlopen(url, timeout=20).read().decode().strip()}")
+    except urllib.error.HTTPError as e:
+        print(f"{label}: HTTP {e.code}")
+try:
+    socket.create_connection(("127.0.0.1", int(os.environ["LISTED_PORT"])), timeout=10)
+    print("direct: connected")
+except OSError as e:
+    print(f"direct: denied ({e.strerror})")
+PY
+"#;
+
+/// A tool whose network is a host list reaches a listed loopback host:port through agx's
+/// proxy; an unlisted one gets 403 and the refusal is in `agx serve`'s log; a direct
+/// connection that bypasses the proxy is refused by Landlock.
+#[test]
+fn a_host_list_lets_through_the_proxy_only_what_it_names() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("page.txt"), "hello through the proxy").unwrap();
+    let listed = crate::support::http::HttpServer::serve(site.path());
+    let unlisted = crate::support::http::HttpServer::serve(site.path());
+    let listed_port = listed.url().rsplit(':').next().unwrap().to_string();
+    let unlisted_host = unlisted.url().trim_start_matches("http://").to_string();
+
+    let home = TestHome::new();
+    let dir = package(
+        &home,
+        "netprobe",
+        &format!("\n[extension.permissions]\nnetwork = [\"127.0.0.1:{listed_port}\"]\n"),
+        "",
+        NET_PROBE,
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut serve = home.command(crate::support::AGX);
+    serve
+        .args(["serve", "netprobe/main"])
+        .env("TMPDIR", tmp.path())
+        .env("LISTED_URL", format!("{}/page.txt", listed.url()))
+        .env("UNLISTED_URL", format!("{}/page.txt", unlisted.url()))
+        .env("LISTED_PORT", &listed_port);
+    let text = {
+        let mut session = crate::ecosystem::Session::spawn(serve);
+        session.initialize();
+        let result = session.request(
+            2,
+            "tools/call",
+            serde_json::json!({"name": "t", "arguments": {}}),
+        );
+        let text = result["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{result}"))
+            .to_string();
+        session.close();
+        text
+    };
+    for line in [
+        "listed: hello through the proxy",
+        "unlisted: HTTP 403",
+        "direct: denied (Permission denied)",
+    ] {
+        assert!(text.contains(line), "no {line:?} in:\n{text}");
+    }
+    assert_eq!(
+        unlisted.count("/page.txt"),
+        0,
+        "the unlisted server was reached"
+    );
+    let logs: String = std::fs::read_dir(home.agx_home().join("logs"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        logs.contains(&format!("network: refused {unlisted_host}")),
+        "no refusal in the log:\n{logs}"
+    );
+    assert!(logs.contains("HTTP(S) through agx's proxy only"), "{logs}");
+}
+
+/// A wrapped server whose network goes through agx's proxy runs as a child of `agx serve`
+/// (which stays to run the proxy): it gets the proxy's variables, and `agx serve` exits
+/// with its exit code.
+#[test]
+fn a_wrapped_server_behind_the_proxy_gets_it_and_its_exit_code_is_agx_serves() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let dir = package(&home, "wrapper", "", "", "");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = \"loopback\"\n",
+            ),
+            (
+                "bin/t.sh",
+                "echo \"$HTTPS_PROXY $https_proxy no_proxy=[$NO_PROXY] $NODE_USE_ENV_PROXY\" > \"$AGX_DATA_DIR/result.txt\"\n\
+                 python3 -c 'import urllib.request, urllib.error\ntry: urllib.request.urlopen(\"http://192.0.2.1/\", timeout=20)\nexcept urllib.error.HTTPError as e: print(\"off the machine:\", e.code)' >> \"$AGX_DATA_DIR/result.txt\"\n\
+                 exit 3\n",
+            ),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let out = home
+        .agx()
+        .args(["serve", "wrapper/main"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result =
+        std::fs::read_to_string(home.agx_home().join("data/_local/wrapper/result.txt")).unwrap();
+    let proxy = result.split(' ').next().unwrap();
+    assert!(proxy.starts_with("http://127.0.0.1:"), "{result}");
+    assert_eq!(
+        result,
+        format!("{proxy} {proxy} no_proxy=[] 1\noff the machine: 403\n"),
+        "the proxy's variables, and its answer for an address off this machine"
+    );
+    let logs: String = std::fs::read_dir(home.agx_home().join("logs"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        logs.contains(
+            "network: refused 192.0.2.1:80: network \"loopback\" reaches this machine only"
+        ),
+        "no refusal in the log:\n{logs}"
+    );
+}
+
+/// `agx serve` running a wrapped server beside its proxy passes SIGTERM on: the server's
+/// own handler runs, and its exit code is agx's.
+#[cfg(unix)]
+#[test]
+fn sigterm_to_agx_serve_reaches_a_wrapped_server_behind_the_proxy() {
+    if let Some(reason) = landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let dir = package(&home, "wrapper", "", "", "");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = [\"example.org\"]\n",
+            ),
+            (
+                "bin/t.sh",
+                "trap 'echo terminated > \"$AGX_DATA_DIR/term.txt\"; exit 7' TERM\n: > \"$AGX_DATA_DIR/ready\"\nwhile :; do sleep 0.05; done\n",
+            ),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let data = home.agx_home().join("data/_local/wrapper");
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let mut serve = home.command(crate::support::AGX);
+    let mut child = serve
+        .args(["serve", "wrapper/main"])
+        .env("TMPDIR", tmp.path())
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Waits for the server's trap to be in place (bounded by the loop, not a timing check).
+    for _ in 0..6000 {
+        if data.join("ready").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        data.join("ready").exists(),
+        "the wrapped server never started"
+    );
+    // SAFETY: kill takes a pid and a signal number only.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    // A guard against a server that never got the signal (the test would hang), not a
+    // timing check.
+    let mut status = None;
+    for _ in 0..6000 {
+        status = child.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("agx serve did not pass SIGTERM on to the wrapped server");
+    };
+    assert_eq!(status.code(), Some(7));
+    assert_eq!(
+        std::fs::read_to_string(data.join("term.txt")).unwrap(),
+        "terminated\n"
     );
 }
