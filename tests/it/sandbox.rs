@@ -74,6 +74,60 @@ fn info_shows_declared_permissions_and_says_when_a_package_declares_none() {
     }
 }
 
+#[test]
+fn install_prints_the_permissions_of_what_it_installed() {
+    let home = TestHome::new();
+    let plain = package(&home, "plain", "", "", "cat >/dev/null; echo ok\n");
+    let out = home.agx().arg("install").arg(&plain).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("plain v1.0.0 permissions:\n  not confined: declares no permissions"),
+        "{text}"
+    );
+
+    let declared = package(
+        &home,
+        "declared",
+        "\n[extension.permissions]\nread = [\"{home}/.config/tool\"]\nnetwork = \"none\"\nenv = [\"LANG\"]\n",
+        "\n[permissions]\nnetwork = \"loopback\"\n",
+        "cat >/dev/null; echo ok\n",
+    );
+    let out = home.agx().arg("install").arg(&declared).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "declared v1.0.0 permissions:\n  read: {package}, {home}/.config/tool\n  write: {data}, {tmp}\n  network: none\n  env: LANG\n  enforced: ",
+        "  server main:\n    read: {package}\n    write: {data}, {tmp}\n    network: loopback\n",
+    ] {
+        assert!(text.contains(line), "no {line:?} in:\n{text}");
+    }
+    // The same lines as `agx info`.
+    assert!(info(&home, "declared").contains("  read: {package}, {home}/.config/tool\n"));
+
+    // Nothing installed, nothing shown.
+    let out = home
+        .agx()
+        .arg("install")
+        .arg(&plain)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+}
+
 /// The fixture tool: tries what the sandbox must refuse (a key under the home, a file
 /// outside its data folder, a loopback connection, the same from a child) and what it must
 /// allow (its package, its data folder), printing one line per attempt.
