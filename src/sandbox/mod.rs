@@ -1,6 +1,7 @@
 //! Least privilege for the programs agx starts for a server (docs/sandbox.md): the
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
+pub mod env;
 pub mod permissions;
 pub mod user;
 
@@ -75,7 +76,7 @@ pub fn enforcement(resolved: &Resolved) -> String {
     #[cfg(not(target_os = "linux"))]
     {
         let _ = resolved;
-        "not confined: agx enforces permissions on Linux only (docs/sandbox.md)".into()
+        "environment restricted; files and network not confined: agx enforces them on Linux only (docs/sandbox.md)".into()
     }
 }
 
@@ -85,6 +86,9 @@ pub fn confine_std(
     command: &mut std::process::Command,
     resolved: &Resolved,
 ) -> std::io::Result<()> {
+    if enabled() {
+        env::restrict(command, &resolved.env);
+    }
     #[cfg(target_os = "linux")]
     if enabled() {
         use std::os::unix::process::CommandExt;
@@ -102,6 +106,9 @@ pub fn confine_tokio(
     command: &mut tokio::process::Command,
     resolved: &Resolved,
 ) -> std::io::Result<()> {
+    if enabled() {
+        env::restrict(command.as_std_mut(), &resolved.env);
+    }
     #[cfg(target_os = "linux")]
     if enabled() {
         let program = std::path::PathBuf::from(command.as_std().get_program());

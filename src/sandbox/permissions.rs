@@ -166,6 +166,8 @@ pub struct Resolved {
     pub read: Vec<PathBuf>,
     pub write: Vec<PathBuf>,
     pub network: Network,
+    /// Variables passed through from agx's environment besides the base set.
+    pub env: Vec<String>,
     /// Whether the package declared anything (else the defaults, unconfined in spirit).
     pub declared: bool,
 }
@@ -187,6 +189,7 @@ impl Permissions {
             read,
             write,
             network: p.network.clone(),
+            env: p.env.clone(),
             declared: declared.is_some(),
         }
     }

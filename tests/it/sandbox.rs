@@ -114,12 +114,7 @@ fn install_prints_the_permissions_of_what_it_installed() {
     assert!(info(&home, "declared").contains("  read: {package}, {home}/.config/tool\n"));
 
     // Nothing installed, nothing shown.
-    let out = home
-        .agx()
-        .arg("install")
-        .arg(&plain)
-        .output()
-        .unwrap();
+    let out = home.agx().arg("install").arg(&plain).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -195,7 +190,7 @@ fn a_confined_tool_and_its_children_are_denied_what_it_did_not_declare() {
     let dir = package(
         &home,
         "probe",
-        "\n[extension.permissions]\nnetwork = \"none\"\n",
+        "\n[extension.permissions]\nnetwork = \"none\"\nenv = [\"PROBE_PORT\"]\n",
         "",
         PROBE,
     );
@@ -494,4 +489,105 @@ fn network_none_stops_mcp_server_fetch_and_loopback_lets_it_through() {
         allowed.to_string().contains("hello from loopback"),
         "{allowed}"
     );
+}
+
+/// What a program printing its environment sees of agx's: `LANG`, the declared name and
+/// what agx set, but not `SOME_TOKEN`, when its package declares permissions.
+fn environment_seen(home: &TestHome, command: &[&str], extra_env: &[(&str, &str)]) -> String {
+    let mut cmd = home.agx();
+    cmd.args(command)
+        .env("LANG", "C.UTF-8")
+        .env("SOME_TOKEN", "secret")
+        .env("DECLARED_VAR", "declared");
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const PRINT_ENV: &str = "cat >/dev/null; env\n";
+
+#[test]
+fn a_confined_tool_receives_the_base_set_its_env_names_and_agx_variables_only() {
+    let home = TestHome::new();
+    let confined = package(
+        &home,
+        "confined",
+        "\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
+        "",
+        PRINT_ENV,
+    );
+    let open = package(&home, "open", "", "", PRINT_ENV);
+    home.agx()
+        .arg("install")
+        .arg(&confined)
+        .arg(&open)
+        .assert()
+        .success();
+
+    let text = environment_seen(&home, &["call", "confined/t"], &[]);
+    for present in [
+        "LANG=C.UTF-8",
+        "DECLARED_VAR=declared",
+        "HOME=",
+        "PATH=",
+        "AGX_DATA_DIR=",
+        "AGX_PACKAGE=confined",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(present)),
+            "no {present} in:\n{text}"
+        );
+    }
+    for absent in ["SOME_TOKEN=", "AGX_HOME=", "XDG_CONFIG_HOME="] {
+        assert!(
+            !text.lines().any(|l| l.starts_with(absent)),
+            "{absent} in:\n{text}"
+        );
+    }
+
+    // The sandbox off: everything, as before.
+    let text = environment_seen(&home, &["call", "confined/t"], &[("AGX_SANDBOX", "off")]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
+    // A package that declares nothing: everything, as before.
+    let text = environment_seen(&home, &["call", "open/t"], &[]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
+}
+
+#[test]
+fn a_confined_wrapped_server_receives_the_base_set_and_its_env_names_only() {
+    let home = TestHome::new();
+    let dir = home.home().join("wrapper");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
+            ),
+            // `agx serve` becomes the server: what it prints is `agx serve`'s output.
+            ("server.sh", "env\n"),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let text = environment_seen(&home, &["serve", "wrapper/main"], &[]);
+    for present in ["LANG=C.UTF-8", "DECLARED_VAR=declared", "AGX_DATA_DIR="] {
+        assert!(
+            text.lines().any(|l| l.starts_with(present)),
+            "no {present} in:\n{text}"
+        );
+    }
+    assert!(!text.contains("SOME_TOKEN="), "{text}");
+    let text = environment_seen(&home, &["serve", "--no-sandbox", "wrapper/main"], &[]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
 }
