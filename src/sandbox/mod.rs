@@ -2,6 +2,7 @@
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
 pub mod env;
+pub mod growth;
 pub mod permissions;
 pub mod user;
 

@@ -591,3 +591,127 @@ fn a_confined_wrapped_server_receives_the_base_set_and_its_env_names_only() {
     let text = environment_seen(&home, &["serve", "--no-sandbox", "wrapper/main"], &[]);
     assert!(text.contains("SOME_TOKEN=secret"), "{text}");
 }
+
+/// Publish `acme/<name>` `version` with `permissions` (an `[extension.permissions]` body, or
+/// nothing) to the folder registry `registry`.
+fn publish(
+    home: &TestHome,
+    registry: &std::path::Path,
+    name: &str,
+    version: &str,
+    permissions: &str,
+) {
+    let dir = home.home().join("src").join(format!("{name}-{version}"));
+    let permissions = if permissions.is_empty() {
+        String::new()
+    } else {
+        format!("\n[extension.permissions]\n{permissions}")
+    };
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                &format!(
+                    "[package]\nname = \"acme/{name}\"\nversion = \"{version}\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\ntools = [\"t\"]\n{permissions}"
+                ),
+            ),
+            (
+                "agx/tools/t.toml",
+                "name = \"t\"\ndescription = \"Says ok\"\ncommand = [\"sh\", \"-c\", \"echo ok\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ntools = [\"t\"]\n",
+            ),
+        ],
+    );
+    home.agx()
+        .args(["registry", "add"])
+        .arg(registry)
+        .arg(&dir)
+        .assert()
+        .success();
+}
+
+fn installed_version(home: &TestHome, name: &str) -> String {
+    let out = home.agx().args(["list", "--json"]).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    list.as_array()
+        .or_else(|| list["packages"].as_array())
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .map(|p| p["version"].as_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_update_that_asks_for_more_permissions_waits_until_accepted() {
+    let home = TestHome::new();
+    let registry = home.home().join("reg");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .assert()
+        .success();
+    publish(
+        &home,
+        &registry,
+        "grows",
+        "1.0.0",
+        "network = \"none\"\nread = [\"{home}/.config/grows\"]\n",
+    );
+    publish(
+        &home,
+        &registry,
+        "same",
+        "1.0.0",
+        "network = \"loopback\"\n",
+    );
+    let agx = || {
+        let mut cmd = home.agx();
+        cmd.arg("--registry").arg(&registry);
+        cmd
+    };
+    agx()
+        .args(["install", "acme/grows", "acme/same"])
+        .assert()
+        .success();
+    publish(
+        &home,
+        &registry,
+        "grows",
+        "1.1.0",
+        "network = \"any\"\nread = [\"{home}/.config/grows/sub\", \"{home}/.aws\"]\nenv = [\"AWS_PROFILE\"]\n",
+    );
+    publish(&home, &registry, "same", "1.1.0", "network = \"none\"\n");
+
+    // The other package moves; the one that asks for more stays, saying what grew.
+    let out = agx().arg("update").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kept acme/grows v1.0.0: v1.1.0 asks for more permissions: read {home}/.aws; network any (was none); env AWS_PROFILE"),
+        "{stderr}"
+    );
+    assert_eq!(installed_version(&home, "acme/grows"), "1.0.0");
+    assert_eq!(installed_version(&home, "acme/same"), "1.1.0");
+
+    // Nothing else to move: the update asked for did not happen.
+    let out = agx().args(["update", "acme/grows"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("nothing updated"), "{stderr}");
+    assert!(
+        stderr.contains("--accept-permissions acme/grows"),
+        "{stderr}"
+    );
+    assert_eq!(installed_version(&home, "acme/grows"), "1.0.0");
+
+    agx()
+        .args(["update", "--accept-permissions", "acme/grows"])
+        .assert()
+        .success();
+    assert_eq!(installed_version(&home, "acme/grows"), "1.1.0");
+}
