@@ -715,3 +715,96 @@ fn an_update_that_asks_for_more_permissions_waits_until_accepted() {
         .success();
     assert_eq!(installed_version(&home, "acme/grows"), "1.1.0");
 }
+
+/// `agx serve` of the wrapped `acme/wrapper/main` (which prints its environment) in `cwd`.
+fn served_environment(home: &TestHome, cwd: &std::path::Path) -> std::process::Output {
+    home.agx()
+        .args(["serve", "acme/wrapper/main"])
+        .current_dir(cwd)
+        .env("PKG_VAR", "package")
+        .env("USER_VAR", "user")
+        .env("PROJECT_VAR", "project")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_projects_permissions_replace_the_users_and_the_packages() {
+    let home = TestHome::new();
+    let dir = home.home().join("wrapper");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"PKG_VAR\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
+            ),
+            ("server.sh", "env\n"),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    home.agx()
+        .args([
+            "permissions",
+            "set",
+            "acme/wrapper/main",
+            "--env",
+            "USER_VAR",
+        ])
+        .assert()
+        .success();
+    let project = home.home().join("project");
+    write_files(
+        &project,
+        &[(
+            "agx.toml",
+            "[project]\nclients = []\n\n[servers.w]\nserver = \"acme/wrapper/main\"\n\n[servers.w.permissions]\nenv = [\"PROJECT_VAR\"]\n",
+        )],
+    );
+    let seen = |cwd: &std::path::Path| {
+        let out = served_environment(&home, cwd);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        ["PKG_VAR", "USER_VAR", "PROJECT_VAR"]
+            .into_iter()
+            .filter(|name| text.lines().any(|l| l.starts_with(&format!("{name}="))))
+            .collect::<Vec<_>>()
+    };
+    // In the project: the project's; elsewhere the user's; without those, the package's.
+    assert_eq!(seen(&project), ["PROJECT_VAR"]);
+    assert_eq!(seen(home.home()), ["USER_VAR"]);
+    home.agx()
+        .args(["permissions", "reset", "acme/wrapper/main"])
+        .assert()
+        .success();
+    assert_eq!(seen(home.home()), ["PKG_VAR"]);
+
+    // A bad table is an error with its place, and the server does not start.
+    write_files(
+        &project,
+        &[(
+            "agx.toml",
+            "[project]\nclients = []\n\n[servers.w]\nserver = \"acme/wrapper/main\"\n\n[servers.w.permissions]\nnetwork = \"sometimes\"\n",
+        )],
+    );
+    let out = served_environment(&home, &project);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("agx.toml:8:11") && stderr.contains("`sometimes` is not a network"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("PROJECT_VAR="));
+    let out = home.agx().arg("validate").arg(&project).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("E042"), "{text}");
+}
