@@ -348,6 +348,9 @@ pub fn load_installed(
         )
     };
     settings::resolve(paths, &mut assembled)?;
+    if let Assembled::Wrapped(w) = &mut assembled {
+        grant_configured_paths(w);
+    }
     Ok(Loaded {
         assembled,
         server,
@@ -385,6 +388,23 @@ pub fn server_permissions(
         return Ok(Some(permissions));
     }
     crate::sandbox::user::user_permissions(paths, server)
+}
+
+/// A confined bundle server may also touch what its user pointed it at: the folders
+/// (`write`) and files (`read`) its `directory` and `file` settings name (docs/sandbox.md).
+fn grant_configured_paths(w: &mut assemble::WrappedServer) {
+    let Some(sandbox) = &w.sandbox else {
+        return;
+    };
+    let configured =
+        crate::ecosystem::mcpb::paths::configured_paths(&w.package_dir, &w.command, &w.settings);
+    if configured == Default::default() {
+        return;
+    }
+    let mut widened = (**sandbox).clone();
+    widened.read.extend(configured.read);
+    widened.write.extend(configured.write);
+    w.sandbox = Some(Arc::new(widened));
 }
 
 /// Give a wrapped server run by `node` from an installed version its compile cache, in the

@@ -139,7 +139,7 @@ exit 0
 "#;
 
 /// Whether this kernel has Landlock with network rules (ABI 4); the reason when not.
-fn landlock_missing() -> Option<String> {
+pub(crate) fn landlock_missing() -> Option<String> {
     if !cfg!(target_os = "linux") {
         return Some("Landlock is Linux only".into());
     }
