@@ -34,6 +34,10 @@ pub fn update(
     Ok(held)
 }
 
+/// What an update prepared without the store lock: the staged plan with its registry
+/// (none when nothing moves) and the packages held back.
+type Prepared = (Option<(Registry, StagedPlan)>, Vec<HeldBack>);
+
 fn update_packages(
     ctx: &Context,
     names: &[PackageName],
@@ -57,7 +61,7 @@ fn update_packages(
     };
     let staging = store.staging()?;
     store.prepare_then_commit(
-        |installed, previous: Option<(Option<(Registry, StagedPlan)>, Vec<HeldBack>)>| {
+        |installed, previous: Option<Prepared>| {
             let (registry, mut previous) = previous.and_then(|(p, _)| p).unzip();
             let installed: BTreeMap<PackageName, InstalledPackage> =
                 installed.into_iter().map(|p| (p.name.clone(), p)).collect();
