@@ -110,6 +110,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--accept-permissions', '--accept-permissions', [CompletionResultType]::ParameterName, 'Move to newer versions even when they ask for more permissions than the installed ones (without it, such a package keeps its version and agx says what grew)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

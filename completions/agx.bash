@@ -2378,7 +2378,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__update)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --accept-permissions --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -104,6 +104,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand --accept-permissions 'Move to newer versions even when they ask for more permissions than the installed ones (without it, such a package keeps its version and agx says what grew)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

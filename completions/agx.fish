@@ -102,6 +102,7 @@ never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand update" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand update" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand update" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand update" -l accept-permissions -d 'Move to newer versions even when they ask for more permissions than the installed ones (without it, such a package keeps its version and agx says what grew)'
 complete -c agx -n "__fish_agx_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand update" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r

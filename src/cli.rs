@@ -265,6 +265,10 @@ pub struct UpdateArgs {
     /// Packages to update; all installed packages when none is given.
     #[arg(value_name = "PKG")]
     pub packages: Vec<String>,
+    /// Move to newer versions even when they ask for more permissions than the installed
+    /// ones (without it, such a package keeps its version and agx says what grew).
+    #[arg(long)]
+    pub accept_permissions: bool,
 }
 
 #[derive(Debug, Args)]

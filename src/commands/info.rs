@@ -238,10 +238,7 @@ fn package_text(info: &PackageInfo) -> String {
                 write_filter(&mut out, "    ", filter);
             }
             if let Some(lines) = info.server_permissions.get(&s.name) {
-                out.push_str("    permissions:\n");
-                for line in lines {
-                    let _ = writeln!(out, "      {line}");
-                }
+                write_permissions(&mut out, "    ", "permissions:", lines);
             }
         }
     }
@@ -258,10 +255,7 @@ fn package_text(info: &PackageInfo) -> String {
         }
     }
     if !info.permissions.is_empty() {
-        out.push_str("permissions:\n");
-        for line in &info.permissions {
-            let _ = writeln!(out, "  {line}");
-        }
+        write_permissions(&mut out, "", "permissions:", &info.permissions);
     }
     if !info.settings.is_empty() {
         out.push_str("settings:\n");
@@ -293,6 +287,15 @@ fn package_text(info: &PackageInfo) -> String {
 }
 
 /// The filter `agx serve` applies, one rule a line, under its source.
+/// A block of permission lines (docs/sandbox.md) under `heading`, as `agx info` and `agx
+/// install` show them.
+pub(super) fn write_permissions(out: &mut String, indent: &str, heading: &str, lines: &[String]) {
+    let _ = writeln!(out, "{indent}{heading}");
+    for line in lines {
+        let _ = writeln!(out, "{indent}  {line}");
+    }
+}
+
 fn write_filter(out: &mut String, indent: &str, filter: &crate::ops::info::FilterView) {
     let _ = writeln!(out, "{indent}filter ({}):", filter.source);
     for line in filter.spec.describe() {

@@ -40,10 +40,39 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         prefer: args.prefer.as_deref().and_then(Prefer::parse),
         warm: args.warm,
     };
-    Ok(install::install_with(
-        &ctx.ops()?,
-        &targets,
-        args.force,
-        provision,
-    )?)
+    let recorder = crate::report::Recorder::new(&ctx.printer);
+    let ops = crate::ops::Context {
+        reporter: &recorder,
+        ..ctx.ops()?
+    };
+    install::install_with(&ops, &targets, args.force, provision)?;
+    show_permissions(ctx, &ops, recorder.done())
+}
+
+/// What each package put in place may do, as `agx info` shows it (docs/sandbox.md): read
+/// before its servers first run.
+pub(super) fn show_permissions(
+    ctx: &Context,
+    ops: &crate::ops::Context<'_>,
+    done: Vec<(crate::name::PackageName, semver::Version)>,
+) -> CliResult {
+    let mut out = String::new();
+    for (name, version) in done {
+        let Some(shown) = crate::ops::info::installed_permissions(ops, &name)? else {
+            continue;
+        };
+        super::info::write_permissions(
+            &mut out,
+            "",
+            &format!("{name} v{version} permissions:"),
+            &shown.package,
+        );
+        for (server, lines) in &shown.servers {
+            super::info::write_permissions(&mut out, "  ", &format!("server {server}:"), lines);
+        }
+    }
+    if out.is_empty() {
+        return Ok(());
+    }
+    ctx.printer.out(out)
 }

@@ -397,6 +397,57 @@ fn gather(ctx: &Context, store: &Store, name: &PackageName) -> OpsResult<Package
     ))
 }
 
+/// What the programs of a package may do, as `agx info` and `agx install` show it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermissionLines {
+    /// The package's permissions (with the defaults, and what this machine enforces), or
+    /// that it is not confined; one line each.
+    pub package: Vec<String>,
+    /// Servers that declare permissions of their own, with them, one line each.
+    pub servers: BTreeMap<String, Vec<String>>,
+}
+
+/// The permission lines of a loaded package (docs/sandbox.md).
+pub fn permissions_of(package: &crate::manifest::Package) -> PermissionLines {
+    let mut lines =
+        crate::sandbox::Permissions::describe(package.manifest.extension.permissions.as_ref());
+    if let Some(resolved) = crate::sandbox::for_package(package, None) {
+        lines.push(format!(
+            "enforced: {}",
+            crate::sandbox::enforcement(&resolved)
+        ));
+    }
+    let servers = package
+        .servers
+        .iter()
+        .filter_map(|s| {
+            let own = s.permissions.as_ref()?;
+            Some((
+                s.name.to_string(),
+                crate::sandbox::Permissions::describe(Some(own)),
+            ))
+        })
+        .collect();
+    PermissionLines {
+        package: lines,
+        servers,
+    }
+}
+
+/// The permission lines of the installed version of `name`; `None` when it is not
+/// installed or its definition files no longer load (`agx info` explains).
+pub fn installed_permissions(
+    ctx: &Context,
+    name: &PackageName,
+) -> OpsResult<Option<PermissionLines>> {
+    let Some(installed) = ctx.store().installed(name)? else {
+        return Ok(None);
+    };
+    Ok(crate::manifest::load_installed(&installed.dir)
+        .ok()
+        .map(|package| permissions_of(&package)))
+}
+
 /// An installed package from its definition files; from its receipt (with a warning) when
 /// they no longer load.
 fn describe_installed(
@@ -431,26 +482,9 @@ fn describe_installed(
                 .filter_map(|s| Some((s.name.to_string(), s.instructions.clone()?)))
                 .collect();
             info.settings = resolved_settings(ctx, name, &package.manifest.extension.settings);
-            info.permissions = crate::sandbox::Permissions::describe(
-                package.manifest.extension.permissions.as_ref(),
-            );
-            if let Some(resolved) = crate::sandbox::for_package(&package, None) {
-                info.permissions.push(format!(
-                    "enforced: {}",
-                    crate::sandbox::enforcement(&resolved)
-                ));
-            }
-            info.server_permissions = package
-                .servers
-                .iter()
-                .filter_map(|s| {
-                    let own = s.permissions.as_ref()?;
-                    Some((
-                        s.name.to_string(),
-                        crate::sandbox::Permissions::describe(Some(own)),
-                    ))
-                })
-                .collect();
+            let shown = permissions_of(&package);
+            info.permissions = shown.package;
+            info.server_permissions = shown.servers;
             if let Some(p) = &info.installed
                 && matches!(p.source, Source::Plugin { .. })
             {

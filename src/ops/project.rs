@@ -1159,6 +1159,10 @@ pub fn add(
             .get(&key)
             .map(|d| d.filter.clone())
             .unwrap_or_default(),
+        permissions: project
+            .servers
+            .get(&key)
+            .and_then(|d| d.permissions.clone()),
     };
     project.servers.insert(key.clone(), decl);
     let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;

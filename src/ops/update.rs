@@ -7,16 +7,42 @@ use crate::index::Registry;
 use crate::name::{PackageName, PackageSpec};
 use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
 
+/// A package `agx update` kept at its installed version because the newer one asks for
+/// more permissions (docs/sandbox.md, "When an update asks for more").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldBack {
+    pub name: PackageName,
+    pub current: semver::Version,
+    pub wanted: semver::Version,
+    /// What grew, one line each (`read {home}/.aws`, `network any (was none)`, …).
+    pub grown: Vec<String>,
+}
+
 /// Update `names` (every registry package when empty). Installs report through the
 /// reporter; packages from other sources and newer versions outside a requirement are noted.
 /// Checking and downloading happen without the store lock (see `Store::prepare_then_commit`).
-pub fn update(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
-    update_packages(ctx, names)?;
+/// A package whose newer version asks for more permissions keeps its version and is
+/// returned, unless `accept_permissions`.
+pub fn update(
+    ctx: &Context,
+    names: &[PackageName],
+    accept_permissions: bool,
+) -> OpsResult<Vec<HeldBack>> {
+    let held = update_packages(ctx, names, accept_permissions)?;
     // Skill copies in clients' folders follow their packages (docs/skills.md).
-    super::skills::refresh_copies(ctx)
+    super::skills::refresh_copies(ctx)?;
+    Ok(held)
 }
 
-fn update_packages(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
+/// What an update prepared without the store lock: the staged plan with its registry
+/// (none when nothing moves) and the packages held back.
+type Prepared = (Option<(Registry, StagedPlan)>, Vec<HeldBack>);
+
+fn update_packages(
+    ctx: &Context,
+    names: &[PackageName],
+    accept_permissions: bool,
+) -> OpsResult<Vec<HeldBack>> {
     // npm and PyPI packages move by provisioning their newest version (ops::outdated).
     let handled = super::outdated::update_ecosystem(ctx, names)?;
     let rest: Vec<PackageName> = names
@@ -25,7 +51,7 @@ fn update_packages(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
         .cloned()
         .collect();
     if !names.is_empty() && rest.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let names = rest.as_slice();
     let store = ctx.store();
@@ -35,19 +61,47 @@ fn update_packages(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
     };
     let staging = store.staging()?;
     store.prepare_then_commit(
-        |installed, previous: Option<Option<(Registry, StagedPlan)>>| {
-            let (registry, previous) = previous.flatten().unzip();
+        |installed, previous: Option<Prepared>| {
+            let (registry, mut previous) = previous.and_then(|(p, _)| p).unzip();
             let installed: BTreeMap<PackageName, InstalledPackage> =
                 installed.into_iter().map(|p| (p.name.clone(), p)).collect();
-            let Some((roots, registry)) = update_roots(ctx, &installed, names, registry)? else {
-                return Ok(None);
+            let Some((mut roots, registry)) = update_roots(ctx, &installed, names, registry)?
+            else {
+                return Ok((None, Vec::new()));
             };
-            let receipts = installed.into_iter().map(|(n, p)| (n, p.receipt)).collect();
-            let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
-            let staged = installer.stage(&registry, plan, &staging, previous)?;
-            Ok(Some((registry, staged)))
+            let receipts = installed
+                .iter()
+                .map(|(n, p)| (n.clone(), p.receipt.clone()))
+                .collect();
+            let mut held = Vec::new();
+            // Each pass holds back the packages whose staged version asks for more; the
+            // next plans them at their installed version (the downloads are reused).
+            loop {
+                let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
+                let staged = installer.stage(&registry, plan, &staging, previous.take())?;
+                let grown = if accept_permissions {
+                    Vec::new()
+                } else {
+                    grown_permissions(&installed, &staged)
+                };
+                if grown.is_empty() {
+                    return Ok((Some((registry, staged)), held));
+                }
+                for h in &grown {
+                    roots.retain(|r| r.spec.name != h.name);
+                    roots.push(Root {
+                        spec: PackageSpec {
+                            name: h.name.clone(),
+                            req: Some(exactly(&h.current)),
+                        },
+                        force: false,
+                    });
+                }
+                held.extend(grown);
+                previous = Some(staged);
+            }
         },
-        |staged| {
+        |(staged, held)| {
             if let Some((registry, staged)) = staged {
                 for warning in &staged.plan().warnings {
                     ctx.reporter.warn(warning);
@@ -55,9 +109,38 @@ fn update_packages(ctx: &Context, names: &[PackageName]) -> OpsResult<()> {
                 // Receipts keep the requirement each package was installed with.
                 installer.apply(&registry, staged, &BTreeMap::new())?;
             }
-            Ok(())
+            Ok(held)
         },
     )
+}
+
+/// The packages of `staged` that replace an installed version and ask for more
+/// permissions than it.
+fn grown_permissions(
+    installed: &BTreeMap<PackageName, InstalledPackage>,
+    staged: &StagedPlan,
+) -> Vec<HeldBack> {
+    staged
+        .packages()
+        .filter_map(|new| {
+            let name = &new.manifest.package.name;
+            let current = installed.get(name)?;
+            // A version whose definitions no longer load runs nothing to compare with.
+            let old = crate::manifest::load_installed(&current.dir).ok()?;
+            let grown = crate::sandbox::growth::package_growth(&old, new);
+            (!grown.is_empty()).then(|| HeldBack {
+                name: name.clone(),
+                current: current.version.clone(),
+                wanted: new.manifest.package.version.clone(),
+                grown,
+            })
+        })
+        .collect()
+}
+
+/// The requirement of exactly `version`.
+fn exactly(version: &semver::Version) -> semver::VersionReq {
+    semver::VersionReq::parse(&format!("={version}")).expect("a version is a valid requirement")
 }
 
 /// The packages to move to a newer version, as exact requirements, and the registry they
@@ -108,10 +191,7 @@ fn update_roots(
         .map(|c| Root {
             spec: PackageSpec {
                 name: c.name.clone(),
-                req: Some(
-                    semver::VersionReq::parse(&format!("={}", c.wanted))
-                        .expect("a version is a valid requirement"),
-                ),
+                req: Some(exactly(&c.wanted)),
             },
             force: false,
         })

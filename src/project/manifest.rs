@@ -76,6 +76,9 @@ pub struct ServerDecl {
     /// `tools`, `prompts`, `resources`: what `agx serve` hides, renames and re-describes
     /// (docs/profiles.md).
     pub filter: crate::filter::FilterSpec,
+    /// `permissions`: what the server's programs may touch when `agx serve` runs it in this
+    /// project, replacing the user's and the package's (docs/sandbox.md).
+    pub permissions: Option<crate::sandbox::Permissions>,
 }
 
 /// One `[skills]` entry: a skill of a package, copied into the project's skills folders.
@@ -235,6 +238,7 @@ const COMMITTED_SERVER_KEYS: &[&str] = &[
     "tools",
     "prompts",
     "resources",
+    "permissions",
 ];
 const FILTER_KEYS: &[&str] = &["allow", "deny", "rename", "descriptions"];
 const SKILL_KEYS: &[&str] = &["skill", "version"];
@@ -568,6 +572,15 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
             .map(|(arg, _)| arg)
             .collect();
         let filter = read_filter(f, file, key, &t);
+        let permissions = t.get("permissions").and_then(|e| {
+            crate::manifest::items::read_permissions(
+                f,
+                file,
+                &e.value,
+                e.key_span.clone(),
+                &format!("`permissions` of server `{key}`"),
+            )
+        });
         let (Some(target), Some(requirement)) = (target, requirement) else {
             continue;
         };
@@ -597,6 +610,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                 enabled,
                 args,
                 filter,
+                permissions,
             },
         );
     }
@@ -883,6 +897,26 @@ mod tests {
             ServerTarget::Package(_)
         ));
         assert_eq!(draft.servers["geo"].requirement, semver::VersionReq::STAR);
+    }
+
+    #[test]
+    fn a_servers_permissions_are_read_and_bad_ones_are_findings_with_places() {
+        let (draft, found) = check(
+            "[servers.files]\nserver = \"acme/files/main\"\n\n[servers.files.permissions]\nwrite = [\"{project}/out\"]\nnetwork = \"none\"\n",
+            Kind::Committed,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        let permissions = draft.servers["files"].permissions.as_ref().unwrap();
+        assert_eq!(permissions.write, ["{project}/out"]);
+        assert_eq!(permissions.network, crate::sandbox::Network::None);
+
+        let (_, found) = check(
+            "[servers.files]\nserver = \"acme/files/main\"\npermissions = { read = [\"relative\"], env = [\"1X\"] }\n",
+            Kind::Committed,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("E041 agx.toml:3:25 "), "{found:?}");
+        assert!(found[1].starts_with("E041 agx.toml:3:45 "), "{found:?}");
     }
 
     #[test]

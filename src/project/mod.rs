@@ -118,14 +118,31 @@ pub fn serve_values(
 pub fn serve_filter(
     server: &crate::name::QualifiedName,
 ) -> Result<Option<(PathBuf, crate::filter::FilterSpec)>, (PathBuf, String)> {
+    Ok(serve_entry_or_fail(server)?
+        .map(|(file, decl)| (file, decl.filter))
+        .filter(|(_, filter)| !filter.is_empty()))
+}
+
+/// The project's permissions of `server` for `agx serve` (found as [`serve_filter`] finds
+/// a filter, and failing closed as it does), when its entry has them (docs/sandbox.md).
+pub fn serve_permissions(
+    server: &crate::name::QualifiedName,
+) -> Result<Option<(PathBuf, crate::sandbox::Permissions)>, (PathBuf, String)> {
+    Ok(serve_entry_or_fail(server)?.and_then(|(file, decl)| Some((file, decl.permissions?))))
+}
+
+/// The project file and `server`'s entry in it, for what must not be guessed (a filter,
+/// permissions): a project file that does not load and names `server` is an error.
+fn serve_entry_or_fail(
+    server: &crate::name::QualifiedName,
+) -> Result<Option<(PathBuf, ServerDecl)>, (PathBuf, String)> {
     let Some(dir) = serve_project_dir() else {
         return Ok(None);
     };
     match Project::load(&dir) {
         Ok(project) => Ok(project
             .entry_for(server)
-            .map(|(_, decl)| (dir.join(PROJECT_FILE), decl.filter.clone()))
-            .filter(|(_, filter)| !filter.is_empty())),
+            .map(|(_, decl)| (dir.join(PROJECT_FILE), decl.clone()))),
         Err(e) => {
             let file = dir.join(PROJECT_FILE);
             let text = std::fs::read_to_string(&file).unwrap_or_default();

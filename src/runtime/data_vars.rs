@@ -14,8 +14,10 @@ const KNOWN: [(&str, &str, &str); 1] = [(
     "memory.jsonl",
 )];
 
-/// The variables to give `w` (each naming a file in `data`) that neither its definition,
-/// its settings nor the environment of `agx serve` sets already.
+/// The variables to give `w` that neither its definition nor its settings set already:
+/// each names a file in `data`, unless the environment of `agx serve` sets it (that value
+/// is passed on explicitly, so that a confined server, which inherits only a base set of
+/// variables, receives it too).
 pub fn defaults(w: &WrappedServer, data: &Path) -> Vec<(&'static str, PathBuf)> {
     let package = w.server.package.to_string();
     KNOWN
@@ -28,11 +30,12 @@ pub fn defaults(w: &WrappedServer, data: &Path) -> Vec<(&'static str, PathBuf)> 
                 })
         })
         .filter(|(_, var, _)| {
-            !w.env.contains_key(*var)
-                && !w.settings.env_vars().iter().any(|(k, _)| k == var)
-                && std::env::var_os(var).is_none()
+            !w.env.contains_key(*var) && !w.settings.env_vars().iter().any(|(k, _)| k == var)
         })
-        .map(|(_, var, file)| (*var, data.join(file)))
+        .map(|(_, var, file)| {
+            let value = std::env::var_os(var).map_or_else(|| data.join(file), PathBuf::from);
+            (*var, value)
+        })
         .collect()
 }
 

@@ -323,8 +323,8 @@ pub fn load_installed(
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
         }
-        if let Some(mine) = crate::sandbox::user::user_permissions(paths, &server)? {
-            assembled.confine_all(&mine);
+        if let Some(chosen) = server_permissions(paths, &server)? {
+            assembled.confine_all(&chosen);
         }
         let mut notes: Vec<String> = served
             .as_ref()
@@ -348,6 +348,9 @@ pub fn load_installed(
         )
     };
     settings::resolve(paths, &mut assembled)?;
+    if let Assembled::Wrapped(w) = &mut assembled {
+        grant_configured_paths(w);
+    }
     Ok(Loaded {
         assembled,
         server,
@@ -369,6 +372,39 @@ pub fn server_filter(
         return Ok(Some(Arc::new(filter)));
     }
     Ok(crate::filter::user_filter(paths, server)?.map(Arc::new))
+}
+
+/// The permissions that replace what `server`'s packages declare (docs/sandbox.md): the
+/// project's (`[servers.KEY.permissions]` of agx.toml, when `agx serve` runs in a project
+/// with an entry for it), else the user's (`agx permissions set`).
+pub fn server_permissions(
+    paths: &AgxPaths,
+    server: &QualifiedName,
+) -> Result<Option<crate::sandbox::Permissions>, crate::sandbox::user::PermissionsFileError> {
+    let project = crate::project::serve_permissions(server).map_err(|(path, detail)| {
+        crate::sandbox::user::PermissionsFileError::ProjectUnreadable { path, detail }
+    })?;
+    if let Some((_, permissions)) = project {
+        return Ok(Some(permissions));
+    }
+    crate::sandbox::user::user_permissions(paths, server)
+}
+
+/// A confined bundle server may also touch what its user pointed it at: the folders
+/// (`write`) and files (`read`) its `directory` and `file` settings name (docs/sandbox.md).
+fn grant_configured_paths(w: &mut assemble::WrappedServer) {
+    let Some(sandbox) = &w.sandbox else {
+        return;
+    };
+    let configured =
+        crate::ecosystem::mcpb::paths::configured_paths(&w.package_dir, &w.command, &w.settings);
+    if configured == Default::default() {
+        return;
+    }
+    let mut widened = (**sandbox).clone();
+    widened.read.extend(configured.read);
+    widened.write.extend(configured.write);
+    w.sandbox = Some(Arc::new(widened));
 }
 
 /// Give a wrapped server run by `node` from an installed version its compile cache, in the

@@ -1,6 +1,8 @@
 //! Least privilege for the programs agx starts for a server (docs/sandbox.md): the
 //! permissions a package declares, resolved for a run, and how each OS enforces them.
 
+pub mod env;
+pub mod growth;
 #[cfg(unix)]
 mod installations;
 pub mod permissions;
@@ -80,8 +82,7 @@ pub fn machine_summary() -> String {
 
 /// What Windows (and any OS but Linux and macOS) enforces.
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
-const NOT_ON_THIS_OS: &str =
-    "not confined: agx enforces permissions on Linux and macOS only (docs/sandbox.md)";
+const NOT_ON_THIS_OS: &str = "environment restricted; files and network not confined: agx enforces them on Linux and macOS only (docs/sandbox.md)";
 
 /// One line on what this machine enforces of `resolved` (`agx info`, `agx doctor`, the log).
 pub fn enforcement(resolved: &Resolved) -> String {
@@ -132,12 +133,17 @@ pub fn launch_line(
     (program.to_path_buf(), Vec::new())
 }
 
-/// Confine the program `command` will start to `resolved` (Linux: Landlock, applied in the
-/// child before exec). A no-op where the sandbox is off or the OS has none.
+/// Confine the program `command` will start to `resolved`: its environment on every OS;
+/// on Linux, Landlock rules applied in the child before exec; on macOS, whose profile is in
+/// the command line already ([`launch_line`]), the proxy's variables. A no-op with the
+/// sandbox off.
 pub fn confine_std(
     command: &mut std::process::Command,
     resolved: &Resolved,
 ) -> std::io::Result<()> {
+    if enabled() {
+        env::restrict(command, &resolved.env);
+    }
     #[cfg(target_os = "linux")]
     if enabled() {
         use std::os::unix::process::CommandExt;
@@ -147,8 +153,6 @@ pub fn confine_std(
         // SAFETY: the hook makes system calls only (see `linux::pre_exec_hook`).
         unsafe { command.pre_exec(hook) };
     }
-    // The profile is in the command line already (`launch_line`); the proxy's address
-    // goes in the environment.
     #[cfg(target_os = "macos")]
     if enabled() {
         let proxy = proxy_for(resolved)?;
@@ -164,6 +168,9 @@ pub fn confine_tokio(
     command: &mut tokio::process::Command,
     resolved: &Resolved,
 ) -> std::io::Result<()> {
+    if enabled() {
+        env::restrict(command.as_std_mut(), &resolved.env);
+    }
     #[cfg(target_os = "linux")]
     if enabled() {
         let proxy = proxy_for(resolved)?;

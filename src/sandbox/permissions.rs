@@ -173,6 +173,8 @@ pub struct Resolved {
     pub read: Vec<PathBuf>,
     pub write: Vec<PathBuf>,
     pub network: Network,
+    /// Variables passed through from agx's environment besides the base set.
+    pub env: Vec<String>,
     /// Whether the package declared anything (else the defaults, unconfined in spirit).
     pub declared: bool,
 }
@@ -194,6 +196,7 @@ impl Permissions {
             read,
             write,
             network: p.network.clone(),
+            env: p.env.clone(),
             declared: declared.is_some(),
         }
     }

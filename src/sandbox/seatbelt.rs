@@ -184,6 +184,7 @@ mod tests {
                 PathBuf::from("/private/tmp"),
             ],
             network,
+            env: Vec::new(),
             declared: true,
         }
     }

@@ -19,6 +19,8 @@ pub enum PermissionsFileError {
     },
     #[error("{} is not a permissions file: {detail}", path.display())]
     Invalid { path: PathBuf, detail: String },
+    #[error("{} does not load, so the permissions it may give this server are unknown: {detail}", path.display())]
+    ProjectUnreadable { path: PathBuf, detail: String },
     #[error("could not write {}: {source}", path.display())]
     Write {
         path: PathBuf,
@@ -35,6 +37,10 @@ impl crate::error::Hint for PermissionsFileError {
                 "fix the line named, or `agx permissions reset SERVER` and set them again".into(),
             ),
             PermissionsFileError::Refused(_, fix) => Some(fix.clone()),
+            PermissionsFileError::ProjectUnreadable { .. } => Some(
+                "fix the project file (`agx validate` names the place); agx does not start a server whose permissions it cannot read"
+                    .into(),
+            ),
             PermissionsFileError::Read { .. } | PermissionsFileError::Write { .. } => None,
         }
     }

@@ -130,6 +130,11 @@ impl StagedPlan {
     pub fn plan(&self) -> &Plan {
         &self.plan
     }
+
+    /// The packages this plan puts in place, as read from staging.
+    pub fn packages(&self) -> impl Iterator<Item = &Package> {
+        self.packages.iter().map(|p| &p.package)
+    }
 }
 
 /// One registry package unpacked in staging; dropping it removes its staging folder.

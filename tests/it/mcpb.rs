@@ -412,3 +412,95 @@ fn manifest_version_0_1_bundles_install_with_their_field_names() {
         "{err}"
     );
 }
+
+/// A bundle's `directory` and `file` options are what its confined server may write and
+/// read (docs/sandbox.md, "MCPB folders and files").
+#[test]
+fn a_confined_bundle_writes_its_configured_folder_and_reads_its_configured_file() {
+    if let Some(reason) = crate::sandbox::landlock_missing() {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let home = TestHome::new();
+    let bundle = home.home().join("dirs.mcpb");
+    let manifest = json!({
+        "manifest_version": "0.3",
+        "name": "dirs",
+        "version": "1.0.0",
+        "description": "d",
+        "author": {"name": "a"},
+        "server": {
+            "type": "binary",
+            "entry_point": "server/run.sh",
+            "mcp_config": {
+                "command": "sh",
+                "args": ["${__dirname}/server/run.sh"],
+                "env": {"OUT_DIR": "${user_config.out_dir}", "NOTES": "${user_config.notes}"}
+            }
+        },
+        "user_config": {
+            "out_dir": {"type": "directory", "title": "Output folder"},
+            "notes": {"type": "file", "title": "Notes"}
+        }
+    });
+    // The server tries what its options name, and the same beside them.
+    let script = r#"try() { label=$1; shift; if "$@" 2>/dev/null; then echo "$label: allowed"; else echo "$label: denied"; fi; }
+try write-configured sh -c 'echo x > "$OUT_DIR/ok.txt"'
+try write-beside sh -c 'echo x > "$HOME/beside.txt"'
+try read-configured sh -c 'cat "$NOTES" >/dev/null'
+try read-beside sh -c 'cat "$HOME/secret.txt" >/dev/null'
+"#;
+    zip_file(&bundle, |w| {
+        let file = SimpleFileOptions::default();
+        w.start_file("manifest.json", file)?;
+        w.write_all(manifest.to_string().as_bytes())?;
+        w.start_file("server/run.sh", file)?;
+        Ok(w.write_all(script.as_bytes())?)
+    });
+    let out_dir = home.home().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let notes = home.home().join("notes.txt");
+    std::fs::write(&notes, "notes\n").unwrap();
+    std::fs::write(home.home().join("secret.txt"), "secret\n").unwrap();
+    for args in [
+        vec!["install", bundle.to_str().unwrap()],
+        vec![
+            "config",
+            "set",
+            "mcpb/dirs",
+            "out_dir",
+            out_dir.to_str().unwrap(),
+        ],
+        vec![
+            "config",
+            "set",
+            "mcpb/dirs",
+            "notes",
+            notes.to_str().unwrap(),
+        ],
+        vec!["permissions", "set", "mcpb/dirs/dirs", "--network", "any"],
+    ] {
+        let out = agx(&home, &args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    // The test home is in the system's temporary folder, which `{tmp}` grants: the server
+    // gets a temporary folder of its own, outside the home.
+    let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let out = home
+        .agx()
+        .args(["serve", "mcpb/dirs/dirs"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "write-configured: allowed",
+        "write-beside: denied",
+        "read-configured: allowed",
+        "read-beside: denied",
+    ] {
+        assert!(text.contains(line), "no {line:?} in:\n{text}");
+    }
+    assert!(out_dir.join("ok.txt").exists());
+}

@@ -74,6 +74,55 @@ fn info_shows_declared_permissions_and_says_when_a_package_declares_none() {
     }
 }
 
+#[test]
+fn install_prints_the_permissions_of_what_it_installed() {
+    let home = TestHome::new();
+    let plain = package(&home, "plain", "", "", "cat >/dev/null; echo ok\n");
+    let out = home.agx().arg("install").arg(&plain).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("plain v1.0.0 permissions:\n  not confined: declares no permissions"),
+        "{text}"
+    );
+
+    let declared = package(
+        &home,
+        "declared",
+        "\n[extension.permissions]\nread = [\"{home}/.config/tool\"]\nnetwork = \"none\"\nenv = [\"LANG\"]\n",
+        "\n[permissions]\nnetwork = \"loopback\"\n",
+        "cat >/dev/null; echo ok\n",
+    );
+    let out = home.agx().arg("install").arg(&declared).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "declared v1.0.0 permissions:\n  read: {package}, {home}/.config/tool\n  write: {data}, {tmp}\n  network: none\n  env: LANG\n  enforced: ",
+        "  server main:\n    read: {package}\n    write: {data}, {tmp}\n    network: loopback\n",
+    ] {
+        assert!(text.contains(line), "no {line:?} in:\n{text}");
+    }
+    // The same lines as `agx info`.
+    assert!(info(&home, "declared").contains("  read: {package}, {home}/.config/tool\n"));
+
+    // Nothing installed, nothing shown.
+    let out = home.agx().arg("install").arg(&plain).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+}
+
 /// The fixture tool: tries what the sandbox must refuse (a key under the home, a file
 /// outside its data folder, a loopback connection, the same from a child) and what it must
 /// allow (its package, its data folder), printing one line per attempt.
@@ -90,7 +139,7 @@ exit 0
 "#;
 
 /// Whether this kernel has Landlock with network rules (ABI 4); the reason when not.
-fn landlock_missing() -> Option<String> {
+pub(crate) fn landlock_missing() -> Option<String> {
     if !cfg!(target_os = "linux") {
         return Some("Landlock is Linux only".into());
     }
@@ -141,7 +190,7 @@ fn a_confined_tool_and_its_children_are_denied_what_it_did_not_declare() {
     let dir = package(
         &home,
         "probe",
-        "\n[extension.permissions]\nnetwork = \"none\"\n",
+        "\n[extension.permissions]\nnetwork = \"none\"\nenv = [\"PROBE_PORT\"]\n",
         "",
         PROBE,
     );
@@ -482,7 +531,9 @@ fn a_host_list_lets_through_the_proxy_only_what_it_names() {
     let dir = package(
         &home,
         "netprobe",
-        &format!("\n[extension.permissions]\nnetwork = [\"127.0.0.1:{listed_port}\"]\n"),
+        &format!(
+            "\n[extension.permissions]\nnetwork = [\"127.0.0.1:{listed_port}\"]\nenv = [\"LISTED_URL\", \"UNLISTED_URL\", \"LISTED_PORT\"]\n"
+        ),
         "",
         NET_PROBE,
     );
@@ -669,4 +720,322 @@ fn sigterm_to_agx_serve_reaches_a_wrapped_server_behind_the_proxy() {
         std::fs::read_to_string(data.join("term.txt")).unwrap(),
         "terminated\n"
     );
+}
+
+/// What a program printing its environment sees of agx's: `LANG`, the declared name and
+/// what agx set, but not `SOME_TOKEN`, when its package declares permissions.
+fn environment_seen(home: &TestHome, command: &[&str], extra_env: &[(&str, &str)]) -> String {
+    let mut cmd = home.agx();
+    cmd.args(command)
+        .env("LANG", "C.UTF-8")
+        .env("SOME_TOKEN", "secret")
+        .env("DECLARED_VAR", "declared");
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const PRINT_ENV: &str = "cat >/dev/null; env\n";
+
+#[test]
+fn a_confined_tool_receives_the_base_set_its_env_names_and_agx_variables_only() {
+    let home = TestHome::new();
+    let confined = package(
+        &home,
+        "confined",
+        "\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
+        "",
+        PRINT_ENV,
+    );
+    let open = package(&home, "open", "", "", PRINT_ENV);
+    home.agx()
+        .arg("install")
+        .arg(&confined)
+        .arg(&open)
+        .assert()
+        .success();
+
+    let text = environment_seen(&home, &["call", "confined/t"], &[]);
+    for present in [
+        "LANG=C.UTF-8",
+        "DECLARED_VAR=declared",
+        "HOME=",
+        "PATH=",
+        "AGX_DATA_DIR=",
+        "AGX_PACKAGE=confined",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(present)),
+            "no {present} in:\n{text}"
+        );
+    }
+    for absent in ["SOME_TOKEN=", "AGX_HOME=", "XDG_CONFIG_HOME="] {
+        assert!(
+            !text.lines().any(|l| l.starts_with(absent)),
+            "{absent} in:\n{text}"
+        );
+    }
+
+    // The sandbox off: everything, as before.
+    let text = environment_seen(&home, &["call", "confined/t"], &[("AGX_SANDBOX", "off")]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
+    // A package that declares nothing: everything, as before.
+    let text = environment_seen(&home, &["call", "open/t"], &[]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
+}
+
+#[test]
+fn a_confined_wrapped_server_receives_the_base_set_and_its_env_names_only() {
+    let home = TestHome::new();
+    let dir = home.home().join("wrapper");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
+            ),
+            // `agx serve` becomes the server: what it prints is `agx serve`'s output.
+            ("server.sh", "env\n"),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let text = environment_seen(&home, &["serve", "wrapper/main"], &[]);
+    for present in ["LANG=C.UTF-8", "DECLARED_VAR=declared", "AGX_DATA_DIR="] {
+        assert!(
+            text.lines().any(|l| l.starts_with(present)),
+            "no {present} in:\n{text}"
+        );
+    }
+    assert!(!text.contains("SOME_TOKEN="), "{text}");
+    let text = environment_seen(&home, &["serve", "--no-sandbox", "wrapper/main"], &[]);
+    assert!(text.contains("SOME_TOKEN=secret"), "{text}");
+}
+
+/// Publish `acme/<name>` `version` with `permissions` (an `[extension.permissions]` body, or
+/// nothing) to the folder registry `registry`.
+fn publish(
+    home: &TestHome,
+    registry: &std::path::Path,
+    name: &str,
+    version: &str,
+    permissions: &str,
+) {
+    let dir = home.home().join("src").join(format!("{name}-{version}"));
+    let permissions = if permissions.is_empty() {
+        String::new()
+    } else {
+        format!("\n[extension.permissions]\n{permissions}")
+    };
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                &format!(
+                    "[package]\nname = \"acme/{name}\"\nversion = \"{version}\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\ntools = [\"t\"]\n{permissions}"
+                ),
+            ),
+            (
+                "agx/tools/t.toml",
+                "name = \"t\"\ndescription = \"Says ok\"\ncommand = [\"sh\", \"-c\", \"echo ok\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ntools = [\"t\"]\n",
+            ),
+        ],
+    );
+    home.agx()
+        .args(["registry", "add"])
+        .arg(registry)
+        .arg(&dir)
+        .assert()
+        .success();
+}
+
+fn installed_version(home: &TestHome, name: &str) -> String {
+    let out = home.agx().args(["list", "--json"]).output().unwrap();
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    list.as_array()
+        .or_else(|| list["packages"].as_array())
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .map(|p| p["version"].as_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_update_that_asks_for_more_permissions_waits_until_accepted() {
+    let home = TestHome::new();
+    let registry = home.home().join("reg");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .assert()
+        .success();
+    publish(
+        &home,
+        &registry,
+        "grows",
+        "1.0.0",
+        "network = \"none\"\nread = [\"{home}/.config/grows\"]\n",
+    );
+    publish(
+        &home,
+        &registry,
+        "same",
+        "1.0.0",
+        "network = \"loopback\"\n",
+    );
+    let agx = || {
+        let mut cmd = home.agx();
+        cmd.arg("--registry").arg(&registry);
+        cmd
+    };
+    agx()
+        .args(["install", "acme/grows", "acme/same"])
+        .assert()
+        .success();
+    publish(
+        &home,
+        &registry,
+        "grows",
+        "1.1.0",
+        "network = \"any\"\nread = [\"{home}/.config/grows/sub\", \"{home}/.aws\"]\nenv = [\"AWS_PROFILE\"]\n",
+    );
+    publish(&home, &registry, "same", "1.1.0", "network = \"none\"\n");
+
+    // The other package moves; the one that asks for more stays, saying what grew.
+    let out = agx().arg("update").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kept acme/grows v1.0.0: v1.1.0 asks for more permissions: read {home}/.aws; network any (was none); env AWS_PROFILE"),
+        "{stderr}"
+    );
+    assert_eq!(installed_version(&home, "acme/grows"), "1.0.0");
+    assert_eq!(installed_version(&home, "acme/same"), "1.1.0");
+
+    // Nothing else to move: the update asked for did not happen.
+    let out = agx().args(["update", "acme/grows"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("nothing updated"), "{stderr}");
+    assert!(
+        stderr.contains("--accept-permissions acme/grows"),
+        "{stderr}"
+    );
+    assert_eq!(installed_version(&home, "acme/grows"), "1.0.0");
+
+    agx()
+        .args(["update", "--accept-permissions", "acme/grows"])
+        .assert()
+        .success();
+    assert_eq!(installed_version(&home, "acme/grows"), "1.1.0");
+}
+
+/// `agx serve` of the wrapped `acme/wrapper/main` (which prints its environment) in `cwd`.
+fn served_environment(home: &TestHome, cwd: &std::path::Path) -> std::process::Output {
+    home.agx()
+        .args(["serve", "acme/wrapper/main"])
+        .current_dir(cwd)
+        .env("PKG_VAR", "package")
+        .env("USER_VAR", "user")
+        .env("PROJECT_VAR", "project")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_projects_permissions_replace_the_users_and_the_packages() {
+    let home = TestHome::new();
+    let dir = home.home().join("wrapper");
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                "[package]\nname = \"acme/wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"PKG_VAR\"]\n",
+            ),
+            (
+                "agx/servers/main.toml",
+                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
+            ),
+            ("server.sh", "env\n"),
+        ],
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    home.agx()
+        .args([
+            "permissions",
+            "set",
+            "acme/wrapper/main",
+            "--env",
+            "USER_VAR",
+        ])
+        .assert()
+        .success();
+    let project = home.home().join("project");
+    write_files(
+        &project,
+        &[(
+            "agx.toml",
+            "[project]\nclients = []\n\n[servers.w]\nserver = \"acme/wrapper/main\"\n\n[servers.w.permissions]\nenv = [\"PROJECT_VAR\"]\n",
+        )],
+    );
+    let seen = |cwd: &std::path::Path| {
+        let out = served_environment(&home, cwd);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        ["PKG_VAR", "USER_VAR", "PROJECT_VAR"]
+            .into_iter()
+            .filter(|name| text.lines().any(|l| l.starts_with(&format!("{name}="))))
+            .collect::<Vec<_>>()
+    };
+    // In the project: the project's; elsewhere the user's; without those, the package's.
+    assert_eq!(seen(&project), ["PROJECT_VAR"]);
+    assert_eq!(seen(home.home()), ["USER_VAR"]);
+    home.agx()
+        .args(["permissions", "reset", "acme/wrapper/main"])
+        .assert()
+        .success();
+    assert_eq!(seen(home.home()), ["PKG_VAR"]);
+
+    // A bad table is an error with its place, and the server does not start.
+    write_files(
+        &project,
+        &[(
+            "agx.toml",
+            "[project]\nclients = []\n\n[servers.w]\nserver = \"acme/wrapper/main\"\n\n[servers.w.permissions]\nnetwork = \"sometimes\"\n",
+        )],
+    );
+    let out = served_environment(&home, &project);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("agx.toml:8:11") && stderr.contains("`sometimes` is not a network"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("PROJECT_VAR="));
+    let out = home.agx().arg("validate").arg(&project).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("E042"), "{text}");
 }

@@ -9,6 +9,7 @@
 
 mod launch;
 pub mod manifest;
+pub mod paths;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
