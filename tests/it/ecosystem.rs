@@ -93,7 +93,8 @@ pub(crate) fn store_files(home: &TestHome) -> Vec<String> {
 /// A line-delimited JSON-RPC client on `agx serve`'s stdio.
 pub(crate) struct Session {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed by [`Session::close`].
+    stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
 }
 
@@ -124,7 +125,7 @@ impl Session {
         });
         Session {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
@@ -132,8 +133,9 @@ impl Session {
     /// Send a request and return its response (notifications in between are skipped).
     pub(crate) fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        writeln!(self.stdin, "{msg}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
         loop {
             // A guard against a hung server, not a timing assertion.
             let line = self
@@ -155,12 +157,19 @@ impl Session {
                    "clientInfo": {"name": "agx-test", "version": "1"}}),
         );
         writeln!(
-            self.stdin,
+            self.stdin.as_mut().expect("stdin is open"),
             "{}",
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
         )
         .unwrap();
         init
+    }
+
+    /// Close stdin, as a client that is done does, and wait for the server to exit (having
+    /// written out its log), rather than killing it.
+    pub(crate) fn close(&mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.child.wait().unwrap()
     }
 
     pub(crate) fn tool_names(&mut self) -> Vec<String> {
