@@ -3,8 +3,8 @@
 #![allow(deprecated)] // logging/setLevel and notifications/message are deprecated by SEP-2577
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
@@ -40,8 +40,10 @@ pub struct Runtime {
     completions: Completions,
     tool_index: HashMap<String, usize>,
     prompt_index: HashMap<String, usize>,
-    tool_list: Vec<Tool>,
-    prompt_list: Vec<Prompt>,
+    /// What `tools/list` and `prompts/list` answer, built on the first list: `initialize`
+    /// is answered without them.
+    tool_list: OnceLock<Vec<Tool>>,
+    prompt_list: OnceLock<Vec<Prompt>>,
     /// The filter already applied to the lists, kept to say why a hidden item is refused.
     filter: Option<Arc<crate::filter::Filter>>,
 }
@@ -90,8 +92,8 @@ impl Runtime {
                 .enumerate()
                 .map(|(i, p)| (p.exposed.clone(), i))
                 .collect(),
-            tool_list: tools.iter().map(ServedTool::list_entry).collect(),
-            prompt_list: prompts.iter().map(prompts::list_entry).collect(),
+            tool_list: OnceLock::new(),
+            prompt_list: OnceLock::new(),
             tools,
             prompts,
             resources,
@@ -102,7 +104,14 @@ impl Runtime {
 
     /// What `tools/list` answers.
     pub fn tool_list(&self) -> &[Tool] {
-        &self.tool_list
+        self.tool_list
+            .get_or_init(|| self.tools.iter().map(ServedTool::list_entry).collect())
+    }
+
+    /// What `prompts/list` answers.
+    fn prompt_list(&self) -> &[Prompt] {
+        self.prompt_list
+            .get_or_init(|| self.prompts.iter().map(prompts::list_entry).collect())
     }
 
     /// Name `filter` (already applied to the assembly) in refusals of what it hides.
@@ -241,7 +250,9 @@ impl ServerHandler for AgxServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.rt.tool_list.clone()))
+        Ok(ListToolsResult::with_all_items(
+            self.rt.tool_list().to_vec(),
+        ))
     }
 
     async fn list_prompts(
@@ -250,7 +261,7 @@ impl ServerHandler for AgxServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         Ok(ListPromptsResult::with_all_items(
-            self.rt.prompt_list.clone(),
+            self.rt.prompt_list().to_vec(),
         ))
     }
 
@@ -455,5 +466,33 @@ async fn forward_stderr(
                 tracing::info!("tool {tool}: {}", logged(&text));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::InputMode;
+    use crate::name::QualifiedName;
+    use crate::runtime::tools::tests::tool;
+
+    #[test]
+    fn the_lists_are_built_on_the_first_list_not_before() {
+        let runtime = Runtime::new(Assembly {
+            server: QualifiedName::parse("acme/demo/srv").unwrap(),
+            version: "1.0.0".into(),
+            title: None,
+            description: None,
+            instructions: None,
+            tools: vec![tool("get", &["true"], InputMode::Stdin)],
+            prompts: Vec::new(),
+            resources: Vec::new(),
+            initialization: Vec::new(),
+        });
+        assert!(runtime.tool_list.get().is_none());
+        assert!(runtime.prompt_list.get().is_none());
+        let names: Vec<&str> = runtime.tool_list().iter().map(|t| &*t.name).collect();
+        assert_eq!(names, ["get"]);
+        assert!(runtime.prompt_list().is_empty());
     }
 }

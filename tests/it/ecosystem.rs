@@ -165,6 +165,13 @@ impl Session {
         init
     }
 
+    /// Close stdin, as a client that is done does, and wait for the server to exit (having
+    /// written out its log), rather than killing it.
+    pub(crate) fn close(&mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.child.wait().unwrap()
+    }
+
     pub(crate) fn tool_names(&mut self) -> Vec<String> {
         let list = self.request(2, "tools/list", json!({}));
         list["result"]["tools"]
@@ -173,15 +180,6 @@ impl Session {
             .iter()
             .map(|t| t["name"].as_str().unwrap().to_string())
             .collect()
-    }
-}
-
-impl Session {
-    /// End the session as a client does: close the server's input and wait for it to exit,
-    /// so that its log is written out (dropping the session kills it instead).
-    pub(crate) fn close(mut self) -> std::process::ExitStatus {
-        self.stdin = None;
-        self.child.wait().expect("agx serve exits")
     }
 }
 

@@ -1,14 +1,16 @@
 //! A log destination written on a thread of its own through a bounded queue. When the queue
 //! is full, lines are dropped and counted, and the count is written once the destination
 //! takes lines again: a client that never reads agx's stderr costs log lines, never answers.
+//! The thread starts with the first line: most servers log nothing at the default level, and
+//! an unused thread costs start-up time and resident memory.
 //!
 //! (`tracing-appender`'s non-blocking writer drops alike, but when its queue is still full at
 //! exit it prints to stdout, which carries the protocol.)
 
 use std::io::Write;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use tracing_subscriber::fmt::MakeWriter;
@@ -24,43 +26,94 @@ enum Message {
     Flush(SyncSender<()>),
 }
 
+/// What the writing thread takes when the first line comes.
+struct Idle {
+    lines: Receiver<Message>,
+    destination: Box<dyn Write + Send>,
+}
+
+/// One destination's queue and thread, shared by its writers and its flush guard.
+struct Destination {
+    name: &'static str,
+    queue: SyncSender<Message>,
+    dropped: Arc<AtomicUsize>,
+    idle: Mutex<Option<Idle>>,
+    /// Set once the first line came: whether the thread could be started.
+    started: OnceLock<bool>,
+}
+
+impl Destination {
+    /// Start the thread unless it was started (or failed to start) before.
+    fn start(&self) -> bool {
+        *self.started.get_or_init(|| {
+            let Some(Idle { lines, destination }) =
+                self.idle.lock().ok().and_then(|mut i| i.take())
+            else {
+                return false;
+            };
+            let counter = self.dropped.clone();
+            let name = self.name;
+            std::thread::Builder::new()
+                .name(format!("agx-log-{name}"))
+                .spawn(move || {
+                    write_lines(lines, destination, name, || counter.load(Ordering::Relaxed))
+                })
+                .is_ok()
+        })
+    }
+}
+
 /// The writing end: cheap to clone, never blocks.
 #[derive(Clone)]
 pub struct LossyWriter {
-    queue: SyncSender<Message>,
-    dropped: Arc<AtomicUsize>,
+    destination: Arc<Destination>,
 }
 
 /// Waits (briefly) on drop for the queued lines to be written.
 pub struct FlushOnDrop {
-    queue: SyncSender<Message>,
+    destination: Arc<Destination>,
 }
 
 impl LossyWriter {
-    /// Start the thread that writes to `destination`, named `name` in the drop report.
-    pub fn spawn(
+    /// A writer to `destination`, named `name` in the drop report. Its thread starts with the
+    /// first line; without a thread, lines are dropped (logging must not stop serving).
+    pub fn new(
         name: &'static str,
         destination: impl Write + Send + 'static,
-    ) -> std::io::Result<(LossyWriter, FlushOnDrop)> {
+    ) -> (LossyWriter, FlushOnDrop) {
         let (queue, lines) = std::sync::mpsc::sync_channel(QUEUE_LINES);
-        let dropped = Arc::new(AtomicUsize::new(0));
-        let counter = dropped.clone();
-        std::thread::Builder::new()
-            .name(format!("agx-log-{name}"))
-            .spawn(move || {
-                write_lines(lines, destination, name, || counter.load(Ordering::Relaxed))
-            })?;
+        let destination = Arc::new(Destination {
+            name,
+            queue,
+            dropped: Arc::new(AtomicUsize::new(0)),
+            idle: Mutex::new(Some(Idle {
+                lines,
+                destination: Box::new(destination),
+            })),
+            started: OnceLock::new(),
+        });
         let flush = FlushOnDrop {
-            queue: queue.clone(),
+            destination: destination.clone(),
         };
-        Ok((LossyWriter { queue, dropped }, flush))
+        (LossyWriter { destination }, flush)
     }
 
-    /// Queue one line, or count it when the queue is full.
+    /// Queue one line, or count it when the queue is full or there is no thread to take it.
     pub fn write_line(&self, line: &[u8]) {
-        if let Err(TrySendError::Full(_)) = self.queue.try_send(Message::Line(line.to_vec())) {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+        let destination = &self.destination;
+        if !destination.start() {
+            destination.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
         }
+        if let Err(TrySendError::Full(_)) = destination.queue.try_send(Message::Line(line.to_vec()))
+        {
+            destination.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether this destination's thread runs (it starts with the first line).
+    pub fn started(&self) -> bool {
+        self.destination.started.get() == Some(&true)
     }
 }
 
@@ -92,7 +145,7 @@ impl Write for &Each {
 /// The thread: write each line, preceded by a report of the lines dropped since the last one.
 fn write_lines(
     lines: Receiver<Message>,
-    mut destination: impl Write,
+    mut destination: Box<dyn Write + Send>,
     name: &str,
     dropped: impl Fn() -> usize,
 ) {
@@ -122,12 +175,16 @@ fn write_lines(
 
 impl Drop for FlushOnDrop {
     fn drop(&mut self) {
+        // Nothing was written, so there is no thread and nothing to wait for.
+        if self.destination.started.get() != Some(&true) {
+            return;
+        }
         // Both waits are bounded: a destination nobody reads must not keep agx from exiting.
         let deadline = Instant::now() + FLUSH_WAIT;
         let (done, flushed) = std::sync::mpsc::sync_channel(1);
         let mut message = Message::Flush(done);
         loop {
-            match self.queue.try_send(message) {
+            match self.destination.queue.try_send(message) {
                 Ok(()) => break,
                 Err(TrySendError::Full(m)) if Instant::now() < deadline => {
                     message = m;
@@ -179,13 +236,13 @@ mod tests {
     #[test]
     fn a_stuck_destination_drops_and_then_reports_the_count() {
         let gate = Gate::default();
-        let (writer, flush) = LossyWriter::spawn("test", gate.clone()).unwrap();
+        let (writer, flush) = LossyWriter::new("test", gate.clone());
         // The thread takes one line and blocks on it; the queue fills; the rest are dropped.
         let total = QUEUE_LINES + 100;
         for i in 0..total {
             writer.write_line(format!("line {i}\n").as_bytes());
         }
-        let dropped = writer.dropped.load(Ordering::Relaxed);
+        let dropped = writer.destination.dropped.load(Ordering::Relaxed);
         assert!(dropped >= 99, "only {dropped} of {total} lines dropped");
         // Once it takes lines again, the count comes first.
         gate.open();
@@ -199,9 +256,21 @@ mod tests {
     }
 
     #[test]
+    fn the_thread_starts_with_the_first_line() {
+        let gate = Gate::default();
+        gate.open();
+        let (writer, flush) = LossyWriter::new("test", gate.clone());
+        assert!(!writer.started());
+        writer.write_line(b"first\n");
+        assert!(writer.started());
+        drop(flush);
+        assert_eq!(gate.text(), "first\n");
+    }
+
+    #[test]
     fn drop_returns_while_the_destination_is_stuck() {
         let gate = Gate::default();
-        let (writer, flush) = LossyWriter::spawn("test", gate).unwrap();
+        let (writer, flush) = LossyWriter::new("test", gate);
         for _ in 0..QUEUE_LINES + 10 {
             writer.write_line(b"x\n");
         }

@@ -105,11 +105,9 @@ pub fn init(file: Option<&Path>) -> LogGuard {
     let mut flush = Vec::new();
     let mut writers = Vec::new();
     for (name, destination) in destinations {
-        // Without its thread a destination is left out: logging must not stop serving.
-        if let Ok((writer, guard)) = lossy::LossyWriter::spawn(name, destination) {
-            writers.push(writer);
-            flush.push(guard);
-        }
+        let (writer, guard) = lossy::LossyWriter::new(name, destination);
+        writers.push(writer);
+        flush.push(guard);
     }
     let filter = Targets::new()
         .with_target("agx", *level.as_ref().unwrap_or(&LevelFilter::INFO))
