@@ -1085,23 +1085,6 @@ fn a_server_that_has_logged_nothing_runs_on_one_thread() {
     raw.close();
 }
 
-/// Linux with glibc: both binaries are linked at a fixed address, so the dynamic loader
-/// does not relocate them at every start (build.rs, docs/security.md "Binaries").
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[test]
-fn agx_and_agx_serve_are_not_position_independent() {
-    const ET_EXEC: u16 = 2;
-    for binary in [AGX, AGX_SERVE] {
-        let mut header = [0u8; 18];
-        std::fs::File::open(binary)
-            .and_then(|mut f| f.read_exact(&mut header))
-            .unwrap();
-        // e_type, little-endian, after the 16 bytes of e_ident.
-        let kind = u16::from_le_bytes([header[16], header[17]]);
-        assert_eq!(kind, ET_EXEC, "{binary} is not a fixed-address executable");
-    }
-}
-
 #[test]
 fn agx_serve_run_by_a_person_points_to_agx_serve() {
     let home = TestHome::new();
