@@ -17,19 +17,6 @@ fn main() {
     hash_tree(Path::new("src"), &mut hasher);
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rustc-env=AGX_BUILD_ID={:016x}", hasher.finish());
-    link_at_a_fixed_address();
-}
-
-/// Linux with glibc: link `agx` and `agx-serve` as executables at a fixed address (not
-/// position-independent). A position-independent one is relocated by the dynamic loader at
-/// every start: over 20,000 relocations, each process writing a private copy of every page of
-/// pointer tables it holds (about 100 page faults for each of `agx` and `agx-serve`), a large
-/// share of `agx serve`'s start (docs/security.md, "Binaries").
-fn link_at_a_fixed_address() {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
-    }
 }
 
 /// Every file under `dir`, in name order: its path and contents.
