@@ -36,6 +36,35 @@ pub(crate) fn package(
     dir
 }
 
+/// A local package `name` whose one server `main` runs `sh bin/t.sh` (`script`) as a wrapped
+/// server; `extra` is appended to agx.toml, `server_extra` to the server's definition.
+fn wrapped_package(
+    home: &TestHome,
+    name: &str,
+    extra: &str,
+    server_extra: &str,
+    script: &str,
+) -> std::path::PathBuf {
+    let dir = home.home().join(name.rsplit('/').next().unwrap());
+    write_files(
+        &dir,
+        &[
+            (
+                "agx.toml",
+                &format!(
+                    "[package]\nname = \"{name}\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n{extra}"
+                ),
+            ),
+            (
+                "agx/servers/main.toml",
+                &format!("name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n{server_extra}"),
+            ),
+            ("bin/t.sh", script),
+        ],
+    );
+    dir
+}
+
 fn info(home: &TestHome, name: &str) -> String {
     let out = home.agx().args(["info", name]).output().unwrap();
     assert!(
@@ -293,23 +322,12 @@ fn a_wrapped_server_is_confined_by_its_own_permissions() {
     }
     let home = TestHome::new();
     write_files(home.home(), &[(".ssh/id_rsa", "secret key\n")]);
-    let dir = package(&home, "wrapper", "", "", "cat >/dev/null; echo ok\n");
-    write_files(
-        &dir,
-        &[
-            (
-                "agx.toml",
-                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
-            ),
-            (
-                "agx/servers/main.toml",
-                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = \"none\"\n",
-            ),
-            (
-                "bin/t.sh",
-                "if cat \"$HOME/.ssh/id_rsa\" >/dev/null 2>&1; then r=allowed; else r=denied; fi\necho \"read-ssh: $r\" > \"$AGX_DATA_DIR/result.txt\"\n",
-            ),
-        ],
+    let dir = wrapped_package(
+        &home,
+        "wrapper",
+        "",
+        "\n[permissions]\nnetwork = \"none\"\n",
+        "if cat \"$HOME/.ssh/id_rsa\" >/dev/null 2>&1; then r=allowed; else r=denied; fi\necho \"read-ssh: $r\" > \"$AGX_DATA_DIR/result.txt\"\n",
     );
     home.agx().arg("install").arg(&dir).assert().success();
     let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
@@ -595,25 +613,14 @@ fn a_wrapped_server_behind_the_proxy_gets_it_and_its_exit_code_is_agx_serves() {
         return;
     }
     let home = TestHome::new();
-    let dir = package(&home, "wrapper", "", "", "");
-    write_files(
-        &dir,
-        &[
-            (
-                "agx.toml",
-                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
-            ),
-            (
-                "agx/servers/main.toml",
-                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = \"loopback\"\n",
-            ),
-            (
-                "bin/t.sh",
-                "echo \"$HTTPS_PROXY $https_proxy no_proxy=[$NO_PROXY] $NODE_USE_ENV_PROXY\" > \"$AGX_DATA_DIR/result.txt\"\n\
+    let dir = wrapped_package(
+        &home,
+        "wrapper",
+        "",
+        "\n[permissions]\nnetwork = \"loopback\"\n",
+        "echo \"$HTTPS_PROXY $https_proxy no_proxy=[$NO_PROXY] $NODE_USE_ENV_PROXY\" > \"$AGX_DATA_DIR/result.txt\"\n\
                  python3 -c 'import urllib.request, urllib.error\ntry: urllib.request.urlopen(\"http://192.0.2.1/\", timeout=20)\nexcept urllib.error.HTTPError as e: print(\"off the machine:\", e.code)' >> \"$AGX_DATA_DIR/result.txt\"\n\
                  exit 3\n",
-            ),
-        ],
     );
     home.agx().arg("install").arg(&dir).assert().success();
     let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
@@ -660,23 +667,12 @@ fn sigterm_to_agx_serve_reaches_a_wrapped_server_behind_the_proxy() {
         return;
     }
     let home = TestHome::new();
-    let dir = package(&home, "wrapper", "", "", "");
-    write_files(
-        &dir,
-        &[
-            (
-                "agx.toml",
-                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n",
-            ),
-            (
-                "agx/servers/main.toml",
-                "name = \"main\"\ncommand = [\"sh\", \"bin/t.sh\"]\n\n[permissions]\nnetwork = [\"example.org\"]\n",
-            ),
-            (
-                "bin/t.sh",
-                "trap 'echo terminated > \"$AGX_DATA_DIR/term.txt\"; exit 7' TERM\n: > \"$AGX_DATA_DIR/ready\"\nwhile :; do sleep 0.05; done\n",
-            ),
-        ],
+    let dir = wrapped_package(
+        &home,
+        "wrapper",
+        "",
+        "\n[permissions]\nnetwork = [\"example.org\"]\n",
+        "trap 'echo terminated > \"$AGX_DATA_DIR/term.txt\"; exit 7' TERM\n: > \"$AGX_DATA_DIR/ready\"\nwhile :; do sleep 0.05; done\n",
     );
     home.agx().arg("install").arg(&dir).assert().success();
     let data = home.agx_home().join("data/_local/wrapper");
@@ -795,21 +791,12 @@ fn a_confined_tool_receives_the_base_set_its_env_names_and_agx_variables_only() 
 #[test]
 fn a_confined_wrapped_server_receives_the_base_set_and_its_env_names_only() {
     let home = TestHome::new();
-    let dir = home.home().join("wrapper");
-    write_files(
-        &dir,
-        &[
-            (
-                "agx.toml",
-                "[package]\nname = \"wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
-            ),
-            (
-                "agx/servers/main.toml",
-                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
-            ),
-            // `agx serve` becomes the server: what it prints is `agx serve`'s output.
-            ("server.sh", "env\n"),
-        ],
+    let dir = wrapped_package(
+        &home,
+        "wrapper",
+        "\n[extension.permissions]\nenv = [\"DECLARED_VAR\"]\n",
+        "",
+        "env\n",
     );
     home.agx().arg("install").arg(&dir).assert().success();
     let text = environment_seen(&home, &["serve", "wrapper/main"], &[]);
@@ -963,20 +950,12 @@ fn served_environment(home: &TestHome, cwd: &std::path::Path) -> std::process::O
 #[test]
 fn a_projects_permissions_replace_the_users_and_the_packages() {
     let home = TestHome::new();
-    let dir = home.home().join("wrapper");
-    write_files(
-        &dir,
-        &[
-            (
-                "agx.toml",
-                "[package]\nname = \"acme/wrapper\"\nversion = \"1.0.0\"\ndescription = \"Test\"\n\n[extension]\nservers = [\"main\"]\n\n[extension.permissions]\nenv = [\"PKG_VAR\"]\n",
-            ),
-            (
-                "agx/servers/main.toml",
-                "name = \"main\"\ncommand = [\"sh\", \"server.sh\"]\n",
-            ),
-            ("server.sh", "env\n"),
-        ],
+    let dir = wrapped_package(
+        &home,
+        "acme/wrapper",
+        "\n[extension.permissions]\nenv = [\"PKG_VAR\"]\n",
+        "",
+        "env\n",
     );
     home.agx().arg("install").arg(&dir).assert().success();
     home.agx()
