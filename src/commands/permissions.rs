@@ -34,6 +34,24 @@ pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
                     ),
                 ),
             }
+            // What `agx serve` uses here instead, when run in a project that says.
+            match crate::project::serve_permissions(&server) {
+                Ok(Some((file, project))) => {
+                    ctx.printer.status(
+                        "Replaced",
+                        &format!(
+                            "here by the project's permissions of {server} ({}), which agx serve applies in this project:",
+                            file.display()
+                        ),
+                    );
+                    ctx.printer.out(lines(&project))?;
+                }
+                Ok(None) => {}
+                Err((file, detail)) => ctx.printer.warn(&format!(
+                    "{} does not load ({detail}): agx serve will not start {server} in this project until it does",
+                    file.display()
+                )),
+            }
         }
         PermissionsCommand::Reset(a) => {
             let server = QualifiedName::parse(&a.server)?;

@@ -992,6 +992,29 @@ fn a_projects_permissions_replace_the_users_and_the_packages() {
     // In the project: the project's; elsewhere the user's; without those, the package's.
     assert_eq!(seen(&project), ["PROJECT_VAR"]);
     assert_eq!(seen(home.home()), ["USER_VAR"]);
+    // `permissions show` says so where the project replaces the user's.
+    let show = |cwd: &std::path::Path| {
+        let out = home
+            .agx()
+            .args(["permissions", "show", "acme/wrapper/main"])
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let in_project = show(&project);
+    assert!(
+        in_project.contains("env: USER_VAR")
+            && in_project.contains("Replaced")
+            && in_project.contains("env: PROJECT_VAR"),
+        "{in_project}"
+    );
+    let outside = show(home.home());
+    assert!(
+        outside.contains("env: USER_VAR") && !outside.contains("PROJECT_VAR"),
+        "{outside}"
+    );
     home.agx()
         .args(["permissions", "reset", "acme/wrapper/main"])
         .assert()
