@@ -251,6 +251,20 @@ def project_client_file_seeds():
     write("project_client_file", "bom", b"\x00\xef\xbb\xbf{}")
 
 
+def proxy_request_seeds():
+    heads = {
+        "connect": "CONNECT api.github.com:443 HTTP/1.1\r\nHost: api.github.com:443\r\n\r\n\x16\x03\x01",
+        "connect-v6": "CONNECT [::1]:8443 HTTP/1.1\r\n\r\n",
+        "plain": "GET http://example.org/a?b=1 HTTP/1.1\r\nHost: example.org\r\nProxy-Authorization: x\r\nConnection: keep-alive\r\nAccept: */*\r\n\r\nbody",
+        "fronted": "POST http://example.org:8080/x HTTP/1.0\r\nHost: other.example\r\nHOST: third.example\r\nContent-Length: 3\r\n\r\nabc",
+        "origin-form": "GET /a HTTP/1.1\r\nHost: example.org\r\n\r\n",
+        "userinfo": "GET http://user:pw@127.0.0.1:9/ HTTP/1.1\r\n\r\n",
+        "partial": "GET http://example.org/ HTTP/1.1\r\nHost: exa",
+    }
+    for name, head in heads.items():
+        write("proxy_request", name, head)
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -266,6 +280,7 @@ def main():
     server_json_seeds()
     lock_file_seeds()
     project_client_file_seeds()
+    proxy_request_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)

@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use super::Network;
-use super::permissions::split_port;
+use super::permissions::{host_problem, split_port};
 
 /// The largest request head the proxy reads (request line and headers).
 const MAX_HEAD: usize = 16 * 1024;
@@ -233,13 +233,39 @@ async fn serve(listener: TcpListener, policy: Policy, described: String) {
 
 /// A parsed request head: where it goes, and for a plain request the head to send there.
 #[derive(Debug)]
-struct Request {
-    host: String,
-    port: u16,
+pub struct Request {
+    pub host: String,
+    pub port: u16,
     /// `None` for CONNECT; else the request rewritten to origin form.
-    forward: Option<Vec<u8>>,
+    pub forward: Option<Vec<u8>>,
     /// Bytes the client sent after the head (the start of a body, or of TLS).
-    rest: Vec<u8>,
+    pub rest: Vec<u8>,
+}
+
+/// What the bytes a client sent so far hold.
+#[derive(Debug)]
+pub enum Head {
+    /// Not a whole request head yet.
+    Partial,
+    /// A whole head: the request, or why the proxy does not serve it.
+    Complete(Result<Request, String>),
+}
+
+/// Parse the start of what a confined program sent the proxy (hostile input: a program
+/// under a host list may try anything to reach another host).
+pub fn parse_head(buf: &[u8]) -> Head {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    match parsed.parse(buf) {
+        Ok(httparse::Status::Complete(len)) => {
+            Head::Complete(request_of(&parsed, buf[len..].to_vec()))
+        }
+        Ok(httparse::Status::Partial) if buf.len() < MAX_HEAD => Head::Partial,
+        Ok(httparse::Status::Partial) => {
+            Head::Complete(Err(format!("request head longer than {MAX_HEAD} bytes")))
+        }
+        Err(e) => Head::Complete(Err(format!("bad request: {e}"))),
+    }
 }
 
 async fn handle(mut client: TcpStream, policy: &Policy, described: &str) -> std::io::Result<()> {
@@ -298,17 +324,8 @@ async fn read_request(client: &mut TcpStream) -> std::io::Result<Result<Request,
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
         buf.extend_from_slice(&chunk[..n]);
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut parsed = httparse::Request::new(&mut headers);
-        match parsed.parse(&buf) {
-            Ok(httparse::Status::Complete(len)) => {
-                return Ok(request_of(&parsed, buf[len..].to_vec()));
-            }
-            Ok(httparse::Status::Partial) if buf.len() < MAX_HEAD => {}
-            Ok(httparse::Status::Partial) => {
-                return Ok(Err(format!("request head longer than {MAX_HEAD} bytes")));
-            }
-            Err(e) => return Ok(Err(format!("bad request: {e}"))),
+        if let Head::Complete(request) = parse_head(&buf) {
+            return Ok(request);
         }
     }
 }
@@ -319,8 +336,11 @@ fn request_of(parsed: &httparse::Request, rest: Vec<u8>) -> Result<Request, Stri
         return Err("bad request".into());
     };
     if method.eq_ignore_ascii_case("CONNECT") {
+        // A name or an address, not a pattern (`*.x`) nor what only looks like one (`]`).
         let (host, port) = match split_port(target) {
-            Ok((host, Some(port))) => (host, port),
+            Ok((host, Some(port))) if host_problem(target).is_none() && !host.starts_with('*') => {
+                (host, port)
+            }
             _ => return Err(format!("CONNECT needs host:port, not `{target}`")),
         };
         return Ok(Request {
@@ -346,17 +366,17 @@ fn request_of(parsed: &httparse::Request, rest: Vec<u8>) -> Result<Request, Stri
     // One request per connection: the next may be for another host.
     let version = parsed.version.unwrap_or(1);
     let mut head = format!("{method} {path} HTTP/1.{version}\r\n").into_bytes();
-    if !parsed
-        .headers
-        .iter()
-        .any(|h| h.name.eq_ignore_ascii_case("host"))
-    {
-        let authority = &url[url::Position::BeforeHost..url::Position::AfterPort];
-        head.extend_from_slice(format!("Host: {authority}\r\n").as_bytes());
-    }
+    // The host that was checked is the one named: a client's own `Host` (another site on
+    // the same server) is replaced.
+    let authority = &url[url::Position::BeforeHost..url::Position::AfterPort];
+    head.extend_from_slice(format!("Host: {authority}\r\n").as_bytes());
     for header in parsed.headers.iter() {
         let name = header.name.to_ascii_lowercase();
-        if name.starts_with("proxy-") || name == "connection" || name == "keep-alive" {
+        if name.starts_with("proxy-")
+            || name == "connection"
+            || name == "keep-alive"
+            || name == "host"
+        {
             continue;
         }
         head.extend_from_slice(header.name.as_bytes());
@@ -461,10 +481,10 @@ mod tests {
     }
 
     fn parse(head: &str) -> Result<Request, String> {
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut parsed = httparse::Request::new(&mut headers);
-        assert!(parsed.parse(head.as_bytes()).unwrap().is_complete());
-        request_of(&parsed, Vec::new())
+        match parse_head(head.as_bytes()) {
+            Head::Complete(request) => request,
+            Head::Partial => panic!("a partial head: {head:?}"),
+        }
     }
 
     #[test]
@@ -489,6 +509,20 @@ mod tests {
                 .contains("http://")
         );
         assert!(parse("CONNECT example.org HTTP/1.1\r\n\r\n").is_err());
+        // Found by fuzz/fuzz_targets/proxy_request.rs: a CONNECT to no host at all.
+        for bad in ["]:8443", "[]:443", "*.example.org:443", "a b:1"] {
+            assert!(
+                parse(&format!("CONNECT {bad} HTTP/1.1\r\n\r\n")).is_err(),
+                "{bad}"
+            );
+        }
+        let fronted =
+            parse("GET http://example.org/ HTTP/1.1\r\nHost: other.example\r\n\r\n").unwrap();
+        assert_eq!(
+            String::from_utf8(fronted.forward.unwrap()).unwrap(),
+            "GET / HTTP/1.1\r\nHost: example.org\r\nConnection: close\r\n\r\n",
+            "the Host the client names is replaced by the one checked"
+        );
         let bare = parse("GET http://[::1]:8080/ HTTP/1.0\r\n\r\n").unwrap();
         assert_eq!(
             String::from_utf8(bare.forward.unwrap()).unwrap(),
