@@ -47,9 +47,9 @@ pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
                     ctx.printer.out(lines(&project))?;
                 }
                 Ok(None) => {}
-                Err((file, detail)) => ctx.printer.warn(&format!(
-                    "{} does not load ({detail}): agx serve will not start {server} in this project until it does",
-                    file.display()
+                // The detail names the file, with its line and column.
+                Err((_, detail)) => ctx.printer.warn(&format!(
+                    "the project's agx.toml does not load: {detail}; agx serve will not start {server} in this project until it does"
                 )),
             }
         }
