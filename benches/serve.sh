@@ -14,7 +14,10 @@
 #   AGX_PY_CLIENT_CACHE  venv with `mcp` (shared with scripts/ci/python-client.sh; created
 #                        when missing)
 #   AGX_BENCH_NO_PYTHON=1  skip the Python comparison
-#   AGX_BIN              an agx binary to measure (default: a fresh `cargo build --release`)
+#   AGX_BIN              an agx binary to measure (default: a fresh `cargo build --release`).
+#                        The published Linux binary is `scripts/pgo.sh build
+#                        x86_64-unknown-linux-musl` without `agx-serve` beside it: copy `agx`
+#                        alone to a folder of its own to measure what users run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,62 +35,7 @@ export HOME="$TMP/home" AGX_HOME="$TMP/agx-home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_
 mkdir -p "$HOME"
 
 # 5 packages of 10 tools; bench/p0's server `all` exposes all 50 (40 through dependencies).
-REG="$TMP/registry"
-"$AGX" registry init --quiet "$REG" >/dev/null
-for p in 1 2 3 4 0; do
-    dir="$TMP/src/p$p"
-    mkdir -p "$dir/agx"
-    {
-        echo "[package]"
-        echo "name = \"bench/p$p\""
-        echo "version = \"1.0.0\""
-        echo "description = \"Benchmark package $p\""
-        if [[ $p == 0 ]]; then
-            echo "[dependencies]"
-            for d in 1 2 3 4; do echo "\"bench/p$d\" = \"^1.0\""; done
-        fi
-        echo "[extension]"
-        [[ $p == 0 ]] && echo 'servers = ["all"]'
-        printf 'tools = ['
-        for t in $(seq 0 9); do printf '"t%s_%s", ' "$p" "$t"; done
-        echo ']'
-    } > "$dir/agx.toml"
-    : > "$dir/agx/tools.toml"
-    for t in $(seq 0 9); do
-        cat >> "$dir/agx/tools.toml" <<TOML
-[t${p}_${t}]
-name = "t${p}_${t}"
-description = "Benchmark tool $t of package $p: echoes its arguments"
-command = ["cat"]
-annotations = { read_only = true }
-
-[[t${p}_${t}.parameters]]
-name = "text"
-type = "string"
-description = "Anything"
-required = true
-
-[[t${p}_${t}.parameters]]
-name = "count"
-type = "integer"
-description = "A number"
-
-TOML
-    done
-    if [[ $p == 0 ]]; then
-        {
-            echo "[all]"
-            echo 'name = "all"'
-            printf 'tools = ['
-            for q in 0 1 2 3 4; do for t in $(seq 0 9); do
-                if [[ $q == 0 ]]; then printf '"t0_%s", ' "$t"; else printf '"bench/p%s/t%s_%s", ' "$q" "$q" "$t"; fi
-            done; done
-            echo ']'
-        } > "$dir/agx/servers.toml"
-    fi
-    "$AGX" registry add --quiet "$REG" "$dir" >/dev/null
-done
-"$AGX" install --quiet --registry "$REG" bench/p0 >/dev/null
+bash "$ROOT/benches/serve-packages.sh" "$AGX" "$TMP"
 
 PY_SERVER=""
 if [[ "${AGX_BENCH_NO_PYTHON:-}" != 1 ]]; then

@@ -5,6 +5,14 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
+// musl's allocator is slow at the many small allocations of a start, and hands freed memory
+// back to the kernel at once, so the same pages fault in again: the static Linux binaries use
+// mimalloc instead (built without transparent huge pages, which would make each region it
+// touches a resident 2 MB page).
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod archive;
 pub mod atomic;
 pub mod cli;
