@@ -19,7 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-mode=${1:?usage: scripts/pgo.sh flags|build [TARGET]}
+mode=${1:-}
+# Checked before the builds, which take minutes.
+[[ $mode == flags || $mode == build ]] || { echo "usage: scripts/pgo.sh flags|build [TARGET]" >&2; exit 2; }
 host="$(rustc -vV | sed -n 's/^host: //p')"
 target=${2:-$host}
 exe=""
@@ -68,5 +70,4 @@ case $mode in
         RUSTFLAGS="$flags" cargo build --release --locked --quiet --target "$target" --bins >&2
         echo "$ROOT/target/$target/release/agx$exe"
         ;;
-    *) echo "unknown mode $mode (flags or build)" >&2; exit 2 ;;
 esac

@@ -5,7 +5,7 @@
 #   scripts/pgo/train.sh AGX
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-agx=$1
+agx=${1:?usage: scripts/pgo/train.sh AGX}
 python="$(command -v python3 || command -v python)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
