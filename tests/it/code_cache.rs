@@ -76,6 +76,13 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     found
 }
 
+/// Whether `path` is an entry of the code cache of required CommonJS modules (`cjs-<tag>/`).
+fn in_commonjs_cache(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|name| name.to_string_lossy().starts_with("cjs-"))
+}
+
 fn recorded_version(data: &Path) -> String {
     let record = std::fs::read_to_string(data.join("node.toml")).expect("node.toml");
     let value: toml::Table = toml::from_str(&record).unwrap();
@@ -112,6 +119,10 @@ fn npm_servers_keep_a_compile_cache_per_node_version() {
         "--warm left no cache in {}",
         cache.display()
     );
+    // Both caches: Node's own (ES modules) and the one of required CommonJS modules.
+    let paths: Vec<_> = warmed.iter().map(|(path, _)| path).collect();
+    assert!(paths.iter().any(|p| in_commonjs_cache(p)), "{paths:?}");
+    assert!(paths.iter().any(|p| !in_commonjs_cache(p)), "{paths:?}");
 
     // Another Node (the machine's): its version is recorded, and it never reads the cache of
     // v22.23.3 (on a Node before 22.1 there is no cache at all).
@@ -282,4 +293,121 @@ fn sync_warm_fills_the_compile_cache_of_what_it_installs() {
         "sync --warm left no cache in {}",
         cache.display()
     );
+}
+
+/// A small CommonJS program (a main script, required modules and what they reach), written
+/// into `dir`: it prints what each module saw as JSON.
+fn write_commonjs_program(dir: &Path) {
+    let files: &[(&str, &str)] = &[
+        (
+            "main.cjs",
+            "const lib = require('./lib/a.js');\n\
+             lib.report().then((r) => process.stdout.write(JSON.stringify(r) + '\\n'));\n",
+        ),
+        (
+            "lib/a.js",
+            "#!/usr/bin/env node\n\
+             'use strict';\n\
+             const b = require('./b');\n\
+             function where() { return new Error('here').stack.split('\\n')[1].trim(); }\n\
+             exports.report = async () => ({\n\
+             \x20 filename: __filename, dirname: __dirname, thisIsExports: b.self === b.exports,\n\
+             \x20 mainIsMain: require.main === process.mainModule && require.main.filename.endsWith('main.cjs'),\n\
+             \x20 resolved: require.resolve('./b'), paths: require.resolve.paths('x').length > 0,\n\
+             \x20 cached: Object.keys(require.cache).some((f) => f.endsWith('b.js')), stack: where(),\n\
+             \x20 esm: (await import('./c.mjs')).value, detected: require('./d.js').value,\n\
+             \x20 parent: module.children.map((m) => m.id), value: b.value,\n\
+             });\n",
+        ),
+        (
+            "lib/b.js",
+            "module.exports.value = 42;\nmodule.exports.self = this;\nmodule.exports.exports = exports;\n",
+        ),
+        ("lib/c.mjs", "export const value = 'from an ES module';\n"),
+        // ES module syntax in a .js file that no package.json types: Node detects it.
+        ("lib/d.js", "export const value = 'detected';\n"),
+    ];
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn the_commonjs_code_cache_keeps_what_node_gives_a_module_and_survives_damage() {
+    let node = node22_dir().join("node");
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("program");
+    write_commonjs_program(&program);
+    let cache = dir.path().join("cache");
+    let preload = repo_root().join("src/ecosystem/node_compile_cache.cjs");
+    let run = |with_cache: bool| {
+        let mut cmd = Command::new(&node);
+        if with_cache {
+            cmd.arg("--require")
+                .arg(&preload)
+                .env("AGX_NODE_COMPILE_CACHE", &cache);
+        }
+        let out = cmd.arg(program.join("main.cjs")).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (report, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (plain, _) = run(false);
+    assert_eq!(plain["detected"], "detected", "{plain}");
+    assert!(
+        plain["stack"].as_str().unwrap().contains("a.js:4:"),
+        "{plain}"
+    );
+
+    // The first run fills the cache, the second reads it: both see what plain Node gives.
+    let (first, _) = run(true);
+    assert_eq!(first, plain);
+    let entries = cache.join("v22.23.3");
+    let commonjs: Vec<_> = files(&entries)
+        .into_iter()
+        .filter(|(path, _)| in_commonjs_cache(path))
+        .collect();
+    // a.js and b.js (required by modules); main.cjs is the loader's own, d.js is an ES module.
+    assert_eq!(commonjs.len(), 2, "{commonjs:?}");
+    let (second, stderr) = run(true);
+    assert_eq!(second, plain);
+    assert!(stderr.is_empty(), "{stderr}");
+    for (path, bytes) in &commonjs {
+        assert_eq!(
+            &std::fs::read(path).unwrap(),
+            bytes,
+            "{} was rewritten",
+            path.display()
+        );
+    }
+
+    // A damaged entry: named on stderr, compiled again, rewritten; the program is unchanged.
+    let (damaged, _) = &commonjs[0];
+    let mut bytes = std::fs::read(damaged).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(damaged, &bytes).unwrap();
+    let (third, stderr) = run(true);
+    assert_eq!(third, plain);
+    assert!(
+        stderr.contains("is damaged") && stderr.contains(&damaged.display().to_string()),
+        "{stderr}"
+    );
+    let (_, stderr) = run(true);
+    assert!(
+        stderr.is_empty(),
+        "the damaged entry was not rewritten: {stderr}"
+    );
+
+    // A changed source of the same length (V8 would take the old entry): its entry is
+    // replaced, and the program runs the new code.
+    std::fs::write(program.join("lib/b.js"), "module.exports.value = 24;\nmodule.exports.self = this;\nmodule.exports.exports = exports;\n").unwrap();
+    let (changed, _) = run(true);
+    assert_eq!(changed["value"], 24, "{changed}");
 }
