@@ -43,14 +43,14 @@ function cacheCommonJS(root) {
   const HEAD = 28;
   const entryOf = (filename) => path.join(folder, zlib.crc32(filename).toString(16).padStart(8, '0'));
 
-  function read(file, filename, stat) {
+  // `name` is the source's path as UTF-8, recorded in its entry.
+  function read(file, filename, name, stat) {
     let bytes;
     try {
       bytes = fs.readFileSync(file);
     } catch {
       return undefined; // not cached yet
     }
-    const name = Buffer.from(filename);
     const ok =
       bytes.length > HEAD &&
       bytes.readUInt32LE(0) === MAGIC &&
@@ -72,8 +72,7 @@ function cacheCommonJS(root) {
     return bytes.subarray(HEAD + name.length);
   }
 
-  function write(file, filename, stat, data) {
-    const name = Buffer.from(filename);
+  function write(file, name, stat, data) {
     const head = Buffer.alloc(HEAD);
     head.writeUInt32LE(MAGIC, 0);
     head.writeBigUInt64LE(stat.size, 8);
@@ -139,7 +138,8 @@ function cacheCommonJS(root) {
       return Reflect.apply(original, this, arguments);
     }
     const file = entryOf(filename);
-    const cachedData = read(file, filename, stat);
+    const name = Buffer.from(filename);
+    const cachedData = read(file, filename, name, stat);
     // A hashbang line is a comment to the loader; keep its length.
     const source = content.startsWith('#!') ? '//' + content.slice(2) : content;
     let script;
@@ -154,7 +154,7 @@ function cacheCommonJS(root) {
       // Not CommonJS after all (ES module syntax the loader detects): its own step decides.
       return Reflect.apply(original, this, arguments);
     }
-    if (cachedData === undefined || script.cachedDataRejected) pending.push({ file, filename, stat, script });
+    if (cachedData === undefined || script.cachedDataRejected) pending.push({ file, name, stat, script });
     const wrapper = script.runInThisContext({ displayErrors: true });
     depth++;
     try {
@@ -171,9 +171,9 @@ function cacheCommonJS(root) {
   };
 
   return function flush() {
-    for (const { file, filename, stat, script } of pending.splice(0)) {
+    for (const { file, name, stat, script } of pending.splice(0)) {
       try {
-        write(file, filename, stat, script.createCachedData());
+        write(file, name, stat, script.createCachedData());
       } catch {
         // The cache is an optimisation: never a reason to fail.
       }

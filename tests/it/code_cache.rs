@@ -298,6 +298,7 @@ fn sync_warm_fills_the_compile_cache_of_what_it_installs() {
 /// A small CommonJS program (a main script, required modules and what they reach), written
 /// into `dir`: it prints what each module saw as JSON.
 fn write_commonjs_program(dir: &Path) {
+    let b_js = commonjs_module_b(42);
     let files: &[(&str, &str)] = &[
         (
             "main.cjs",
@@ -319,10 +320,7 @@ fn write_commonjs_program(dir: &Path) {
              \x20 parent: module.children.map((m) => m.id), value: b.value,\n\
              });\n",
         ),
-        (
-            "lib/b.js",
-            "module.exports.value = 42;\nmodule.exports.self = this;\nmodule.exports.exports = exports;\n",
-        ),
+        ("lib/b.js", &b_js),
         ("lib/c.mjs", "export const value = 'from an ES module';\n"),
         // ES module syntax in a .js file that no package.json types: Node detects it.
         ("lib/d.js", "export const value = 'detected';\n"),
@@ -332,6 +330,15 @@ fn write_commonjs_program(dir: &Path) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
+}
+
+/// `lib/b.js` of [`write_commonjs_program`], exporting `value` (two digits: a change keeps
+/// the file's length).
+fn commonjs_module_b(value: u8) -> String {
+    format!(
+        "module.exports.value = {value};\nmodule.exports.self = this;\n\
+         module.exports.exports = exports;\n"
+    )
 }
 
 #[test]
@@ -374,7 +381,8 @@ fn the_commonjs_code_cache_keeps_what_node_gives_a_module_and_survives_damage() 
         .filter(|(path, _)| in_commonjs_cache(path))
         .collect();
     // a.js and b.js (required by modules); main.cjs is the loader's own, d.js is an ES module.
-    assert_eq!(commonjs.len(), 2, "{commonjs:?}");
+    let paths: Vec<_> = commonjs.iter().map(|(path, _)| path).collect();
+    assert_eq!(paths.len(), 2, "{paths:?}");
     let (second, stderr) = run(true);
     assert_eq!(second, plain);
     assert!(stderr.is_empty(), "{stderr}");
@@ -407,7 +415,7 @@ fn the_commonjs_code_cache_keeps_what_node_gives_a_module_and_survives_damage() 
 
     // A changed source of the same length (V8 would take the old entry): its entry is
     // replaced, and the program runs the new code.
-    std::fs::write(program.join("lib/b.js"), "module.exports.value = 24;\nmodule.exports.self = this;\nmodule.exports.exports = exports;\n").unwrap();
+    std::fs::write(program.join("lib/b.js"), commonjs_module_b(24)).unwrap();
     let (changed, _) = run(true);
     assert_eq!(changed["value"], 24, "{changed}");
 }
