@@ -10,8 +10,6 @@ mod zip;
 
 use std::path::{Path, PathBuf};
 
-use crate::manifest::Package;
-
 pub use pack::{
     PACK_MTIME, Refused, RefusedKind, archive_file_name, pack_dir, refused_entries, top_folder_name,
 };
@@ -150,30 +148,7 @@ pub struct PackedArchive {
     pub size: u64,
 }
 
-/// Write `<publisher>-<name>-<version>.tar.gz` for a loaded (already validated) package into
-/// `out_dir`, deterministically.
-pub fn pack(package: &Package, out_dir: &Path) -> Result<PackedArchive, ArchiveError> {
-    pack_dir(&package.dir, package.name(), package.version(), out_dir)
-}
-
-/// `1.5 MiB`-style sizes for messages.
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} bytes");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if value.fract() == 0.0 {
-        format!("{value:.0} {}", UNITS[unit])
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
+pub use crate::regular_file::human_size;
 
 /// Lowercase hex sha256 of a file, read in one streaming pass (archives can be large).
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {

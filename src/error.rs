@@ -107,4 +107,43 @@ where
     }
 }
 
+/// A library error that carries its hint, as a lower layer holds an error of a higher one
+/// (the store holds a registry's or a resolver's): its text, causes and hint stay its own.
+pub trait HintedError: std::error::Error + Hint + Send + Sync + 'static {}
+
+impl<E: std::error::Error + Hint + Send + Sync + 'static> HintedError for E {}
+
+/// An error from a layer above the one returning it, boxed (see [`HintedError`]).
+pub struct Upstream(Box<dyn HintedError>);
+
+impl Upstream {
+    pub fn new(error: impl HintedError) -> Self {
+        Upstream(Box::new(error))
+    }
+}
+
+impl fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Upstream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Upstream {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl Hint for Upstream {
+    fn hint(&self) -> Option<String> {
+        self.0.hint()
+    }
+}
+
 pub type CliResult<T = ()> = Result<T, CliError>;

@@ -266,7 +266,7 @@ impl PackageName {
                 name: name.replace('/', "+"),
             });
         }
-        if crate::index::mcp_registry::is_server_name(input) {
+        if is_server_name(input) {
             return Ok(Self::registry_server(input));
         }
         let parts: Vec<&str> = input.split('/').collect();
@@ -683,6 +683,53 @@ pub fn parse_manifest_requirement(req: &str) -> Result<semver::VersionReq, Strin
         return Err("it is empty".into());
     }
     semver::VersionReq::parse(req).map_err(|e| e.to_string())
+}
+
+/// The MCP Registry schema's server name rule: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200 characters.
+pub fn check_registry_name(name: &str) -> Result<(), String> {
+    if name.len() < 3 || name.len() > 200 {
+        return Err(format!(
+            "is {} characters long (3 to 200 allowed)",
+            name.len()
+        ));
+    }
+    let Some((namespace, server)) = name.split_once('/') else {
+        return Err("has no `/`".into());
+    };
+    if namespace.is_empty() || server.is_empty() {
+        return Err("has an empty part around its `/`".into());
+    }
+    if let Some(c) = namespace
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '.' || *c == '-'))
+    {
+        return Err(format!(
+            "has `{c}` in its namespace (letters, digits, `.` and `-` only)"
+        ));
+    }
+    if let Some(c) = server
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+    {
+        return Err(format!(
+            "has `{c}` after its `/` (letters, digits, `.`, `_` and `-` only)"
+        ));
+    }
+    Ok(())
+}
+
+/// A name the MCP Registry could have: a reverse-DNS namespace (a dot inside, which agx's
+/// own publishers never have, and letters or digits at both ends, so `./x` and `../x` stay
+/// paths) tells it apart from an agx package name.
+pub fn is_server_name(name: &str) -> bool {
+    let Some(namespace) = name.split('/').next() else {
+        return false;
+    };
+    let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    check_registry_name(name).is_ok()
+        && namespace.contains('.')
+        && alnum(namespace.chars().next())
+        && alnum(namespace.chars().next_back())
 }
 
 #[cfg(test)]

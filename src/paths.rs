@@ -153,6 +153,36 @@ pub fn package_data_of(version_dir: &std::path::Path) -> Option<PathBuf> {
     )
 }
 
+/// The executable file `program` in a folder of `PATH`: on Unix a file with an execute bit;
+/// on Windows `program` itself or with an extension of `PATHEXT` (`npx.cmd`, `uvx.exe`).
+pub fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).find_map(|dir| executable_in(&dir, program))
+}
+
+#[cfg(unix)]
+fn executable_in(dir: &std::path::Path, program: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let candidate = dir.join(program);
+    std::fs::metadata(&candidate)
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .then_some(candidate)
+}
+
+#[cfg(windows)]
+fn executable_in(dir: &std::path::Path, program: &str) -> Option<std::path::PathBuf> {
+    let extensions = std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
+    std::iter::once(String::new())
+        .chain(
+            extensions
+                .split(';')
+                .filter(|e| !e.is_empty())
+                .map(str::to_ascii_lowercase),
+        )
+        .map(|extension| dir.join(format!("{program}{extension}")))
+        .find(|candidate| candidate.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

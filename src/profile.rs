@@ -143,7 +143,7 @@ pub fn read_profiles(
     };
     for entry in entries {
         let name = &entry.key;
-        if !crate::clients::shape::is_portable_key(name) {
+        if !crate::client_table::shape::is_portable_key(name) {
             f.at(
                 codes::INVALID_PROFILE,
                 file,
@@ -369,7 +369,7 @@ pub fn first_error(f: Findings) -> Result<(), ProfileError> {
 /// A profile's name from `@NAME`, when `text` is one.
 pub fn profile_name(text: &str) -> Option<Result<&str, ProfileError>> {
     let name = text.strip_prefix('@')?;
-    Some(if crate::clients::shape::is_portable_key(name) {
+    Some(if crate::client_table::shape::is_portable_key(name) {
         Ok(name)
     } else {
         Err(ProfileError::BadName(text.to_string()))

@@ -44,7 +44,7 @@ impl ReadProblem {
             ReadProblem::TooLarge { bytes, cap } => format!(
                 "is {} bytes; such files are read up to {} ({cap} bytes)",
                 bytes,
-                crate::archive::human_size(*cap)
+                human_size(*cap)
             ),
             ReadProblem::NotUtf8 => "is not UTF-8 text".into(),
             ReadProblem::Io(e) => format!("cannot be read: {e}"),
@@ -135,6 +135,25 @@ pub fn open_non_blocking(path: &Path, links: Links) -> io::Result<File> {
 #[cfg(not(unix))]
 pub fn open_non_blocking(path: &Path, _links: Links) -> io::Result<File> {
     OpenOptions::new().read(true).open(path)
+}
+
+/// `1.5 MiB`-style sizes for messages.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
 
 #[cfg(test)]

@@ -545,6 +545,12 @@ fn dependency_order(
     order
 }
 
+impl From<ResolveError> for crate::store::StoreError {
+    fn from(e: ResolveError) -> Self {
+        crate::store::StoreError::Upstream(crate::error::Upstream::new(e))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,7 +64,7 @@ pub struct DoctorReport {
     #[serde(skip_serializing_if = "is_zero")]
     pub skills_checked: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skill_findings: Vec<crate::skills::doctor::SkillFinding>,
+    pub skill_findings: Vec<super::skill_doctor::SkillFinding>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -211,7 +211,7 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
         changed_records |= records.remove_place(&r.place());
     }
     let skills_checked = records.skills.len();
-    let skill_findings = crate::skills::doctor::check(paths, &mut records.skills, fix);
+    let skill_findings = super::skill_doctor::check(paths, &mut records.skills, fix);
     changed_records |= skill_findings.iter().any(|f| f.fixed);
     if changed_records {
         records.save(&records_path)?;

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use super::edit::{EditError, SyntaxError};
 use super::records::RecordsError;
-use super::table;
+use crate::client_table as table;
+use crate::edit::{EditError, SyntaxError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -96,7 +96,7 @@ impl crate::error::Hint for ClientError {
             {
                 Some(format!(
                     "replace it with a regular text file of at most {} (or remove it), then run the command again",
-                    crate::archive::human_size(super::write::MAX_CLIENT_FILE_BYTES)
+                    crate::regular_file::human_size(super::write::MAX_CLIENT_FILE_BYTES)
                 ))
             }
             ClientError::NotAgxEntry { .. } => {

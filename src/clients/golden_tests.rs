@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::edit;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clients")

@@ -10,15 +10,15 @@
 
 pub mod apply;
 pub mod doctor;
-pub mod edit;
+
 mod error;
 pub mod in_use;
 pub mod plan;
 pub mod records;
 pub mod resolve;
 mod scope;
-pub mod shape;
-pub mod table;
+pub mod skill_doctor;
+
 mod target;
 
 pub(crate) use target::check_confined_in;
@@ -26,15 +26,15 @@ pub mod write;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::client_table::shape::{self, ServerEntry};
+pub use crate::client_table::{self as table, CLIENTS, Client, Format, HostEnv};
+pub use crate::edit::{Container, SyntaxError};
 pub use apply::{Applied, install_entry, uninstall_entry};
-pub use edit::{Container, SyntaxError};
 pub use error::ClientError;
 pub use in_use::{refuse_uninstall_while_used, uninstall_command};
 pub use plan::{Change, Outcome, agx_entries, plan_install, plan_uninstall, read_doc};
 pub use records::{Record, Records};
 pub use scope::Scope;
-pub use shape::ServerEntry;
-pub use table::{CLIENTS, Client, Format, HostEnv};
 pub use target::{Target, absolute_dir};
 
 pub fn find_client(name: &str) -> Result<&'static Client, ClientError> {

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::edit::{self, ConfigDoc};
-use super::shape::{self, ServerEntry};
 use super::{ClientError, Target, write};
+use crate::client_table::shape::{self, ServerEntry};
+use crate::edit::{self, ConfigDoc};
 
 /// What an edit does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

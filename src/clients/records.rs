@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::Scope;
-use super::table::Client;
+use crate::client_table::Client;
 use crate::file_lock::{FileLock, LockMode};
 use crate::name::QualifiedName;
 
@@ -173,7 +173,7 @@ impl Records {
 mod client_id {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use crate::clients::table::{CLIENTS, Client};
+    use crate::client_table::{CLIENTS, Client};
 
     pub fn serialize<S: Serializer>(client: &&'static Client, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(client.id)

@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::edit::Container;
 use super::records::{Place, Record};
-use super::table::{self, Client, HostEnv};
 use super::{ClientError, Scope};
+use crate::client_table::{self as table, Client, HostEnv};
+use crate::edit::Container;
 use crate::name::QualifiedName;
 
 /// Where one entry lives: the file, the container inside it, and how to write a new file.

@@ -69,7 +69,7 @@ pub(super) fn package_command(package: &Package, launch: &Launch) -> Vec<String>
             command.splice(1..1, runtime);
         } else {
             // A console script is a Python file: run it with the venv's interpreter.
-            let mut with_python = vec![super::pypi::VENV_PYTHON.to_string()];
+            let mut with_python = vec![crate::manifest::VENV_PYTHON.to_string()];
             with_python.extend(runtime);
             with_python.extend(command);
             command = with_python;

@@ -5,7 +5,6 @@
 //! store then commits the folder like any other package, so `list`, `info`, `serve` and
 //! `uninstall` need nothing special. See docs/ecosystem.md.
 
-pub mod code_cache;
 mod entry_launch;
 mod entry_package;
 pub mod latest;
@@ -15,8 +14,9 @@ pub mod oci;
 mod pypi;
 pub mod registry_entry;
 
+pub use crate::store::EntryOrigin;
 pub(crate) use npm::pack as npm_pack;
-pub use registry_entry::{EntryError, EntryOrigin, EntrySpec, LockedEntry, Prefer};
+pub use registry_entry::{EntryError, EntrySpec, LockedEntry, Prefer};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -522,36 +522,6 @@ impl GeneratedPackage<'_> {
 }
 
 /// Run `command` as [`std::process::Command::output`] does (stdin closed), for at most
-/// The executable file `program` in a folder of `PATH`: on Unix a file with an execute bit;
-/// on Windows `program` itself or with an extension of `PATHEXT` (`npx.cmd`, `uvx.exe`).
-pub(crate) fn find_on_path(program: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).find_map(|dir| executable_in(&dir, program))
-}
-
-#[cfg(unix)]
-fn executable_in(dir: &std::path::Path, program: &str) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let candidate = dir.join(program);
-    std::fs::metadata(&candidate)
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .then_some(candidate)
-}
-
-#[cfg(windows)]
-fn executable_in(dir: &std::path::Path, program: &str) -> Option<std::path::PathBuf> {
-    let extensions = std::env::var("PATHEXT").unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into());
-    std::iter::once(String::new())
-        .chain(
-            extensions
-                .split(';')
-                .filter(|e| !e.is_empty())
-                .map(str::to_ascii_lowercase),
-        )
-        .map(|extension| dir.join(format!("{program}{extension}")))
-        .find(|candidate| candidate.is_file())
-}
-
 /// `AGX_HTTP_DEADLINE`, the deadline of agx's own downloads: npm and pip reach registries
 /// of their own and retry an unreachable one for minutes. At the deadline the command and
 /// every process it started are killed. A spawn error (a missing program) is returned as
@@ -561,7 +531,7 @@ fn output_within_deadline(
     command: &mut Command,
 ) -> Result<Result<Output, std::io::Error>, EcosystemError> {
     use crate::manifest::probe::read_in_background;
-    use crate::runtime::process_tree::spawn_tree;
+    use crate::process_tree::spawn_tree;
     use std::process::Stdio;
     let deadline = crate::index::HttpLimits::from_env()
         .map_err(|e| EcosystemError::Limits(Box::new(e)))?
@@ -696,6 +666,12 @@ fn to_semver(spec: &EcosystemSpec, version: &str) -> Result<semver::Version, Eco
         format!("{}-{suffix}", parts.join("."))
     };
     semver::Version::parse(&text).map_err(|_| bad())
+}
+
+impl From<EcosystemError> for crate::store::StoreError {
+    fn from(e: EcosystemError) -> Self {
+        crate::store::StoreError::Upstream(crate::error::Upstream::new(e))
+    }
 }
 
 #[cfg(test)]

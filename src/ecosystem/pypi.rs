@@ -13,8 +13,7 @@ use super::{
 
 const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
 
-/// The venv's interpreter, relative to the package folder.
-pub(crate) const VENV_PYTHON: &str = "venv/bin/python";
+use crate::manifest::VENV_PYTHON;
 
 pub(super) fn provision(
     spec: &EcosystemSpec,

@@ -18,6 +18,7 @@ use super::{
 use crate::index::mcp_registry::server_json::{Package, Transport};
 use crate::index::mcp_registry::{RegistryServer, ServerJson, Status, is_server_name};
 use crate::name::{NameError, PackageName};
+use crate::store::EntryOrigin;
 
 /// `io.github.user/weather[@version]` as typed: a registry name and an exact server.json
 /// version (none: the latest).
@@ -97,34 +98,6 @@ impl Prefer {
             Prefer::Mcpb => "mcpb",
             Prefer::Remote => "remote",
         }
-    }
-}
-
-/// Where an installed package came from, kept in its receipt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EntryOrigin {
-    /// The MCP registry's base URL.
-    pub registry: String,
-    /// The server.json `name` and `version`.
-    pub server: String,
-    pub version: String,
-    /// What was chosen, as the exact spec installed: `npm:…@1.2.3`, `pypi:…==1.2.3`,
-    /// `oci:<image>`, `mcpb:<url>`, or `remote:<kind> <url>`.
-    pub chosen: String,
-}
-
-impl EntryOrigin {
-    /// How a project lock names this entry: the registry API's URL of the exact version,
-    /// with the kind chosen as its fragment
-    /// (`https://r.example/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#npm`).
-    pub fn lock_source(&self) -> String {
-        format!(
-            "{}/v0.1/servers/{}/versions/{}#{}",
-            self.registry.trim_end_matches('/'),
-            self.server.replace('/', "%2F"),
-            self.version,
-            self.chosen.split([':', ' ']).next().unwrap_or_default()
-        )
     }
 }
 
@@ -399,7 +372,7 @@ pub fn pin(planned: &mut Planned) -> Result<(), EcosystemError> {
 /// Whether `program` is an executable file in a folder of `PATH`: how [`choose`] sees
 /// which runtimes this machine has.
 pub fn on_path(program: &str) -> bool {
-    super::find_on_path(program).is_some()
+    crate::paths::find_on_path(program).is_some()
 }
 
 /// Provision the planned choice into `stage`: nothing outside `stage` changes.

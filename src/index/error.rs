@@ -60,7 +60,7 @@ pub enum IndexError {
         source: Box<dyn std::error::Error + Send + Sync>,
     },
 
-    #[error("{url} is larger than {}, the limit for an index file", crate::archive::human_size(*limit))]
+    #[error("{url} is larger than {}, the limit for an index file", crate::regular_file::human_size(*limit))]
     IndexTooLarge { url: String, limit: u64 },
 
     #[error("{url} did not arrive within {} s{}: {received} bytes received", deadline.as_secs_f64(), attempts_note(*attempts))]
@@ -281,5 +281,11 @@ impl crate::error::Hint for IndexError {
             ),
             _ => None,
         }
+    }
+}
+
+impl From<IndexError> for crate::store::StoreError {
+    fn from(e: IndexError) -> Self {
+        crate::store::StoreError::Upstream(crate::error::Upstream::new(e))
     }
 }

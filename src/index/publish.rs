@@ -174,7 +174,9 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     };
     let (loaded, tarball) = if package.is_dir() {
         let loaded = crate::manifest::load_package(package)?;
-        let packed = crate::archive::pack(&loaded, work.path()).map_err(archive_error)?;
+        let packed =
+            crate::archive::pack_dir(&loaded.dir, loaded.name(), loaded.version(), work.path())
+                .map_err(archive_error)?;
         (loaded, packed.path)
     } else if package.is_file() {
         // Read the tarball's agx.toml (and definition files) by unpacking it safely.

@@ -76,7 +76,7 @@ pub struct ManifestDraft {
     pub tools: Vec<Declaration>,
     pub prompts: Vec<Declaration>,
     pub settings: Vec<crate::settings::Setting>,
-    pub permissions: Option<crate::sandbox::Permissions>,
+    pub permissions: Option<crate::permissions::Permissions>,
     pub resources: Vec<Declaration>,
     pub skills: Vec<Declaration>,
     /// Where each declaration was written, for findings that point at it.

@@ -20,6 +20,10 @@ pub use diagnostics::{ALL_CODES, Code, Finding, Report, Severity};
 pub use model::*;
 pub use snapshot::load_installed;
 
+/// The interpreter of a PyPI package's venv, relative to the package folder: how agx lays
+/// out what it provisions from PyPI, and how the runtime recognises such a server.
+pub const VENV_PYTHON: &str = "venv/bin/python";
+
 /// A package that failed to load: its folder and every error finding.
 #[derive(Debug, thiserror::Error)]
 #[error("package at {} is not valid ({} error{})", dir.display(), findings.len(), if findings.len() == 1 { "" } else { "s" })]

@@ -72,7 +72,7 @@ impl Package {
 
     /// The permissions `server` declares: its own, else the package's; `None` when neither
     /// declares any (docs/sandbox.md).
-    pub fn permissions_of(&self, server: Option<&str>) -> Option<&crate::sandbox::Permissions> {
+    pub fn permissions_of(&self, server: Option<&str>) -> Option<&crate::permissions::Permissions> {
         server
             .and_then(|name| self.server(name))
             .and_then(|s| s.permissions.as_ref())
@@ -116,7 +116,7 @@ pub struct ExtensionDecl {
     pub settings: Vec<crate::settings::Setting>,
     /// `[extension.permissions]` (docs/sandbox.md); `None` when the package declares none.
     #[serde(default)]
-    pub permissions: Option<crate::sandbox::Permissions>,
+    pub permissions: Option<crate::permissions::Permissions>,
     pub resources: Vec<Declaration>,
     /// Skill folders, `skills/<name>/` at the package's top (docs/skills.md).
     #[serde(default)]
@@ -303,7 +303,7 @@ pub struct ServerDef {
     pub headers: BTreeMap<String, String>,
     /// The server's own permissions, in place of the package's (docs/sandbox.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permissions: Option<crate::sandbox::Permissions>,
+    pub permissions: Option<crate::permissions::Permissions>,
     pub location: SourceLocation,
 }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::diagnostics::{self as codes, Finding, Findings};
 use super::model::{InputMode, Package, ToolDef, resolve_program};
-use crate::runtime::process_tree::spawn_tree;
+use crate::process_tree::spawn_tree;
 
 /// How long a tool may take to answer its self-test (docs/validate.md: under 200 ms).
 pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_millis(200);

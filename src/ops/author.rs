@@ -84,7 +84,10 @@ pub fn pack(dir: &Path, out_dir: &Path) -> Packed {
     // The project tables travel in the archive's agx.toml: they must be valid too.
     let report = check(dir);
     let archive = match &report.package {
-        Some(package) if !report.has_errors() => crate::archive::pack(package, out_dir).map(Some),
+        Some(package) if !report.has_errors() => {
+            crate::archive::pack_dir(&package.dir, package.name(), package.version(), out_dir)
+                .map(Some)
+        }
         _ => Ok(None),
     };
     Packed { report, archive }

@@ -7,11 +7,10 @@ use std::path::Path;
 use super::{Context, OpsError, OpsResult};
 use crate::ecosystem::mcpb::BundleSource;
 use crate::ecosystem::{Ecosystem, EcosystemSpec, EntrySpec, ProvisionOptions};
+use crate::installer::{InstallOptions, Installer, LocalSource, Root, StagedPlan};
 use crate::name::{PackageName, PackageSpec};
 use crate::report::Outcome;
-use crate::store::{
-    InstallOptions, Installer, LocalSource, Root, Source, StagedPlan, Store, StoreError,
-};
+use crate::store::{Source, Store, StoreError};
 
 /// What `agx install` was asked for.
 #[derive(Debug, Clone)]
@@ -237,7 +236,7 @@ pub fn install_with(
                 return Ok(None);
             };
             let installed = installed.into_iter().map(|p| (p.name, p.receipt)).collect();
-            let plan = crate::store::plan::plan(registry, &installed, &roots)?;
+            let plan = crate::installer::plan::plan(registry, &installed, &roots)?;
             Ok(Some(installer.stage(
                 registry,
                 plan,
@@ -288,7 +287,7 @@ pub(super) fn prepare_plugin(
     installer: &Installer<'_>,
     reference: &crate::index::marketplace::PluginRef,
     staging: &crate::store::Staging,
-) -> OpsResult<crate::store::PreparedEcosystem> {
+) -> OpsResult<crate::installer::PreparedEcosystem> {
     let marketplace = open_marketplace(ctx, &reference.source)?;
     ctx.reporter.status("Importing", &reference.to_string());
     let mut origin = None;

@@ -6,8 +6,9 @@ use super::{Context, OpsResult};
 use crate::ecosystem::registry_entry::{self, Planned};
 use crate::ecosystem::{EntryError, EntrySpec, ProvisionOptions};
 use crate::index::{AnyRegistry, IndexError};
+use crate::installer::{Installer, PreparedEcosystem};
 use crate::report::Outcome;
-use crate::store::{Installer, PreparedEcosystem, Source, Staging, Store};
+use crate::store::{Source, Staging, Store};
 
 /// Look the entry up (the `--registry` one, else every configured MCP registry; the first
 /// that lists it wins), choose, report warnings, and provision it into `staging`.

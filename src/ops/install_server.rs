@@ -84,7 +84,7 @@ pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
         })?
         .unwrap_or_default();
     let host = HostEnv::current().ok_or(clients::ClientError::NoHome)?;
-    Ok(clients::table::guess(file, &text, &host)
+    Ok(crate::client_table::guess(file, &text, &host)
         .ok_or_else(|| clients::ClientError::UnknownClient("auto".into()))?)
 }
 

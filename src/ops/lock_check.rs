@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::Context;
-use super::project::{entry_hash, project_entry};
+use crate::client_table::shape::{entry_hash, project_entry};
 use crate::clients::ServerEntry;
 use crate::name::{PackageName, QualifiedName};
 use crate::project::lock::field_location;
@@ -277,7 +277,7 @@ fn check_plugin(dir: &Path, p: &LockedPackage) -> Result<(), LockError> {
             ));
         }
     };
-    let expected = crate::store::install::integrity_sha256(std::slice::from_ref(revision));
+    let expected = crate::installer::integrity_sha256(std::slice::from_ref(revision));
     if p.sha256 != expected {
         return Err(field(
             "sha256",
@@ -475,7 +475,7 @@ mod tests {
             let weather = &mut lock.packages[1];
             weather.source = "plugin:weather@https://r.example/market".into();
             weather.integrity = vec![revision.clone()];
-            weather.sha256 = crate::store::install::integrity_sha256(&weather.integrity);
+            weather.sha256 = crate::installer::integrity_sha256(&weather.integrity);
             weather.dependencies.clear();
             lock.packages.retain(|p| p.name.to_string() != "acme/geo");
             lock

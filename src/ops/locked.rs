@@ -9,12 +9,10 @@ use super::{Context, OpsResult};
 use crate::ecosystem::mcpb::BundleSource;
 use crate::ecosystem::{EcosystemError, EcosystemSpec, LockedEntry, ProvisionOptions};
 use crate::index::Registry;
+use crate::installer::plan::{Plan, PlannedInstall};
+use crate::installer::{Installer, LocalSource, PreparedEcosystem, PreparedLocal, StagedPlan};
 use crate::name::PackageName;
-use crate::store::plan::{Plan, PlannedInstall};
-use crate::store::{
-    HeldVersion, Installer, LocalSource, LockMismatch, LockMode, PreparedEcosystem, PreparedLocal,
-    ProjectRoot, StagedPlan, Staging, Store, StoreError,
-};
+use crate::store::{HeldVersion, LockMismatch, LockMode, ProjectRoot, Staging, Store, StoreError};
 
 /// One package of a project's lock.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@ pub mod author;
 pub mod call;
 pub mod clients;
 pub mod config;
+pub mod export;
 pub mod gc;
 pub mod info;
 pub mod install;
@@ -17,6 +18,7 @@ pub mod locked;
 pub mod new;
 pub mod outdated;
 pub mod project;
+pub mod project_install;
 pub mod project_skills;
 pub mod prompt;
 pub mod search;
@@ -72,7 +74,7 @@ pub enum OpsError {
     #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
-    Plan(Box<crate::store::plan::PlanError>),
+    Plan(Box<crate::installer::plan::PlanError>),
     #[error(transparent)]
     Name(#[from] crate::name::NameError),
     #[error(transparent)]
@@ -155,8 +157,8 @@ impl From<config::ConfigError> for OpsError {
 }
 
 // Boxed: a plan error is large, and every operation returns this type.
-impl From<crate::store::plan::PlanError> for OpsError {
-    fn from(e: crate::store::plan::PlanError) -> Self {
+impl From<crate::installer::plan::PlanError> for OpsError {
+    fn from(e: crate::installer::plan::PlanError) -> Self {
         OpsError::Plan(Box::new(e))
     }
 }

@@ -52,7 +52,7 @@ pub fn outdated(ctx: &Context) -> OpsResult<Outdated> {
         Vec::new()
     } else {
         let registry = ctx.open_registry()?;
-        crate::store::update::check(&registry, &installed, &targets)?
+        crate::installer::update::check(&registry, &installed, &targets)?
     };
     let mut packages: Vec<OutdatedPackage> = checks
         .into_iter()

@@ -6,16 +6,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::{Context, OpsError};
+use crate::client_table::shape::{entry_hash, project_entry};
 use crate::clients::{self, HostEnv, Outcome, Scope, ServerEntry, Target, shape};
 use crate::file_lock::FileLock;
 use crate::index::IndexEntry;
 use crate::index::marketplace::PluginRef;
 use crate::manifest::package_file::MAX_FILE_BYTES;
 use crate::name::{PackageName, PackageSpec};
-use crate::project::install::{install_locked_packages, locked_packages_synced};
+use crate::ops::project_install::{install_locked_packages, locked_packages_synced};
 use crate::project::manifest::{Project, ServerDecl, ServerTarget};
 use crate::project::state::{SyncState, WrittenEntry};
 use crate::project::{
@@ -161,34 +161,6 @@ pub enum Upgrade {
     None,
     All,
     Packages(Vec<PackageName>),
-}
-
-/// The command line a committed entry runs: bare `agx` (every member's PATH finds it), the
-/// exact version pinned, nothing machine-specific; a wrapped server's `args` after `--`.
-pub fn project_entry(launches: &str, version: &semver::Version, args: &[String]) -> ServerEntry {
-    let mut all = vec!["serve".to_string(), format!("{launches}@={version}")];
-    if !args.is_empty() {
-        all.push("--".into());
-        all.extend(args.iter().cloned());
-    }
-    ServerEntry {
-        command: "agx".into(),
-        args: all,
-        env: BTreeMap::new(),
-    }
-}
-
-/// `sha256:` of an entry's command, arguments and environment.
-pub fn entry_hash(entry: &ServerEntry) -> String {
-    let canonical = serde_json::json!({
-        "command": entry.command,
-        "args": entry.args,
-        "env": entry.env,
-    });
-    format!(
-        "sha256:{}",
-        hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
-    )
 }
 
 /// Why the lock does not describe agx.toml (empty: it does). Only recorded inputs count:
@@ -898,7 +870,7 @@ fn write_entries(
     let mut state = SyncState::load(ctx.paths, &project.dir);
     let before = state.entries.clone();
     let mut keep: BTreeSet<WrittenEntry> = BTreeSet::new();
-    let mut docs: std::collections::HashMap<PathBuf, Box<dyn clients::edit::ConfigDoc>> =
+    let mut docs: std::collections::HashMap<PathBuf, Box<dyn crate::edit::ConfigDoc>> =
         std::collections::HashMap::new();
     for client in project.all_clients() {
         if client.project.is_none() {
@@ -959,7 +931,7 @@ fn write_entries(
         }
     }
     for old in before.difference(&keep) {
-        let Some(client) = clients::table::find(&old.client) else {
+        let Some(client) = crate::client_table::find(&old.client) else {
             continue;
         };
         let target = Target::new(

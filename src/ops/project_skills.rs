@@ -61,7 +61,7 @@ pub fn lock_skills(
     if project.skills.is_empty() {
         return Ok(Vec::new());
     }
-    crate::project::install::install_locked_packages(ctx, &project.dir, packages)?;
+    crate::ops::project_install::install_locked_packages(ctx, &project.dir, packages)?;
     let mut locked = Vec::new();
     for (key, decl) in &project.skills {
         let name = &decl.skill.package;

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 
 use super::{Context, OpsResult};
 use crate::index::Registry;
+use crate::installer::{Installer, Root, StagedPlan};
 use crate::name::{PackageName, PackageSpec};
-use crate::store::{InstalledPackage, Installer, Root, StagedPlan, StoreError};
+use crate::store::{InstalledPackage, StoreError};
 
 /// A package `agx update` kept at its installed version because the newer one asks for
 /// more permissions (docs/sandbox.md, "When an update asks for more").
@@ -77,7 +78,7 @@ fn update_packages(
             // Each pass holds back the packages whose staged version asks for more; the
             // next plans them at their installed version (the downloads are reused).
             loop {
-                let plan = crate::store::plan::plan(&registry, &receipts, &roots)?;
+                let plan = crate::installer::plan::plan(&registry, &receipts, &roots)?;
                 let staged = installer.stage(&registry, plan, &staging, previous.take())?;
                 let grown = if accept_permissions {
                     Vec::new()
@@ -184,7 +185,7 @@ fn update_roots(
         Some(registry) => registry,
         None => ctx.open_registry()?,
     };
-    let checks = crate::store::update::check(&registry, installed, &targets)?;
+    let checks = crate::installer::update::check(&registry, installed, &targets)?;
     let roots: Vec<Root> = checks
         .iter()
         .filter(|c| c.wanted > c.current)

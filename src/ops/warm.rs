@@ -32,7 +32,7 @@ pub fn targets_of(package: &Package) -> Vec<WarmTarget> {
             s.url.is_none()
                 && s.command
                     .as_deref()
-                    .is_some_and(crate::ecosystem::code_cache::runs_node)
+                    .is_some_and(crate::runtime::code_cache::runs_node)
         })
         .map(|s| WarmTarget {
             package: package.name().clone(),
@@ -68,7 +68,7 @@ fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
         .stderr(Stdio::null());
     // Its own process group (Job Object on Windows), so stopping it stops what it started.
     let (mut child, tree) =
-        crate::runtime::process_tree::spawn_tree(&mut command).map_err(|e| e.to_string())?;
+        crate::process_tree::spawn_tree(&mut command).map_err(|e| e.to_string())?;
     let answered = (|| {
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
         let request = serde_json::json!({

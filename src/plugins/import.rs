@@ -354,7 +354,7 @@ fn git_fetch(
     dir: &Path,
     label: &str,
 ) -> Result<String, EcosystemError> {
-    let Some(git) = crate::ecosystem::find_on_path(git_program()) else {
+    let Some(git) = crate::paths::find_on_path(git_program()) else {
         return Err(EcosystemError::MissingRuntime {
             what: "git",
             spec: label.to_string(),

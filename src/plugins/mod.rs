@@ -6,13 +6,12 @@
 
 pub mod agent_plugin;
 pub mod claude;
-pub mod export;
+
 pub mod gemini;
 pub mod import;
 pub mod model;
 pub mod names;
 
-pub use export::{ExportError, ExportRequest, Exported, export};
 pub use model::{BundleFile, PluginSource};
 
 /// The bundle formats `agx export` writes.

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::clients::ServerEntry;
+use crate::client_table::shape::ServerEntry;
 use crate::manifest::Package;
 use crate::name::PackageName;
 use crate::settings::Setting;
@@ -61,7 +61,7 @@ impl PluginSource {
     /// The entry of one server: bare `agx serve <server>@=<version>`, no environment (the
     /// form of committed project entries, docs/projects.md).
     pub fn entry(&self, launches: &str) -> ServerEntry {
-        crate::ops::project::project_entry(launches, &self.version, &[])
+        crate::client_table::shape::project_entry(launches, &self.version, &[])
     }
 
     /// The settings `agx serve` refuses to start without, unless they have a default.

@@ -237,7 +237,7 @@ impl LockFile {
         let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
         for (table, key) in servers.chain(skills) {
             let i = *index.entry(table).and_modify(|i| *i += 1).or_insert(0);
-            if crate::clients::shape::is_portable_key(key) {
+            if crate::client_table::shape::is_portable_key(key) {
                 continue;
             }
             let offset = source

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::{LOCAL_FILE, PROJECT_FILE, ProjectError};
-use crate::clients::{self, Client};
+use crate::client_table::{self, Client};
 use crate::manifest::diagnostics::{self as codes, Findings, Severity};
 use crate::manifest::fields::{Table, did_you_mean};
 use crate::manifest::package_file;
@@ -78,7 +78,7 @@ pub struct ServerDecl {
     pub filter: crate::filter::FilterSpec,
     /// `permissions`: what the server's programs may touch when `agx serve` runs it in this
     /// project, replacing the user's and the package's (docs/sandbox.md).
-    pub permissions: Option<crate::sandbox::Permissions>,
+    pub permissions: Option<crate::permissions::Permissions>,
 }
 
 /// One `[skills]` entry: a skill of a package, copied into the project's skills folders.
@@ -385,7 +385,7 @@ fn read_skills(f: &mut Findings, file: &SourceFile, node: &Node, draft: &mut Dra
     let mut folders: BTreeMap<String, String> = BTreeMap::new();
     for entry in entries {
         let key = &entry.key;
-        if !clients::shape::is_portable_key(key) {
+        if !crate::client_table::shape::is_portable_key(key) {
             f.at(
                 codes::INVALID_SERVER_KEY,
                 file,
@@ -462,7 +462,7 @@ fn read_project(
         return;
     };
     for (name, node) in t.strings(f, "clients").unwrap_or_default() {
-        match clients::table::find(&name) {
+        match crate::client_table::find(&name) {
             Some(client) if draft.clients.iter().any(|c| c.id == client.id) => f.at(
                 codes::DUPLICATE_NAME,
                 file,
@@ -472,7 +472,7 @@ fn read_project(
             ),
             Some(client) => draft.clients.push(client),
             None => {
-                let ids = clients::CLIENTS.iter().map(|c| c.id);
+                let ids = client_table::CLIENTS.iter().map(|c| c.id);
                 let hint = match did_you_mean(&name, ids) {
                     Some(close) => format!("did you mean `{close}`?"),
                     None => "`agx clients` lists the supported clients".into(),
@@ -503,7 +503,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
     let mut launched: BTreeMap<String, (String, BTreeMap<String, String>)> = BTreeMap::new();
     for entry in entries {
         let key = &entry.key;
-        if !clients::shape::is_portable_key(key) {
+        if !crate::client_table::shape::is_portable_key(key) {
             f.at(
                 codes::INVALID_SERVER_KEY,
                 file,
@@ -908,7 +908,7 @@ mod tests {
         assert!(found.is_empty(), "{found:?}");
         let permissions = draft.servers["files"].permissions.as_ref().unwrap();
         assert_eq!(permissions.write, ["{project}/out"]);
-        assert_eq!(permissions.network, crate::sandbox::Network::None);
+        assert_eq!(permissions.network, crate::permissions::Network::None);
 
         let (_, found) = check(
             "[servers.files]\nserver = \"acme/files/main\"\npermissions = { read = [\"relative\"], env = [\"1X\"] }\n",

@@ -9,7 +9,7 @@
 //! - [`state`]: which client entries `sync` wrote, per project, on this machine.
 
 pub mod discover;
-pub mod install;
+
 pub mod lock;
 pub mod manifest;
 pub mod state;
@@ -127,7 +127,7 @@ pub fn serve_filter(
 /// a filter, and failing closed as it does), when its entry has them (docs/sandbox.md).
 pub fn serve_permissions(
     server: &crate::name::QualifiedName,
-) -> Result<Option<(PathBuf, crate::sandbox::Permissions)>, (PathBuf, String)> {
+) -> Result<Option<(PathBuf, crate::permissions::Permissions)>, (PathBuf, String)> {
     Ok(serve_entry_or_fail(server)?.and_then(|(file, decl)| Some((file, decl.permissions?))))
 }
 

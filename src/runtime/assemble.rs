@@ -102,7 +102,7 @@ pub struct WrappedServer {
     /// are: never expanded as placeholders.
     pub args: Vec<String>,
     /// Its compiled-code cache, when it has one (set by `serve_installed`).
-    pub code_cache: Option<crate::ecosystem::code_cache::NodeCacheLaunch>,
+    pub code_cache: Option<crate::runtime::code_cache::NodeCacheLaunch>,
     /// Why the cache is not used this time, for the log.
     pub code_cache_problem: Option<String>,
     /// What `${package.data}` names (an imported plugin's `${CLAUDE_PLUGIN_DATA}`), set by

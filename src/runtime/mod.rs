@@ -8,6 +8,7 @@
 pub mod assemble;
 pub mod bridge;
 pub mod channel;
+pub mod code_cache;
 mod completions;
 mod data_vars;
 pub mod filtered;
@@ -19,7 +20,7 @@ pub mod listing;
 pub mod log;
 mod output;
 pub mod process;
-pub(crate) mod process_tree;
+
 pub mod profile;
 mod prompts;
 mod resources;
@@ -47,6 +48,7 @@ use crate::error::Hint;
 use crate::manifest::resolve_program;
 use crate::name::{NameError, PackageName, PinnedServer, QualifiedName};
 use crate::paths::AgxPaths;
+use crate::process_tree;
 use crate::store::{Store, StoreError};
 
 /// Where the server listens.
@@ -397,7 +399,7 @@ fn grant_configured_paths(w: &mut assemble::WrappedServer) {
         return;
     };
     let configured =
-        crate::ecosystem::mcpb::paths::configured_paths(&w.package_dir, &w.command, &w.settings);
+        crate::mcpb_manifest::paths::configured_paths(&w.package_dir, &w.command, &w.settings);
     if configured == Default::default() {
         return;
     }
@@ -410,7 +412,7 @@ fn grant_configured_paths(w: &mut assemble::WrappedServer) {
 /// Give a wrapped server run by `node` from an installed version its compile cache, in the
 /// version's data folder (docs/ecosystem.md, "Compiled-code caches").
 fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
-    use crate::ecosystem::code_cache;
+    use crate::runtime::code_cache;
     if w.url.is_some() || !code_cache::runs_node(&w.command) {
         return;
     }

@@ -1,5 +1,5 @@
 //! Running one tool or prompt command: input on stdin, stdout captured up to a cap, stderr
-//! read line by line, and every process it started ended with it ([`super::process_tree`]):
+//! read line by line, and every process it started ended with it ([`crate::process_tree`]):
 //! when it exits, times out or is cancelled. Never leaves a zombie: every path waits for
 //! the child.
 
@@ -13,8 +13,8 @@ use tokio::sync::mpsc::Sender;
 use tokio_util::sync::CancellationToken;
 
 use super::channel::ToolEnd;
-use super::process_tree::Call;
 use super::stderr_protocol::{StderrLine, parse_line};
+use crate::process_tree::Call;
 
 /// Default cap on a tool's captured stdout.
 pub const OUTPUT_CAP: usize = 1024 * 1024;

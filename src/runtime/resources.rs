@@ -328,7 +328,7 @@ async fn run_command(
         return Err(format!(
             "its command printed {} bytes, more than the {} a resource may have",
             outcome.stdout_total,
-            crate::archive::human_size(RESOURCE_FILE_CAP)
+            crate::regular_file::human_size(RESOURCE_FILE_CAP)
         ));
     }
     Ok(outcome.stdout)

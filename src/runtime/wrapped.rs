@@ -108,7 +108,7 @@ pub fn command(w: &WrappedServer) -> Result<(String, std::process::Command), Ser
     );
     let mut started = std::process::Command::new(launched);
     started.args(before_args);
-    if crate::ecosystem::code_cache::runs_venv_python(&w.command) {
+    if crate::runtime::code_cache::runs_venv_python(&w.command) {
         // The venv holds the bytecode compiled at install; let the interpreter write what
         // is missing (a definition's own `env` may still set it).
         started.env_remove("PYTHONDONTWRITEBYTECODE");

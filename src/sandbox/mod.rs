@@ -5,7 +5,7 @@ pub mod env;
 pub mod growth;
 #[cfg(unix)]
 mod installations;
-pub mod permissions;
+pub use crate::permissions;
 pub mod proxy;
 pub mod seatbelt;
 pub mod user;

@@ -77,7 +77,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 /// (`version: 1.0` is the text `1.0`); an empty value or `~` is `Null`.
 pub fn parse(text: &str, yaml: &Range<usize>) -> Result<Node, SyntaxError> {
     let source = &text[yaml.clone()];
-    let doc = crate::clients::edit::parse_yaml_document(source).map_err(|e| {
+    let doc = crate::edit::parse_yaml_document(source).map_err(|e| {
         let at = yaml.start + offset_of(source, e.line, e.column);
         SyntaxError {
             message: e.message,

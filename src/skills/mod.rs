@@ -5,7 +5,7 @@
 
 pub mod check;
 pub mod copies;
-pub mod doctor;
+
 pub mod folders;
 pub mod front_matter;
 pub mod keys;

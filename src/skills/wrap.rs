@@ -240,7 +240,7 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
         } else if kind.is_file() {
             let copy = to.join(name);
             fs_err::copy(&path, &copy)?;
-            crate::store::make_writable(&copy).map_err(|e| std::io::Error::other(e.to_string()))?;
+            crate::fsutil::make_writable(&copy)?;
         } else {
             return Err(WrapError::Special { path });
         }

@@ -20,28 +20,20 @@
 //! and hold the exclusive lock only to commit ([`Store::prepare_then_commit`]), so that a
 //! slow registry never blocks `list`, `info` or `serve`.
 
-mod fsutil;
+use crate::fsutil;
 pub mod gc;
-pub mod install;
 mod lock;
-pub mod plan;
 mod receipt;
 pub mod remove;
 mod roots;
 mod staging;
-pub mod update;
 mod versions;
 
 use std::path::{Path, PathBuf};
 
-pub use fsutil::make_writable;
-pub use install::{
-    InstallOptions, InstallReport, Installer, LocalSource, PreparedEcosystem, PreparedLocal,
-    StagedPlan,
-};
+pub use crate::fsutil::make_writable;
 pub use lock::{LockMode, StoreLock};
-pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
-pub use receipt::{Receipt, ReceiptHeader, Source};
+pub use receipt::{EntryOrigin, Receipt, ReceiptHeader, Source, now_rfc3339};
 pub use roots::{HeldVersion, Holder, Holdings, ProjectRoot};
 pub use staging::Staging;
 pub use versions::ServedVersion;
@@ -104,12 +96,10 @@ pub enum StoreError {
     },
     #[error("the archive for {expected} contains {found}")]
     WrongPackage { expected: String, found: String },
+    /// An error of a layer above the store that an install step met: resolving, planning,
+    /// a registry or an ecosystem's tools. Those layers convert their errors into this one.
     #[error(transparent)]
-    Resolve(Box<crate::resolve::ResolveError>),
-    #[error(transparent)]
-    Plan(Box<PlanError>),
-    #[error(transparent)]
-    Index(Box<crate::index::IndexError>),
+    Upstream(crate::error::Upstream),
     #[error("cannot unpack {name}")]
     Archive {
         name: String,
@@ -121,8 +111,6 @@ pub enum StoreError {
     /// Skill folders could not be wrapped in a package (src/skills/wrap.rs).
     #[error(transparent)]
     WrapSkills(#[from] crate::skills::wrap::WrapError),
-    #[error(transparent)]
-    Ecosystem(Box<crate::ecosystem::EcosystemError>),
     /// Other agx processes changed the store every time this one had prepared its change.
     #[error("the store changed {attempts} times while this command prepared its change")]
     KeptChanging { attempts: usize },
@@ -147,30 +135,7 @@ pub struct LockMismatch {
     pub found: String,
 }
 
-// Boxed: these errors are large, and store functions return them on every path.
-impl From<PlanError> for StoreError {
-    fn from(e: PlanError) -> Self {
-        StoreError::Plan(Box::new(e))
-    }
-}
-
-impl From<crate::resolve::ResolveError> for StoreError {
-    fn from(e: crate::resolve::ResolveError) -> Self {
-        StoreError::Resolve(Box::new(e))
-    }
-}
-
-impl From<crate::index::IndexError> for StoreError {
-    fn from(e: crate::index::IndexError) -> Self {
-        StoreError::Index(Box::new(e))
-    }
-}
-
-impl From<crate::ecosystem::EcosystemError> for StoreError {
-    fn from(e: crate::ecosystem::EcosystemError) -> Self {
-        StoreError::Ecosystem(Box::new(e))
-    }
-}
+// Boxed: this error is large, and store functions return it on every path.
 
 impl From<crate::manifest::LoadError> for StoreError {
     fn from(e: crate::manifest::LoadError) -> Self {
@@ -227,13 +192,10 @@ impl crate::error::Hint for StoreError {
             StoreError::WrongPackage { .. } => {
                 Some("the registry serves a wrong archive; tell its maintainer".into())
             }
-            StoreError::Resolve(e) => crate::error::Hint::hint(e.as_ref()),
-            StoreError::Plan(e) => e.hint(),
-            StoreError::Index(e) => crate::error::Hint::hint(e.as_ref()),
+            StoreError::Upstream(e) => e.hint(),
             StoreError::Archive { source, .. } => crate::error::Hint::hint(source),
             StoreError::Load(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::WrapSkills(e) => crate::error::Hint::hint(e),
-            StoreError::Ecosystem(e) => crate::error::Hint::hint(e.as_ref()),
             StoreError::InvalidPackage {
                 from_registry: true,
                 ..

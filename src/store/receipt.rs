@@ -30,7 +30,7 @@ pub enum Source {
         /// The MCP registry entry it came from: registry, server.json name and version,
         /// and what was chosen of it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        entry: Option<crate::ecosystem::EntryOrigin>,
+        entry: Option<EntryOrigin>,
     },
     /// A Claude Code plugin of a marketplace (`agx install PLUGIN@SOURCE`).
     Plugin {
@@ -188,6 +188,34 @@ fn rfc3339(secs: u64) -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// Where an installed package came from, kept in its receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryOrigin {
+    /// The MCP registry's base URL.
+    pub registry: String,
+    /// The server.json `name` and `version`.
+    pub server: String,
+    pub version: String,
+    /// What was chosen, as the exact spec installed: `npm:…@1.2.3`, `pypi:…==1.2.3`,
+    /// `oci:<image>`, `mcpb:<url>`, or `remote:<kind> <url>`.
+    pub chosen: String,
+}
+
+impl EntryOrigin {
+    /// How a project lock names this entry: the registry API's URL of the exact version,
+    /// with the kind chosen as its fragment
+    /// (`https://r.example/v0.1/servers/io.github.user%2Fweather/versions/1.0.2#npm`).
+    pub fn lock_source(&self) -> String {
+        format!(
+            "{}/v0.1/servers/{}/versions/{}#{}",
+            self.registry.trim_end_matches('/'),
+            self.server.replace('/', "%2F"),
+            self.version,
+            self.chosen.split([':', ' ']).next().unwrap_or_default()
+        )
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{InstalledPackage, Store, StoreError, fsutil};
+use super::{InstalledPackage, Store, StoreError};
+use crate::fsutil;
 use crate::name::PackageName;
 
 /// One removed package and whether it went as an unneeded dependency.
@@ -29,7 +30,7 @@ pub fn purge_data(data_dir: &std::path::Path) -> Result<bool, StoreError> {
     if !data_dir.exists() {
         return Ok(false);
     }
-    super::fsutil::remove_tree(data_dir)?;
+    crate::fsutil::remove_tree(data_dir)?;
     Ok(true)
 }
 

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Store, StoreError, fsutil};
+use super::{Store, StoreError};
+use crate::fsutil;
 use crate::name::PackageName;
 
 /// Who holds an installed version.

@@ -9,8 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{StoreError, fsutil};
+use super::StoreError;
 use crate::file_lock::FileLock;
+use crate::fsutil;
 
 /// This process's staging folder; removed, with its lock file, when dropped.
 #[derive(Debug)]

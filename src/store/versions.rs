@@ -100,7 +100,7 @@ impl Store {
     /// package's and publisher's folders when it was their last. The caller holds the
     /// exclusive lock.
     pub(crate) fn discard_version(&self, dir: &Path) -> Result<(), StoreError> {
-        super::fsutil::discard_tree(dir, &self.staging_dir())?;
+        crate::fsutil::discard_tree(dir, &self.staging_dir())?;
         remove_with_empty_parents(dir, self.store_dir());
         if let Some(data) = self.data_dir_of(dir) {
             self.discard_data(&data)?;
@@ -111,7 +111,7 @@ impl Store {
     /// Remove a version's data folder, and its package's and publisher's data folders when
     /// they are left empty.
     pub(crate) fn discard_data(&self, data: &Path) -> Result<(), StoreError> {
-        super::fsutil::remove_tree(data)?;
+        crate::fsutil::remove_tree(data)?;
         remove_with_empty_parents(data, &self.data_dir);
         Ok(())
     }

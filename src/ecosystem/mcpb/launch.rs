@@ -9,10 +9,9 @@ use std::path::Path;
 
 use super::manifest::{Manifest, ServerType, UserConfig};
 use super::{BundleFile, EcosystemError, EcosystemSpec};
+use crate::mcpb_manifest::LAUNCHER;
 use crate::settings::declaration::is_valid_key;
 
-/// The script the wrapped server runs, in the package folder.
-pub const LAUNCHER: &str = "mcpb-launch.sh";
 /// Prefix of the variables that carry `user_config` values to the script.
 const VALUE_PREFIX: &str = "MCPB_USER_CONFIG_";
 
@@ -96,13 +95,13 @@ pub(super) fn prepare(
     // Runtimes must be on this machine; `python` is often only `python3`.
     if kind == ServerType::Python
         && config.command == "python"
-        && crate::ecosystem::find_on_path("python").is_none()
+        && crate::paths::find_on_path("python").is_none()
     {
         config.command = "python3".into();
     }
     if !config.command.contains('/')
         && !config.command.contains("${")
-        && crate::ecosystem::find_on_path(&config.command).is_none()
+        && crate::paths::find_on_path(&config.command).is_none()
     {
         return Err(EcosystemError::MissingRuntime {
             what: runtime_name(&config.command),

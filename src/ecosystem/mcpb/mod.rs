@@ -8,8 +8,7 @@
 //! spec goes through the ordinary ecosystem install.
 
 mod launch;
-pub mod manifest;
-pub mod paths;
+pub use crate::mcpb_manifest::{self as manifest, paths};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,14 +19,10 @@ use super::{Ecosystem, EcosystemError, EcosystemSpec, Launch, PackageExtras, to_
 use crate::name::PackageName;
 use manifest::{MANIFEST_VERSIONS, Manifest, ServerType};
 
-pub use launch::LAUNCHER;
+pub use crate::mcpb_manifest::{BUNDLE_DIR, LAUNCHER, MAX_MANIFEST_SIZE};
 
-/// The largest `manifest.json` agx reads.
-const MAX_MANIFEST_SIZE: u64 = 1024 * 1024;
 /// The largest bundle agx downloads; the unpacked size is capped separately.
 pub const MAX_BUNDLE_SIZE: u64 = 512 * 1024 * 1024;
-/// The folder of the package that holds the unpacked bundle.
-pub const BUNDLE_DIR: &str = "bundle";
 
 /// Where a bundle comes from, and the sha256 it must have.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,7 +232,7 @@ pub(crate) fn download(url: &str, path: &Path) -> Result<String, EcosystemError>
                 return Err(SinkError::Fatal(IndexError::Io(std::io::Error::other(
                     format!(
                         "the bundle is larger than {}",
-                        crate::archive::human_size(MAX_BUNDLE_SIZE)
+                        crate::regular_file::human_size(MAX_BUNDLE_SIZE)
                     ),
                 ))));
             }

@@ -256,7 +256,7 @@ impl ServerJson {
     /// The checks the schema makes that serde alone does not.
     pub fn check(&self, location: &str) -> Result<(), ServerJsonError> {
         let location = location.to_string();
-        if let Err(reason) = check_name(&self.name) {
+        if let Err(reason) = crate::name::check_registry_name(&self.name) {
             return Err(ServerJsonError::Name {
                 location,
                 name: self.name.clone(),
@@ -453,39 +453,6 @@ pub fn argument_label(argument: &Argument) -> Option<&str> {
     }
 }
 
-/// The schema's name rule: `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`, 3 to 200 characters.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.len() < 3 || name.len() > 200 {
-        return Err(format!(
-            "is {} characters long (3 to 200 allowed)",
-            name.len()
-        ));
-    }
-    let Some((namespace, server)) = name.split_once('/') else {
-        return Err("has no `/`".into());
-    };
-    if namespace.is_empty() || server.is_empty() {
-        return Err("has an empty part around its `/`".into());
-    }
-    if let Some(c) = namespace
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '.' || *c == '-'))
-    {
-        return Err(format!(
-            "has `{c}` in its namespace (letters, digits, `.` and `-` only)"
-        ));
-    }
-    if let Some(c) = server
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-    {
-        return Err(format!(
-            "has `{c}` after its `/` (letters, digits, `.`, `_` and `-` only)"
-        ));
-    }
-    Ok(())
-}
-
 /// One exact version: not `latest`, not a range (`^1.2`, `~1.2`, `>=1`, `1.x`, `1.*`).
 fn check_version(version: &str) -> Result<(), &'static str> {
     if version.is_empty() {
@@ -504,19 +471,7 @@ fn check_version(version: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// A name the MCP Registry could have: a reverse-DNS namespace (a dot inside, which agx's
-/// own publishers never have, and letters or digits at both ends, so `./x` and `../x` stay
-/// paths) tells it apart from an agx package name.
-pub fn is_server_name(name: &str) -> bool {
-    let Some(namespace) = name.split('/').next() else {
-        return false;
-    };
-    let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-    check_name(name).is_ok()
-        && namespace.contains('.')
-        && alnum(namespace.chars().next())
-        && alnum(namespace.chars().next_back())
-}
+pub use crate::name::is_server_name;
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use std::ops::Range;
 use crate::manifest::diagnostics::{self as codes, Findings};
 use crate::manifest::fields::Table;
 use crate::manifest::spanned::{Node, SourceFile};
-use crate::sandbox::permissions::{Network, Permissions, host_problem, path_problem};
+use crate::permissions::{Network, Permissions, host_problem, path_problem};
 
 const PERMISSION_KEYS: &[&str] = &["read", "write", "network", "env"];
 

@@ -9,8 +9,6 @@ pub(crate) use yaml::parse_document as parse_yaml_document;
 
 use serde_json::Value;
 
-use super::table::Format;
-
 /// Where the servers live inside a file: a key path from the root, and whether the
 /// container is a map keyed by entry key or a list of items with a `name` (Continue).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +73,28 @@ pub trait ConfigDoc {
     fn remove(&mut self, at: &Container, key: &str) -> Result<bool, EditError>;
     /// The whole file as text.
     fn text(&self) -> String;
+}
+
+/// The text format of a client's config file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Strict JSON: comments would make the client treat the file as corrupt.
+    Json,
+    /// JSON with comments and trailing commas (kept as they are).
+    Jsonc,
+    Toml,
+    Yaml,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Jsonc => "jsonc",
+            Format::Toml => "toml",
+            Format::Yaml => "yaml",
+        }
+    }
 }
 
 /// Parse `text` in `format`. An empty (or whitespace-only) text is an empty document.

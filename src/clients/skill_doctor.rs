@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use super::copies::{self, CopyState, SkillCopy};
 use crate::paths::AgxPaths;
+use crate::skills::copies::{self, CopyState, SkillCopy};
 
 /// What is wrong with one recorded copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -2,29 +2,11 @@
 //! files are, their format, where the servers live inside them, and the entry shape.
 //! Adding a client is one entry here, plus a `Shape` variant only when its entry differs.
 
+pub mod shape;
+
 use std::path::PathBuf;
 
-/// The text format of a client's config file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Strict JSON: comments would make the client treat the file as corrupt.
-    Json,
-    /// JSON with comments and trailing commas (kept as they are).
-    Jsonc,
-    Toml,
-    Yaml,
-}
-
-impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Jsonc => "jsonc",
-            Format::Toml => "toml",
-            Format::Yaml => "yaml",
-        }
-    }
-}
+pub use crate::edit::Format;
 
 /// How one server entry looks in a client's file (see `super::shape`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::StoreError;
-
 /// A name unique to this process and call, for files in staging or beside a target.
 pub fn unique_name(prefix: &str) -> String {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -21,7 +19,7 @@ pub fn unique_name(prefix: &str) -> String {
 }
 
 /// Remove a file if it exists.
-pub fn remove_file(path: &Path) -> Result<(), StoreError> {
+pub fn remove_file(path: &Path) -> std::io::Result<()> {
     match fs_err::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
@@ -30,7 +28,7 @@ pub fn remove_file(path: &Path) -> Result<(), StoreError> {
 
 /// Remove a folder tree if it exists. An installed version is read-only
 /// ([`make_read_only`]): when removal is refused, the tree is made writable and removed again.
-pub fn remove_tree(path: &Path) -> Result<(), StoreError> {
+pub fn remove_tree(path: &Path) -> std::io::Result<()> {
     match fs_err::remove_dir_all(path) {
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
             make_writable(path)?;
@@ -48,18 +46,18 @@ pub fn remove_tree(path: &Path) -> Result<(), StoreError> {
 /// may point anywhere). An installed version's folder is made so, so that a server writing
 /// beside its code gets a permission error at once instead of keeping data there that the
 /// next update deletes (docs/store.md, "Data folders").
-pub fn make_read_only(root: &Path) -> Result<(), StoreError> {
+pub fn make_read_only(root: &Path) -> std::io::Result<()> {
     set_tree_writable(root, false)
 }
 
 /// Undo [`make_read_only`] for the owner, so the tree can be changed or removed.
-pub fn make_writable(root: &Path) -> Result<(), StoreError> {
+pub fn make_writable(root: &Path) -> std::io::Result<()> {
     set_tree_writable(root, true)
 }
 
 /// Folders are made writable before their entries and read-only after them, so the walk
 /// never locks itself out.
-fn set_tree_writable(root: &Path, writable: bool) -> Result<(), StoreError> {
+fn set_tree_writable(root: &Path, writable: bool) -> std::io::Result<()> {
     let meta = match fs_err::symlink_metadata(root) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -85,7 +83,7 @@ fn set_tree_writable(root: &Path, writable: bool) -> Result<(), StoreError> {
 }
 
 #[cfg(unix)]
-fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result<(), StoreError> {
+fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = meta.permissions().mode();
     // Owner write only when restoring: the store is the user's own, never shared.
@@ -101,7 +99,7 @@ fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result
 }
 
 #[cfg(windows)]
-fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result<(), StoreError> {
+fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> std::io::Result<()> {
     // A folder's read-only attribute means nothing to Windows (and marks it customised to
     // Explorer): only files get it.
     if meta.is_dir() {
@@ -119,7 +117,7 @@ fn set_writable(path: &Path, meta: &std::fs::Metadata, writable: bool) -> Result
 
 /// Remove a folder tree by first renaming it into `trash_dir` (one atomic step that makes it
 /// disappear from its place), then deleting it. Leftovers in the trash are cleaned later.
-pub fn discard_tree(path: &Path, trash_dir: &Path) -> Result<(), StoreError> {
+pub fn discard_tree(path: &Path, trash_dir: &Path) -> std::io::Result<()> {
     if !path.exists() {
         return Ok(());
     }
@@ -135,7 +133,7 @@ pub fn discard_tree(path: &Path, trash_dir: &Path) -> Result<(), StoreError> {
 /// Put the folder `new` in the place of `target`. When `target` exists it is atomically
 /// exchanged with `new` (so `new` then holds the old content, for the caller to delete);
 /// returns whether an exchange happened.
-pub fn replace_dir(new: &Path, target: &Path) -> Result<bool, StoreError> {
+pub fn replace_dir(new: &Path, target: &Path) -> std::io::Result<bool> {
     if let Some(parent) = target.parent() {
         fs_err::create_dir_all(parent)?;
     }
@@ -193,7 +191,7 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 }
 
 /// Every entry of a folder (an empty list when it does not exist).
-pub fn read_dir_paths(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+pub fn read_dir_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     match fs_err::read_dir(dir) {
         Ok(entries) => Ok(entries
             .map(|e| e.map(|e| e.path()))

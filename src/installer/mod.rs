@@ -6,16 +6,22 @@
 //! and therefore the previous state, valid; the next writer cleans the leftovers.
 //! Nothing here runs package code.
 
+pub mod plan;
+pub mod update;
+
+pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::plan::{PackageSource, Plan, PlannedInstall};
-use super::receipt::{Receipt, Source, now_rfc3339};
-use super::{COMPLETE_MARKER, Staging, Store, StoreError, VERSION_RECEIPT, fsutil};
+use crate::fsutil;
 use crate::manifest::Package;
 use crate::name::PackageName;
 pub use crate::report::Outcome;
 use crate::report::Reporter;
+use crate::store::{
+    COMPLETE_MARKER, Receipt, Source, Staging, Store, StoreError, VERSION_RECEIPT, now_rfc3339,
+};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct InstallOptions {
@@ -80,7 +86,7 @@ pub struct PreparedEcosystem {
     package: Package,
     exact: String,
     integrity: Vec<String>,
-    origin: Option<crate::ecosystem::EntryOrigin>,
+    origin: Option<crate::store::EntryOrigin>,
     /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
     plugin: Option<crate::plugins::import::PluginOrigin>,
     stage: PathBuf,
@@ -324,11 +330,15 @@ impl Installer<'_> {
                     None => None,
                 };
                 let package = crate::manifest::load_package(wrapped.as_deref().unwrap_or(dir))?;
-                let packed = crate::archive::pack(&package, &prepared.stage).map_err(|source| {
-                    StoreError::Archive {
-                        name: dir.display().to_string(),
-                        source,
-                    }
+                let packed = crate::archive::pack_dir(
+                    &package.dir,
+                    package.name(),
+                    package.version(),
+                    &prepared.stage,
+                )
+                .map_err(|source| StoreError::Archive {
+                    name: dir.display().to_string(),
+                    source,
                 })?;
                 prepared.sha256 = packed.sha256;
                 packed.path
@@ -412,9 +422,9 @@ impl Installer<'_> {
             server
                 .command
                 .as_deref()
-                .is_some_and(crate::ecosystem::code_cache::runs_node)
+                .is_some_and(crate::runtime::code_cache::runs_node)
         });
-        if runs_node && let Err(e) = crate::ecosystem::code_cache::record_node(&data) {
+        if runs_node && let Err(e) = crate::runtime::code_cache::record_node(&data) {
             // The first start records it instead.
             self.reporter.warn(&format!(
                 "cannot record the Node version of {} {}: {e}",
@@ -522,7 +532,7 @@ impl Installer<'_> {
         // Read-only once in place (a folder moved to another parent must be writable).
         fsutil::make_read_only(&target)?;
         let stage = unpacked.parent().unwrap_or(unpacked);
-        fsutil::remove_tree(stage)
+        Ok(fsutil::remove_tree(stage)?)
     }
 
     /// Put every package of a staged plan in place for a project's lock, without touching

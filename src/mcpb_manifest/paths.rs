@@ -6,8 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::manifest::{Manifest, UserConfig};
-use super::{BUNDLE_DIR, LAUNCHER, MAX_MANIFEST_SIZE};
+use super::{BUNDLE_DIR, LAUNCHER, MAX_MANIFEST_SIZE, Manifest, UserConfig};
 use crate::settings::PackageSettings;
 
 /// Paths to read and paths to write that the settings of a bundle's `directory` and

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use super::plan::PackageSource;
-use super::{InstalledPackage, StoreError};
 use crate::name::PackageName;
+use crate::store::{InstalledPackage, StoreError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UpdateCheck {
@@ -55,7 +55,7 @@ pub fn check(
         if target.receipt.explicit {
             reqs.push(update_requirement(&target.receipt.requested));
         }
-        for dependent in super::remove::dependents_of(installed, &target.name) {
+        for dependent in crate::store::remove::dependents_of(installed, &target.name) {
             reqs.push(dependent.receipt.dependencies[&target.name].clone());
         }
         let versions = source.versions(&target.name)?;

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use super::LockedPackage;
 use crate::ops::locked::{self, LockedInstallReport};
 use crate::ops::{Context, OpsError};
+use crate::project::LockedPackage;
 
 /// The lock's packages as the store's locked install takes them.
 fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {

@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::model::{BundleFile, PluginSource};
-use super::{Format, agent_plugin, claude, gemini, names};
 use crate::name::PackageSpec;
 use crate::ops::Context;
 use crate::ops::install::{self, Target};
+use crate::plugins::model::{BundleFile, PluginSource};
+use crate::plugins::{Format, agent_plugin, claude, gemini, names};
 
 /// What to export.
 #[derive(Debug, Clone)]

@@ -2,6 +2,16 @@
 //! how its server is installed and launched, and what agx shows about it. Fields agx does
 //! not use (icons, screenshots, localization, `_meta`) are accepted and ignored.
 
+pub mod paths;
+
+/// The launcher script agx writes into an MCPB package's folder (see the provisioning in
+/// the sources layer), which the wrapped server's command runs.
+pub const LAUNCHER: &str = "mcpb-launch.sh";
+/// The largest `manifest.json` agx reads.
+pub const MAX_MANIFEST_SIZE: u64 = 1024 * 1024;
+/// The folder of the package that holds the unpacked bundle.
+pub const BUNDLE_DIR: &str = "bundle";
+
 use std::collections::BTreeMap;
 
 use serde::Deserialize;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::table::Shape;
+use super::Shape;
 
 /// What an agx entry launches: `<agx> serve <qualified-server>` with some environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +177,35 @@ pub fn is_portable_key(key: &str) -> bool {
     let mut chars = key.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The command line a committed entry runs: bare `agx` (every member's PATH finds it), the
+/// exact version pinned, nothing machine-specific; a wrapped server's `args` after `--`.
+pub fn project_entry(launches: &str, version: &semver::Version, args: &[String]) -> ServerEntry {
+    let mut all = vec!["serve".to_string(), format!("{launches}@={version}")];
+    if !args.is_empty() {
+        all.push("--".into());
+        all.extend(args.iter().cloned());
+    }
+    ServerEntry {
+        command: "agx".into(),
+        args: all,
+        env: std::collections::BTreeMap::new(),
+    }
+}
+
+/// `sha256:` of an entry's command, arguments and environment.
+pub fn entry_hash(entry: &ServerEntry) -> String {
+    use sha2::Digest;
+    let canonical = serde_json::json!({
+        "command": entry.command,
+        "args": entry.args,
+        "env": entry.env,
+    });
+    format!(
+        "sha256:{}",
+        hex::encode(sha2::Sha256::digest(canonical.to_string().as_bytes()))
+    )
 }
 
 #[cfg(test)]

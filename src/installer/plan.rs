@@ -9,7 +9,7 @@ use crate::index::{IndexEntry, IndexError, Registry};
 use crate::name::{PackageName, PackageSpec};
 use crate::resolve::{self, Action};
 
-use super::{Receipt, StoreError};
+use crate::store::{Receipt, StoreError};
 
 /// Where packages come from: the registry (an in-memory list in tests).
 pub trait PackageSource {
@@ -184,6 +184,12 @@ fn check_installed_dependents(
         }
     }
     Ok(())
+}
+
+impl From<PlanError> for crate::store::StoreError {
+    fn from(e: PlanError) -> Self {
+        crate::store::StoreError::Upstream(crate::error::Upstream::new(e))
+    }
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ struct NodeRecord {
 /// The `node` a server's command runs (the first on PATH, links resolved) and what
 /// identifies that build of it.
 fn node_binary() -> Option<(PathBuf, u64, u64)> {
-    let found = super::find_on_path("node")?;
+    let found = crate::paths::find_on_path("node")?;
     let program = fs_err::canonicalize(found).ok()?;
     let meta = fs_err::metadata(&program).ok()?;
     let modified_ns = meta
@@ -150,7 +150,7 @@ pub fn runs_node(command: &[String]) -> bool {
 pub fn runs_venv_python(command: &[String]) -> bool {
     command
         .first()
-        .is_some_and(|program| program == super::pypi::VENV_PYTHON)
+        .is_some_and(|program| program == crate::manifest::VENV_PYTHON)
 }
 
 #[cfg(test)]
