@@ -2,9 +2,9 @@
 
 use super::Context;
 use crate::cli::{ExportArgs, ExportFormat};
-use crate::error::CliResult;
-use crate::ops::export::{self, ExportRequest};
-use crate::plugins::Format;
+use agx_core::error::CliResult;
+use agx_ops::export::{self, ExportRequest};
+use agx_sources::plugins::Format;
 
 pub fn run(ctx: &Context, args: &ExportArgs) -> CliResult {
     let format = match args.format {
