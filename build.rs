@@ -1,4 +1,4 @@
-//! Sets `AGX_BUILD_ID`, a hash of the library's sources. `agx serve` hands off to the
+//! Sets `AGX_BUILD_ID`, a hash of every source of the workspace. `agx serve` hands off to the
 //! `agx-serve` binary beside it only when both carry the same id, so a helper built from
 //! other code (for example after `cargo run`, which rebuilds only `agx`) is never used.
 
@@ -14,8 +14,11 @@ fn main() {
         std::fs::read(file).unwrap_or_default().hash(&mut hasher);
         println!("cargo:rerun-if-changed={file}");
     }
-    hash_tree(Path::new("src"), &mut hasher);
-    println!("cargo:rerun-if-changed=src");
+    // The binaries' own code and every crate of the workspace.
+    for dir in ["src", "crates"] {
+        hash_tree(Path::new(dir), &mut hasher);
+        println!("cargo:rerun-if-changed={dir}");
+    }
     println!("cargo:rustc-env=AGX_BUILD_ID={:016x}", hasher.finish());
 }
 

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::clients::Scope;
-pub use crate::printer::ColorChoice;
+use agx_clients::Scope;
+pub use agx_printer::ColorChoice;
 
 /// agx — a package manager for AI-agent extensions (MCP servers, tools and prompts).
 #[derive(Debug, Parser)]
@@ -453,12 +453,12 @@ pub enum SourceKindArg {
     ClaudeMarketplace,
 }
 
-impl From<SourceKindArg> for crate::index::SourceKind {
+impl From<SourceKindArg> for agx_sources::index::SourceKind {
     fn from(kind: SourceKindArg) -> Self {
         match kind {
-            SourceKindArg::AgxIndex => crate::index::SourceKind::AgxIndex,
-            SourceKindArg::McpRegistry => crate::index::SourceKind::McpRegistry,
-            SourceKindArg::ClaudeMarketplace => crate::index::SourceKind::ClaudeMarketplace,
+            SourceKindArg::AgxIndex => agx_sources::index::SourceKind::AgxIndex,
+            SourceKindArg::McpRegistry => agx_sources::index::SourceKind::McpRegistry,
+            SourceKindArg::ClaudeMarketplace => agx_sources::index::SourceKind::ClaudeMarketplace,
         }
     }
 }
@@ -738,7 +738,7 @@ pub struct NewArgs {
     pub name: Option<String>,
     /// The language of the new tool's script.
     #[arg(long, value_enum, default_value_t)]
-    pub lang: crate::ops::new::Language,
+    pub lang: agx_ops::new::Language,
     /// Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of
     /// a tool, a prompt and a server.
     #[arg(long, value_name = "NAME", conflicts_with = "lang")]
@@ -775,7 +775,7 @@ mod tests {
         );
         // The command line a helper of another build goes back to `agx` with.
         for args in [vec![], strings(&["--", "-x", "a b"])] {
-            let handoff = crate::runtime::handoff::Handoff {
+            let handoff = agx_runtime::handoff::Handoff {
                 agx: "/bin/agx".into(),
                 build: "0".into(),
                 color: false,

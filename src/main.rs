@@ -2,6 +2,14 @@
 
 use std::process::ExitCode;
 
+// musl's allocator is slow at the many small allocations of a start, and hands freed memory
+// back to the kernel at once, so the same pages fault in again: the static Linux binaries use
+// mimalloc instead (built without transparent huge pages, which would make each region it
+// touches a resident 2 MB page).
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -9,8 +17,7 @@ fn main() -> ExitCode {
     let args: Vec<_> = std::env::args_os().collect();
     agx::commands::serve::hand_off_early(&args);
     let cli = agx::cli::Cli::parse_from(args);
-    let printer =
-        agx::printer::Printer::new(cli.global.color, cli.global.quiet, cli.global.verbose);
+    let printer = agx_printer::Printer::new(cli.global.color, cli.global.quiet, cli.global.verbose);
     // `agx serve` logs through the runtime's own logger (stderr and its log file).
     if !matches!(cli.command, agx::cli::Command::Serve(_)) {
         printer.install_logger();

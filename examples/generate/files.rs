@@ -10,17 +10,17 @@ use clap_complete::Shell;
 use agx::cli::Cli;
 
 /// The folders that hold nothing but generated files.
-pub const DIRS: [&str; 2] = ["completions", "man"];
+pub(super) const DIRS: [&str; 2] = ["completions", "man"];
 
 /// Every generated file: path relative to the repository root, and its contents.
-pub fn all_files() -> Vec<(PathBuf, Vec<u8>)> {
+pub(super) fn all_files() -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = completions();
     files.extend(man_pages());
     files
 }
 
 /// Completion scripts for every supported shell.
-pub fn completions() -> Vec<(PathBuf, Vec<u8>)> {
+pub(super) fn completions() -> Vec<(PathBuf, Vec<u8>)> {
     let shells = [
         (Shell::Bash, "agx.bash"),
         (Shell::Zsh, "_agx"),
@@ -39,7 +39,7 @@ pub fn completions() -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// `agx.1` and one page per subcommand (`agx-install.1`, `agx-registry-add.1`, …).
-pub fn man_pages() -> Vec<(PathBuf, Vec<u8>)> {
+pub(super) fn man_pages() -> Vec<(PathBuf, Vec<u8>)> {
     let mut cmd = Cli::command();
     cmd.build();
     let mut pages = Vec::new();

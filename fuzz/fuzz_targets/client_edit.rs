@@ -10,10 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use agx::clients::edit;
-use agx::clients::shape::{ServerEntry, render};
-use agx::clients::table::Shape;
-use agx::clients::{CLIENTS, Container};
+use agx_edit as edit;
+use agx_clients::shape::{ServerEntry, render};
+use agx_clients::table::Shape;
+use agx_clients::{CLIENTS, Container};
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &str = "fuzz-entry";

@@ -6,7 +6,7 @@
 //! panic, and whatever parses survives serialisation unchanged.
 #![no_main]
 
-use agx::index::{Catalog, IndexEntry};
+use agx_sources::index::{Catalog, IndexEntry};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if mode % 2 == 0 {
-        if let Ok(entries) = agx::index::parse_version_lines(body, "fuzz.json") {
+        if let Ok(entries) = agx_sources::index::parse_version_lines(body, "fuzz.json") {
             for entry in entries {
                 let line = serde_json::to_string(&entry).expect("an entry serialises");
                 let back: IndexEntry = serde_json::from_str(&line).expect("its line parses");
@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let back: Catalog = serde_json::from_slice(&bytes).expect("its JSON parses");
     assert_eq!(back, catalog);
     let query = String::from_utf8_lossy(query);
-    let hits = agx::index::search::search(&catalog.packages, &query);
+    let hits = agx_sources::index::search::search(&catalog.packages, &query);
     assert!(
         hits.len() <= catalog.packages.len(),
         "a package found twice"

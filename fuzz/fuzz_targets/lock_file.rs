@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use agx::ops::lock_check::check_fields;
-use agx::ops::project::{entry_hash, project_entry};
-use agx::project::LockFile;
+use agx_ops::lock_check::check_fields;
+use agx_model::client_table::shape::{entry_hash, project_entry};
+use agx_project::LockFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

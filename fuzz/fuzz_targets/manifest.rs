@@ -36,11 +36,11 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let report = agx::manifest::check_package(dir.path());
+    let report = agx_model::manifest::check_package(dir.path());
     if report.package.is_some() {
         // A loaded package may carry warnings, never errors: load_package relies on it.
         assert_eq!(
-            agx::manifest::load_package(dir.path()).is_ok(),
+            agx_model::manifest::load_package(dir.path()).is_ok(),
             !report.has_errors()
         );
     }

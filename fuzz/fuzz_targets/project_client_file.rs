@@ -11,9 +11,10 @@
 
 use std::collections::BTreeMap;
 
-use agx::clients::table::Os;
-use agx::clients::{CLIENTS, HostEnv, Scope, ServerEntry, Target, agx_entries, plan_install};
-use agx::clients::{edit, read_doc, shape};
+use agx_clients::table::Os;
+use agx_clients::{CLIENTS, HostEnv, Scope, ServerEntry, Target, agx_entries, plan_install};
+use agx_clients::{read_doc, shape};
+use agx_edit as edit;
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &str = "weather";

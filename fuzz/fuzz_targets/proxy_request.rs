@@ -7,7 +7,7 @@
 //! no `Proxy-*` header and ends the connection after one request.
 #![no_main]
 
-use agx::sandbox::proxy::{Head, parse_head};
+use agx_sandbox::proxy::{Head, parse_head};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

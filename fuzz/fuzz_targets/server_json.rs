@@ -11,9 +11,9 @@
 //! version, when one was asked for); a generated package is named after its server.
 #![no_main]
 
-use agx::ecosystem::registry_entry::{self, Choice};
-use agx::index::mcp_registry::RegistryServer;
-use agx::index::mcp_registry::api::{check_answer_matches, parse_page, parse_server_answer};
+use agx_sources::ecosystem::registry_entry::{self, Choice};
+use agx_sources::index::mcp_registry::RegistryServer;
+use agx_sources::index::mcp_registry::api::{check_answer_matches, parse_page, parse_server_answer};
 use libfuzzer_sys::fuzz_target;
 
 const URL: &str = "http://127.0.0.1:9/v0.1/servers";

@@ -3,7 +3,7 @@
 //! line a known level; a plain line keeps its text unchanged.
 #![no_main]
 
-use agx::runtime::stderr_protocol::{LEVELS, StderrLine, parse_line};
+use agx_runtime::stderr_protocol::{LEVELS, StderrLine, parse_line};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 
-use agx::runtime::stdio::LineTransport;
+use agx_runtime::stdio::LineTransport;
 use libfuzzer_sys::fuzz_target;
 use rmcp::transport::Transport;
 use tokio::io::AsyncWrite;

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     // Two levels below the root, so `../x` and `../../x` escapes would land where the walk
     // below sees them.
     let dest = root.path().join("store").join("pkg");
-    let result = agx::archive::unpack_reader(gz.as_slice(), "fuzz.tar.gz", CAP, &dest);
+    let result = agx_archive::unpack_reader(gz.as_slice(), "fuzz.tar.gz", CAP, &dest);
     if result.is_err() {
         assert!(!dest.exists(), "a failed unpack left {}", dest.display());
     }

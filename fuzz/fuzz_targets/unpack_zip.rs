@@ -15,13 +15,13 @@ fuzz_target!(|data: &[u8]| {
     // Two levels below the root, so `../x` and `../../x` escapes would land where the walk
     // below sees them.
     let dest = root.path().join("store").join("bundle");
-    let result = agx::archive::unpack_zip(&bundle, &dest);
+    let result = agx_archive::unpack_zip(&bundle, &dest);
     if result.is_err() {
         assert!(!dest.exists(), "a failed unpack left {}", dest.display());
     }
     check_tree(root.path(), &bundle, &dest);
     // Reading the manifest checks every entry the same way and never writes.
-    let _ = agx::archive::read_zip_file(&bundle, "manifest.json", 64 * 1024);
+    let _ = agx_archive::read_zip_file(&bundle, "manifest.json", 64 * 1024);
 });
 
 /// Every path under `root` is the input, `root/store`, the destination, or inside the

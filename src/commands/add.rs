@@ -3,8 +3,8 @@
 
 use super::Context;
 use crate::cli::AddArgs;
-use crate::error::CliResult;
-use crate::ops::project;
+use agx_core::error::CliResult;
+use agx_ops::project;
 
 pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
     let add = if args.skill {

@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::Context;
 use crate::cli::{CallArgs, ResultFormat};
-use crate::error::{CliError, CliResult};
-use crate::ops::call;
-use crate::runtime::StderrLine;
+use agx_core::error::{CliError, CliResult};
+use agx_ops::call;
+use agx_runtime::StderrLine;
 
 pub fn run(ctx: &Context, args: &CallArgs) -> CliResult {
     let printer = &ctx.printer;

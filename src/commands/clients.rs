@@ -5,10 +5,10 @@ use std::fmt::Write;
 
 use super::Context;
 use crate::cli::JsonArgs;
-use crate::error::CliResult;
-use crate::ops;
-use crate::skills::copies::CopyState;
-use crate::style::{Style, paint};
+use agx_core::error::CliResult;
+use agx_core::style::{Style, paint};
+use agx_model::skills::copies::CopyState;
+use agx_ops as ops;
 
 pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
     let infos = ops::clients::clients(ctx.paths()?)?;

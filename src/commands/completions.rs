@@ -4,7 +4,7 @@ use clap::CommandFactory;
 
 use super::Context;
 use crate::cli::{Cli, CompletionsArgs};
-use crate::error::CliResult;
+use agx_core::error::CliResult;
 
 pub fn run(ctx: &Context, args: &CompletionsArgs) -> CliResult {
     let mut cmd = Cli::command();

@@ -6,10 +6,10 @@ use std::io::{IsTerminal, Read};
 
 use super::Context;
 use crate::cli::{ConfigCommand, ConfigKeyArgs, ConfigSetArgs};
-use crate::error::CliResult;
-use crate::ops::config::{self, ConfigError, Listing, Target};
-use crate::settings::declaration::MAX_VALUE_BYTES;
-use crate::settings::{ResolvedSetting, StoredIn};
+use agx_core::error::CliResult;
+use agx_model::settings::declaration::MAX_VALUE_BYTES;
+use agx_model::settings::{ResolvedSetting, StoredIn};
+use agx_ops::config::{self, ConfigError, Listing, Target};
 
 pub fn run(ctx: &Context, command: &ConfigCommand) -> CliResult {
     let ops = ctx.ops()?;

@@ -4,8 +4,8 @@ use std::fmt::Write;
 
 use super::Context;
 use crate::cli::DoctorArgs;
-use crate::clients::doctor;
-use crate::error::{CliError, CliResult};
+use agx_clients::doctor;
+use agx_core::error::{CliError, CliResult};
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     let report = doctor::run(ctx.paths()?, args.fix)?;
@@ -32,7 +32,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
     ctx.printer.out(out)?;
     if !args.json {
         ctx.printer
-            .status("Sandbox", &crate::sandbox::machine_summary());
+            .status("Sandbox", &agx_sandbox::machine_summary());
     }
     let open = report.findings.iter().filter(|f| !f.fixed).count()
         + report.skill_findings.iter().filter(|f| !f.fixed).count();

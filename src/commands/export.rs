@@ -2,8 +2,9 @@
 
 use super::Context;
 use crate::cli::{ExportArgs, ExportFormat};
-use crate::error::CliResult;
-use crate::plugins::{self, ExportRequest, Format};
+use agx_core::error::CliResult;
+use agx_ops::export::{self, ExportRequest};
+use agx_sources::plugins::Format;
 
 pub fn run(ctx: &Context, args: &ExportArgs) -> CliResult {
     let format = match args.format {
@@ -11,7 +12,7 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> CliResult {
         ExportFormat::AgentPlugin => Format::AgentPlugin,
         ExportFormat::GeminiExtension => Format::GeminiExtension,
     };
-    let exported = plugins::export(
+    let exported = export::export(
         &ctx.ops()?,
         &ExportRequest {
             format,

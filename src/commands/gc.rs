@@ -5,9 +5,9 @@ use serde_json::json;
 
 use super::Context;
 use crate::cli::GcArgs;
-use crate::error::CliResult;
-use crate::ops;
-use crate::store::gc::GcPlan;
+use agx_core::error::CliResult;
+use agx_ops as ops;
+use agx_store::gc::GcPlan;
 
 pub fn run(ctx: &Context, args: &GcArgs) -> CliResult {
     let done = ops::gc::gc(&ctx.ops()?, args.dry_run)?;

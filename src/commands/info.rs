@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::InfoArgs;
-use crate::error::CliResult;
-use crate::manifest::{PromptSummary, ToolSummary};
-use crate::ops::info::{self, ListedServerInfo, PackageInfo, PluginInfo, ServerInfo, Subject};
-use crate::settings::Setting;
+use agx_core::error::CliResult;
+use agx_model::manifest::{PromptSummary, ToolSummary};
+use agx_model::settings::Setting;
+use agx_ops::info::{self, ListedServerInfo, PackageInfo, PluginInfo, ServerInfo, Subject};
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> CliResult {
     let subject = info::info(&ctx.ops()?, &args.target)?;
@@ -69,7 +69,7 @@ fn listed_text(info: &ListedServerInfo) -> String {
         let _ = writeln!(out, "{title}");
     }
     let _ = writeln!(out, "{}", info.description);
-    if info.status == crate::index::mcp_registry::Status::Deprecated {
+    if info.status == agx_sources::index::mcp_registry::Status::Deprecated {
         let _ = writeln!(
             out,
             "deprecated{}",
@@ -296,7 +296,7 @@ pub(super) fn write_permissions(out: &mut String, indent: &str, heading: &str, l
     }
 }
 
-fn write_filter(out: &mut String, indent: &str, filter: &crate::ops::info::FilterView) {
+fn write_filter(out: &mut String, indent: &str, filter: &agx_ops::info::FilterView) {
     let _ = writeln!(out, "{indent}filter ({}):", filter.source);
     for line in filter.spec.describe() {
         let _ = writeln!(out, "{indent}  {line}");

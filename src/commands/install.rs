@@ -2,9 +2,9 @@
 
 use super::Context;
 use crate::cli::InstallArgs;
-use crate::ecosystem::{Prefer, ProvisionOptions};
-use crate::error::{CliError, CliResult};
-use crate::ops::install::{self, Target};
+use agx_core::error::{CliError, CliResult};
+use agx_ops::install::{self, Target};
+use agx_sources::ecosystem::{Prefer, ProvisionOptions};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let paths = ctx.paths()?;
@@ -40,8 +40,8 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         prefer: args.prefer.as_deref().and_then(Prefer::parse),
         warm: args.warm,
     };
-    let recorder = crate::report::Recorder::new(&ctx.printer);
-    let ops = crate::ops::Context {
+    let recorder = agx_core::report::Recorder::new(&ctx.printer);
+    let ops = agx_ops::Context {
         reporter: &recorder,
         ..ctx.ops()?
     };
@@ -53,12 +53,12 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
 /// before its servers first run.
 pub(super) fn show_permissions(
     ctx: &Context,
-    ops: &crate::ops::Context<'_>,
-    done: Vec<(crate::name::PackageName, semver::Version)>,
+    ops: &agx_ops::Context<'_>,
+    done: Vec<(agx_core::name::PackageName, semver::Version)>,
 ) -> CliResult {
     let mut out = String::new();
     for (name, version) in done {
-        let Some(shown) = crate::ops::info::installed_permissions(ops, &name)? else {
+        let Some(shown) = agx_ops::info::installed_permissions(ops, &name)? else {
             continue;
         };
         super::info::write_permissions(

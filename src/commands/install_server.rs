@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 
 use super::Context;
 use crate::cli::InstallServerArgs;
-use crate::clients::{self, Outcome, Scope};
-use crate::error::{CliError, CliResult};
-use crate::ops::config::{self, Target};
-use crate::ops::install_server::{self, Place, ServerRequest};
-use crate::settings::set_command;
+use agx_clients::{self as clients, Outcome, Scope};
+use agx_core::error::{CliError, CliResult};
+use agx_model::settings::set_command;
+use agx_ops::config::{self, Target};
+use agx_ops::install_server::{self, Place, ServerRequest};
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     let client = pick_client(ctx, &args.client, args.config.as_deref())?;
@@ -21,11 +21,11 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             config: args.config.as_deref(),
         },
         server: {
-            match crate::profile::profile_name(&args.server) {
+            match agx_project::profile::profile_name(&args.server) {
                 Some(name) => {
-                    name.map_err(crate::ops::OpsError::from)?;
+                    name.map_err(agx_ops::OpsError::from)?;
                 }
-                None => crate::name::check_server_reference(&args.server)?,
+                None => agx_core::name::check_server_reference(&args.server)?,
             }
             args.server.clone()
         },
@@ -38,10 +38,10 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             args.no_filter,
             args.allow.is_empty() && args.deny.is_empty(),
         ) {
-            (true, _) => Some(crate::filter::FilterSpec::default()),
+            (true, _) => Some(agx_model::filter::FilterSpec::default()),
             (false, true) => None,
-            (false, false) => Some(crate::filter::FilterSpec {
-                tools: crate::filter::Rules {
+            (false, false) => Some(agx_model::filter::FilterSpec {
+                tools: agx_model::filter::Rules {
                     allow: args.allow.clone(),
                     deny: args.deny.clone(),
                     ..Default::default()
@@ -140,7 +140,7 @@ fn pick_client(
     let Some(file) = config else {
         return Err(CliError::new("client `auto` needs --config FILE")
             .with_hint("name the client (see `agx clients`), or give the file with --config")
-            .with_exit_code(crate::error::exit::USAGE));
+            .with_exit_code(agx_core::error::exit::USAGE));
     };
     let client = install_server::guess_client(file)?;
     ctx.printer.status(
@@ -158,7 +158,7 @@ fn parse_env(pairs: &[String]) -> CliResult<BTreeMap<String, String>> {
             let (k, v) = pair.split_once('=').ok_or_else(|| {
                 CliError::new(format!("--env `{pair}` is not K=V"))
                     .with_hint("write it as NAME=value, e.g. --env API_URL=https://example.org")
-                    .with_exit_code(crate::error::exit::USAGE)
+                    .with_exit_code(agx_core::error::exit::USAGE)
             })?;
             let valid = !k.is_empty()
                 && !k.starts_with(|c: char| c.is_ascii_digit())
@@ -167,7 +167,7 @@ fn parse_env(pairs: &[String]) -> CliResult<BTreeMap<String, String>> {
                 return Err(
                     CliError::new(format!("--env `{k}` is not a valid variable name"))
                         .with_hint("use letters, digits and `_`, not starting with a digit")
-                        .with_exit_code(crate::error::exit::USAGE),
+                        .with_exit_code(agx_core::error::exit::USAGE),
                 );
             }
             Ok((k.to_string(), v.to_string()))

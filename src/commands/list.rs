@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 
 use super::Context;
 use crate::cli::ListArgs;
-use crate::error::CliResult;
-use crate::index::SourceKind;
-use crate::index::mcp_registry::{ServerSummary, Status};
-use crate::manifest::ExtensionSummary;
-use crate::name::PackageName;
-use crate::ops::{self, list::ListedPackage};
-use crate::store::Holder;
+use agx_core::error::CliResult;
+use agx_core::name::PackageName;
+use agx_model::manifest::ExtensionSummary;
+use agx_ops::{self as ops, list::ListedPackage};
+use agx_sources::index::SourceKind;
+use agx_sources::index::mcp_registry::{ServerSummary, Status};
+use agx_store::Holder;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ItemKind {
@@ -95,11 +95,11 @@ struct PackageJson<'a> {
     /// Who holds this version: `user`, or a project's absolute folder.
     roots: Vec<String>,
     description: &'a Option<String>,
-    servers: &'a [crate::manifest::ServerSummary],
-    tools: &'a [crate::manifest::ToolSummary],
-    prompts: &'a [crate::manifest::PromptSummary],
+    servers: &'a [agx_model::manifest::ServerSummary],
+    tools: &'a [agx_model::manifest::ToolSummary],
+    prompts: &'a [agx_model::manifest::PromptSummary],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    skills: &'a [crate::manifest::SkillSummary],
+    skills: &'a [agx_model::manifest::SkillSummary],
 }
 
 fn write_packages_json(

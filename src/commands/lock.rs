@@ -2,9 +2,9 @@
 
 use super::Context;
 use crate::cli::LockArgs;
-use crate::error::CliResult;
-use crate::name::PackageName;
-use crate::ops::project::{self, Upgrade};
+use agx_core::error::CliResult;
+use agx_core::name::PackageName;
+use agx_ops::project::{self, Upgrade};
 
 pub fn run(ctx: &Context, args: &LockArgs) -> CliResult {
     let upgrade = if args.upgrade {

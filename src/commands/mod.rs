@@ -1,9 +1,9 @@
 //! One module per subcommand; each is thin and calls into the library.
 
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::error::CliResult;
-use crate::paths::AgxPaths;
-use crate::printer::Printer;
+use agx_core::error::CliResult;
+use agx_core::paths::AgxPaths;
+use agx_printer::Printer;
 
 pub mod add;
 pub mod call;
@@ -54,8 +54,8 @@ impl Context {
 
     /// The context of library operations: folders, registry choice, and the printer as
     /// their reporter.
-    pub fn ops(&self) -> CliResult<crate::ops::Context<'_>> {
-        Ok(crate::ops::Context {
+    pub fn ops(&self) -> CliResult<agx_ops::Context<'_>> {
+        Ok(agx_ops::Context {
             paths: self.paths()?,
             registry: self.global.registry.as_deref(),
             offline: self.global.offline,

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use super::Context;
 use crate::cli::NewArgs;
-use crate::error::CliResult;
-use crate::name::PackageName;
-use crate::ops::new;
+use agx_core::error::CliResult;
+use agx_core::name::PackageName;
+use agx_ops::new;
 
 pub fn run(ctx: &Context, args: &NewArgs) -> CliResult {
     let p = &ctx.printer;

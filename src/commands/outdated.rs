@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::JsonArgs;
-use crate::error::CliResult;
-use crate::ops;
+use agx_core::error::CliResult;
+use agx_ops as ops;
 
 pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
     let outdated = ops::outdated::outdated(&ctx.ops()?)?;

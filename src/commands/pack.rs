@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use super::Context;
 use crate::cli::PackArgs;
-use crate::error::{CliError, CliResult};
-use crate::manifest::render;
-use crate::ops::author::{self, Packed};
+use agx_core::error::{CliError, CliResult};
+use agx_model::manifest::render;
+use agx_ops::author::{self, Packed};
 
 pub fn run(ctx: &Context, args: &PackArgs) -> CliResult {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));

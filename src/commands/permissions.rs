@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::{PermissionsCommand, PermissionsSetArgs};
-use crate::error::{CliError, CliResult};
-use crate::name::QualifiedName;
-use crate::sandbox::{Network, Permissions, user};
+use agx_core::error::{CliError, CliResult};
+use agx_core::name::QualifiedName;
+use agx_sandbox::{Network, Permissions, user};
 
 pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
     let paths = ctx.paths()?;
@@ -35,7 +35,7 @@ pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
                 ),
             }
             // What `agx serve` uses here instead, when run in a project that says.
-            match crate::project::serve_permissions(&server) {
+            match agx_project::serve_permissions(&server) {
                 Ok(Some((file, project))) => {
                     ctx.printer.status(
                         "Replaced",

@@ -4,8 +4,8 @@
 use super::Context;
 use super::call::content_text;
 use crate::cli::{PromptArgs, ResultFormat};
-use crate::error::CliResult;
-use crate::ops::prompt;
+use agx_core::error::CliResult;
+use agx_ops::prompt;
 
 pub fn run(ctx: &Context, args: &PromptArgs) -> CliResult {
     let result = prompt::prompt(&ctx.ops()?, &args.prompt, &args.args)?;

@@ -3,9 +3,9 @@
 
 use super::Context;
 use crate::cli::RegistryCommand;
-use crate::error::{CliError, CliResult};
-use crate::index::publish::{self, Added};
-use crate::name::PackageSpec;
+use agx_core::error::{CliError, CliResult};
+use agx_core::name::PackageSpec;
+use agx_sources::index::publish::{self, Added};
 
 pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
     match args {
@@ -68,7 +68,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             }
         }
         RegistryCommand::AddSource { name, url, kind } => {
-            let (source, kind) = crate::index::add_source(
+            let (source, kind) = agx_sources::index::add_source(
                 ctx.paths()?,
                 name,
                 url,
@@ -85,7 +85,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             );
         }
         RegistryCommand::RemoveSource { name } => {
-            crate::index::source::remove_from_config(ctx.paths()?, name)?;
+            agx_sources::index::source::remove_from_config(ctx.paths()?, name)?;
             ctx.printer.status("Removed", &format!("registry `{name}`"));
         }
         RegistryCommand::Sources { json } => return sources(ctx, *json),
@@ -95,7 +95,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
 
 /// One line per configured registry: name, kind, location; the default marked.
 fn sources(ctx: &Context, json: bool) -> CliResult {
-    let listed = crate::index::source::list_sources(ctx.paths()?)?;
+    let listed = agx_sources::index::source::list_sources(ctx.paths()?)?;
     if json {
         let text = serde_json::to_string_pretty(&serde_json::json!({ "sources": listed }))
             .expect("sources serialize");

@@ -2,8 +2,8 @@
 
 use super::Context;
 use crate::cli::RemoveArgs;
-use crate::error::CliResult;
-use crate::ops::project;
+use agx_core::error::CliResult;
+use agx_ops::project;
 
 pub fn run(ctx: &Context, args: &RemoveArgs) -> CliResult {
     let report = project::remove(&ctx.ops()?, args.project.project.as_deref(), &args.key)?;

@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::SearchArgs;
-use crate::error::CliResult;
-use crate::ops;
-use crate::ops::search::{Found, Searched};
-use crate::style::{Style, paint};
+use agx_core::error::CliResult;
+use agx_core::style::{Style, paint};
+use agx_ops as ops;
+use agx_ops::search::{Found, Searched};
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
     let searched = ops::search::search(&ctx.ops()?, &args.query.join(" "))?;
@@ -126,7 +126,7 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
             let _ = writeln!(text, "{}  {items}", " ".repeat(width));
         }
         if let Found::Server { server, .. } = found
-            && server.status == crate::index::mcp_registry::Status::Deprecated
+            && server.status == agx_sources::index::mcp_registry::Status::Deprecated
         {
             let note = match &server.status_message {
                 Some(message) => format!("deprecated: {message}"),
@@ -144,7 +144,7 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
 }
 
 /// `weather@acme 1.2.0`: what `agx install` takes, and the version when the plugin has one.
-fn plugin_head(plugin: &crate::index::marketplace::PluginSummary, source: &str) -> String {
+fn plugin_head(plugin: &agx_sources::index::marketplace::PluginSummary, source: &str) -> String {
     match &plugin.version {
         Some(version) => format!("{}@{source} {version}", plugin.name),
         None => format!("{}@{source}", plugin.name),
@@ -152,14 +152,14 @@ fn plugin_head(plugin: &crate::index::marketplace::PluginSummary, source: &str) 
 }
 
 /// `claude-marketplace plugin; servers: …; skills: …; not carried: hooks`.
-fn plugin_items(plugin: &crate::index::marketplace::PluginSummary) -> String {
+fn plugin_items(plugin: &agx_sources::index::marketplace::PluginSummary) -> String {
     let mut parts = vec!["claude-marketplace plugin".to_string()];
     parts.extend(plugin.contents());
     parts.join("; ")
 }
 
 /// `mcp-registry; packages: npm; remotes: sse`.
-fn server_items(server: &crate::index::mcp_registry::ServerSummary) -> String {
+fn server_items(server: &agx_sources::index::mcp_registry::ServerSummary) -> String {
     let mut parts = vec!["mcp-registry".to_string()];
     if !server.packages.is_empty() {
         parts.push(format!("packages: {}", server.packages.join(", ")));
@@ -171,7 +171,7 @@ fn server_items(server: &crate::index::mcp_registry::ServerSummary) -> String {
 }
 
 /// `servers: …; tools: …; prompts: …; skills: …` of an agx package.
-fn package_items(hit: &crate::index::search::Hit<'_>) -> String {
+fn package_items(hit: &agx_sources::index::search::Hit<'_>) -> String {
     let ext = &hit.entry.extension;
     let groups = [
         (

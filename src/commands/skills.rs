@@ -3,10 +3,10 @@
 
 use super::Context;
 use crate::cli::{SkillArgs, SkillFolder, SkillScope};
-use crate::error::CliResult;
-use crate::ops::skills::{self, SkillPlace};
-use crate::skills::copies::CopyOutcome;
-use crate::skills::folders::FolderChoice;
+use agx_core::error::CliResult;
+use agx_model::skills::copies::CopyOutcome;
+use agx_model::skills::folders::FolderChoice;
+use agx_ops::skills::{self, SkillPlace};
 
 pub enum Action {
     Install,
@@ -19,7 +19,7 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action) -> CliResult {
         (SkillScope::User, None) => None,
         (_, Some(dir)) => Some(dir.as_path()),
         (SkillScope::Project, None) => {
-            cwd = std::env::current_dir().map_err(crate::store::StoreError::Io)?;
+            cwd = std::env::current_dir().map_err(agx_store::StoreError::Io)?;
             Some(cwd.as_path())
         }
     };

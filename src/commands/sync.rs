@@ -3,9 +3,9 @@
 
 use super::Context;
 use crate::cli::SyncArgs;
-use crate::error::CliResult;
-use crate::ops::project::{self, LockMode, SyncOptions, SyncReport};
-use crate::printer::Printer;
+use agx_core::error::CliResult;
+use agx_ops::project::{self, LockMode, SyncOptions, SyncReport};
+use agx_printer::Printer;
 
 pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
     let options = SyncOptions {

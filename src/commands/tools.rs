@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::ToolsArgs;
-use crate::error::CliResult;
-use crate::ops::tools::{self, ToolsReport};
+use agx_core::error::CliResult;
+use agx_ops::tools::{self, ToolsReport};
 
 pub fn run(ctx: &Context, args: &ToolsArgs) -> CliResult {
     let report = tools::tools(&ctx.ops()?, &args.server, args.tokens)?;

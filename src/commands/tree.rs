@@ -2,8 +2,8 @@
 
 use super::Context;
 use crate::cli::TreeArgs;
-use crate::error::CliResult;
-use crate::ops::project::{self, TreeNode};
+use agx_core::error::CliResult;
+use agx_ops::project::{self, TreeNode};
 
 pub fn run(ctx: &Context, args: &TreeArgs) -> CliResult {
     let servers = project::tree(args.project.project.as_deref())?;

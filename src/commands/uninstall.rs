@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use super::Context;
 use crate::cli::UninstallArgs;
-use crate::error::CliResult;
-use crate::name::PackageName;
-use crate::ops;
-use crate::skills::copies::CopyOutcome;
+use agx_core::error::CliResult;
+use agx_core::name::PackageName;
+use agx_model::skills::copies::CopyOutcome;
+use agx_ops as ops;
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> CliResult {
     let names = args

@@ -2,9 +2,9 @@
 
 use super::Context;
 use crate::cli::UninstallServerArgs;
-use crate::clients;
-use crate::error::CliResult;
-use crate::ops::install_server::{self, Place};
+use agx_clients as clients;
+use agx_core::error::CliResult;
+use agx_ops::install_server::{self, Place};
 
 pub fn run(ctx: &Context, args: &UninstallServerArgs) -> CliResult {
     let place = Place {

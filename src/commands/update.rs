@@ -2,9 +2,9 @@
 
 use super::Context;
 use crate::cli::UpdateArgs;
-use crate::error::{CliError, CliResult};
-use crate::name::PackageName;
-use crate::ops;
+use agx_core::error::{CliError, CliResult};
+use agx_core::name::PackageName;
+use agx_ops as ops;
 
 pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
     let names = args
@@ -12,7 +12,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
         .iter()
         .map(|p| PackageName::parse(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let recorder = crate::report::Recorder::new(&ctx.printer);
+    let recorder = agx_core::report::Recorder::new(&ctx.printer);
     let ops = ops::Context {
         reporter: &recorder,
         ..ctx.ops()?

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use super::Context;
 use crate::cli::{OutputFormat, ValidateArgs};
-use crate::error::{CliError, CliResult};
-use crate::manifest::{probe, render};
-use crate::ops::author::{self, Validated};
+use agx_core::error::{CliError, CliResult};
+use agx_model::manifest::{probe, render};
+use agx_ops::author::{self, Validated};
 
 pub fn run(ctx: &Context, args: &ValidateArgs) -> CliResult {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));

@@ -5,7 +5,7 @@
 use std::fs;
 use std::io::Write;
 
-use agx::archive::{
+use agx_archive::{
     ArchiveError, MIN_EXPANSION_CAP, UnsafeEntry, expansion_cap, read_manifest, unpack,
 };
 use insta::assert_snapshot;

@@ -348,7 +348,7 @@ fn the_commonjs_code_cache_keeps_what_node_gives_a_module_and_survives_damage() 
     let program = dir.path().join("program");
     write_commonjs_program(&program);
     let cache = dir.path().join("cache");
-    let preload = repo_root().join("src/ecosystem/node_compile_cache.cjs");
+    let preload = repo_root().join("crates/agx-runtime/src/node_compile_cache.cjs");
     let run = |with_cache: bool| {
         let mut cmd = Command::new(&node);
         if with_cache {

@@ -687,52 +687,34 @@ fn broken_registries_get_clear_errors() {
 fn ten_thousand_servers_page_with_bounded_memory() {
     let server = McpServer::start(Servers::Generated(10_000), 100);
     let home = TestHome::new();
-    let mut cmd = home.command(support::AGX);
+    // agx runs as the child of a small Python process, which reports its peak: a child
+    // started from this test process would count the test process's own peak (a spawned
+    // child shares its memory until exec, and Linux keeps that high-water mark across
+    // exec), which in a full test run is past the limit whatever agx holds.
+    const PEAK_OF_CHILD: &str = "import resource, subprocess, sys\n\
+        code = subprocess.run(sys.argv[1:]).returncode\n\
+        print('peak-kib', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n\
+        sys.exit(code)";
+    let mut cmd = home.command("python3");
     // glibc gives each thread that allocates at once an arena of its own; on a loaded
     // machine more of them get touched, which measures scheduling rather than what agx
     // holds (27 MiB alone, over 100 under load). Two arenas keep the peak about the data.
-    cmd.args(["--registry", &server.url, "search", "server-09999"])
-        .env("MALLOC_ARENA_MAX", "2")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    // Read the output first so a full pipe cannot block the child, then reap it with
-    // wait4 to learn its own peak memory.
-    let output = {
-        use std::io::Read;
-        let mut child = child;
-        let mut out = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
-        std::mem::forget(child);
-        (out, err)
-    };
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid);
+    cmd.args(["-c", PEAK_OF_CHILD, support::AGX])
+        .args(["--registry", &server.url, "search", "server-09999"])
+        .env("MALLOC_ARENA_MAX", "2");
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{}",
-        output.1
+        stdout.contains("io.github.gen/server-09999 1.0.0"),
+        "{stdout}"
     );
-    assert!(
-        output.0.contains("io.github.gen/server-09999 1.0.0"),
-        "{}",
-        output.0
-    );
+    let peak_kib: u64 = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-kib "))
+        .and_then(|kib| kib.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {stderr}"));
     let pages: Vec<usize> = server
         .requests()
         .iter()
@@ -743,7 +725,7 @@ fn ten_thousand_servers_page_with_bounded_memory() {
     assert!(pages.iter().all(|&n| n == 100));
     // ru_maxrss is in KiB on Linux. Ten thousand full documents held at once would be
     // several times the one page (and the short summaries) agx keeps.
-    let peak_mib = usage.ru_maxrss / 1024;
+    let peak_mib = peak_kib / 1024;
     assert!(peak_mib < 100, "agx peaked at {peak_mib} MiB");
 }
 

@@ -1,15 +1,15 @@
 //! Integration tests: several versions of a package side by side in the store, held by the
-//! user and by projects (`agx::ops::install_locked`, which `agx sync` calls), served pinned
+//! user and by projects (`agx_ops::install_locked`, which `agx sync` calls), served pinned
 //! with `agx serve NAME@=VERSION`, and collected by `agx gc`.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use agx::name::PackageName;
-use agx::ops::{self, LockedPackage};
-use agx::paths::AgxPaths;
-use agx::report::Silent;
+use agx_core::name::PackageName;
+use agx_core::paths::AgxPaths;
+use agx_core::report::Silent;
+use agx_ops::{self as ops, LockedPackage};
 use insta::assert_snapshot;
 use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
@@ -143,7 +143,7 @@ fn a_lock_that_disagrees_with_its_source_changes_nothing() {
     let err = try_sync(&home, &a, &tampered).unwrap_err();
     let text = format!(
         "{err}; {}",
-        agx::error::Hint::hint(&err).unwrap_or_default()
+        agx_core::error::Hint::hint(&err).unwrap_or_default()
     );
     assert!(
         text.contains("acme/weather 1.2.0 from http://127.0.0.1:"),

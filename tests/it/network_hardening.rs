@@ -272,7 +272,7 @@ fn publish_link(registry: &Path, sources: &Path, i: usize, depth: usize) {
         "name = \"Next\"\ndescription = \"The next link\"\ncontent = \"next\"\n",
     )
     .unwrap();
-    agx::index::publish::add(registry, &dir).unwrap();
+    agx_sources::index::publish::add(registry, &dir).unwrap();
 }
 
 #[test]
@@ -280,7 +280,7 @@ fn a_chain_of_150_dependencies_installs_from_a_loopback_registry() {
     const DEPTH: usize = 150;
     let work = tempfile::tempdir().unwrap();
     let registry = work.path().join("registry");
-    agx::index::publish::init(&registry, Some("deep")).unwrap();
+    agx_sources::index::publish::init(&registry, Some("deep")).unwrap();
     for i in 0..DEPTH {
         publish_link(&registry, &work.path().join("src"), i, DEPTH);
     }

@@ -1,11 +1,11 @@
-//! Integration tests: deterministic packing (`agx::archive::pack_dir` and `agx pack`).
+//! Integration tests: deterministic packing (`agx_archive::pack_dir` and `agx pack`).
 
 use std::fs;
 use std::io::Read;
 use std::path::Path;
 
-use agx::archive::{ArchiveError, PACK_MTIME, pack_dir, unpack};
-use agx::name::PackageName;
+use agx_archive::{ArchiveError, PACK_MTIME, pack_dir, unpack};
+use agx_core::name::PackageName;
 use insta::assert_snapshot;
 use sha2::Digest;
 
@@ -53,7 +53,7 @@ fn sample_package(dir: &Path) {
     fs::create_dir_all(dir.join("data/empty")).unwrap();
 }
 
-fn pack_sample(dir: &Path, out: &Path) -> agx::archive::PackedArchive {
+fn pack_sample(dir: &Path, out: &Path) -> agx_archive::PackedArchive {
     pack_dir(dir, &name("acme/weather"), &version("1.2.0"), out).expect("pack")
 }
 
@@ -357,7 +357,7 @@ fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
     let packages = fixture_packages();
     assert!(packages.len() >= 7, "{packages:?}");
     for dir in packages {
-        let package = agx::manifest::load_package(&dir)
+        let package = agx_model::manifest::load_package(&dir)
             .unwrap_or_else(|e| panic!("{} does not load: {e:?}", dir.display()));
         let mut outputs = Vec::new();
         for out_dir in ["out1", "out2"] {
@@ -375,7 +375,7 @@ fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
             assert_eq!(size, bytes.len() as u64);
             assert_eq!(
                 path.file_name().unwrap().to_str().unwrap(),
-                agx::archive::archive_file_name(package.name(), package.version())
+                agx_archive::archive_file_name(package.name(), package.version())
             );
             outputs.push(bytes);
         }
@@ -390,12 +390,12 @@ fn every_fixture_package_loads_and_packs_reproducibly_with_the_cli() {
         let archive = home
             .home()
             .join("out1")
-            .join(agx::archive::archive_file_name(
+            .join(agx_archive::archive_file_name(
                 package.name(),
                 package.version(),
             ));
         unpack(&archive, &dest).unwrap();
-        let again = agx::manifest::load_package(&dest).unwrap();
+        let again = agx_model::manifest::load_package(&dest).unwrap();
         assert_eq!(again.name(), package.name());
         assert_eq!(again.tools.len(), package.tools.len());
         assert_eq!(again.skills, package.skills);
@@ -434,9 +434,9 @@ fn every_fixture_tool_answers_the_self_test_with_a_json_object() {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
     for dir in fixture_packages() {
-        let package = agx::manifest::load_package(&dir).unwrap();
+        let package = agx_model::manifest::load_package(&dir).unwrap();
         for tool in &package.tools {
-            let program = agx::manifest::resolve_program(&package.dir, &tool.command[0]);
+            let program = agx_model::manifest::resolve_program(&package.dir, &tool.command[0]);
             let mut cmd = Command::new(program);
             cmd.args(&tool.command[1..])
                 .current_dir(&package.dir)
@@ -444,12 +444,12 @@ fn every_fixture_tool_answers_the_self_test_with_a_json_object() {
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped());
             let request = r#"{"__test__": true}"#;
-            if tool.input == agx::manifest::InputMode::Argv {
+            if tool.input == agx_model::manifest::InputMode::Argv {
                 cmd.arg(request);
             }
             let mut child = cmd.spawn().unwrap();
             let mut stdin = child.stdin.take().unwrap();
-            if tool.input == agx::manifest::InputMode::Stdin {
+            if tool.input == agx_model::manifest::InputMode::Stdin {
                 stdin.write_all(request.as_bytes()).unwrap();
             }
             drop(stdin);

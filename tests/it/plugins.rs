@@ -130,14 +130,14 @@ fn agent_plugins_follow_the_specification_rules() {
     for name in ["acme-dev", "acme-quotes", "acme-weather"] {
         let root = out.join("plugins").join(name);
         assert_eq!(
-            agx::plugins::agent_plugin::check(&root),
+            agx_sources::plugins::agent_plugin::check(&root),
             Vec::<String>::new(),
             "{name}"
         );
         let manifest = read_json(&root.join("plugin.json"));
         assert_eq!(
             manifest["$schema"],
-            agx::plugins::agent_plugin::PLUGIN_SCHEMA
+            agx_sources::plugins::agent_plugin::PLUGIN_SCHEMA
         );
         assert_eq!(manifest["name"], name);
     }

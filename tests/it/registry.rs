@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use agx::index::{HttpSettings, IndexError, Registry, Source};
-use agx::name::{PackageName, PackageSpec};
-use agx::paths::AgxPaths;
+use agx_core::name::{PackageName, PackageSpec};
+use agx_core::paths::AgxPaths;
+use agx_sources::index::{HttpSettings, IndexError, Registry, Source};
 use insta::assert_snapshot;
 use predicates::prelude::*;
 
@@ -311,7 +311,7 @@ fn open_http(home: &TestHome, url: &str, offline: bool) -> Registry {
     Registry::with_settings(Source::parse(url).unwrap(), offline, &paths, settings()).unwrap()
 }
 
-fn entry_of(registry: &Registry, name: &str, version: &str) -> agx::index::IndexEntry {
+fn entry_of(registry: &Registry, name: &str, version: &str) -> agx_sources::index::IndexEntry {
     registry
         .versions(&PackageName::parse(name).unwrap())
         .unwrap()
@@ -361,7 +361,7 @@ fn downloads_are_verified_and_stream_into_the_file() {
     );
     assert!(text.contains(&url) && text.contains(&entry.cksum), "{text}");
     assert!(text.contains(&format!("({} bytes)", entry.size)), "{text}");
-    let hint = agx::error::CliError::from(err).hint.unwrap();
+    let hint = agx_core::error::CliError::from(err).hint.unwrap();
     assert!(
         hint.contains("proxy") && hint.contains("re-uploaded"),
         "{hint}"
@@ -371,7 +371,7 @@ fn downloads_are_verified_and_stream_into_the_file() {
     // Truncated: retried, then an error saying how much arrived.
     server.fault(path, Fault::Truncate { keep: 100 });
     let err = registry.download(&entry, &dest, &mut |_| {}).unwrap_err();
-    let full = agx::error::CliError::from(err);
+    let full = agx_core::error::CliError::from(err);
     assert!(full.message.contains(&url), "{full:?}");
     assert!(
         full.causes
@@ -417,7 +417,7 @@ fn folder_registry_downloads_are_verified_too() {
     let home = TestHome::new();
     let reg = sample_registry(&home);
     let paths = AgxPaths::under(home.agx_home(), true);
-    let registry = agx::index::open(Some(reg.to_str().unwrap()), false, &paths).unwrap();
+    let registry = agx_sources::index::open(Some(reg.to_str().unwrap()), false, &paths).unwrap();
     let entry = entry_of(&registry, "acme/geo", "1.2.0");
     let dest = home.home().join("geo.tar.gz");
     registry.download(&entry, &dest, &mut |_| {}).unwrap();
@@ -438,14 +438,14 @@ fn resolution_reads_the_registry() {
     let registry = open_http(&home, &server.url(), false);
     let roots = [PackageSpec::parse("acme/weather@^1").unwrap()];
     let resolution =
-        agx::resolve::resolve(&roots, &BTreeMap::new(), &|n| registry.versions(n)).unwrap();
+        agx_sources::resolve::resolve(&roots, &BTreeMap::new(), &|n| registry.versions(n)).unwrap();
     let picked: Vec<String> = resolution
         .packages
         .iter()
         .map(|p| format!("{}@{}", p.name, p.version))
         .collect();
     assert_eq!(picked, ["acme/geo@1.2.0", "acme/weather@1.1.0"]);
-    let err = agx::resolve::resolve(
+    let err = agx_sources::resolve::resolve(
         &[PackageSpec::parse("acme/nope").unwrap()],
         &BTreeMap::new(),
         &|n| registry.versions(n),

@@ -57,7 +57,7 @@ fn codes_of(doc: &Value) -> Vec<String> {
 fn every_code_has_a_fixture_that_reports_exactly_that_code_at_its_line() {
     let home = TestHome::new();
     let mut failures = Vec::new();
-    for code in agx::manifest::ALL_CODES {
+    for code in agx_model::manifest::ALL_CODES {
         let dir = invalid_fixtures().join(code.name);
         let expected_file = dir.join("expected.toml");
         let Ok(text) = fs::read_to_string(&expected_file) else {
@@ -120,7 +120,9 @@ fn every_invalid_fixture_belongs_to_a_code() {
     for entry in fs::read_dir(invalid_fixtures()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         assert!(
-            agx::manifest::ALL_CODES.iter().any(|c| c.name == name),
+            agx_model::manifest::ALL_CODES
+                .iter()
+                .any(|c| c.name == name),
             "registry-fixtures/invalid/{name} matches no finding code"
         );
     }
@@ -303,7 +305,7 @@ fn a_valid_package_passes_with_every_declaration_form() {
 #[test]
 fn the_loaded_model_has_every_field() {
     let pkg = weather_package();
-    let package = agx::manifest::load_package(pkg.path()).expect("loads");
+    let package = agx_model::manifest::load_package(pkg.path()).expect("loads");
     let forecast = package.tool("get_forecast").unwrap();
     assert_eq!(forecast.timeout_secs, 5);
     assert_eq!(forecast.env["UNITS"], "metric");
@@ -317,8 +319,11 @@ fn the_loaded_model_has_every_field() {
         "integer"
     );
     let echo = package.tool("echo_args").unwrap();
-    assert_eq!(echo.input, agx::manifest::InputMode::Argv);
-    assert_eq!(echo.timeout_secs, agx::manifest::DEFAULT_TOOL_TIMEOUT_SECS);
+    assert_eq!(echo.input, agx_model::manifest::InputMode::Argv);
+    assert_eq!(
+        echo.timeout_secs,
+        agx_model::manifest::DEFAULT_TOOL_TIMEOUT_SECS
+    );
     assert_eq!(
         package.tool("alerts").unwrap().input_schema()["properties"]["region"]["type"],
         "string"
@@ -331,7 +336,7 @@ fn the_loaded_model_has_every_field() {
         ["get_forecast", "alerts", "echo_args", "acme/geo/geocode"]
     );
     let search = package.prompt("Search").unwrap();
-    assert_eq!(search.kind, agx::manifest::PromptKind::Text);
+    assert_eq!(search.kind, agx_model::manifest::PromptKind::Text);
     assert!(
         search
             .content
@@ -341,7 +346,7 @@ fn the_loaded_model_has_every_field() {
     );
     assert_eq!(
         package.prompt("Report").unwrap().kind,
-        agx::manifest::PromptKind::Command
+        agx_model::manifest::PromptKind::Command
     );
     assert_eq!(
         package.manifest.extension.tools[1].description.as_deref(),
@@ -442,7 +447,7 @@ fn a_per_item_file_wins_over_the_combined_file() {
     assert_eq!(code, 0);
     assert_eq!(codes_of(&doc), ["W001"]);
     assert_eq!(doc["findings"][0]["location"]["file"], "agx/tools.toml");
-    let package = agx::manifest::load_package(pkg.path()).unwrap();
+    let package = agx_model::manifest::load_package(pkg.path()).unwrap();
     assert_eq!(package.tool("alerts").unwrap().timeout_secs, 7);
 }
 
@@ -480,7 +485,7 @@ fn validate_defaults_to_the_current_directory() {
 #[test]
 fn docs_list_every_code() {
     let docs = fs::read_to_string(crate::support::repo_root().join("docs/validate.md")).unwrap();
-    for code in agx::manifest::ALL_CODES {
+    for code in agx_model::manifest::ALL_CODES {
         let row = format!("| `{}` | `{}` |", code.code, code.name);
         assert!(
             docs.contains(&row),

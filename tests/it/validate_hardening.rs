@@ -180,7 +180,7 @@ fn a_content_file_over_the_size_cap_is_a_clear_error() {
     let pkg = tempfile::tempdir().unwrap();
     prompt_package(pkg.path());
     let big = fs::File::create(pkg.path().join("agx/hello.md")).unwrap();
-    big.set_len(agx::manifest::package_file::MAX_FILE_BYTES + 1)
+    big.set_len(agx_model::manifest::package_file::MAX_FILE_BYTES + 1)
         .unwrap();
     let out = validate(&home, pkg.path(), false);
     assert_eq!(out.status.code(), Some(1));

@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 
 /// A fault served for one path instead of (or on top of) the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Always `404 Not Found` with an HTML body.
     NotFound,
     /// Answer the next `times` requests with `status` (e.g. 500, 503, 429), then serve
@@ -44,7 +44,7 @@ pub enum Fault {
 
 /// One request as the server saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoggedRequest {
+pub(crate) struct LoggedRequest {
     pub method: String,
     pub path: String,
     pub if_none_match: Option<String>,
@@ -55,7 +55,7 @@ pub struct LoggedRequest {
 
 impl LoggedRequest {
     /// True when the client sent a conditional request.
-    pub fn is_conditional(&self) -> bool {
+    pub(crate) fn is_conditional(&self) -> bool {
         self.if_none_match.is_some() || self.if_modified_since.is_some()
     }
 }
@@ -68,7 +68,7 @@ struct State {
 }
 
 /// The running server. Dropping it stops it.
-pub struct HttpServer {
+pub(crate) struct HttpServer {
     addr: SocketAddr,
     root: PathBuf,
     state: Arc<Mutex<State>>,
@@ -78,7 +78,7 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// Serve `root` on a free port of 127.0.0.1.
-    pub fn serve(root: impl Into<PathBuf>) -> Self {
+    pub(crate) fn serve(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let addr = listener.local_addr().expect("local addr");
@@ -107,17 +107,17 @@ impl HttpServer {
     }
 
     /// `http://127.0.0.1:PORT` (no trailing slash).
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// The folder being served.
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
     /// Inject a fault for a URL path (replaces an earlier one for that path).
-    pub fn fault(&self, path: &str, fault: Fault) {
+    pub(crate) fn fault(&self, path: &str, fault: Fault) {
         self.state
             .lock()
             .unwrap()
@@ -126,22 +126,22 @@ impl HttpServer {
     }
 
     /// Remove every fault.
-    pub fn clear_faults(&self) {
+    pub(crate) fn clear_faults(&self) {
         self.state.lock().unwrap().faults.clear();
     }
 
     /// Stop sending `ETag` (so clients must rely on `Last-Modified`).
-    pub fn disable_etag(&self) {
+    pub(crate) fn disable_etag(&self) {
         self.state.lock().unwrap().no_etag = true;
     }
 
     /// Every request so far, in order.
-    pub fn requests(&self) -> Vec<LoggedRequest> {
+    pub(crate) fn requests(&self) -> Vec<LoggedRequest> {
         self.state.lock().unwrap().log.clone()
     }
 
     /// Requests so far for one path.
-    pub fn requests_for(&self, path: &str) -> Vec<LoggedRequest> {
+    pub(crate) fn requests_for(&self, path: &str) -> Vec<LoggedRequest> {
         self.requests()
             .into_iter()
             .filter(|r| r.path == path)
@@ -149,12 +149,12 @@ impl HttpServer {
     }
 
     /// How many requests were made for one path.
-    pub fn count(&self, path: &str) -> usize {
+    pub(crate) fn count(&self, path: &str) -> usize {
         self.requests_for(path).len()
     }
 
     /// Forget the request log.
-    pub fn clear_log(&self) {
+    pub(crate) fn clear_log(&self) {
         self.state.lock().unwrap().log.clear();
     }
 }
@@ -395,7 +395,7 @@ fn http_date_formats_known_instants() {
 }
 
 /// Read a whole response with a plain socket (for tests of the server itself).
-pub fn raw_get(url: &str, path: &str) -> (u16, Vec<u8>) {
+pub(crate) fn raw_get(url: &str, path: &str) -> (u16, Vec<u8>) {
     let addr = url.trim_start_matches("http://");
     let mut stream = TcpStream::connect(addr).expect("connect");
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
@@ -416,7 +416,7 @@ pub fn raw_get(url: &str, path: &str) -> (u16, Vec<u8>) {
 
 /// How an [`OddServer`] answers a path instead of serving the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Odd {
+pub(crate) enum Odd {
     /// The file's real `Content-Length`, then its bytes one at a time, `interval` apart: a
     /// transfer that never stalls long enough for a read timeout.
     Drip { interval: Duration },
@@ -436,7 +436,7 @@ struct OddState {
 /// are answered slowly, hugely or wrongly here and logged; every other request is passed
 /// to the [`HttpServer`] behind it (see [`OddServer::backend`] for its log and faults).
 /// The server stops when dropped.
-pub struct OddServer {
+pub(crate) struct OddServer {
     addr: SocketAddr,
     backend: HttpServer,
     state: Arc<Mutex<OddState>>,
@@ -446,7 +446,7 @@ pub struct OddServer {
 
 impl OddServer {
     /// Serve `root` on a free port of 127.0.0.1.
-    pub fn serve(root: impl Into<PathBuf>) -> Self {
+    pub(crate) fn serve(root: impl Into<PathBuf>) -> Self {
         let backend = HttpServer::serve(root);
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let addr = listener.local_addr().expect("local addr");
@@ -476,27 +476,27 @@ impl OddServer {
     }
 
     /// `http://127.0.0.1:PORT` (no trailing slash).
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// The server behind this one, which answers every path without an [`Odd`] behaviour.
-    pub fn backend(&self) -> &HttpServer {
+    pub(crate) fn backend(&self) -> &HttpServer {
         &self.backend
     }
 
     /// Answer a URL path oddly from now on (replaces an earlier behaviour for that path).
-    pub fn odd(&self, path: &str, odd: Odd) {
+    pub(crate) fn odd(&self, path: &str, odd: Odd) {
         self.state.lock().unwrap().odd.insert(path.to_string(), odd);
     }
 
     /// Serve a path normally again.
-    pub fn normal(&self, path: &str) {
+    pub(crate) fn normal(&self, path: &str) {
         self.state.lock().unwrap().odd.remove(path);
     }
 
     /// The requests for one path that were answered oddly, in order.
-    pub fn odd_requests_for(&self, path: &str) -> Vec<LoggedRequest> {
+    pub(crate) fn odd_requests_for(&self, path: &str) -> Vec<LoggedRequest> {
         let state = self.state.lock().unwrap();
         state
             .log

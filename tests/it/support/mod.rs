@@ -9,40 +9,40 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-pub mod http;
-pub mod serve_lines;
-pub mod snapshot;
+pub(crate) mod http;
+pub(crate) mod serve_lines;
+pub(crate) mod snapshot;
 
-pub use snapshot::{outcome, outcome_of, snapshot_filters};
+pub(crate) use snapshot::{outcome, outcome_of, snapshot_filters};
 
 /// The agx binary under test.
-pub const AGX: &str = env!("CARGO_BIN_EXE_agx");
+pub(crate) const AGX: &str = env!("CARGO_BIN_EXE_agx");
 
 /// The agx-serve binary under test (the runtime `agx serve` hands off to).
-pub const AGX_SERVE: &str = env!("CARGO_BIN_EXE_agx-serve");
+pub(crate) const AGX_SERVE: &str = env!("CARGO_BIN_EXE_agx-serve");
 
 /// A temporary HOME with AGX_HOME inside it; dropped at the end of the test.
-pub struct TestHome {
+pub(crate) struct TestHome {
     pub dir: tempfile::TempDir,
 }
 
 impl TestHome {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         TestHome {
             dir: tempfile::tempdir().expect("temp dir"),
         }
     }
 
-    pub fn home(&self) -> &Path {
+    pub(crate) fn home(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn agx_home(&self) -> PathBuf {
+    pub(crate) fn agx_home(&self) -> PathBuf {
         self.dir.path().join("agx-home")
     }
 
     /// `agx` with this home's environment (see [`TestHome::command`]).
-    pub fn agx(&self) -> assert_cmd::Command {
+    pub(crate) fn agx(&self) -> assert_cmd::Command {
         assert_cmd::Command::from_std(self.command(AGX))
     }
 
@@ -51,7 +51,7 @@ impl TestHome {
     /// `official` source off (`AGX_OFFICIAL_REGISTRY=off`: no test reaches the real MCP
     /// Registry; the test of the default unsets it). A std command, for processes a test
     /// pipes, kills or hands to tokio.
-    pub fn command(&self, program: impl AsRef<OsStr>) -> std::process::Command {
+    pub(crate) fn command(&self, program: impl AsRef<OsStr>) -> std::process::Command {
         let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -77,7 +77,7 @@ impl Drop for TestHome {
 }
 
 /// Give the owner write permission on every file and folder of `root` (links untouched).
-pub fn make_writable(root: &Path) {
+pub(crate) fn make_writable(root: &Path) {
     let Ok(meta) = fs::symlink_metadata(root) else {
         return;
     };
@@ -104,17 +104,17 @@ pub fn make_writable(root: &Path) {
 }
 
 /// The repository's root (where Cargo.toml is).
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `registry-fixtures/` in the repository.
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     repo_root().join("registry-fixtures")
 }
 
 /// Copy a folder tree (files keep their permissions).
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -128,13 +128,13 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// Write a file, creating its folders.
-pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) {
+pub(crate) fn write_file(path: &Path, contents: impl AsRef<[u8]>) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, contents).unwrap();
 }
 
 /// Write files (path relative to `dir`, contents) under `dir`.
-pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
+pub(crate) fn write_files(dir: &Path, files: &[(&str, &str)]) {
     for (rel, contents) in files {
         write_file(&dir.join(rel), contents);
     }
@@ -143,7 +143,7 @@ pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
 /// Every path below `root`, relative and with `/` after folders, mapped to `dir` for a
 /// folder and `<size> <sha256>` for anything else (links are not followed): compare two
 /// listings to prove that nothing changed.
-pub fn tree(root: &Path) -> BTreeMap<String, String> {
+pub(crate) fn tree(root: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -165,7 +165,7 @@ pub fn tree(root: &Path) -> BTreeMap<String, String> {
 
 /// Write a small valid package `<root>/<publisher>-<name>-<version>/` (one tool, one
 /// server `main` offering it; `deps` as `("acme/geo", "^1.0")`) and return its folder.
-pub fn write_package(
+pub(crate) fn write_package(
     root: &Path,
     name: &str,
     version: &str,
@@ -204,13 +204,13 @@ pub fn write_package(
 /// The fixture registry (registry-fixtures/registry: acme/geo 1.0.0, acme/weather 1.1.0 and
 /// 1.2.0, acme/docs, contoso/web, acme/research), copied to a temp folder and served over
 /// HTTP on 127.0.0.1.
-pub struct Fixture {
+pub(crate) struct Fixture {
     _copy: tempfile::TempDir,
     pub server: http::HttpServer,
 }
 
 impl Fixture {
-    pub fn new() -> Fixture {
+    pub(crate) fn new() -> Fixture {
         let copy = tempfile::tempdir().unwrap();
         copy_tree(&fixtures().join("registry"), copy.path());
         Fixture {
@@ -220,14 +220,14 @@ impl Fixture {
     }
 
     /// `agx` in `home` using this registry over HTTP.
-    pub fn agx(&self, home: &TestHome) -> assert_cmd::Command {
+    pub(crate) fn agx(&self, home: &TestHome) -> assert_cmd::Command {
         let mut cmd = home.agx();
         cmd.env("AGX_REGISTRY", self.server.url());
         cmd
     }
 
     /// A new home with `packages` installed from this registry.
-    pub fn home_with(&self, packages: &[&str]) -> TestHome {
+    pub(crate) fn home_with(&self, packages: &[&str]) -> TestHome {
         let home = TestHome::new();
         self.agx(&home)
             .arg("install")

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{AGX, TestHome};
 
-pub struct ServeLines {
+pub(crate) struct ServeLines {
     child: Child,
     stdin: ChildStdin,
     rx: mpsc::Receiver<Value>,
@@ -19,7 +19,7 @@ pub struct ServeLines {
 
 impl ServeLines {
     /// `agx serve SERVED` (a server or an `@profile`) in `cwd`.
-    pub fn start(home: &TestHome, served: &str, cwd: &Path) -> ServeLines {
+    pub(crate) fn start(home: &TestHome, served: &str, cwd: &Path) -> ServeLines {
         let mut child = crate::ecosystem::command(home, AGX)
             .args(["serve", served])
             .current_dir(cwd)
@@ -44,17 +44,17 @@ impl ServeLines {
 
     /// The program the process of `agx serve` now runs (Linux only: /proc).
     #[cfg(target_os = "linux")]
-    pub fn program(&self) -> String {
+    pub(crate) fn program(&self) -> String {
         let exe = std::fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap();
         exe.file_name().unwrap().to_string_lossy().into_owned()
     }
 
-    pub fn send(&mut self, message: Value) {
+    pub(crate) fn send(&mut self, message: Value) {
         writeln!(self.stdin, "{message}").unwrap();
         self.stdin.flush().unwrap();
     }
 
-    pub fn next(&mut self) -> Value {
+    pub(crate) fn next(&mut self) -> Value {
         // A guard against a hung server, not a timing assertion.
         self.rx
             .recv_timeout(Duration::from_secs(120))
@@ -62,7 +62,7 @@ impl ServeLines {
     }
 
     /// Read until the response to `id`; every message before it is returned with it.
-    pub fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
+    pub(crate) fn until_response(&mut self, id: &Value) -> (Value, Vec<Value>) {
         let mut before = Vec::new();
         loop {
             let m = self.next();
@@ -73,13 +73,13 @@ impl ServeLines {
         }
     }
 
-    pub fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
+    pub(crate) fn request(&mut self, id: u64, method: &str, params: Value) -> (Value, Vec<Value>) {
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         self.until_response(&json!(id))
     }
 
     /// `initialize` with `capabilities`, then `notifications/initialized`.
-    pub fn initialize(&mut self, capabilities: Value) -> Value {
+    pub(crate) fn initialize(&mut self, capabilities: Value) -> Value {
         let (init, _) = self.request(
             1,
             "initialize",
@@ -92,7 +92,7 @@ impl ServeLines {
     }
 
     /// The names in the `array` of the answer to a list `method`.
-    pub fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
+    pub(crate) fn names(&mut self, id: u64, method: &str, array: &str) -> Vec<String> {
         let (list, _) = self.request(id, method, json!({}));
         list["result"][array]
             .as_array()
@@ -102,7 +102,7 @@ impl ServeLines {
             .collect()
     }
 
-    pub fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
         self.request(
             id,
             "tools/call",
@@ -116,7 +116,7 @@ impl ServeLines {
     /// progress for a call's token reaches the client before its result; a cancelled call
     /// gets no answer; the server's sampling request reaches the client and the answer
     /// reaches the server back. The session must have been initialized with sampling.
-    pub fn check_progress_cancellation_and_sampling(&mut self, prefix: &str, first_id: u64) {
+    pub(crate) fn check_progress_cancellation_and_sampling(&mut self, prefix: &str, first_id: u64) {
         let long = format!("{prefix}longRunningOperation");
         let (done, before) = self.request(
             first_id,

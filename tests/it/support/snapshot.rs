@@ -12,12 +12,12 @@ use std::process::Output;
 use super::{AGX, AGX_SERVE, TestHome, repo_root};
 
 /// Run `cmd` and render its outcome.
-pub fn outcome(cmd: &mut assert_cmd::Command) -> String {
+pub(crate) fn outcome(cmd: &mut assert_cmd::Command) -> String {
     outcome_of(&cmd.output().expect("the command runs"))
 }
 
 /// `exit: N`, then stdout and stderr under their own headers.
-pub fn outcome_of(out: &Output) -> String {
+pub(crate) fn outcome_of(out: &Output) -> String {
     let exit = match out.status.code() {
         Some(code) => code.to_string(),
         None => out.status.to_string(),
@@ -35,13 +35,13 @@ pub fn outcome_of(out: &Output) -> String {
 
 /// Filters for text that names temp folders, the binaries under test, the repository,
 /// loopback ports and process ids; active until the returned guard is dropped.
-pub fn snapshot_filters() -> insta::internals::SettingsBindDropGuard {
+pub(crate) fn snapshot_filters() -> insta::internals::SettingsBindDropGuard {
     filters(&[]).bind_to_scope()
 }
 
 impl TestHome {
     /// [`snapshot_filters`], with this home's folder shown as `[HOME]`.
-    pub fn snapshot_filters(&self) -> insta::internals::SettingsBindDropGuard {
+    pub(crate) fn snapshot_filters(&self) -> insta::internals::SettingsBindDropGuard {
         filters(&[(self.home(), "[HOME]")]).bind_to_scope()
     }
 }

@@ -1,0 +1,150 @@
+//! `agx doctor` for skill copies: a copy edited by hand, one whose package is no longer
+//! installed, one that is missing. `--fix` restores a missing copy from the installed
+//! package and removes an unedited copy of an uninstalled package; an edited copy is left
+//! for the user to decide (docs/skills.md, "Doctor").
+
+use serde::Serialize;
+
+use agx_core::paths::AgxPaths;
+use agx_model::skills::copies::{self, CopyState, SkillCopy};
+
+/// What is wrong with one recorded copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkillProblem {
+    /// The copy's content differs from what agx wrote.
+    HandEdited,
+    /// The copy's folder is gone.
+    CopyMissing,
+    /// The skill's package is not installed any more (or no longer has the skill).
+    PackageMissing,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SkillFinding {
+    pub path: String,
+    pub skill: String,
+    pub problem: SkillProblem,
+    pub detail: String,
+    /// What --fix did, or what the user should do.
+    pub action: String,
+    pub fixed: bool,
+}
+
+/// Where a copy comes from: the version its project's lock holds (a project's copy), else
+/// the user's installed version; `None` when that is not in the store.
+fn source_of(
+    store: &agx_store::Store,
+    copy: &SkillCopy,
+) -> Option<(semver::Version, std::path::PathBuf)> {
+    let skill_dir = |dir: std::path::PathBuf| {
+        dir.join(agx_model::manifest::load::SKILLS_FOLDER)
+            .join(copy.skill.item.as_str())
+    };
+    if copy.project.is_some() {
+        let name = &copy.skill.package;
+        return store.has_version(name, &copy.version, None).then(|| {
+            (
+                copy.version.clone(),
+                skill_dir(store.package_dir(name, &copy.version)),
+            )
+        });
+    }
+    let installed = store.installed(&copy.skill.package).ok().flatten()?;
+    Some((installed.version, skill_dir(installed.dir)))
+}
+
+/// Check every recorded copy; with `fix`, repair what is safe. Records of copies that were
+/// removed are dropped from `recorded`.
+pub fn check(paths: &AgxPaths, recorded: &mut Vec<SkillCopy>, fix: bool) -> Vec<SkillFinding> {
+    let store = agx_store::Store::open(paths);
+    let mut findings = Vec::new();
+    let mut keep = Vec::with_capacity(recorded.len());
+    for copy in std::mem::take(recorded) {
+        let state = copies::state(&copy);
+        let source = source_of(&store, &copy).filter(|(_, dir)| dir.is_dir());
+        let finding = |problem, detail: String, action: String| SkillFinding {
+            path: copy.path.display().to_string(),
+            skill: copy.skill.to_string(),
+            problem,
+            detail,
+            action,
+            fixed: false,
+        };
+        let uninstall = format!("agx uninstall-skill CLIENT {}", copy.skill);
+        match (state, &source) {
+            (CopyState::Ok, Some(_)) => keep.push(copy),
+            (CopyState::HandEdited, _) => {
+                findings.push(finding(
+                    SkillProblem::HandEdited,
+                    "the copy differs from what agx wrote".into(),
+                    format!(
+                        "left as it is; `agx install-skill CLIENT {} --force` restores the package's copy",
+                        copy.skill
+                    ),
+                ));
+                keep.push(copy);
+            }
+            (CopyState::Missing, Some((version, dir))) => {
+                let mut f = finding(
+                    SkillProblem::CopyMissing,
+                    "the copy's folder is gone".into(),
+                    "copy the skill from the installed package again".into(),
+                );
+                let mut copy = copy.clone();
+                if fix {
+                    let mut one = Vec::new();
+                    if copies::install(&mut one, &copy.skill, version, dir, &copy.path, false)
+                        .is_ok()
+                    {
+                        copy = one.remove(0);
+                        f.fixed = true;
+                    }
+                }
+                findings.push(f);
+                keep.push(copy);
+            }
+            (CopyState::Missing, None) => {
+                let mut f = finding(
+                    SkillProblem::PackageMissing,
+                    format!(
+                        "package {} is not installed and the copy is gone",
+                        copy.skill.package
+                    ),
+                    "forget the copy".into(),
+                );
+                if fix {
+                    f.fixed = true;
+                } else {
+                    keep.push(copy);
+                }
+                findings.push(f);
+            }
+            (CopyState::Ok, None) => {
+                let mut f = finding(
+                    SkillProblem::PackageMissing,
+                    format!(
+                        "package {} is not installed (or has no skill `{}`)",
+                        copy.skill.package, copy.skill.item
+                    ),
+                    format!(
+                        "remove the copy, or `agx install {}` to keep it",
+                        copy.skill.package
+                    ),
+                );
+                let mut one = vec![copy.clone()];
+                if fix && copies::uninstall(&mut one, &copy.skill, &copy.path, false).is_ok() {
+                    f.fixed = true;
+                } else {
+                    if fix {
+                        f.action = format!("left as it is; run `{uninstall}`");
+                    }
+                    keep.push(copy);
+                }
+                findings.push(f);
+            }
+        }
+    }
+    *recorded = keep;
+    findings
+}

@@ -1,0 +1,724 @@
+//! Install transactions, in two halves. Staging, without the store lock: for each package,
+//! download into this process's staging folder while hashing (the registry verifies size
+//! and sha256), unpack from the verified file, and check that the archive holds the package
+//! it claims. Committing, under the exclusive lock: mark each package complete, rename it
+//! into place, and write its receipt last. A crash at any step leaves the previous receipt,
+//! and therefore the previous state, valid; the next writer cleans the leftovers.
+//! Nothing here runs package code.
+
+// Paths are a third larger on Windows (32 bytes, not 24), which puts a few error enums
+// past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
+#![cfg_attr(windows, allow(clippy::result_large_err))]
+
+pub mod plan;
+pub mod update;
+
+pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use agx_core::fsutil;
+use agx_core::name::PackageName;
+pub use agx_core::report::Outcome;
+use agx_core::report::Reporter;
+use agx_model::manifest::Package;
+use agx_store::{
+    COMPLETE_MARKER, Receipt, Source, Staging, Store, StoreError, VERSION_RECEIPT, now_rfc3339,
+};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InstallOptions {
+    /// Reinstall even when the same version is installed.
+    pub force: bool,
+}
+
+/// The result of an install or update, one line per package.
+#[derive(Debug, Clone, Default)]
+pub struct InstallReport {
+    pub packages: Vec<(PackageName, semver::Version, Outcome)>,
+}
+
+/// A package folder or `.tar.gz` on this machine.
+#[derive(Debug, Clone)]
+pub enum LocalSource {
+    Dir(PathBuf),
+    Tarball(PathBuf),
+}
+
+impl LocalSource {
+    pub fn path(&self) -> &Path {
+        match self {
+            LocalSource::Dir(p) | LocalSource::Tarball(p) => p,
+        }
+    }
+}
+
+/// A local package unpacked into staging, waiting for its dependencies to be installed.
+/// Dropping it without committing removes its staging folder.
+pub struct PreparedLocal {
+    /// The loaded package (its folder is in staging).
+    pub package: Option<Package>,
+    sha256: String,
+    origin: PathBuf,
+    stage: PathBuf,
+}
+
+impl PreparedLocal {
+    /// The package to install.
+    pub fn package(&self) -> &Package {
+        self.package
+            .as_ref()
+            .expect("prepared packages hold a package")
+    }
+
+    /// The sha256 of the archive (for a folder, of the archive `agx pack` makes of it).
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+}
+
+impl Drop for PreparedLocal {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// An npm or PyPI package provisioned into staging (see `agx_sources::ecosystem`), waiting to be
+/// committed. Dropping it removes its staging folder.
+pub struct PreparedEcosystem {
+    package: Package,
+    exact: String,
+    integrity: Vec<String>,
+    origin: Option<agx_store::EntryOrigin>,
+    /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
+    plugin: Option<agx_sources::plugins::import::PluginOrigin>,
+    stage: PathBuf,
+}
+
+impl PreparedEcosystem {
+    /// Record the package as the plugin `origin` describes.
+    pub fn from_plugin(mut self, origin: agx_sources::plugins::import::PluginOrigin) -> Self {
+        self.plugin = Some(origin);
+        self
+    }
+
+    pub fn package(&self) -> &Package {
+        &self.package
+    }
+
+    /// The checksum its receipt records (see [`ecosystem_receipt`]).
+    pub fn sha256(&self) -> String {
+        ecosystem_receipt(self).sha256
+    }
+}
+
+impl Drop for PreparedEcosystem {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// Removes a staging folder unless disarmed: provisioning can fail at any step.
+struct StageGuard(Option<PathBuf>);
+
+impl Drop for StageGuard {
+    fn drop(&mut self) {
+        if let Some(stage) = &self.0 {
+            let _ = fsutil::remove_tree(stage);
+        }
+    }
+}
+
+/// A plan whose packages are downloaded, unpacked and checked in staging, in plan order.
+pub struct StagedPlan {
+    plan: Plan,
+    packages: Vec<StagedPackage>,
+}
+
+impl StagedPlan {
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The packages this plan puts in place, as read from staging.
+    pub fn packages(&self) -> impl Iterator<Item = &Package> {
+        self.packages.iter().map(|p| &p.package)
+    }
+}
+
+/// One registry package unpacked in staging; dropping it removes its staging folder.
+struct StagedPackage {
+    /// The index entry's checksum: a later plan reuses the package only for the same bytes.
+    cksum: String,
+    package: Package,
+    stage: PathBuf,
+}
+
+impl StagedPackage {
+    fn is_for(&self, planned: &PlannedInstall) -> bool {
+        self.package.name() == &planned.entry.name
+            && self.package.version() == &planned.entry.vers
+            && self.cksum == planned.entry.cksum
+    }
+}
+
+impl Drop for StagedPackage {
+    fn drop(&mut self) {
+        let _ = fsutil::remove_tree(&self.stage);
+    }
+}
+
+/// Stages and commits install plans on a store. Staging needs no lock; committing needs
+/// the exclusive one (see [`Store::prepare_then_commit`]).
+pub struct Installer<'a> {
+    pub store: &'a Store,
+    pub reporter: &'a dyn Reporter,
+}
+
+impl Installer<'_> {
+    /// Download, unpack and check every package of `plan` in `staging`, reusing what
+    /// `previous` staged for the same bytes. Touches nothing in the store.
+    pub fn stage(
+        &self,
+        source: &dyn PackageSource,
+        plan: Plan,
+        staging: &Staging,
+        previous: Option<StagedPlan>,
+    ) -> Result<StagedPlan, StoreError> {
+        let mut reusable = previous.map(|p| p.packages).unwrap_or_default();
+        let mut packages = Vec::new();
+        for planned in &plan.installs {
+            let staged = match reusable.iter().position(|p| p.is_for(planned)) {
+                Some(i) => reusable.swap_remove(i),
+                None => self.stage_download(source, planned, staging)?,
+            };
+            packages.push(staged);
+        }
+        Ok(StagedPlan { plan, packages })
+    }
+
+    /// Put every package of a staged plan in place (dependencies first), then record the
+    /// explicitly requested roots. `explicit` maps each root to the requirement its receipt
+    /// records. The caller holds the exclusive lock.
+    pub fn apply(
+        &self,
+        source: &dyn PackageSource,
+        staged: StagedPlan,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    ) -> Result<InstallReport, StoreError> {
+        let StagedPlan { plan, packages } = staged;
+        let mut report = InstallReport::default();
+        for (planned, staged) in plan.installs.iter().zip(packages) {
+            let outcome = self.commit_staged(source, planned, staged, explicit)?;
+            self.reporter
+                .package_done(&planned.entry.name, &planned.entry.vers, &outcome);
+            report.packages.push((
+                planned.entry.name.clone(),
+                planned.entry.vers.clone(),
+                outcome,
+            ));
+        }
+        for (name, version) in &plan.kept {
+            // Dependencies of a local package are roots too, but the user did not name them.
+            let Some(req) = explicit.get(name) else {
+                continue;
+            };
+            self.mark_explicit(name, req)?;
+            let outcome = Outcome::AlreadyInstalled;
+            self.reporter.package_done(name, version, &outcome);
+            report
+                .packages
+                .push((name.clone(), version.clone(), outcome));
+        }
+        Ok(report)
+    }
+
+    fn stage_download(
+        &self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        staging: &Staging,
+    ) -> Result<StagedPackage, StoreError> {
+        let stage = staging.new_dir("install")?;
+        let package = self.download_and_unpack(source, planned, &stage);
+        match package {
+            Ok(package) => Ok(StagedPackage {
+                cksum: planned.entry.cksum.clone(),
+                package,
+                stage,
+            }),
+            Err(e) => {
+                let _ = fsutil::remove_tree(&stage);
+                Err(e)
+            }
+        }
+    }
+
+    fn download_and_unpack(
+        &self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        stage: &Path,
+    ) -> Result<Package, StoreError> {
+        let entry = &planned.entry;
+        let archive = stage.join("package.tar.gz");
+        self.reporter
+            .start_download(&entry.name, &entry.vers, entry.size);
+        let mut report_bytes = |n| self.reporter.downloaded(n);
+        let downloaded = source.download(entry, &archive, &mut report_bytes);
+        self.reporter.finish_download();
+        downloaded?;
+        let what = format!("the archive of {} {}", entry.name, entry.vers);
+        let package = unpack_checked(&archive, stage, &what, true)?;
+        if package.name() != &entry.name || package.version() != &entry.vers {
+            return Err(StoreError::WrongPackage {
+                expected: format!("{} {}", entry.name, entry.vers),
+                found: format!("{} {}", package.name(), package.version()),
+            });
+        }
+        Ok(package)
+    }
+
+    fn commit_staged(
+        &self,
+        source: &dyn PackageSource,
+        planned: &PlannedInstall,
+        staged: StagedPackage,
+        explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    ) -> Result<Outcome, StoreError> {
+        let entry = &planned.entry;
+        let previous = self.current_receipt(&entry.name)?;
+        let receipt = new_receipt(
+            &staged.package,
+            entry.cksum.clone(),
+            Source::Registry {
+                registry: source.source(),
+            },
+            record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
+        );
+        self.commit(&staged.package.dir, &receipt, previous.as_ref())
+    }
+
+    /// First half of a local install: validate the folder (packing it) or the tarball, and
+    /// unpack it into staging. Nothing is in place until [`Installer::commit_local`].
+    pub fn prepare_local(
+        &self,
+        local: &LocalSource,
+        staging: &Staging,
+    ) -> Result<PreparedLocal, StoreError> {
+        let stage = staging.new_dir("install")?;
+        let mut prepared = PreparedLocal {
+            package: None,
+            sha256: String::new(),
+            origin: std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into()),
+            stage,
+        };
+        let archive = match local {
+            LocalSource::Dir(dir) => {
+                // Skills without agx.toml are wrapped in a generated package first.
+                let wrapped = match agx_model::skills::wrap::detect(dir) {
+                    Some(what) => {
+                        let report = agx_model::skills::wrap::check(dir, &what)?;
+                        if report.has_errors() {
+                            return Err(agx_model::manifest::LoadError {
+                                dir: dir.clone(),
+                                findings: report.errors().cloned().collect(),
+                            }
+                            .into());
+                        }
+                        let into = prepared.stage.join("wrapped");
+                        agx_model::skills::wrap::wrap(dir, &what, &into)?;
+                        Some(into)
+                    }
+                    None => None,
+                };
+                let package = agx_model::manifest::load_package(wrapped.as_deref().unwrap_or(dir))?;
+                let packed = agx_archive::pack_dir(
+                    &package.dir,
+                    package.name(),
+                    package.version(),
+                    &prepared.stage,
+                )
+                .map_err(|source| StoreError::Archive {
+                    name: dir.display().to_string(),
+                    source,
+                })?;
+                prepared.sha256 = packed.sha256;
+                packed.path
+            }
+            LocalSource::Tarball(file) => {
+                prepared.sha256 = agx_archive::sha256_file(file)?;
+                file.clone()
+            }
+        };
+        let what = local.path().display().to_string();
+        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what, false)?);
+        Ok(prepared)
+    }
+
+    /// First half of an npm or PyPI install: provision the package into staging and check
+    /// the generated package. Runs npm or pip, never the package's own code (unless
+    /// `options` allow install scripts or sdists).
+    pub fn prepare_ecosystem(
+        &self,
+        spec: &agx_sources::ecosystem::EcosystemSpec,
+        staging: &Staging,
+        options: agx_sources::ecosystem::ProvisionOptions,
+    ) -> Result<PreparedEcosystem, StoreError> {
+        self.prepare_provisioned(&spec.to_string(), staging, |stage| {
+            agx_sources::ecosystem::provision(spec, stage, options)
+        })
+    }
+
+    /// [`Installer::prepare_ecosystem`] for any provisioner (an MCP registry entry):
+    /// `provision` fills a fresh staging folder, which is removed if anything fails.
+    pub fn prepare_provisioned(
+        &self,
+        what: &str,
+        staging: &Staging,
+        provision: impl FnOnce(
+            &std::path::Path,
+        ) -> Result<
+            agx_sources::ecosystem::Provisioned,
+            agx_sources::ecosystem::EcosystemError,
+        >,
+    ) -> Result<PreparedEcosystem, StoreError> {
+        let stage = staging.new_dir("provision")?;
+        let mut guard = StageGuard(Some(stage.clone()));
+        let provisioned = provision(&stage)?;
+        for warning in &provisioned.warnings {
+            self.reporter.warn(warning);
+        }
+        let package = load_checked(&provisioned.dir, what, false)?;
+        guard.0 = None;
+        Ok(PreparedEcosystem {
+            package,
+            exact: provisioned.exact,
+            integrity: provisioned.integrity,
+            origin: provisioned.origin,
+            plugin: None,
+            stage,
+        })
+    }
+
+    /// Second half of an npm or PyPI install: put the provisioned package in place.
+    pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
+        let receipt = ecosystem_receipt(&prepared);
+        let previous = self.current_receipt(&receipt.name)?;
+        let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
+        self.start_data(&prepared.package, &receipt)?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &outcome);
+        Ok(outcome)
+    }
+
+    /// Give a version just put in place a fresh data folder: a reinstalled version's caches
+    /// are dropped, and the Node version its `node` servers run on is recorded now, so no
+    /// start has to ask (docs/ecosystem.md, "Compiled-code caches").
+    fn start_data(&self, package: &Package, receipt: &Receipt) -> Result<(), StoreError> {
+        let dir = self.store.package_dir(&receipt.name, &receipt.version);
+        let Some(data) = self.store.data_dir_of(&dir) else {
+            return Ok(());
+        };
+        self.store.discard_data(&data)?;
+        let runs_node = package.servers.iter().any(|server| {
+            server
+                .command
+                .as_deref()
+                .is_some_and(agx_runtime::code_cache::runs_node)
+        });
+        if runs_node && let Err(e) = agx_runtime::code_cache::record_node(&data) {
+            // The first start records it instead.
+            self.reporter.warn(&format!(
+                "cannot record the Node version of {} {}: {e}",
+                receipt.name, receipt.version
+            ));
+        }
+        Ok(())
+    }
+
+    /// Second half of a local install: put the prepared package in place. A no-op when the
+    /// same version with the same bytes is installed, unless `force`.
+    pub fn commit_local(
+        &self,
+        mut prepared: PreparedLocal,
+        options: InstallOptions,
+    ) -> Result<Outcome, StoreError> {
+        let package = prepared
+            .package
+            .take()
+            .expect("prepared packages hold a package");
+        let (name, version) = (package.name().clone(), package.version().clone());
+        let previous = self.current_receipt(&name)?;
+        let outcome = match &previous {
+            Some(prev)
+                if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>
+            {
+                if !prev.explicit {
+                    self.mark_explicit(&name, &prev.requested)?;
+                }
+                Outcome::AlreadyInstalled
+            }
+            _ => {
+                let requested = exact_requirement(&version);
+                let source = Source::Local {
+                    path: prepared.origin.display().to_string(),
+                };
+                let receipt = new_receipt(
+                    &package,
+                    std::mem::take(&mut prepared.sha256),
+                    source,
+                    (requested, true),
+                );
+                self.commit(&package.dir, &receipt, previous.as_ref())?
+            }
+        };
+        self.reporter.package_done(&name, &version, &outcome);
+        Ok(outcome)
+    }
+
+    /// Record that the user asked for an already installed package.
+    fn mark_explicit(
+        &self,
+        name: &PackageName,
+        req: &semver::VersionReq,
+    ) -> Result<(), StoreError> {
+        if let Some(mut receipt) = self.current_receipt(name)?
+            && !receipt.explicit
+        {
+            receipt.explicit = true;
+            receipt.requested = req.clone();
+            receipt.write(&self.store.receipt_path(name))?;
+        }
+        Ok(())
+    }
+
+    /// A damaged receipt counts as none, so installing the package repairs it.
+    fn current_receipt(&self, name: &PackageName) -> Result<Option<Receipt>, StoreError> {
+        self.store.readable_receipt(name)
+    }
+
+    /// Move the unpacked, verified folder into place and write the user's receipt; then
+    /// remove the files of the version it replaced, unless a project still holds them.
+    fn commit(
+        &self,
+        unpacked: &Path,
+        receipt: &Receipt,
+        previous: Option<&Receipt>,
+    ) -> Result<Outcome, StoreError> {
+        self.put_in_place(unpacked, receipt)?;
+        receipt.write(&self.store.receipt_path(&receipt.name))?;
+        Ok(match previous {
+            Some(prev) if prev.version != receipt.version => {
+                self.store.release_user_version(prev)?;
+                Outcome::Replaced {
+                    previous: prev.version.clone(),
+                }
+            }
+            Some(_) => Outcome::Reinstalled,
+            None => Outcome::Installed,
+        })
+    }
+
+    /// Write the version's receipt and completion marker into the unpacked folder, then
+    /// rename it into `store-v1/<publisher>/<name>/<version>/`, and remove its staging
+    /// folder. Whoever holds the version records that afterwards.
+    fn put_in_place(&self, unpacked: &Path, receipt: &Receipt) -> Result<(), StoreError> {
+        receipt.write(&unpacked.join(VERSION_RECEIPT))?;
+        fs_err::write(unpacked.join(COMPLETE_MARKER), receipt.sha256.as_bytes())?;
+        let target = self.store.package_dir(&receipt.name, &receipt.version);
+        // Same version again: an atomic exchange, so the folder never goes missing.
+        let exchanged = fsutil::replace_dir(unpacked, &target)?;
+        if exchanged {
+            fsutil::remove_tree(unpacked)?;
+        }
+        // Read-only once in place (a folder moved to another parent must be writable).
+        fsutil::make_read_only(&target)?;
+        let stage = unpacked.parent().unwrap_or(unpacked);
+        Ok(fsutil::remove_tree(stage)?)
+    }
+
+    /// Put every package of a staged plan in place for a project's lock, without touching
+    /// the user's receipts. The caller holds the exclusive lock and records the project
+    /// root afterwards.
+    pub fn place_staged(
+        &self,
+        source: &dyn PackageSource,
+        staged: StagedPlan,
+    ) -> Result<Vec<(PackageName, semver::Version)>, StoreError> {
+        let StagedPlan { plan, packages } = staged;
+        let mut placed = Vec::new();
+        for (planned, staged) in plan.installs.iter().zip(packages) {
+            let receipt = new_receipt(
+                &staged.package,
+                planned.entry.cksum.clone(),
+                Source::Registry {
+                    registry: source.source(),
+                },
+                (planned.requested.clone(), false),
+            );
+            self.put_in_place(&staged.package.dir, &receipt)?;
+            self.reporter
+                .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+            placed.push((receipt.name, receipt.version));
+        }
+        Ok(placed)
+    }
+
+    /// [`Installer::place_staged`] for a prepared local package.
+    pub fn place_local(&self, mut prepared: PreparedLocal) -> Result<(), StoreError> {
+        let package = prepared
+            .package
+            .take()
+            .expect("prepared packages hold a package");
+        let source = Source::Local {
+            path: prepared.origin.display().to_string(),
+        };
+        let receipt = new_receipt(
+            &package,
+            std::mem::take(&mut prepared.sha256),
+            source,
+            (exact_requirement(package.version()), false),
+        );
+        self.put_in_place(&package.dir, &receipt)?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+        Ok(())
+    }
+
+    /// [`Installer::place_staged`] for a provisioned npm or PyPI package.
+    pub fn place_ecosystem(&self, prepared: PreparedEcosystem) -> Result<(), StoreError> {
+        let mut receipt = ecosystem_receipt(&prepared);
+        receipt.explicit = false;
+        self.put_in_place(&prepared.package.dir, &receipt)?;
+        self.start_data(&prepared.package, &receipt)?;
+        self.reporter
+            .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
+        Ok(())
+    }
+}
+
+/// `=version`: what a package installed at one exact version records as asked for.
+fn exact_requirement(version: &semver::Version) -> semver::VersionReq {
+    semver::VersionReq::parse(&format!("={version}")).expect("a version is a valid requirement")
+}
+
+/// The checksum of a provisioned package: a sha256 of its integrity hashes (npm's
+/// integrity, each wheel's hash, a plugin's revision), one a line.
+pub fn integrity_sha256(integrity: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(integrity.join("\n").as_bytes()))
+}
+
+/// The receipt of a provisioned npm or PyPI package. Its checksum identifies what was
+/// installed: a sha256 of the ecosystem's own hashes.
+fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
+    let package = &prepared.package;
+    let sha256 = integrity_sha256(&prepared.integrity);
+    let source = match &prepared.plugin {
+        Some(plugin) => Source::Plugin {
+            reference: plugin.reference.clone(),
+            marketplace: plugin.marketplace.clone(),
+            location: plugin.location.clone(),
+            revision: plugin.revision.clone(),
+        },
+        None => Source::Ecosystem {
+            spec: prepared.exact.clone(),
+            integrity: prepared.integrity.clone(),
+            entry: prepared.origin.clone(),
+        },
+    };
+    new_receipt(
+        package,
+        sha256,
+        source,
+        (exact_requirement(package.version()), true),
+    )
+}
+
+/// The requirement and explicit flag a receipt records: roots record what the user asked;
+/// an installed package being replaced keeps what its receipt said.
+fn record_as(
+    name: &PackageName,
+    planned: &semver::VersionReq,
+    explicit: &BTreeMap<PackageName, semver::VersionReq>,
+    previous: Option<&Receipt>,
+) -> (semver::VersionReq, bool) {
+    match (explicit.get(name), previous) {
+        (Some(req), _) => (req.clone(), true),
+        (None, Some(prev)) => (prev.requested.clone(), prev.explicit),
+        (None, None) => (planned.clone(), false),
+    }
+}
+
+fn new_receipt(
+    package: &Package,
+    sha256: String,
+    source: Source,
+    (requested, explicit): (semver::VersionReq, bool),
+) -> Receipt {
+    Receipt {
+        name: package.name().clone(),
+        version: package.version().clone(),
+        sha256,
+        requested,
+        explicit,
+        installed_at: now_rfc3339(),
+        description: package.manifest.package.description.clone(),
+        dependencies: package.manifest.dependencies.clone(),
+        source,
+        extension: package.summary(),
+    }
+}
+
+/// Unpack `archive` into `stage/package` and load the package found there (validation only;
+/// nothing runs). `what` names the archive in errors.
+fn unpack_checked(
+    archive: &Path,
+    stage: &Path,
+    what: &str,
+    from_registry: bool,
+) -> Result<Package, StoreError> {
+    let dest = stage.join("package");
+    agx_archive::unpack(archive, &dest).map_err(|source| StoreError::Archive {
+        name: what.to_string(),
+        source,
+    })?;
+    load_checked(&dest, what, from_registry)
+}
+
+/// Load the package in `dir` (validation only; nothing runs) and write its snapshot.
+fn load_checked(dir: &Path, what: &str, from_registry: bool) -> Result<Package, StoreError> {
+    // Not `check_package`: an archive holds a package, never loose skills to wrap.
+    let mut report = agx_model::manifest::load::check(dir);
+    match report.package.take() {
+        Some(package) if !report.has_errors() => {
+            agx_model::manifest::snapshot::write(&package)?;
+            Ok(package)
+        }
+        _ => Err(StoreError::InvalidPackage {
+            what: what.to_string(),
+            findings: render_errors(report, dir),
+            from_registry,
+        }),
+    }
+}
+
+/// The error findings of `report` as `agx validate` shows them, with paths relative to the
+/// package. `render::human` ends with a summary naming `dir`, a staging folder about to be
+/// removed, so that last line is left out, and messages that quote a path inside it say
+/// where in the package instead.
+fn render_errors(mut report: agx_model::manifest::Report, dir: &Path) -> String {
+    report
+        .findings
+        .retain(|f| f.severity == agx_model::manifest::Severity::Error);
+    let rendered = agx_model::manifest::render::human(&report, dir, false);
+    let findings = rendered.trim_end().rsplit_once('\n').map_or("", |(f, _)| f);
+    let dir = dir.display();
+    findings
+        .trim_end()
+        .replace(&format!("{dir}/"), "")
+        .replace(&format!("`{dir}`"), "the archive's top folder")
+        .replace(&dir.to_string(), "the archive's top folder")
+}

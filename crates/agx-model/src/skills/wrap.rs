@@ -1,0 +1,357 @@
+//! Skills without a package: `agx install ./review` (a folder whose root has `SKILL.md`) and
+//! `agx install ./my-skills` (a folder of skill folders, directly or under `skills/`) wrap
+//! them in a generated package, as `npm:` and `pypi:` installs do, so the rest of agx treats
+//! them like any package (docs/skills.md, "A skill without a package").
+
+use std::path::{Path, PathBuf};
+
+use super::check::SKILL_FILE;
+use crate::manifest::Report;
+use crate::manifest::load::{MANIFEST_FILE, SKILLS_FOLDER};
+use agx_core::name::PackageName;
+
+/// The version of a wrapped folder: it has none of its own.
+pub const WRAPPED_VERSION: &str = "0.0.0";
+
+#[derive(Debug, thiserror::Error)]
+pub enum WrapError {
+    #[error("the folder name `{folder}` cannot name a package: {source}")]
+    PackageName {
+        folder: String,
+        source: agx_core::name::NameError,
+    },
+    #[error("{} is a symbolic link; a skill's files are copied, never followed", path.display())]
+    Link { path: PathBuf },
+    #[error("{} is not a regular file or folder (a FIFO, socket or device)", path.display())]
+    Special { path: PathBuf },
+    #[error("the name of {} is not UTF-8", path.display())]
+    NotUtf8 { path: PathBuf },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+impl agx_core::error::Hint for WrapError {
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            WrapError::PackageName { .. } => {
+                "rename the folder to lowercase letters, digits and `-`, or add an agx.toml that names the package".into()
+            }
+            WrapError::Link { .. } => {
+                "replace the link with the file it points to: each client gets its own copy of the skill".into()
+            }
+            WrapError::Special { .. } | WrapError::NotUtf8 { .. } => {
+                "remove it from the skill's folder, or rename it".into()
+            }
+            WrapError::Io(_) => return None,
+        })
+    }
+}
+
+/// What a folder without `agx.toml` holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillFolder {
+    /// The folder is one skill (`SKILL.md` at its root).
+    One,
+    /// Skill folders, relative to the folder (`review`, `skills/review`), by name.
+    Many(Vec<String>),
+}
+
+/// What `dir` holds when it is skills without a package; `None` for a package (it has
+/// `agx.toml`) or a folder without skills.
+pub fn detect(dir: &Path) -> Option<SkillFolder> {
+    if dir.join(MANIFEST_FILE).exists() {
+        return None;
+    }
+    if is_file(&dir.join(SKILL_FILE)) {
+        return Some(SkillFolder::One);
+    }
+    let mut found = Vec::new();
+    for parent in [dir.to_path_buf(), dir.join(SKILLS_FOLDER)] {
+        let Ok(entries) = std::fs::read_dir(&parent) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) && is_file(&path.join(SKILL_FILE)) {
+                let rel = path.strip_prefix(dir).unwrap_or(&path);
+                found.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort_by(|a, b| name_of(a).cmp(name_of(b)).then(a.cmp(b)));
+    (!found.is_empty()).then_some(SkillFolder::Many(found))
+}
+
+/// `symlink_metadata`: a link to a file is not the skill's file.
+fn is_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+}
+
+fn name_of(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// Write a package for the skills in `dir` into the empty folder `into`: the skill folders
+/// copied under `skills/`, and an `agx.toml` declaring them. The package is named after
+/// `dir`'s folder. Validation of the result is the loader's job.
+pub fn wrap(dir: &Path, what: &SkillFolder, into: &Path) -> Result<PackageName, WrapError> {
+    let package = package_name(dir)?;
+    wrap_as(dir, what, into, &package)?;
+    Ok(package)
+}
+
+fn folder_name(dir: &Path) -> Result<String, WrapError> {
+    Ok(std::path::absolute(dir)?
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default())
+}
+
+/// The generated package's name: the folder's.
+fn package_name(dir: &Path) -> Result<PackageName, WrapError> {
+    let folder = folder_name(dir)?;
+    PackageName::parse(&folder).map_err(|source| WrapError::PackageName { folder, source })
+}
+
+/// [`wrap`] under a given package name.
+fn wrap_as(
+    dir: &Path,
+    what: &SkillFolder,
+    into: &Path,
+    package: &PackageName,
+) -> Result<(), WrapError> {
+    let absolute = std::path::absolute(dir)?;
+    let folder = folder_name(dir)?;
+    let skills: Vec<(String, PathBuf)> = match what {
+        SkillFolder::One => vec![(folder.clone(), absolute.clone())],
+        SkillFolder::Many(rels) => rels
+            .iter()
+            .map(|rel| (name_of(rel).to_string(), absolute.join(rel)))
+            .collect(),
+    };
+    let mut names = Vec::with_capacity(skills.len());
+    for (name, from) in &skills {
+        copy_tree(from, &into.join(SKILLS_FOLDER).join(name))?;
+        names.push(name.clone());
+    }
+    let description = match what {
+        SkillFolder::One => format!("The Agent Skill in {}", absolute.display()),
+        SkillFolder::Many(_) => format!("The Agent Skills in {}", absolute.display()),
+    };
+    let manifest = toml::toml! {
+        [package]
+        name = (package.to_string())
+        version = WRAPPED_VERSION
+        description = description
+
+        [extension]
+        skills = names
+    };
+    fs_err::write(
+        into.join(MANIFEST_FILE),
+        format!(
+            "# Generated by agx from the skill folders of {}\n{}",
+            absolute.display(),
+            toml::to_string(&manifest).expect("a table serialises")
+        ),
+    )?;
+    Ok(())
+}
+
+/// Check the skills in `dir` as the package [`wrap`] makes of them, with every finding's
+/// path relative to `dir` (so `agx validate ./review` points at `SKILL.md`, not at the
+/// generated copy). The report's package, when there is one, is the generated one, whose
+/// folder no longer exists: use it for its counts only.
+pub fn check(dir: &Path, what: &SkillFolder) -> Result<Report, WrapError> {
+    let temp = tempfile::tempdir()?;
+    // The skills are what is checked: a folder name that cannot name the package (which
+    // `agx install` reports) must not hide their findings.
+    let placeholder = PackageName::parse("skills").expect("a valid package name");
+    let package = package_name(dir).unwrap_or(placeholder);
+    wrap_as(dir, what, temp.path(), &package)?;
+    let mut report = crate::manifest::load::check(temp.path());
+    // Every copied folder is declared; "undeclared" can only follow a declaration the
+    // generated agx.toml could not make, which is reported already.
+    report
+        .findings
+        .retain(|f| f.code != crate::manifest::diagnostics::UNDECLARED_DEFINITION.code);
+    for finding in &mut report.findings {
+        if finding.location.file == MANIFEST_FILE {
+            // The generated agx.toml is not the user's: its findings (a folder name that
+            // cannot name a skill) are about the folder.
+            finding.location.file = ".".into();
+            finding.location.line = 0;
+            finding.location.column = 0;
+            finding.length = 0;
+        } else {
+            finding.location.file = unwrapped_path(what, &finding.location.file);
+        }
+    }
+    Ok(report)
+}
+
+/// `skills/<name>/rest` of the generated package, as a path relative to the wrapped folder.
+fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
+    let Some(inside) = wrapped.strip_prefix(&format!("{SKILLS_FOLDER}/")) else {
+        return wrapped.to_string();
+    };
+    let (name, rest) = inside.split_once('/').unwrap_or((inside, ""));
+    let folder = match what {
+        SkillFolder::One => {
+            return if rest.is_empty() {
+                ".".into()
+            } else {
+                rest.into()
+            };
+        }
+        SkillFolder::Many(rels) => rels
+            .iter()
+            .find(|rel| name_of(rel) == name)
+            .map_or(name, String::as_str),
+    };
+    if rest.is_empty() {
+        folder.to_string()
+    } else {
+        format!("{folder}/{rest}")
+    }
+}
+
+/// Copy a skill folder: regular files (with their permissions, so scripts stay executable,
+/// but writable: installed versions are read-only and a copy is the user's) and folders; a
+/// link or a special file is an error, never followed. `.git` is left out.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
+    fs_err::create_dir_all(to)?;
+    let mut entries: Vec<_> = fs_err::read_dir(from)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            return Err(WrapError::NotUtf8 { path });
+        };
+        if name == ".git" {
+            continue;
+        }
+        let kind = fs_err::symlink_metadata(&path)?.file_type();
+        if kind.is_symlink() {
+            return Err(WrapError::Link { path });
+        } else if kind.is_dir() {
+            copy_tree(&path, &to.join(name))?;
+        } else if kind.is_file() {
+            let copy = to.join(name);
+            fs_err::copy(&path, &copy)?;
+            agx_core::fsutil::make_writable(&copy)?;
+        } else {
+            return Err(WrapError::Special { path });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let path = dir.join(rel);
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn detect_tells_a_skill_a_collection_and_a_package_apart() {
+        let root = tempfile::tempdir().unwrap();
+        let one = root.path().join("review");
+        write(&one, "SKILL.md", "x");
+        assert_eq!(detect(&one), Some(SkillFolder::One));
+
+        let many = root.path().join("mine");
+        write(&many, "b/SKILL.md", "x");
+        write(&many, "skills/a/SKILL.md", "x");
+        write(&many, "notes/README.md", "x");
+        assert_eq!(
+            detect(&many),
+            Some(SkillFolder::Many(vec!["skills/a".into(), "b".into()]))
+        );
+
+        write(&many, "agx.toml", "");
+        assert_eq!(detect(&many), None);
+        assert_eq!(detect(&root.path().join("missing")), None);
+    }
+
+    #[test]
+    fn wrap_copies_the_skills_and_declares_them() {
+        let root = tempfile::tempdir().unwrap();
+        let many = root.path().join("my-skills");
+        write(&many, "review/SKILL.md", "review");
+        write(&many, "review/scripts/run.sh", "#!/bin/sh\n");
+        write(&many, "review/.git/HEAD", "x");
+        let into = root.path().join("out");
+        let what = detect(&many).unwrap();
+        let package = wrap(&many, &what, &into).unwrap();
+        assert_eq!(package.to_string(), "my-skills");
+        assert_eq!(
+            fs_err::read_to_string(into.join("skills/review/scripts/run.sh")).unwrap(),
+            "#!/bin/sh\n"
+        );
+        assert!(!into.join("skills/review/.git").exists());
+        let manifest = fs_err::read_to_string(into.join("agx.toml")).unwrap();
+        assert!(manifest.contains("skills = [\"review\"]"), "{manifest}");
+    }
+
+    #[test]
+    fn a_folder_name_that_is_no_package_name_is_a_clear_error() {
+        let root = tempfile::tempdir().unwrap();
+        let one = root.path().join("My Skill");
+        write(&one, "SKILL.md", "x");
+        let err = wrap(&one, &SkillFolder::One, &root.path().join("out")).unwrap_err();
+        assert!(matches!(err, WrapError::PackageName { .. }), "{err}");
+        // Validation still reports the skill's own findings.
+        let report = check(&one, &SkillFolder::One).unwrap();
+        let codes: Vec<&str> = report.findings.iter().map(|f| f.code).collect();
+        assert!(codes.contains(&"E010"), "{codes:?}");
+        assert!(!codes.contains(&"E034"), "{codes:?}");
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| f.location.file != "agx.toml")
+        );
+    }
+
+    #[test]
+    fn findings_point_into_the_original_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let many = root.path().join("mine");
+        write(
+            &many,
+            "skills/a/SKILL.md",
+            "---\nname: b\ndescription: d\n---\n",
+        );
+        let what = detect(&many).unwrap();
+        let report = check(&many, &what).unwrap();
+        let files: Vec<&str> = report
+            .findings
+            .iter()
+            .map(|f| f.location.file.as_str())
+            .collect();
+        assert_eq!(files, ["skills/a/SKILL.md"]);
+        assert_eq!(report.findings[0].code, "E014");
+
+        let one = many.join("skills/a");
+        let report = check(&one, &SkillFolder::One).unwrap();
+        assert_eq!(report.findings[0].location.file, "SKILL.md");
+        assert_eq!(unwrapped_path(&SkillFolder::One, "skills/a"), ".");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_inside_a_skill_is_refused_not_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let one = root.path().join("review");
+        write(&one, "SKILL.md", "x");
+        std::os::unix::fs::symlink("/etc/hostname", one.join("secret")).unwrap();
+        let err = wrap(&one, &SkillFolder::One, &root.path().join("out")).unwrap_err();
+        assert!(matches!(err, WrapError::Link { .. }), "{err}");
+    }
+}

@@ -1,0 +1,399 @@
+//! Install packages from the registry or from local folders and tarballs, and the one way
+//! other operations make sure a package is installed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::{Context, OpsError, OpsResult};
+use agx_core::name::{PackageName, PackageSpec};
+use agx_core::report::Outcome;
+use agx_installer::{InstallOptions, Installer, LocalSource, Root, StagedPlan};
+use agx_sources::ecosystem::mcpb::BundleSource;
+use agx_sources::ecosystem::{Ecosystem, EcosystemSpec, EntrySpec, ProvisionOptions};
+use agx_store::{Source, Store, StoreError};
+
+/// What `agx install` was asked for.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Spec(PackageSpec),
+    Local(LocalSource),
+    /// `npm:<name>[@version]`, `pypi:<name>[==version]` or `oci:<image>`, provisioned into an
+    /// agx package.
+    Ecosystem(EcosystemSpec),
+    /// An MCPB bundle (a `.mcpb` file or URL), fetched and checked before provisioning.
+    Bundle(BundleSource),
+    /// `io.github.user/weather[@version]`, a server listed in an MCP registry.
+    Entry(EntrySpec),
+    /// `PLUGIN@SOURCE`, a Claude Code plugin of a configured marketplace.
+    Plugin(agx_sources::index::marketplace::PluginRef),
+}
+
+impl Target {
+    /// A command-line argument is a local package when it looks like a path (`./x`, `/x`,
+    /// `x.tar.gz`) or is not a package spec but names an existing file or folder.
+    pub fn parse(arg: &str) -> OpsResult<Target> {
+        Self::parse_with_sha256(arg, None)
+    }
+
+    /// [`Target::parse_with_sha256`], reading `PLUGIN@SOURCE` first when `SOURCE` is a
+    /// configured marketplace (docs/plugins.md).
+    pub fn parse_configured(
+        arg: &str,
+        sha256: Option<&str>,
+        paths: &agx_core::paths::AgxPaths,
+    ) -> OpsResult<Target> {
+        if let Some(reference) = agx_sources::index::marketplace::parse_plugin_ref(arg, paths)? {
+            return Ok(Target::Plugin(reference));
+        }
+        Self::parse_with_sha256(arg, sha256)
+    }
+
+    /// [`Target::parse`], with the sha256 a bundle must have (`--sha256`).
+    pub fn parse_with_sha256(arg: &str, sha256: Option<&str>) -> OpsResult<Target> {
+        if let Some(spec) = EcosystemSpec::parse(arg) {
+            return Ok(Target::Ecosystem(spec?));
+        }
+        if let Some(bundle) = BundleSource::parse(arg, sha256) {
+            return Ok(Target::Bundle(bundle.map_err(agx_store::StoreError::from)?));
+        }
+        if let Some(spec) = EntrySpec::parse(arg) {
+            return Ok(Target::Entry(spec?));
+        }
+        let looks_like_path = arg.starts_with('.')
+            || arg.starts_with('/')
+            || arg.starts_with('~')
+            || arg.contains('\\')
+            || arg.ends_with(".tar.gz")
+            || arg.ends_with(".tgz");
+        let mut not_a_name = true;
+        if !looks_like_path {
+            match PackageSpec::parse(arg) {
+                Ok(spec) => return Ok(Target::Spec(spec)),
+                Err(source) if !Path::new(arg).exists() => {
+                    return Err(OpsError::NotASpec { source });
+                }
+                Err(_) => not_a_name = false,
+            }
+        }
+        let path = Path::new(arg);
+        let meta = std::fs::metadata(path).map_err(|source| OpsError::NotAPackage {
+            arg: arg.to_string(),
+            source,
+            not_a_name,
+        })?;
+        Ok(Target::Local(if meta.is_dir() {
+            LocalSource::Dir(path.to_path_buf())
+        } else {
+            LocalSource::Tarball(path.to_path_buf())
+        }))
+    }
+}
+
+/// Install `targets`; with `force`, reinstall what is already installed. Each package's
+/// outcome goes to the reporter as it completes.
+pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> {
+    install_with(ctx, targets, force, ProvisionOptions::default())
+}
+
+/// [`install`], with what npm and PyPI packages may run while they are provisioned.
+pub fn install_with(
+    ctx: &Context,
+    targets: &[Target],
+    force: bool,
+    provision: ProvisionOptions,
+) -> OpsResult<()> {
+    let store = ctx.store();
+    let mut specs = Vec::new();
+    let mut locals = Vec::new();
+    let mut ecosystem = Vec::new();
+    let mut bundles = Vec::new();
+    let mut entries = Vec::new();
+    let mut plugins = Vec::new();
+    for target in targets {
+        match target {
+            Target::Spec(spec) => specs.push(spec.clone()),
+            Target::Local(local) => locals.push(local),
+            Target::Ecosystem(spec) if force || !ecosystem_installed(ctx, &store, spec) => {
+                ecosystem.push(spec.clone())
+            }
+            Target::Ecosystem(_) => {}
+            Target::Bundle(bundle) => bundles.push(bundle),
+            Target::Entry(spec) if force || !super::install_entry::installed(ctx, &store, spec) => {
+                entries.push(spec)
+            }
+            Target::Entry(_) => {}
+            Target::Plugin(reference) => plugins.push(reference),
+        }
+    }
+    if locals.is_empty()
+        && plugins.is_empty()
+        && ecosystem.is_empty()
+        && bundles.is_empty()
+        && entries.is_empty()
+        && !force
+        && all_installed(ctx, &store, &specs)
+    {
+        return Ok(());
+    }
+
+    let installer = Installer {
+        store: &store,
+        reporter: ctx.reporter,
+    };
+    // Everything slow (reading local packages, the registry, downloads) happens in staging,
+    // without the store lock; the lock is held only to put the result in place.
+    let staging = store.staging()?;
+    // Bundles are fetched and checked first: their manifest names the package.
+    for bundle in bundles {
+        let dir = staging.new_dir("bundle")?;
+        let spec = agx_sources::ecosystem::mcpb::fetch(bundle, &dir)
+            .map_err(agx_store::StoreError::from)?;
+        if force || !ecosystem_installed(ctx, &store, &spec) {
+            ecosystem.push(spec);
+        }
+    }
+    // An image given by tag is pinned to its digest while a daemon can tell it.
+    for spec in ecosystem
+        .iter_mut()
+        .filter(|s| s.ecosystem == Ecosystem::Oci)
+    {
+        let pinned = agx_sources::ecosystem::oci::pin(spec).map_err(agx_store::StoreError::from)?;
+        if let Some(warning) = &pinned.warning {
+            ctx.reporter.warn(warning);
+        }
+        *spec = pinned.spec;
+    }
+    let prepared = locals
+        .into_iter()
+        .map(|local| installer.prepare_local(local, &staging))
+        .collect::<Result<Vec<_>, _>>()?;
+    let provisioned = ecosystem
+        .into_iter()
+        .map(|spec| {
+            ctx.reporter.status("Provisioning", &spec.to_string());
+            installer.prepare_ecosystem(&spec, &staging, provision)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut provisioned = provisioned;
+    for spec in entries {
+        provisioned.push(super::install_entry::prepare(
+            ctx, &installer, spec, &staging, provision,
+        )?);
+    }
+    for reference in plugins {
+        provisioned.push(prepare_plugin(ctx, &installer, reference, &staging)?);
+    }
+
+    let mut roots: Vec<Root> = specs
+        .iter()
+        .map(|spec| Root {
+            spec: spec.clone(),
+            // Files gone behind a receipt's back: install again.
+            force: force || matches!(store.installed(&spec.name), Err(StoreError::Damaged { .. })),
+        })
+        .collect();
+    let explicit: BTreeMap<PackageName, semver::VersionReq> = specs
+        .iter()
+        .map(|s| {
+            (
+                s.name.clone(),
+                s.req.clone().unwrap_or(semver::VersionReq::STAR),
+            )
+        })
+        .collect();
+    // A local package's dependencies come from the registry, installed before it.
+    for p in &prepared {
+        for (dep, req) in &p.package().manifest.dependencies {
+            if !explicit.contains_key(dep) {
+                roots.push(Root {
+                    spec: PackageSpec {
+                        name: dep.clone(),
+                        req: Some(req.clone()),
+                    },
+                    force: false,
+                });
+            }
+        }
+    }
+    let warm: Vec<super::warm::WarmTarget> = if provision.warm {
+        provisioned
+            .iter()
+            .flat_map(|p| super::warm::targets_of(p.package()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let registry = if roots.is_empty() {
+        None
+    } else {
+        Some(ctx.open_registry()?)
+    };
+    store.prepare_then_commit(
+        |installed, previous| -> OpsResult<Option<StagedPlan>> {
+            let Some(registry) = &registry else {
+                return Ok(None);
+            };
+            let installed = installed.into_iter().map(|p| (p.name, p.receipt)).collect();
+            let plan = agx_installer::plan::plan(registry, &installed, &roots)?;
+            Ok(Some(installer.stage(
+                registry,
+                plan,
+                &staging,
+                previous.flatten(),
+            )?))
+        },
+        |staged| {
+            if let (Some(staged), Some(registry)) = (staged, &registry) {
+                for warning in &staged.plan().warnings {
+                    ctx.reporter.warn(warning);
+                }
+                installer.apply(registry, staged, &explicit)?;
+            }
+            for p in prepared {
+                installer.commit_local(p, InstallOptions { force })?;
+            }
+            for p in provisioned {
+                installer.commit_ecosystem(p)?;
+            }
+            Ok(())
+        },
+    )?;
+    // After the store lock is released: the servers read the store as any start does.
+    super::warm::warm(ctx, &warm);
+    Ok(())
+}
+
+/// The marketplace `source` names (a configured name, a URL or a folder); anything else is
+/// refused as not one.
+fn open_marketplace(
+    ctx: &Context,
+    source: &str,
+) -> OpsResult<agx_sources::index::marketplace::Marketplace> {
+    match agx_sources::index::open_any(Some(source), ctx.offline, ctx.paths)? {
+        agx_sources::index::AnyRegistry::Marketplace(marketplace) => Ok(marketplace),
+        other => Err(agx_sources::index::IndexError::NotAMarketplace {
+            path: other.source().into(),
+        }
+        .into()),
+    }
+}
+
+/// Fetch a marketplace's plugin and write it as an agx package in staging. The reference's
+/// source is a configured name, or (from a project's lock) the marketplace's URL or folder.
+pub(super) fn prepare_plugin(
+    ctx: &Context,
+    installer: &Installer<'_>,
+    reference: &agx_sources::index::marketplace::PluginRef,
+    staging: &agx_store::Staging,
+) -> OpsResult<agx_installer::PreparedEcosystem> {
+    let marketplace = open_marketplace(ctx, &reference.source)?;
+    ctx.reporter.status("Importing", &reference.to_string());
+    let mut origin = None;
+    let prepared = installer.prepare_provisioned(&reference.to_string(), staging, |stage| {
+        let imported = agx_sources::plugins::import::provision(&marketplace, reference, stage)?;
+        origin = Some(imported.origin);
+        Ok(imported.provisioned)
+    })?;
+    Ok(prepared.from_plugin(origin.expect("set by a provisioning that succeeded")))
+}
+
+/// The package the plugin `reference` becomes, imported (as `agx install PLUGIN@SOURCE`)
+/// unless a plugin import of that name is installed.
+pub fn ensure_plugin(
+    ctx: &Context,
+    reference: &agx_sources::index::marketplace::PluginRef,
+) -> OpsResult<PackageName> {
+    let marketplace = open_marketplace(ctx, &reference.source)?;
+    let catalog = marketplace.catalog()?;
+    if !catalog.plugins.iter().any(|p| p.name == reference.plugin) {
+        return Err(agx_sources::index::IndexError::PluginNotFound {
+            plugin: reference.plugin.clone(),
+            marketplace: marketplace.source().to_string(),
+            known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+        }
+        .into());
+    }
+    let name =
+        agx_sources::plugins::import::package_name(&catalog, &reference.plugin).map_err(|e| {
+            StoreError::from(agx_sources::ecosystem::EcosystemError::Bundle {
+                bundle: reference.to_string(),
+                detail: format!("no agx package name can be made from it: {e}"),
+                hint: "rename the plugin or the marketplace in marketplace.json".into(),
+            })
+        })?;
+    let imported = ctx
+        .store()
+        .installed(&name)?
+        .is_some_and(|p| matches!(p.receipt.source, Source::Plugin { .. }));
+    if !imported {
+        install(ctx, &[Target::Plugin(reference.clone())], false)?;
+    }
+    Ok(name)
+}
+
+/// Install `package` (and its dependencies) unless it is installed, as `agx install
+/// <package>` would; `why` says what needs it.
+pub fn ensure_installed(ctx: &Context, package: &PackageName, why: &str) -> OpsResult<()> {
+    if ctx.store().installed_dir(package)?.is_some() {
+        return Ok(());
+    }
+    ctx.reporter
+        .status("Installing", &format!("{package} ({why})"));
+    let spec = PackageSpec {
+        name: package.clone(),
+        req: None,
+    };
+    install(ctx, &[Target::Spec(spec)], false)
+}
+
+/// The no-network fast path for an npm or PyPI spec: the package is installed from that
+/// ecosystem, at the version asked for (any version when none is). Reports it.
+fn ecosystem_installed(ctx: &Context, store: &Store, spec: &EcosystemSpec) -> bool {
+    let Ok(Some(p)) = store.installed(&spec.name) else {
+        return false;
+    };
+    let Source::Ecosystem {
+        spec: exact,
+        integrity,
+        ..
+    } = &p.receipt.source
+    else {
+        return false;
+    };
+    // A bundle is the same when its bytes are; an image or package when its spec is.
+    let same = match &spec.ecosystem {
+        Ecosystem::Mcpb(bundle) => *integrity == [format!("sha256:{}", bundle.sha256)],
+        _ => spec
+            .version
+            .as_ref()
+            .is_none_or(|_| spec.to_string() == *exact),
+    };
+    if !same {
+        return false;
+    }
+    ctx.reporter
+        .package_done(&p.name, &p.version, &Outcome::AlreadyInstalled);
+    true
+}
+
+/// The no-network fast path: every requested package is installed, explicitly, at a version
+/// its requirement accepts. Reports them and returns true.
+fn all_installed(ctx: &Context, store: &Store, specs: &[PackageSpec]) -> bool {
+    let mut found = Vec::new();
+    for spec in specs {
+        match store.installed(&spec.name) {
+            Ok(Some(p))
+                if p.receipt.explicit
+                    && spec.req.as_ref().is_none_or(|r| r.matches(&p.version)) =>
+            {
+                found.push(p)
+            }
+            _ => return false,
+        }
+    }
+    for p in found {
+        ctx.reporter
+            .package_done(&p.name, &p.version, &Outcome::AlreadyInstalled);
+    }
+    true
+}

@@ -1,0 +1,232 @@
+//! The operations that commands call: each takes a [`Context`] (agx's folders, the registry
+//! choice, a reporter) and the operation's own typed arguments, and returns a typed result
+//! for the command to render. Operations never print and never see command-line types.
+
+// Paths are a third larger on Windows (32 bytes, not 24), which puts a few error enums
+// past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
+#![cfg_attr(windows, allow(clippy::result_large_err))]
+
+pub mod author;
+pub mod call;
+pub mod clients;
+pub mod config;
+pub mod export;
+pub mod gc;
+pub mod info;
+pub mod install;
+mod install_entry;
+pub mod install_server;
+pub mod list;
+pub mod lock_check;
+pub mod locked;
+pub mod new;
+pub mod outdated;
+pub mod project;
+pub mod project_install;
+pub mod project_skills;
+pub mod prompt;
+pub mod search;
+pub mod skills;
+pub mod tools;
+pub mod uninstall;
+pub mod update;
+pub mod warm;
+
+pub use locked::{
+    LockedInstallReport, LockedPackage, install_locked, is_installed, is_synced, release_project,
+};
+
+use agx_core::paths::AgxPaths;
+use agx_core::report::Reporter;
+use agx_sources::index::{IndexError, Registry};
+use agx_store::Store;
+
+/// What every operation gets.
+pub struct Context<'a> {
+    pub paths: &'a AgxPaths,
+    /// `--registry` / `AGX_REGISTRY`: a configured name, a URL or a folder; `None` for the
+    /// configured default.
+    pub registry: Option<&'a str>,
+    /// Use only cached index data.
+    pub offline: bool,
+    pub reporter: &'a dyn Reporter,
+}
+
+impl Context<'_> {
+    pub fn store(&self) -> Store {
+        Store::open(self.paths)
+    }
+
+    /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
+    pub fn open_registry(&self) -> Result<Registry, IndexError> {
+        agx_sources::index::open(self.registry, self.offline, self.paths)
+    }
+}
+
+/// Errors of operations: those of the layers below, and the few that only an operation can
+/// tell. Hints come from the underlying error.
+#[derive(Debug, thiserror::Error)]
+pub enum OpsError {
+    #[error(transparent)]
+    Store(#[from] agx_store::StoreError),
+    #[error(transparent)]
+    Filter(#[from] agx_model::filter::FiltersFileError),
+    #[error(transparent)]
+    Profile(#[from] agx_project::profile::ProfileError),
+    #[error(transparent)]
+    Serve(Box<agx_runtime::ServeError>),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Plan(Box<agx_installer::plan::PlanError>),
+    #[error(transparent)]
+    Name(#[from] agx_core::name::NameError),
+    #[error(transparent)]
+    Clients(#[from] agx_clients::ClientError),
+    #[error(transparent)]
+    Records(#[from] agx_clients::records::RecordsError),
+    #[error(transparent)]
+    InUse(#[from] agx_clients::in_use::InUseError),
+    #[error(transparent)]
+    ServerLookup(#[from] agx_clients::resolve::ServerLookupError),
+    #[error(transparent)]
+    Config(Box<config::ConfigError>),
+    #[error(transparent)]
+    Entry(#[from] agx_sources::ecosystem::EntryError),
+    #[error("cannot find the path of the running agx binary: {0}")]
+    NoBinary(std::io::Error),
+    #[error("no entry `{entry}` in {} ({client}, {scope} scope)", file.display())]
+    NoEntry {
+        entry: String,
+        file: std::path::PathBuf,
+        client: &'static str,
+        scope: agx_clients::Scope,
+    },
+    /// An argument of `agx install` that is neither a package spec nor an existing path.
+    #[error(transparent)]
+    NotASpec { source: agx_core::name::NameError },
+    #[error("cannot install `{arg}`: {source}")]
+    NotAPackage {
+        arg: String,
+        source: std::io::Error,
+        /// The argument could not be a package name either.
+        not_a_name: bool,
+    },
+    /// An argument of `agx info` that names neither a package nor a server.
+    #[error(transparent)]
+    NotATarget { source: agx_core::name::NameError },
+    #[error("{name} is neither installed nor in the registry")]
+    Unknown { name: agx_core::name::PackageName },
+    #[error(transparent)]
+    SkillCopy(Box<agx_model::skills::copies::CopyError>),
+    #[error("{package} has no skill `{skill}`")]
+    NoSuchSkill {
+        package: String,
+        skill: String,
+        /// The package's skills, qualified.
+        known: Vec<String>,
+    },
+    #[error("{package} is not installed")]
+    SkillPackageMissing {
+        package: agx_core::name::PackageName,
+    },
+    #[error("`{client}` reads no skills")]
+    NoSkillClient { client: String },
+    #[error("{package} has no server `{server}`")]
+    NoSuchServer {
+        /// The package and its version, as `acme/weather 1.2.0`.
+        package: String,
+        server: String,
+        /// The package's servers, qualified.
+        known: Vec<String>,
+    },
+}
+
+// Boxed: every operation returns this type.
+impl From<agx_model::skills::copies::CopyError> for OpsError {
+    fn from(e: agx_model::skills::copies::CopyError) -> Self {
+        OpsError::SkillCopy(Box::new(e))
+    }
+}
+
+// Boxed: a config error is large, and every operation returns this type.
+impl From<agx_runtime::ServeError> for OpsError {
+    fn from(e: agx_runtime::ServeError) -> Self {
+        OpsError::Serve(Box::new(e))
+    }
+}
+
+impl From<config::ConfigError> for OpsError {
+    fn from(e: config::ConfigError) -> Self {
+        OpsError::Config(Box::new(e))
+    }
+}
+
+// Boxed: a plan error is large, and every operation returns this type.
+impl From<agx_installer::plan::PlanError> for OpsError {
+    fn from(e: agx_installer::plan::PlanError) -> Self {
+        OpsError::Plan(Box::new(e))
+    }
+}
+
+impl agx_core::error::Hint for OpsError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            OpsError::Store(e) => e.hint(),
+            OpsError::Filter(e) => e.hint(),
+            OpsError::Profile(e) => e.hint(),
+            OpsError::Serve(e) => e.hint(),
+            OpsError::SkillCopy(e) => e.as_ref().hint(),
+            OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
+                Some("the package has no skills; `agx list --skills` lists installed ones".into())
+            }
+            OpsError::NoSuchSkill { known, .. } => {
+                Some(format!("its skills: {}", known.join(", ")))
+            }
+            OpsError::SkillPackageMissing { package } => {
+                Some(format!("install it first: `agx install {package}`"))
+            }
+            OpsError::NoSkillClient { .. } => Some(format!(
+                "name one of {} or `all`",
+                agx_model::skills::folders::SKILL_CLIENTS.join(", ")
+            )),
+            OpsError::Index(e) => e.hint(),
+            OpsError::Plan(e) => e.hint(),
+            OpsError::Name(e) => e.hint(),
+            OpsError::Clients(e) => e.hint(),
+            OpsError::Records(e) => e.hint(),
+            OpsError::InUse(e) => e.hint(),
+            OpsError::ServerLookup(e) => e.hint(),
+            OpsError::Config(e) => e.hint(),
+            OpsError::Entry(e) => e.hint(),
+            OpsError::NoBinary(_) => None,
+            OpsError::NoEntry { .. } => {
+                Some("`agx clients` lists the agx entries of every client".into())
+            }
+            OpsError::NotASpec { source } => Some(format!(
+                "expected {}, or the path of a package folder or .tar.gz file",
+                source.expected_form()
+            )),
+            OpsError::NotAPackage { not_a_name, .. } => Some(if *not_a_name {
+                "give the path of a package folder (with agx.toml) or a .tar.gz made by `agx pack`, or a package name such as `acme/weather`".into()
+            } else {
+                "give the path of a package folder (with agx.toml) or a .tar.gz made by `agx pack`"
+                    .into()
+            }),
+            OpsError::NotATarget { .. } => Some(
+                "expected a package (`acme/weather`) or a server (`acme/weather/forecast`)".into(),
+            ),
+            OpsError::Unknown { name } => Some(format!(
+                "check the spelling (`agx search {}`) or the registry (--registry)",
+                name.name()
+            )),
+            OpsError::NoSuchServer { known, .. } => Some(if known.is_empty() {
+                "this package declares no servers".to_string()
+            } else {
+                format!("its servers: {}", known.join(", "))
+            }),
+        }
+    }
+}
+
+pub type OpsResult<T> = Result<T, OpsError>;

@@ -1,0 +1,38 @@
+//! The one call that puts a lock's packages into the store, held by the project's root.
+
+use std::path::Path;
+
+use crate::locked::{self, LockedInstallReport};
+use crate::{Context, OpsError};
+use agx_project::LockedPackage;
+
+/// The lock's packages as the store's locked install takes them.
+fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
+    packages
+        .iter()
+        .map(|p| locked::LockedPackage {
+            name: p.name.clone(),
+            version: p.version.clone(),
+            source: p.source.clone(),
+            sha256: p.sha256.clone(),
+            integrity: p.integrity.clone(),
+            dependencies: p.dependencies.clone(),
+        })
+        .collect()
+}
+
+/// Install `packages` at exactly their locked versions and make the project in `project`
+/// hold exactly them (versions it held before stay until `agx gc`, or while another root
+/// holds them).
+pub fn install_locked_packages(
+    ctx: &Context,
+    project: &Path,
+    packages: &[LockedPackage],
+) -> Result<LockedInstallReport, OpsError> {
+    locked::install_locked(ctx, project, &for_store(packages))
+}
+
+/// Whether every package is installed and the project's root holds exactly them.
+pub fn locked_packages_synced(ctx: &Context, project: &Path, packages: &[LockedPackage]) -> bool {
+    locked::is_synced(ctx, project, &for_store(packages))
+}

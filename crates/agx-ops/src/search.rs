@@ -1,0 +1,168 @@
+//! Rank what the registries offer for a query (discovery: reads index metadata only): the
+//! catalog of each agx index and the server list of each MCP registry, from every
+//! configured source (or the one `--registry` names).
+
+use std::borrow::Cow;
+use std::cmp::Reverse;
+
+use super::{Context, OpsResult};
+use agx_sources::index::marketplace::PluginSummary;
+use agx_sources::index::mcp_registry::{self, ServerSummary};
+use agx_sources::index::{AnyRegistry, Catalog, SourceKind, search};
+
+/// Everything searched, by source; [`Searched::hits`] ranks it.
+pub struct Searched {
+    pub query: String,
+    /// Where we looked (URLs or folders), in configuration order.
+    pub registries: Vec<String>,
+    /// The configured name of each of `registries` (`None` for a `--registry` location).
+    pub names: Vec<Option<String>>,
+    catalogs: Vec<(String, Catalog)>,
+    servers: Vec<(String, Vec<ServerSummary>)>,
+    plugins: Vec<(String, Vec<PluginSummary>)>,
+}
+
+/// One match, from an agx index or an MCP registry.
+pub enum Found<'a> {
+    Package {
+        hit: search::Hit<'a>,
+        registry: &'a str,
+    },
+    Server {
+        server: &'a ServerSummary,
+        registry: &'a str,
+        score: u32,
+        matched: Vec<String>,
+    },
+    /// A plugin of a Claude-format marketplace (`agx install PLUGIN@SOURCE`).
+    Plugin {
+        plugin: &'a PluginSummary,
+        registry: &'a str,
+        score: u32,
+        matched: Vec<String>,
+    },
+}
+
+impl Found<'_> {
+    pub fn kind(&self) -> SourceKind {
+        match self {
+            Found::Package { .. } => SourceKind::AgxIndex,
+            Found::Server { .. } => SourceKind::McpRegistry,
+            Found::Plugin { .. } => SourceKind::ClaudeMarketplace,
+        }
+    }
+
+    pub fn score(&self) -> u32 {
+        match self {
+            Found::Package { hit, .. } => hit.score,
+            Found::Server { score, .. } | Found::Plugin { score, .. } => *score,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Found::Package { hit, .. } => hit.entry.name.to_string(),
+            Found::Server { server, .. } => server.name.clone(),
+            Found::Plugin { plugin, .. } => plugin.name.clone(),
+        }
+    }
+}
+
+impl Searched {
+    /// What to call the registry at `url` in a result: its configured name, else the URL.
+    pub fn label<'a>(&'a self, url: &'a str) -> &'a str {
+        self.registries
+            .iter()
+            .zip(&self.names)
+            .find(|(registry, _)| registry.as_str() == url)
+            .and_then(|(_, name)| name.as_deref())
+            .unwrap_or(url)
+    }
+
+    /// Matching packages and servers, best first (ties by name).
+    pub fn hits(&self) -> Vec<Found<'_>> {
+        let words = search::query_words(&self.query);
+        let mut found: Vec<Found> = Vec::new();
+        for (registry, catalog) in &self.catalogs {
+            found.extend(
+                search::search(&catalog.packages, &self.query)
+                    .into_iter()
+                    .map(|hit| Found::Package { hit, registry }),
+            );
+        }
+        for (registry, servers) in &self.servers {
+            for server in servers {
+                let name = server.name.to_lowercase();
+                let short = name.rsplit('/').next().unwrap_or(&name);
+                let description = match &server.title {
+                    Some(title) => Cow::Owned(format!("{title} {}", server.description)),
+                    None => Cow::Borrowed(server.description.as_str()),
+                };
+                if let Some((score, matched)) =
+                    search::score_text(&name, short, &description, &[], &words)
+                {
+                    found.push(Found::Server {
+                        server,
+                        registry,
+                        score,
+                        matched,
+                    });
+                }
+            }
+        }
+        for (registry, plugins) in &self.plugins {
+            for plugin in plugins {
+                let name = plugin.name.to_lowercase();
+                let description = plugin.description.as_deref().unwrap_or_default();
+                // Its servers and skills match as keywords do.
+                let items: Vec<(&str, String, String)> = plugin
+                    .servers
+                    .iter()
+                    .map(|s| ("server", s.to_lowercase(), String::new()))
+                    .chain(
+                        (plugin.skills.iter()).map(|s| ("skill", s.to_lowercase(), String::new())),
+                    )
+                    .collect();
+                if let Some((score, matched)) =
+                    search::score_text(&name, &name, description, &items, &words)
+                {
+                    found.push(Found::Plugin {
+                        plugin,
+                        registry,
+                        score,
+                        matched,
+                    });
+                }
+            }
+        }
+        // Each name is built once, not at every comparison (a broad query ranks thousands).
+        found.sort_by_cached_key(|f| (Reverse(f.score()), f.name()));
+        found
+    }
+}
+
+pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
+    let mut searched = Searched {
+        query: query.to_string(),
+        registries: Vec::new(),
+        names: Vec::new(),
+        catalogs: Vec::new(),
+        servers: Vec::new(),
+        plugins: Vec::new(),
+    };
+    for (name, registry) in agx_sources::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+        let source = registry.source().to_string();
+        searched.registries.push(source.clone());
+        searched.names.push(name);
+        match registry {
+            AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
+            AnyRegistry::Mcp(registry) => searched
+                .servers
+                .push((source, mcp_registry::list_all(&registry)?)),
+            AnyRegistry::Marketplace(marketplace) => {
+                searched.plugins.push((source, marketplace.plugins()?))
+            }
+        }
+    }
+    Ok(searched)
+}

@@ -1,0 +1,322 @@
+//! `agx install-skill` and `agx uninstall-skill`: copy an installed package's skill into the
+//! skills folders of one client or all of them, or remove agx's copies, under the lock of
+//! `clients-v1.toml`, which records each copy (docs/skills.md).
+
+use std::path::{Path, PathBuf};
+
+use super::{Context, OpsError, OpsResult};
+use agx_clients::records::Records;
+use agx_core::name::QualifiedName;
+use agx_model::skills::copies::{self, CopyOutcome};
+use agx_model::skills::folders::{self, FolderChoice, SKILL_CLIENTS};
+
+/// Which skills folders: the clients, user or project, shared or own folders.
+#[derive(Debug, Clone)]
+pub struct SkillPlace<'a> {
+    /// A client id of [`SKILL_CLIENTS`], or `all`.
+    pub client: &'a str,
+    /// The project folder; `None` for the user's folders under the home folder.
+    pub project: Option<&'a Path>,
+    pub folder: FolderChoice,
+}
+
+/// One copy's change.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SkillChange {
+    pub path: PathBuf,
+    pub outcome: CopyOutcome,
+}
+
+impl SkillPlace<'_> {
+    /// The skills folders, in order, without repeats.
+    fn folders(&self) -> OpsResult<Vec<PathBuf>> {
+        let clients: Vec<&str> = if self.client == "all" {
+            SKILL_CLIENTS.to_vec()
+        } else if SKILL_CLIENTS.contains(&self.client) {
+            vec![self.client]
+        } else {
+            return Err(OpsError::NoSkillClient {
+                client: self.client.to_string(),
+            });
+        };
+        let base = match self.project {
+            Some(project) => std::path::absolute(project).map_err(agx_store::StoreError::Io)?,
+            None => {
+                agx_clients::HostEnv::current()
+                    .ok_or(agx_clients::ClientError::NoHome)?
+                    .home
+            }
+        };
+        Ok(folders::folders(
+            &base,
+            &clients,
+            self.project.is_some(),
+            self.folder,
+        ))
+    }
+}
+
+/// Copy the skill `skill` (`publisher/package/skill`) of an installed package into every
+/// folder of `place`. Stops at the first folder it may not write; copies already made stay
+/// recorded.
+pub fn install_skill(
+    ctx: &Context,
+    place: &SkillPlace<'_>,
+    skill: &str,
+    force: bool,
+) -> OpsResult<Vec<SkillChange>> {
+    let skill = QualifiedName::parse(skill)?;
+    let store = ctx.store();
+    let installed =
+        store
+            .installed(&skill.package)?
+            .ok_or_else(|| OpsError::SkillPackageMissing {
+                package: skill.package.clone(),
+            })?;
+    let skills = &installed.receipt.extension.skills;
+    if !skills.iter().any(|s| s.name == skill.item.as_str()) {
+        return Err(OpsError::NoSuchSkill {
+            package: format!("{} {}", skill.package, installed.version),
+            skill: skill.item.to_string(),
+            known: skills
+                .iter()
+                .map(|s| format!("{}/{}", skill.package, s.name))
+                .collect(),
+        });
+    }
+    let source = installed
+        .dir
+        .join(agx_model::manifest::load::SKILLS_FOLDER)
+        .join(skill.item.as_str());
+    let folders = place.folders()?;
+    // Hashed once for every folder it is copied to.
+    let hash =
+        agx_model::skills::tree_hash::hash(&source).map_err(|e| copies::CopyError::Copy {
+            path: source.clone(),
+            source: e,
+        })?;
+    with_records(ctx, |records| {
+        let mut changes = Vec::new();
+        for folder in &folders {
+            let dest = folder.join(skill.item.as_str());
+            // A cloned repository cannot make agx write outside it through a link.
+            if let Some(project) = place.project
+                && let Err(e) = confined(project, &dest)
+            {
+                return (changes, Err(e));
+            }
+            let outcome = copies::install_hashed(
+                &mut records.skills,
+                &skill,
+                &installed.version,
+                (&source, &hash),
+                &dest,
+                force,
+            );
+            match outcome {
+                Ok(outcome) => changes.push(SkillChange {
+                    path: dest,
+                    outcome,
+                }),
+                Err(e) => return (changes, Err(e.into())),
+            }
+        }
+        (changes, Ok(()))
+    })
+}
+
+fn confined(project: &Path, dest: &Path) -> OpsResult<()> {
+    let project = std::path::absolute(project).map_err(agx_store::StoreError::Io)?;
+    Ok(agx_clients::check_confined_in(&project, dest)?)
+}
+
+/// Remove agx's copies of `skill` from every folder of `place`.
+pub fn uninstall_skill(
+    ctx: &Context,
+    place: &SkillPlace<'_>,
+    skill: &str,
+    force: bool,
+) -> OpsResult<Vec<SkillChange>> {
+    let skill = QualifiedName::parse(skill)?;
+    let folders = place.folders()?;
+    with_records(ctx, |records| {
+        let mut changes = Vec::new();
+        for folder in &folders {
+            let dest = folder.join(skill.item.as_str());
+            // With `all`, a folder that never held the skill is simply skipped.
+            let recorded = records.skills.iter().any(|c| c.path == dest);
+            if place.client == "all" && !recorded && !dest.exists() {
+                continue;
+            }
+            match copies::uninstall(&mut records.skills, &skill, &dest, force) {
+                Ok(outcome) => changes.push(SkillChange {
+                    path: dest,
+                    outcome,
+                }),
+                Err(e) => return (changes, Err(e.into())),
+            }
+        }
+        (changes, Ok(()))
+    })
+}
+
+/// Run `change` on the records under their lock and save them, also when it failed part
+/// way: the copies it made are on disk and must stay recorded.
+fn with_records(
+    ctx: &Context,
+    change: impl FnOnce(&mut Records) -> (Vec<SkillChange>, OpsResult<()>),
+) -> OpsResult<Vec<SkillChange>> {
+    let path = ctx.paths.clients_file();
+    let _lock = Records::lock(&path)?;
+    let mut records = Records::load(&path)?;
+    let before = records.skills.clone();
+    let (changes, result) = change(&mut records);
+    if records.skills != before {
+        records.save(&path)?;
+    }
+    result.map(|()| changes)
+}
+
+/// What [`remove_copies_of`] did.
+#[derive(Debug, Default)]
+pub struct UninstalledCopies {
+    /// Copies removed (or already gone), with their records.
+    pub removed: Vec<(copies::SkillCopy, CopyOutcome)>,
+    /// Copies edited by hand: left in place and recorded, for the user to decide.
+    pub kept: Vec<copies::SkillCopy>,
+}
+
+/// After `agx uninstall`: remove the copies `install-skill` made of the skills of
+/// `packages` (a project's copies follow its lock, which still holds its version).
+pub fn remove_copies_of(
+    ctx: &Context,
+    packages: &[agx_core::name::PackageName],
+) -> OpsResult<UninstalledCopies> {
+    let path = ctx.paths.clients_file();
+    let mut done = UninstalledCopies::default();
+    if !path.exists() {
+        return Ok(done);
+    }
+    let _lock = Records::lock(&path)?;
+    let mut records = Records::load(&path)?;
+    let before = records.skills.clone();
+    let mut result = Ok(());
+    let ours: Vec<copies::SkillCopy> = records
+        .skills
+        .iter()
+        .filter(|c| c.project.is_none() && packages.contains(&c.skill.package))
+        .cloned()
+        .collect();
+    for copy in ours {
+        match copies::uninstall(&mut records.skills, &copy.skill, &copy.path, false) {
+            Ok(outcome) => done.removed.push((copy, outcome)),
+            Err(copies::CopyError::HandEdited { .. }) => done.kept.push(copy),
+            Err(e) => {
+                result = Err(e.into());
+                break;
+            }
+        }
+    }
+    if records.skills != before {
+        records.save(&path)?;
+    }
+    result.map(|()| done)
+}
+
+/// A recorded copy and how it looks now (for `agx clients`).
+#[derive(Debug, Clone)]
+pub struct CopyStatus {
+    pub copy: copies::SkillCopy,
+    pub state: copies::CopyState,
+    /// The skill's package is installed (for a project's copy: the version it copied).
+    pub package_installed: bool,
+}
+
+/// Every skill copy agx recorded, in record order.
+pub fn recorded_copies(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<CopyStatus>> {
+    let records = Records::load(&paths.clients_file())?;
+    let store = agx_store::Store::open(paths);
+    Ok(records
+        .skills
+        .into_iter()
+        .map(|copy| CopyStatus {
+            state: copies::state(&copy),
+            // A project's copy comes from the version its lock holds.
+            package_installed: match copy.project {
+                Some(_) => store.has_version(&copy.skill.package, &copy.version, None),
+                None => matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            },
+            copy,
+        })
+        .collect())
+}
+
+/// After an update: bring every recorded copy whose package now has another version up to
+/// that version, atomically per copy. An edited copy is left as it is, with a warning.
+pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
+    let store = ctx.store();
+    let path = ctx.paths.clients_file();
+    if !path.exists() {
+        return Ok(());
+    }
+    let (changes, result) = {
+        let _lock = Records::lock(&path)?;
+        let mut records = Records::load(&path)?;
+        let mut changes = Vec::new();
+        let mut result = Ok(());
+        for i in 0..records.skills.len() {
+            let copy = records.skills[i].clone();
+            // A project's copy follows its lock: `agx sync` there moves it.
+            if copy.project.is_some() {
+                continue;
+            }
+            let Ok(Some(installed)) = store.installed(&copy.skill.package) else {
+                continue;
+            };
+            let source = installed
+                .dir
+                .join(agx_model::manifest::load::SKILLS_FOLDER)
+                .join(copy.skill.item.as_str());
+            if installed.version == copy.version || !source.is_dir() {
+                continue;
+            }
+            if copies::state(&copy) == copies::CopyState::HandEdited {
+                ctx.reporter.warn(&format!(
+                    "{} at {} was edited by hand; left at {} (`agx install-skill CLIENT {} --force` updates it)",
+                    copy.skill,
+                    copy.path.display(),
+                    copy.version,
+                    copy.skill
+                ));
+                continue;
+            }
+            match copies::install(
+                &mut records.skills,
+                &copy.skill,
+                &installed.version,
+                &source,
+                &copy.path,
+                false,
+            ) {
+                Ok(_) => changes.push(format!(
+                    "{} {} in {}",
+                    copy.skill,
+                    installed.version,
+                    copy.path.display()
+                )),
+                Err(e) => {
+                    result = Err(e.into());
+                    break;
+                }
+            }
+        }
+        if !changes.is_empty() {
+            records.save(&path)?;
+        }
+        (changes, result)
+    };
+    for change in changes {
+        ctx.reporter.status("Refreshed", &change);
+    }
+    result
+}

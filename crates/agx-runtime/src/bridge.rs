@@ -1,0 +1,272 @@
+//! A remote MCP server (Streamable HTTP) served on stdio: `agx serve` reads the client's
+//! JSON-RPC messages from stdin and hands each, unchanged, to rmcp's Streamable HTTP client
+//! transport; whatever the remote sends (responses, its own requests such as sampling and
+//! elicitation, notifications such as progress) goes back to stdout. The configured headers
+//! (secrets included) are added to every HTTP request and never logged.
+//!
+//! A remote that cannot be reached or fails answers each request of the client with a
+//! JSON-RPC error naming the URL, so the client shows why instead of waiting.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, Transport};
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+
+use super::ServeError;
+use super::assemble::WrappedServer;
+use super::filtered::{FromClient, Rewriter};
+use super::stdio::PARSE_ERROR;
+use agx_model::settings::{Redactor, placeholders};
+
+/// The JSON-RPC error code of a failed remote (implementation-defined server error range).
+pub const REMOTE_FAILED: i32 = -32000;
+
+/// A remote's URL with settings substituted. It may carry secret values (`?key=${settings.token}`),
+/// so it only displays with them redacted; the resolved text goes to the HTTP client alone.
+#[derive(Clone)]
+pub struct RemoteUrl {
+    resolved: String,
+    shown: String,
+}
+
+impl RemoteUrl {
+    fn new(resolved: String, redactor: &Redactor) -> RemoteUrl {
+        let shown = redactor.redact(&resolved).into_owned();
+        RemoteUrl { resolved, shown }
+    }
+}
+
+impl std::fmt::Display for RemoteUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl std::fmt::Debug for RemoteUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.shown, f)
+    }
+}
+
+/// Where the bridge sends what it reads: the URL and headers with settings substituted, and
+/// the server's secret values, which every message about the remote is redacted of (an HTTP
+/// client's errors carry the URL whole).
+#[derive(Clone)]
+pub struct Remote {
+    pub url: RemoteUrl,
+    headers: Vec<(String, String)>,
+    redactor: Redactor,
+}
+
+// Headers may carry secrets: never print them.
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("Remote")
+            .field("url", &self.url)
+            .field("headers", &names)
+            .finish()
+    }
+}
+
+impl Remote {
+    /// The remote of a server declared with `url`, settings substituted. A header whose
+    /// setting has no value is left out; a URL whose setting has none is an error.
+    pub fn of(
+        w: &WrappedServer,
+        url: &str,
+        headers: &BTreeMap<String, String>,
+    ) -> Result<Remote, ServeError> {
+        let Some(expanded) = placeholders::expand(url, &w.settings) else {
+            let keys = placeholders::references(url).join(", ");
+            return Err(ServeError::Remote {
+                server: w.server.to_string(),
+                detail: format!("its url needs settings that have no value ({keys})"),
+            });
+        };
+        let redactor = Redactor::new(w.settings.secret_values().map(str::to_string));
+        Ok(Remote {
+            url: RemoteUrl::new(expanded, &redactor),
+            headers: placeholders::expand_pairs(headers, &w.settings),
+            redactor,
+        })
+    }
+
+    /// `text` (an error about this remote) without the server's secret values.
+    pub(super) fn redact(&self, text: &str) -> String {
+        self.redactor.redact(text).into_owned()
+    }
+
+    pub(super) fn transport(
+        &self,
+    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
+        let mut custom = HashMap::new();
+        for (name, value) in &self.headers {
+            let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| format!("header name `{name}` is not a valid HTTP header name"))?;
+            let mut value = reqwest::header::HeaderValue::from_str(value).map_err(|_| {
+                format!("the value of header `{name}` is not a valid HTTP header value")
+            })?;
+            value.set_sensitive(true);
+            custom.insert(name, value);
+        }
+        // reqwest is built without a default TLS provider; installing one twice fails
+        // harmlessly.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url.resolved.as_str())
+            .custom_headers(custom);
+        Ok(StreamableHttpClientTransport::with_client(
+            reqwest::Client::new(),
+            config,
+        ))
+    }
+}
+
+/// Bridge stdin/stdout to `remote` until the client closes stdin, through a filter's
+/// `rewriter` when the server has one.
+pub async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), ServeError> {
+    let stdin = BufReader::new(tokio::io::stdin());
+    let stdout = tokio::io::stdout();
+    run(remote, rewriter, stdin, stdout).await;
+    Ok(())
+}
+
+/// The bridge loop over any reader and writer (stdio in production, pipes in tests).
+pub async fn run<R, W>(remote: Remote, mut rewriter: Option<Rewriter>, reader: R, mut writer: W)
+where
+    R: tokio::io::AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut lines = reader.lines();
+    let mut state = match remote.transport() {
+        Ok(transport) => Link::Up(Box::new(transport)),
+        Err(detail) => Link::Down(remote.redact(&detail)),
+    };
+    // Requests the remote has not answered yet: each gets an error if it goes away.
+    let mut pending: HashSet<RequestId> = HashSet::new();
+    loop {
+        let from_remote = async {
+            match &mut state {
+                Link::Up(t) => t.receive().await,
+                Link::Down(_) => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            line = lines.next_line() => {
+                let Ok(Some(line)) = line else { break };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let line = match &mut rewriter {
+                    Some(r) => match serde_json::from_str::<serde_json::Value>(&line) {
+                        Ok(message) => match r.from_client(message) {
+                            FromClient::Forward(message) => message.to_string(),
+                            FromClient::Reply(reply) => {
+                                write_line(&mut writer, &reply).await;
+                                continue;
+                            }
+                        },
+                        Err(_) => line,
+                    },
+                    None => line,
+                };
+                let message: ClientJsonRpcMessage = match serde_json::from_str(&line) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let reply = serde_json::json!({"jsonrpc": "2.0", "id": null,
+                            "error": {"code": PARSE_ERROR, "message": format!("not a JSON-RPC message: {e}")}});
+                        write_line(&mut writer, &reply).await;
+                        continue;
+                    }
+                };
+                let id = request_id(&message);
+                let sent = match &mut state {
+                    Link::Up(t) => t.send(message).await.map_err(|e| remote.redact(&e.to_string())),
+                    Link::Down(detail) => Err(detail.clone()),
+                };
+                match (sent, id) {
+                    (Ok(()), Some(id)) => { pending.insert(id); }
+                    (Ok(()), None) => {}
+                    (Err(detail), id) => {
+                        tracing::warn!("remote {} failed: {detail}", remote.url);
+                        if let Some(id) = id {
+                            write_line(&mut writer, &remote.failure(&detail, id)).await;
+                        }
+                        state = Link::Down(detail);
+                    }
+                }
+            }
+            message = from_remote => {
+                match message {
+                    Some(message) => {
+                        if let Some(id) = response_id(&message) {
+                            pending.remove(&id);
+                        }
+                        match &mut rewriter {
+                            Some(r) if r.awaits_lists() => match serde_json::to_value(&message) {
+                                Ok(value) => write_line(&mut writer, &r.from_server(value)).await,
+                                Err(_) => write_line(&mut writer, &message).await,
+                            },
+                            _ => write_line(&mut writer, &message).await,
+                        }
+                    }
+                    None => {
+                        let detail = "the connection to the remote server ended".to_string();
+                        tracing::warn!("remote {}: {detail}", remote.url);
+                        for id in pending.drain() {
+                            write_line(&mut writer, &remote.failure(&detail, id)).await;
+                        }
+                        state = Link::Down(detail);
+                    }
+                }
+            }
+        }
+    }
+    if let Link::Up(mut t) = state {
+        let _ = t.close().await;
+    }
+}
+
+/// The HTTP side: working, or failed with the reason every later request is told.
+enum Link {
+    Up(Box<StreamableHttpClientTransport<reqwest::Client>>),
+    Down(String),
+}
+
+fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        ClientJsonRpcMessage::Request(r) => Some(r.id.clone()),
+        _ => None,
+    }
+}
+
+fn response_id(message: &ServerJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        ServerJsonRpcMessage::Response(r) => Some(r.id.clone()),
+        ServerJsonRpcMessage::Error(e) => e.id.clone(),
+        _ => None,
+    }
+}
+
+impl Remote {
+    /// The client's error for request `id`, redacted whole.
+    fn failure(&self, detail: &str, id: RequestId) -> ServerJsonRpcMessage {
+        let message = format!("the remote MCP server at {} failed: {detail}", self.url);
+        ServerJsonRpcMessage::error(
+            ErrorData::new(ErrorCode(REMOTE_FAILED), self.redact(&message), None),
+            Some(id),
+        )
+    }
+}
+
+async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, message: &impl serde::Serialize) {
+    let Ok(mut line) = serde_json::to_vec(message) else {
+        return;
+    };
+    line.push(b'\n');
+    // A client that closed stdout is gone; the next read of stdin ends the loop.
+    let _ = writer.write_all(&line).await;
+    let _ = writer.flush().await;
+}

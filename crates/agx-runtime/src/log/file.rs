@@ -1,0 +1,87 @@
+//! A server's log file, bounded in size: past [`LOG_FILE_CAP`] it moves to `<name>.log.1`
+//! (replacing an older one) and a new file starts.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Above this size the log file is moved to `<name>.log.1` and a new one started.
+pub const LOG_FILE_CAP: u64 = 1024 * 1024;
+
+pub(super) struct LogFile {
+    path: PathBuf,
+    file: File,
+    written: u64,
+}
+
+impl LogFile {
+    /// Open (creating the folder) for appending; `None` when that is not possible, since a
+    /// server without a log file still serves.
+    pub(super) fn open(path: &Path) -> Option<LogFile> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).ok()?;
+        }
+        let written = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let mut log = LogFile {
+            path: path.to_path_buf(),
+            file: append(path).ok()?,
+            written,
+        };
+        if written >= LOG_FILE_CAP {
+            log.rotate();
+        }
+        Some(log)
+    }
+
+    /// Keep one previous file: `x.log` becomes `x.log.1`, replacing an older one.
+    fn rotate(&mut self) {
+        let mut old = self.path.clone().into_os_string();
+        old.push(".1");
+        let _ = std::fs::rename(&self.path, &old);
+        if let Ok(f) = append(&self.path) {
+            self.file = f;
+            self.written = 0;
+        }
+    }
+}
+
+fn append(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+/// Each write is one log line (see `lossy`), so rotation never splits a line.
+impl Write for LogFile {
+    fn write(&mut self, line: &[u8]) -> std::io::Result<usize> {
+        if self.written + line.len() as u64 > LOG_FILE_CAP {
+            self.rotate();
+        }
+        self.file.write_all(line)?;
+        self.written += line.len() as u64;
+        Ok(line.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stays_under_cap_and_keeps_one_previous() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/s.log");
+        let mut log = LogFile::open(&path).unwrap();
+        let line = format!("{}\n", "x".repeat(999));
+        for _ in 0..3000 {
+            log.write_all(line.as_bytes()).unwrap();
+        }
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size <= LOG_FILE_CAP, "log is {size} bytes");
+        assert!(size > 0);
+        let previous = std::fs::metadata(dir.path().join("logs/s.log.1")).unwrap();
+        assert!(previous.len() <= LOG_FILE_CAP);
+    }
+}

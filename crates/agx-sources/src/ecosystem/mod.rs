@@ -1,0 +1,808 @@
+//! Packages from other ecosystems (npm, PyPI, OCI images, MCPB bundles) provisioned into
+//! ordinary agx package folders: resolve the exact version, install it without running
+//! package code (npm with `--ignore-scripts`, PyPI from wheels only, a bundle unpacked by
+//! agx), find its launch command, and write an `agx.toml` declaring one wrapped server. The
+//! store then commits the folder like any other package, so `list`, `info`, `serve` and
+//! `uninstall` need nothing special. See docs/ecosystem.md.
+
+mod entry_launch;
+mod entry_package;
+pub mod latest;
+pub mod mcpb;
+mod npm;
+pub mod oci;
+mod pypi;
+pub mod registry_entry;
+
+pub use agx_store::EntryOrigin;
+pub(crate) use npm::pack as npm_pack;
+pub use registry_entry::{EntryError, EntrySpec, LockedEntry, Prefer};
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use agx_core::name::{ItemName, NameError, PackageName};
+
+/// The ecosystems agx provisions packages from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ecosystem {
+    Npm,
+    Pypi,
+    /// A container image; the spec's version is its tag or digest.
+    Oci,
+    /// An MCPB bundle, already on this machine and checked against its sha256
+    /// ([`mcpb::fetch`]).
+    Mcpb(mcpb::BundleFile),
+}
+
+impl Ecosystem {
+    /// The spec prefix (`npm:`) and the publisher part of agx package names (`npm/…`).
+    pub fn prefix(&self) -> &'static str {
+        match self {
+            Ecosystem::Npm => "npm",
+            Ecosystem::Pypi => "pypi",
+            Ecosystem::Oci => "oci",
+            Ecosystem::Mcpb(_) => "mcpb",
+        }
+    }
+}
+
+/// `npm:<name>[@version]` or `pypi:<name>[==version]` as typed on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EcosystemSpec {
+    pub ecosystem: Ecosystem,
+    /// The agx package name (`npm/@scope/x`, `pypi/mcp-server-time`).
+    pub name: PackageName,
+    /// The version or requirement as the ecosystem writes it (`1.2.3`, `^1`, `2025.1.1`).
+    pub version: Option<String>,
+}
+
+impl EcosystemSpec {
+    /// Parse a spec; `None` when `arg` has no ecosystem prefix.
+    pub fn parse(arg: &str) -> Option<Result<EcosystemSpec, NameError>> {
+        let (ecosystem, rest) = if let Some(rest) = arg.strip_prefix("npm:") {
+            // `@scope/x@1`: the version separator is the last `@` after the first character.
+            let split = rest[1.min(rest.len())..].rfind('@').map(|i| i + 1);
+            let (name, version) = match split {
+                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+                None => (rest, None),
+            };
+            (Ecosystem::Npm, (name, version))
+        } else if let Some(rest) = arg.strip_prefix("pypi:") {
+            let (name, version) = match rest.split_once("==") {
+                Some((n, v)) => (n, Some(v)),
+                None => (rest, None),
+            };
+            (Ecosystem::Pypi, (name, version))
+        } else if let Some(rest) = arg.strip_prefix("oci:") {
+            let image = oci::split_reference(rest);
+            if let Err(reason) = oci::check_reference(&image) {
+                return Some(Err(NameError::Package {
+                    input: arg.to_string(),
+                    reason,
+                }));
+            }
+            let version = &rest[image.repository.len()..];
+            let version = version.strip_prefix(':').unwrap_or(version);
+            let version = version.strip_prefix('@').unwrap_or(version);
+            (
+                Ecosystem::Oci,
+                (image.repository, (!version.is_empty()).then_some(version)),
+            )
+        } else {
+            return None;
+        };
+        let (name, version) = rest;
+        let checked = match (&ecosystem, version) {
+            (Ecosystem::Npm, Some(v)) if !v.is_empty() => check_npm_version(v),
+            (Ecosystem::Pypi, Some(v)) if !v.is_empty() => check_pypi_version(v),
+            _ => Ok(()),
+        };
+        if let Err(reason) = checked {
+            return Some(Err(NameError::Package {
+                input: arg.to_string(),
+                reason,
+            }));
+        }
+        let parsed =
+            PackageName::parse(&format!("{}/{name}", ecosystem.prefix())).and_then(|name| {
+                match version {
+                    Some("") => Err(NameError::Package {
+                        input: arg.to_string(),
+                        reason: "the version after the separator is empty".into(),
+                    }),
+                    _ => Ok(EcosystemSpec {
+                        ecosystem,
+                        name,
+                        version: version.map(str::to_string),
+                    }),
+                }
+            });
+        Some(parsed)
+    }
+
+    /// The package's name in its own ecosystem (`@scope/x`, `mcp-server-time`).
+    pub fn native_name(&self) -> String {
+        self.name.native_name()
+    }
+
+    /// An image's full reference (`ghcr.io/acme/x:1.2`, `x@sha256:…`, `x:1.2@sha256:…`);
+    /// the name alone for other ecosystems.
+    pub fn native_reference(&self) -> String {
+        let name = self.native_name();
+        match &self.version {
+            Some(v) if v.starts_with("sha256:") => format!("{name}@{v}"),
+            Some(v) => format!("{name}:{v}"),
+            None => name,
+        }
+    }
+}
+
+/// An npm spec's version part: a semver version or range (`1.2.3`, `^1`, `>=1 <2`) or a
+/// dist-tag (`latest`, `next`). npm would also take a URL, a `git+…` or `file:` spec or an
+/// alias, and fetch from any host, run git or read a local folder for it.
+fn check_npm_version(version: &str) -> Result<(), String> {
+    let dist_tag = version.starts_with(|c: char| c.is_ascii_alphabetic())
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    // The range parser skips what it does not know (`1 ; touch x` parses), so each word
+    // must look like a comparator first: operators, then a version or `x`/`*`.
+    let comparator = |word: &str| {
+        let rest = word.trim_start_matches(['<', '>', '=', '~', '^']);
+        let rest = rest.strip_prefix(['v', 'V']).unwrap_or(rest);
+        rest.starts_with(|c: char| c.is_ascii_digit() || matches!(c, 'x' | 'X' | '*'))
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '*'))
+    };
+    let words: Vec<&str> = version.split_whitespace().collect();
+    let range = !words.is_empty()
+        && words.iter().enumerate().all(|(i, word)| {
+            comparator(word)
+                || (matches!(*word, "||" | "-") && i > 0 && i + 1 < words.len())
+                || word.split("||").all(|w| w.is_empty() || comparator(w)) && !word.starts_with('|')
+        });
+    if dist_tag || (range && nodejs_semver::Range::parse(version).is_ok()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{version}` is not a semver version, range or dist-tag; agx installs npm packages \
+             from the npm registry only (e.g. `npm:name@1.2.3`, `npm:name@^1`, `npm:name@next`)"
+        ))
+    }
+}
+
+/// A PyPI spec's version part (after `==`): a PEP 440 version, or a prefix with `.*`. pip
+/// would read anything after it (`; marker`, `@ URL`) as more of the requirement.
+fn check_pypi_version(version: &str) -> Result<(), String> {
+    use std::str::FromStr;
+    let plain = version.trim() == version && !version.starts_with('-');
+    if plain && pep440_rs::VersionSpecifier::from_str(&format!("=={version}")).is_ok() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{version}` is not a PEP 440 version; give one like `pypi:name==1.2.3` (or \
+             `==1.2.*`), without markers, URLs or spaces"
+        ))
+    }
+}
+
+impl fmt::Display for EcosystemSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = match &self.ecosystem {
+            Ecosystem::Npm => "@",
+            Ecosystem::Pypi => "==",
+            Ecosystem::Oci => return write!(f, "oci:{}", self.native_reference()),
+            Ecosystem::Mcpb(bundle) => return f.write_str(&bundle.origin),
+        };
+        write!(f, "{}:{}", self.ecosystem.prefix(), self.native_name())?;
+        if let Some(v) = &self.version {
+            write!(f, "{sep}{v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What may run at install time; both default to nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProvisionOptions {
+    /// Run npm install scripts (`preinstall`, `postinstall`, …).
+    pub allow_scripts: bool,
+    /// Let pip build source distributions (which runs their build code).
+    pub allow_sdist: bool,
+    /// For an MCP registry entry: which of its packages or remotes to install.
+    pub prefer: Option<Prefer>,
+    /// Start each installed server that keeps a compile cache once, to fill it
+    /// (`agx_ops::warm`).
+    pub warm: bool,
+}
+
+/// A provisioned package folder in staging, ready for the store to commit.
+#[derive(Debug)]
+pub struct Provisioned {
+    /// The package folder (with the generated `agx.toml`).
+    pub dir: PathBuf,
+    pub version: semver::Version,
+    /// The exact spec installed: `npm:@scope/x@1.2.3`, `pypi:mcp-server-time==2025.9.25`.
+    pub exact: String,
+    /// Integrity of what was installed: npm's `integrity` of the package, or the sha256 of
+    /// every wheel (`name==version sha256:HEX`).
+    pub integrity: Vec<String>,
+    /// The MCP registry entry it was installed from, if any.
+    pub origin: Option<EntryOrigin>,
+    /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EcosystemError {
+    #[error("{what} is needed to install {spec} but was not found on PATH")]
+    MissingRuntime {
+        what: &'static str,
+        spec: String,
+        install: &'static str,
+    },
+    #[error("{spec}: {detail}")]
+    NotFound { spec: String, detail: String },
+    #[error("`{command}` failed for {spec}: {detail}")]
+    Failed {
+        spec: String,
+        command: String,
+        detail: String,
+    },
+    #[error("{spec}: {detail}")]
+    NoLaunch { spec: String, detail: String },
+    #[error("{spec}: version `{version}` cannot be written as a semver version")]
+    Version { spec: String, version: String },
+    /// A bundle agx refuses (a bad manifest, a missing file); `hint` says how to fix it.
+    #[error("{bundle}: {detail}")]
+    Bundle {
+        bundle: String,
+        detail: String,
+        hint: String,
+    },
+    #[error("{bundle}: the sha256 is {actual}, not the expected {expected}")]
+    Sha256Mismatch {
+        bundle: String,
+        expected: String,
+        actual: String,
+    },
+    #[error(transparent)]
+    Archive(#[from] agx_archive::ArchiveError),
+    #[error("cannot download {url}")]
+    Download {
+        url: String,
+        #[source]
+        source: Box<crate::index::IndexError>,
+    },
+    /// npm or pip ran past agx's download deadline and was killed, with what it started.
+    #[error("{spec}: `{command}` did not finish within {} s and was stopped", .deadline.as_secs_f64())]
+    Deadline {
+        spec: String,
+        command: String,
+        deadline: std::time::Duration,
+    },
+    /// A limit in the environment (`AGX_HTTP_DEADLINE`) that does not parse.
+    #[error(transparent)]
+    Limits(Box<crate::index::IndexError>),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+impl agx_core::error::Hint for EcosystemError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            EcosystemError::MissingRuntime { install, .. } => Some((*install).into()),
+            EcosystemError::NotFound { .. } => Some(
+                "check the spelling and the version (npm: `npm view <name> versions`; PyPI: https://pypi.org/project/<name>/)"
+                    .into(),
+            ),
+            EcosystemError::Failed { .. } => None,
+            EcosystemError::NoLaunch { .. } => Some(
+                "agx runs npm packages through a `bin` entry and PyPI packages through a console script; this package has none it can pick".into(),
+            ),
+            EcosystemError::Bundle { hint, .. } => Some(hint.clone()),
+            EcosystemError::Sha256Mismatch { .. } => Some(
+                "the file is not the one published: download it again, or check the sha256 you were given".into(),
+            ),
+            EcosystemError::Archive(agx_archive::ArchiveError::Unsafe { .. }) => Some(
+                "a bundle may hold only regular files and folders inside it; rebuild it with \
+                 `mcpb pack`, or ask its publisher for a clean one"
+                    .into(),
+            ),
+            EcosystemError::Archive(e) => agx_core::error::Hint::hint(e),
+            EcosystemError::Download { source, .. } => agx_core::error::Hint::hint(source.as_ref()),
+            EcosystemError::Deadline { .. } => Some(
+                "its registry did not answer in time (npm and pip retry an unreachable one for \
+                 minutes): check the network and npm's or pip's registry settings, or set \
+                 AGX_HTTP_DEADLINE (seconds, default 600) higher for a slow one"
+                    .into(),
+            ),
+            EcosystemError::Limits(source) => agx_core::error::Hint::hint(source.as_ref()),
+            EcosystemError::Version { .. } | EcosystemError::Io(_) => None,
+        }
+    }
+}
+
+/// Provision `spec` into a new folder under `stage`: nothing outside `stage` changes.
+pub fn provision(
+    spec: &EcosystemSpec,
+    stage: &Path,
+    options: ProvisionOptions,
+) -> Result<Provisioned, EcosystemError> {
+    let dir = stage.join("package");
+    fs_err::create_dir_all(&dir)?;
+    let (launch, extras) = match &spec.ecosystem {
+        Ecosystem::Npm => (
+            npm::provision(spec, &dir, options)?,
+            PackageExtras::default(),
+        ),
+        Ecosystem::Pypi => (
+            pypi::provision(spec, &dir, options)?,
+            PackageExtras::default(),
+        ),
+        Ecosystem::Oci => (oci::provision(spec, &dir)?, PackageExtras::default()),
+        Ecosystem::Mcpb(bundle) => mcpb::provision(spec, bundle, &dir)?,
+    };
+    write_package(spec, &dir, &launch, &extras)?;
+    Ok(Provisioned {
+        dir,
+        version: launch.version,
+        exact: launch.exact,
+        integrity: launch.integrity,
+        origin: None,
+        warnings: extras.warnings,
+    })
+}
+
+/// What an ecosystem provisioner found: the exact version and how to start the server.
+struct Launch {
+    version: semver::Version,
+    exact: String,
+    integrity: Vec<String>,
+    description: Option<String>,
+    /// The server's name (the bin or console script it runs).
+    server: ItemName,
+    /// Program and arguments, paths relative to the package folder.
+    command: Vec<String>,
+}
+
+/// What some ecosystems add to the generated package beyond [`Launch`] (a bundle's
+/// `user_config` settings and metadata).
+#[derive(Debug, Default)]
+pub struct PackageExtras {
+    /// `[extension.settings]`, keyed by setting key.
+    pub(crate) settings: toml::Table,
+    /// The server's description, when it says more than the package's.
+    pub(crate) server_description: Option<String>,
+    /// More `.agxignore` lines: folders of foreign files validation must not judge.
+    pub(crate) ignore: Vec<String>,
+    pub(crate) license: Option<String>,
+    pub(crate) homepage: Option<String>,
+    pub(crate) repository: Option<String>,
+    pub(crate) keywords: Vec<String>,
+    /// For the user, about what was read leniently (a bundle's string defaults).
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Write `agx.toml` and the one wrapped server's definition.
+fn write_package(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    launch: &Launch,
+    extras: &PackageExtras,
+) -> Result<(), EcosystemError> {
+    let description = launch
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
+    GeneratedPackage {
+        name: &spec.name,
+        version: &launch.version,
+        description: &description,
+        server: &launch.server,
+        launch: ServerLaunch::Command {
+            command: launch.command.clone(),
+            env: Default::default(),
+        },
+        settings: &[],
+        extras,
+    }
+    .write(dir)
+}
+
+/// How the one server of a generated package starts: a command run in the package folder,
+/// or a remote URL that `agx serve` bridges. Values may hold `${settings.KEY}`.
+#[derive(Debug, Clone)]
+pub enum ServerLaunch {
+    Command {
+        command: Vec<String>,
+        env: std::collections::BTreeMap<String, String>,
+    },
+    Remote {
+        url: String,
+        headers: std::collections::BTreeMap<String, String>,
+    },
+}
+
+/// An agx package written for a server from another ecosystem: `agx.toml` with its
+/// settings, and one server definition.
+pub struct GeneratedPackage<'a> {
+    pub name: &'a PackageName,
+    pub version: &'a semver::Version,
+    pub description: &'a str,
+    pub server: &'a ItemName,
+    pub launch: ServerLaunch,
+    pub settings: &'a [agx_model::settings::Setting],
+    pub extras: &'a PackageExtras,
+}
+
+impl GeneratedPackage<'_> {
+    pub fn write(&self, dir: &Path) -> Result<(), EcosystemError> {
+        let mut manifest = toml::toml! {
+            [package]
+            name = (self.name.to_string())
+            version = (self.version.to_string())
+            description = (self.description)
+
+            [extension]
+            servers = [(self.server.as_str())]
+        };
+        let extras = self.extras;
+        let package = manifest["package"].as_table_mut().expect("written above");
+        for (key, value) in [
+            ("license", &extras.license),
+            ("homepage", &extras.homepage),
+            ("repository", &extras.repository),
+        ] {
+            if let Some(value) = value {
+                package.insert(key.into(), value.clone().into());
+            }
+        }
+        if !extras.keywords.is_empty() {
+            package.insert("keywords".into(), extras.keywords.clone().into());
+        }
+        if !self.settings.is_empty() || !extras.settings.is_empty() {
+            let mut table = extras.settings.clone();
+            for setting in self.settings {
+                let mut value = toml::Table::try_from(setting)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+                value.remove("key");
+                table.insert(setting.key.clone(), value.into());
+            }
+            manifest["extension"]
+                .as_table_mut()
+                .expect("[extension] is a table")
+                .insert("settings".into(), table.into());
+        }
+        fs_err::write(dir.join("agx.toml"), manifest.to_string())?;
+        // The installed dependencies are npm's and pip's (or the bundle's), not agx package
+        // files: validation would refuse their links (`node_modules/.bin`, the venv's `lib64`).
+        let mut ignore = String::from("/node_modules/\n/venv/\n");
+        for line in &extras.ignore {
+            ignore.push_str(line);
+            ignore.push('\n');
+        }
+        fs_err::write(dir.join(".agxignore"), ignore)?;
+        let description = extras
+            .server_description
+            .as_deref()
+            .unwrap_or(self.description);
+        let mut server = toml::toml! {
+            name = (self.server.as_str())
+            description = (description)
+        };
+        match &self.launch {
+            ServerLaunch::Command { command, env } => {
+                server.insert("command".into(), command.clone().into());
+                if !env.is_empty() {
+                    server.insert("env".into(), toml::Value::try_from(env).expect("strings"));
+                }
+            }
+            ServerLaunch::Remote { url, headers } => {
+                server.insert("url".into(), url.clone().into());
+                if !headers.is_empty() {
+                    server.insert(
+                        "headers".into(),
+                        toml::Value::try_from(headers).expect("strings"),
+                    );
+                }
+            }
+        }
+        let servers = dir.join("agx").join("servers");
+        fs_err::create_dir_all(&servers)?;
+        fs_err::write(
+            servers.join(format!("{}.toml", self.server.as_str())),
+            server.to_string(),
+        )?;
+        Ok(())
+    }
+}
+
+/// Run `command` as [`std::process::Command::output`] does (stdin closed), for at most
+/// `AGX_HTTP_DEADLINE`, the deadline of agx's own downloads: npm and pip reach registries
+/// of their own and retry an unreachable one for minutes. At the deadline the command and
+/// every process it started are killed. A spawn error (a missing program) is returned as
+/// it is, for the caller to name.
+fn output_within_deadline(
+    spec: &EcosystemSpec,
+    command: &mut Command,
+) -> Result<Result<Output, std::io::Error>, EcosystemError> {
+    use agx_core::process_tree::spawn_tree;
+    use agx_model::manifest::probe::read_in_background;
+    use std::process::Stdio;
+    let deadline = crate::index::HttpLimits::from_env()
+        .map_err(|e| EcosystemError::Limits(Box::new(e)))?
+        .deadline;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = std::time::Instant::now();
+    let (mut child, tree) = match spawn_tree(command) {
+        Ok(spawned) => spawned,
+        Err(e) => return Ok(Err(e)),
+    };
+    let stdout = read_in_background(child.stdout.take());
+    let stderr = read_in_background(child.stderr.take());
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() >= deadline {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let Some(status) = status else {
+        tree.kill(&mut child);
+        let _ = child.wait();
+        let shown = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ");
+        return Err(EcosystemError::Deadline {
+            spec: spec.to_string(),
+            command: shown,
+            deadline,
+        });
+    };
+    Ok(Ok(Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }))
+}
+
+/// Run `program` with `args` (within the deadline of [`output_within_deadline`]); a
+/// missing program is `missing`, a failure keeps the last lines of its error output.
+fn run(
+    spec: &EcosystemSpec,
+    program: &str,
+    args: &[&str],
+    cwd: &Path,
+    missing: impl Fn() -> EcosystemError,
+) -> Result<Output, EcosystemError> {
+    let output = output_within_deadline(spec, Command::new(program).args(args).current_dir(cwd))?
+        .map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            missing()
+        } else {
+            e.into()
+        }
+    })?;
+    if output.status.success() {
+        Ok(output)
+    } else {
+        Err(EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("{program} {}", args.join(" ")),
+            detail: tail(&output.stderr),
+        })
+    }
+}
+
+/// The last few lines of a tool's error output, for an error message.
+fn tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let start = lines.len().saturating_sub(6);
+    lines[start..].join("\n")
+}
+
+/// A server name from a bin or script name: its characters outside the item-name alphabet
+/// become `-`.
+fn server_name(spec: &EcosystemSpec, raw: &str) -> Result<ItemName, EcosystemError> {
+    server_name_from(&spec.to_string(), raw)
+}
+
+/// [`server_name`] for what `what` names in errors.
+pub(crate) fn server_name_from(what: &str, raw: &str) -> Result<ItemName, EcosystemError> {
+    let cleaned: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    ItemName::parse(cleaned.trim_start_matches(['-', '.'])).map_err(|e| EcosystemError::NoLaunch {
+        spec: what.to_string(),
+        detail: e.to_string(),
+    })
+}
+
+/// A version as semver: PEP 440 and npm versions with fewer than three parts are padded
+/// (`1.0` → `1.0.0`), and a PEP 440 pre-release suffix becomes a semver one (`1.0rc1` →
+/// `1.0.0-rc1`).
+fn to_semver(spec: &EcosystemSpec, version: &str) -> Result<semver::Version, EcosystemError> {
+    if let Ok(v) = semver::Version::parse(version) {
+        return Ok(v);
+    }
+    let bad = || EcosystemError::Version {
+        spec: spec.to_string(),
+        version: version.to_string(),
+    };
+    let release_end = version
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(version.len());
+    let (release, suffix) = version.split_at(release_end);
+    let mut parts: Vec<&str> = release.split('.').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(bad());
+    }
+    while parts.len() < 3 {
+        parts.push("0");
+    }
+    let suffix = suffix.trim_start_matches(['.', '-', '_']);
+    let text = if suffix.is_empty() {
+        parts.join(".")
+    } else {
+        format!("{}-{suffix}", parts.join("."))
+    };
+    semver::Version::parse(&text).map_err(|_| bad())
+}
+
+impl From<EcosystemError> for agx_store::StoreError {
+    fn from(e: EcosystemError) -> Self {
+        agx_store::StoreError::Upstream(agx_core::error::Upstream::new(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(arg: &str) -> EcosystemSpec {
+        EcosystemSpec::parse(arg).expect("prefixed").expect("valid")
+    }
+
+    #[test]
+    fn npm_specs_split_the_version_after_the_scope() {
+        let s = spec("npm:@modelcontextprotocol/server-everything@2025.9.25");
+        assert_eq!(
+            s.name.to_string(),
+            "npm/@modelcontextprotocol/server-everything"
+        );
+        assert_eq!(s.native_name(), "@modelcontextprotocol/server-everything");
+        assert_eq!(s.version.as_deref(), Some("2025.9.25"));
+        let s = spec("npm:@scope/x");
+        assert_eq!(s.version, None);
+        assert_eq!(spec("npm:left-pad@^1").version.as_deref(), Some("^1"));
+    }
+
+    #[test]
+    fn pypi_specs_normalize_the_name() {
+        let s = spec("pypi:MCP_Server.Time==2025.9.25");
+        assert_eq!(s.name.to_string(), "pypi/mcp-server-time");
+        assert_eq!(s.to_string(), "pypi:mcp-server-time==2025.9.25");
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        assert!(EcosystemSpec::parse("acme/x").is_none());
+        assert!(EcosystemSpec::parse("npm:").unwrap().is_err());
+        assert!(EcosystemSpec::parse("npm:x@").unwrap().is_err());
+        assert!(EcosystemSpec::parse("npm:UPPER").unwrap().is_err());
+        assert!(EcosystemSpec::parse("pypi:a b").unwrap().is_err());
+    }
+
+    #[test]
+    fn npm_versions_are_semver_versions_ranges_or_dist_tags() {
+        for good in [
+            "1.2.3",
+            "^1",
+            "~1.2",
+            ">=1 <2",
+            "1.x",
+            "1.2.3 - 2.0.0",
+            "^1 || ^2",
+            "*",
+            "latest",
+            "next",
+            "beta",
+            "1.0.0-rc.1",
+        ] {
+            assert!(
+                EcosystemSpec::parse(&format!("npm:x@{good}"))
+                    .unwrap()
+                    .is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "https://evil.example/x.tgz",
+            "git+https://evil.example/x.git",
+            "git+ssh://git@evil.example:x.git",
+            "file:../x",
+            "github:user/repo",
+            "npm:other",
+            "user/repo#main",
+            "--registry=http://evil.example",
+            "-x",
+            "latest with space",
+            "1 ; touch x",
+        ] {
+            let err = EcosystemSpec::parse(&format!("npm:x@{bad}"))
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("is not a semver version, range or dist-tag"),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn pypi_versions_are_pep_440_versions() {
+        for good in [
+            "1.2.3",
+            "2025.9.25",
+            "1.0rc1",
+            "1!2.0",
+            "1.0.post1",
+            "1.0.dev3",
+            "1.2.*",
+        ] {
+            assert!(
+                EcosystemSpec::parse(&format!("pypi:x=={good}"))
+                    .unwrap()
+                    .is_ok(),
+                "{good}"
+            );
+        }
+        for bad in [
+            "1; touch x",
+            "1 ; python_version > '3'",
+            "1 @ https://evil.example/x.whl",
+            "--index-url=http://evil.example",
+            "-r",
+            " 1",
+            "latest",
+            ">=1",
+        ] {
+            let err = EcosystemSpec::parse(&format!("pypi:x=={bad}"))
+                .unwrap()
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("is not a PEP 440 version"),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn versions_become_semver() {
+        let s = spec("pypi:x");
+        assert_eq!(to_semver(&s, "2025.9.25").unwrap().to_string(), "2025.9.25");
+        assert_eq!(to_semver(&s, "1.0").unwrap().to_string(), "1.0.0");
+        assert_eq!(to_semver(&s, "1.0rc1").unwrap().to_string(), "1.0.0-rc1");
+        assert!(to_semver(&s, "1.2.3.4").is_err());
+    }
+}

@@ -1,0 +1,235 @@
+//! PyPI packages: a venv in the package folder (`python3 -m venv --copies`, so the folder
+//! holds no links and can be renamed into the store), pip installing wheels only unless
+//! sdists are allowed, launched with the venv's python on the package's console script.
+
+use std::path::Path;
+
+use agx_core::name::normalize_pypi_name;
+
+use super::{
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, output_within_deadline, run,
+    server_name, tail, to_semver,
+};
+
+const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
+
+use agx_model::manifest::VENV_PYTHON;
+
+pub(super) fn provision(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    options: ProvisionOptions,
+) -> Result<Launch, EcosystemError> {
+    let missing = || EcosystemError::MissingRuntime {
+        what: "python3",
+        spec: spec.to_string(),
+        install: INSTALL_PYTHON,
+    };
+    run(
+        spec,
+        "python3",
+        &["-m", "venv", "--copies", "venv"],
+        dir,
+        missing,
+    )?;
+    let python = dir.join(VENV_PYTHON);
+    let python = python.to_string_lossy();
+    let name = spec.native_name();
+    let requirement = match &spec.version {
+        Some(v) => format!("{name}=={v}"),
+        None => name.to_string(),
+    };
+    let mut args = vec![
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--report",
+        "pip-report.json",
+    ];
+    if !options.allow_sdist {
+        args.extend(["--only-binary", ":all:"]);
+    }
+    // `--` ends pip's options: nothing after it is read as a flag.
+    args.extend(["--", &requirement]);
+    let output = output_within_deadline(
+        spec,
+        std::process::Command::new(&*python)
+            .args(&args)
+            .current_dir(dir),
+    )??;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if stderr.contains("No matching distribution found") {
+            let detail = if stderr.contains("(from versions: none)") {
+                format!(
+                    "PyPI has no package `{name}`{}",
+                    if options.allow_sdist {
+                        ""
+                    } else {
+                        " with wheels (agx installs wheels only unless --allow-sdist)"
+                    }
+                )
+            } else {
+                format!(
+                    "`{name}` has no version `{}`",
+                    spec.version.as_deref().unwrap_or("?")
+                )
+            };
+            return Err(EcosystemError::NotFound {
+                spec: spec.to_string(),
+                detail: format!("{detail}\n{}", tail(&output.stderr)),
+            });
+        }
+        return Err(EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("pip install {requirement}"),
+            detail: tail(&output.stderr),
+        });
+    }
+
+    let report: serde_json::Value =
+        serde_json::from_slice(&fs_err::read(dir.join("pip-report.json"))?).unwrap_or_default();
+    let installs = report["install"].as_array().cloned().unwrap_or_default();
+    let integrity = installs
+        .iter()
+        .map(|item| {
+            let meta = &item["metadata"];
+            let hash = item["download_info"]["archive_info"]["hashes"]["sha256"]
+                .as_str()
+                .unwrap_or("unknown");
+            format!(
+                "{}=={} sha256:{hash}",
+                meta["name"].as_str().unwrap_or("?"),
+                meta["version"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    let ours = installs
+        .iter()
+        .map(|item| &item["metadata"])
+        .find(|meta| {
+            meta["name"]
+                .as_str()
+                .map(|n| normalize_pypi_name(n).unwrap_or_default())
+                == Some(name.to_string())
+        })
+        .ok_or_else(|| EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("pip install {requirement}"),
+            detail: "pip's report does not list the package".into(),
+        })?;
+    let exact = ours["version"].as_str().unwrap_or_default().to_string();
+    let version = to_semver(spec, &exact)?;
+
+    let script = console_script(spec, dir)?;
+    compile_bytecode(spec, dir, &[0])?;
+    Ok(Launch {
+        version,
+        exact: format!("pypi:{name}=={exact}"),
+        integrity,
+        description: ours["summary"].as_str().map(str::to_string),
+        server: server_name(spec, &script)?,
+        command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
+    })
+}
+
+/// Compile every Python file of the venv to bytecode at each optimization `level` the
+/// server's interpreter will ask for (0 plain, 1 for `-O`, 2 for `-OO`), so that no start
+/// compiles them. pip compiles what it installs at level 0 unless its configuration says
+/// otherwise (`PIP_NO_COMPILE`, `no-compile` in pip.conf); compileall checks each file and
+/// writes only what is missing or out of date. A file that does not compile is left to the
+/// interpreter (it fails only if imported), so its exit status is not an error.
+pub(super) fn compile_bytecode(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    levels: &[u8],
+) -> Result<(), EcosystemError> {
+    let mut args = vec!["-m", "compileall", "-q", "-j", "0"];
+    let levels: Vec<String> = levels.iter().map(u8::to_string).collect();
+    for level in &levels {
+        args.extend(["-o", level]);
+    }
+    args.push("venv/lib");
+    output_within_deadline(
+        spec,
+        std::process::Command::new(dir.join(VENV_PYTHON))
+            .args(&args)
+            .current_dir(dir),
+    )??;
+    Ok(())
+}
+
+/// The optimization levels a server's interpreter asks for besides 0: those of `-O` and
+/// `-OO` among the interpreter's arguments `python_args`, and of `PYTHONOPTIMIZE` in its
+/// environment.
+pub(super) fn optimization_levels<'a>(
+    python_args: impl IntoIterator<Item = &'a str>,
+    env: &std::collections::BTreeMap<String, String>,
+) -> Vec<u8> {
+    let mut level: u8 = 0;
+    for arg in python_args {
+        // `-O`, `-OO` and short flags run together with them (`-BO`).
+        if let Some(flags) = arg.strip_prefix('-').filter(|f| !f.starts_with('-')) {
+            let count = flags.chars().filter(|&c| c == 'O').count();
+            level = level.saturating_add(u8::try_from(count).unwrap_or(u8::MAX));
+        }
+    }
+    // Like the interpreter: a number is the level, any other non-empty value is 1.
+    if let Some(value) = env.get("PYTHONOPTIMIZE").filter(|v| !v.is_empty()) {
+        level = level.max(value.parse::<u8>().unwrap_or(1));
+    }
+    (1..=level.min(2)).collect()
+}
+
+/// The console script to run: the one named like the package, or the only one. Read from
+/// the installed metadata by the standard library, without importing the package.
+fn console_script(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
+    const LIST: &str = "import importlib.metadata as m, json, sys\n\
+        eps = m.distribution(sys.argv[1]).entry_points\n\
+        print(json.dumps(sorted(e.name for e in eps if e.group == 'console_scripts')))";
+    let name = spec.native_name();
+    let output = run(spec, VENV_PYTHON, &["-c", LIST, &name], dir, || {
+        EcosystemError::Io(std::io::Error::other("the venv has no python"))
+    })?;
+    let scripts: Vec<String> = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    if let [only] = scripts.as_slice() {
+        return Ok(only.clone());
+    }
+    scripts
+        .iter()
+        .find(|s| normalize_pypi_name(s).is_ok_and(|s| s == name))
+        .cloned()
+        .ok_or_else(|| EcosystemError::NoLaunch {
+            spec: spec.to_string(),
+            detail: if scripts.is_empty() {
+                "it declares no console script".into()
+            } else {
+                format!(
+                    "it has several console scripts ({}) and none is named `{name}`",
+                    scripts.join(", ")
+                )
+            },
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optimization_levels_follow_the_interpreter() {
+        let none = std::collections::BTreeMap::new();
+        assert!(optimization_levels([], &none).is_empty());
+        assert!(optimization_levels(["-u", "--check-hash-based-pycs"], &none).is_empty());
+        assert_eq!(optimization_levels(["-O"], &none), [1]);
+        assert_eq!(optimization_levels(["-OO"], &none), [1, 2]);
+        assert_eq!(optimization_levels(["-BO", "-O"], &none), [1, 2]);
+        let env = |v: &str| [("PYTHONOPTIMIZE".to_string(), v.to_string())].into();
+        assert_eq!(optimization_levels([], &env("1")), [1]);
+        assert_eq!(optimization_levels([], &env("2")), [1, 2]);
+        assert_eq!(optimization_levels([], &env("yes")), [1]);
+        assert!(optimization_levels([], &env("")).is_empty());
+    }
+}

@@ -1,0 +1,82 @@
+//! Registry access: sources, HTTP caching, catalog (docs/registry.md).
+//!
+//! - [`source`] picks the registry (`--registry`, `AGX_REGISTRY`, the config file);
+//! - [`http`] talks to web registries (timeouts, retries, conditional requests);
+//! - [`cache`] keeps index files of web registries for `--offline` and fallback;
+//! - [`registry`] reads a registry of either kind and downloads verified tarballs;
+//! - [`publish`] writes folder registries (`agx registry init|add|yank`);
+//! - [`search`] ranks catalog entries for `agx search`;
+//! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md);
+//! - [`marketplace`] reads Claude-format plugin marketplaces (docs/plugins.md).
+
+pub mod cache;
+mod error;
+mod http;
+pub mod marketplace;
+pub mod mcp_registry;
+pub mod publish;
+mod registry;
+pub mod search;
+pub mod source;
+
+pub use error::IndexError;
+pub use http::Settings as HttpSettings;
+pub use http::{Http, Limits as HttpLimits, SinkError};
+pub use registry::{
+    AnyRegistry, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_every,
+    parse_version_lines,
+};
+pub use source::{Source, SourceKind};
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use agx_core::name::PackageName;
+use agx_model::manifest::ExtensionSummary;
+
+/// One line of `packages/<publisher>/<name>.json`: one published version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    pub v: u32,
+    pub name: PackageName,
+    pub vers: semver::Version,
+    /// Lowercase hex sha256 of the tarball.
+    pub cksum: String,
+    pub size: u64,
+    #[serde(default)]
+    pub deps: BTreeMap<PackageName, semver::VersionReq>,
+    #[serde(default)]
+    pub yanked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agx: Option<semver::VersionReq>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension: ExtensionSummary,
+}
+
+/// `catalog.json`: every package with its newest version.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    pub v: u32,
+    pub packages: Vec<CatalogEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CatalogEntry {
+    pub name: PackageName,
+    /// Newest non-yanked version.
+    pub version: semver::Version,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension: ExtensionSummary,
+}
+
+/// `config.json` at the registry root.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegistryConfig {
+    pub v: u32,
+    pub name: String,
+}

@@ -1,0 +1,568 @@
+//! Reading a registry, local or remote, and downloading verified tarballs.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::cache::{CachedRemote, IndexCache, Validators};
+use super::http::{Fetched, Http, Limits, SinkError};
+use super::marketplace::{self, Marketplace};
+use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
+use super::source::{Selected, SourceKind};
+use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
+use agx_core::io_context::at;
+use agx_core::name::PackageName;
+use agx_core::paths::AgxPaths;
+
+/// Open the agx index chosen by `requested` (the global `--registry` flag, which also reads
+/// `AGX_REGISTRY`), else the config file. `offline` restricts a web registry to its cache.
+/// An MCP registry is refused: only agx indexes hold installable packages today.
+pub fn open(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Registry, IndexError> {
+    match open_any(requested, offline, paths)? {
+        AnyRegistry::Agx(registry) => Ok(registry),
+        AnyRegistry::Mcp(registry) => Err(IndexError::NotAnAgxIndex {
+            url: registry.base().to_string(),
+            what: "it lists servers but does not hold agx packages",
+        }),
+        AnyRegistry::Marketplace(marketplace) => Err(IndexError::NotAnAgxIndex {
+            url: marketplace.source().to_string(),
+            what: "it is a Claude-format marketplace of plugins (`agx install PLUGIN@SOURCE`)",
+        }),
+    }
+}
+
+/// A registry of either kind.
+#[derive(Debug)]
+pub enum AnyRegistry {
+    Agx(Registry),
+    Mcp(McpRegistry),
+    Marketplace(Marketplace),
+}
+
+impl AnyRegistry {
+    pub fn kind(&self) -> SourceKind {
+        match self {
+            AnyRegistry::Agx(_) => SourceKind::AgxIndex,
+            AnyRegistry::Mcp(_) => SourceKind::McpRegistry,
+            AnyRegistry::Marketplace(_) => SourceKind::ClaudeMarketplace,
+        }
+    }
+
+    /// The URL or folder, for messages.
+    pub fn source(&self) -> &str {
+        match self {
+            AnyRegistry::Agx(registry) => registry.source(),
+            AnyRegistry::Mcp(registry) => registry.base(),
+            AnyRegistry::Marketplace(marketplace) => marketplace.source(),
+        }
+    }
+}
+
+/// The registry chosen by `requested` or the config file, of whichever kind it is.
+pub fn open_any(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    open_selected(source::select_entry(requested, paths)?, offline, paths)
+}
+
+/// The registry `requested` names, else every configured one (for discovery: `search`,
+/// `list --include-remote`, `info`), each with its configured name.
+pub fn open_every(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
+    let configured = source::configured(paths)?;
+    if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
+        let selected = source::select_entry(requested, paths)?;
+        return Ok(vec![(
+            selected.name.clone(),
+            open_selected(selected, offline, paths)?,
+        )]);
+    }
+    configured
+        .into_iter()
+        .map(|selected| {
+            Ok((
+                selected.name.clone(),
+                open_selected(selected, offline, paths)?,
+            ))
+        })
+        .collect()
+}
+
+fn open_selected(
+    selected: Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<AnyRegistry, IndexError> {
+    let kind = kind_of(&selected, offline, paths)?;
+    Ok(match (kind, selected.source) {
+        (SourceKind::McpRegistry, Source::Http(url)) => {
+            AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
+        }
+        (SourceKind::McpRegistry, Source::Folder(path)) => {
+            return Err(IndexError::InvalidUrl {
+                url: path.display().to_string(),
+                reason: "an MCP registry is a web API: give its https:// base URL".into(),
+            });
+        }
+        (SourceKind::ClaudeMarketplace, source) => {
+            AnyRegistry::Marketplace(Marketplace::new(source, offline, paths)?)
+        }
+        (SourceKind::AgxIndex, source) => AnyRegistry::Agx(Registry::new(source, offline, paths)?),
+    })
+}
+
+/// The kind of a selected registry: as configured, else as remembered from an earlier
+/// detection, else detected now (and remembered). A folder is a marketplace when it holds
+/// `.claude-plugin/marketplace.json`, else an agx index. When
+/// nothing can be learnt (offline, or the network fails) it is taken as an agx index, which
+/// then reports its own errors or works from its cache.
+pub fn kind_of(
+    selected: &Selected,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<SourceKind, IndexError> {
+    if let Some(kind) = known_kind(selected, paths)? {
+        return Ok(kind);
+    }
+    let Source::Http(url) = &selected.source else {
+        return Ok(SourceKind::AgxIndex);
+    };
+    if offline {
+        return Ok(SourceKind::AgxIndex);
+    }
+    let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+    match detect(&http, url) {
+        Ok(Some(kind)) => {
+            remember_kind(paths, url, kind);
+            Ok(kind)
+        }
+        Ok(None) => Ok(SourceKind::AgxIndex),
+        Err(e) => {
+            tracing::debug!("could not detect the kind of {url}: {e}");
+            Ok(SourceKind::AgxIndex)
+        }
+    }
+}
+
+/// The kind as configured, as remembered from a detection, or (a folder) what it holds;
+/// `None` for a web registry not yet seen.
+pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<SourceKind>, IndexError> {
+    if let Some(kind) = selected.kind {
+        return Ok(Some(kind));
+    }
+    let url = match &selected.source {
+        Source::Http(url) => url,
+        Source::Folder(dir) => return Ok(Some(folder_kind(dir))),
+    };
+    Ok(IndexCache::new(&paths.cache_dir, url)
+        .read(mcp_cache::KIND_FILE)?
+        .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim())))
+}
+
+/// A folder holding `.claude-plugin/marketplace.json` is a marketplace; any other an agx
+/// index (which reports its own errors when it is not one).
+fn folder_kind(dir: &Path) -> SourceKind {
+    if dir.join(marketplace::MARKETPLACE_FILE).is_file() {
+        SourceKind::ClaudeMarketplace
+    } else {
+        SourceKind::AgxIndex
+    }
+}
+
+/// Remember a detected kind; a cache that cannot be written only costs a detection later.
+fn remember_kind(paths: &AgxPaths, url: &str, kind: SourceKind) {
+    let cache = IndexCache::new(&paths.cache_dir, url);
+    if let Err(e) = cache.write(
+        mcp_cache::KIND_FILE,
+        kind.as_str().as_bytes(),
+        &Validators::default(),
+    ) {
+        tracing::debug!("could not remember the kind of {url}: {e}");
+    }
+}
+
+/// `agx registry add-source`: check the location, learn its kind (detected when `kind` is
+/// `None`: a web registry must answer as one kind or the other) and add it to
+/// `config.toml`. Returns the kind recorded.
+pub fn add_source(
+    paths: &AgxPaths,
+    name: &str,
+    location: &str,
+    kind: Option<SourceKind>,
+    offline: bool,
+) -> Result<(Source, SourceKind), IndexError> {
+    let source = Source::parse(location)?;
+    let kind = match (kind, &source) {
+        (Some(kind), _) => kind,
+        (None, Source::Folder(dir)) => match folder_kind(dir) {
+            SourceKind::AgxIndex if !dir.join("config.json").is_file() => {
+                return Err(IndexError::NotARegistry { path: dir.clone() });
+            }
+            kind => kind,
+        },
+        (None, Source::Http(url)) => {
+            if offline {
+                return Err(IndexError::Offline {
+                    url: format!("{url}/config.json"),
+                });
+            }
+            let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+            let kind =
+                detect(&http, url)?.ok_or_else(|| IndexError::UnknownKind { url: url.clone() })?;
+            remember_kind(paths, url, kind);
+            kind
+        }
+    };
+    if let (SourceKind::McpRegistry, Source::Folder(path)) = (kind, &source) {
+        return Err(IndexError::InvalidUrl {
+            url: path.display().to_string(),
+            reason: "an MCP registry is a web API: give its https:// base URL".into(),
+        });
+    }
+    // Opened and read once, so a source that cannot be read is never configured.
+    if kind == SourceKind::ClaudeMarketplace {
+        Marketplace::new(source.clone(), offline, paths)?.catalog()?;
+    }
+    source::add_to_config(paths, name, &source, kind)?;
+    Ok((source, kind))
+}
+
+/// What the web registry at `url` is: an agx index serves `config.json`; a Claude-format
+/// marketplace is a `.json` URL serving one, or serves `.claude-plugin/marketplace.json`; an
+/// MCP registry answers `GET /v0.1/servers`. `None` when it is none of them.
+pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> {
+    let serves_marketplace = || -> Result<bool, IndexError> {
+        let catalog = marketplace::catalog_url(url);
+        match http.fetch(&catalog, &Validators::default()) {
+            Ok(Fetched::Fresh { body, .. }) => {
+                Ok(marketplace::parse_catalog(&body, &catalog).is_ok())
+            }
+            Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    };
+    if url.to_ascii_lowercase().ends_with(".json") {
+        return Ok(serves_marketplace()?.then_some(SourceKind::ClaudeMarketplace));
+    }
+    let config_url = format!("{url}/config.json");
+    match http.fetch(&config_url, &Validators::default()) {
+        Ok(Fetched::Fresh { body, .. })
+            if serde_json::from_slice::<super::RegistryConfig>(&body).is_ok() =>
+        {
+            return Ok(Some(SourceKind::AgxIndex));
+        }
+        Ok(_) | Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => {}
+        Err(e) => return Err(e),
+    }
+    if serves_marketplace()? {
+        return Ok(Some(SourceKind::ClaudeMarketplace));
+    }
+    Ok(mcp_api::answers_api(http, url)?.then_some(SourceKind::McpRegistry))
+}
+
+/// A registry opened from a source (URL, `file://` or a folder), with its cache.
+#[derive(Debug)]
+pub struct Registry {
+    source: Source,
+    display: String,
+    offline: bool,
+    remote: Option<CachedRemote>,
+}
+
+impl Registry {
+    /// A registry at a known source, with HTTP settings and limits from the environment.
+    pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
+        let (settings, limits) = match &source {
+            Source::Http(_) => (HttpSettings::from_env()?, Limits::from_env()?),
+            Source::Folder(_) => Default::default(),
+        };
+        Self::with_limits(source, offline, paths, settings, limits)
+    }
+
+    /// A registry at a known source with explicit HTTP settings (timeouts, retries) and the
+    /// default transfer limits.
+    pub fn with_settings(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+    ) -> Result<Registry, IndexError> {
+        Self::with_limits(source, offline, paths, settings, Limits::default())
+    }
+
+    fn with_limits(
+        source: Source,
+        offline: bool,
+        paths: &AgxPaths,
+        settings: HttpSettings,
+        limits: Limits,
+    ) -> Result<Registry, IndexError> {
+        let remote = match &source {
+            Source::Http(url) => Some(CachedRemote::new(
+                Http::new(settings, limits),
+                IndexCache::new(&paths.cache_dir, url),
+            )),
+            Source::Folder(dir) => {
+                if !dir.is_dir() {
+                    return Err(IndexError::MissingFolder { path: dir.clone() });
+                }
+                if !dir.join("config.json").is_file() {
+                    return Err(IndexError::NotARegistry { path: dir.clone() });
+                }
+                None
+            }
+        };
+        Ok(Registry {
+            display: source.display(),
+            source,
+            offline,
+            remote,
+        })
+    }
+
+    /// Human-readable source (URL or path), for messages and receipts.
+    pub fn source(&self) -> &str {
+        &self.display
+    }
+
+    /// Where the registry lives.
+    pub fn location(&self) -> &Source {
+        &self.source
+    }
+
+    /// Every published version of a package (yanked ones included), oldest first.
+    pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
+        let (publisher, short) = name.path_segments();
+        let rel = format!("packages/{publisher}/{short}.json");
+        let Some(mut entries) = self.index_file(&rel, parse_version_lines)? else {
+            return Err(IndexError::PackageNotFound {
+                name: name.clone(),
+                registry: self.display.clone(),
+            });
+        };
+        entries.sort_by(|a, b| a.vers.cmp(&b.vers));
+        Ok(entries)
+    }
+
+    /// The catalog of every package.
+    pub fn catalog(&self) -> Result<Catalog, IndexError> {
+        let rel = "catalog.json";
+        let parse = |body: &[u8], location: &str| {
+            serde_json::from_slice(body).map_err(|e| IndexError::Parse {
+                location: location.to_string(),
+                message: e.to_string(),
+            })
+        };
+        self.index_file(rel, parse)?
+            .ok_or_else(|| match &self.source {
+                Source::Http(_) => IndexError::NotFound {
+                    url: self.location_of(rel),
+                },
+                Source::Folder(dir) => IndexError::NotARegistry { path: dir.clone() },
+            })
+    }
+
+    /// The URL or path of a version's tarball.
+    pub fn tarball_location(&self, entry: &IndexEntry) -> String {
+        self.location_of(&tarball_path(&entry.name, &entry.vers))
+    }
+
+    /// Download a version's tarball into `dest`, hashing while writing; fails on a size or
+    /// sha256 mismatch (and then removes `dest`). `progress` is called with the bytes
+    /// received so far. The package is streamed, never held in memory.
+    pub fn download(
+        &self,
+        entry: &IndexEntry,
+        dest: &Path,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), IndexError> {
+        let rel = tarball_path(&entry.name, &entry.vers);
+        let location = self.location_of(&rel);
+        let result = match (&self.source, &self.remote) {
+            (Source::Http(_), Some(remote)) => {
+                if self.offline {
+                    return Err(IndexError::Offline { url: location });
+                }
+                remote.http.download(&location, entry.size, |body| {
+                    copy_verified(body, dest, entry, &location, progress)
+                })
+            }
+            (Source::Folder(dir), _) => {
+                let path = dir.join(&rel);
+                match std::fs::File::open(&path) {
+                    Ok(mut file) => copy_verified(&mut file, dest, entry, &location, progress)
+                        .map_err(|e| match e {
+                            SinkError::Read(err, _) => {
+                                IndexError::from(at("read", path.clone())(err))
+                            }
+                            SinkError::Fatal(e) => e,
+                        }),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        Err(IndexError::NotFound { url: location })
+                    }
+                    Err(e) => Err(IndexError::from(at("read", path)(e))),
+                }
+            }
+            (Source::Http(_), None) => unreachable!("web registries have a client"),
+        };
+        if result.is_err() {
+            let _ = std::fs::remove_file(dest);
+        }
+        result
+    }
+
+    /// The folder of a folder registry, if this is one.
+    pub fn folder(&self) -> Option<&PathBuf> {
+        match &self.source {
+            Source::Folder(dir) => Some(dir),
+            Source::Http(_) => None,
+        }
+    }
+
+    fn location_of(&self, rel: &str) -> String {
+        match &self.source {
+            Source::Http(url) => format!("{url}/{rel}"),
+            Source::Folder(dir) => dir.join(rel).display().to_string(),
+        }
+    }
+
+    /// An index file, parsed by `parse` (given the body and its URL or path); `None` when
+    /// the registry does not have it. Only a body that parses is cached, so a cut-off or
+    /// odd answer never poisons later runs; a cached copy that no longer parses is fetched
+    /// again.
+    fn index_file<T>(
+        &self,
+        rel: &str,
+        parse: impl Fn(&[u8], &str) -> Result<T, IndexError>,
+    ) -> Result<Option<T>, IndexError> {
+        let url = self.location_of(rel);
+        let remote = match (&self.source, &self.remote) {
+            (Source::Folder(dir), _) => {
+                let path = dir.join(rel);
+                return match std::fs::read(&path) {
+                    Ok(body) => parse(&body, &url).map(Some),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(IndexError::from(at("read", path)(e))),
+                };
+            }
+            (Source::Http(_), Some(remote)) => remote,
+            (Source::Http(_), None) => unreachable!("web registries have a client"),
+        };
+        remote.get(&url, rel, self.offline, parse)
+    }
+}
+
+/// `dl/<publisher>/<name>/<version>.tar.gz`.
+pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> String {
+    let (publisher, short) = name.path_segments();
+    format!("dl/{publisher}/{short}/{version}.tar.gz")
+}
+
+/// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.
+pub fn parse_version_lines(body: &[u8], location: &str) -> Result<Vec<IndexEntry>, IndexError> {
+    let text = std::str::from_utf8(body).map_err(|e| IndexError::Parse {
+        location: location.to_string(),
+        message: format!("not UTF-8: {e}"),
+    })?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| IndexError::Parse {
+                location: format!("{location}:{}", i + 1),
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Copy `body` into a new file at `dest`, hashing and counting; check size and sha256.
+fn copy_verified(
+    body: &mut dyn Read,
+    dest: &Path,
+    entry: &IndexEntry,
+    location: &str,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), SinkError> {
+    let write_error = |e: std::io::Error| SinkError::Fatal(IndexError::from(at("write", dest)(e)));
+    let mut file = std::fs::File::create(dest).map_err(write_error)?;
+    let mut hasher = Sha256::new();
+    let mut received: u64 = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    progress(0);
+    loop {
+        let n = match body.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(SinkError::Read(e, received)),
+        };
+        received += n as u64;
+        if received > entry.size {
+            return Err(SinkError::Fatal(IndexError::SizeMismatch {
+                url: location.to_string(),
+                expected: entry.size,
+                actual: received,
+            }));
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n]).map_err(write_error)?;
+        progress(received);
+    }
+    file.sync_all().map_err(write_error)?;
+    if received != entry.size {
+        return Err(SinkError::Fatal(IndexError::SizeMismatch {
+            url: location.to_string(),
+            expected: entry.size,
+            actual: received,
+        }));
+    }
+    let actual = hex::encode(hasher.finalize());
+    if !actual.eq_ignore_ascii_case(&entry.cksum) {
+        return Err(SinkError::Fatal(IndexError::ChecksumMismatch {
+            url: location.to_string(),
+            expected: entry.cksum.clone(),
+            actual,
+            bytes: received,
+        }));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_lines_report_the_bad_line() {
+        let good = r#"{"v":1,"name":"acme/a","vers":"1.0.0","cksum":"00","size":1}"#;
+        let body = format!("{good}\n\n{{not json\n");
+        let err = parse_version_lines(body.as_bytes(), "packages/acme/a.json").unwrap_err();
+        assert!(
+            matches!(&err, IndexError::Parse { location, .. } if location == "packages/acme/a.json:3"),
+            "{err:?}"
+        );
+        let entries = parse_version_lines(format!("{good}\n").as_bytes(), "x").unwrap();
+        assert_eq!(entries.len(), 1);
+        assert!(!entries[0].yanked);
+    }
+
+    #[test]
+    fn tarball_paths() {
+        let name = PackageName::parse("acme/weather").unwrap();
+        assert_eq!(
+            tarball_path(&name, &semver::Version::new(1, 2, 0)),
+            "dl/acme/weather/1.2.0.tar.gz"
+        );
+    }
+}

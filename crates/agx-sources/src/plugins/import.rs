@@ -1,0 +1,768 @@
+//! `agx install PLUGIN@SOURCE`: a Claude Code plugin of a configured marketplace becomes an
+//! agx package (docs/plugins.md, "Importing"). Its files are fetched into staging (a folder
+//! of the marketplace, a sha256-checked archive, or a git commit), then an `agx.toml` is
+//! written beside them: each `.mcp.json` server a wrapped server, each skill a skill, each
+//! `userConfig` option a setting.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::ecosystem::{EcosystemError, Provisioned};
+use crate::index::marketplace::{
+    self, Marketplace, MarketplaceJson, PluginEntry, PluginLocation, RemoteLocation,
+};
+use agx_core::name::PackageName;
+
+/// What the receipt records of an imported plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginOrigin {
+    /// `weather-tools@acme` as asked.
+    pub reference: String,
+    /// The marketplace's URL or folder.
+    pub marketplace: String,
+    /// Where the files came from (`./plugins/x`, `github:owner/repo@sha`, …).
+    pub location: String,
+    /// `git:<commit>` for a git source, else `sha256:<hex>` of the archive or of the files.
+    pub revision: String,
+}
+
+/// The prefix of a project lock's `source` for an imported plugin.
+const LOCK_PREFIX: &str = "plugin:";
+
+/// `plugin:<PLUGIN>@<marketplace URL or folder>`: where a project's lock says an imported
+/// plugin is provisioned again from (`reference` is `PLUGIN@SOURCE` as installed).
+pub fn lock_source(reference: &str, marketplace: &str) -> String {
+    let plugin = reference.split_once('@').map_or(reference, |(p, _)| p);
+    format!("{LOCK_PREFIX}{plugin}@{marketplace}")
+}
+
+/// The plugin a lock's `source` names, with its marketplace's URL or folder as the
+/// reference's source; `None` when `source` is not a plugin's. A relative folder is taken
+/// from `project`.
+pub fn parse_lock_source(
+    source: &str,
+    project: &Path,
+) -> Option<Result<marketplace::PluginRef, String>> {
+    let rest = source.strip_prefix(LOCK_PREFIX)?;
+    // A plugin's name has no `@` (`PLUGIN@SOURCE` could not name it): the first one ends it.
+    let parsed = match rest.split_once('@') {
+        Some((plugin, location)) if !plugin.is_empty() && !location.is_empty() => {
+            let location = if location.contains("://") || Path::new(location).is_absolute() {
+                location.to_string()
+            } else {
+                project.join(location).display().to_string()
+            };
+            Ok(marketplace::PluginRef {
+                plugin: plugin.to_string(),
+                source: location,
+            })
+        }
+        _ => Err(format!(
+            "`{source}` is not `plugin:PLUGIN@MARKETPLACE` (a marketplace's URL or folder)"
+        )),
+    };
+    Some(parsed)
+}
+
+/// Whether `text` is a revision an import records: `git:<commit>` (40 hex, or 64 in a
+/// SHA-256 repository), `sha256:<64 hex>` or
+/// `npm:<name>@<version> sha512-<base64>`.
+pub fn is_revision(text: &str) -> bool {
+    let hex_of =
+        |hex: &str, len: usize| hex.len() == len && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(commit) = text.strip_prefix("git:") {
+        return hex_of(commit, 40) || hex_of(commit, 64);
+    }
+    if let Some(sha256) = text.strip_prefix("sha256:") {
+        return hex_of(sha256, 64);
+    }
+    text.strip_prefix("npm:")
+        .and_then(|rest| rest.split_once(" sha512-"))
+        .is_some_and(|(spec, sri)| spec.contains('@') && !sri.is_empty() && !sri.contains(' '))
+}
+
+/// The package an imported plugin becomes, with where it came from.
+pub struct Imported {
+    pub provisioned: Provisioned,
+    pub origin: PluginOrigin,
+}
+
+/// The package's publisher: the marketplace catalog's `name` in kebab-case (`Acme Plugins`
+/// → `acme-plugins`), so one marketplace's plugins share one publisher wherever it is
+/// configured and whatever the source is called.
+pub fn package_name(catalog: &MarketplaceJson, plugin: &str) -> Result<PackageName, String> {
+    let publisher = super::names::kebab(&catalog.name);
+    let name = super::names::kebab(plugin);
+    PackageName::parse(&format!("{publisher}/{name}")).map_err(|e| e.to_string())
+}
+
+/// Fetch the plugin `reference.plugin` of `marketplace` into `stage` and write it as an agx
+/// package there. Nothing outside `stage` changes.
+pub fn provision(
+    marketplace: &Marketplace,
+    reference: &marketplace::PluginRef,
+    stage: &Path,
+) -> Result<Imported, EcosystemError> {
+    let label = reference.to_string();
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: label.clone(),
+        detail,
+        hint: hint.to_string(),
+    };
+    let index = |e: crate::index::IndexError| EcosystemError::Download {
+        url: marketplace.source().to_string(),
+        source: Box::new(e),
+    };
+    let catalog = marketplace.catalog().map_err(index)?;
+    let Some(entry) = catalog.plugins.iter().find(|p| p.name == reference.plugin) else {
+        return Err(index(crate::index::IndexError::PluginNotFound {
+            plugin: reference.plugin.clone(),
+            marketplace: marketplace.source().to_string(),
+            known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
+        }));
+    };
+    let name = package_name(&catalog, &entry.name).map_err(|e| {
+        bad(
+            format!("no agx package name can be made from it: {e}"),
+            "rename the plugin or the marketplace in marketplace.json",
+        )
+    })?;
+    let dir = stage.join("package");
+    let (revision, published) = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
+    let version = plugin_version(entry, published, &dir, &label)?;
+    write_package(&name, &version, entry, &dir, &label)?;
+    Ok(Imported {
+        provisioned: Provisioned {
+            dir,
+            version,
+            exact: format!("plugin:{label}"),
+            integrity: vec![revision.clone()],
+            origin: None,
+            warnings: Vec::new(),
+        },
+        origin: PluginOrigin {
+            reference: label.clone(),
+            marketplace: marketplace.source().to_string(),
+            location: entry.source.describe(),
+            revision,
+        },
+    })
+}
+
+/// Put the plugin's files in `dir`; returns the revision the receipt records, and the
+/// version its source published it as (npm's), when it has one.
+fn fetch(
+    marketplace: &Marketplace,
+    catalog: &MarketplaceJson,
+    entry: &PluginEntry,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<(String, Option<String>), EcosystemError> {
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: hint.to_string(),
+    };
+    let copy = |from: &Path, to: &Path| {
+        agx_model::skills::wrap::copy_tree(from, to).map_err(|e| {
+            bad(
+                e.to_string(),
+                "a plugin holds regular files and folders only",
+            )
+        })
+    };
+    match &entry.source {
+        PluginLocation::Path(relative) => {
+            let folder = marketplace
+                .plugin_folder(catalog, entry)
+                .map_err(|e| bad(e.to_string(), "fix the plugin's `source` in marketplace.json"))?
+                .ok_or_else(|| {
+                    bad(
+                        format!(
+                            "its source `{relative}` is a folder beside the catalog, which a marketplace read over HTTP cannot give"
+                        ),
+                        "add the marketplace from its folder or git checkout, or give the plugin an `archive`, git or npm source",
+                    )
+                })?;
+            if !folder.is_dir() {
+                return Err(bad(
+                    format!("its folder {} does not exist", folder.display()),
+                    "fix the plugin's `source` in marketplace.json",
+                ));
+            }
+            copy(&folder, dir)?;
+            Ok((format!("sha256:{}", tree_sha256(dir)?), None))
+        }
+        PluginLocation::Remote(RemoteLocation::Archive { url, sha256 }) => {
+            let archive = stage.join("plugin.tar.gz");
+            let actual = match resolve(marketplace, url) {
+                Resolved::Url(url) => crate::ecosystem::mcpb::download(&url, &archive)?,
+                Resolved::File(path) => {
+                    fs_err::copy(&path, &archive)?;
+                    agx_archive::sha256_file(&archive)?
+                }
+            };
+            if !actual.eq_ignore_ascii_case(sha256) {
+                return Err(EcosystemError::Sha256Mismatch {
+                    bundle: format!("{label} ({url})"),
+                    expected: sha256.clone(),
+                    actual,
+                });
+            }
+            agx_archive::unpack(&archive, dir)?;
+            Ok((format!("sha256:{}", actual.to_ascii_lowercase()), None))
+        }
+        PluginLocation::Remote(RemoteLocation::Github { repo, git_ref, sha }) => {
+            let url = format!("https://github.com/{repo}.git");
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
+        }
+        PluginLocation::Remote(RemoteLocation::Url { url, git_ref, sha }) => {
+            let url = git_url(marketplace, url);
+            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
+        }
+        PluginLocation::Remote(RemoteLocation::GitSubdir {
+            url,
+            path,
+            git_ref,
+            sha,
+        }) => {
+            let url = git_url(marketplace, url);
+            git_fetch(&url, Some(path), git_ref, sha, stage, dir, label)
+                .map(|revision| (revision, None))
+        }
+        PluginLocation::Remote(RemoteLocation::Npm {
+            package,
+            version,
+            registry,
+        }) => npm_fetch(
+            package,
+            version.as_deref(),
+            registry.as_deref(),
+            stage,
+            dir,
+            label,
+        )
+        .map(|(revision, version)| (revision, Some(version))),
+    }
+}
+
+/// Download `package@version` with `npm pack` (no package code runs) and unpack it into
+/// `dir`. Returns `npm:<name>@<exact version> <integrity>`, and the exact version.
+fn npm_fetch(
+    package: &str,
+    version: Option<&str>,
+    registry: Option<&str>,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<(String, String), EcosystemError> {
+    let bad = |detail: String| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: "fix the plugin's npm `source` in marketplace.json".into(),
+    };
+    let wanted = match version {
+        Some(version) => format!("npm:{package}@{version}"),
+        None => format!("npm:{package}"),
+    };
+    let spec = crate::ecosystem::EcosystemSpec::parse(&wanted)
+        .expect("an npm: spec")
+        .map_err(|e| bad(e.to_string()))?;
+    // npm would also read a `file:` "registry"; a plugin's comes over https (or http on a
+    // loopback host), as agx's own downloads do.
+    if let Some(registry) = registry {
+        match crate::index::Source::parse(registry) {
+            Ok(crate::index::Source::Http(_)) => {}
+            Ok(crate::index::Source::Folder(_)) => {
+                return Err(bad(format!(
+                    "its `registry` `{registry}` is not an https URL"
+                )));
+            }
+            Err(e) => return Err(bad(format!("its `registry`: {e}"))),
+        }
+    }
+    let downloads = stage.join("npm");
+    fs_err::create_dir_all(&downloads)?;
+    let packed = crate::ecosystem::npm_pack(&spec, registry, &downloads)?;
+    agx_archive::unpack(&packed.tarball, dir)?;
+    let revision = format!(
+        "npm:{}@{} {}",
+        spec.native_name(),
+        packed.version,
+        packed.integrity
+    );
+    Ok((revision, packed.version))
+}
+
+enum Resolved {
+    Url(String),
+    File(PathBuf),
+}
+
+/// An archive's URL, absolute or relative to the marketplace's root (the folder holding
+/// `.claude-plugin/`, the base URL, or the folder of a catalog's own URL).
+fn resolve(marketplace: &Marketplace, url: &str) -> Resolved {
+    if url.contains("://") {
+        return Resolved::Url(url.to_string());
+    }
+    match marketplace.folder() {
+        Some(root) => Resolved::File(root.join(url)),
+        None => {
+            // The marketplace's root: the base URL, or the folder of a catalog's own URL.
+            let source = marketplace.source();
+            let base = if source.to_ascii_lowercase().ends_with(".json") {
+                source.to_string()
+            } else {
+                format!("{source}/")
+            };
+            Resolved::Url(
+                reqwest::Url::parse(&base)
+                    .and_then(|b| b.join(url))
+                    .map(|u| u.to_string())
+                    .unwrap_or_else(|_| url.to_string()),
+            )
+        }
+    }
+}
+
+/// A git URL as written; a relative path is taken from a folder marketplace.
+fn git_url(marketplace: &Marketplace, url: &str) -> String {
+    match (
+        marketplace.folder(),
+        url.contains("://") || url.contains('@'),
+    ) {
+        (Some(root), false) if !Path::new(url).is_absolute() => {
+            root.join(url).display().to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Clone `url` with the system `git`, check out `sha` (or `git_ref`, or the default
+/// branch), and copy the tree (or its `subdir`) into `dir`. Returns `git:<commit>`.
+fn git_fetch(
+    url: &str,
+    subdir: Option<&String>,
+    git_ref: &Option<String>,
+    sha: &Option<String>,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<String, EcosystemError> {
+    let Some(git) = agx_core::paths::find_on_path(git_program()) else {
+        return Err(EcosystemError::MissingRuntime {
+            what: "git",
+            spec: label.to_string(),
+            install: "install git (https://git-scm.com/downloads) and make sure `git` is on PATH",
+        });
+    };
+    let checkout = stage.join("git");
+    let run = |args: &[&str]| -> Result<String, EcosystemError> {
+        let out = Command::new(&git)
+            .args(args)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(std::process::Stdio::null())
+            .output()?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        } else {
+            Err(EcosystemError::Failed {
+                spec: label.to_string(),
+                command: format!("git {}", args.join(" ")),
+                detail: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            })
+        }
+    };
+    let target = checkout.display().to_string();
+    run(&["clone", "--quiet", "--no-checkout", url, &target])?;
+    let wanted = sha.as_deref().or(git_ref.as_deref()).unwrap_or("HEAD");
+    // A branch or tag name is found among the remote's refs.
+    let commit = run(&[
+        "-C",
+        &target,
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        &format!("{wanted}^{{commit}}"),
+    ])
+    .or_else(|_| {
+        run(&[
+            "-C",
+            &target,
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("origin/{wanted}^{{commit}}"),
+        ])
+    })
+    .map_err(|_| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail: format!("{url} has no commit, branch or tag `{wanted}`"),
+        hint: "check the plugin's `sha` or `ref` in marketplace.json".into(),
+    })?;
+    if let Some(sha) = sha
+        && !commit.starts_with(&sha.to_ascii_lowercase())
+    {
+        return Err(EcosystemError::Bundle {
+            bundle: label.to_string(),
+            detail: format!("`{sha}` names commit {commit}, not itself"),
+            hint: "give the full commit sha in marketplace.json".into(),
+        });
+    }
+    run(&["-C", &target, "checkout", "--quiet", "--detach", &commit])?;
+    let from = match subdir {
+        Some(sub) => {
+            let contained = Path::new(sub).components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::Normal(_) | std::path::Component::CurDir
+                )
+            });
+            if !contained {
+                return Err(EcosystemError::Bundle {
+                    bundle: label.to_string(),
+                    detail: format!("its `path` `{sub}` leaves the repository"),
+                    hint: "give a path inside the repository in marketplace.json".into(),
+                });
+            }
+            checkout.join(sub)
+        }
+        None => checkout.clone(),
+    };
+    agx_model::skills::wrap::copy_tree(&from, dir).map_err(|e| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail: e.to_string(),
+        hint: "a plugin holds regular files and folders only".into(),
+    })?;
+    Ok(format!("git:{commit}"))
+}
+
+#[cfg(unix)]
+fn git_program() -> &'static str {
+    "git"
+}
+
+#[cfg(windows)]
+fn git_program() -> &'static str {
+    "git.exe"
+}
+
+/// sha256 over every file's relative path and bytes, in path order: the revision of a
+/// plugin copied from a folder.
+fn tree_sha256(dir: &Path) -> Result<String, EcosystemError> {
+    fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in fs_err::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(root, &path, files)?;
+            } else {
+                files.push(path.strip_prefix(root).expect("inside").to_path_buf());
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    files.sort();
+    let mut hasher = Sha256::new();
+    for file in files {
+        hasher.update(file.to_string_lossy().replace('\\', "/").as_bytes());
+        hasher.update([0]);
+        hasher.update(fs_err::read(dir.join(&file))?);
+        hasher.update([0]);
+    }
+    Ok(hex::encode(hasher.finalize()))
+}
+
+/// The plugin's version (its manifest's, else the one its source published, else its
+/// catalog entry's) as semver; `0.0.0` when it has none, as Claude Code then tracks it by
+/// commit alone.
+fn plugin_version(
+    entry: &PluginEntry,
+    published: Option<String>,
+    dir: &Path,
+    label: &str,
+) -> Result<semver::Version, EcosystemError> {
+    let manifest = marketplace::read_manifest(dir).map_err(|e| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail: e.to_string(),
+        hint: "fix the plugin's .claude-plugin/plugin.json".into(),
+    })?;
+    let text = manifest
+        .and_then(|m| m.version)
+        .or(published)
+        .or_else(|| entry.version.clone());
+    match text {
+        None => Ok(semver::Version::new(0, 0, 0)),
+        Some(text) => semver::Version::parse(text.trim_start_matches('v')).map_err(|_| {
+            EcosystemError::Version {
+                spec: label.to_string(),
+                version: text,
+            }
+        }),
+    }
+}
+
+/// A string as it is; a number or boolean as JSON writes it (`"args": ["--port", 8080]`).
+fn json_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${user_config.KEY}` in agx's words.
+fn translate(text: &str) -> String {
+    text.replace("${CLAUDE_PLUGIN_ROOT}", "${package.dir}")
+        .replace("${CLAUDE_PLUGIN_DATA}", "${package.data}")
+        .replace("${user_config.", "${settings.")
+}
+
+/// Write `agx.toml`, one server definition per MCP server and `.agxignore` into `dir`.
+fn write_package(
+    name: &PackageName,
+    version: &semver::Version,
+    entry: &PluginEntry,
+    dir: &Path,
+    label: &str,
+) -> Result<(), EcosystemError> {
+    let bad = |detail: String| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: "fix the plugin's files, or install it with Claude Code".into(),
+    };
+    let manifest_doc: Value = match fs_err::read(dir.join(".claude-plugin/plugin.json")) {
+        Ok(body) => serde_json::from_slice(&body).map_err(|e| bad(format!("plugin.json: {e}")))?,
+        Err(_) => Value::Null,
+    };
+    let manifest = marketplace::read_manifest(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .unwrap_or_default();
+    let servers =
+        marketplace::plugin_servers(dir, &manifest.components).map_err(|e| bad(e.to_string()))?;
+    // Skills named by the manifest outside `skills/` are copied there, where agx reads them.
+    let mut skill_names = Vec::new();
+    for (skill, folder) in
+        marketplace::plugin_skills(dir, &manifest.components).map_err(|e| bad(e.to_string()))?
+    {
+        let wanted = dir.join("skills").join(&skill);
+        if folder != wanted {
+            agx_model::skills::wrap::copy_tree(&folder, &wanted).map_err(|e| bad(e.to_string()))?;
+        }
+        skill_names.push(skill);
+    }
+    let description = manifest
+        .description
+        .clone()
+        .or_else(|| entry.description.clone())
+        .unwrap_or_else(|| format!("{label} (a Claude Code plugin)"));
+
+    let mut package = toml::Table::new();
+    package.insert("name".into(), name.to_string().into());
+    package.insert("version".into(), version.to_string().into());
+    package.insert("description".into(), description.into());
+    for key in ["license", "homepage"] {
+        if let Some(value) = manifest_doc.get(key).and_then(Value::as_str) {
+            package.insert(key.into(), value.into());
+        }
+    }
+    let mut extension = toml::Table::new();
+    let mut server_names = Vec::new();
+    let server_dir = dir.join("agx").join("servers");
+    for (server, def) in &servers {
+        let item = crate::ecosystem::server_name_from(label, server)?;
+        let mut table = toml::Table::new();
+        table.insert("name".into(), item.as_str().into());
+        if let Some(command) = def.get("command").and_then(Value::as_str) {
+            let mut line = vec![translate(command)];
+            for arg in def
+                .get("args")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                line.push(translate(arg.as_str().unwrap_or_default()));
+            }
+            table.insert("command".into(), line.into());
+            let env: BTreeMap<String, String> = def
+                .get("env")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
+                .collect();
+            if !env.is_empty() {
+                table.insert("env".into(), toml::Value::try_from(env).expect("strings"));
+            }
+            if let Some(cwd) = def.get("cwd").and_then(Value::as_str) {
+                let cwd = cwd
+                    .trim_start_matches("${CLAUDE_PLUGIN_ROOT}")
+                    .trim_start_matches('/');
+                if !cwd.is_empty() {
+                    table.insert("cwd".into(), cwd.into());
+                }
+            }
+        } else if let Some(url) = def.get("url").and_then(Value::as_str) {
+            table.insert("url".into(), translate(url).into());
+            let headers: BTreeMap<String, String> = def
+                .get("headers")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
+                .collect();
+            if !headers.is_empty() {
+                table.insert(
+                    "headers".into(),
+                    toml::Value::try_from(headers).expect("strings"),
+                );
+            }
+        } else {
+            return Err(bad(format!(
+                "its MCP server `{server}` has neither `command` nor `url`"
+            )));
+        }
+        fs_err::create_dir_all(&server_dir)?;
+        fs_err::write(
+            server_dir.join(format!("{}.toml", item.as_str())),
+            toml::to_string(&table).expect("a table"),
+        )?;
+        server_names.push(item.as_str().to_string());
+    }
+    if !server_names.is_empty() {
+        extension.insert("servers".into(), server_names.into());
+    }
+    if !skill_names.is_empty() {
+        extension.insert("skills".into(), skill_names.into());
+    }
+    let settings = user_config_settings(&manifest_doc);
+    if !settings.is_empty() {
+        extension.insert("settings".into(), settings.into());
+    }
+    let mut doc = toml::Table::new();
+    doc.insert("package".into(), package.into());
+    doc.insert("extension".into(), extension.into());
+    fs_err::write(
+        dir.join("agx.toml"),
+        toml::to_string(&doc).expect("a table"),
+    )?;
+    // The plugin's own files (hooks, agents, commands, its manifest) are not agx package
+    // files: validation must not judge them.
+    let mut ignore = String::new();
+    for folder in [
+        "/.claude-plugin/",
+        "/hooks/",
+        "/agents/",
+        "/commands/",
+        "/output-styles/",
+        "/.mcp.json",
+        "/.lsp.json",
+    ] {
+        ignore.push_str(folder);
+        ignore.push('\n');
+    }
+    fs_err::write(dir.join(".agxignore"), ignore)?;
+    Ok(())
+}
+
+/// `userConfig` options as `[extension.settings]`: `sensitive` → `secret`, `required`,
+/// `default`, `title`/`description` → `description`, and the type (`number`, `boolean`, else
+/// `string`).
+fn user_config_settings(manifest: &Value) -> toml::Table {
+    let mut settings = toml::Table::new();
+    let Some(options) = manifest.get("userConfig").and_then(Value::as_object) else {
+        return settings;
+    };
+    for (key, option) in options {
+        let mut setting = toml::Table::new();
+        let text = |field: &str| option.get(field).and_then(Value::as_str);
+        let description = match (text("title"), text("description")) {
+            (Some(title), Some(description)) => Some(format!("{title}: {description}")),
+            (a, b) => a.or(b).map(str::to_string),
+        };
+        if let Some(description) = description {
+            setting.insert("description".into(), description.into());
+        }
+        let kind = match text("type") {
+            Some("number") => "number",
+            Some("boolean") => "boolean",
+            _ => "string",
+        };
+        setting.insert("type".into(), kind.into());
+        if option.get("sensitive").and_then(Value::as_bool) == Some(true) {
+            setting.insert("secret".into(), true.into());
+        }
+        if option.get("required").and_then(Value::as_bool) == Some(true) {
+            setting.insert("required".into(), true.into());
+        }
+        match option.get("default") {
+            Some(Value::String(s)) => {
+                setting.insert("default".into(), s.clone().into());
+            }
+            Some(other @ (Value::Number(_) | Value::Bool(_))) => {
+                setting.insert("default".into(), other.to_string().into());
+            }
+            _ => {}
+        }
+        settings.insert(key.clone(), setting.into());
+    }
+    settings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_sources_name_the_plugin_and_its_marketplace() {
+        let project = Path::new("/repo");
+        let source = lock_source("weather-tools@acme", "https://example.com/m@v2");
+        assert_eq!(source, "plugin:weather-tools@https://example.com/m@v2");
+        let parsed = parse_lock_source(&source, project).unwrap().unwrap();
+        assert_eq!(parsed.plugin, "weather-tools");
+        assert_eq!(parsed.source, "https://example.com/m@v2");
+        let relative = parse_lock_source("plugin:w@market", project)
+            .unwrap()
+            .unwrap();
+        assert_eq!(Path::new(&relative.source), project.join("market"));
+        assert!(
+            parse_lock_source("plugin:@market", project)
+                .unwrap()
+                .is_err()
+        );
+        assert!(parse_lock_source("plugin:w", project).unwrap().is_err());
+        assert!(parse_lock_source("npm:w@1.0.0", project).is_none());
+    }
+
+    #[test]
+    fn numbers_in_args_are_kept() {
+        assert_eq!(json_text(&serde_json::json!(8080)), "8080");
+        assert_eq!(json_text(&serde_json::json!("x")), "x");
+    }
+
+    #[test]
+    fn placeholders_are_translated() {
+        assert_eq!(
+            translate("${CLAUDE_PLUGIN_ROOT}/s.py --data=${CLAUDE_PLUGIN_DATA} ${user_config.k}"),
+            "${package.dir}/s.py --data=${package.data} ${settings.k}"
+        );
+    }
+
+    #[test]
+    fn user_config_becomes_settings() {
+        let manifest = serde_json::json!({"userConfig": {
+            "api_key": {"type": "string", "title": "Key", "description": "The key", "sensitive": true, "required": true},
+            "days": {"type": "number", "default": 3}
+        }});
+        let settings = user_config_settings(&manifest);
+        assert_eq!(
+            settings.to_string(),
+            "[api_key]\ndescription = \"Key: The key\"\nrequired = true\nsecret = true\ntype = \"string\"\n\n[days]\ndefault = \"3\"\ntype = \"number\"\n"
+        );
+    }
+}

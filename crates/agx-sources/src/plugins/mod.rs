@@ -1,0 +1,38 @@
+//! Plugin bundles (docs/plugins.md): an installed agx package written as a Claude Code plugin
+//! in a Claude-format marketplace, an Agent Plugins 1.0 plugin, or a Gemini CLI extension.
+//! Every bundle's MCP entries launch bare `agx serve publisher/package/server@=VERSION`, as
+//! committed project entries do, so the bundle carries no path, no store location and no
+//! secret: agx finds the pinned version in its store when the client starts the entry.
+
+pub mod agent_plugin;
+pub mod claude;
+
+pub mod gemini;
+pub mod import;
+pub mod model;
+pub mod names;
+
+pub use model::{BundleFile, PluginSource};
+
+/// The bundle formats `agx export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `.claude-plugin/marketplace.json` and one Claude Code plugin per package (read by
+    /// Claude Code, Codex and VS Code).
+    ClaudeMarketplace,
+    /// An Agent Plugins 1.0 plugin per package (root `plugin.json`, `mcp.json`).
+    AgentPlugin,
+    /// A Gemini CLI extension per package (`gemini-extension.json`).
+    GeminiExtension,
+}
+
+impl Format {
+    /// The name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::ClaudeMarketplace => "claude-marketplace",
+            Format::AgentPlugin => "agent-plugin",
+            Format::GeminiExtension => "gemini-extension",
+        }
+    }
+}
