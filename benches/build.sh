@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build times of agx's own code, dependencies already built (hyperfine): a clean build of
 # every workspace member (one run: it takes minutes), then rebuilds after touching one file
-# of the runtime and one of the CLI (three runs each), for `cargo build` and
+# of the runtime and one of the CLI (RUNS runs each, 3 by default), for `cargo build` and
 # `cargo test --no-run`. Run it on a quiet machine; to compare two trees (before and after a
 # change), run it in each, one after the other.
 #   RUNTIME_FILE / CLI_FILE  the files touched (default: the runtime's handler and `agx list`)
@@ -10,7 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { echo "hyperfine is needed: apt-get install -y hyperfine" >&2; exit 1; }
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-1}"
-RUNTIME_FILE="${RUNTIME_FILE:-$(ls crates/agx-runtime/src/handler.rs src/runtime/handler.rs 2>/dev/null | head -1)}"
+if [ -z "${RUNTIME_FILE:-}" ]; then
+    # The runtime's request handler, in the workspace or (before it) the single crate.
+    for RUNTIME_FILE in crates/agx-runtime/src/handler.rs src/runtime/handler.rs; do
+        [ -f "$RUNTIME_FILE" ] && break
+    done
+fi
 CLI_FILE="${CLI_FILE:-src/commands/list.rs}"
 members=$(cargo metadata --no-deps --offline --format-version 1 |
     python3 -c 'import json,sys; print(" ".join("-p "+p["name"] for p in json.load(sys.stdin)["packages"]))')
@@ -20,9 +25,9 @@ for build in "build" "test --no-run"; do
     cargo $build --quiet 2>/dev/null # dependencies (and dev-dependencies) built first
     hyperfine --style basic --runs 1 --export-json "$OUT/clean.json" \
         --prepare "cargo clean $members 2>/dev/null" "cargo $build --quiet" >/dev/null
-    hyperfine --style basic --runs 3 --export-json "$OUT/runtime.json" \
+    hyperfine --style basic --runs "${RUNS:-3}" --export-json "$OUT/runtime.json" \
         --prepare "touch $RUNTIME_FILE" "cargo $build --quiet" >/dev/null
-    hyperfine --style basic --runs 3 --export-json "$OUT/cli.json" \
+    hyperfine --style basic --runs "${RUNS:-3}" --export-json "$OUT/cli.json" \
         --prepare "touch $CLI_FILE" "cargo $build --quiet" >/dev/null
     for case in clean runtime cli; do
         python3 - "$OUT/$case.json" "cargo $build" "$case" <<'PY'

@@ -21,7 +21,7 @@ pub mod plan;
 pub mod records;
 pub mod resolve;
 mod scope;
-pub mod skill_doctor;
+mod skill_doctor;
 
 mod target;
 

@@ -56,7 +56,11 @@ fn source_of(
 
 /// Check every recorded copy; with `fix`, repair what is safe. Records of copies that were
 /// removed are dropped from `recorded`.
-pub fn check(paths: &AgxPaths, recorded: &mut Vec<SkillCopy>, fix: bool) -> Vec<SkillFinding> {
+pub(crate) fn check(
+    paths: &AgxPaths,
+    recorded: &mut Vec<SkillCopy>,
+    fix: bool,
+) -> Vec<SkillFinding> {
     let store = agx_store::Store::open(paths);
     let mut findings = Vec::new();
     let mut keep = Vec::with_capacity(recorded.len());

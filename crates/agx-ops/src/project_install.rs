@@ -24,7 +24,7 @@ fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
 /// Install `packages` at exactly their locked versions and make the project in `project`
 /// hold exactly them (versions it held before stay until `agx gc`, or while another root
 /// holds them).
-pub fn install_locked_packages(
+pub(crate) fn install_locked_packages(
     ctx: &Context,
     project: &Path,
     packages: &[LockedPackage],
@@ -33,6 +33,10 @@ pub fn install_locked_packages(
 }
 
 /// Whether every package is installed and the project's root holds exactly them.
-pub fn locked_packages_synced(ctx: &Context, project: &Path, packages: &[LockedPackage]) -> bool {
+pub(crate) fn locked_packages_synced(
+    ctx: &Context,
+    project: &Path,
+    packages: &[LockedPackage],
+) -> bool {
     locked::is_synced(ctx, project, &for_store(packages))
 }

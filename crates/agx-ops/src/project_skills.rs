@@ -53,7 +53,7 @@ fn content_of(dir: &Path) -> std::io::Result<String> {
 /// Lock every `[skills]` key at the version its package resolved to (in `packages`), with
 /// the content hash of the skill's folder. The packages are installed (held by the
 /// project's root, as `sync` would) to read it.
-pub fn lock_skills(
+pub(crate) fn lock_skills(
     ctx: &Context,
     project: &Project,
     packages: &[LockedPackage],
@@ -106,7 +106,7 @@ fn no_such_skill(ctx: &Context, skill: &QualifiedName, version: &semver::Version
 }
 
 /// A field of skill `key` that disagrees, placed in the lock file of `dir`.
-pub fn skill_field(dir: &Path, key: &str, field: &'static str, detail: String) -> LockError {
+pub(crate) fn skill_field(dir: &Path, key: &str, field: &'static str, detail: String) -> LockError {
     LockError::Disagrees {
         location: field_location(&dir.join(LOCK_FILE), "skill", "key", key, field),
         what: format!("skill `{key}`"),
@@ -138,7 +138,7 @@ fn skill_folders(project: &Project) -> Vec<PathBuf> {
 /// Write (or with --check compare) every wanted copy, and remove the copies an earlier sync
 /// wrote for this project that are no longer wanted. A copy's package must hold exactly the
 /// content the lock records, else nothing is written (a poisoned lock).
-pub fn sync_skills(
+pub(crate) fn sync_skills(
     ctx: &Context,
     project: &Project,
     lock: &LockFile,

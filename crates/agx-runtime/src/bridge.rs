@@ -21,12 +21,12 @@ use super::stdio::PARSE_ERROR;
 use agx_model::settings::{Redactor, placeholders};
 
 /// The JSON-RPC error code of a failed remote (implementation-defined server error range).
-pub const REMOTE_FAILED: i32 = -32000;
+pub(crate) const REMOTE_FAILED: i32 = -32000;
 
 /// A remote's URL with settings substituted. It may carry secret values (`?key=${settings.token}`),
 /// so it only displays with them redacted; the resolved text goes to the HTTP client alone.
 #[derive(Clone)]
-pub struct RemoteUrl {
+pub(crate) struct RemoteUrl {
     resolved: String,
     shown: String,
 }
@@ -54,7 +54,7 @@ impl std::fmt::Debug for RemoteUrl {
 /// the server's secret values, which every message about the remote is redacted of (an HTTP
 /// client's errors carry the URL whole).
 #[derive(Clone)]
-pub struct Remote {
+pub(crate) struct Remote {
     pub url: RemoteUrl,
     headers: Vec<(String, String)>,
     redactor: Redactor,
@@ -74,7 +74,7 @@ impl std::fmt::Debug for Remote {
 impl Remote {
     /// The remote of a server declared with `url`, settings substituted. A header whose
     /// setting has no value is left out; a URL whose setting has none is an error.
-    pub fn of(
+    pub(crate) fn of(
         w: &WrappedServer,
         url: &str,
         headers: &BTreeMap<String, String>,
@@ -126,7 +126,7 @@ impl Remote {
 
 /// Bridge stdin/stdout to `remote` until the client closes stdin, through a filter's
 /// `rewriter` when the server has one.
-pub async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), ServeError> {
+pub(crate) async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), ServeError> {
     let stdin = BufReader::new(tokio::io::stdin());
     let stdout = tokio::io::stdout();
     run(remote, rewriter, stdin, stdout).await;
@@ -134,8 +134,12 @@ pub async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), Ser
 }
 
 /// The bridge loop over any reader and writer (stdio in production, pipes in tests).
-pub async fn run<R, W>(remote: Remote, mut rewriter: Option<Rewriter>, reader: R, mut writer: W)
-where
+pub(crate) async fn run<R, W>(
+    remote: Remote,
+    mut rewriter: Option<Rewriter>,
+    reader: R,
+    mut writer: W,
+) where
     R: tokio::io::AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {

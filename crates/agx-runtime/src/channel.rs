@@ -39,16 +39,16 @@ use super::stderr_protocol::{LOG_PREFIX, PROGRESS_PREFIX, StderrLine, parse_line
 
 /// The descriptor a tool finds its end of the channel on.
 #[cfg(unix)]
-pub const CHANNEL_FD: RawFd = 3;
+pub(crate) const CHANNEL_FD: RawFd = 3;
 /// The environment variable naming that descriptor.
 #[cfg(unix)]
-pub const CHANNEL_FD_ENV: &str = "AGX_CHANNEL_FD";
+pub(crate) const CHANNEL_FD_ENV: &str = "AGX_CHANNEL_FD";
 /// Windows: the environment variable holding `127.0.0.1:<port>` to connect to.
 #[cfg(windows)]
-pub const CHANNEL_ADDR_ENV: &str = "AGX_CHANNEL_ADDR";
+pub(crate) const CHANNEL_ADDR_ENV: &str = "AGX_CHANNEL_ADDR";
 /// Windows: the environment variable holding the token the tool's first line must be.
 #[cfg(windows)]
-pub const CHANNEL_TOKEN_ENV: &str = "AGX_CHANNEL_TOKEN";
+pub(crate) const CHANNEL_TOKEN_ENV: &str = "AGX_CHANNEL_TOKEN";
 /// Windows: connections that did not send the token before agx gives up on the call's
 /// channel (nothing else on this machine may hold a call's channel hostage).
 #[cfg(windows)]
@@ -57,7 +57,7 @@ const MAX_BAD_CONNECTIONS: usize = 16;
 const MAX_LINE: usize = 1024 * 1024;
 /// Client requests of one call waiting for an answer. Past it agx reads no further lines
 /// until one is answered: the tool waits on its full socket, and its timeout still runs.
-pub const MAX_PENDING: usize = 16;
+pub(crate) const MAX_PENDING: usize = 16;
 
 /// JSON-RPC error codes sent to the tool.
 const PARSE_ERROR: i64 = -32700;
@@ -68,29 +68,29 @@ const INTERNAL_ERROR: i64 = -32603;
 
 /// The tool's end of a channel, handed to its process as [`CHANNEL_FD`].
 #[cfg(unix)]
-pub struct ToolEnd(OwnedFd);
+pub(crate) struct ToolEnd(OwnedFd);
 
 /// agx's end of a channel.
 #[cfg(unix)]
-pub struct AgxEnd(UnixStream);
+pub(crate) struct AgxEnd(UnixStream);
 
 /// Windows: where the tool connects, and the token it must send.
 #[cfg(windows)]
-pub struct ToolEnd {
+pub(crate) struct ToolEnd {
     addr: std::net::SocketAddr,
     token: String,
 }
 
 /// Windows: the listener of one call, and its token.
 #[cfg(windows)]
-pub struct AgxEnd {
+pub(crate) struct AgxEnd {
     listener: tokio::net::TcpListener,
     token: String,
 }
 
 /// A new channel. Call inside the async runtime.
 #[cfg(unix)]
-pub fn open() -> io::Result<(ToolEnd, AgxEnd)> {
+pub(crate) fn open() -> io::Result<(ToolEnd, AgxEnd)> {
     let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
     ours.set_nonblocking(true)?;
     Ok((ToolEnd(theirs.into()), AgxEnd(UnixStream::from_std(ours)?)))
@@ -98,7 +98,7 @@ pub fn open() -> io::Result<(ToolEnd, AgxEnd)> {
 
 /// A new channel: a loopback listener on a port of its own and a 256-bit token.
 #[cfg(windows)]
-pub fn open() -> io::Result<(ToolEnd, AgxEnd)> {
+pub(crate) fn open() -> io::Result<(ToolEnd, AgxEnd)> {
     let listener = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
@@ -404,7 +404,7 @@ struct Pending {
 /// end. Progress and log notifications go to `events` as if read from stderr. Must run in
 /// the task that handles the call (not a spawned one), so that over HTTP the client
 /// requests travel on that call's stream. On return, pending client requests are cancelled.
-pub async fn serve(
+pub(crate) async fn serve(
     end: AgxEnd,
     client: Client,
     events: Option<Sender<StderrLine>>,

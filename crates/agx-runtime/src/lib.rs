@@ -10,8 +10,8 @@
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
 pub mod assemble;
-pub mod bridge;
-pub mod channel;
+mod bridge;
+mod channel;
 pub mod code_cache;
 mod completions;
 mod data_vars;
@@ -21,11 +21,11 @@ pub mod handoff;
 mod http;
 mod line_server;
 pub mod listing;
-pub mod log;
+mod log;
 mod output;
-pub mod process;
+mod process;
 
-pub mod profile;
+mod profile;
 mod prompts;
 mod resources;
 pub mod settings;

@@ -17,7 +17,7 @@ use super::stderr_protocol::{StderrLine, parse_line};
 use agx_core::process_tree::Call;
 
 /// Default cap on a tool's captured stdout.
-pub const OUTPUT_CAP: usize = 1024 * 1024;
+pub(crate) const OUTPUT_CAP: usize = 1024 * 1024;
 /// A stderr line longer than this is cut into pieces.
 const MAX_STDERR_LINE: usize = 64 * 1024;
 /// How much plain stderr is kept for error results.
@@ -25,7 +25,7 @@ const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// Classified stderr lines waiting to be forwarded. When the forwarder falls behind, agx
 /// stops reading until it catches up, and the tool waits on its full pipe: memory stays
 /// bounded however much a tool prints.
-pub const STDERR_QUEUE_LINES: usize = 256;
+pub(crate) const STDERR_QUEUE_LINES: usize = 256;
 /// After the call's processes are ended, how long its pipes may stay open (held by a
 /// process agx could not end) before agx stops waiting for them.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
@@ -45,14 +45,14 @@ pub struct RunSpec {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     Exited(ExitStatus),
     TimedOut,
     Cancelled,
 }
 
 #[derive(Debug)]
-pub struct RunOutcome {
+pub(crate) struct RunOutcome {
     pub ending: Ending,
     /// At most `output_cap` bytes.
     pub stdout: Vec<u8>,
@@ -63,14 +63,14 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
-    pub fn truncated(&self) -> bool {
+    pub(crate) fn truncated(&self) -> bool {
         self.stdout_total > self.stdout.len() as u64
     }
 }
 
 /// Run `spec`. Classified stderr lines go to `events` as they arrive. `cancel` resolving
 /// stops the command. Errors only when the process cannot be started.
-pub async fn run(
+pub(crate) async fn run(
     spec: &RunSpec,
     events: Option<Sender<StderrLine>>,
     cancel: impl Future<Output = ()>,
@@ -80,7 +80,7 @@ pub async fn run(
 
 /// [`run`], giving the process `channel` as its descriptor 3 (closed here once the process
 /// has started, so that agx's end sees the tool's end close).
-pub async fn run_with_channel(
+pub(crate) async fn run_with_channel(
     spec: &RunSpec,
     events: Option<Sender<StderrLine>>,
     cancel: impl Future<Output = ()>,

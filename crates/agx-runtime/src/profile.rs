@@ -30,7 +30,7 @@ use super::stdio::{BoundedLines, INVALID_PARAMS, MAX_LINE, METHOD_NOT_FOUND};
 use agx_project::profile::{Namespace, Profile, SEPARATOR};
 
 /// The JSON-RPC error of a call to a member that is not running.
-pub const MEMBER_DOWN: i64 = -32000;
+pub(crate) const MEMBER_DOWN: i64 = -32000;
 
 /// What the event loop hears.
 enum Event {
@@ -159,12 +159,12 @@ struct Aggregator<W> {
 
 /// Serve `profile` on stdio until the client closes it. `agx` is the program that serves
 /// each member (`agx serve REF`).
-pub async fn serve_stdio(profile: &Profile, agx: &Path) -> Result<(), ServeError> {
+pub(crate) async fn serve_stdio(profile: &Profile, agx: &Path) -> Result<(), ServeError> {
     run(profile, agx, tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// The profile's loop over any client streams (stdio in production).
-pub async fn run<R, W>(
+pub(crate) async fn run<R, W>(
     profile: &Profile,
     agx: &Path,
     client_in: R,

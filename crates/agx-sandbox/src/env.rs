@@ -80,7 +80,7 @@ fn same_name(a: &str, b: &str) -> bool {
 
 /// Whether the variable `name` of agx's environment passes to a program whose `env`
 /// permission lists `declared`.
-pub fn passes(name: &str, declared: &[String]) -> bool {
+pub(crate) fn passes(name: &str, declared: &[String]) -> bool {
     BASE.iter()
         .chain(OS_BASE)
         .copied()
@@ -115,7 +115,7 @@ fn restrict_from(
 
 /// Give `command` only the base set and `declared` from agx's environment, keeping what
 /// was set on it. Variables set on it afterwards are kept too.
-pub fn restrict(command: &mut std::process::Command, declared: &[String]) {
+pub(crate) fn restrict(command: &mut std::process::Command, declared: &[String]) {
     restrict_from(command, declared, std::env::vars_os());
 }
 

@@ -5,7 +5,7 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
-pub mod env;
+mod env;
 pub mod growth;
 #[cfg(unix)]
 mod installations;
@@ -42,7 +42,7 @@ pub fn resolve_for(
 }
 
 #[cfg(target_os = "linux")]
-pub mod linux;
+mod linux;
 
 /// The variable that turns the sandbox off (`off`); `agx serve --no-sandbox` sets it.
 pub const OFF_ENV: &str = "AGX_SANDBOX";

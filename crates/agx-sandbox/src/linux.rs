@@ -31,7 +31,7 @@ const DEVICES: [&str; 9] = [
 ];
 
 /// The Landlock ABI the kernel offers: `None` when Landlock is missing or disabled.
-pub fn kernel_abi() -> Option<i32> {
+pub(crate) fn kernel_abi() -> Option<i32> {
     // SAFETY: the version query takes no pointer (NULL, size 0) and only returns a number.
     let v = unsafe {
         libc::syscall(
@@ -45,7 +45,7 @@ pub fn kernel_abi() -> Option<i32> {
 }
 
 /// What the kernel enforces of `resolved`, for logs, `info` and `doctor`.
-pub fn enforced(resolved: &Resolved) -> String {
+pub(crate) fn enforced(resolved: &Resolved) -> String {
     let Some(abi) = kernel_abi() else {
         return "not confined: this kernel has no Landlock (Linux 5.13 or later with Landlock enabled)".into();
     };
@@ -64,7 +64,7 @@ pub fn enforced(resolved: &Resolved) -> String {
 /// Build the Landlock ruleset for one run of `program` (rules are file descriptors opened
 /// here, in agx); with `proxy_port`, TCP connections go to that port only and nothing
 /// listens. Errors only when the kernel refuses a ruleset it said it supports.
-pub fn ruleset(
+pub(crate) fn ruleset(
     resolved: &Resolved,
     program: &std::path::Path,
     proxy_port: Option<u16>,
@@ -93,7 +93,7 @@ pub fn ruleset(
 /// The hook run in the child before exec: enter the ruleset (and, for `network = "none"`,
 /// a network namespace of its own where the kernel lets it, which leaves it no interface
 /// but a down loopback). Only system calls: nothing here allocates.
-pub fn pre_exec_hook(
+pub(crate) fn pre_exec_hook(
     ruleset: RulesetCreated,
     no_network: bool,
 ) -> impl FnMut() -> std::io::Result<()> + Send + Sync + 'static {

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Above this size the log file is moved to `<name>.log.1` and a new one started.
-pub const LOG_FILE_CAP: u64 = 1024 * 1024;
+pub(crate) const LOG_FILE_CAP: u64 = 1024 * 1024;
 
 pub(super) struct LogFile {
     path: PathBuf,

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tracing_subscriber::fmt::MakeWriter;
 
 /// Log lines each destination holds while it is not taking them.
-pub const QUEUE_LINES: usize = 512;
+pub(crate) const QUEUE_LINES: usize = 512;
 /// How long exit waits for queued lines to be written.
 const FLUSH_WAIT: Duration = Duration::from_secs(1);
 

@@ -19,15 +19,12 @@ use tracing_subscriber::fmt::format::{self, FormatEvent, FormatFields};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::registry::LookupSpan;
 
-pub use file::LOG_FILE_CAP;
-pub use lossy::QUEUE_LINES;
-
 /// The target of lines shown whatever the level, and without one: what scripts read, such
 /// as the address `--http` listens on.
-pub const ANNOUNCE: &str = "agx::announce";
+pub(crate) const ANNOUNCE: &str = "agx::announce";
 
 /// The level `AGX_LOG` names (default `info`), or the value when it names none.
-pub fn level_from_env() -> Result<LevelFilter, String> {
+pub(crate) fn level_from_env() -> Result<LevelFilter, String> {
     match std::env::var("AGX_LOG") {
         Ok(v) => parse_level(&v).ok_or(v),
         Err(_) => Ok(LevelFilter::INFO),
@@ -56,7 +53,7 @@ fn level_name(level: Level) -> &'static str {
 }
 
 /// agx's log line: `PREFIX: LEVEL: message key=value…` (`PREFIX: message` for [`ANNOUNCE`]).
-pub struct LineFormat {
+pub(crate) struct LineFormat {
     pub prefix: &'static str,
     /// Applied to every message: the server's secret values redacted.
     pub redact: fn(&str) -> std::borrow::Cow<'_, str>,
@@ -89,13 +86,13 @@ where
 
 /// Keep until the process ends: dropping it writes out (briefly) what is still queued.
 #[must_use = "dropping the guard ends logging"]
-pub struct LogGuard {
+pub(crate) struct LogGuard {
     _flush: Vec<lossy::FlushOnDrop>,
 }
 
 /// Make the serving log this process's `tracing` subscriber: stderr plus `file` when given
 /// and it can be opened (a server without a log file still serves).
-pub fn init(file: Option<&Path>) -> LogGuard {
+pub(crate) fn init(file: Option<&Path>) -> LogGuard {
     let level = level_from_env();
     let mut destinations: Vec<(&'static str, Box<dyn Write + Send>)> =
         vec![("stderr", Box::new(std::io::stderr()))];
