@@ -171,6 +171,7 @@ pub(crate) async fn run<R, W>(
                                 write_line(&mut writer, &reply).await;
                                 continue;
                             }
+                            FromClient::Drop => continue,
                         },
                         Err(_) => line,
                     },

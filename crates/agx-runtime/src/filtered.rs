@@ -126,6 +126,9 @@ pub enum FromClient {
     Forward(Value),
     /// Answer the client with this, and send the server nothing.
     Reply(Value),
+    /// Send nothing to either side: a notification (no id) of a method that names an item,
+    /// which the filter can neither let through unchecked nor answer.
+    Drop,
 }
 
 /// The filter's rewriting of one session's messages.
@@ -153,17 +156,24 @@ impl Rewriter {
     /// A message from the client: list requests are remembered, calls naming a hidden item
     /// are refused, calls naming a renamed one get its own name back.
     pub fn from_client(&mut self, mut message: Value) -> FromClient {
-        let Some(method) = message.get("method").and_then(Value::as_str) else {
-            return FromClient::Forward(message);
-        };
-        let Some(id) = message.get("id").cloned() else {
-            return FromClient::Forward(message);
-        };
-        if let Some(list) = List::of(method) {
-            self.pending.insert(id.to_string(), list);
-            return FromClient::Forward(message);
+        // A batch would carry calls past the checks below, each message unseen: refused
+        // whole (MCP 2025-06-18 removed batches; clients send one message at a time).
+        if message.is_array() {
+            return FromClient::Reply(json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": {"code": super::stdio::INVALID_REQUEST,
+                          "message": "Invalid request: agx's filter takes one message at a time, not a batch"},
+            }));
         }
-        let target = match method {
+        let Some(method) = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            return FromClient::Forward(message);
+        };
+        let target = match method.as_str() {
             "tools/call" => Some((Kind::Tool, "/params/name")),
             "prompts/get" => Some((Kind::Prompt, "/params/name")),
             "resources/read" | "resources/subscribe" => Some((Kind::Resource, "/params/uri")),
@@ -174,11 +184,29 @@ impl Rewriter {
             },
             _ => None,
         };
+        let Some(id) = message.get("id").cloned() else {
+            // A call sent as a notification gets no answer to refuse it with, and a server
+            // may still run it: it goes nowhere.
+            return match target {
+                Some(_) => FromClient::Drop,
+                None => FromClient::Forward(message),
+            };
+        };
         let Some((kind, pointer)) = target else {
+            if let Some(list) = List::of(&method) {
+                self.pending.insert(id.to_string(), list);
+            }
             return FromClient::Forward(message);
         };
         let Some(Value::String(called)) = message.pointer_mut(pointer) else {
-            return FromClient::Forward(message);
+            // No name, or one that is not text (an array a server might read as its first
+            // element): nothing the filter allowed.
+            return FromClient::Reply(json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {"code": REFUSED,
+                          "message": format!("`{method}` needs `{}` as text", pointer.trim_start_matches('/').replace('/', "."))},
+            }));
         };
         match self.filter.resolve(kind, called) {
             Ok(original) => {
@@ -359,6 +387,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                             write_line(&mut client_out, reply.to_string().as_bytes()).await;
                             continue;
                         }
+                        FromClient::Drop => continue,
                     },
                     Err(_) => line,
                 };
@@ -479,6 +508,70 @@ mod tests {
         let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
                           "params": {"uri": "test://static/resource/20"}});
         assert!(matches!(r.from_client(read), FromClient::Reply(_)));
+    }
+
+    #[test]
+    fn batches_are_refused_whole() {
+        let mut r = rewriter();
+        let batch = json!([
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_env"}},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        ]);
+        match r.from_client(batch) {
+            FromClient::Reply(reply) => {
+                assert_eq!(reply["id"], Value::Null);
+                assert_eq!(reply["error"]["code"], super::super::stdio::INVALID_REQUEST);
+                assert!(
+                    reply["error"]["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("batch")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            !r.awaits_lists(),
+            "nothing of a refused batch is remembered"
+        );
+    }
+
+    #[test]
+    fn calls_sent_as_notifications_go_nowhere() {
+        let mut r = rewriter();
+        for name in ["get_env", "say"] {
+            let notification = json!({"jsonrpc": "2.0", "method": "tools/call",
+                                      "params": {"name": name, "arguments": {}}});
+            assert_eq!(r.from_client(notification), FromClient::Drop, "{name}");
+        }
+        let read = json!({"jsonrpc": "2.0", "method": "resources/read",
+                          "params": {"uri": "test://static/resource/20"}});
+        assert_eq!(r.from_client(read), FromClient::Drop);
+        // Other notifications pass.
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 1}});
+        assert_eq!(
+            r.from_client(cancelled.clone()),
+            FromClient::Forward(cancelled)
+        );
+    }
+
+    #[test]
+    fn a_name_that_is_not_text_is_refused() {
+        let mut r = rewriter();
+        for name in [json!(["get_env"]), json!({"0": "get_env"}), json!(null)] {
+            let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                              "params": {"name": name, "arguments": {}}});
+            match r.from_client(call) {
+                FromClient::Reply(reply) => {
+                    assert_eq!(reply["id"], 9);
+                    assert_eq!(reply["error"]["code"], REFUSED);
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        let nameless = json!({"jsonrpc": "2.0", "id": 10, "method": "prompts/get", "params": {}});
+        assert!(matches!(r.from_client(nameless), FromClient::Reply(_)));
     }
 
     #[test]
