@@ -190,6 +190,36 @@ mod tests {
         }
     }
 
+    /// toml_edit prints every line ending as LF: a Windows user's CRLF file came back
+    /// changed on every line (found by fuzz/ci.sh: `# Codexnfirs": {},\r\n#`).
+    #[test]
+    fn toml_with_crlf_line_endings_prints_back_and_edits_in_crlf() {
+        let servers = Container {
+            path: vec!["mcp_servers".into()],
+            list_by_name: false,
+        };
+        for text in [
+            "# Codexnfirs\": {},\r\n#",
+            "# c\r\n[mcp_servers.a]\r\ncommand = \"x\"\r\n",
+        ] {
+            let mut doc = parse(Format::Toml, text).unwrap();
+            assert_eq!(doc.text(), text);
+            doc.set(&servers, "b", &json!({"command": "y"})).unwrap();
+            let added = doc.text();
+            assert!(!added.replace("\r\n", "").contains('\n'), "{added:?}");
+            let mut reparsed = parse(Format::Toml, &added).unwrap();
+            assert_eq!(reparsed.get(&servers, "b"), Some(json!({"command": "y"})));
+            assert_eq!(reparsed.remove(&servers, "b"), Ok(true));
+            if text.contains("[mcp_servers.a]") {
+                assert_eq!(reparsed.text(), text, "add then remove restores the file");
+            }
+        }
+        // Mixed endings have no one form to print back: refused where the odd one is.
+        let e = refused(Format::Toml, "a = 1\r\nb = 2\nc = 3\r\n");
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.message.contains("CRLF"), "{e}");
+    }
+
     /// yaml-edit's parser alone accepted both, and agx edited files the clients refuse.
     #[test]
     fn yaml_duplicate_keys_and_tab_indentation_are_refused_where_they_are() {

@@ -8,6 +8,9 @@ use super::{ConfigDoc, Container, EditError, SyntaxError, line_column};
 
 pub(crate) struct TomlDoc {
     doc: DocumentMut,
+    /// The file's lines end in CRLF (Windows): toml_edit prints every line ending as LF, so
+    /// the text it reads has them as LF and the text it prints gets them back.
+    crlf: bool,
 }
 
 /// A TOML value from JSON (nested objects become inline tables; null has no TOML form).
@@ -72,15 +75,32 @@ fn table_to_json(t: &dyn TableLike) -> Value {
 
 impl TomlDoc {
     pub(crate) fn parse(text: &str) -> Result<Self, SyntaxError> {
-        let doc = text.parse::<DocumentMut>().map_err(|e| {
-            let (line, column) = line_column(text, e.span().map_or(0, |s| s.start));
+        let crlf = text.contains("\r\n");
+        let read = if crlf {
+            if let Some(lf) = text.replace("\r\n", "\r\r").find('\n') {
+                let (line, column) = line_column(text, lf);
+                return Err(SyntaxError {
+                    line,
+                    column,
+                    message: "this line ends in LF where the others end in CRLF; agx edits \
+                              a file whose lines all end alike (convert it to one kind)"
+                        .into(),
+                });
+            }
+            std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
+        let doc = read.parse::<DocumentMut>().map_err(|e| {
+            // Line endings differ, not lines or columns: positions in `read` are the file's.
+            let (line, column) = line_column(&read, e.span().map_or(0, |s| s.start));
             SyntaxError {
                 line,
                 column,
                 message: e.message().trim().to_string(),
             }
         })?;
-        Ok(TomlDoc { doc })
+        Ok(TomlDoc { doc, crlf })
     }
 
     fn container(&self, at: &Container) -> Option<&dyn TableLike> {
@@ -181,6 +201,11 @@ impl ConfigDoc for TomlDoc {
     }
 
     fn text(&self) -> String {
-        self.doc.to_string()
+        let text = self.doc.to_string();
+        if self.crlf {
+            text.replace('\n', "\r\n")
+        } else {
+            text
+        }
     }
 }
