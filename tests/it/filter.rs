@@ -439,3 +439,102 @@ fn a_rename_to_the_name_of_another_shown_tool_is_refused() {
         assert!(err.contains("hint:"), "{err}");
     }
 }
+
+/// A wrapped server that normalises what clients send, as many do: method names and tool
+/// names case-folded and stripped of `-`, `_`, blanks and zero-width characters (after
+/// NFKC, so fullwidth letters are plain), URIs case-folded, percent-decoded and with dot
+/// segments and empty segments removed. It has a tool `delete_all` and a resource
+/// `file:///secret`, and lists them with the rest.
+const NORMALISING_SERVER: &str = r#"
+import json, posixpath, sys, unicodedata, urllib.parse
+
+def fold(text):
+    text = unicodedata.normalize("NFKC", text).lower()
+    return "".join(c for c in text if c.isalnum() or c == "/")
+
+def canon(uri):
+    uri = urllib.parse.unquote(uri).lower().replace("file://localhost/", "file:///")
+    path = posixpath.normpath("/" + uri[len("file:///"):]) if uri.startswith("file:///") else uri
+    return "file://" + path if uri.startswith("file:///") else uri
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+tools = {fold(n): n for n in ("delete_all", "add")}
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = fold(message.get("method", "")), message.get("id")
+    params = message.get("params", {})
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": id, "result": {
+            "protocolVersion": params["protocolVersion"],
+            "capabilities": {"tools": {}, "resources": {}},
+            "serverInfo": {"name": "normalising", "version": "1.0.0"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+            {"name": n, "inputSchema": {"type": "object"}} for n in tools.values()]}})
+    elif method == "resources/list":
+        send({"jsonrpc": "2.0", "id": id, "result": {"resources": [
+            {"uri": "file:///secret", "name": "secret"}, {"uri": "file:///docs/a", "name": "a"}]}})
+    elif method == "resources/templates/list":
+        send({"jsonrpc": "2.0", "id": id, "result": {"resourceTemplates": [
+            {"uriTemplate": "file:///docs/{name}", "name": "docs"}]}})
+    elif method == "tools/call":
+        name = tools.get(fold(params.get("name", "")), "?")
+        send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "ran " + name}]}})
+    elif method == "resources/read":
+        uri = canon(params["uri"])
+        send({"jsonrpc": "2.0", "id": id, "result": {"contents": [{"uri": uri, "text": "read " + uri}]}})
+    elif id is not None:
+        send({"jsonrpc": "2.0", "id": id, "result": {}})
+"#;
+
+#[test]
+fn a_server_that_normalises_names_runs_no_hidden_tool_or_resource_through_another_spelling() {
+    let home = TestHome::new();
+    crate::profile::install_wrapped(&home, "norm", NORMALISING_SERVER);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.norm]\nserver = \"acme/norm/norm\"\n\
+         tools = { deny = [\"delete_all\"] }\nresources = { deny = [\"file:///secret\"] }\n",
+    );
+    let mut s = ServeLines::start(&home, "acme/norm/norm", project.path());
+    s.initialize(json!({}));
+    // Before any list: the filter reads the server's list itself.
+    let added = s.call(2, "add", json!({}));
+    assert_eq!(added["result"]["content"][0]["text"], "ran add", "{added}");
+    let tools = s.names(3, "tools/list", "tools");
+    assert_eq!(tools, ["add"]);
+    for (id, name) in [
+        (4, "DELETE_ALL"),
+        (5, "delete-all"),
+        (6, "delete all"),
+        (7, "ｄｅｌｅｔｅ_ａｌｌ"),
+        (8, "delete\u{200b}_all"),
+    ] {
+        let answer = s.call(id, name, json!({}));
+        assert!(answer.get("error").is_some(), "{name}: {answer}");
+    }
+    let (disguised, _) = s.request(9, "Tools/Call", json!({"name": "delete_all"}));
+    assert_eq!(disguised["error"]["code"], -32601, "{disguised}");
+
+    let (doc, _) = s.request(10, "resources/read", json!({"uri": "file:///docs/b"}));
+    assert_eq!(
+        doc["result"]["contents"][0]["text"], "read file:///docs/b",
+        "{doc}"
+    );
+    for (id, uri) in [
+        (11, "file:///%73ecret"),
+        (12, "file:///./secret"),
+        (13, "file:///docs/../secret"),
+        (14, "file:////secret"),
+        (15, "FILE:///secret"),
+        (16, "file://localhost/secret"),
+        (17, "file:///docs/..%2Fsecret"),
+    ] {
+        let (answer, _) = s.request(id, "resources/read", json!({"uri": uri}));
+        assert!(answer.get("error").is_some(), "{uri}: {answer}");
+    }
+}

@@ -59,7 +59,7 @@ fn install_flaky(home: &TestHome) {
 }
 
 /// Install a wrapped package `acme/NAME` whose server `NAME` runs `script`.
-fn install_wrapped(home: &TestHome, name: &str, script: &str) {
+pub(crate) fn install_wrapped(home: &TestHome, name: &str, script: &str) {
     let dir = home.home().join("src").join(name);
     write_file(
         &dir.join("agx.toml"),
@@ -486,4 +486,99 @@ async fn a_profile_is_served_over_http() {
         "{text}"
     );
     client.cancel().await.unwrap();
+}
+
+/// A wrapped server that answers `initialize` and then nothing, or (`mute_at = "initialize"`)
+/// nothing at all.
+fn mute_server(mute_at: &str) -> String {
+    format!(
+        r#"
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "{mute_at}" or "{mute_at}" == "initialize":
+        continue
+    if message.get("method") == "initialize":
+        sys.stdout.write(json.dumps({{"jsonrpc": "2.0", "id": message["id"], "result": {{
+            "protocolVersion": message["params"]["protocolVersion"],
+            "capabilities": {{"tools": {{}}}},
+            "serverInfo": {{"name": "mute", "version": "1.0.0"}}}}}}) + "\n")
+        sys.stdout.flush()
+"#
+    )
+}
+
+#[test]
+fn a_member_that_never_answers_is_timed_out_and_the_others_are_served() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_wrapped(&home, "silent", &mute_server("initialize"));
+    install_wrapped(&home, "listless", &mute_server("tools/list"));
+    for namespace in ["key", "none"] {
+        let project = tempfile::tempdir().unwrap();
+        write_file(
+            &project.path().join("agx.toml"),
+            format!(
+                "[servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
+                 [servers.silent]\nserver = \"acme/silent/silent\"\n\n\
+                 [servers.listless]\nserver = \"acme/listless/listless\"\n\n\
+                 [profiles.dev]\nservers = [\"silent\", \"weather\", \"listless\"]\n\
+                 namespace = \"{namespace}\"\ntimeout = 1\n"
+            ),
+        );
+        let mut s = ServeLines::start(&home, "@dev", project.path());
+        // Before: the profile waited for `silent`'s `initialize` forever.
+        let init = s.initialize(json!({}));
+        assert_eq!(init["result"]["serverInfo"]["name"], "@dev", "{init}");
+
+        // Before: `tools/list` waited for `listless` forever.
+        let tools = s.names(2, "tools/list", "tools");
+        let forecast = if namespace == "key" {
+            "weather__get_forecast"
+        } else {
+            "get_forecast"
+        };
+        assert!(tools.iter().any(|t| t == forecast), "{tools:?}");
+        let answer = s.call(3, forecast, json!({"city": "Lisbon"}));
+        assert!(answer.get("result").is_some(), "{namespace}: {answer}");
+
+        let silent = s.call(4, "silent__anything", json!({}));
+        let message = silent["error"]["message"].as_str().unwrap_or_default();
+        if namespace == "key" {
+            assert!(
+                message.contains("did not answer `initialize` within 1 s"),
+                "{silent}"
+            );
+        }
+        let listless = s.call(5, "listless__anything", json!({}));
+        let message = listless["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("`listless`") && message.contains("`tools/list` within 1 s")
+                || message.contains("server `listless` did not answer `tools/list` in time"),
+            "{namespace}: {listless}"
+        );
+    }
+}
+
+#[test]
+fn a_call_sent_as_a_notification_reaches_no_member_of_a_profile() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.weather]\nserver = \"acme/weather/forecast\"\n\n\
+         [servers.flaky]\nserver = \"acme/flaky/flaky\"\n\n\
+         [profiles.dev]\nservers = [\"weather\", \"flaky\"]\nnamespace = \"none\"\n",
+    );
+    let mut s = ServeLines::start(&home, "@dev", project.path());
+    s.initialize(json!({}));
+    let tools = s.names(2, "tools/list", "tools");
+    assert!(tools.iter().any(|t| t == "touch"), "{tools:?}");
+    // Before: forwarded to every member as it was, so `flaky` ran `exit`.
+    s.send(json!({"jsonrpc": "2.0", "method": "tools/call",
+                  "params": {"name": "exit", "arguments": {}}}));
+    let touched = s.call(3, "touch", json!({}));
+    assert_eq!(text_of(&touched), "touched", "{touched}");
 }

@@ -309,6 +309,17 @@ impl Filter {
         None
     }
 
+    /// Whether this filter hides or renames any item of `kind` (else every item of that
+    /// kind passes as the server names it).
+    pub fn narrows(&self, kind: Kind) -> bool {
+        !match kind {
+            Kind::Tool => &self.spec.tools,
+            Kind::Prompt => &self.spec.prompts,
+            Kind::Resource => &self.spec.resources,
+        }
+        .is_empty()
+    }
+
     /// The message of a refused call to `called`: what hid it and where that is written.
     pub fn refusal(&self, kind: Kind, called: &str, server: &str) -> Option<String> {
         let why = match self.resolve(kind, called) {

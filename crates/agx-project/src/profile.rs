@@ -44,6 +44,9 @@ pub struct Profile {
     pub name: String,
     pub members: Vec<Member>,
     pub namespace: Namespace,
+    /// How long a member may take to answer `initialize` or a list before the profile
+    /// serves the others without it.
+    pub timeout: std::time::Duration,
     /// The file it is written in, for messages.
     pub source: PathBuf,
 }
@@ -114,7 +117,13 @@ impl agx_core::error::Hint for ProfileError {
 }
 
 /// Allowed keys of one `[profiles.NAME]` table.
-const PROFILE_KEYS: &[&str] = &["servers", "namespace"];
+const PROFILE_KEYS: &[&str] = &["servers", "namespace", "timeout"];
+
+/// A member's time to answer `initialize` or a list, unless `timeout` says otherwise.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+
+/// The longest `timeout` a profile may set, in seconds.
+const MAX_TIMEOUT_SECS: i64 = 600;
 
 /// How a profile's entry that is not a server reference is resolved (a project's
 /// `[servers]` key), or `None` where only references are allowed (the user's file).
@@ -189,6 +198,20 @@ pub fn read_profiles(
                 continue;
             }
         };
+        let timeout = match t.integer(f, "timeout") {
+            None => DEFAULT_TIMEOUT_SECS,
+            Some((secs, _)) if (1..=MAX_TIMEOUT_SECS).contains(&secs) => secs.unsigned_abs(),
+            Some((secs, node)) => {
+                f.at(
+                    codes::INVALID_PROFILE,
+                    file,
+                    &node.span,
+                    format!("`timeout = {secs}` of profile `{name}` is not between 1 and {MAX_TIMEOUT_SECS} seconds"),
+                    Some(format!("leave it out for {DEFAULT_TIMEOUT_SECS} seconds, or give the seconds a server may take to answer `initialize` or a list")),
+                );
+                continue;
+            }
+        };
         let Some(listed) = t
             .require(f, "servers", "[\"KEY\", \"publisher/package/server\"]")
             .and_then(|_| t.strings(f, "servers"))
@@ -246,6 +269,7 @@ pub fn read_profiles(
                     name: name.clone(),
                     members,
                     namespace,
+                    timeout: std::time::Duration::from_secs(timeout),
                     source: PathBuf::from(&file.rel),
                 },
             );
@@ -446,6 +470,7 @@ mod tests {
         assert!(f.list.is_empty(), "{:?}", f.list);
         let dev = &profiles["dev"];
         assert_eq!(dev.namespace, Namespace::None);
+        assert_eq!(dev.timeout.as_secs(), DEFAULT_TIMEOUT_SECS);
         assert_eq!(dev.members[0].key, "main");
         assert_eq!(dev.members[0].reference, "acme/tools/main");
         assert_eq!(dev.members[1].key, "mem");
@@ -469,6 +494,11 @@ mod tests {
             (
                 "[profiles.dev]\nservers = [\"a/b/c\"]\nnamespace = \"flat\"\n",
                 "neither",
+                3,
+            ),
+            (
+                "[profiles.dev]\nservers = [\"a/b/c\"]\ntimeout = 0\n",
+                "not between 1 and 600 seconds",
                 3,
             ),
             (

@@ -16,7 +16,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
-use super::filtered::{FromClient, Rewriter};
+use super::filtered::{Rewriter, Sends};
 use super::stdio::PARSE_ERROR;
 use agx_model::settings::{Redactor, placeholders};
 
@@ -163,44 +163,30 @@ pub(crate) async fn run<R, W>(
                 if line.trim().is_empty() {
                     continue;
                 }
-                let line = match &mut rewriter {
+                let outgoing = match &mut rewriter {
                     Some(r) => match serde_json::from_str::<serde_json::Value>(&line) {
-                        Ok(message) => match r.from_client(message) {
-                            FromClient::Forward(message) => message.to_string(),
-                            FromClient::Reply(reply) => {
-                                write_line(&mut writer, &reply).await;
-                                continue;
+                        Ok(message) => {
+                            let Sends { to_server, to_client } = r.from_client(message);
+                            for reply in &to_client {
+                                write_line(&mut writer, reply).await;
                             }
-                            FromClient::Drop => continue,
-                        },
-                        Err(_) => line,
-                    },
-                    None => line,
-                };
-                let message: ClientJsonRpcMessage = match serde_json::from_str(&line) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        let reply = serde_json::json!({"jsonrpc": "2.0", "id": null,
-                            "error": {"code": PARSE_ERROR, "message": format!("not a JSON-RPC message: {e}")}});
-                        write_line(&mut writer, &reply).await;
-                        continue;
-                    }
-                };
-                let id = request_id(&message);
-                let sent = match &mut state {
-                    Link::Up(t) => t.send(message).await.map_err(|e| remote.redact(&e.to_string())),
-                    Link::Down(detail) => Err(detail.clone()),
-                };
-                match (sent, id) {
-                    (Ok(()), Some(id)) => { pending.insert(id); }
-                    (Ok(()), None) => {}
-                    (Err(detail), id) => {
-                        tracing::warn!("remote {} failed: {detail}", remote.url);
-                        if let Some(id) = id {
-                            write_line(&mut writer, &remote.failure(&detail, id)).await;
+                            to_server.iter().map(ToString::to_string).collect()
                         }
-                        state = Link::Down(detail);
-                    }
+                        Err(_) => vec![line],
+                    },
+                    None => vec![line],
+                };
+                for line in outgoing {
+                    let message: ClientJsonRpcMessage = match serde_json::from_str(&line) {
+                        Ok(m) => m,
+                        Err(e) => {
+                            let reply = serde_json::json!({"jsonrpc": "2.0", "id": null,
+                                "error": {"code": PARSE_ERROR, "message": format!("not a JSON-RPC message: {e}")}});
+                            write_line(&mut writer, &reply).await;
+                            continue;
+                        }
+                    };
+                    send(&remote, &mut state, &mut pending, &mut writer, message).await;
                 }
             }
             message = from_remote => {
@@ -210,8 +196,20 @@ pub(crate) async fn run<R, W>(
                             pending.remove(&id);
                         }
                         match &mut rewriter {
-                            Some(r) if r.awaits_lists() => match serde_json::to_value(&message) {
-                                Ok(value) => write_line(&mut writer, &r.from_server(value)).await,
+                            Some(r) if r.reads_server_messages() => match serde_json::to_value(&message) {
+                                Ok(value) => {
+                                    let Sends { to_server, to_client } = r.from_server(value);
+                                    for message in &to_client {
+                                        write_line(&mut writer, message).await;
+                                    }
+                                    for message in to_server {
+                                        // The filter's own list requests and the calls that
+                                        // waited for them.
+                                        if let Ok(message) = serde_json::from_value(message) {
+                                            send(&remote, &mut state, &mut pending, &mut writer, message).await;
+                                        }
+                                    }
+                                }
                                 Err(_) => write_line(&mut writer, &message).await,
                             },
                             _ => write_line(&mut writer, &message).await,
@@ -231,6 +229,38 @@ pub(crate) async fn run<R, W>(
     }
     if let Link::Up(mut t) = state {
         let _ = t.close().await;
+    }
+}
+
+/// Send one message to the remote; a request it cannot take is answered with the reason,
+/// and the link is down from then on.
+async fn send<W: AsyncWrite + Unpin>(
+    remote: &Remote,
+    state: &mut Link,
+    pending: &mut HashSet<RequestId>,
+    writer: &mut W,
+    message: ClientJsonRpcMessage,
+) {
+    let id = request_id(&message);
+    let sent = match state {
+        Link::Up(t) => t
+            .send(message)
+            .await
+            .map_err(|e| remote.redact(&e.to_string())),
+        Link::Down(detail) => Err(detail.clone()),
+    };
+    match (sent, id) {
+        (Ok(()), Some(id)) => {
+            pending.insert(id);
+        }
+        (Ok(()), None) => {}
+        (Err(detail), id) => {
+            tracing::warn!("remote {} failed: {detail}", remote.url);
+            if let Some(id) = id {
+                write_line(writer, &remote.failure(&detail, id)).await;
+            }
+            *state = Link::Down(detail);
+        }
     }
 }
 

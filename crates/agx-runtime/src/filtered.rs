@@ -10,7 +10,7 @@
 //! untouched), and the calls that name an item: a hidden one is refused with a JSON-RPC
 //! error naming the filter; a renamed one reaches the server by its own name.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::process::Stdio;
 use std::sync::Arc;
 
@@ -22,6 +22,7 @@ use super::assemble::{Assembly, WrappedServer};
 use super::stdio::{BoundedLines, MAX_LINE};
 use agx_model::filter::{Filter, Hidden, Kind};
 use agx_model::manifest::ResourceAddress;
+use agx_model::manifest::uri_template::UriTemplate;
 
 /// JSON-RPC "invalid params": what a refused call answers, as for an unknown tool.
 pub const REFUSED: i64 = -32602;
@@ -89,7 +90,7 @@ pub fn apply_to_assembly(
 }
 
 /// Which list a pending request asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum List {
     Tools,
     Prompts,
@@ -108,6 +109,15 @@ impl List {
         })
     }
 
+    fn method(self) -> &'static str {
+        match self {
+            List::Tools => "tools/list",
+            List::Prompts => "prompts/list",
+            List::Resources => "resources/list",
+            List::Templates => "resources/templates/list",
+        }
+    }
+
     /// The kind, the result's array and each item's key field.
     fn fields(self) -> (Kind, &'static str, &'static str) {
         match self {
@@ -117,26 +127,155 @@ impl List {
             List::Templates => (Kind::Resource, "resourceTemplates", "uriTemplate"),
         }
     }
+
+    /// The lists that name the items a call of `kind` may name.
+    fn naming(kind: Kind) -> &'static [List] {
+        match kind {
+            Kind::Tool => &[List::Tools],
+            Kind::Prompt => &[List::Prompts],
+            Kind::Resource => &[List::Resources, List::Templates],
+        }
+    }
+
+    /// The lists a server's `list_changed` notification is about.
+    fn changed_by(method: &str) -> &'static [List] {
+        match method {
+            "notifications/tools/list_changed" => &[List::Tools],
+            "notifications/prompts/list_changed" => &[List::Prompts],
+            "notifications/resources/list_changed" => &[List::Resources, List::Templates],
+            _ => &[],
+        }
+    }
 }
 
-/// What to do with a client's message.
-#[derive(Debug, PartialEq)]
-pub enum FromClient {
-    /// Send it to the server (possibly rewritten).
-    Forward(Value),
-    /// Answer the client with this, and send the server nothing.
-    Reply(Value),
-    /// Send nothing to either side: a notification (no id) of a method that names an item,
-    /// which the filter can neither let through unchecked nor answer.
-    Drop,
+/// The methods whose messages the filter reads: a call naming an item, or a list.
+const FILTERED_METHODS: [&str; 10] = [
+    "tools/call",
+    "prompts/get",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+];
+
+/// Whether `method` is another spelling of a method the filter reads (`Tools/Call`,
+/// `tools/ call`, `tools_call`'s kin, fullwidth letters, zero-width characters): a server
+/// that normalises method names would run it unfiltered.
+fn disguised(method: &str) -> bool {
+    if FILTERED_METHODS.contains(&method) {
+        return false;
+    }
+    let folded: String = method
+        .chars()
+        .map(|c| match c {
+            // Fullwidth forms of ASCII.
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            c => c,
+        })
+        .filter(|c| {
+            !c.is_whitespace()
+                && !matches!(c, '_' | '-' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+        })
+        .flat_map(char::to_lowercase)
+        .collect();
+    FILTERED_METHODS
+        .iter()
+        .any(|m| m.replace(['_', '-'], "") == folded)
+}
+
+/// What the server listed and the filter showed (by original name; URI or URI template
+/// for resources): the only items a call may name, spelled exactly so.
+#[derive(Default)]
+struct Listed {
+    keys: HashMap<List, HashSet<String>>,
+    templates: Vec<UriTemplate>,
+}
+
+impl Listed {
+    fn record(&mut self, list: List, original: &str) {
+        if list == List::Templates
+            && !self.keys.get(&list).is_some_and(|k| k.contains(original))
+            && let Ok(template) = UriTemplate::parse(original)
+        {
+            self.templates.push(template);
+        }
+        self.keys.entry(list).or_default().insert(original.to_string());
+    }
+
+    fn allows(&self, kind: Kind, original: &str) -> bool {
+        List::naming(kind)
+            .iter()
+            .any(|list| self.keys.get(list).is_some_and(|k| k.contains(original)))
+            || (kind == Kind::Resource && self.templates.iter().any(|t| t.matches_exactly(original)))
+    }
+}
+
+/// What one message becomes: messages for the server and for the client, in order.
+#[derive(Debug, Default, PartialEq)]
+pub struct Sends {
+    pub to_server: Vec<Value>,
+    pub to_client: Vec<Value>,
+}
+
+impl Sends {
+    fn server(message: Value) -> Sends {
+        Sends {
+            to_server: vec![message],
+            to_client: Vec::new(),
+        }
+    }
+
+    fn client(message: Value) -> Sends {
+        Sends {
+            to_server: Vec::new(),
+            to_client: vec![message],
+        }
+    }
+
+    fn extend(&mut self, other: Sends) {
+        self.to_server.extend(other.to_server);
+        self.to_client.extend(other.to_client);
+    }
+}
+
+fn error(id: &Value, code: i64, message: String) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// The item a call names: its kind and where its name (URI) is.
+fn target(method: &str, message: &Value) -> Option<(Kind, &'static str)> {
+    match method {
+        "tools/call" => Some((Kind::Tool, "/params/name")),
+        "prompts/get" => Some((Kind::Prompt, "/params/name")),
+        "resources/read" | "resources/subscribe" => Some((Kind::Resource, "/params/uri")),
+        "completion/complete" => match message.pointer("/params/ref/type") {
+            Some(t) if t == "ref/prompt" => Some((Kind::Prompt, "/params/ref/name")),
+            Some(t) if t == "ref/resource" => Some((Kind::Resource, "/params/ref/uri")),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The filter's rewriting of one session's messages.
 pub struct Rewriter {
     filter: Arc<Filter>,
     server: String,
-    /// List requests not answered yet, by their id's JSON text.
-    pending: HashMap<String, List>,
+    /// The client's list requests not answered yet, by their id's JSON text, and whether
+    /// each asked for the first page.
+    pending: HashMap<String, (List, bool)>,
+    listed: Listed,
+    /// List pages the filter asked for itself, by id text: their answers are its own.
+    own: HashMap<String, List>,
+    /// Lists the filter read whole since the server last said they changed.
+    fresh: HashSet<List>,
+    /// Calls naming an item not listed yet, waiting for the filter's own listing.
+    held: Vec<Value>,
+    next_id: u64,
 }
 
 impl Rewriter {
@@ -145,104 +284,177 @@ impl Rewriter {
             filter,
             server,
             pending: HashMap::new(),
+            listed: Listed::default(),
+            own: HashMap::new(),
+            fresh: HashSet::new(),
+            held: Vec::new(),
+            next_id: 0,
         }
     }
 
-    /// Whether an answer of the server may need rewriting (else it can pass as read).
-    pub fn awaits_lists(&self) -> bool {
-        !self.pending.is_empty()
+    /// Whether the server's messages need reading (else they can pass as read): an answer
+    /// to a list is awaited, or a `list_changed` would make a list stale.
+    pub fn reads_server_messages(&self) -> bool {
+        !self.pending.is_empty() || !self.own.is_empty() || !self.fresh.is_empty()
     }
 
-    /// A message from the client: list requests are remembered, calls naming a hidden item
-    /// are refused, calls naming a renamed one get its own name back.
-    pub fn from_client(&mut self, mut message: Value) -> FromClient {
+    /// A message from the client: list requests are remembered; a call naming a hidden
+    /// item, or one the server did not list (spelled otherwise), is refused; a renamed one
+    /// gets its own name back.
+    pub fn from_client(&mut self, message: Value) -> Sends {
         // A batch would carry calls past the checks below, each message unseen: refused
         // whole (MCP 2025-06-18 removed batches; clients send one message at a time).
         if message.is_array() {
-            return FromClient::Reply(json!({
-                "jsonrpc": "2.0",
-                "id": null,
-                "error": {"code": super::stdio::INVALID_REQUEST,
-                          "message": "Invalid request: agx's filter takes one message at a time, not a batch"},
-            }));
+            return Sends::client(error(
+                &Value::Null,
+                super::stdio::INVALID_REQUEST,
+                "Invalid request: agx's filter takes one message at a time, not a batch".into(),
+            ));
         }
         let Some(method) = message
             .get("method")
             .and_then(Value::as_str)
             .map(str::to_owned)
         else {
-            return FromClient::Forward(message);
+            return Sends::server(message);
         };
-        let target = match method.as_str() {
-            "tools/call" => Some((Kind::Tool, "/params/name")),
-            "prompts/get" => Some((Kind::Prompt, "/params/name")),
-            "resources/read" | "resources/subscribe" => Some((Kind::Resource, "/params/uri")),
-            "completion/complete" => match message.pointer("/params/ref/type") {
-                Some(t) if t == "ref/prompt" => Some((Kind::Prompt, "/params/ref/name")),
-                Some(t) if t == "ref/resource" => Some((Kind::Resource, "/params/ref/uri")),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(id) = message.get("id").cloned() else {
+        let id = message.get("id").cloned();
+        if disguised(&method) {
+            return match id {
+                Some(id) => Sends::client(error(
+                    &id,
+                    super::stdio::METHOD_NOT_FOUND,
+                    format!("Method not found: `{method}` (agx's filter passes MCP methods spelled as the protocol spells them)"),
+                )),
+                None => Sends::default(),
+            };
+        }
+        let target = target(&method, &message);
+        let Some(id) = id else {
             // A call sent as a notification gets no answer to refuse it with, and a server
             // may still run it: it goes nowhere.
             return match target {
-                Some(_) => FromClient::Drop,
-                None => FromClient::Forward(message),
+                Some(_) => Sends::default(),
+                None => Sends::server(message),
             };
         };
         let Some((kind, pointer)) = target else {
             if let Some(list) = List::of(&method) {
-                self.pending.insert(id.to_string(), list);
+                let first = message.pointer("/params/cursor").is_none();
+                self.pending.insert(id.to_string(), (list, first));
             }
-            return FromClient::Forward(message);
+            return Sends::server(message);
         };
-        let Some(Value::String(called)) = message.pointer_mut(pointer) else {
+        self.check_call(&method, kind, pointer, id, message)
+    }
+
+    fn check_call(
+        &mut self,
+        method: &str,
+        kind: Kind,
+        pointer: &str,
+        id: Value,
+        mut message: Value,
+    ) -> Sends {
+        let Some(Value::String(called)) = message.pointer(pointer) else {
             // No name, or one that is not text (an array a server might read as its first
             // element): nothing the filter allowed.
-            return FromClient::Reply(json!({
-                "jsonrpc": "2.0",
-                "id": id,
-                "error": {"code": REFUSED,
-                          "message": format!("`{method}` needs `{}` as text", pointer.trim_start_matches('/').replace('/', "."))},
-            }));
+            return Sends::client(error(
+                &id,
+                REFUSED,
+                format!(
+                    "`{method}` needs `{}` as text",
+                    pointer.trim_start_matches('/').replace('/', ".")
+                ),
+            ));
         };
-        match self.filter.resolve(kind, called) {
-            Ok(original) => {
-                if original != called.as_str() {
-                    *called = original.to_string();
-                }
-                FromClient::Forward(message)
-            }
+        let called = called.clone();
+        let original = match self.filter.resolve(kind, &called) {
+            Ok(original) => original.to_string(),
             Err(_) => {
                 let text = self
                     .filter
-                    .refusal(kind, called, &self.server)
+                    .refusal(kind, &called, &self.server)
                     .unwrap_or_default();
-                FromClient::Reply(json!({
-                    "jsonrpc": "2.0",
-                    "id": id,
-                    "error": {"code": REFUSED, "message": text},
-                }))
+                return Sends::client(error(&id, REFUSED, text));
             }
+        };
+        // A server may read another spelling (`DELETE_ALL`, `delete-all`, `%73ecret`) as
+        // the item it hides: only what it listed, exactly, passes.
+        if self.filter.narrows(kind) && !self.listed.allows(kind, &original) {
+            let lists = List::naming(kind);
+            if !lists.iter().all(|l| self.fresh.contains(l)) {
+                // Not listed yet (or not since it changed): read the server's lists, then
+                // decide.
+                self.held.push(message);
+                return self.fetch(lists);
+            }
+            return Sends::client(error(
+                &id,
+                REFUSED,
+                format!(
+                    "{} `{called}` of {} is not one the server lists; its filter (in {}) passes only what the server lists, spelled exactly as listed",
+                    kind.noun(),
+                    self.server,
+                    self.filter.source_name
+                ),
+            ));
         }
+        if original != called
+            && let Some(slot) = message.pointer_mut(pointer)
+        {
+            *slot = Value::String(original);
+        }
+        Sends::server(message)
     }
 
-    /// A message from the server: the answer to a list request loses its hidden items.
-    pub fn from_server(&mut self, mut message: Value) -> Value {
-        if self.pending.is_empty() || message.get("method").is_some() {
-            return message;
+    /// Ask the server for each of `lists` not already being read.
+    fn fetch(&mut self, lists: &[List]) -> Sends {
+        let mut sends = Sends::default();
+        for list in lists {
+            if !self.fresh.contains(list) && !self.own.values().any(|l| l == list) {
+                sends.to_server.push(self.ask(*list, None));
+            }
         }
-        let Some(list) = message
-            .get("id")
-            .and_then(|id| self.pending.remove(&id.to_string()))
-        else {
-            return message;
+        sends
+    }
+
+    fn ask(&mut self, list: List, cursor: Option<&str>) -> Value {
+        self.next_id += 1;
+        let id = Value::String(format!("agx-filter-{}", self.next_id));
+        self.own.insert(id.to_string(), list);
+        let params = cursor.map_or(json!({}), |c| json!({"cursor": c}));
+        json!({"jsonrpc": "2.0", "id": id, "method": list.method(), "params": params})
+    }
+
+    /// A message from the server: the answer to a list request loses its hidden items;
+    /// the answers to the filter's own list requests go no further.
+    pub fn from_server(&mut self, mut message: Value) -> Sends {
+        if let Some(method) = message.get("method").and_then(Value::as_str) {
+            for list in List::changed_by(method) {
+                self.fresh.remove(list);
+            }
+            return Sends::client(message);
+        }
+        let Some(id) = message.get("id").map(Value::to_string) else {
+            return Sends::client(message);
         };
+        if let Some(list) = self.own.remove(&id) {
+            return self.own_page(list, &message);
+        }
+        let Some((list, first)) = self.pending.remove(&id) else {
+            return Sends::client(message);
+        };
+        if first
+            && message.get("result").is_some()
+            && message.pointer("/result/nextCursor").is_none_or(Value::is_null)
+        {
+            // One page: the whole list.
+            self.fresh.insert(list);
+        }
         let (kind, array, key) = list.fields();
         let Some(Value::Array(items)) = message.pointer_mut(&format!("/result/{array}")) else {
-            return message;
+            return Sends::client(message);
         };
         if kind != Kind::Resource {
             let listed = items
@@ -251,12 +463,57 @@ impl Rewriter {
             if let Some(clash) = self.filter.rename_clash(kind, listed) {
                 // Two items under one name: the client could call only one of them.
                 let id = message.get("id").cloned().unwrap_or(Value::Null);
-                return json!({"jsonrpc": "2.0", "id": id, "error": {"code": REFUSED,
-                    "message": format!("{clash}; give it a name of its own")}});
+                return Sends::client(error(
+                    &id,
+                    REFUSED,
+                    format!("{clash}; give it a name of its own"),
+                ));
             }
         }
-        items.retain_mut(|item| rewrite_item(&self.filter, kind, key, item).is_ok());
-        message
+        let (filter, shown) = (&self.filter, &mut self.listed);
+        items.retain_mut(|item| {
+            let original = item.get(key).and_then(Value::as_str).map(str::to_string);
+            let kept = rewrite_item(filter, kind, key, item).is_ok();
+            if kept && let Some(original) = original {
+                shown.record(list, &original);
+            }
+            kept
+        });
+        Sends::client(message)
+    }
+
+    /// A page of the filter's own listing: its shown items are recorded; the next page is
+    /// asked for, or, the list read whole, the calls that waited for it are decided.
+    fn own_page(&mut self, list: List, answer: &Value) -> Sends {
+        let (kind, array, key) = list.fields();
+        if let Some(Value::Array(items)) = answer.pointer(&format!("/result/{array}")) {
+            for original in items.iter().filter_map(|i| i.get(key).and_then(Value::as_str)) {
+                if self.filter.show(kind, original).is_ok() {
+                    self.listed.record(list, original);
+                }
+            }
+        }
+        if let Some(cursor) = answer
+            .pointer("/result/nextCursor")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+        {
+            return Sends::server(self.ask(list, Some(cursor)));
+        }
+        // Read whole (an error answer lists nothing).
+        self.fresh.insert(list);
+        let mut sends = Sends::default();
+        for call in std::mem::take(&mut self.held) {
+            let method = call["method"].as_str().unwrap_or_default();
+            let ready = target(method, &call)
+                .is_none_or(|(kind, _)| List::naming(kind).iter().all(|l| self.fresh.contains(l)));
+            if ready {
+                sends.extend(self.from_client(call));
+            } else {
+                self.held.push(call);
+            }
+        }
+        sends
     }
 }
 
@@ -376,25 +633,18 @@ pub async fn proxy<CR, CW, SR, SW>(
                 if line.is_empty() {
                     continue;
                 }
-                let rewritten;
-                let out = match serde_json::from_slice::<Value>(line) {
-                    Ok(message) => match rewriter.from_client(message) {
-                        FromClient::Forward(m) => {
-                            rewritten = m.to_string();
-                            rewritten.as_bytes()
+                match serde_json::from_slice::<Value>(line) {
+                    Ok(message) => {
+                        let sends = rewriter.from_client(message);
+                        deliver(sends, &mut client_out, &mut server_in).await;
+                    }
+                    Err(_) => {
+                        if let Some(w) = server_in.as_mut()
+                            && !write_line(w, line).await
+                        {
+                            server_in = None;
                         }
-                        FromClient::Reply(reply) => {
-                            write_line(&mut client_out, reply.to_string().as_bytes()).await;
-                            continue;
-                        }
-                        FromClient::Drop => continue,
-                    },
-                    Err(_) => line,
-                };
-                if let Some(w) = server_in.as_mut()
-                    && !write_line(w, out).await
-                {
-                    server_in = None;
+                    }
                 }
             }
             complete = server_lines.read_line() => {
@@ -407,23 +657,36 @@ pub async fn proxy<CR, CW, SR, SW>(
                 if line.is_empty() {
                     continue;
                 }
-                // Most messages need no rewriting: only parse while a list is awaited.
-                let rewritten;
-                let out = if rewriter.awaits_lists() {
-                    match serde_json::from_slice::<Value>(line) {
-                        Ok(message) => {
-                            rewritten = rewriter.from_server(message).to_string();
-                            rewritten.as_bytes()
-                        }
-                        Err(_) => line,
-                    }
+                // Most messages need no rewriting: only parse while the filter reads them.
+                if rewriter.reads_server_messages()
+                    && let Ok(message) = serde_json::from_slice::<Value>(line)
+                {
+                    let sends = rewriter.from_server(message);
+                    deliver(sends, &mut client_out, &mut server_in).await;
                 } else {
-                    line
-                };
-                write_line(&mut client_out, out).await;
+                    write_line(&mut client_out, line).await;
+                }
             }
             () = &mut grace => break,
         }
+    }
+}
+
+/// Write what the filter sends each side; a server that stops reading is written no more.
+async fn deliver<CW, SW>(sends: Sends, client_out: &mut CW, server_in: &mut Option<SW>)
+where
+    CW: AsyncWrite + Unpin,
+    SW: AsyncWrite + Unpin,
+{
+    for message in sends.to_server {
+        if let Some(w) = server_in.as_mut()
+            && !write_line(w, message.to_string().as_bytes()).await
+        {
+            *server_in = None;
+        }
+    }
+    for message in sends.to_client {
+        write_line(client_out, message.to_string().as_bytes()).await;
     }
 }
 
@@ -460,17 +723,36 @@ mod tests {
         )
     }
 
+    /// The one answer the client gets, and nothing for the server.
+    fn reply(sends: Sends) -> Value {
+        assert!(sends.to_server.is_empty(), "{sends:?}");
+        let [reply] = <[Value; 1]>::try_from(sends.to_client).expect("one answer");
+        reply
+    }
+
+    /// A rewriter that has seen the server list these tools (and resource 1).
+    fn listed(tools: &[&str]) -> Rewriter {
+        let mut r = rewriter();
+        r.from_client(json!({"jsonrpc": "2.0", "id": "l", "method": "tools/list"}));
+        let tools: Vec<Value> = tools.iter().map(|n| json!({"name": n})).collect();
+        r.from_server(json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": tools}}));
+        r.from_client(json!({"jsonrpc": "2.0", "id": "r", "method": "resources/list"}));
+        r.from_server(json!({"jsonrpc": "2.0", "id": "r", "result": {"resources": [
+            {"uri": "test://static/resource/1", "name": "one"}]}}));
+        r
+    }
+
     #[test]
     fn list_answers_lose_hidden_items_and_keep_their_cursor() {
         let mut r = rewriter();
         let request = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {}});
-        assert_eq!(r.from_client(request.clone()), FromClient::Forward(request));
+        assert_eq!(r.from_client(request.clone()), Sends::server(request));
         let answer = json!({"jsonrpc": "2.0", "id": 7, "result": {"tools": [
             {"name": "echo", "inputSchema": {}},
             {"name": "get_env", "inputSchema": {}},
             {"name": "add", "description": "Adds", "inputSchema": {}},
         ], "nextCursor": "page2"}});
-        let out = r.from_server(answer);
+        let out = reply(r.from_server(answer));
         assert_eq!(
             out["result"],
             json!({"tools": [
@@ -480,34 +762,27 @@ mod tests {
         );
         // Answered: the next message with that id (a server's own request) passes as is.
         let later = json!({"jsonrpc": "2.0", "id": 7, "result": {"tools": [{"name": "get_x"}]}});
-        assert_eq!(r.from_server(later.clone()), later);
+        assert_eq!(r.from_server(later.clone()), Sends::client(later));
     }
 
     #[test]
     fn calls_to_hidden_items_are_refused_and_renamed_ones_reach_their_own_name() {
-        let mut r = rewriter();
+        let mut r = listed(&["echo", "get_env"]);
         let call = |name: &str| {
             json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
                    "params": {"name": name, "arguments": {}, "_meta": {"progressToken": 1}}})
         };
-        match r.from_client(call("get_env")) {
-            FromClient::Reply(reply) => {
-                assert_eq!(reply["id"], "a");
-                assert_eq!(reply["error"]["code"], REFUSED);
-                let text = reply["error"]["message"].as_str().unwrap();
-                assert!(text.contains("denied by `get_*`"), "{text}");
-                assert!(text.contains("agx.toml"), "{text}");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(
-            r.from_client(call("say")),
-            FromClient::Forward(call("echo"))
-        );
-        assert!(matches!(r.from_client(call("echo")), FromClient::Reply(_)));
+        let refused = reply(r.from_client(call("get_env")));
+        assert_eq!(refused["id"], "a");
+        assert_eq!(refused["error"]["code"], REFUSED);
+        let text = refused["error"]["message"].as_str().unwrap();
+        assert!(text.contains("denied by `get_*`"), "{text}");
+        assert!(text.contains("agx.toml"), "{text}");
+        assert_eq!(r.from_client(call("say")), Sends::server(call("echo")));
+        reply(r.from_client(call("echo")));
         let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
                           "params": {"uri": "test://static/resource/20"}});
-        assert!(matches!(r.from_client(read), FromClient::Reply(_)));
+        reply(r.from_client(read));
     }
 
     #[test]
@@ -517,21 +792,20 @@ mod tests {
             {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_env"}},
             {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
         ]);
-        match r.from_client(batch) {
-            FromClient::Reply(reply) => {
-                assert_eq!(reply["id"], Value::Null);
-                assert_eq!(reply["error"]["code"], super::super::stdio::INVALID_REQUEST);
-                assert!(
-                    reply["error"]["message"]
-                        .as_str()
-                        .unwrap()
-                        .contains("batch")
-                );
-            }
-            other => panic!("{other:?}"),
-        }
+        let refused = reply(r.from_client(batch));
+        assert_eq!(refused["id"], Value::Null);
+        assert_eq!(
+            refused["error"]["code"],
+            super::super::stdio::INVALID_REQUEST
+        );
         assert!(
-            !r.awaits_lists(),
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("batch")
+        );
+        assert!(
+            !r.reads_server_messages(),
             "nothing of a refused batch is remembered"
         );
     }
@@ -542,18 +816,15 @@ mod tests {
         for name in ["get_env", "say"] {
             let notification = json!({"jsonrpc": "2.0", "method": "tools/call",
                                       "params": {"name": name, "arguments": {}}});
-            assert_eq!(r.from_client(notification), FromClient::Drop, "{name}");
+            assert_eq!(r.from_client(notification), Sends::default(), "{name}");
         }
         let read = json!({"jsonrpc": "2.0", "method": "resources/read",
                           "params": {"uri": "test://static/resource/20"}});
-        assert_eq!(r.from_client(read), FromClient::Drop);
+        assert_eq!(r.from_client(read), Sends::default());
         // Other notifications pass.
         let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                "params": {"requestId": 1}});
-        assert_eq!(
-            r.from_client(cancelled.clone()),
-            FromClient::Forward(cancelled)
-        );
+        assert_eq!(r.from_client(cancelled.clone()), Sends::server(cancelled));
     }
 
     #[test]
@@ -562,16 +833,12 @@ mod tests {
         for name in [json!(["get_env"]), json!({"0": "get_env"}), json!(null)] {
             let call = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
                               "params": {"name": name, "arguments": {}}});
-            match r.from_client(call) {
-                FromClient::Reply(reply) => {
-                    assert_eq!(reply["id"], 9);
-                    assert_eq!(reply["error"]["code"], REFUSED);
-                }
-                other => panic!("{name}: {other:?}"),
-            }
+            let refused = reply(r.from_client(call));
+            assert_eq!(refused["id"], 9, "{name}");
+            assert_eq!(refused["error"]["code"], REFUSED, "{name}");
         }
         let nameless = json!({"jsonrpc": "2.0", "id": 10, "method": "prompts/get", "params": {}});
-        assert!(matches!(r.from_client(nameless), FromClient::Reply(_)));
+        reply(r.from_client(nameless));
     }
 
     #[test]
@@ -582,7 +849,7 @@ mod tests {
         let answer = json!({"jsonrpc": "2.0", "id": 8, "result": {"tools": [
             {"name": "echo", "inputSchema": {}}, {"name": "say", "inputSchema": {}},
         ]}});
-        let out = r.from_server(answer);
+        let out = reply(r.from_server(answer));
         let text = out["error"]["message"].as_str().unwrap_or_default();
         assert!(
             text.contains("`echo` is renamed to `say`, a name the server's own `say` keeps"),
@@ -600,9 +867,102 @@ mod tests {
         ] {
             assert_eq!(
                 r.from_client(message.clone()),
-                FromClient::Forward(message.clone())
+                Sends::server(message.clone())
             );
-            assert_eq!(r.from_server(message.clone()), message);
+            assert_eq!(r.from_server(message.clone()), Sends::client(message));
+        }
+    }
+
+    #[test]
+    fn only_names_spelled_as_the_server_listed_them_pass() {
+        let mut r = listed(&["delete_all", "add", "echo"]);
+        let call = |id: u64, name: &str| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": name, "arguments": {}}})
+        };
+        assert_eq!(r.from_client(call(1, "add")), Sends::server(call(1, "add")));
+        // Listed, but another spelling that a normalising server would run as `add` or
+        // as a hidden tool.
+        for (id, name) in [
+            (2, "ADD"),
+            (3, "a-d-d"),
+            (4, " add"),
+            (5, "ａｄｄ"),
+            (6, "a\u{200b}dd"),
+            (7, "Get_Env"),
+        ] {
+            let refused = reply(r.from_client(call(id, name)));
+            assert_eq!(refused["error"]["code"], REFUSED, "{name}");
+            let text = refused["error"]["message"].as_str().unwrap();
+            assert!(text.contains("not one the server lists"), "{name}: {text}");
+        }
+        // A method spelled otherwise is no method of the protocol's.
+        let disguised = json!({"jsonrpc": "2.0", "id": 8, "method": "Tools/Call",
+                               "params": {"name": "get_env"}});
+        let refused = reply(r.from_client(disguised));
+        assert_eq!(
+            refused["error"]["code"],
+            super::super::stdio::METHOD_NOT_FOUND
+        );
+        let hidden_list = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/ list"});
+        reply(r.from_client(hidden_list));
+        let notification = json!({"jsonrpc": "2.0", "method": "TOOLS/CALL",
+                                  "params": {"name": "get_env"}});
+        assert_eq!(r.from_client(notification), Sends::default());
+    }
+
+    #[test]
+    fn a_call_before_the_list_waits_for_the_filters_own_listing() {
+        let mut r = rewriter();
+        let call = |id: u64, name: &str| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": name, "arguments": {}}})
+        };
+        let asked = r.from_client(call(1, "add"));
+        assert!(asked.to_client.is_empty(), "{asked:?}");
+        let [list] = <[Value; 1]>::try_from(asked.to_server).unwrap();
+        assert_eq!(list["method"], "tools/list");
+        // A second call waits for the same listing.
+        assert_eq!(r.from_client(call(2, "ADD")), Sends::default());
+        // Two pages: the second is asked for, then the calls are decided.
+        let page = r.from_server(json!({"jsonrpc": "2.0", "id": list["id"], "result": {
+            "tools": [{"name": "echo"}], "nextCursor": "2"}}));
+        let [next] = <[Value; 1]>::try_from(page.to_server).unwrap();
+        assert_eq!(next["params"]["cursor"], "2");
+        let decided = r.from_server(json!({"jsonrpc": "2.0", "id": next["id"], "result": {
+            "tools": [{"name": "add"}]}}));
+        assert_eq!(decided.to_server, vec![call(1, "add")]);
+        let [refused] = <[Value; 1]>::try_from(decided.to_client).unwrap();
+        assert_eq!(refused["id"], 2);
+        // The list changed: a name not seen is read again.
+        let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        assert_eq!(r.from_server(changed.clone()), Sends::client(changed));
+        let again = r.from_client(call(3, "sum"));
+        assert_eq!(again.to_server.len(), 1, "{again:?}");
+    }
+
+    #[test]
+    fn a_hidden_resource_is_not_reached_through_another_spelling_of_its_uri() {
+        let mut r = listed(&[]);
+        r.from_client(json!({"jsonrpc": "2.0", "id": "t", "method": "resources/templates/list"}));
+        r.from_server(json!({"jsonrpc": "2.0", "id": "t", "result": {"resourceTemplates": [
+            {"uriTemplate": "test://static/resource/{id}", "name": "any"}]}}));
+        let read = |id: u64, uri: &str| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}})
+        };
+        for (id, uri) in [(1, "test://static/resource/1"), (2, "test://static/resource/3")] {
+            assert_eq!(r.from_client(read(id, uri)), Sends::server(read(id, uri)));
+        }
+        for (id, uri) in [
+            (3, "test://static/resource/%32%30"),
+            (4, "test://static/resource/./20"),
+            (5, "test://static/resource/x/../20"),
+            (6, "test://static/resource//20"),
+            (7, "TEST://static/resource/20"),
+            (8, "test://localhost/static/resource/20"),
+        ] {
+            let refused = reply(r.from_client(read(id, uri)));
+            assert_eq!(refused["error"]["code"], REFUSED, "{uri}");
         }
     }
 

@@ -134,7 +134,17 @@ struct Merged {
 enum Own {
     Initialize(usize),
     ListPage(usize, List),
+    /// A list page asked for after the member's time ran out: its answer means the member
+    /// is back, and the client is told to list again.
+    LatePage(usize, List),
     Ignore,
+}
+
+/// A request of the profile's own, waiting for its answer.
+struct Pending {
+    purpose: Own,
+    /// When the member's time to answer runs out (`initialize` and lists only).
+    deadline: Option<tokio::time::Instant>,
 }
 
 struct Aggregator<W> {
@@ -143,7 +153,9 @@ struct Aggregator<W> {
     members: Vec<Member>,
     client: W,
     next_id: u64,
-    own: HashMap<String, Own>,
+    own: HashMap<String, Pending>,
+    /// How long a member may take to answer `initialize` or a list page.
+    timeout: std::time::Duration,
     /// Client requests sent to a member, by id text: answered with an error if it ends.
     forwarded: HashMap<String, (usize, Value)>,
     /// A member's requests to the client: the new id's text → member and its own id.
@@ -155,6 +167,9 @@ struct Aggregator<W> {
     merged: HashMap<List, Merged>,
     /// Client messages waiting for a list's routes (names under `namespace = "none"`).
     deferred: Vec<(List, Value)>,
+    /// Members that did not answer a list in time, and which: their items are left out and
+    /// calls to them refused until they answer.
+    late: HashSet<(usize, List)>,
 }
 
 /// Serve `profile` on stdio until the client closes it. `agx` is the program that serves
@@ -224,6 +239,7 @@ where
         client: client_out,
         next_id: 0,
         own: HashMap::new(),
+        timeout: profile.timeout,
         forwarded: HashMap::new(),
         asked: HashMap::new(),
         initializing: None,
@@ -231,6 +247,7 @@ where
         gathers: HashMap::new(),
         merged: HashMap::new(),
         deferred: Vec::new(),
+        late: HashSet::new(),
     };
     #[cfg(unix)]
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
@@ -238,8 +255,13 @@ where
     #[cfg(windows)]
     let mut terminate = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
     loop {
+        let deadline = aggregator.next_deadline();
         let event = tokio::select! {
             event = inbox.recv() => event,
+            () = sleep_until(deadline) => {
+                aggregator.time_out().await;
+                continue;
+            }
             _ = tokio::signal::ctrl_c() => None,
             _ = terminate.recv() => None,
         };
@@ -273,6 +295,14 @@ where
         let _ = child.wait().await;
     }
     Ok(())
+}
+
+/// Sleep until `deadline`, or forever without one.
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// How long members may go on after the client left (as for one filtered server).
@@ -363,7 +393,10 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         let id = Value::String(format!("agx-profile-{}", self.next_id));
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         if self.send_member(index, &request).await {
-            self.own.insert(id.to_string(), purpose);
+            let deadline = matches!(purpose, Own::Initialize(_) | Own::ListPage(..))
+                .then(|| tokio::time::Instant::now() + self.timeout);
+            self.own
+                .insert(id.to_string(), Pending { purpose, deadline });
             true
         } else {
             false
@@ -390,6 +423,99 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                 "server `{}` ({}) of profile @{} is not running: {why}; the other servers of the profile still answer (`agx serve {}` shows why it stops)",
                 member.key, member.reference, self.name, member.reference
             ),
+        )
+    }
+
+    /// When the first member's time to answer runs out.
+    fn next_deadline(&self) -> Option<tokio::time::Instant> {
+        self.own.values().filter_map(|p| p.deadline).min()
+    }
+
+    /// Members whose time ran out: one that did not answer `initialize` is served no more;
+    /// one that did not answer a list is left out of it (the others are answered) until it
+    /// answers.
+    async fn time_out(&mut self) {
+        let now = tokio::time::Instant::now();
+        let secs = self.timeout.as_secs();
+        let mut expired = Vec::new();
+        for pending in self.own.values_mut() {
+            if pending.deadline.is_some_and(|d| d <= now) {
+                pending.deadline = None;
+                expired.push(match pending.purpose {
+                    Own::ListPage(index, list) => {
+                        pending.purpose = Own::LatePage(index, list);
+                        Own::ListPage(index, list)
+                    }
+                    _ => std::mem::replace(&mut pending.purpose, Own::Ignore),
+                });
+            }
+        }
+        for purpose in expired {
+            match purpose {
+                Own::Initialize(index) => {
+                    let why = format!("it did not answer `initialize` within {secs} s");
+                    tracing::warn!(
+                        "profile @{}: server `{}`: {why}; the profile serves the others",
+                        self.name,
+                        self.members[index].key
+                    );
+                    // Its input closes: a server that reads it ends.
+                    self.members[index].link = Link::Down(why);
+                    if let Some((_, waiting)) = &mut self.initializing {
+                        waiting.remove(&index);
+                    }
+                    self.finish_initialize().await;
+                }
+                Own::ListPage(index, list) => {
+                    tracing::warn!(
+                        "profile @{}: server `{}` did not answer `{}` within {secs} s; the list is answered without it",
+                        self.name,
+                        self.members[index].key,
+                        list.method()
+                    );
+                    self.late.insert((index, list));
+                    if let Some(gather) = self.gathers.get_mut(&list) {
+                        gather.waiting.remove(&index);
+                    }
+                    self.finish_gathers().await;
+                }
+                Own::LatePage(..) | Own::Ignore => {}
+            }
+        }
+    }
+
+    /// The error of a call to a member left out of a list for not answering it.
+    fn late_error(&self, id: &Value, index: usize, list: List) -> Value {
+        let member = &self.members[index];
+        error(
+            id,
+            MEMBER_DOWN,
+            format!(
+                "server `{}` ({}) of profile @{} did not answer `{}` within {} s, so its items are left out until it does; the other servers of the profile still answer",
+                member.key,
+                member.reference,
+                self.name,
+                list.method(),
+                self.timeout.as_secs()
+            ),
+        )
+    }
+
+    /// The members left out of `list`, for the error of a name no member shows.
+    fn late_note(&self, list: List) -> String {
+        let keys: Vec<String> = self
+            .late
+            .iter()
+            .filter(|(_, l)| *l == list)
+            .map(|(i, _)| format!("`{}`", self.members[*i].key))
+            .collect();
+        if keys.is_empty() {
+            return String::new();
+        }
+        format!(
+            " (server {} did not answer `{}` in time, so its items are left out)",
+            keys.join(", "),
+            list.method()
         )
     }
 
@@ -424,6 +550,11 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
     }
 
     async fn client_notification(&mut self, method: &str, message: Value) {
+        if !method.starts_with("notifications/") {
+            // A request sent without an id (`tools/call` as a notification) gets no answer
+            // and names no member: none runs it.
+            return;
+        }
         if method == "notifications/cancelled" {
             let target = message
                 .pointer("/params/requestId")
@@ -556,7 +687,11 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                 let reply = error(
                     &id,
                     INVALID_PARAMS,
-                    format!("profile @{} has no {what} `{called}`", self.name),
+                    format!(
+                        "profile @{} has no {what} `{called}`{}",
+                        self.name,
+                        self.late_note(list)
+                    ),
                 );
                 self.send_client(&reply).await;
                 return;
@@ -565,6 +700,15 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         let (index, own_name) = route;
         if let Some(why) = self.down_reason(index) {
             let reply = self.down_error(&id, index, &why);
+            self.send_client(&reply).await;
+            return;
+        }
+        if let Some(late) = [list, List::Templates]
+            .into_iter()
+            .find(|l| self.late.contains(&(index, *l)))
+            .filter(|l| *l == list || list == List::Resources)
+        {
+            let reply = self.late_error(&id, index, late);
             self.send_client(&reply).await;
             return;
         }
@@ -693,7 +837,11 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                     let reply = error(
                         &id,
                         INVALID_PARAMS,
-                        format!("profile @{} has nothing named `{called}`", self.name),
+                        format!(
+                            "profile @{} has nothing named `{called}`{}",
+                            self.name,
+                            self.late_note(list)
+                        ),
                     );
                     self.send_client(&reply).await;
                 }
@@ -841,8 +989,8 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         match (method, id) {
             (None, Some(id)) => {
                 let text = id.to_string();
-                if let Some(purpose) = self.own.remove(&text) {
-                    self.own_answer(purpose, message).await;
+                if let Some(pending) = self.own.remove(&text) {
+                    self.own_answer(pending.purpose, message).await;
                 } else {
                     self.forwarded.remove(&text);
                     self.send_client(&message).await;
@@ -920,6 +1068,15 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                     waiting.remove(&index);
                 }
                 self.finish_initialize().await;
+            }
+            Own::LatePage(index, list) => {
+                // Back: its items join the list when the client lists again.
+                self.late.remove(&(index, list));
+                if self.merged.remove(&list).is_some() && self.initialized {
+                    let note = format!("notifications/{}/list_changed", list.capability());
+                    self.send_client(&json!({"jsonrpc": "2.0", "method": note}))
+                        .await;
+                }
             }
             Own::ListPage(index, list) => {
                 let Some(gather) = self.gathers.get_mut(&list) else {

@@ -152,6 +152,55 @@ impl UriTemplate {
         let mut values = Vec::new();
         match_parts(&self.parts, uri, &mut values).then_some(values)
     }
+
+    /// Whether `uri` is an expansion of this template in the one spelling a server cannot
+    /// read as another URI: literal parts exactly as written (no `FILE:` for `file:`), and
+    /// values with no dot segment (`.`, `..`), no empty segment (`//`), no encoded `/`, `\`
+    /// or `.`, no percent-encoded character that needs no encoding (`%73` for `s`), and no
+    /// space or control character. A filter checks a URI this way before letting a read
+    /// of a template's resource through (docs/profiles.md).
+    pub fn matches_exactly(&self, uri: &str) -> bool {
+        if !uri.is_ascii() || uri.bytes().any(|b| b <= b' ' || b == 0x7f) {
+            return false;
+        }
+        if !percent_encodings_are_plain(uri) {
+            return false;
+        }
+        self.matches(uri).is_some_and(|values| {
+            values.iter().all(|(_, value)| {
+                !value.contains('\\')
+                    && value
+                        .split('/')
+                        .all(|segment| !matches!(segment, "" | "." | ".."))
+            })
+        })
+    }
+}
+
+/// Whether every `%XX` in `uri` is well formed and encodes a character that has to be
+/// encoded (not a letter, digit, `-`, `.`, `_` or `~`) and is no path separator (`/`, `\`):
+/// a server that decodes before it routes would read those as another path.
+fn percent_encodings_are_plain(uri: &str) -> bool {
+    let bytes = uri.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let Some(byte) = bytes
+                .get(i + 1..i + 3)
+                .and_then(|hex| std::str::from_utf8(hex).ok())
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            else {
+                return false;
+            };
+            if byte.is_ascii_alphanumeric() || b"-._~/\\".contains(&byte) {
+                return false;
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    true
 }
 
 impl fmt::Display for UriTemplate {
@@ -287,6 +336,34 @@ mod tests {
         assert_eq!(t.variables().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(t.to_string(), "x://{a}/{+b}");
         assert_eq!(t.expand_with("v"), "x://v/v");
+    }
+
+    #[test]
+    fn only_the_canonical_spelling_matches_exactly() {
+        let docs = UriTemplate::parse("file:///docs/{+path}").unwrap();
+        let one = UriTemplate::parse("test://template/{id}/data").unwrap();
+        assert!(docs.matches_exactly("file:///docs/a/b.md"));
+        assert!(docs.matches_exactly("file:///docs/New%20York.md"));
+        assert!(one.matches_exactly("test://template/123/data"));
+        for uri in [
+            "file:///docs/../secret",
+            "file:///docs/./a.md",
+            "file:///docs/a//b.md",
+            "file:///docs/a/..",
+            "file:///docs/%73ecret",
+            "file:///docs/a%2F..%2Fsecret",
+            "file:///docs/a%2e%2e",
+            "file:///docs/a\\..\\b",
+            "FILE:///docs/a.md",
+            "file://localhost/docs/a.md",
+            "file:///docs/a b",
+            "file:///docs/\u{200b}a",
+            "file:///docs/a%zz",
+        ] {
+            assert!(!docs.matches_exactly(uri), "{uri}");
+        }
+        assert!(!one.matches_exactly("test://template/..%2Fx/data"));
+        assert!(!one.matches_exactly("test://template/../data"));
     }
 
     #[test]
