@@ -298,6 +298,14 @@ impl Rewriter {
         !self.pending.is_empty() || !self.own.is_empty() || !self.fresh.is_empty()
     }
 
+    /// [`Rewriter::reads_server_messages`] for one line of the server's: with no answer
+    /// awaited, only a line that may be a `list_changed` needs parsing.
+    pub fn reads_server_line(&self, line: &[u8]) -> bool {
+        !self.pending.is_empty()
+            || !self.own.is_empty()
+            || (!self.fresh.is_empty() && line.windows(12).any(|w| w == b"list_changed"))
+    }
+
     /// A message from the client: list requests are remembered; a call naming a hidden
     /// item, or one the server did not list (spelled otherwise), is refused; a renamed one
     /// gets its own name back.
@@ -658,7 +666,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                     continue;
                 }
                 // Most messages need no rewriting: only parse while the filter reads them.
-                if rewriter.reads_server_messages()
+                if rewriter.reads_server_line(line)
                     && let Ok(message) = serde_json::from_slice::<Value>(line)
                 {
                     let sends = rewriter.from_server(message);
