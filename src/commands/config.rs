@@ -112,6 +112,8 @@ pub fn ask(target: &Target) -> Result<String, ConfigError> {
         .as_deref()
         .map(|d| format!(" ({d})"))
         .unwrap_or_default();
+    // The description is the package's text: shown safely, as everything printed is.
+    let about = agx_core::style::for_terminal(&about);
     if target.setting.secret {
         rpassword::prompt_password(format!("{package} {key}{about}, input hidden: "))
             .map_err(ConfigError::Read)

@@ -725,3 +725,168 @@ fn update_refreshes_every_unedited_copy_and_leaves_an_edited_one() {
     assert!(records.contains("version = \"1.1.0\""), "{records}");
     assert!(records.contains("version = \"1.0.0\""), "{records}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_huge_file_or_a_link_in_a_copys_place_is_reported_without_reading_it() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review"])
+        .assert()
+        .success();
+    // A recorded copy that grew a 2 GiB file (sparse: nothing is written to disk). Before,
+    // it was read whole: "memory allocation failed", exit 134.
+    let shared = home.home().join(".agents/skills/review");
+    fs_err::File::create(shared.join("huge.bin"))
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let clients = stdout(fixture.agx(&home).arg("clients"));
+    assert!(clients.contains("[edited by hand]"), "{clients}");
+    let out = fixture.agx(&home).arg("doctor").output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+
+    // A foreign folder with such a file is refused as foreign, not read.
+    let foreign = home.home().join(".claude/skills/review");
+    fs_err::create_dir_all(&foreign).unwrap();
+    fs_err::File::create(foreign.join("huge.bin"))
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "claude-code", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("agx did not write it"));
+
+    // A link in the copy's place (to a whole tree) is refused and left, never followed.
+    fs_err::remove_dir_all(&foreign).unwrap();
+    let elsewhere = home.home().join("elsewhere");
+    crate::support::write_file(&elsewhere.join("notes.txt"), "mine");
+    std::os::unix::fs::symlink(&elsewhere, &foreign).unwrap();
+    for force in [false, true] {
+        let mut cmd = fixture.agx(&home);
+        cmd.args(["install-skill", "claude-code", "acme/dev/review"]);
+        if force {
+            cmd.arg("--force");
+        }
+        let out = cmd.output().unwrap();
+        if force {
+            // Replaced: the link goes, what it pointed to stays.
+            assert!(out.status.success(), "{out:?}");
+            assert!(foreign.join("SKILL.md").is_file());
+        } else {
+            assert_eq!(out.status.code(), Some(1));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("agx did not write it"), "{stderr}");
+            assert!(foreign.is_symlink());
+        }
+    }
+    assert_eq!(
+        fs_err::read_to_string(elsewhere.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(!elsewhere.join("SKILL.md").exists());
+}
+
+#[test]
+fn update_reports_a_copy_replaced_by_a_file_and_refreshes_the_others() {
+    let home = TestHome::new();
+    let registry = home.home().join("registry");
+    let sources = home.home().join("src");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .args(["--name", "t"])
+        .assert()
+        .success();
+    let add = |dir: std::path::PathBuf| {
+        home.agx()
+            .args(["registry", "add"])
+            .arg(&registry)
+            .arg(dir)
+            .assert()
+            .success();
+    };
+    add(skill_package(&sources, "1.0.0", "First."));
+    let agx = || {
+        let mut cmd = home.agx();
+        cmd.env("AGX_REGISTRY", &registry);
+        cmd
+    };
+    agx().args(["install", "acme/sk"]).assert().success();
+    agx()
+        .args(["install-skill", "all", "acme/sk/review"])
+        .assert()
+        .success();
+    // Claude Code's copy (the first one recorded) is now a file.
+    let replaced = home.home().join(".claude/skills/review");
+    fs_err::remove_dir_all(&replaced).unwrap();
+    fs_err::write(&replaced, "a file now").unwrap();
+
+    add(skill_package(&sources, "1.1.0", "Second."));
+    let out = agx().arg("update").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(".claude/skills/review"), "{stderr}");
+    assert!(stderr.contains("left at 1.0.0"), "{stderr}");
+    let shared = home.home().join(".agents/skills/review/SKILL.md");
+    assert!(fs_err::read_to_string(&shared).unwrap().contains("Second."));
+    assert_eq!(fs_err::read_to_string(&replaced).unwrap(), "a file now");
+}
+
+#[test]
+fn terminal_escapes_in_a_skills_description_are_not_printed() {
+    let home = TestHome::new();
+    let dir = home.home().join("src/evil");
+    crate::support::write_file(
+        &dir.join("SKILL.md"),
+        "---\nname: evil\ndescription: \"Reviews.\\e]52;c;ZXZpbA==\\a\\e[2J\\e[8mhidden\\u202e\"\n---\nBody.\n",
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    for args in [&["list", "--skills"][..], &["info", "evil"]] {
+        let out = home.agx().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Reviews."), "{args:?}: {text}");
+        assert!(
+            !text.contains('\x1b') && !text.contains('\x07') && !text.contains('\u{202e}'),
+            "{args:?}: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn reference_style_links_and_links_in_a_skill_folder_are_findings() {
+    let home = TestHome::new();
+    let dir = home.home().join("src/peek");
+    crate::support::write_file(
+        &dir.join("SKILL.md"),
+        "---\nname: peek\ndescription: Peeks.\n---\nRead [the key][1].\n\n[1]: ../../etc/passwd\n",
+    );
+    let out = home.agx().arg("validate").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned()
+        + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("E301"), "{text}");
+    assert!(text.contains("SKILL.md:7:6"), "{text}");
+
+    #[cfg(unix)]
+    {
+        let dir = home.home().join("src/linked");
+        crate::support::write_file(
+            &dir.join("SKILL.md"),
+            "---\nname: linked\ndescription: Links.\n---\nBody.\n",
+        );
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("secret")).unwrap();
+        let out = home.agx().arg("validate").arg(&dir).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("error[E033]"), "{text}");
+        assert!(text.contains("--> secret"), "{text}");
+    }
+}

@@ -252,18 +252,19 @@ pub fn recorded_copies(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<CopyS
 }
 
 /// After an update: bring every recorded copy whose package now has another version up to
-/// that version, atomically per copy. An edited copy is left as it is, with a warning.
+/// that version, atomically per copy. An edited copy (or a file or link in its place) is
+/// left as it is, and a copy that cannot be written is reported: each with a warning, and
+/// the others are still refreshed.
 pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
     let store = ctx.store();
     let path = ctx.paths.clients_file();
     if !path.exists() {
         return Ok(());
     }
-    let (changes, result) = {
+    let changes = {
         let _lock = Records::lock(&path)?;
         let mut records = Records::load(&path)?;
         let mut changes = Vec::new();
-        let mut result = Ok(());
         for i in 0..records.skills.len() {
             let copy = records.skills[i].clone();
             // A project's copy follows its lock: `agx sync` there moves it.
@@ -305,18 +306,30 @@ pub fn refresh_copies(ctx: &Context) -> OpsResult<()> {
                     copy.path.display()
                 )),
                 Err(e) => {
-                    result = Err(e.into());
-                    break;
+                    let why = agx_core::error::CliError::from_error(&e);
+                    ctx.reporter.warn(&format!(
+                        "{} at {} was not refreshed, left at {}: {}{}",
+                        copy.skill,
+                        copy.path.display(),
+                        copy.version,
+                        std::iter::once(why.message)
+                            .chain(why.causes)
+                            .collect::<Vec<_>>()
+                            .join(": "),
+                        agx_core::error::Hint::hint(&e)
+                            .map(|h| format!(" ({h})"))
+                            .unwrap_or_default()
+                    ));
                 }
             }
         }
         if !changes.is_empty() {
             records.save(&path)?;
         }
-        (changes, result)
+        changes
     };
     for change in changes {
         ctx.reporter.status("Refreshed", &change);
     }
-    result
+    Ok(())
 }

@@ -18,7 +18,7 @@ use agx_core::error::{CliError, CliResult};
 use agx_core::name::PackageName;
 use agx_core::report::{Outcome, Reporter};
 pub use agx_core::style::Style;
-use agx_core::style::paint;
+use agx_core::style::{for_terminal, paint};
 
 /// When to colour messages (`--color`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +79,14 @@ impl Printer {
 
     /// Write `text` to stdout. A closed pipe (`agx list | head -1`) ends the command quietly
     /// with success: the error returned then is silent with exit code 0.
+    /// Text is shown safely ([`for_terminal`]): what packages and registries wrote cannot
+    /// drive the terminal.
     pub fn out(&self, text: impl AsRef<[u8]>) -> CliResult {
+        let bytes = text.as_ref();
+        let safe = std::str::from_utf8(bytes).map(for_terminal);
         let mut stdout = std::io::stdout().lock();
         stdout
-            .write_all(text.as_ref())
+            .write_all(safe.as_ref().map_or(bytes, |t| t.as_bytes()))
             .and_then(|()| stdout.flush())
             .map_err(stdout_error)
     }
@@ -92,8 +96,9 @@ impl Printer {
         self.out(format!("{text}\n"))
     }
 
-    /// A block of text for people (diagnostics) on stderr, as it is.
+    /// A block of text for people (diagnostics) on stderr, shown safely ([`for_terminal`]).
     pub fn err(&self, text: &str) {
+        let text = for_terminal(text);
         let write = || {
             let _ = std::io::stderr().lock().write_all(text.as_bytes());
         };

@@ -49,13 +49,23 @@ pub fn check_package(dir: &Path) -> Report {
         return load::check(dir);
     };
     crate::skills::wrap::check(dir, &what).unwrap_or_else(|e| {
+        use crate::skills::wrap::WrapError;
+        let (code, path) = match &e {
+            WrapError::Link { path } => (diagnostics::LINK_IN_PACKAGE, Some(path)),
+            WrapError::Special { path } | WrapError::NotUtf8 { path } => {
+                (diagnostics::NOT_PACKABLE, Some(path))
+            }
+            _ => (diagnostics::NOT_PACKABLE, None),
+        };
+        // The finding is at the file it is about, relative to the folder checked.
+        let root = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let file = path
+            .and_then(|p| p.strip_prefix(&root).ok())
+            .map(|rel| rel.to_string_lossy().replace('\\', "/"))
+            .filter(|rel| !rel.is_empty())
+            .unwrap_or_else(|| ".".into());
         let mut f = diagnostics::Findings::default();
-        f.whole(
-            diagnostics::NOT_PACKABLE,
-            ".",
-            e.to_string(),
-            agx_core::error::Hint::hint(&e),
-        );
+        f.whole(code, &file, e.to_string(), agx_core::error::Hint::hint(&e));
         Report {
             findings: f.list,
             package: None,

@@ -115,6 +115,8 @@ pub fn state(copy: &SkillCopy) -> CopyState {
     match tree_hash::hash(&copy.path) {
         Ok(hash) if hash == copy.sha256 => CopyState::Ok,
         Ok(_) => CopyState::HandEdited,
+        // Replaced by a file or a link, or grown past what agx copies: not agx's copy.
+        Err(_) if exists(&copy.path) => CopyState::HandEdited,
         Err(_) => CopyState::Missing,
     }
 }
@@ -163,13 +165,8 @@ pub fn install_hashed(
 ) -> Result<CopyOutcome, CopyError> {
     let index = copies.iter().position(|c| c.path == dest);
     let present = exists(dest);
-    // Hashed once: both the ownership check and the "already there" check need it.
-    let current = if present {
-        tree_hash::hash(dest).ok()
-    } else {
-        None
-    };
     if present && !force {
+        // Ownership first: a folder agx did not write is refused before it is read.
         match index.map(|i| &copies[i]) {
             None => return Err(CopyError::Foreign { path: dest.into() }),
             Some(c) if c.skill != *skill => {
@@ -179,12 +176,22 @@ pub fn install_hashed(
                     other: c.skill.to_string(),
                 });
             }
-            Some(c) => {
-                if current.as_deref() != Some(c.sha256.as_str()) {
-                    return Err(CopyError::HandEdited { path: dest.into() });
-                }
-            }
+            Some(_) => {}
         }
+    }
+    // Hashed once: both the hand-edit check and the "already there" check need it. A link
+    // or a file in the copy's place has no hash: it is never followed.
+    let current = if present {
+        tree_hash::hash(dest).ok()
+    } else {
+        None
+    };
+    if present
+        && !force
+        && let Some(c) = index.map(|i| &copies[i])
+        && current.as_deref() != Some(c.sha256.as_str())
+    {
+        return Err(CopyError::HandEdited { path: dest.into() });
     }
     let record = SkillCopy {
         path: dest.to_path_buf(),

@@ -1,5 +1,6 @@
-//! File references in the Markdown body of a SKILL.md: link targets (`[run](scripts/run.py)`)
-//! and code spans that name a file of the skill (`` `scripts/run.sh` ``). Each must stay
+//! File references in the Markdown body of a SKILL.md: link targets (`[run](scripts/run.py)`,
+//! and reference-style ones: `[run][1]` … `[1]: scripts/run.py`) and code spans that name a
+//! file of the skill (`` `scripts/run.sh` ``). Each must stay
 //! inside the skill's folder and name something that exists there.
 
 use std::ops::Range;
@@ -31,7 +32,18 @@ pub fn find(text: &str, body: &Range<usize>) -> Vec<Reference> {
         match (fence, marker) {
             (None, Some(m)) => fence = Some(m),
             (Some(open), Some(m)) if open == m => fence = None,
-            (None, None) => scan_line(line, offset, &mut out),
+            (None, None) => match definition(line) {
+                Some((at, target)) => {
+                    if let Some(path) = link_path(target) {
+                        let start = offset + at;
+                        out.push(Reference {
+                            path,
+                            span: start..start + target.len(),
+                        });
+                    }
+                }
+                None => scan_line(line, offset, &mut out),
+            },
             _ => {}
         }
         offset += raw.len();
@@ -84,6 +96,42 @@ fn scan_line(line: &str, base: usize, out: &mut Vec<Reference>) {
             _ => i += 1,
         }
     }
+}
+
+/// A link reference definition (CommonMark: `[label]: target`, at most three spaces in,
+/// then nothing or a title in quotes or parentheses): where its target starts in the line,
+/// and the target (`<…>` unwrapped). Footnotes (`[^1]: text`) are not definitions.
+fn definition(line: &str) -> Option<(usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = line[indent..].strip_prefix('[').filter(|_| indent <= 3)?;
+    let close = rest.find("]:")?;
+    let label = &rest[..close];
+    if label.trim().is_empty() || label.starts_with('^') || label.contains('[') {
+        return None;
+    }
+    let after = &rest[close + 2..];
+    let spaces = after.len() - after.trim_start().len();
+    let after = after.trim_start();
+    let (target, tail) = match after.strip_prefix('<') {
+        Some(inner) => {
+            let end = inner.find('>')?;
+            (&inner[..end], &inner[end + 1..])
+        }
+        None => {
+            let end = after.find(char::is_whitespace).unwrap_or(after.len());
+            (&after[..end], &after[end..])
+        }
+    };
+    let tail = tail.trim();
+    let titled = tail.is_empty()
+        || [('"', '"'), ('\'', '\''), ('(', ')')]
+            .iter()
+            .any(|(o, c)| tail.len() >= 2 && tail.starts_with(*o) && tail.ends_with(*c));
+    if target.is_empty() || !titled {
+        return None;
+    }
+    let bracket = usize::from(after.starts_with('<'));
+    Some((indent + 1 + close + 2 + spaces + bracket, target))
 }
 
 /// A code span is a reference when it is one word naming a file of the skill's folders or
@@ -209,6 +257,20 @@ mod tests {
                 "./a.md",
                 "assets/logo big.png"
             ]
+        );
+    }
+
+    #[test]
+    fn reference_style_link_definitions_are_references() {
+        let body = "Read [the key][1] and [notes][n].\n\
+                    [1]: ../../etc/passwd\n\
+                    \x20 [n]: <references/notes.md> \"Notes\"\n\
+                    [web]: https://example.com\n\
+                    [^1]: A footnote, not a link.\n\
+                    [x]: not a definition at all\n";
+        assert_eq!(
+            paths(body),
+            ["../../etc/passwd", "references/notes.md"]
         );
     }
 
