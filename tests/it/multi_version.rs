@@ -119,7 +119,7 @@ fn try_sync(
         reporter: &Silent,
     };
     // Blocking HTTP inside the async tests: off the runtime's worker.
-    tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages))
+    tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages, &|_| Ok(())))
 }
 
 /// The agx home's files (the registry cache aside), with sizes and hashes.

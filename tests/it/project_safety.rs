@@ -312,3 +312,56 @@ fn a_lock_that_is_a_fifo_is_refused() {
     assert!(text.contains("agx.lock"), "{text}");
     assert!(text.contains("FIFO"), "{text}");
 }
+
+/// Files under `roots-v1/` of the store and their bytes.
+fn roots(home: &TestHome) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = home.agx_home().join("roots-v1");
+    let mut found: Vec<_> = fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .map(|e| {
+                    let path = e.unwrap().path();
+                    let bytes = fs::read(&path).unwrap();
+                    (path, bytes)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// A sync refused for a setting value wrote agx.lock and the project's root first: it now
+/// leaves both as they were, for a new project and for a new server of a synced one.
+#[test]
+fn a_sync_refused_for_a_setting_value_writes_no_lock_and_no_root() {
+    let quotes = |settings: &str| {
+        format!(
+            "[project]\nclients = [\"claude-code\"]\n\n[servers]\nquotes = {{ server = \"acme/quotes/quotes\", settings = {{ {settings} }} }}\n"
+        )
+    };
+    let p = Project::new(&quotes("api_key = \"sk-live\""));
+    let text = p.fails(&["sync"]);
+    assert!(text.contains("is a secret"), "{text}");
+    assert!(!p.dir.join("agx.lock").exists());
+    assert_eq!(roots(&p.home), []);
+
+    fs::write(p.dir.join("agx.toml"), quotes("currency = \"EUR\"")).unwrap();
+    p.ok(&["sync"]);
+    let lock = fs::read(p.dir.join("agx.lock")).unwrap();
+    let root = roots(&p.home);
+    assert_eq!(root.len(), 1);
+    for settings in ["curency = \"EUR\"", "precision = \"two\""] {
+        fs::write(
+            p.dir.join("agx.toml"),
+            format!(
+                "{}weather = {{ server = \"acme/weather/forecast\" }}\n",
+                quotes(settings)
+            ),
+        )
+        .unwrap();
+        p.fails(&["sync"]);
+        assert_eq!(fs::read(p.dir.join("agx.lock")).unwrap(), lock, "{settings}");
+        assert_eq!(roots(&p.home), root, "{settings}");
+    }
+}

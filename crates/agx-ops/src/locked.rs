@@ -56,11 +56,13 @@ const ATTEMPTS: usize = 5;
 /// Install exactly `packages` for `project` and make the project's root hold exactly them.
 /// Downloads happen without the store lock; the lock is held only to put folders in place
 /// and write the root. When every version is present and the root already holds them,
-/// nothing is written and no lock is taken.
+/// nothing is written and no lock is taken. `before_root` sees the store with every version
+/// in place, before the root is written: its error leaves the root as it was.
 pub fn install_locked(
     ctx: &Context,
     project: &Path,
     packages: &[LockedPackage],
+    before_root: &dyn Fn(&Store) -> Result<(), agx_core::error::Upstream>,
 ) -> OpsResult<LockedInstallReport> {
     let project = project_path(project);
     check_one_version_each(packages)?;
@@ -73,6 +75,7 @@ pub fn install_locked(
         ..LockedInstallReport::default()
     };
     if missing.is_empty() && previous.as_ref() == Some(&desired) {
+        before_root(&store).map_err(StoreError::Upstream)?;
         report.present = packages.iter().map(key).collect();
         return Ok(report);
     }
@@ -110,6 +113,7 @@ pub fn install_locked(
                 ready.place(&installer, &sources)?;
                 report.installed.push(key(package));
             }
+            before_root(&store).map_err(StoreError::Upstream)?;
             let previous = store.project_root(&project).unwrap_or(None);
             desired.write(&store.project_root_path(&project))?;
             report.present = packages

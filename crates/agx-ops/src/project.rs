@@ -649,6 +649,9 @@ fn sync_project(
         ..Default::default()
     };
     let existing = LockFile::read(&project.dir)?;
+    // A new lock is written only once everything it pins is installed and the project's
+    // setting values fit those versions: a refused sync leaves agx.lock as it was.
+    let mut lock_changed = false;
     let lock = match (existing, options.mode) {
         (None, LockMode::Frozen | LockMode::Locked) => {
             return Err(ProjectOpError::NoLock {
@@ -675,9 +678,8 @@ fn sync_project(
                     return Err(ProjectOpError::LockWouldChange { reasons });
                 }
                 existing => {
-                    let lock = resolve_lock(ctx, project, existing.as_ref(), &Upgrade::None)?;
-                    report.lock_written = write_lock(&project.dir, &lock)?;
-                    lock
+                    lock_changed = true;
+                    resolve_lock(ctx, project, existing.as_ref(), &Upgrade::None)?
                 }
             }
         }
@@ -687,8 +689,12 @@ fn sync_project(
     let declared = (options.mode == LockMode::Frozen).then_some(project);
     super::lock_check::check_fields(&project.dir, &lock, declared).map_err(ProjectError::from)?;
     install_packages(ctx, project, &lock, options, &mut report)?;
-    // After installing: the declarations the values are checked against are known now.
+    // After installing: the declarations the values are checked against are known now
+    // (an install checked them before the project's root was written).
     check_setting_values(ctx, project)?;
+    if lock_changed {
+        report.lock_written = write_lock(&project.dir, &lock)?;
+    }
     let wanted = wanted_entries(ctx, project, &lock, options.check, &mut report)?;
     write_entries(ctx, project, &wanted, options, &mut report)?;
     super::project_skills::sync_skills(ctx, project, &lock, options, &mut report)?;

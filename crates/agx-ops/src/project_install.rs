@@ -23,13 +23,25 @@ fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
 
 /// Install `packages` at exactly their locked versions and make the project in `project`
 /// hold exactly them (versions it held before stay until `agx gc`, or while another root
-/// holds them).
+/// holds them). The project's setting values are checked against those versions'
+/// declarations first: a value they refuse (a secret, an undeclared key, a wrong type)
+/// leaves the project's root as it was.
 pub(crate) fn install_locked_packages(
     ctx: &Context,
     project: &Path,
     packages: &[LockedPackage],
 ) -> Result<LockedInstallReport, OpsError> {
-    locked::install_locked(ctx, project, &for_store(packages))
+    let values_fit = |store: &agx_store::Store| {
+        let declared = |name: &agx_core::name::PackageName| {
+            let locked = packages.iter().find(|p| &p.name == name)?;
+            let dir = store.package_dir(name, &locked.version);
+            let package = agx_model::manifest::load_installed(&dir).ok()?;
+            Some(package.manifest.extension.settings)
+        };
+        agx_project::manifest::check_setting_values(project, &declared)
+            .map_err(agx_core::error::Upstream::new)
+    };
+    locked::install_locked(ctx, project, &for_store(packages), &values_fit)
 }
 
 /// Whether every package is installed and the project's root holds exactly them.
