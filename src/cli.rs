@@ -586,6 +586,9 @@ pub enum PermissionsCommand {
     Show(PermissionsServerArgs),
     /// Forget the permissions you recorded: the package's own apply again.
     Reset(PermissionsServerArgs),
+    /// In a project: trust the permissions its agx.toml gives a server, where they grant
+    /// more than the package's (or yours); agx serve refuses them until you do.
+    Accept(PermissionsServerArgs),
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,5 @@
-//! `agx permissions set|show|reset`: the user's permissions of a server (docs/sandbox.md).
+//! `agx permissions set|show|reset|accept`: the user's permissions of a server, and the
+//! project permissions the user trusts (docs/sandbox.md).
 
 use std::fmt::Write as _;
 
@@ -52,6 +53,39 @@ pub fn run(ctx: &Context, command: &PermissionsCommand) -> CliResult {
                     "the project's agx.toml does not load: {detail}; agx serve will not start {server} in this project until it does"
                 )),
             }
+        }
+        PermissionsCommand::Accept(a) => {
+            let server = QualifiedName::parse(&a.server)?;
+            let (file, project) = match agx_project::serve_permissions(&server) {
+                Ok(Some(found)) => found,
+                Ok(None) => {
+                    return Err(CliError::new(format!(
+                        "no project here gives {server} permissions"
+                    ))
+                    .with_hint(
+                        "run it in the project whose agx.toml has [servers.KEY.permissions] for that server",
+                    ));
+                }
+                Err((_, detail)) => {
+                    return Err(CliError::new(format!(
+                        "the project's agx.toml does not load: {detail}"
+                    ))
+                    .with_hint("fix it first (`agx validate` names the place)"));
+                }
+            };
+            let verb = if user::accept_project_permissions(paths, &file, &server, &project)? {
+                "Accepted"
+            } else {
+                "Unchanged"
+            };
+            ctx.printer.status(
+                verb,
+                &format!(
+                    "the permissions {} gives {server}; agx serve applies them in this project:",
+                    file.display()
+                ),
+            );
+            ctx.printer.out(lines(&project))?;
         }
         PermissionsCommand::Reset(a) => {
             let server = QualifiedName::parse(&a.server)?;

@@ -989,6 +989,20 @@ fn a_projects_permissions_replace_the_users_and_the_packages() {
             .filter(|name| text.lines().any(|l| l.starts_with(&format!("{name}="))))
             .collect::<Vec<_>>()
     };
+    // The project grants what the user's do not: refused until the user accepts it.
+    let out = served_environment(&home, &project);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("env PROJECT_VAR"), "{stderr}");
+    assert!(
+        stderr.contains("agx permissions accept acme/wrapper/main"),
+        "{stderr}"
+    );
+    home.agx()
+        .args(["permissions", "accept", "acme/wrapper/main"])
+        .current_dir(&project)
+        .assert()
+        .success();
     // In the project: the project's; elsewhere the user's; without those, the package's.
     assert_eq!(seen(&project), ["PROJECT_VAR"]);
     assert_eq!(seen(home.home()), ["USER_VAR"]);
@@ -1041,4 +1055,75 @@ fn a_projects_permissions_replace_the_users_and_the_packages() {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("E042"), "{text}");
+}
+
+/// A cloned repository's agx.toml could give a server more than its package declares: a
+/// project may only narrow, unless the user accepts its permissions, and accepts again when
+/// it asks for more.
+#[test]
+fn a_project_may_only_narrow_a_servers_permissions_until_the_user_accepts_them() {
+    let home = TestHome::new();
+    let dir = wrapped_package(
+        &home,
+        "acme/wrapper",
+        "\n[extension.permissions]\nenv = [\"PKG_VAR\", \"OTHER_VAR\"]\nnetwork = \"loopback\"\n",
+        "",
+        "env\n",
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let project = home.home().join("project");
+    let with = |permissions: &str| {
+        write_files(
+            &project,
+            &[(
+                "agx.toml",
+                &format!(
+                    "[project]\nclients = []\n\n[servers.w]\nserver = \"acme/wrapper/main\"\n\n[servers.w.permissions]\n{permissions}"
+                ),
+            )],
+        );
+        served_environment(&home, &project)
+    };
+    // Narrower: applies as it is.
+    let out = with("env = [\"PKG_VAR\"]\nnetwork = \"none\"\n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("PKG_VAR=") && !stdout.contains("OTHER_VAR="), "{stdout}");
+
+    // Wider: refused, saying what grows, and the server does not start.
+    let wider = "write = [\"{home}/work\"]\nenv = [\"PKG_VAR\"]\nnetwork = \"any\"\n";
+    let out = with(wider);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("project/agx.toml gives acme/wrapper/main more"), "{stderr}");
+    assert!(stderr.contains("network any (was loopback)"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("PKG_VAR="));
+
+    let accept = home
+        .agx()
+        .args(["permissions", "accept", "acme/wrapper/main"])
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    assert!(accept.status.success(), "{accept:?}");
+    assert!(String::from_utf8_lossy(&accept.stderr).contains("Accepted"));
+    let out = with(wider);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // Asking for more than was accepted: refused again.
+    let out = with("write = [\"{home}/work\"]\nenv = [\"PKG_VAR\", \"AWS_SECRET_ACCESS_KEY\"]\nnetwork = \"any\"\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("env AWS_SECRET_ACCESS_KEY"), "{stderr}");
+
+    // Outside a project there is nothing to accept.
+    let out = home
+        .agx()
+        .args(["permissions", "accept", "acme/wrapper/main"])
+        .current_dir(home.home())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no project here"));
 }

@@ -181,6 +181,51 @@ impl Assembled {
         }
     }
 
+    /// What confining every program to `permissions` would grant that its confinement now
+    /// does not, one line each (`write /home/ada`). A program that runs unconfined now (its
+    /// package declares nothing) is left out: `permissions` can only narrow it.
+    pub fn grown_by(&self, permissions: &agx_sandbox::Permissions) -> Vec<String> {
+        let confinements: Vec<(&Option<Arc<Resolved>>, &std::path::Path)> = match self {
+            Assembled::Wrapped(w) => vec![(&w.sandbox, &w.package_dir)],
+            Assembled::Native(a) => a
+                .tools
+                .iter()
+                .map(|t| (&t.sandbox, t.package_dir.as_path()))
+                .chain(a.prompts.iter().map(|p| (&p.sandbox, p.package_dir.as_path())))
+                .chain(a.resources.iter().map(|r| (&r.sandbox, r.package_dir.as_path())))
+                .chain(
+                    a.initialization
+                        .iter()
+                        .map(|s| (&s.sandbox, s.package_dir.as_path())),
+                )
+                .collect(),
+        };
+        // Compared as the resolved paths each program would get.
+        let as_declared = |r: &Resolved| agx_sandbox::Permissions {
+            read: r.read.iter().map(|p| p.display().to_string()).collect(),
+            write: r.write.iter().map(|p| p.display().to_string()).collect(),
+            network: r.network.clone(),
+            env: r.env.clone(),
+        };
+        let mut lines: Vec<String> = Vec::new();
+        for (current, package_dir) in confinements {
+            let Some(current) = current.as_deref().filter(|c| c.declared) else {
+                continue;
+            };
+            let wanted = agx_sandbox::resolve_for(permissions, package_dir);
+            let grown = agx_sandbox::growth::grown(
+                Some(&as_declared(current)),
+                Some(&as_declared(&wanted)),
+            );
+            for line in grown {
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+        }
+        lines
+    }
+
     /// Every package whose programs the server runs, each once.
     pub fn packages(&self) -> Vec<PackageName> {
         let mut all: Vec<PackageName> = Vec::new();

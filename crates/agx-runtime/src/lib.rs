@@ -118,6 +118,12 @@ pub enum ServeError {
     ProfileArgs(String),
     #[error(transparent)]
     Permissions(#[from] agx_sandbox::user::PermissionsFileError),
+    #[error("{} gives {server} more than it may touch without it: {}", file.display(), grown.join(", "))]
+    ProjectWidens {
+        server: String,
+        file: PathBuf,
+        grown: Vec<String>,
+    },
 }
 
 // Boxed: a settings error is large, and serving returns this type.
@@ -154,6 +160,9 @@ impl agx_core::error::Hint for ServeError {
             ServeError::Settings(e) => e.hint(),
             ServeError::Filter(e) => e.hint(),
             ServeError::Permissions(e) => agx_core::error::Hint::hint(e),
+            ServeError::ProjectWidens { server, .. } => Some(format!(
+                "a project may only narrow a server's permissions; if you trust this project, run `agx permissions accept {server}` in it (again whenever it asks for more), or narrow its [servers.KEY.permissions]"
+            )),
             ServeError::Listing { .. } => Some(
                 "`agx serve` runs the same server: try it, and read its log (`AGX_LOG=debug`)"
                     .into(),
@@ -329,9 +338,7 @@ pub fn load_installed(
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
         }
-        if let Some(chosen) = server_permissions(paths, &server)? {
-            assembled.confine_all(&chosen);
-        }
+        confine(paths, &server, &mut assembled)?;
         let mut notes: Vec<String> = served
             .as_ref()
             .and_then(|s| s.note.clone())
@@ -380,20 +387,42 @@ pub fn server_filter(
     Ok(agx_model::filter::user_filter(paths, server)?.map(Arc::new))
 }
 
-/// The permissions that replace what `server`'s packages declare (docs/sandbox.md): the
-/// project's (`[servers.KEY.permissions]` of agx.toml, when `agx serve` runs in a project
-/// with an entry for it), else the user's (`agx permissions set`).
-pub fn server_permissions(
+/// Confine `server`'s programs as docs/sandbox.md says: to the user's permissions
+/// (`agx permissions set`) where recorded, else as their packages declare; then, in a
+/// project whose agx.toml gives the server permissions, to the project's. A project may
+/// only narrow what applies without it, unless the user accepted its permissions
+/// (`agx permissions accept`): a cloned repository must not widen what a server may touch.
+fn confine(
     paths: &AgxPaths,
     server: &QualifiedName,
-) -> Result<Option<agx_sandbox::Permissions>, agx_sandbox::user::PermissionsFileError> {
+    assembled: &mut Assembled,
+) -> Result<(), ServeError> {
+    if let Some(user) = agx_sandbox::user::user_permissions(paths, server)? {
+        assembled.confine_all(&user);
+    }
     let project = agx_project::serve_permissions(server).map_err(|(path, detail)| {
         agx_sandbox::user::PermissionsFileError::ProjectUnreadable { path, detail }
     })?;
-    if let Some((_, permissions)) = project {
-        return Ok(Some(permissions));
+    let Some((file, permissions)) = project else {
+        return Ok(());
+    };
+    let grown = assembled.grown_by(&permissions);
+    if !grown.is_empty() {
+        let accepted =
+            agx_sandbox::user::accepted_project_permissions(paths, &file, server)?;
+        let within = accepted.as_ref().is_some_and(|accepted| {
+            agx_sandbox::growth::grown(Some(accepted), Some(&permissions)).is_empty()
+        });
+        if !within {
+            return Err(ServeError::ProjectWidens {
+                server: server.to_string(),
+                file,
+                grown,
+            });
+        }
     }
-    agx_sandbox::user::user_permissions(paths, server)
+    assembled.confine_all(&permissions);
+    Ok(())
 }
 
 /// A confined bundle server may also touch what its user pointed it at: the folders

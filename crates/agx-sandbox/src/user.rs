@@ -80,6 +80,48 @@ pub fn user_permissions(
         .remove(&server.to_string()))
 }
 
+fn accepted_table(paths: &AgxPaths) -> agx_core::server_table::ServerTable<'_> {
+    agx_core::server_table::ServerTable {
+        config_dir: &paths.config_dir,
+        stem: "accepted-permissions-v1",
+        header: "Written by `agx permissions accept` (docs/sandbox.md): what a project's agx.toml may grant.",
+    }
+}
+
+/// The key of a project's server in the accepted table: the server and the project file.
+fn accepted_key(project_file: &std::path::Path, server: &QualifiedName) -> String {
+    format!("{server} in {}", project_file.display())
+}
+
+/// The permissions of `server` in the project file `project_file` that the user accepted
+/// (`agx permissions accept`), if any.
+pub fn accepted_project_permissions(
+    paths: &AgxPaths,
+    project_file: &std::path::Path,
+    server: &QualifiedName,
+) -> Result<Option<Permissions>, PermissionsFileError> {
+    Ok(accepted_table(paths)
+        .read::<Permissions>()?
+        .remove(&accepted_key(project_file, server)))
+}
+
+/// Record that the user accepts `permissions` for `server` in the project file
+/// `project_file`: agx serve applies them there even where they grant more than the
+/// package's (or the user's), until the project asks for more. Returns whether anything
+/// changed.
+pub fn accept_project_permissions(
+    paths: &AgxPaths,
+    project_file: &std::path::Path,
+    server: &QualifiedName,
+    permissions: &Permissions,
+) -> Result<bool, PermissionsFileError> {
+    check(permissions)?;
+    Ok(accepted_table(paths).record(
+        &accepted_key(project_file, server),
+        Some(permissions.clone()),
+    )?)
+}
+
 /// Why `permissions` cannot be recorded (a bad path or host), with the fix.
 pub fn check(permissions: &Permissions) -> Result<(), PermissionsFileError> {
     for path in permissions.read.iter().chain(&permissions.write) {
@@ -148,6 +190,28 @@ mod tests {
         assert!(
             !permissions_file(&paths).exists()
                 || user_permissions(&paths, &server).unwrap().is_none()
+        );
+    }
+
+    #[test]
+    fn a_projects_permissions_are_accepted_per_project_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(tmp.path().to_path_buf(), true);
+        let server = QualifiedName::parse("acme/files/main").unwrap();
+        let (one, two) = (tmp.path().join("a/agx.toml"), tmp.path().join("b/agx.toml"));
+        let p = Permissions {
+            write: vec!["{home}".into()],
+            ..Default::default()
+        };
+        assert!(accept_project_permissions(&paths, &one, &server, &p).unwrap());
+        assert!(!accept_project_permissions(&paths, &one, &server, &p).unwrap());
+        assert_eq!(
+            accepted_project_permissions(&paths, &one, &server).unwrap(),
+            Some(p)
+        );
+        assert_eq!(
+            accepted_project_permissions(&paths, &two, &server).unwrap(),
+            None
         );
     }
 }
