@@ -13,6 +13,7 @@ pub mod cache;
 mod error;
 mod http;
 pub mod marketplace;
+pub mod marketplace_files;
 pub mod mcp_registry;
 pub mod publish;
 mod registry;
