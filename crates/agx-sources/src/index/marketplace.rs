@@ -218,7 +218,9 @@ impl Marketplace {
                 IndexCache::new(&paths.cache_dir, url),
             )),
             Source::Folder(dir) => {
-                if !dir.join(MARKETPLACE_FILE).is_file() {
+                // Not followed: a catalog that is a link is there, and reading it says why
+                // it is refused.
+                if !marketplace_files::exists(&dir.join(MARKETPLACE_FILE)) {
                     return Err(IndexError::NotAMarketplace { path: dir.clone() });
                 }
                 None

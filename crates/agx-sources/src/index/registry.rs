@@ -79,23 +79,44 @@ pub fn open_every(
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
-    let configured = source::configured(paths)?;
-    if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
-        let selected = source::select_entry(requested, paths)?;
-        return Ok(vec![(
-            selected.name.clone(),
-            open_selected(selected, offline, paths)?,
-        )]);
-    }
-    configured
+    open_each(requested, offline, paths)?
         .into_iter()
-        .map(|selected| {
-            Ok((
-                selected.name.clone(),
-                open_selected(selected, offline, paths)?,
-            ))
-        })
+        .map(|opened| Ok((opened.name, opened.registry?)))
         .collect()
+}
+
+/// One source [`open_each`] tried.
+pub struct Opened {
+    /// The configured name (`None` for a `--registry` location).
+    pub name: Option<String>,
+    /// Its URL or folder.
+    pub location: String,
+    /// The registry, or why it could not be opened (a folder that is gone, a URL whose kind
+    /// could not be learnt).
+    pub registry: Result<AnyRegistry, IndexError>,
+}
+
+/// [`open_every`], keeping each source's failure apart, so that discovery can show what the
+/// others answered. Only the configuration itself failing is an error here.
+pub fn open_each(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Vec<Opened>, IndexError> {
+    let configured = source::configured(paths)?;
+    let selected = if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
+        vec![source::select_entry(requested, paths)?]
+    } else {
+        configured
+    };
+    Ok(selected
+        .into_iter()
+        .map(|selected| Opened {
+            name: selected.name.clone(),
+            location: selected.source.display(),
+            registry: open_selected(selected, offline, paths),
+        })
+        .collect())
 }
 
 fn open_selected(
