@@ -735,6 +735,47 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_plugin_folder_or_catalog_that_is_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("market");
+        write(
+            &root.join(MARKETPLACE_FILE),
+            r#"{"name": "m", "plugins": [{"name": "x", "source": "./plugins/x"}]}"#,
+        );
+        let secret = dir.path().join("dot-ssh");
+        write(&secret.join(".mcp.json"), r#"{"mcpServers": {"leak": {"command": "x"}}}"#);
+        std::fs::create_dir_all(root.join("plugins")).unwrap();
+        std::os::unix::fs::symlink(&secret, root.join("plugins/x")).unwrap();
+        let market = marketplace(dir.path());
+        let err = market.plugin("x").unwrap_err();
+        assert!(
+            matches!(&err, IndexError::MarketplaceFile(refused) if refused.problem.contains("symbolic link `plugins/x`")),
+            "{err:?}"
+        );
+        // A catalog linked to a device is refused, not read.
+        std::fs::remove_file(root.join(MARKETPLACE_FILE)).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join(MARKETPLACE_FILE)).unwrap();
+        let err = marketplace(dir.path()).catalog().unwrap_err();
+        assert!(matches!(err, IndexError::MarketplaceFile(_)), "{err:?}");
+    }
+
+    #[test]
+    fn a_plugins_publisher_is_its_sources_name() {
+        assert_eq!(publisher_of_source("acme").unwrap(), "acme");
+        assert_eq!(publisher_of_source("Acme_Tools").unwrap(), "acme-tools");
+        for refused in ["npm", "PyPI", "oci", "mcpb", "___"] {
+            assert!(
+                matches!(
+                    publisher_of_source(refused),
+                    Err(IndexError::PluginPublisher { .. })
+                ),
+                "{refused}"
+            );
+        }
+    }
+
     #[test]
     fn a_bad_catalog_names_its_line() {
         let err = parse_catalog(b"{\"name\": \"m\",\n \"plugins\": 3}", "m.json").unwrap_err();

@@ -579,6 +579,37 @@ mod tests {
     }
 
     #[test]
+    fn each_source_opens_or_fails_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(dir.path().join("home"), true);
+        std::fs::create_dir_all(&paths.config_dir).unwrap();
+        let kind = SourceKind::ClaudeMarketplace;
+        for name in ["here", "gone"] {
+            let market = dir.path().join(name);
+            std::fs::create_dir_all(market.join(".claude-plugin")).unwrap();
+            std::fs::write(
+                market.join(".claude-plugin/marketplace.json"),
+                r#"{"name": "m", "plugins": []}"#,
+            )
+            .unwrap();
+            source::add_to_config(&paths, name, &Source::Folder(market), kind).unwrap();
+        }
+        std::fs::remove_dir_all(dir.path().join("gone")).unwrap();
+        let opened = open_each(None, true, &paths).unwrap();
+        let of = |name: &str| {
+            opened
+                .iter()
+                .find(|o| o.name.as_deref() == Some(name))
+                .unwrap()
+        };
+        assert!(of("here").registry.is_ok());
+        assert!(of("gone").registry.is_err());
+        assert_eq!(of("gone").location, dir.path().join("gone").display().to_string());
+        // `open_every` still wants them all.
+        assert!(open_every(None, true, &paths).is_err());
+    }
+
+    #[test]
     fn tarball_paths() {
         let name = PackageName::parse("acme/weather").unwrap();
         assert_eq!(

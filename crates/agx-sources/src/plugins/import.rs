@@ -866,6 +866,78 @@ mod tests {
         );
     }
 
+    fn catalog(names: &[&str]) -> MarketplaceJson {
+        let plugins: Vec<Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"name": n, "source": format!("./plugins/{n}")}))
+            .collect();
+        serde_json::from_value(serde_json::json!({"name": "acme", "plugins": plugins})).unwrap()
+    }
+
+    fn reference(plugin: &str, publisher: &str) -> marketplace::PluginRef {
+        marketplace::PluginRef {
+            plugin: plugin.into(),
+            source: "evil".into(),
+            publisher: publisher.into(),
+        }
+    }
+
+    #[test]
+    fn a_package_is_named_by_the_sources_publisher_never_the_catalogs() {
+        let catalog = catalog(&["Weather Tools", "notes"]);
+        let name = package_name(&catalog, &reference("Weather Tools", "evil")).unwrap();
+        assert_eq!(name.to_string(), "evil/weather-tools");
+    }
+
+    #[test]
+    fn plugins_alike_in_kebab_case_are_refused() {
+        let catalog = catalog(&["Weather", "weather_", "notes"]);
+        for plugin in ["Weather", "weather_"] {
+            let err = package_name(&catalog, &reference(plugin, "m")).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("2 plugins that would all be the package m/weather (`Weather`, `weather_`)"),
+                "{err}"
+            );
+        }
+        assert!(package_name(&catalog, &reference("notes", "m")).is_ok());
+    }
+
+    #[test]
+    fn archives_are_told_by_their_first_bytes() {
+        assert_eq!(ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]), Some(ArchiveFormat::TarGz));
+        assert_eq!(ArchiveFormat::of(b"PK\x03\x04"), Some(ArchiveFormat::Zip));
+        assert_eq!(ArchiveFormat::of(b"<htm"), None);
+        assert_eq!(ArchiveFormat::of(b""), None);
+    }
+
+    #[test]
+    fn an_archive_path_must_stay_inside_the_marketplace() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("market");
+        std::fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+        std::fs::write(
+            root.join(marketplace::MARKETPLACE_FILE),
+            r#"{"name": "m", "plugins": []}"#,
+        )
+        .unwrap();
+        let paths = agx_core::paths::AgxPaths::under(dir.path().join("home"), true);
+        let market =
+            Marketplace::new(crate::index::Source::Folder(root.clone()), false, &paths).unwrap();
+        for outside in ["../x.tar.gz", "/etc/shadow", "a/../../x.tar.gz"] {
+            let err = resolve(&market, outside).err().unwrap();
+            assert!(err.contains("is outside the marketplace"), "{outside}: {err}");
+        }
+        assert!(matches!(
+            resolve(&market, "archives/x.tar.gz"),
+            Ok(Resolved::File(path)) if path == root.join("archives").join("x.tar.gz")
+        ));
+        assert!(matches!(
+            resolve(&market, "https://example.com/x.zip"),
+            Ok(Resolved::Url(_))
+        ));
+    }
+
     #[test]
     fn numbers_in_args_are_kept() {
         assert_eq!(json_text(&serde_json::json!(8080)), "8080");
