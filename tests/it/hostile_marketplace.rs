@@ -34,7 +34,11 @@ fn write_plugin(folder: &Path, version: &str) {
     copy_tree(&plugin_fixture(), folder);
     let manifest = folder.join(".claude-plugin/plugin.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("\"1.0.0\"", &format!("\"{version}\""))).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\"1.0.0\"", &format!("\"{version}\"")),
+    )
+    .unwrap();
 }
 
 fn run(cmd: &mut assert_cmd::Command) -> (bool, String, String) {
@@ -79,9 +83,7 @@ fn assert_nothing_installed(home: &TestHome) {
 }
 
 fn receipt(home: &TestHome, package: &str) -> toml::Table {
-    let path = home
-        .agx_home()
-        .join(format!("receipts-v1/{package}.toml"));
+    let path = home.agx_home().join(format!("receipts-v1/{package}.toml"));
     toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -97,7 +99,8 @@ fn write_tar_gz(path: &Path) {
         std::fs::File::create(path).unwrap(),
         flate2::Compression::default(),
     ));
-    tar.append_dir_all("weather-tools", plugin_fixture()).unwrap();
+    tar.append_dir_all("weather-tools", plugin_fixture())
+        .unwrap();
     tar.into_inner().unwrap().finish().unwrap();
 }
 
@@ -148,7 +151,10 @@ fn a_catalog_cannot_take_over_another_sources_package() {
     let (ok, _, said) = run(home.agx().args(["install", "weather@evil"]));
     assert!(ok, "{said}");
     assert!(said.contains("evil/weather"), "{said}");
-    assert_eq!(receipt(&home, "evil/weather")["version"].as_str(), Some("9.9.9"));
+    assert_eq!(
+        receipt(&home, "evil/weather")["version"].as_str(),
+        Some("9.9.9")
+    );
     assert_eq!(receipt(&home, "acme/weather"), registry_receipt);
 
     // Added under the registry publisher's name, it may not replace the registry's package.
@@ -174,12 +180,18 @@ fn a_catalog_cannot_take_over_another_sources_package() {
         )),
         "{err}"
     );
-    assert_eq!(receipt(&home, "evil/weather")["version"].as_str(), Some("9.9.9"));
+    assert_eq!(
+        receipt(&home, "evil/weather")["version"].as_str(),
+        Some("9.9.9")
+    );
 
     // A source whose name is an ecosystem's publisher cannot import at all.
     add_source(&home, "npm", &market);
     let err = fails(home.agx().args(["install", "weather@npm"]));
-    assert!(err.contains("cannot publish the packages it imports"), "{err}");
+    assert!(
+        err.contains("cannot publish the packages it imports"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -189,9 +201,7 @@ fn an_archive_path_leaving_the_marketplace_is_refused_and_its_hash_not_told() {
     write_tar_gz(&outside);
     let actual = sha256_of(&outside);
     let market = home.home().join("market");
-    let archive = |url: &str, sha256: &str| {
-        serde_json::json!({"source": "archive", "url": url, "sha256": sha256})
-    };
+    let archive = |url: &str, sha256: &str| serde_json::json!({"source": "archive", "url": url, "sha256": sha256});
     let wrong = "0".repeat(64);
     write_catalog(
         &market,
@@ -205,7 +215,10 @@ fn an_archive_path_leaving_the_marketplace_is_refused_and_its_hash_not_told() {
     add_source(&home, "m", &market);
     for plugin in ["up@m", "absolute@m", "probe@m"] {
         let err = fails(home.agx().args(["install", plugin]));
-        assert!(err.contains("is outside the marketplace"), "{plugin}: {err}");
+        assert!(
+            err.contains("is outside the marketplace"),
+            "{plugin}: {err}"
+        );
         // The catalog learns nothing of the file it named.
         assert!(!err.contains(&actual), "{plugin}: {err}");
     }
@@ -357,8 +370,7 @@ fn a_source_that_does_not_answer_leaves_the_others_results() {
     );
     assert!(stderr.contains("warning: the registry `web`"), "{stderr}");
     let json: serde_json::Value =
-        serde_json::from_str(&succeeds(home.agx().args(["search", "weather", "--json"])))
-            .unwrap();
+        serde_json::from_str(&succeeds(home.agx().args(["search", "weather", "--json"]))).unwrap();
     let unanswered: Vec<&str> = json["unanswered"]
         .as_array()
         .unwrap()
@@ -371,7 +383,10 @@ fn a_source_that_does_not_answer_leaves_the_others_results() {
     // With nothing answering, the search fails.
     succeeds(home.agx().args(["registry", "remove-source", "good"]));
     let err = fails(home.agx().args(["search", "weather"]));
-    assert!(err.contains("no registry answered the search (gone, web)"), "{err}");
+    assert!(
+        err.contains("no registry answered the search (gone, web)"),
+        "{err}"
+    );
 }
 
 /// `files` (path, contents) as a zip at `path`.
@@ -408,9 +423,7 @@ fn zip_archive_sources_are_told_by_their_content() {
     write_zip(&topped, &plugin_files("weather-tools-main/"));
     let flat = market.join("archives/flat.zip");
     write_zip(&flat, &plugin_files(""));
-    let archive = |url: &str, file: &Path| {
-        serde_json::json!({"source": "archive", "url": url, "sha256": sha256_of(file)})
-    };
+    let archive = |url: &str, file: &Path| serde_json::json!({"source": "archive", "url": url, "sha256": sha256_of(file)});
     write_catalog(
         &market,
         "m",
@@ -428,8 +441,7 @@ fn zip_archive_sources_are_told_by_their_content() {
     succeeds(home.agx().args(["install", "topped@web", "flat@m"]));
     for package in ["web/topped", "m/flat"] {
         let info: serde_json::Value =
-            serde_json::from_str(&succeeds(home.agx().args(["info", package, "--json"])))
-                .unwrap();
+            serde_json::from_str(&succeeds(home.agx().args(["info", package, "--json"]))).unwrap();
         assert_eq!(info["version"], "1.0.0", "{info}");
         let servers = info["servers"].to_string();
         assert!(servers.contains("forecast"), "{package}: {info}");

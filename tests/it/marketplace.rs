@@ -264,10 +264,7 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
     assert_eq!(answer["has_api_key"], true, "{answer}");
     assert_eq!(answer["units"], "metric", "{answer}");
     let data = std::path::PathBuf::from(answer["data_dir"].as_str().unwrap());
-    assert_eq!(
-        data,
-        home.agx_home().join("data/acme/weather-tools")
-    );
+    assert_eq!(data, home.agx_home().join("data/acme/weather-tools"));
     assert!(data.is_dir());
 
     stdout(home.agx().args([

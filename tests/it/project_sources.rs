@@ -116,11 +116,8 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
         "{manifest}"
     );
     let receipt: toml::Table = toml::from_str(
-        &std::fs::read_to_string(
-            home.agx_home()
-                .join("receipts-v1/acme/weather-tools.toml"),
-        )
-        .unwrap(),
+        &std::fs::read_to_string(home.agx_home().join("receipts-v1/acme/weather-tools.toml"))
+            .unwrap(),
     )
     .unwrap();
     let revision = receipt["source"]["revision"].as_str().unwrap().to_string();
@@ -150,9 +147,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     std::fs::remove_dir_all(&other).unwrap();
 
     // Only the project holds the version: with the project away, gc removes it.
-    let version = home
-        .agx_home()
-        .join("store-v1/acme/weather-tools/1.0.0");
+    let version = home.agx_home().join("store-v1/acme/weather-tools/1.0.0");
     let kept = home.home().join("kept");
     let collect = || {
         std::fs::rename(&project, &kept).unwrap();
@@ -214,9 +209,7 @@ fn a_locked_archive_plugin_whose_marketplace_changed_is_refused() {
         assert!(lock.contains(&line), "no `{line}` in\n{lock}");
     }
     run(&project, &["uninstall", "acme/weather-tools"]);
-    let version = home
-        .agx_home()
-        .join("store-v1/acme/weather-tools/1.0.0");
+    let version = home.agx_home().join("store-v1/acme/weather-tools/1.0.0");
     let kept = home.home().join("kept");
     std::fs::rename(&project, &kept).unwrap();
     run(home.home(), &["gc"]);

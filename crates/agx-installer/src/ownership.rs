@@ -11,7 +11,9 @@ use agx_store::{Source, StoreError};
 
 /// The plugin's name in `PLUGIN@SOURCE`.
 fn plugin_of(reference: &str) -> &str {
-    reference.split_once('@').map_or(reference, |(plugin, _)| plugin)
+    reference
+        .split_once('@')
+        .map_or(reference, |(plugin, _)| plugin)
 }
 
 /// Whether an installed package's `source` is the import of `plugin` from the marketplace
@@ -96,7 +98,14 @@ mod tests {
         let plugin = origin("weather@acme", "/m/acme");
         assert!(check(&plugin, &name, None).is_ok());
         // The same plugin of the same marketplace, under whatever name it was asked as.
-        assert!(check(&plugin, &name, Some(&imported("weather@old-name", "/m/acme"))).is_ok());
+        assert!(
+            check(
+                &plugin,
+                &name,
+                Some(&imported("weather@old-name", "/m/acme"))
+            )
+            .is_ok()
+        );
 
         let registry = Source::Registry {
             registry: "https://registry.example".into(),
@@ -109,7 +118,10 @@ mod tests {
         );
         let hint = agx_core::error::Hint::hint(&err).unwrap_or_default();
         assert!(hint.contains("agx uninstall acme/weather"), "{hint}");
-        assert!(hint.contains("agx registry add-source NAME /m/acme"), "{hint}");
+        assert!(
+            hint.contains("agx registry add-source NAME /m/acme"),
+            "{hint}"
+        );
 
         // Another marketplace's import, and another plugin of this one, are not its own.
         let other = check(&plugin, &name, Some(&imported("weather@evil", "/m/evil")));

@@ -500,7 +500,13 @@ mod tests {
         std::fs::write(tmp.path().join("x.tar.gz"), "").unwrap();
         let name = PackageName::parse("acme/weather").unwrap();
         let of = |s: &str| {
-            Origin::of(tmp.path(), &name, s, &[format!("sha256:{}", "ab".repeat(32))]).unwrap()
+            Origin::of(
+                tmp.path(),
+                &name,
+                s,
+                &[format!("sha256:{}", "ab".repeat(32))],
+            )
+            .unwrap()
         };
         assert!(matches!(of("https://r.example/agx"), Origin::Registry(_)));
         assert!(matches!(of("pkg"), Origin::Local(LocalSource::Dir(_))));

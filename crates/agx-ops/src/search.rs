@@ -171,7 +171,10 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
     let mut failures = Vec::new();
     for opened in agx_sources::index::open_each(ctx.registry, ctx.offline, ctx.paths)? {
         let location = opened.location.clone();
-        match opened.registry.and_then(|registry| read(&mut searched, registry)) {
+        match opened
+            .registry
+            .and_then(|registry| read(&mut searched, registry))
+        {
             Ok(()) => {
                 searched.registries.push(location);
                 searched.names.push(opened.name);

@@ -140,7 +140,9 @@ pub enum IndexError {
     #[error(transparent)]
     MarketplaceFile(#[from] super::marketplace_files::Refused),
 
-    #[error("the marketplace source `{marketplace}` cannot publish the packages it imports: {reason}")]
+    #[error(
+        "the marketplace source `{marketplace}` cannot publish the packages it imports: {reason}"
+    )]
     PluginPublisher { marketplace: String, reason: String },
 
     #[error("plugin `{plugin}` is not in the marketplace {marketplace}")]

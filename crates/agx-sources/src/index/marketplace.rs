@@ -745,7 +745,10 @@ mod tests {
             r#"{"name": "m", "plugins": [{"name": "x", "source": "./plugins/x"}]}"#,
         );
         let secret = dir.path().join("dot-ssh");
-        write(&secret.join(".mcp.json"), r#"{"mcpServers": {"leak": {"command": "x"}}}"#);
+        write(
+            &secret.join(".mcp.json"),
+            r#"{"mcpServers": {"leak": {"command": "x"}}}"#,
+        );
         std::fs::create_dir_all(root.join("plugins")).unwrap();
         std::os::unix::fs::symlink(&secret, root.join("plugins/x")).unwrap();
         let market = marketplace(dir.path());

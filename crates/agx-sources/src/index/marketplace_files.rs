@@ -168,7 +168,9 @@ fn copy_tree_within(from: &Path, to: &Path, left: &mut u64) -> Result<(), Refuse
         if name == ".git" {
             continue;
         }
-        let kind = std::fs::symlink_metadata(&path).map_err(io(&path))?.file_type();
+        let kind = std::fs::symlink_metadata(&path)
+            .map_err(io(&path))?
+            .file_type();
         if kind.is_symlink() {
             return Err(Refused::new(
                 &path,
@@ -177,17 +179,21 @@ fn copy_tree_within(from: &Path, to: &Path, left: &mut u64) -> Result<(), Refuse
         } else if kind.is_dir() {
             copy_tree_within(&path, &to.join(name), left)?;
         } else {
-            let copied = copy_opened(open_non_blocking(&path, Links::Refuse), &to.join(name), *left)
-                .map_err(|problem| match problem {
-                    ReadProblem::TooLarge { .. } => Refused::new(
-                        &path,
-                        format!(
-                            "takes the plugin past {}, the most agx copies of one plugin",
-                            agx_core::regular_file::human_size(MAX_PLUGIN_BYTES)
-                        ),
+            let copied = copy_opened(
+                open_non_blocking(&path, Links::Refuse),
+                &to.join(name),
+                *left,
+            )
+            .map_err(|problem| match problem {
+                ReadProblem::TooLarge { .. } => Refused::new(
+                    &path,
+                    format!(
+                        "takes the plugin past {}, the most agx copies of one plugin",
+                        agx_core::regular_file::human_size(MAX_PLUGIN_BYTES)
                     ),
-                    other => Refused::new(&path, other.describe()),
-                })?;
+                ),
+                other => Refused::new(&path, other.describe()),
+            })?;
             *left -= copied;
         }
     }

@@ -24,9 +24,8 @@ pub use error::IndexError;
 pub use http::Settings as HttpSettings;
 pub use http::{Http, Limits as HttpLimits, SinkError};
 pub use registry::{
-    AnyRegistry, Opened, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_each,
-    open_every,
-    parse_version_lines,
+    AnyRegistry, Opened, Registry, add_source, detect, kind_of, known_kind, open, open_any,
+    open_each, open_every, parse_version_lines,
 };
 pub use source::{Source, SourceKind};
 

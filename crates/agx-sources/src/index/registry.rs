@@ -604,7 +604,10 @@ mod tests {
         };
         assert!(of("here").registry.is_ok());
         assert!(of("gone").registry.is_err());
-        assert_eq!(of("gone").location, dir.path().join("gone").display().to_string());
+        assert_eq!(
+            of("gone").location,
+            dir.path().join("gone").display().to_string()
+        );
         // `open_every` still wants them all.
         assert!(open_every(None, true, &paths).is_err());
     }

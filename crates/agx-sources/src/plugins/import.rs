@@ -356,7 +356,12 @@ fn archive_fetch(
         Resolved::File(path) => {
             // The bounded regular-file copy: a FIFO cannot hang it, a device cannot fill it.
             marketplace_files::copy_file(&path, &archive, crate::ecosystem::mcpb::MAX_BUNDLE_SIZE)
-                .map_err(|e| bad(e.to_string(), "an archive is a regular file inside the marketplace"))?;
+                .map_err(|e| {
+                    bad(
+                        e.to_string(),
+                        "an archive is a regular file inside the marketplace",
+                    )
+                })?;
             (agx_archive::sha256_file(&archive)?, true)
         }
     };
@@ -365,7 +370,9 @@ fn archive_fetch(
             // Not the file's real sha256: a catalog must not learn the hash of a file it
             // names (what a mismatch would print).
             return Err(bad(
-                format!("its archive `{url}` does not match the sha256 {sha256} in marketplace.json"),
+                format!(
+                    "its archive `{url}` does not match the sha256 {sha256} in marketplace.json"
+                ),
                 "the marketplace's archive and its catalog disagree: update the marketplace (or ask its maintainer to fix the sha256)",
             ));
         }
@@ -895,8 +902,9 @@ mod tests {
         for plugin in ["Weather", "weather_"] {
             let err = package_name(&catalog, &reference(plugin, "m")).unwrap_err();
             assert!(
-                err.to_string()
-                    .contains("2 plugins that would all be the package m/weather (`Weather`, `weather_`)"),
+                err.to_string().contains(
+                    "2 plugins that would all be the package m/weather (`Weather`, `weather_`)"
+                ),
                 "{err}"
             );
         }
@@ -905,7 +913,10 @@ mod tests {
 
     #[test]
     fn archives_are_told_by_their_first_bytes() {
-        assert_eq!(ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]), Some(ArchiveFormat::TarGz));
+        assert_eq!(
+            ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]),
+            Some(ArchiveFormat::TarGz)
+        );
         assert_eq!(ArchiveFormat::of(b"PK\x03\x04"), Some(ArchiveFormat::Zip));
         assert_eq!(ArchiveFormat::of(b"<htm"), None);
         assert_eq!(ArchiveFormat::of(b""), None);
@@ -926,7 +937,10 @@ mod tests {
             Marketplace::new(crate::index::Source::Folder(root.clone()), false, &paths).unwrap();
         for outside in ["../x.tar.gz", "/etc/shadow", "a/../../x.tar.gz"] {
             let err = resolve(&market, outside).err().unwrap();
-            assert!(err.contains("is outside the marketplace"), "{outside}: {err}");
+            assert!(
+                err.contains("is outside the marketplace"),
+                "{outside}: {err}"
+            );
         }
         assert!(matches!(
             resolve(&market, "archives/x.tar.gz"),
