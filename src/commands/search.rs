@@ -21,6 +21,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> CliResult {
             "query": query,
             "registry": searched.registries.join(", "),
             "registries": searched.registries,
+            "unanswered": searched.unanswered,
             "results": results,
         });
         let text = serde_json::to_string_pretty(&doc).expect("search results serialize");

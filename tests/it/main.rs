@@ -23,6 +23,7 @@ mod data_folder;
 mod ecosystem;
 mod filter;
 mod generated;
+mod hostile_marketplace;
 mod layers;
 mod marketplace;
 mod mcp_registry;

@@ -173,16 +173,26 @@ fn bad_marketplaces_are_refused_with_where_and_why() {
 
 // ---- agx install PLUGIN@SOURCE ----
 
-const PACKAGE: &str = "acme-plugins/weather-tools";
+/// The package `weather-tools@acme` becomes: its publisher is the source's configured name.
+const PACKAGE: &str = "acme/weather-tools";
 
-/// `agx serve` of the plugin's server, with the secret given through its override variable:
-/// one `tools/call`, answered by the plugin's own Python server.
-fn call_forecast(home: &TestHome) -> serde_json::Value {
+/// The package the fixture's plugin becomes when imported from the source `source`.
+fn package_of(source: &str) -> String {
+    format!("{source}/weather-tools")
+}
+
+/// `agx serve` of the plugin's server imported from `source`, with the secret given through
+/// its override variable: one `tools/call`, answered by the plugin's own Python server.
+fn call_forecast(home: &TestHome, source: &str) -> serde_json::Value {
     use std::io::Write;
+    let variable = format!(
+        "AGX_SETTING__{}__WEATHER_TOOLS__API_KEY",
+        source.to_uppercase().replace('-', "_")
+    );
     let mut child = home
         .command(crate::support::AGX)
-        .args(["serve", &format!("{PACKAGE}/forecast")])
-        .env("AGX_SETTING__ACME_PLUGINS__WEATHER_TOOLS__API_KEY", "k-123")
+        .args(["serve", &format!("{}/forecast", package_of(source))])
+        .env(variable, "k-123")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -210,10 +220,10 @@ fn call_forecast(home: &TestHome) -> serde_json::Value {
     serde_json::from_str(reply["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
 }
 
-fn receipt(home: &TestHome) -> toml::Table {
+fn receipt(home: &TestHome, source: &str) -> toml::Table {
     let path = home
         .agx_home()
-        .join("receipts-v1/acme-plugins/weather-tools.toml");
+        .join(format!("receipts-v1/{source}/weather-tools.toml"));
     toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -227,7 +237,7 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
     );
     stdout(home.agx().args(["install", "weather-tools@acme"]));
 
-    let source = &receipt(&home)["source"];
+    let source = &receipt(&home, "acme")["source"];
     assert_eq!(source["kind"].as_str(), Some("plugin"));
     assert_eq!(source["reference"].as_str(), Some("weather-tools@acme"));
     assert_eq!(source["location"].as_str(), Some("./plugins/weather-tools"));
@@ -250,14 +260,11 @@ fn a_folder_plugin_installs_as_a_package_whose_server_runs_and_skill_installs() 
 
     // ${CLAUDE_PLUGIN_ROOT} is the package folder (the script ran), ${user_config.*} the
     // settings, ${CLAUDE_PLUGIN_DATA} a folder outside the store that exists.
-    let answer = call_forecast(&home);
+    let answer = call_forecast(&home, "acme");
     assert_eq!(answer["has_api_key"], true, "{answer}");
     assert_eq!(answer["units"], "metric", "{answer}");
     let data = std::path::PathBuf::from(answer["data_dir"].as_str().unwrap());
-    assert_eq!(
-        data,
-        home.agx_home().join("data/acme-plugins/weather-tools")
-    );
+    assert_eq!(data, home.agx_home().join("data/acme/weather-tools"));
     assert!(data.is_dir());
 
     stdout(home.agx().args([
@@ -338,8 +345,11 @@ fn an_archive_plugin_is_checked_against_its_sha256() {
             .arg(market.path()),
     );
     let err = failure(home.agx().args(["install", "weather-tools@bad"]));
+    // A file of the marketplace's folder is said not to match, without its own sha256.
     assert!(
-        err.contains(&format!("the sha256 is {actual}, not the expected {wrong}")),
+        err.contains(&format!(
+            "does not match the sha256 {wrong} in marketplace.json"
+        )) && !err.contains(&actual),
         "{err}"
     );
     assert!(!home.agx_home().join("receipts-v1").exists(), "{err}");
@@ -361,17 +371,17 @@ fn an_archive_plugin_is_checked_against_its_sha256() {
     );
     stdout(home.agx().args(["install", "weather-tools@good"]));
     assert_eq!(
-        receipt(&home)["source"]["revision"].as_str(),
+        receipt(&home, "good")["source"]["revision"].as_str(),
         Some(format!("sha256:{actual}").as_str())
     );
-    stdout(home.agx().args(["uninstall", PACKAGE]));
+    stdout(home.agx().args(["uninstall", &package_of("good")]));
     let server = HttpServer::serve(market.path());
     stdout(
         home.agx()
             .args(["registry", "add-source", "web", &server.url()]),
     );
     stdout(home.agx().args(["install", "weather-tools@web"]));
-    assert_eq!(call_forecast(&home)["has_api_key"], true);
+    assert_eq!(call_forecast(&home, "web")["has_api_key"], true);
 }
 
 // Unix: the test's git runs with `GIT_CONFIG_GLOBAL=/dev/null`, and "no git" is a PATH of
@@ -430,7 +440,7 @@ fn a_git_plugin_pinned_by_sha_installs_that_commit() {
             .arg(market.path()),
     );
     stdout(home.agx().args(["install", "weather-tools@git"]));
-    let receipt = receipt(&home);
+    let receipt = receipt(&home, "git");
     assert_eq!(receipt["version"].as_str(), Some("1.0.0"));
     assert_eq!(
         receipt["source"]["revision"].as_str(),
@@ -438,7 +448,7 @@ fn a_git_plugin_pinned_by_sha_installs_that_commit() {
     );
 
     // Without git on PATH, the error says what to install.
-    stdout(home.agx().args(["uninstall", PACKAGE]));
+    stdout(home.agx().args(["uninstall", &package_of("git")]));
     let err = failure(
         home.agx()
             .env("PATH", "/nonexistent")
@@ -533,7 +543,7 @@ fn an_npm_plugin_installs_from_its_registry_checked_against_its_integrity() {
     }));
     stdout(
         agx()
-            .args(["registry", "add-source", "npm"])
+            .args(["registry", "add-source", "npm-market"])
             .arg(market.path()),
     );
 
@@ -541,7 +551,7 @@ fn an_npm_plugin_installs_from_its_registry_checked_against_its_integrity() {
     // nothing is installed.
     let wrong = format!("sha512-{}", "A".repeat(86) + "==");
     npm_registry(served.path(), &registry.url(), Some(&wrong));
-    let err = failure(agx().args(["install", "weather-tools@npm"]));
+    let err = failure(agx().args(["install", "weather-tools@npm-market"]));
     assert!(err.contains("EINTEGRITY"), "{err}");
     assert!(!home.agx_home().join("receipts-v1").exists(), "{err}");
     let store = home.agx_home().join("store-v1");
@@ -554,15 +564,15 @@ fn an_npm_plugin_installs_from_its_registry_checked_against_its_integrity() {
     );
 
     let integrity = npm_registry(served.path(), &registry.url(), None);
-    stdout(agx().args(["install", "weather-tools@npm"]));
-    let receipt = receipt(&home);
+    stdout(agx().args(["install", "weather-tools@npm-market"]));
+    let receipt = receipt(&home, "npm-market");
     assert_eq!(receipt["version"].as_str(), Some("1.0.0"));
     assert_eq!(
         receipt["source"]["revision"].as_str(),
         Some(format!("npm:weather-tools-plugin@1.0.0 {integrity}").as_str())
     );
     assert!(registry.count("/tarballs/weather-tools-plugin-1.0.0.tgz") > 0);
-    assert_eq!(call_forecast(&home)["has_api_key"], true);
+    assert_eq!(call_forecast(&home, "npm-market")["has_api_key"], true);
 }
 
 #[test]

@@ -112,15 +112,12 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     run(&project, &["add", "weather-tools@acme"]);
     let manifest = std::fs::read_to_string(project.join("agx.toml")).unwrap();
     assert!(
-        manifest.contains("server = \"acme-plugins/weather-tools\""),
+        manifest.contains("server = \"acme/weather-tools\""),
         "{manifest}"
     );
     let receipt: toml::Table = toml::from_str(
-        &std::fs::read_to_string(
-            home.agx_home()
-                .join("receipts-v1/acme-plugins/weather-tools.toml"),
-        )
-        .unwrap(),
+        &std::fs::read_to_string(home.agx_home().join("receipts-v1/acme/weather-tools.toml"))
+            .unwrap(),
     )
     .unwrap();
     let revision = receipt["source"]["revision"].as_str().unwrap().to_string();
@@ -136,7 +133,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     let other = home.home().join("other");
     crate::support::write_file(
         &other.join("agx.toml"),
-        "[servers]\nforecast = { server = \"acme-plugins/weather-tools/forecast\", version = \"^1\" }\n",
+        "[servers]\nforecast = { server = \"acme/weather-tools/forecast\", version = \"^1\" }\n",
     );
     run(&other, &["lock"]);
     let other_lock = std::fs::read_to_string(other.join("agx.lock")).unwrap();
@@ -150,9 +147,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     std::fs::remove_dir_all(&other).unwrap();
 
     // Only the project holds the version: with the project away, gc removes it.
-    let version = home
-        .agx_home()
-        .join("store-v1/acme-plugins/weather-tools/1.0.0");
+    let version = home.agx_home().join("store-v1/acme/weather-tools/1.0.0");
     let kept = home.home().join("kept");
     let collect = || {
         std::fs::rename(&project, &kept).unwrap();
@@ -161,7 +156,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
         std::fs::rename(&kept, &project).unwrap();
     };
     // `add` installed it for the user too.
-    run(&project, &["uninstall", "acme-plugins/weather-tools"]);
+    run(&project, &["uninstall", "acme/weather-tools"]);
     collect();
     run(&project, &["sync"]);
     assert!(version.is_dir(), "sync did not import the plugin again");
@@ -176,7 +171,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     let (ok, text) = agx_in(&home, &project, &["sync"]);
     assert!(!ok, "a changed plugin was installed:\n{text}");
     assert!(
-        text.contains("acme-plugins/weather-tools 1.0.0 from plugin:weather-tools@")
+        text.contains("acme/weather-tools 1.0.0 from plugin:weather-tools@")
             && text.contains("but the lock records"),
         "{text}"
     );
@@ -184,7 +179,7 @@ fn an_imported_plugin_is_locked_by_marketplace_and_revision_and_provisioned_agai
     assert!(
         !home
             .agx_home()
-            .join("receipts-v1/acme-plugins/weather-tools.toml")
+            .join("receipts-v1/acme/weather-tools.toml")
             .exists()
     );
 }
@@ -213,10 +208,8 @@ fn a_locked_archive_plugin_whose_marketplace_changed_is_refused() {
     ] {
         assert!(lock.contains(&line), "no `{line}` in\n{lock}");
     }
-    run(&project, &["uninstall", "acme-plugins/weather-tools"]);
-    let version = home
-        .agx_home()
-        .join("store-v1/acme-plugins/weather-tools/1.0.0");
+    run(&project, &["uninstall", "acme/weather-tools"]);
+    let version = home.agx_home().join("store-v1/acme/weather-tools/1.0.0");
     let kept = home.home().join("kept");
     std::fs::rename(&project, &kept).unwrap();
     run(home.home(), &["gc"]);

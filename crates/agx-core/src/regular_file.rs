@@ -116,6 +116,42 @@ pub fn read_opened(opened: io::Result<File>, cap: u64) -> Result<Vec<u8>, ReadPr
     Ok(bytes)
 }
 
+/// Copy an opened file into the new file `to` when it is regular and at most `cap` bytes,
+/// streaming (plugin folders can hold large files); returns the bytes copied. The type is
+/// checked on the handle, as [`read_opened`] does, and a partial copy is removed.
+pub fn copy_opened(opened: io::Result<File>, to: &Path, cap: u64) -> Result<u64, ReadProblem> {
+    let file = opened.map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => ReadProblem::NotFound,
+        _ => ReadProblem::Io(e),
+    })?;
+    let meta = file.metadata().map_err(ReadProblem::Io)?;
+    if !meta.is_file() {
+        return Err(ReadProblem::NotRegular {
+            is_dir: meta.is_dir(),
+        });
+    }
+    if meta.len() > cap {
+        return Err(ReadProblem::TooLarge {
+            bytes: meta.len(),
+            cap,
+        });
+    }
+    let mut out = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(to)
+        .map_err(ReadProblem::Io)?;
+    // A file that grows while copied still stops at the cap.
+    let refused = match io::copy(&mut file.take(cap + 1), &mut out) {
+        Ok(bytes) if bytes > cap => ReadProblem::TooLarge { bytes, cap },
+        Ok(bytes) => return Ok(bytes),
+        Err(e) => ReadProblem::Io(e),
+    };
+    drop(out);
+    let _ = std::fs::remove_file(to);
+    Err(refused)
+}
+
 /// Open for reading without blocking on a FIFO (its type is checked right after; the flag
 /// does not change reads of a regular file), following a final link or refusing it.
 #[cfg(unix)]
@@ -210,6 +246,43 @@ mod tests {
         let io = refused.into_io();
         assert_eq!(io.kind(), io::ErrorKind::InvalidData);
         assert!(io.to_string().contains("FIFO"), "{io}");
+    }
+
+    #[test]
+    fn a_copy_is_of_a_regular_file_within_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("a.bin");
+        std::fs::write(&from, "0123456789").unwrap();
+        let open = |p: &Path| open_non_blocking(p, Links::Refuse);
+        let to = dir.path().join("copy.bin");
+        assert_eq!(copy_opened(open(&from), &to, 10).unwrap(), 10);
+        assert_eq!(std::fs::read(&to).unwrap(), b"0123456789");
+        let over = dir.path().join("over.bin");
+        assert!(matches!(
+            copy_opened(open(&from), &over, 9),
+            Err(ReadProblem::TooLarge { bytes: 10, cap: 9 })
+        ));
+        assert!(!over.exists(), "nothing is left of a refused copy");
+        assert!(matches!(
+            copy_opened(open(dir.path()), &over, 9),
+            Err(ReadProblem::NotRegular { is_dir: true })
+        ));
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            let made = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            assert!(matches!(
+                copy_opened(open(&fifo), &over, 9),
+                Err(ReadProblem::NotRegular { is_dir: false })
+            ));
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink(&from, &link).unwrap();
+            assert!(copy_opened(open(&link), &over, 10).is_err());
+        }
     }
 
     #[test]

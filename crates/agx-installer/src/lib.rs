@@ -10,8 +10,11 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
+mod ownership;
 pub mod plan;
 pub mod update;
+
+pub use ownership::imported_from;
 
 pub use plan::{PackageSource, Plan, PlanError, PlannedInstall, Root};
 
@@ -406,6 +409,10 @@ impl Installer<'_> {
     pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
         let receipt = ecosystem_receipt(&prepared);
         let previous = self.current_receipt(&receipt.name)?;
+        if let Some(plugin) = &prepared.plugin {
+            // Under the lock, so nothing installs the name in between.
+            ownership::check(plugin, &receipt.name, previous.as_ref().map(|r| &r.source))?;
+        }
         let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
         self.start_data(&prepared.package, &receipt)?;
         self.reporter
@@ -591,6 +598,12 @@ impl Installer<'_> {
     pub fn place_ecosystem(&self, prepared: PreparedEcosystem) -> Result<(), StoreError> {
         let mut receipt = ecosystem_receipt(&prepared);
         receipt.explicit = false;
+        if let Some(plugin) = &prepared.plugin {
+            // A project's import must not swap the files of a version another source put
+            // there either.
+            let there = self.store.version_receipt(&receipt.name, &receipt.version);
+            ownership::check(plugin, &receipt.name, there.as_ref().map(|r| &r.source))?;
+        }
         self.put_in_place(&prepared.package.dir, &receipt)?;
         self.start_data(&prepared.package, &receipt)?;
         self.reporter

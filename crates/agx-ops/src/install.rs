@@ -298,7 +298,7 @@ pub(super) fn prepare_plugin(
 }
 
 /// The package the plugin `reference` becomes, imported (as `agx install PLUGIN@SOURCE`)
-/// unless a plugin import of that name is installed.
+/// unless that plugin of that marketplace is what is installed under its name.
 pub fn ensure_plugin(
     ctx: &Context,
     reference: &agx_sources::index::marketplace::PluginRef,
@@ -313,19 +313,13 @@ pub fn ensure_plugin(
         }
         .into());
     }
-    let name =
-        agx_sources::plugins::import::package_name(&catalog, &reference.plugin).map_err(|e| {
-            StoreError::from(agx_sources::ecosystem::EcosystemError::Bundle {
-                bundle: reference.to_string(),
-                detail: format!("no agx package name can be made from it: {e}"),
-                hint: "rename the plugin or the marketplace in marketplace.json".into(),
-            })
-        })?;
-    let imported = ctx
-        .store()
-        .installed(&name)?
-        .is_some_and(|p| matches!(p.receipt.source, Source::Plugin { .. }));
+    let name = agx_sources::plugins::import::package_name(&catalog, reference)
+        .map_err(StoreError::from)?;
+    let imported = ctx.store().installed(&name)?.is_some_and(|p| {
+        agx_installer::imported_from(&p.receipt.source, &reference.plugin, marketplace.source())
+    });
     if !imported {
+        // Refused there when another source's package has the name.
         install(ctx, &[Target::Plugin(reference.clone())], false)?;
     }
     Ok(name)

@@ -126,6 +126,9 @@ pub enum OpsError {
         /// The package's skills, qualified.
         known: Vec<String>,
     },
+    /// `agx search` with several sources, none of which answered (each is warned about).
+    #[error("no registry answered the search ({})", registries.join(", "))]
+    NothingAnswered { registries: Vec<String> },
     #[error("{package} is not installed")]
     SkillPackageMissing {
         package: agx_core::name::PackageName,
@@ -190,6 +193,9 @@ impl agx_core::error::Hint for OpsError {
                 "name one of {} or `all`",
                 agx_model::skills::folders::SKILL_CLIENTS.join(", ")
             )),
+            OpsError::NothingAnswered { .. } => Some(
+                "the warnings above say why each failed; check the network (or search the cache with --offline), search one source with --registry NAME, or remove one that is gone with `agx registry remove-source NAME`".into(),
+            ),
             OpsError::Index(e) => e.hint(),
             OpsError::Plan(e) => e.hint(),
             OpsError::Name(e) => e.hint(),

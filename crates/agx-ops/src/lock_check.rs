@@ -260,7 +260,8 @@ fn check_packages(dir: &Path, lock: &LockFile) -> Result<(), LockError> {
 /// sha512-…`), its `sha256` is the checksum of that revision (what provisioning it again
 /// must give), and it has no dependencies.
 fn check_plugin(dir: &Path, p: &LockedPackage) -> Result<(), LockError> {
-    let Some(parsed) = agx_sources::plugins::import::parse_lock_source(&p.source, dir) else {
+    let Some(parsed) = agx_sources::plugins::import::parse_lock_source(&p.source, dir, &p.name)
+    else {
         return Ok(());
     };
     let field = |field, detail| package_field(dir, &p.name, field, detail);

@@ -245,8 +245,15 @@ enum Origin {
 }
 
 impl Origin {
-    fn of(project: &Path, source: &str, integrity: &[String]) -> OpsResult<Origin> {
-        if let Some(reference) = agx_sources::plugins::import::parse_lock_source(source, project) {
+    fn of(
+        project: &Path,
+        name: &PackageName,
+        source: &str,
+        integrity: &[String],
+    ) -> OpsResult<Origin> {
+        if let Some(reference) =
+            agx_sources::plugins::import::parse_lock_source(source, project, name)
+        {
             return reference.map(Origin::Plugin).map_err(|detail| {
                 StoreError::from(EcosystemError::Bundle {
                     bundle: source.to_string(),
@@ -348,7 +355,7 @@ fn stage(
             found: format!("{name} {version}"),
         };
     let checked = |prepared| check_provisioned(package, prepared);
-    match Origin::of(project, &package.source, &package.integrity)? {
+    match Origin::of(project, &package.name, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
             if !sources.0.contains_key(&source) {
                 let registry = agx_sources::index::open(Some(&source), ctx.offline, ctx.paths)?;
@@ -495,8 +502,16 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("pkg")).unwrap();
         std::fs::write(tmp.path().join("pkg/agx.toml"), "").unwrap();
         std::fs::write(tmp.path().join("x.tar.gz"), "").unwrap();
-        let of =
-            |s: &str| Origin::of(tmp.path(), s, &[format!("sha256:{}", "ab".repeat(32))]).unwrap();
+        let name = PackageName::parse("acme/weather").unwrap();
+        let of = |s: &str| {
+            Origin::of(
+                tmp.path(),
+                &name,
+                s,
+                &[format!("sha256:{}", "ab".repeat(32))],
+            )
+            .unwrap()
+        };
         assert!(matches!(of("https://r.example/agx"), Origin::Registry(_)));
         assert!(matches!(of("pkg"), Origin::Local(LocalSource::Dir(_))));
         assert!(matches!(
@@ -518,7 +533,7 @@ mod tests {
             of("plugin:weather@https://r.example/market"),
             Origin::Plugin(_)
         ));
-        let unchecked = Origin::of(tmp.path(), "mcpb:https://r.example/x.mcpb", &[]);
+        let unchecked = Origin::of(tmp.path(), &name, "mcpb:https://r.example/x.mcpb", &[]);
         assert!(
             unchecked
                 .err()

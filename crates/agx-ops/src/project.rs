@@ -361,7 +361,7 @@ fn plugin_origin(
 ) -> ProjectResult<Option<PluginRef>> {
     let locked = previous
         .and_then(|l| l.package(name))
-        .and_then(|p| agx_sources::plugins::import::parse_lock_source(&p.source, dir))
+        .and_then(|p| agx_sources::plugins::import::parse_lock_source(&p.source, dir, name))
         .and_then(Result::ok);
     if locked.is_some() {
         return Ok(locked);
@@ -375,6 +375,7 @@ fn plugin_origin(
             }) => agx_sources::plugins::import::parse_lock_source(
                 &agx_sources::plugins::import::lock_source(&reference, &marketplace),
                 dir,
+                name,
             )
             .and_then(Result::ok),
             _ => None,

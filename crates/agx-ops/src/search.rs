@@ -8,18 +8,32 @@ use std::cmp::Reverse;
 use super::{Context, OpsResult};
 use agx_sources::index::marketplace::PluginSummary;
 use agx_sources::index::mcp_registry::{self, ServerSummary};
-use agx_sources::index::{AnyRegistry, Catalog, SourceKind, search};
+use agx_sources::index::{AnyRegistry, Catalog, IndexError, SourceKind, search};
 
 /// Everything searched, by source; [`Searched::hits`] ranks it.
 pub struct Searched {
     pub query: String,
-    /// Where we looked (URLs or folders), in configuration order.
+    /// Where we looked and got an answer (URLs or folders), in configuration order.
     pub registries: Vec<String>,
     /// The configured name of each of `registries` (`None` for a `--registry` location).
     pub names: Vec<Option<String>>,
+    /// The sources that did not answer (each also reported as a warning): the results are
+    /// what the others answered.
+    pub unanswered: Vec<Unanswered>,
     catalogs: Vec<(String, Catalog)>,
     servers: Vec<(String, Vec<ServerSummary>)>,
     plugins: Vec<(String, Vec<PluginSummary>)>,
+}
+
+/// A source the search could not read.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Unanswered {
+    /// Its configured name (`None` for a `--registry` location).
+    pub source: Option<String>,
+    /// Its URL or folder.
+    pub registry: String,
+    /// Why, with its causes and the hint.
+    pub error: String,
 }
 
 /// One match, from an agx index or an MCP registry.
@@ -141,28 +155,97 @@ impl Searched {
     }
 }
 
+/// Search every source (or the one `--registry` names). A source that cannot be read (offline,
+/// a folder that is gone) is reported through the reporter and left out: the results are what
+/// the others answered. Only when none answers is it an error.
 pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
     let mut searched = Searched {
         query: query.to_string(),
         registries: Vec::new(),
         names: Vec::new(),
+        unanswered: Vec::new(),
         catalogs: Vec::new(),
         servers: Vec::new(),
         plugins: Vec::new(),
     };
-    for (name, registry) in agx_sources::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
-        let source = registry.source().to_string();
-        searched.registries.push(source.clone());
-        searched.names.push(name);
-        match registry {
-            AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
-            AnyRegistry::Mcp(registry) => searched
-                .servers
-                .push((source, mcp_registry::list_all(&registry)?)),
-            AnyRegistry::Marketplace(marketplace) => {
-                searched.plugins.push((source, marketplace.plugins()?))
+    let mut failures = Vec::new();
+    for opened in agx_sources::index::open_each(ctx.registry, ctx.offline, ctx.paths)? {
+        let location = opened.location.clone();
+        match opened
+            .registry
+            .and_then(|registry| read(&mut searched, registry))
+        {
+            Ok(()) => {
+                searched.registries.push(location);
+                searched.names.push(opened.name);
             }
+            Err(error) => failures.push((opened.name, location, error)),
         }
     }
+    if searched.registries.is_empty() && failures.len() == 1 {
+        // The one source there is: its own error, with its hint.
+        let (_, _, error) = failures.remove(0);
+        return Err(error.into());
+    }
+    for (name, registry, error) in failures {
+        let unanswered = Unanswered {
+            source: name,
+            registry,
+            error: explain(&error),
+        };
+        let label = match &unanswered.source {
+            Some(name) => format!("`{name}` ({})", unanswered.registry),
+            None => unanswered.registry.clone(),
+        };
+        ctx.reporter.warn(&format!(
+            "the registry {label} did not answer, so no results come from it: {}",
+            unanswered.error
+        ));
+        searched.unanswered.push(unanswered);
+    }
+    if searched.registries.is_empty() && !searched.unanswered.is_empty() {
+        return Err(super::OpsError::NothingAnswered {
+            registries: searched
+                .unanswered
+                .iter()
+                .map(|u| u.source.clone().unwrap_or_else(|| u.registry.clone()))
+                .collect(),
+        });
+    }
     Ok(searched)
+}
+
+/// Add what one source offers to `searched`.
+fn read(searched: &mut Searched, registry: AnyRegistry) -> Result<(), IndexError> {
+    let source = registry.source().to_string();
+    match registry {
+        AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
+        AnyRegistry::Mcp(registry) => searched
+            .servers
+            .push((source, mcp_registry::list_all(&registry)?)),
+        AnyRegistry::Marketplace(marketplace) => {
+            searched.plugins.push((source, marketplace.plugins()?))
+        }
+    }
+    Ok(())
+}
+
+/// An error with its causes and its hint, on one line, for a warning.
+fn explain(error: &IndexError) -> String {
+    let mut text = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(e) = cause {
+        let said = e.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = e.source();
+    }
+    if let Some(hint) = agx_core::error::Hint::hint(error) {
+        text.push_str(" (");
+        text.push_str(&hint);
+        text.push(')');
+    }
+    text
 }

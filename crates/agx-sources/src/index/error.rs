@@ -135,6 +135,16 @@ pub enum IndexError {
     #[error("{} is not a Claude-format marketplace: it has no .claude-plugin/marketplace.json", path.display())]
     NotAMarketplace { path: PathBuf },
 
+    /// A path of a marketplace that leaves it or passes a link, or a file that is not a
+    /// regular one within its cap.
+    #[error(transparent)]
+    MarketplaceFile(#[from] super::marketplace_files::Refused),
+
+    #[error(
+        "the marketplace source `{marketplace}` cannot publish the packages it imports: {reason}"
+    )]
+    PluginPublisher { marketplace: String, reason: String },
+
     #[error("plugin `{plugin}` is not in the marketplace {marketplace}")]
     PluginNotFound {
         plugin: String,
@@ -261,6 +271,12 @@ impl agx_core::error::Hint for IndexError {
             IndexError::NotAMarketplace { path } => Some(format!(
                 "give the folder that holds .claude-plugin/marketplace.json (not {}), or the URL serving that file",
                 path.display()
+            )),
+            IndexError::MarketplaceFile(_) => Some(
+                "a marketplace's plugins are regular files and folders inside its folder: agx follows no symbolic link there and reads no FIFO or device; fix the marketplace (or ask its maintainer to), or remove it with `agx registry remove-source`".into(),
+            ),
+            IndexError::PluginPublisher { marketplace, .. } => Some(format!(
+                "an imported plugin's publisher is its marketplace's configured name: add the marketplace under another name (`agx registry remove-source {marketplace}`, then `agx registry add-source NAME LOCATION`)"
             )),
             IndexError::PluginNotFound { known, .. } => Some(if known.is_empty() {
                 "the marketplace lists no plugins".into()

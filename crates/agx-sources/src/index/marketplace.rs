@@ -5,13 +5,15 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use agx_core::io_context::at;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cache::{CachedRemote, IndexCache};
 use super::http::{Http, Limits};
+use super::marketplace_files::{self, MAX_PLUGIN_FILE_BYTES};
 use super::{HttpSettings, IndexError, Source};
-use agx_core::io_context::at;
 use agx_core::paths::AgxPaths;
 
 /// Where a marketplace folder keeps its catalog.
@@ -202,17 +204,23 @@ pub struct Marketplace {
     display: String,
     offline: bool,
     remote: Option<CachedRemote>,
+    /// The largest catalog read, from a folder as over HTTP (`AGX_HTTP_MAX_INDEX_SIZE`).
+    max_catalog: u64,
 }
 
 impl Marketplace {
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Self, IndexError> {
+        let limits = Limits::from_env()?;
+        let max_catalog = limits.max_index_size;
         let remote = match &source {
             Source::Http(url) => Some(CachedRemote::new(
-                Http::new(HttpSettings::from_env()?, Limits::from_env()?),
+                Http::new(HttpSettings::from_env()?, limits),
                 IndexCache::new(&paths.cache_dir, url),
             )),
             Source::Folder(dir) => {
-                if !dir.join(MARKETPLACE_FILE).is_file() {
+                // Not followed: a catalog that is a link is there, and reading it says why
+                // it is refused.
+                if !marketplace_files::exists(&dir.join(MARKETPLACE_FILE)) {
                     return Err(IndexError::NotAMarketplace { path: dir.clone() });
                 }
                 None
@@ -223,6 +231,7 @@ impl Marketplace {
             source,
             offline,
             remote,
+            max_catalog,
         })
     }
 
@@ -244,8 +253,9 @@ impl Marketplace {
         match (&self.source, &self.remote) {
             (Source::Folder(dir), _) => {
                 let path = dir.join(MARKETPLACE_FILE);
-                let body =
-                    std::fs::read(&path).map_err(|e| IndexError::from(at("read", &path)(e)))?;
+                // Bounded and link-free: a catalog linked to /dev/zero or a FIFO is refused.
+                let body = marketplace_files::read(dir, MARKETPLACE_FILE, self.max_catalog)?
+                    .ok_or_else(|| IndexError::NotAMarketplace { path: dir.clone() })?;
                 parse_catalog(&body, &path.display().to_string())
             }
             (Source::Http(url), Some(remote)) => {
@@ -298,10 +308,7 @@ impl Marketplace {
             }
             _ => relative.clone(),
         };
-        let contained = Path::new(&relative)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !contained {
+        if !marketplace_files::is_plain(&relative) {
             return Err(IndexError::Parse {
                 location: root.join(MARKETPLACE_FILE).display().to_string(),
                 message: format!(
@@ -310,7 +317,8 @@ impl Marketplace {
                 ),
             });
         }
-        Ok(Some(root.join(relative)))
+        // A link inside the marketplace (`plugins/x -> ~/.ssh`) is not followed out of it.
+        Ok(Some(marketplace_files::contained(root, &relative)?))
     }
 
     fn summarize(
@@ -350,7 +358,34 @@ impl Marketplace {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PluginRef {
     pub plugin: String,
+    /// The configured source's name, or (from a lock or a receipt) the marketplace's URL or
+    /// folder.
     pub source: String,
+    /// The publisher of the package the plugin becomes: the configured source's name in
+    /// kebab-case, or the one a lock or receipt recorded. Never the name the catalog gives
+    /// itself, which would let a catalog publish as anyone (`acme`).
+    pub publisher: String,
+}
+
+/// The publisher of the packages a marketplace configured as `source` imports: the source's
+/// name in kebab-case (`acme_tools` → `acme-tools`). A name that cannot be one (an ecosystem's
+/// publisher such as `npm`) is refused.
+pub fn publisher_of_source(source: &str) -> Result<String, IndexError> {
+    let publisher = crate::plugins::names::kebab(source);
+    let refused = |reason: String| IndexError::PluginPublisher {
+        marketplace: source.to_string(),
+        reason,
+    };
+    if agx_core::name::ECOSYSTEM_PUBLISHERS.contains(&publisher.as_str()) {
+        return Err(refused(format!(
+            "`{publisher}` is the publisher of packages agx provisions from {publisher}"
+        )));
+    }
+    match agx_core::name::PackageName::parse(&format!("{publisher}/x")) {
+        Ok(name) if name.publisher() == Some(publisher.as_str()) => Ok(publisher),
+        Ok(_) => Err(refused(format!("`{publisher}` is not a publisher's name"))),
+        Err(e) => Err(refused(e.to_string())),
+    }
 }
 
 impl std::fmt::Display for PluginRef {
@@ -388,6 +423,7 @@ pub fn parse_plugin_ref(target: &str, paths: &AgxPaths) -> Result<Option<PluginR
     Ok(Some(PluginRef {
         plugin: plugin.to_string(),
         source: source.to_string(),
+        publisher: publisher_of_source(source)?,
     }))
 }
 
@@ -421,18 +457,33 @@ pub struct PluginManifest {
     pub components: Components,
 }
 
+/// Where a plugin keeps its manifest.
+pub const MANIFEST_FILE: &str = ".claude-plugin/plugin.json";
+
+/// The plugin's raw manifest, read as every plugin file is (inside `dir`, no link, a regular
+/// file within [`MAX_PLUGIN_FILE_BYTES`]); `None` when it has none.
+pub fn read_manifest_json(dir: &Path) -> Result<Option<Value>, IndexError> {
+    let Some(body) = marketplace_files::read(dir, MANIFEST_FILE, MAX_PLUGIN_FILE_BYTES)? else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| IndexError::Parse {
+            location: dir.join(MANIFEST_FILE).display().to_string(),
+            message: e.to_string(),
+        })
+}
+
 pub fn read_manifest(dir: &Path) -> Result<Option<PluginManifest>, IndexError> {
-    let path = dir.join(".claude-plugin/plugin.json");
-    match std::fs::read(&path) {
-        Ok(body) => serde_json::from_slice(&body)
-            .map(Some)
-            .map_err(|e| IndexError::Parse {
-                location: path.display().to_string(),
-                message: e.to_string(),
-            }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(IndexError::from(at("read", &path)(e))),
-    }
+    let Some(doc) = read_manifest_json(dir)? else {
+        return Ok(None);
+    };
+    serde_json::from_value(doc)
+        .map(Some)
+        .map_err(|e| IndexError::Parse {
+            location: dir.join(MANIFEST_FILE).display().to_string(),
+            message: e.to_string(),
+        })
 }
 
 /// What a plugin holds, by component.
@@ -495,7 +546,8 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
         .map(|(name, _)| name)
         .collect();
     for (label, field, place) in NOT_CARRIED {
-        let present = field(&manifest.components).is_some() || dir.join(place).exists();
+        let present =
+            field(&manifest.components).is_some() || marketplace_files::exists(&dir.join(place));
         if present && !found.not_carried.iter().any(|l| l == label) {
             found.not_carried.push(label.to_string());
         }
@@ -515,15 +567,17 @@ pub fn plugin_servers(
     dir: &Path,
     manifest: &Components,
 ) -> Result<serde_json::Map<String, Value>, IndexError> {
-    let file = match &manifest.mcp_servers {
+    let relative = match &manifest.mcp_servers {
         Some(Value::Object(servers)) => return Ok(servers.clone()),
-        Some(Value::String(relative)) => inside(dir, relative)?,
-        _ => dir.join(".mcp.json"),
+        Some(Value::String(relative)) => {
+            inside(dir, relative)?;
+            relative.as_str()
+        }
+        _ => ".mcp.json",
     };
-    let body = match std::fs::read(&file) {
-        Ok(body) => body,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
-        Err(e) => return Err(IndexError::from(at("read", &file)(e))),
+    let file = dir.join(relative);
+    let Some(body) = marketplace_files::read(dir, relative, MAX_PLUGIN_FILE_BYTES)? else {
+        return Ok(Default::default());
     };
     let doc: Value = serde_json::from_slice(&body).map_err(|e| IndexError::Parse {
         location: file.display().to_string(),
@@ -546,19 +600,18 @@ pub fn plugin_skills(
     dir: &Path,
     manifest: &Components,
 ) -> Result<Vec<(String, PathBuf)>, IndexError> {
-    let mut roots = vec![dir.join("skills")];
+    let mut relatives = vec!["skills"];
     match &manifest.skills {
-        Some(Value::String(relative)) => roots.push(inside(dir, relative)?),
-        Some(Value::Array(items)) => {
-            for item in items.iter().filter_map(Value::as_str) {
-                roots.push(inside(dir, item)?);
-            }
-        }
+        Some(Value::String(relative)) => relatives.push(relative),
+        Some(Value::Array(items)) => relatives.extend(items.iter().filter_map(Value::as_str)),
         _ => {}
     }
     let mut skills = Vec::new();
-    for root in roots {
-        if root.join("SKILL.md").is_file() {
+    for relative in relatives {
+        inside(dir, relative)?;
+        // No link is followed: a skill folder linked elsewhere is refused, not read.
+        let root = marketplace_files::contained(dir, relative)?;
+        if marketplace_files::is_skill(&root)? {
             if let Some(name) = root.file_name() {
                 skills.push((name.to_string_lossy().into_owned(), root.clone()));
             }
@@ -566,12 +619,17 @@ pub fn plugin_skills(
         }
         let entries = match std::fs::read_dir(&root) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || e.kind() == std::io::ErrorKind::NotADirectory =>
+            {
+                continue;
+            }
             Err(e) => return Err(IndexError::from(at("read", &root)(e))),
         };
         for entry in entries {
             let entry = entry.map_err(|e| IndexError::from(at("read", &root)(e)))?;
-            if entry.path().join("SKILL.md").is_file() {
+            if marketplace_files::is_skill(&entry.path())? {
                 skills.push((
                     entry.file_name().to_string_lossy().into_owned(),
                     entry.path(),
@@ -675,6 +733,50 @@ mod tests {
             matches!(&err, IndexError::PluginNotFound { known, .. } if known == &["evil"]),
             "{err:?}"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_plugin_folder_or_catalog_that_is_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("market");
+        write(
+            &root.join(MARKETPLACE_FILE),
+            r#"{"name": "m", "plugins": [{"name": "x", "source": "./plugins/x"}]}"#,
+        );
+        let secret = dir.path().join("dot-ssh");
+        write(
+            &secret.join(".mcp.json"),
+            r#"{"mcpServers": {"leak": {"command": "x"}}}"#,
+        );
+        std::fs::create_dir_all(root.join("plugins")).unwrap();
+        std::os::unix::fs::symlink(&secret, root.join("plugins/x")).unwrap();
+        let market = marketplace(dir.path());
+        let err = market.plugin("x").unwrap_err();
+        assert!(
+            matches!(&err, IndexError::MarketplaceFile(refused) if refused.problem.contains("symbolic link `plugins/x`")),
+            "{err:?}"
+        );
+        // A catalog linked to a device is refused, not read.
+        std::fs::remove_file(root.join(MARKETPLACE_FILE)).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join(MARKETPLACE_FILE)).unwrap();
+        let err = marketplace(dir.path()).catalog().unwrap_err();
+        assert!(matches!(err, IndexError::MarketplaceFile(_)), "{err:?}");
+    }
+
+    #[test]
+    fn a_plugins_publisher_is_its_sources_name() {
+        assert_eq!(publisher_of_source("acme").unwrap(), "acme");
+        assert_eq!(publisher_of_source("Acme_Tools").unwrap(), "acme-tools");
+        for refused in ["npm", "PyPI", "oci", "mcpb", "___"] {
+            assert!(
+                matches!(
+                    publisher_of_source(refused),
+                    Err(IndexError::PluginPublisher { .. })
+                ),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod cache;
 mod error;
 mod http;
 pub mod marketplace;
+pub mod marketplace_files;
 pub mod mcp_registry;
 pub mod publish;
 mod registry;
@@ -23,8 +24,8 @@ pub use error::IndexError;
 pub use http::Settings as HttpSettings;
 pub use http::{Http, Limits as HttpLimits, SinkError};
 pub use registry::{
-    AnyRegistry, Registry, add_source, detect, kind_of, known_kind, open, open_any, open_every,
-    parse_version_lines,
+    AnyRegistry, Opened, Registry, add_source, detect, kind_of, known_kind, open, open_any,
+    open_each, open_every, parse_version_lines,
 };
 pub use source::{Source, SourceKind};
 

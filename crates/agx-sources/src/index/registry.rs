@@ -79,23 +79,44 @@ pub fn open_every(
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
-    let configured = source::configured(paths)?;
-    if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
-        let selected = source::select_entry(requested, paths)?;
-        return Ok(vec![(
-            selected.name.clone(),
-            open_selected(selected, offline, paths)?,
-        )]);
-    }
-    configured
+    open_each(requested, offline, paths)?
         .into_iter()
-        .map(|selected| {
-            Ok((
-                selected.name.clone(),
-                open_selected(selected, offline, paths)?,
-            ))
-        })
+        .map(|opened| Ok((opened.name, opened.registry?)))
         .collect()
+}
+
+/// One source [`open_each`] tried.
+pub struct Opened {
+    /// The configured name (`None` for a `--registry` location).
+    pub name: Option<String>,
+    /// Its URL or folder.
+    pub location: String,
+    /// The registry, or why it could not be opened (a folder that is gone, a URL whose kind
+    /// could not be learnt).
+    pub registry: Result<AnyRegistry, IndexError>,
+}
+
+/// [`open_every`], keeping each source's failure apart, so that discovery can show what the
+/// others answered. Only the configuration itself failing is an error here.
+pub fn open_each(
+    requested: Option<&str>,
+    offline: bool,
+    paths: &AgxPaths,
+) -> Result<Vec<Opened>, IndexError> {
+    let configured = source::configured(paths)?;
+    let selected = if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
+        vec![source::select_entry(requested, paths)?]
+    } else {
+        configured
+    };
+    Ok(selected
+        .into_iter()
+        .map(|selected| Opened {
+            name: selected.name.clone(),
+            location: selected.source.display(),
+            registry: open_selected(selected, offline, paths),
+        })
+        .collect())
 }
 
 fn open_selected(
@@ -555,6 +576,40 @@ mod tests {
         let entries = parse_version_lines(format!("{good}\n").as_bytes(), "x").unwrap();
         assert_eq!(entries.len(), 1);
         assert!(!entries[0].yanked);
+    }
+
+    #[test]
+    fn each_source_opens_or_fails_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(dir.path().join("home"), true);
+        std::fs::create_dir_all(&paths.config_dir).unwrap();
+        let kind = SourceKind::ClaudeMarketplace;
+        for name in ["here", "gone"] {
+            let market = dir.path().join(name);
+            std::fs::create_dir_all(market.join(".claude-plugin")).unwrap();
+            std::fs::write(
+                market.join(".claude-plugin/marketplace.json"),
+                r#"{"name": "m", "plugins": []}"#,
+            )
+            .unwrap();
+            source::add_to_config(&paths, name, &Source::Folder(market), kind).unwrap();
+        }
+        std::fs::remove_dir_all(dir.path().join("gone")).unwrap();
+        let opened = open_each(None, true, &paths).unwrap();
+        let of = |name: &str| {
+            opened
+                .iter()
+                .find(|o| o.name.as_deref() == Some(name))
+                .unwrap()
+        };
+        assert!(of("here").registry.is_ok());
+        assert!(of("gone").registry.is_err());
+        assert_eq!(
+            of("gone").location,
+            dir.path().join("gone").display().to_string()
+        );
+        // `open_every` still wants them all.
+        assert!(open_every(None, true, &paths).is_err());
     }
 
     #[test]

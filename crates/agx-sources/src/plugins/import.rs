@@ -15,6 +15,7 @@ use crate::ecosystem::{EcosystemError, Provisioned};
 use crate::index::marketplace::{
     self, Marketplace, MarketplaceJson, PluginEntry, PluginLocation, RemoteLocation,
 };
+use crate::index::marketplace_files;
 use agx_core::name::PackageName;
 
 /// What the receipt records of an imported plugin.
@@ -41,11 +42,12 @@ pub fn lock_source(reference: &str, marketplace: &str) -> String {
 }
 
 /// The plugin a lock's `source` names, with its marketplace's URL or folder as the
-/// reference's source; `None` when `source` is not a plugin's. A relative folder is taken
-/// from `project`.
+/// reference's source, imported as `package` (whose publisher the lock or receipt recorded);
+/// `None` when `source` is not a plugin's. A relative folder is taken from `project`.
 pub fn parse_lock_source(
     source: &str,
     project: &Path,
+    package: &PackageName,
 ) -> Option<Result<marketplace::PluginRef, String>> {
     let rest = source.strip_prefix(LOCK_PREFIX)?;
     // A plugin's name has no `@` (`PLUGIN@SOURCE` could not name it): the first one ends it.
@@ -56,10 +58,16 @@ pub fn parse_lock_source(
             } else {
                 project.join(location).display().to_string()
             };
-            Ok(marketplace::PluginRef {
-                plugin: plugin.to_string(),
-                source: location,
-            })
+            match package.publisher() {
+                Some(publisher) if !package.is_ecosystem() => Ok(marketplace::PluginRef {
+                    plugin: plugin.to_string(),
+                    source: location,
+                    publisher: publisher.to_string(),
+                }),
+                _ => Err(format!(
+                    "`{package}` cannot be an imported plugin's package: it needs a publisher of its own"
+                )),
+            }
         }
         _ => Err(format!(
             "`{source}` is not `plugin:PLUGIN@MARKETPLACE` (a marketplace's URL or folder)"
@@ -91,13 +99,44 @@ pub struct Imported {
     pub origin: PluginOrigin,
 }
 
-/// The package's publisher: the marketplace catalog's `name` in kebab-case (`Acme Plugins`
-/// → `acme-plugins`), so one marketplace's plugins share one publisher wherever it is
-/// configured and whatever the source is called.
-pub fn package_name(catalog: &MarketplaceJson, plugin: &str) -> Result<PackageName, String> {
-    let publisher = super::names::kebab(&catalog.name);
-    let name = super::names::kebab(plugin);
-    PackageName::parse(&format!("{publisher}/{name}")).map_err(|e| e.to_string())
+/// The package the plugin `reference` becomes: `<publisher>/<plugin in kebab-case>`, the
+/// publisher bound to the source the user named (see [`marketplace::PluginRef::publisher`]).
+/// Refused when another plugin of the catalog has the same kebab-case name (`Weather` and
+/// `weather_`): both would be one package, and installing one would replace the other.
+pub fn package_name(
+    catalog: &MarketplaceJson,
+    reference: &marketplace::PluginRef,
+) -> Result<PackageName, EcosystemError> {
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: reference.to_string(),
+        detail,
+        hint: hint.to_string(),
+    };
+    let name = super::names::kebab(&reference.plugin);
+    let full = format!("{}/{name}", reference.publisher);
+    let alike: Vec<&str> = catalog
+        .plugins
+        .iter()
+        .filter(|p| super::names::kebab(&p.name) == name)
+        .map(|p| p.name.as_str())
+        .collect();
+    if alike.len() > 1 {
+        let listed: Vec<String> = alike.iter().map(|n| format!("`{n}`")).collect();
+        return Err(bad(
+            format!(
+                "the marketplace lists {} plugins that would all be the package {full} ({}): agx cannot tell them apart",
+                alike.len(),
+                listed.join(", ")
+            ),
+            "ask the marketplace's maintainer to give each plugin a name of its own, one that differs in more than case or punctuation",
+        ));
+    }
+    PackageName::parse(&full).map_err(|e| {
+        bad(
+            format!("no agx package name can be made from it: {e}"),
+            "rename the plugin in marketplace.json",
+        )
+    })
 }
 
 /// Fetch the plugin `reference.plugin` of `marketplace` into `stage` and write it as an agx
@@ -108,11 +147,6 @@ pub fn provision(
     stage: &Path,
 ) -> Result<Imported, EcosystemError> {
     let label = reference.to_string();
-    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
-        bundle: label.clone(),
-        detail,
-        hint: hint.to_string(),
-    };
     let index = |e: crate::index::IndexError| EcosystemError::Download {
         url: marketplace.source().to_string(),
         source: Box::new(e),
@@ -125,12 +159,7 @@ pub fn provision(
             known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
         }));
     };
-    let name = package_name(&catalog, &entry.name).map_err(|e| {
-        bad(
-            format!("no agx package name can be made from it: {e}"),
-            "rename the plugin or the marketplace in marketplace.json",
-        )
-    })?;
+    let name = package_name(&catalog, reference)?;
     let dir = stage.join("package");
     let (revision, published) = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
     let version = plugin_version(entry, published, &dir, &label)?;
@@ -169,12 +198,7 @@ fn fetch(
         hint: hint.to_string(),
     };
     let copy = |from: &Path, to: &Path| {
-        agx_model::skills::wrap::copy_tree(from, to).map_err(|e| {
-            bad(
-                e.to_string(),
-                "a plugin holds regular files and folders only",
-            )
-        })
+        marketplace_files::copy_tree(from, to).map_err(|e| bad(e.to_string(), COPY_HINT))
     };
     match &entry.source {
         PluginLocation::Path(relative) => {
@@ -199,23 +223,7 @@ fn fetch(
             Ok((format!("sha256:{}", tree_sha256(dir)?), None))
         }
         PluginLocation::Remote(RemoteLocation::Archive { url, sha256 }) => {
-            let archive = stage.join("plugin.tar.gz");
-            let actual = match resolve(marketplace, url) {
-                Resolved::Url(url) => crate::ecosystem::mcpb::download(&url, &archive)?,
-                Resolved::File(path) => {
-                    fs_err::copy(&path, &archive)?;
-                    agx_archive::sha256_file(&archive)?
-                }
-            };
-            if !actual.eq_ignore_ascii_case(sha256) {
-                return Err(EcosystemError::Sha256Mismatch {
-                    bundle: format!("{label} ({url})"),
-                    expected: sha256.clone(),
-                    actual,
-                });
-            }
-            agx_archive::unpack(&archive, dir)?;
-            Ok((format!("sha256:{}", actual.to_ascii_lowercase()), None))
+            archive_fetch(marketplace, url, sha256, stage, dir, label).map(|r| (r, None))
         }
         PluginLocation::Remote(RemoteLocation::Github { repo, git_ref, sha }) => {
             let url = format!("https://github.com/{repo}.git");
@@ -299,19 +307,134 @@ fn npm_fetch(
     Ok((revision, packed.version))
 }
 
+/// What the error says of a plugin folder agx does not copy.
+const COPY_HINT: &str = "a plugin holds regular files and folders only (no symbolic link, FIFO or device), of at most 512 MiB in all";
+
+/// The formats an `archive` source may be in, told by their first bytes (a URL or file name
+/// says nothing reliable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArchiveFormat {
+    TarGz,
+    Zip,
+}
+
+impl ArchiveFormat {
+    fn of(head: &[u8]) -> Option<ArchiveFormat> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(ArchiveFormat::TarGz)
+        } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+            Some(ArchiveFormat::Zip)
+        } else {
+            None
+        }
+    }
+}
+
+/// Fetch an `archive` source into `stage`, check it against `sha256` and unpack it into
+/// `dir`. Returns `sha256:<hex>` of the archive.
+fn archive_fetch(
+    marketplace: &Marketplace,
+    url: &str,
+    sha256: &str,
+    stage: &Path,
+    dir: &Path,
+    label: &str,
+) -> Result<String, EcosystemError> {
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: label.to_string(),
+        detail,
+        hint: hint.to_string(),
+    };
+    let archive = stage.join("plugin.archive");
+    let (actual, local) = match resolve(marketplace, url).map_err(|detail| {
+        bad(
+            detail,
+            "give the archive as an https URL, or as a path inside the marketplace",
+        )
+    })? {
+        Resolved::Url(url) => (crate::ecosystem::mcpb::download(&url, &archive)?, false),
+        Resolved::File(path) => {
+            // The bounded regular-file copy: a FIFO cannot hang it, a device cannot fill it.
+            marketplace_files::copy_file(&path, &archive, crate::ecosystem::mcpb::MAX_BUNDLE_SIZE)
+                .map_err(|e| {
+                    bad(
+                        e.to_string(),
+                        "an archive is a regular file inside the marketplace",
+                    )
+                })?;
+            (agx_archive::sha256_file(&archive)?, true)
+        }
+    };
+    if !actual.eq_ignore_ascii_case(sha256) {
+        if local {
+            // Not the file's real sha256: a catalog must not learn the hash of a file it
+            // names (what a mismatch would print).
+            return Err(bad(
+                format!(
+                    "its archive `{url}` does not match the sha256 {sha256} in marketplace.json"
+                ),
+                "the marketplace's archive and its catalog disagree: update the marketplace (or ask its maintainer to fix the sha256)",
+            ));
+        }
+        return Err(EcosystemError::Sha256Mismatch {
+            bundle: format!("{label} ({url})"),
+            expected: sha256.to_string(),
+            actual,
+        });
+    }
+    let mut head = [0u8; 4];
+    let read = {
+        use std::io::Read;
+        let mut file = fs_err::File::open(&archive)?;
+        file.read(&mut head)?
+    };
+    match ArchiveFormat::of(&head[..read]) {
+        Some(ArchiveFormat::TarGz) => agx_archive::unpack(&archive, dir)?,
+        Some(ArchiveFormat::Zip) => unpack_zip_plugin(&archive, stage, dir)?,
+        None => {
+            return Err(bad(
+                format!("its archive `{url}` is neither a .tar.gz nor a .zip"),
+                "give an archive source a gzip-compressed tar or a zip file",
+            ));
+        }
+    }
+    Ok(format!("sha256:{}", actual.to_ascii_lowercase()))
+}
+
+/// Unpack a zip into `dir`: its entries are the plugin's files, or sit in one top folder (as
+/// in a repository's zip download), which then is the plugin's folder.
+fn unpack_zip_plugin(archive: &Path, stage: &Path, dir: &Path) -> Result<(), EcosystemError> {
+    let unzipped = stage.join("unzipped");
+    agx_archive::unpack_zip(archive, &unzipped)?;
+    let entries = agx_core::fsutil::read_dir_paths(&unzipped)?;
+    match entries.as_slice() {
+        [only] if fs_err::symlink_metadata(only)?.is_dir() => fs_err::rename(only, dir)?,
+        _ => fs_err::rename(&unzipped, dir)?,
+    }
+    Ok(())
+}
+
 enum Resolved {
     Url(String),
     File(PathBuf),
 }
 
 /// An archive's URL, absolute or relative to the marketplace's root (the folder holding
-/// `.claude-plugin/`, the base URL, or the folder of a catalog's own URL).
-fn resolve(marketplace: &Marketplace, url: &str) -> Resolved {
+/// `.claude-plugin/`, the base URL, or the folder of a catalog's own URL). A relative path
+/// stays inside the marketplace: no `..`, not absolute, and (in a folder) through no link.
+fn resolve(marketplace: &Marketplace, url: &str) -> Result<Resolved, String> {
     if url.contains("://") {
-        return Resolved::Url(url.to_string());
+        return Ok(Resolved::Url(url.to_string()));
+    }
+    if !marketplace_files::is_plain(url) {
+        return Err(format!(
+            "its archive `{url}` is outside the marketplace (a path with `..`, or absolute)"
+        ));
     }
     match marketplace.folder() {
-        Some(root) => Resolved::File(root.join(url)),
+        Some(root) => marketplace_files::contained(root, url)
+            .map(Resolved::File)
+            .map_err(|e| e.to_string()),
         None => {
             // The marketplace's root: the base URL, or the folder of a catalog's own URL.
             let source = marketplace.source();
@@ -320,12 +443,10 @@ fn resolve(marketplace: &Marketplace, url: &str) -> Resolved {
             } else {
                 format!("{source}/")
             };
-            Resolved::Url(
-                reqwest::Url::parse(&base)
-                    .and_then(|b| b.join(url))
-                    .map(|u| u.to_string())
-                    .unwrap_or_else(|_| url.to_string()),
-            )
+            reqwest::Url::parse(&base)
+                .and_then(|b| b.join(url))
+                .map(|u| Resolved::Url(u.to_string()))
+                .map_err(|e| format!("its archive `{url}` is not a URL under {source}: {e}"))
         }
     }
 }
@@ -417,27 +538,26 @@ fn git_fetch(
     run(&["-C", &target, "checkout", "--quiet", "--detach", &commit])?;
     let from = match subdir {
         Some(sub) => {
-            let contained = Path::new(sub).components().all(|c| {
-                matches!(
-                    c,
-                    std::path::Component::Normal(_) | std::path::Component::CurDir
-                )
-            });
-            if !contained {
+            if !marketplace_files::is_plain(sub) {
                 return Err(EcosystemError::Bundle {
                     bundle: label.to_string(),
                     detail: format!("its `path` `{sub}` leaves the repository"),
                     hint: "give a path inside the repository in marketplace.json".into(),
                 });
             }
-            checkout.join(sub)
+            // A committed link on the way is not followed out of the checkout.
+            marketplace_files::contained(&checkout, sub).map_err(|e| EcosystemError::Bundle {
+                bundle: label.to_string(),
+                detail: e.to_string(),
+                hint: "give a path inside the repository in marketplace.json".into(),
+            })?
         }
         None => checkout.clone(),
     };
-    agx_model::skills::wrap::copy_tree(&from, dir).map_err(|e| EcosystemError::Bundle {
+    marketplace_files::copy_tree(&from, dir).map_err(|e| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail: e.to_string(),
-        hint: "a plugin holds regular files and folders only".into(),
+        hint: COPY_HINT.into(),
     })?;
     Ok(format!("git:{commit}"))
 }
@@ -536,10 +656,9 @@ fn write_package(
         detail,
         hint: "fix the plugin's files, or install it with Claude Code".into(),
     };
-    let manifest_doc: Value = match fs_err::read(dir.join(".claude-plugin/plugin.json")) {
-        Ok(body) => serde_json::from_slice(&body).map_err(|e| bad(format!("plugin.json: {e}")))?,
-        Err(_) => Value::Null,
-    };
+    let manifest_doc = marketplace::read_manifest_json(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .unwrap_or(Value::Null);
     let manifest = marketplace::read_manifest(dir)
         .map_err(|e| bad(e.to_string()))?
         .unwrap_or_default();
@@ -552,7 +671,7 @@ fn write_package(
     {
         let wanted = dir.join("skills").join(&skill);
         if folder != wanted {
-            agx_model::skills::wrap::copy_tree(&folder, &wanted).map_err(|e| bad(e.to_string()))?;
+            marketplace_files::copy_tree(&folder, &wanted).map_err(|e| bad(e.to_string()))?;
         }
         skill_names.push(skill);
     }
@@ -721,22 +840,116 @@ mod tests {
     #[test]
     fn lock_sources_name_the_plugin_and_its_marketplace() {
         let project = Path::new("/repo");
+        let package = PackageName::parse("acme/weather-tools").unwrap();
         let source = lock_source("weather-tools@acme", "https://example.com/m@v2");
         assert_eq!(source, "plugin:weather-tools@https://example.com/m@v2");
-        let parsed = parse_lock_source(&source, project).unwrap().unwrap();
+        let parsed = parse_lock_source(&source, project, &package)
+            .unwrap()
+            .unwrap();
         assert_eq!(parsed.plugin, "weather-tools");
         assert_eq!(parsed.source, "https://example.com/m@v2");
-        let relative = parse_lock_source("plugin:w@market", project)
+        // The publisher is the one the lock recorded, never the catalog's own name.
+        assert_eq!(parsed.publisher, "acme");
+        let relative = parse_lock_source("plugin:w@market", project, &package)
             .unwrap()
             .unwrap();
         assert_eq!(Path::new(&relative.source), project.join("market"));
         assert!(
-            parse_lock_source("plugin:@market", project)
+            parse_lock_source("plugin:@market", project, &package)
                 .unwrap()
                 .is_err()
         );
-        assert!(parse_lock_source("plugin:w", project).unwrap().is_err());
-        assert!(parse_lock_source("npm:w@1.0.0", project).is_none());
+        assert!(
+            parse_lock_source("plugin:w", project, &package)
+                .unwrap()
+                .is_err()
+        );
+        assert!(parse_lock_source("npm:w@1.0.0", project, &package).is_none());
+        let no_publisher = PackageName::parse("weather").unwrap();
+        assert!(
+            parse_lock_source("plugin:w@market", project, &no_publisher)
+                .unwrap()
+                .is_err()
+        );
+    }
+
+    fn catalog(names: &[&str]) -> MarketplaceJson {
+        let plugins: Vec<Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"name": n, "source": format!("./plugins/{n}")}))
+            .collect();
+        serde_json::from_value(serde_json::json!({"name": "acme", "plugins": plugins})).unwrap()
+    }
+
+    fn reference(plugin: &str, publisher: &str) -> marketplace::PluginRef {
+        marketplace::PluginRef {
+            plugin: plugin.into(),
+            source: "evil".into(),
+            publisher: publisher.into(),
+        }
+    }
+
+    #[test]
+    fn a_package_is_named_by_the_sources_publisher_never_the_catalogs() {
+        let catalog = catalog(&["Weather Tools", "notes"]);
+        let name = package_name(&catalog, &reference("Weather Tools", "evil")).unwrap();
+        assert_eq!(name.to_string(), "evil/weather-tools");
+    }
+
+    #[test]
+    fn plugins_alike_in_kebab_case_are_refused() {
+        let catalog = catalog(&["Weather", "weather_", "notes"]);
+        for plugin in ["Weather", "weather_"] {
+            let err = package_name(&catalog, &reference(plugin, "m")).unwrap_err();
+            assert!(
+                err.to_string().contains(
+                    "2 plugins that would all be the package m/weather (`Weather`, `weather_`)"
+                ),
+                "{err}"
+            );
+        }
+        assert!(package_name(&catalog, &reference("notes", "m")).is_ok());
+    }
+
+    #[test]
+    fn archives_are_told_by_their_first_bytes() {
+        assert_eq!(
+            ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]),
+            Some(ArchiveFormat::TarGz)
+        );
+        assert_eq!(ArchiveFormat::of(b"PK\x03\x04"), Some(ArchiveFormat::Zip));
+        assert_eq!(ArchiveFormat::of(b"<htm"), None);
+        assert_eq!(ArchiveFormat::of(b""), None);
+    }
+
+    #[test]
+    fn an_archive_path_must_stay_inside_the_marketplace() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("market");
+        std::fs::create_dir_all(root.join(".claude-plugin")).unwrap();
+        std::fs::write(
+            root.join(marketplace::MARKETPLACE_FILE),
+            r#"{"name": "m", "plugins": []}"#,
+        )
+        .unwrap();
+        let paths = agx_core::paths::AgxPaths::under(dir.path().join("home"), true);
+        let market =
+            Marketplace::new(crate::index::Source::Folder(root.clone()), false, &paths).unwrap();
+        for outside in ["../x.tar.gz", "/etc/shadow", "a/../../x.tar.gz"] {
+            let err = resolve(&market, outside).err().unwrap();
+            assert!(
+                err.contains("is outside the marketplace"),
+                "{outside}: {err}"
+            );
+        }
+        assert!(matches!(
+            resolve(&market, "archives/x.tar.gz"),
+            Ok(Resolved::File(path)) if path == root.join("archives").join("x.tar.gz")
+        ));
+        assert!(matches!(
+            resolve(&market, "https://example.com/x.zip"),
+            Ok(Resolved::Url(_))
+        ));
     }
 
     #[test]
