@@ -241,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--probe', '--probe', [CompletionResultType]::ParameterName, 'Also run each tool''s self-test (`{"__test__": true}`); this runs package code')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail on warnings too (an author''s own package: body references that point nowhere, keys only some clients read, …)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -648,6 +649,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            [CompletionResult]::new('accept', 'accept', [CompletionResultType]::ParameterValue, 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -697,10 +699,25 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'agx;permissions;accept' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'agx;permissions;help' {
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            [CompletionResult]::new('accept', 'accept', [CompletionResultType]::ParameterValue, 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -711,6 +728,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;permissions;help;reset' {
+            break
+        }
+        'agx;permissions;help;accept' {
             break
         }
         'agx;permissions;help;help' {
@@ -1010,6 +1030,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the permissions you recorded for a server')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget the permissions you recorded: the package''s own apply again')
+            [CompletionResult]::new('accept', 'accept', [CompletionResultType]::ParameterValue, 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do')
             break
         }
         'agx;help;permissions;set' {
@@ -1019,6 +1040,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;permissions;reset' {
+            break
+        }
+        'agx;help;permissions;accept' {
             break
         }
         'agx;help;serve' {

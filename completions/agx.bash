@@ -250,6 +250,9 @@ _agx() {
             agx__subcmd__help__subcmd__config,unset)
                 cmd="agx__subcmd__help__subcmd__config__subcmd__unset"
                 ;;
+            agx__subcmd__help__subcmd__permissions,accept)
+                cmd="agx__subcmd__help__subcmd__permissions__subcmd__accept"
+                ;;
             agx__subcmd__help__subcmd__permissions,reset)
                 cmd="agx__subcmd__help__subcmd__permissions__subcmd__reset"
                 ;;
@@ -277,6 +280,9 @@ _agx() {
             agx__subcmd__help__subcmd__registry,yank)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__yank"
                 ;;
+            agx__subcmd__permissions,accept)
+                cmd="agx__subcmd__permissions__subcmd__accept"
+                ;;
             agx__subcmd__permissions,help)
                 cmd="agx__subcmd__permissions__subcmd__help"
                 ;;
@@ -288,6 +294,9 @@ _agx() {
                 ;;
             agx__subcmd__permissions,show)
                 cmd="agx__subcmd__permissions__subcmd__show"
+                ;;
+            agx__subcmd__permissions__subcmd__help,accept)
+                cmd="agx__subcmd__permissions__subcmd__help__subcmd__accept"
                 ;;
             agx__subcmd__permissions__subcmd__help,help)
                 cmd="agx__subcmd__permissions__subcmd__help__subcmd__help"
@@ -1066,8 +1075,22 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__permissions)
-            opts="set show reset"
+            opts="set show reset accept"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__permissions__subcmd__accept)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1662,7 +1685,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version set show reset help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version set show reset accept help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1683,9 +1706,45 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        agx__subcmd__permissions__subcmd__help)
-            opts="set show reset help"
+        agx__subcmd__permissions__subcmd__accept)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help)
+            opts="set show reset accept help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__permissions__subcmd__help__subcmd__accept)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2400,7 +2459,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__validate)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --probe --format --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --probe --strict --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -227,6 +227,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --probe 'Also run each tool''s self-test (`{"__test__": true}`); this runs package code'
+            cand --strict 'Fail on warnings too (an author''s own package: body references that point nowhere, keys only some clients read, …)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -599,6 +600,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
             cand show 'Print the permissions you recorded for a server'
             cand reset 'Forget the permissions you recorded: the package''s own apply again'
+            cand accept 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agx;permissions;set'= {
@@ -644,10 +646,24 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;permissions;accept'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;permissions;help'= {
             cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
             cand show 'Print the permissions you recorded for a server'
             cand reset 'Forget the permissions you recorded: the package''s own apply again'
+            cand accept 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'agx;permissions;help;set'= {
@@ -655,6 +671,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;permissions;help;show'= {
         }
         &'agx;permissions;help;reset'= {
+        }
+        &'agx;permissions;help;accept'= {
         }
         &'agx;permissions;help;help'= {
         }
@@ -911,12 +929,15 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand set 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
             cand show 'Print the permissions you recorded for a server'
             cand reset 'Forget the permissions you recorded: the package''s own apply again'
+            cand accept 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package''s (or yours); agx serve refuses them until you do'
         }
         &'agx;help;permissions;set'= {
         }
         &'agx;help;permissions;show'= {
         }
         &'agx;help;permissions;reset'= {
+        }
+        &'agx;help;permissions;accept'= {
         }
         &'agx;help;serve'= {
         }

@@ -196,6 +196,7 @@ complete -c agx -n "__fish_agx_using_subcommand validate" -s q -l quiet -d 'Prin
 complete -c agx -n "__fish_agx_using_subcommand validate" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand validate" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand validate" -l probe -d 'Also run each tool\'s self-test (`{"__test__": true}`); this runs package code'
+complete -c agx -n "__fish_agx_using_subcommand validate" -l strict -d 'Fail on warnings too (an author\'s own package: body references that point nowhere, keys only some clients read, …)'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand pack" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -451,19 +452,20 @@ complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcomma
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "unset" -d 'Remove a stored value (the default, if any, applies again)'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the settings of installed packages and where each value comes from'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -s q -l quiet -d 'Print less: only results and errors'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -s v -l verbose -d 'Print more detail (repeat for even more)'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -l offline -d 'Use only cached index data; never touch the network'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -f -a "set" -d 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -f -a "show" -d 'Print the permissions you recorded for a server'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -f -a "reset" -d 'Forget the permissions you recorded: the package\'s own apply again'
-complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -f -a "set" -d 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -f -a "show" -d 'Print the permissions you recorded for a server'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -f -a "reset" -d 'Forget the permissions you recorded: the package\'s own apply again'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -f -a "accept" -d 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package\'s (or yours); agx serve refuses them until you do'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l read -d 'A path it may read: absolute, or `{package}`, `{data}`, `{project}`, `{home}/…`, `{tmp}` followed by `/…` (repeat for more)' -r
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l write -d 'A path it may read and write (same forms; repeat for more)' -r
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l network -d '`none`, `loopback`, `any`, or a host (repeat for a list)' -r
@@ -495,9 +497,19 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "set" -d 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the permissions you recorded for a server'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget the permissions you recorded: the package\'s own apply again'
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "accept" -d 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package\'s (or yours); agx serve refuses them until you do'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand serve" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand serve" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
@@ -653,3 +665,4 @@ complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from permissions" -f -a "set" -d 'Record what a server may touch, replacing what its package declares (unset keys take the defaults: read the package, write {data} and {tmp}, network any)'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from permissions" -f -a "show" -d 'Print the permissions you recorded for a server'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from permissions" -f -a "reset" -d 'Forget the permissions you recorded: the package\'s own apply again'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from permissions" -f -a "accept" -d 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package\'s (or yours); agx serve refuses them until you do'

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use agx_clients::Scope;
 pub use agx_printer::ColorChoice;
 
-/// agx — a package manager for AI-agent extensions (MCP servers, tools and prompts).
+/// agx — a package manager for AI-agent extensions: MCP servers, tools, prompts, resources, Agent Skills and plugins.
 #[derive(Debug, Parser)]
 #[command(name = "agx", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
@@ -343,6 +343,10 @@ pub struct ValidateArgs {
     /// Also run each tool's self-test (`{"__test__": true}`); this runs package code.
     #[arg(long)]
     pub probe: bool,
+    /// Fail on warnings too (an author's own package: body references that point nowhere,
+    /// keys only some clients read, …).
+    #[arg(long)]
+    pub strict: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,

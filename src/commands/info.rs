@@ -354,6 +354,15 @@ fn server_text(view: &ServerInfo) -> String {
     if let Some(i) = &view.instructions {
         let _ = writeln!(out, "instructions: {i}");
     }
+    if let Some(command) = &view.command {
+        let _ = writeln!(out, "runs: {}", command.join(" "));
+    }
+    if let Some(url) = &view.url {
+        let _ = writeln!(
+            out,
+            "remote: {url} (Streamable HTTP, bridged to stdio by agx serve)"
+        );
+    }
     let tools = view.tools.iter().map(|t| {
         let names: Vec<&str> = t.parameters.iter().map(|p| p.name.as_str()).collect();
         (&t.name, names, &t.description)

@@ -24,7 +24,11 @@ pub fn run(ctx: &Context, args: &ValidateArgs) -> CliResult {
             .err(&render::human(&report, &dir, ctx.printer.color())),
         OutputFormat::Json => ctx.printer.outln(&render::json(&report, &dir, probed))?,
     }
-    if report.has_errors() {
+    let warned = report
+        .findings
+        .iter()
+        .any(|f| f.severity == agx_model::manifest::diagnostics::Severity::Warning);
+    if report.has_errors() || (args.strict && warned) {
         return Err(CliError::silent_failure());
     }
     Ok(())

@@ -558,10 +558,29 @@ fn a_secret_in_a_remote_url_or_header_is_never_shown() {
         )
         .unwrap();
     }
-    home.agx().arg("install").arg(&dir).assert().success();
+    let installed = home.agx().arg("install").arg(&dir).output().unwrap();
+    assert!(installed.status.success());
+    // Nothing runs here: no sandbox line for a program agx never starts.
+    let text = String::from_utf8_lossy(&installed.stdout);
+    assert!(text.contains("runs no program here"), "{text}");
+    assert!(!text.contains("enforced"), "{text}");
     config_set(&home, "acme/leaky", "token", LEAKY_SECRET);
 
     let shows_secret = |text: &str| text.contains("s3cret") || text.contains("Qz7x");
+    // `agx info` of a remote server says where it is, as written (the placeholder, never
+    // the value).
+    let info = home
+        .agx()
+        .args(["info", "acme/leaky/closed"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(info.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("remote: {}?key=${{settings.token}}", servers[0].1)),
+        "{text}"
+    );
+    assert!(!shows_secret(&text), "{text}");
     for (name, url) in &servers {
         let (responses, stderr) = serve_requests(
             &home,

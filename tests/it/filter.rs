@@ -236,6 +236,11 @@ fn a_denied_tool_of_a_wrapped_npm_server_is_absent_and_refused_and_the_entry_sta
     let out = agx(&home, &["info", &format!("npm/{EVERYTHING}")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("tools deny: add, print*"), "{text}");
+    // The server by the name `info` lists it under, as `serve` takes it.
+    let out = agx(&home, &["info", EVERYTHING_SERVER]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("mcp-server-everything"), "{text}");
     let config = dir.path().join("mcp.json");
     let out = agx(
         &home,

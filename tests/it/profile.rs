@@ -565,6 +565,14 @@ fn a_call_sent_as_a_notification_reaches_no_member_of_a_profile() {
     let fixture = Fixture::new();
     let home = fixture.home_with(&["acme/weather"]);
     install_flaky(&home);
+    // `agx info` of a wrapped server says what it runs.
+    let info = home
+        .agx()
+        .args(["info", "acme/flaky/flaky"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(text.contains("runs: python3 server.py"), "{text}");
     let project = tempfile::tempdir().unwrap();
     write_file(
         &project.path().join("agx.toml"),

@@ -259,14 +259,32 @@ fn an_invalid_skill_folder_is_refused_with_findings_in_its_own_files() {
         "---\nname: reviews\ndescription: d\n---\n",
     )
     .unwrap();
-    let out = home.agx().arg("install").arg(&many).output().unwrap();
+    // The invalid skill alone installs nothing.
+    let out = home
+        .agx()
+        .arg("install")
+        .arg(many.join("review"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is not valid (1 error)"), "{stderr}");
     assert!(stderr.contains("agx validate"), "{stderr}");
-    // Nothing was installed.
     let list = stdout(home.agx().args(["list", "--json"]));
     assert!(list.contains("\"packages\":[]"), "{list}");
+    // In the folder of skills it is left out, named, and the other installs.
+    let out = home.agx().arg("install").arg(&many).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("left out") && stderr.contains("review/SKILL.md:2"),
+        "{stderr}"
+    );
+    let skills = stdout(home.agx().args(["list", "--skills"]));
+    assert!(
+        skills.contains("release-notes") && !skills.contains("/review"),
+        "{skills}"
+    );
 
     let doc = json_any(
         home.agx()
@@ -868,12 +886,19 @@ fn reference_style_links_and_links_in_a_skill_folder_are_findings() {
         &dir.join("SKILL.md"),
         "---\nname: peek\ndescription: Peeks.\n---\nRead [the key][1].\n\n[1]: ../../etc/passwd\n",
     );
+    // A warning (someone else's skill still installs); an error for its author's --strict.
     let out = home.agx().arg("validate").arg(&dir).output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("E301"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("warning[W302]"), "{text}");
     assert!(text.contains("SKILL.md:7:6"), "{text}");
+    let out = home
+        .agx()
+        .args(["validate", "--strict"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
 
     #[cfg(unix)]
     {
@@ -889,4 +914,126 @@ fn reference_style_links_and_links_in_a_skill_folder_are_findings() {
         assert!(text.contains("error[E033]"), "{text}");
         assert!(text.contains("--> secret"), "{text}");
     }
+}
+
+/// Real skills (trailofbits, anthropics) name their own folder with Claude Code's
+/// placeholders and write patterns and stand-ins in their bodies: none of that is a broken
+/// reference, and a broken one does not stop someone else's skill from installing.
+#[test]
+fn placeholders_patterns_and_broken_references_do_not_refuse_a_skill() {
+    let home = TestHome::new();
+    let dir = home.home().join("src/fp-check");
+    write_files(
+        &dir,
+        &[
+            (
+                "SKILL.md",
+                "---\nname: fp-check\ndescription: Checks findings.\n---\n\
+                 Read [the guide]({baseDir}/references/guide.md) and `${CLAUDE_SKILL_DIR}/jobs/run.md`.\n\
+                 Load `references/*.md`, `references/[domain].md`, `./receipts/<timestamp>.json`.\n\
+                 Run `${CLAUDE_PLUGIN_ROOT}/scripts/check.sh`.\n",
+            ),
+            ("references/guide.md", "guide"),
+            ("jobs/run.md", "job"),
+        ],
+    );
+    let out = home.agx().arg("validate").arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("W30"), "{text}");
+
+    // A reference that is broken for real: a warning, and the skill installs.
+    crate::support::write_file(
+        &dir.join("SKILL.md"),
+        "---\nname: fp-check\ndescription: Checks findings.\n---\nSee `../../CONNECTORS.md` and [gone](references/gone.md).\n",
+    );
+    let out = home.agx().arg("install").arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("W302") || text.contains("W303") || !text.contains("error"),
+        "{text}"
+    );
+    let skills = stdout(home.agx().args(["list", "--skills"]));
+    assert!(skills.contains("fp-check"), "{skills}");
+}
+
+/// A clone of a skills repository with one broken skill installed nothing; openai/skills'
+/// grouped layout (`skills/.curated/NAME`) was not found. The valid skills install, each
+/// one left out is named with its reason.
+#[test]
+fn a_folder_of_skills_installs_the_valid_ones_and_names_the_rest() {
+    let home = TestHome::new();
+    let dir = home.home().join("src/skills");
+    write_files(
+        &dir,
+        &[
+            (
+                "skills/.curated/review/SKILL.md",
+                "---\nname: review\ndescription: Reviews.\n---\nBody.\n",
+            ),
+            (
+                "skills/.curated/notes/SKILL.md",
+                "---\nname: notes\ndescription: Notes.\n---\nBody.\n",
+            ),
+            (
+                "skills/.experimental/broken/SKILL.md",
+                "---\nname: broken\n---\nNo description.\n",
+            ),
+        ],
+    );
+    let out = home.agx().arg("install").arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("left out") && stderr.contains("skills/.experimental/broken"),
+        "{stderr}"
+    );
+    let skills = stdout(home.agx().args(["list", "--skills"]));
+    assert!(
+        skills.contains("review") && skills.contains("notes"),
+        "{skills}"
+    );
+    assert!(!skills.contains("broken"), "{skills}");
+    // Validating it is still strict: the broken skill is an error there.
+    let out = home.agx().arg("validate").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// Two folders of skills with one name: the second replaced the first's package without a
+/// word, while the client copies stayed the first's skill.
+#[test]
+fn a_second_folder_of_skills_with_an_installed_name_is_refused() {
+    let home = TestHome::new();
+    let body = |text: &str| format!("---\nname: review\ndescription: {text}\n---\nBody.\n");
+    let first = home.home().join("a/review");
+    let second = home.home().join("b/review");
+    crate::support::write_file(&first.join("SKILL.md"), body("First."));
+    crate::support::write_file(&second.join("SKILL.md"), body("Second."));
+    home.agx().arg("install").arg(&first).assert().success();
+    // Installing the same folder again is fine.
+    home.agx().arg("install").arg(&first).assert().success();
+    let out = home.agx().arg("install").arg(&second).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("would replace it"), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    let info = stdout(home.agx().args(["info", "review"]));
+    assert!(info.contains("First."), "{info}");
+    home.agx()
+        .arg("install")
+        .arg(&second)
+        .arg("--force")
+        .assert()
+        .success();
+    let info = stdout(home.agx().args(["info", "review"]));
+    assert!(info.contains("Second."), "{info}");
+    // `agx outdated` says why it cannot check a package from a folder, and how to update it.
+    let out = home.agx().arg("outdated").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("review: installed from") && stderr.contains("agx install"),
+        "{stderr}"
+    );
 }

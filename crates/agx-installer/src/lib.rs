@@ -65,6 +65,8 @@ pub struct PreparedLocal {
     sha256: String,
     origin: PathBuf,
     stage: PathBuf,
+    /// Whether it is a folder of skills agx made a package of (named after the folder).
+    wrapped: bool,
 }
 
 impl PreparedLocal {
@@ -316,13 +318,17 @@ impl Installer<'_> {
             sha256: String::new(),
             origin: std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into()),
             stage,
+            wrapped: false,
         };
         let archive = match local {
             LocalSource::Dir(dir) => {
                 // Skills without agx.toml are wrapped in a generated package first.
                 let wrapped = match agx_model::skills::wrap::detect(dir) {
                     Some(what) => {
-                        let report = agx_model::skills::wrap::check(dir, &what)?;
+                        // Skills with an error are left out, as clients skip them; the
+                        // rest install.
+                        let (what, report, left_out) =
+                            agx_model::skills::wrap::check_each(dir, &what)?;
                         if report.has_errors() {
                             return Err(agx_model::manifest::LoadError {
                                 dir: dir.clone(),
@@ -330,8 +336,18 @@ impl Installer<'_> {
                             }
                             .into());
                         }
+                        for skill in &left_out {
+                            self.reporter.warn(&format!(
+                                "left out {}/{}: {} (`agx validate {}` shows every finding)",
+                                dir.display(),
+                                skill.folder,
+                                skill.why,
+                                dir.join(&skill.folder).display()
+                            ));
+                        }
                         let into = prepared.stage.join("wrapped");
                         agx_model::skills::wrap::wrap(dir, &what, &into)?;
+                        prepared.wrapped = true;
                         Some(into)
                     }
                     None => None,
@@ -458,6 +474,13 @@ impl Installer<'_> {
             .expect("prepared packages hold a package");
         let (name, version) = (package.name().clone(), package.version().clone());
         let previous = self.current_receipt(&name)?;
+        if prepared.wrapped && !options.force {
+            ownership::check_skill_folder(
+                &name,
+                &prepared.origin,
+                previous.as_ref().map(|p| &p.source),
+            )?;
+        }
         let outcome = match &previous {
             Some(prev)
                 if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>

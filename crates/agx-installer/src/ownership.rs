@@ -26,6 +26,44 @@ pub fn imported_from(source: &Source, plugin: &str, marketplace: &str) -> bool {
     )
 }
 
+/// A folder of skills whose generated package (named after the folder) would replace a
+/// package installed from somewhere else: another folder of the same name, or a package.
+#[derive(Debug, thiserror::Error)]
+#[error("{name} is installed from {installed}; the skills in {} would replace it (a folder of skills is installed under its folder's name)", folder.display())]
+pub(crate) struct SkillFolderClash {
+    name: PackageName,
+    installed: String,
+    folder: std::path::PathBuf,
+}
+
+impl agx_core::error::Hint for SkillFolderClash {
+    fn hint(&self) -> Option<String> {
+        Some(format!(
+            "rename the folder, uninstall the other first (`agx uninstall {}`), or pass --force to replace it",
+            self.name
+        ))
+    }
+}
+
+/// Refuse to install the skills in `folder` as `name` over a package from anywhere else.
+pub(crate) fn check_skill_folder(
+    name: &PackageName,
+    folder: &std::path::Path,
+    installed: Option<&Source>,
+) -> Result<(), StoreError> {
+    match installed {
+        None => Ok(()),
+        Some(Source::Local { path }) if std::path::Path::new(path) == folder => Ok(()),
+        Some(source) => Err(StoreError::Upstream(agx_core::error::Upstream::new(
+            SkillFolderClash {
+                name: name.clone(),
+                installed: describe(source),
+                folder: folder.to_path_buf(),
+            },
+        ))),
+    }
+}
+
 /// What a package's source is, for the refusal.
 fn describe(source: &Source) -> String {
     match source {

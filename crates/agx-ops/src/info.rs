@@ -246,6 +246,13 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     pub tools: Vec<ServerTool>,
     pub prompts: Vec<ServerPrompt>,
+    /// The program a wrapped server runs, as written (installed packages only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// The address of a remote server, as written (its headers are not shown: they may
+    /// carry a secret's placeholder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// What `agx serve` hides, renames and re-describes (docs/profiles.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filter: Option<FilterView>,
@@ -346,6 +353,11 @@ fn parse_target(store: &Store, target: &str) -> OpsResult<(PackageName, Option<S
         let q = QualifiedName::parse(target)?;
         return Ok((q.package, Some(q.item.to_string())));
     }
+    if segments == 4 {
+        // `npm/@scope/x/server`: a server of a scoped npm package, as `info` lists it.
+        let q = QualifiedName::parse(target).map_err(|source| OpsError::NotATarget { source })?;
+        return Ok((q.package, Some(q.item.to_string())));
+    }
     let name = PackageName::parse(target).map_err(|source| OpsError::NotATarget { source })?;
     Ok((name, None))
 }
@@ -409,6 +421,20 @@ pub struct PermissionLines {
 
 /// The permission lines of a loaded package (docs/sandbox.md).
 pub fn permissions_of(package: &agx_model::manifest::Package) -> PermissionLines {
+    let remote_only = !package.servers.is_empty()
+        && package.servers.iter().all(|s| s.url.is_some())
+        && package.tools.is_empty()
+        && package.resources.is_empty();
+    if remote_only {
+        // Nothing runs on this machine: there is nothing to confine.
+        return PermissionLines {
+            package: vec![
+                "runs no program here: its servers are remote (agx serve bridges them to stdio)"
+                    .into(),
+            ],
+            servers: BTreeMap::new(),
+        };
+    }
     let mut lines =
         agx_sandbox::Permissions::describe(package.manifest.extension.permissions.as_ref());
     if let Some(resolved) = agx_sandbox::for_package(package, None) {
@@ -682,7 +708,16 @@ fn server_info(store: &Store, info: PackageInfo, server: &str) -> OpsResult<Serv
             }
         })
         .collect();
+    // What the server runs, from its installed definition.
+    let definition = info
+        .installed
+        .as_ref()
+        .and_then(|i| agx_model::manifest::load_installed(&i.dir).ok())
+        .and_then(|p| p.servers.into_iter().find(|d| d.name.as_str() == server));
+    let (command, url) = definition.map_or((None, None), |d| (d.command, d.url));
     Ok(ServerInfo {
+        command,
+        url,
         name: format!("{}/{}", info.name, s.name),
         package: info.name.clone(),
         version: info.version.clone(),

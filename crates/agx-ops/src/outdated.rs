@@ -30,10 +30,10 @@ pub struct Outdated {
     pub packages: Vec<OutdatedPackage>,
     #[serde(skip)]
     pub checked: usize,
-    /// Installed packages that have no source of newer versions (bundles, pinned images),
-    /// with why.
+    /// Installed packages that have no source of newer versions (bundles, pinned images,
+    /// folders, marketplace plugins), with why and how to update them.
     #[serde(skip)]
-    pub unchecked: Vec<(PackageName, &'static str)>,
+    pub unchecked: Vec<(PackageName, String)>,
 }
 
 pub fn outdated(ctx: &Context) -> OpsResult<Outdated> {
@@ -81,8 +81,21 @@ pub fn outdated(ctx: &Context) -> OpsResult<Outdated> {
                     });
                 }
             }
-            Newest::NoSource(why) => unchecked.push((package.name.clone(), why)),
+            Newest::NoSource(why) => unchecked.push((package.name.clone(), why.to_string())),
         }
+    }
+    // Packages agx cannot ask for a newer version: said, not left out silently.
+    for package in installed.values() {
+        let why = match &package.receipt.source {
+            Source::Local { path } => format!(
+                "installed from {path}, which has no versions to compare; `agx install {path}` again takes its current state"
+            ),
+            Source::Plugin { reference, .. } => format!(
+                "imported from the plugin {reference}; `agx install {reference}` again takes the marketplace's current version"
+            ),
+            _ => continue,
+        };
+        unchecked.push((package.name.clone(), why));
     }
     Ok(Outdated {
         packages,

@@ -130,8 +130,8 @@ codes! {
     INVALID_FILTER = "E209" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
     INVALID_PROFILE = "E210" "invalid-profile" Error "a [profiles] entry has a bad name, lists no server, names a server twice or a key [servers] lacks, or its `namespace` is neither \"key\" nor \"none\"";
     FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
-    REFERENCE_OUTSIDE_SKILL = "E301" "reference-outside-skill" Error "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
-    REFERENCE_MISSING = "E302" "reference-missing" Error "a file reference in a SKILL.md body names no file or folder of the skill";
+    REFERENCE_OUTSIDE_SKILL = "W302" "reference-outside-skill" Warning "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
+    REFERENCE_MISSING = "W303" "reference-missing" Warning "a file reference in a SKILL.md body names no file or folder of the skill";
     DUPLICATE_DEFINITION = "W001" "duplicate-definition" Warning "an item has two definition files; one is ignored";
     UNDECLARED_DEFINITION = "W002" "undeclared-definition" Warning "a definition that no declaration names";
     MISSING_DESCRIPTION = "W003" "missing-description" Warning "the package has no description (required to publish)";

@@ -134,10 +134,37 @@ fn definition(line: &str) -> Option<(usize, &str)> {
     Some((indent + 1 + close + 2 + spaces + bracket, target))
 }
 
+/// Claude Code's names for the skill's own folder, written before a path in a SKILL.md.
+const SKILL_DIR_PLACEHOLDERS: &[&str] =
+    &["{baseDir}/", "${CLAUDE_SKILL_DIR}/", "$CLAUDE_SKILL_DIR/"];
+
+/// Placeholders of folders outside the skill (the plugin's root): what follows them is no
+/// file of the skill's folder, so it is not checked here.
+const OTHER_PLACEHOLDERS: &[&str] = &["${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PLUGIN_ROOT"];
+
+/// A path as the skill means it, with a skill-folder placeholder removed (`{baseDir}/x.md`
+/// is `x.md`); `None` for what names no one file: a pattern or a stand-in
+/// (`references/*.md`, `scripts/check_?.py`, `references/[domain].md`,
+/// `./receipts/<timestamp>.json`, `assets/...`, `{name}.md`, `$VAR/x`) or a path under
+/// another placeholder (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`).
+fn concrete(path: &str) -> Option<&str> {
+    if OTHER_PLACEHOLDERS.iter().any(|p| path.starts_with(p)) {
+        return None;
+    }
+    let path = SKILL_DIR_PLACEHOLDERS
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
+        .unwrap_or(path);
+    let stand_in =
+        path.contains(['*', '?', '[', ']', '<', '>', '{', '}', '$']) || path.contains("...");
+    (!stand_in && !path.is_empty()).then_some(path)
+}
+
 /// A code span is a reference when it is one word naming a file of the skill's folders or
-/// starting with `./` or `../`. A folder's bare name (`scripts/`) names the convention, not
-/// a file.
+/// starting with `./` or `../` (after a skill-folder placeholder, see [`concrete`]). A
+/// folder's bare name (`scripts/`) names the convention, not a file.
 fn code_span_path(content: &str) -> Option<&str> {
+    let content = concrete(content)?;
     let is_path = !content.is_empty()
         && !content.contains(char::is_whitespace)
         && (SKILL_FOLDERS
@@ -165,11 +192,8 @@ fn link_path(target: &str) -> Option<String> {
         return None;
     }
     let path = target.split(['#', '?']).next().unwrap_or(target);
-    Some(
-        percent_encoding::percent_decode_str(path)
-            .decode_utf8_lossy()
-            .into_owned(),
-    )
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    concrete(&decoded).map(str::to_string)
 }
 
 /// The path relative to the skill folder, or `None` when it is absolute or climbs out.
@@ -268,9 +292,20 @@ mod tests {
                     [web]: https://example.com\n\
                     [^1]: A footnote, not a link.\n\
                     [x]: not a definition at all\n";
+        assert_eq!(paths(body), ["../../etc/passwd", "references/notes.md"]);
+    }
+
+    #[test]
+    fn placeholders_of_the_skill_folder_resolve_and_patterns_are_not_references() {
+        let body = "Read [x]({baseDir}/references/x.md) and `${CLAUDE_SKILL_DIR}/scripts/run.sh`.\n\
+                    Load `references/*.md`, `scripts/check_*.py`, `references/[domain].md`,\n\
+                    `./receipts/<timestamp>.json`, `assets/...` and [p](${CLAUDE_PLUGIN_ROOT}/scripts/p.sh).\n";
         assert_eq!(
-            paths(body),
-            ["../../etc/passwd", "references/notes.md"]
+            find(body, &(0..body.len()))
+                .into_iter()
+                .map(|r| r.path)
+                .collect::<Vec<_>>(),
+            ["references/x.md", "scripts/run.sh"]
         );
     }
 

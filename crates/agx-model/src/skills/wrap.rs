@@ -66,7 +66,20 @@ pub fn detect(dir: &Path) -> Option<SkillFolder> {
         return Some(SkillFolder::One);
     }
     let mut found = Vec::new();
-    for parent in [dir.to_path_buf(), dir.join(SKILLS_FOLDER)] {
+    let mut parents = vec![dir.to_path_buf(), dir.join(SKILLS_FOLDER)];
+    // Groups of skills one level down: openai/skills keeps them in `skills/.curated/NAME`
+    // and `skills/.experimental/NAME`.
+    if let Ok(entries) = std::fs::read_dir(dir.join(SKILLS_FOLDER)) {
+        let mut groups: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| !is_file(&p.join(SKILL_FILE)) && p.file_name() != Some(".git".as_ref()))
+            .collect();
+        groups.sort();
+        parents.extend(groups);
+    }
+    for parent in parents {
         let Ok(entries) = std::fs::read_dir(&parent) else {
             continue;
         };
@@ -188,6 +201,99 @@ pub fn check(dir: &Path, what: &SkillFolder) -> Result<Report, WrapError> {
         }
     }
     Ok(report)
+}
+
+/// A skill of a folder of skills left out of its install, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    /// The skill's folder, relative to the folder installed (`skills/review`).
+    pub folder: String,
+    /// Why: its first error (`SKILL.md:2:7: …`), or what stopped the copy.
+    pub why: String,
+}
+
+/// [`check`] for an install: in a folder of several skills, the skills with an error (or a
+/// link, a special file, a name another skill has) are left out and the rest checked
+/// again, as clients load the skills they can. A single skill, an error that belongs to no
+/// one skill, or a folder where no skill is left is returned as [`check`] has it.
+pub fn check_each(
+    dir: &Path,
+    what: &SkillFolder,
+) -> Result<(SkillFolder, Report, Vec<LeftOut>), WrapError> {
+    let SkillFolder::Many(all) = what else {
+        return Ok((what.clone(), check(dir, what)?, Vec::new()));
+    };
+    let mut left_out: Vec<LeftOut> = Vec::new();
+    let mut kept: Vec<String> = Vec::new();
+    for rel in all {
+        match kept.iter().find(|k| name_of(k) == name_of(rel)) {
+            Some(first) => left_out.push(LeftOut {
+                folder: rel.clone(),
+                why: format!("the skill in {first} has the name `{}`", name_of(rel)),
+            }),
+            None => kept.push(rel.clone()),
+        }
+    }
+    let absolute = std::path::absolute(dir)?;
+    let owner = |kept: &[String], file: &str| {
+        kept.iter()
+            .find(|rel| file == rel.as_str() || file.starts_with(&format!("{rel}/")))
+            .cloned()
+    };
+    // Each pass leaves out at least one skill, so this ends.
+    loop {
+        let current = SkillFolder::Many(kept.clone());
+        let report = match check(dir, &current) {
+            Ok(report) => report,
+            Err(
+                e
+                @ (WrapError::Link { .. } | WrapError::Special { .. } | WrapError::NotUtf8 { .. }),
+            ) => {
+                let path = match &e {
+                    WrapError::Link { path }
+                    | WrapError::Special { path }
+                    | WrapError::NotUtf8 { path } => path.clone(),
+                    _ => unreachable!("matched above"),
+                };
+                let rel = path
+                    .strip_prefix(&absolute)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or_default();
+                match owner(&kept, &rel) {
+                    Some(bad) if kept.len() > 1 => {
+                        kept.retain(|k| k != &bad);
+                        left_out.push(LeftOut {
+                            folder: bad,
+                            why: e.to_string(),
+                        });
+                        continue;
+                    }
+                    _ => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        };
+        if !report.has_errors() {
+            return Ok((current, report, left_out));
+        }
+        let mut bad: Vec<(String, String)> = Vec::new();
+        let mut whole = false;
+        for finding in report.errors() {
+            match owner(&kept, &finding.location.file) {
+                Some(rel) if !bad.iter().any(|(b, _)| b == &rel) => {
+                    bad.push((rel, format!("{}: {}", finding.location, finding.message)));
+                }
+                Some(_) => {}
+                // Not one skill's: the folder as a whole cannot be installed.
+                None => whole = true,
+            }
+        }
+        if whole || bad.len() >= kept.len() {
+            return Ok((current, report, left_out));
+        }
+        kept.retain(|k| !bad.iter().any(|(b, _)| b == k));
+        left_out.extend(bad.into_iter().map(|(folder, why)| LeftOut { folder, why }));
+    }
 }
 
 /// `skills/<name>/rest` of the generated package, as a path relative to the wrapped folder.
@@ -353,5 +459,65 @@ mod tests {
         std::os::unix::fs::symlink("/etc/hostname", one.join("secret")).unwrap();
         let err = wrap(&one, &SkillFolder::One, &root.path().join("out")).unwrap_err();
         assert!(matches!(err, WrapError::Link { .. }), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod partial_tests {
+    use super::*;
+
+    fn skill(dir: &Path, rel: &str, front: &str) {
+        let path = dir.join(rel).join(SKILL_FILE);
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::write(path, format!("---\n{front}\n---\nBody.\n")).unwrap();
+    }
+
+    #[test]
+    fn grouped_skills_are_found_and_the_broken_ones_left_out() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("skills-repo");
+        skill(
+            &dir,
+            "skills/.curated/review",
+            "name: review\ndescription: d",
+        );
+        skill(&dir, "skills/.curated/notes", "name: notes\ndescription: d");
+        skill(
+            &dir,
+            "skills/.experimental/review",
+            "name: review\ndescription: e",
+        );
+        skill(&dir, "skills/.experimental/broken", "name: broken");
+        let what = detect(&dir).unwrap();
+        let (kept, report, left_out) = check_each(&dir, &what).unwrap();
+        assert!(!report.has_errors(), "{:?}", report.findings);
+        assert_eq!(
+            kept,
+            SkillFolder::Many(vec![
+                "skills/.curated/notes".into(),
+                "skills/.curated/review".into()
+            ])
+        );
+        let folders: Vec<&str> = left_out.iter().map(|l| l.folder.as_str()).collect();
+        assert_eq!(
+            folders,
+            ["skills/.experimental/review", "skills/.experimental/broken"]
+        );
+        assert!(
+            left_out[0].why.contains("has the name `review`"),
+            "{left_out:?}"
+        );
+        assert!(left_out[1].why.contains("SKILL.md"), "{left_out:?}");
+    }
+
+    #[test]
+    fn a_folder_where_every_skill_is_broken_keeps_its_errors() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("all-bad");
+        skill(&dir, "a", "name: a");
+        skill(&dir, "b", "name: b");
+        let what = detect(&dir).unwrap();
+        let (_, report, _) = check_each(&dir, &what).unwrap();
+        assert!(report.has_errors());
     }
 }

@@ -82,6 +82,17 @@ struct OfficialMeta {
 }
 
 impl ServerResponse {
+    /// The entry's `name`, when it has one as text: to say which entry is skipped.
+    fn name(&self) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Named {
+            name: String,
+        }
+        serde_json::from_str::<Named>(self.server.get())
+            .ok()
+            .map(|n| n.name)
+    }
+
     /// The server with its status; `location` names the answer in errors.
     fn into_server(self, location: &str) -> Result<RegistryServer, IndexError> {
         let server: ServerJson =
@@ -160,7 +171,11 @@ impl McpRegistry {
                 .ok_or_else(|| IndexError::NotFound { url: url.clone() })?;
             let mut servers = Vec::with_capacity(page.servers.len());
             for response in page.servers {
-                match response.into_server(&url) {
+                let location = match response.name() {
+                    Some(name) => format!("the entry `{name}` of {url}"),
+                    None => format!("an entry without a name of {url}"),
+                };
+                match response.into_server(&location) {
                     Ok(server) if server.status == Status::Deleted => {}
                     Ok(server) if !names.insert(server.server.name.clone()) => {
                         tracing::warn!(
@@ -170,7 +185,7 @@ impl McpRegistry {
                     }
                     Ok(server) => servers.push(server),
                     // One bad entry must not hide the rest of the registry.
-                    Err(e) => tracing::warn!("skipping a server listed by {url}: {e}"),
+                    Err(e) => tracing::warn!("skipped {e}"),
                 }
             }
             each(servers)?;
