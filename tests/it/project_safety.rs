@@ -361,7 +361,11 @@ fn a_sync_refused_for_a_setting_value_writes_no_lock_and_no_root() {
         )
         .unwrap();
         p.fails(&["sync"]);
-        assert_eq!(fs::read(p.dir.join("agx.lock")).unwrap(), lock, "{settings}");
+        assert_eq!(
+            fs::read(p.dir.join("agx.lock")).unwrap(),
+            lock,
+            "{settings}"
+        );
         assert_eq!(roots(&p.home), root, "{settings}");
     }
 }

@@ -1086,16 +1086,26 @@ fn a_project_may_only_narrow_a_servers_permissions_until_the_user_accepts_them()
     };
     // Narrower: applies as it is.
     let out = with("env = [\"PKG_VAR\"]\nnetwork = \"none\"\n");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("PKG_VAR=") && !stdout.contains("OTHER_VAR="), "{stdout}");
+    assert!(
+        stdout.contains("PKG_VAR=") && !stdout.contains("OTHER_VAR="),
+        "{stdout}"
+    );
 
     // Wider: refused, saying what grows, and the server does not start.
     let wider = "write = [\"{home}/work\"]\nenv = [\"PKG_VAR\"]\nnetwork = \"any\"\n";
     let out = with(wider);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("project/agx.toml gives acme/wrapper/main more"), "{stderr}");
+    assert!(
+        stderr.contains("project/agx.toml gives acme/wrapper/main more"),
+        "{stderr}"
+    );
     assert!(stderr.contains("network any (was loopback)"), "{stderr}");
     assert!(stderr.contains("hint:"), "{stderr}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("PKG_VAR="));
@@ -1109,10 +1119,16 @@ fn a_project_may_only_narrow_a_servers_permissions_until_the_user_accepts_them()
     assert!(accept.status.success(), "{accept:?}");
     assert!(String::from_utf8_lossy(&accept.stderr).contains("Accepted"));
     let out = with(wider);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // Asking for more than was accepted: refused again.
-    let out = with("write = [\"{home}/work\"]\nenv = [\"PKG_VAR\", \"AWS_SECRET_ACCESS_KEY\"]\nnetwork = \"any\"\n");
+    let out = with(
+        "write = [\"{home}/work\"]\nenv = [\"PKG_VAR\", \"AWS_SECRET_ACCESS_KEY\"]\nnetwork = \"any\"\n",
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("env AWS_SECRET_ACCESS_KEY"), "{stderr}");

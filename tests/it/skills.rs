@@ -870,8 +870,8 @@ fn reference_style_links_and_links_in_a_skill_folder_are_findings() {
     );
     let out = home.agx().arg("validate").arg(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("E301"), "{text}");
     assert!(text.contains("SKILL.md:7:6"), "{text}");
 

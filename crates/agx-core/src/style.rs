@@ -119,7 +119,10 @@ mod tests {
     #[test]
     fn only_colours_newlines_and_tabs_reach_the_terminal() {
         assert_eq!(for_terminal("plain\ttext\n"), "plain\ttext\n");
-        assert!(matches!(for_terminal("plain"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            for_terminal("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
         let painted = paint(true, Style::Warning, "warning");
         assert_eq!(for_terminal(&painted), painted);
         for (hostile, shown) in [

@@ -191,8 +191,16 @@ impl Assembled {
                 .tools
                 .iter()
                 .map(|t| (&t.sandbox, t.package_dir.as_path()))
-                .chain(a.prompts.iter().map(|p| (&p.sandbox, p.package_dir.as_path())))
-                .chain(a.resources.iter().map(|r| (&r.sandbox, r.package_dir.as_path())))
+                .chain(
+                    a.prompts
+                        .iter()
+                        .map(|p| (&p.sandbox, p.package_dir.as_path())),
+                )
+                .chain(
+                    a.resources
+                        .iter()
+                        .map(|r| (&r.sandbox, r.package_dir.as_path())),
+                )
                 .chain(
                     a.initialization
                         .iter()

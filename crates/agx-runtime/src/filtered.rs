@@ -178,7 +178,10 @@ fn disguised(method: &str) -> bool {
         })
         .filter(|c| {
             !c.is_whitespace()
-                && !matches!(c, '_' | '-' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+                && !matches!(
+                    c,
+                    '_' | '-' | '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}'
+                )
         })
         .flat_map(char::to_lowercase)
         .collect();
@@ -203,14 +206,18 @@ impl Listed {
         {
             self.templates.push(template);
         }
-        self.keys.entry(list).or_default().insert(original.to_string());
+        self.keys
+            .entry(list)
+            .or_default()
+            .insert(original.to_string());
     }
 
     fn allows(&self, kind: Kind, original: &str) -> bool {
         List::naming(kind)
             .iter()
             .any(|list| self.keys.get(list).is_some_and(|k| k.contains(original)))
-            || (kind == Kind::Resource && self.templates.iter().any(|t| t.matches_exactly(original)))
+            || (kind == Kind::Resource
+                && self.templates.iter().any(|t| t.matches_exactly(original)))
     }
 }
 
@@ -332,7 +339,9 @@ impl Rewriter {
                 Some(id) => Sends::client(error(
                     &id,
                     super::stdio::METHOD_NOT_FOUND,
-                    format!("Method not found: `{method}` (agx's filter passes MCP methods spelled as the protocol spells them)"),
+                    format!(
+                        "Method not found: `{method}` (agx's filter passes MCP methods spelled as the protocol spells them)"
+                    ),
                 )),
                 None => Sends::default(),
             };
@@ -455,7 +464,9 @@ impl Rewriter {
         };
         if first
             && message.get("result").is_some()
-            && message.pointer("/result/nextCursor").is_none_or(Value::is_null)
+            && message
+                .pointer("/result/nextCursor")
+                .is_none_or(Value::is_null)
         {
             // One page: the whole list.
             self.fresh.insert(list);
@@ -495,7 +506,10 @@ impl Rewriter {
     fn own_page(&mut self, list: List, answer: &Value) -> Sends {
         let (kind, array, key) = list.fields();
         if let Some(Value::Array(items)) = answer.pointer(&format!("/result/{array}")) {
-            for original in items.iter().filter_map(|i| i.get(key).and_then(Value::as_str)) {
+            for original in items
+                .iter()
+                .filter_map(|i| i.get(key).and_then(Value::as_str))
+            {
                 if self.filter.show(kind, original).is_ok() {
                     self.listed.record(list, original);
                 }
@@ -745,8 +759,10 @@ mod tests {
         let tools: Vec<Value> = tools.iter().map(|n| json!({"name": n})).collect();
         r.from_server(json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": tools}}));
         r.from_client(json!({"jsonrpc": "2.0", "id": "r", "method": "resources/list"}));
-        r.from_server(json!({"jsonrpc": "2.0", "id": "r", "result": {"resources": [
-            {"uri": "test://static/resource/1", "name": "one"}]}}));
+        r.from_server(
+            json!({"jsonrpc": "2.0", "id": "r", "result": {"resources": [
+            {"uri": "test://static/resource/1", "name": "one"}]}}),
+        );
         r
     }
 
@@ -953,12 +969,15 @@ mod tests {
     fn a_hidden_resource_is_not_reached_through_another_spelling_of_its_uri() {
         let mut r = listed(&[]);
         r.from_client(json!({"jsonrpc": "2.0", "id": "t", "method": "resources/templates/list"}));
-        r.from_server(json!({"jsonrpc": "2.0", "id": "t", "result": {"resourceTemplates": [
-            {"uriTemplate": "test://static/resource/{id}", "name": "any"}]}}));
-        let read = |id: u64, uri: &str| {
-            json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}})
-        };
-        for (id, uri) in [(1, "test://static/resource/1"), (2, "test://static/resource/3")] {
+        r.from_server(
+            json!({"jsonrpc": "2.0", "id": "t", "result": {"resourceTemplates": [
+            {"uriTemplate": "test://static/resource/{id}", "name": "any"}]}}),
+        );
+        let read = |id: u64, uri: &str| json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}});
+        for (id, uri) in [
+            (1, "test://static/resource/1"),
+            (2, "test://static/resource/3"),
+        ] {
             assert_eq!(r.from_client(read(id, uri)), Sends::server(read(id, uri)));
         }
         for (id, uri) in [

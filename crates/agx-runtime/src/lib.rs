@@ -408,8 +408,7 @@ fn confine(
     };
     let grown = assembled.grown_by(&permissions);
     if !grown.is_empty() {
-        let accepted =
-            agx_sandbox::user::accepted_project_permissions(paths, &file, server)?;
+        let accepted = agx_sandbox::user::accepted_project_permissions(paths, &file, server)?;
         let within = accepted.as_ref().is_some_and(|accepted| {
             agx_sandbox::growth::grown(Some(accepted), Some(&permissions)).is_empty()
         });

@@ -268,10 +268,7 @@ mod tests {
                     [web]: https://example.com\n\
                     [^1]: A footnote, not a link.\n\
                     [x]: not a definition at all\n";
-        assert_eq!(
-            paths(body),
-            ["../../etc/passwd", "references/notes.md"]
-        );
+        assert_eq!(paths(body), ["../../etc/passwd", "references/notes.md"]);
     }
 
     #[test]
