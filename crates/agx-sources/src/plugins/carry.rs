@@ -187,7 +187,7 @@ pub(crate) fn write_package(
     if !not_carried.is_empty() {
         let listed: Vec<String> = not_carried.iter().map(ToString::to_string).collect();
         warnings.push(format!(
-            "{label}: not carried: {}; its other servers and skills are installed (Claude Code, which loads the plugin itself, may still use them)",
+            "{label}: not carried: {}; the rest of the plugin is installed",
             listed.join(", ")
         ));
     }

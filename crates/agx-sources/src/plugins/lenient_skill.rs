@@ -67,8 +67,8 @@ pub(crate) fn adapt(text: &str, name: &str) -> Option<Adapted> {
     }
     match old_name {
         Some(Some(old)) if old == name => {}
-        Some(Some(old)) => changes.push(format!("name `{old}` → `{name}` (its folder's)")),
-        _ => changes.push(format!("name `{name}` (its folder's)")),
+        Some(Some(old)) => changes.push(format!("name `{old}` → `{name}`, after its folder")),
+        _ => changes.push(format!("name `{name}`, after its folder")),
     }
     let description_line = match description {
         Some((Some(text), _)) if text.chars().count() > rules::MAX_DESCRIPTION_CHARS => {
@@ -173,7 +173,7 @@ mod tests {
         assert_eq!(
             adapted.changes,
             [
-                "name `Meeting Notes` → `meeting-notes` (its folder's)",
+                "name `Meeting Notes` → `meeting-notes`, after its folder",
                 "left out `version`, `tools` (keys the Agent Skills rules do not define)"
             ]
         );
