@@ -255,7 +255,12 @@ fn servers(
             let item = crate::ecosystem::server_name_from("", &key).map_err(|_| {
                 "its name has no letter or digit agx can name a server with".to_string()
             })?;
-            if let Some(other) = servers.iter().find(|s| s.item == item.as_str()) {
+            // Compared without case: their definition files would be one file on macOS
+            // and Windows.
+            let taken = servers
+                .iter()
+                .find(|s| s.item.eq_ignore_ascii_case(item.as_str()));
+            if let Some(other) = taken {
                 return Err(format!(
                     "its agx name `{item}` is the server `{}`'s too",
                     other.key
@@ -444,8 +449,18 @@ fn skills(
         }
         let wanted = dir.join("skills").join(&name);
         if folder != wanted {
-            if folder.starts_with(dir.join("skills")) && folder.parent() == wanted.parent() {
-                fs_err::rename(&folder, &wanted)?;
+            if marketplace_files::exists(&wanted) && !same_folder(&folder, &wanted) {
+                not_carried.push(not(format!(
+                    "its name `{name}` is the folder `skills/{name}`'s, which is not this skill"
+                )));
+                continue;
+            }
+            if folder.parent() == wanted.parent() {
+                // Through another name: on a file system that ignores case, `Notes` and
+                // `notes` are one folder.
+                let moving = dir.join("skills").join(format!(".agx-renaming-{name}"));
+                fs_err::rename(&folder, &moving)?;
+                fs_err::rename(&moving, &wanted)?;
             } else {
                 marketplace_files::copy_tree(&folder, &wanted).map_err(|e| {
                     EcosystemError::Bundle {
@@ -469,7 +484,17 @@ fn skills(
         }
         carried.push(Skill { name, origin });
     }
+    carried.sort_by(|a, b| a.name.cmp(&b.name));
     Ok((carried, adapted))
+}
+
+/// Whether two paths of the staged copy (which holds no link) are one folder, as they are
+/// on a file system that ignores case.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    matches!(
+        (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+        (Ok(a), Ok(b)) if a == b
+    )
 }
 
 enum SkillCheck {
@@ -662,6 +687,123 @@ pub(crate) fn user_config_settings(manifest: &Value) -> toml::Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn skill(dir: &Path, folder: &str, name: &str) {
+        write(
+            &dir.join("skills").join(folder).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: Does {name}.\n---\nBody\n"),
+        );
+    }
+
+    fn import(dir: &Path, skipped_links: &[String]) -> Result<Vec<String>, EcosystemError> {
+        let name = PackageName::parse("m/p").unwrap();
+        let version = semver::Version::new(1, 0, 0);
+        let facts = PackageFacts {
+            name: &name,
+            version: &version,
+            description: None,
+            label: "p@m",
+        };
+        write_package(&facts, dir, skipped_links)
+    }
+
+    #[test]
+    fn each_server_and_skill_is_carried_or_named_with_its_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        write(
+            &dir.join(".mcp.json"),
+            r#"{"mcpServers": {
+                "runs": {"command": "node", "args": ["s.js", "--port", 8080]},
+                "no command": {"command": "  "},
+                "nothing": {"env": {}},
+                "Runs": {"url": "https://example.com/mcp"}
+            }}"#,
+        );
+        skill(dir, "notes", "notes");
+        skill(dir, "Notes Two", "Notes Two");
+        skill(dir, "linked", "linked");
+        std::fs::create_dir_all(dir.join("skills/empty")).unwrap();
+        let warnings = import(dir, &["skills/linked/LICENSE".into()]).unwrap();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        for expected in [
+            "server `no command` (.mcp.json: \"command\" is empty)",
+            "server `nothing` (.mcp.json: it has neither \"command\" nor \"url\")",
+            "server `Runs` (.mcp.json: its agx name `Runs` is the server `runs`'s too)",
+            "skill `linked` (skills/linked: `skills/linked/LICENSE` is a symbolic link",
+            "skill `empty` (skills/empty: has no SKILL.md)",
+        ] {
+            assert!(
+                warnings[0].contains(expected),
+                "{expected}: {}",
+                warnings[0]
+            );
+        }
+        assert!(
+            warnings[1].contains("name `Notes Two` → `notes-two`"),
+            "{}",
+            warnings[1]
+        );
+        let manifest = std::fs::read_to_string(dir.join("agx.toml")).unwrap();
+        assert!(manifest.contains("servers = [\"runs\"]"), "{manifest}");
+        assert!(
+            manifest.contains("skills = [\"notes\", \"notes-two\"]"),
+            "{manifest}"
+        );
+        let server = std::fs::read_to_string(dir.join("agx/servers/runs.toml")).unwrap();
+        assert!(
+            server.contains("command = [\"node\", \"s.js\", \"--port\", \"8080\"]"),
+            "{server}"
+        );
+        assert!(!dir.join("skills/linked").exists());
+    }
+
+    #[test]
+    fn a_skill_named_like_another_skills_folder_is_not_carried_over_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        skill(dir, "notes", "notes");
+        skill(dir, "Notes", "Notes");
+        let warnings = import(dir, &[]).unwrap();
+        let manifest = std::fs::read_to_string(dir.join("agx.toml")).unwrap();
+        assert!(manifest.contains("skills = [\"notes\"]"), "{manifest}");
+        // On a file system that ignores case both are one folder, and one skill.
+        if dir.join("skills/Notes").exists()
+            && !same_folder(&dir.join("skills/Notes"), &dir.join("skills/notes"))
+        {
+            assert!(warnings[0].contains("skill `Notes`"), "{warnings:?}");
+        }
+    }
+
+    #[test]
+    fn a_plugin_with_nothing_to_carry_is_refused_naming_what_it_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        write(
+            &dir.join(".claude-plugin/plugin.json"),
+            r#"{"name": "x", "lspServers": {}}"#,
+        );
+        write(&dir.join("commands/go.md"), "go");
+        write(
+            &dir.join(".mcp.json"),
+            r#"{"mcpServers": {"s": {"url": ""}}}"#,
+        );
+        let err = import(dir, &[]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "p@m: nothing agx can carry: commands, lsp servers, server `s` (.mcp.json: \"url\" is empty)"
+        );
+        assert!(!dir.join("agx.toml").exists());
+        let err = import(dir, &[MANIFEST_FILE.to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is a symbolic link"), "{err}");
+    }
 
     #[test]
     fn numbers_in_args_are_kept() {
