@@ -800,6 +800,23 @@ mod tests {
             matches!(&err, IndexError::MarketplaceFile(refused) if refused.problem.contains("symbolic link `plugins/x`")),
             "{err:?}"
         );
+        // A skill folder linked out of a plugin is left out of what the plugin shows (an
+        // import names it as not carried), not read and not an error.
+        std::fs::remove_file(root.join("plugins/x")).unwrap();
+        write(
+            &root.join("plugins/x/skills/ok/SKILL.md"),
+            "---\nname: ok\n---\n",
+        );
+        write(
+            &secret.join("skills/leak/SKILL.md"),
+            "---\nname: leak\n---\n",
+        );
+        std::os::unix::fs::symlink(
+            secret.join("skills/leak"),
+            root.join("plugins/x/skills/leak"),
+        )
+        .unwrap();
+        assert_eq!(market.plugin("x").unwrap().skills, ["ok"]);
         // A catalog linked to a device is refused, not read.
         std::fs::remove_file(root.join(MARKETPLACE_FILE)).unwrap();
         std::os::unix::fs::symlink("/dev/zero", root.join(MARKETPLACE_FILE)).unwrap();
