@@ -57,6 +57,10 @@ struct Server {
     table: toml::Table,
 }
 
+/// A skill rewritten for every client (`` `notes` (skills/Notes/SKILL.md) ``), and what
+/// changed.
+type Rewritten = (String, Vec<String>);
+
 /// One skill carried: its agx name and the plugin's own folder for it.
 struct Skill {
     name: String,
@@ -193,7 +197,7 @@ pub(crate) fn write_package(
     }
     warnings.extend(adapted.into_iter().map(|(skill, changes)| {
         format!(
-            "{label}: skill {skill} rewritten for every client: {}",
+            "{label}: skill {skill} rewritten so every client loads it: {}",
             changes.join("; ")
         )
     }));
@@ -346,14 +350,13 @@ fn server_table(def: &Value) -> Result<toml::Table, String> {
 /// The skills agx carries, each in `skills/<name>/` of `dir` and valid for every client
 /// (rewritten when Claude Code would load it but the Agent Skills rules refuse it), with
 /// the rewritten ones and what changed; the others go to `not_carried`.
-#[allow(clippy::type_complexity)]
 fn skills(
     label: &str,
     dir: &Path,
     manifest: &Components,
     skipped_links: &[String],
     not_carried: &mut Vec<NotCarried>,
-) -> Result<(Vec<Skill>, Vec<(String, Vec<String>)>), EcosystemError> {
+) -> Result<(Vec<Skill>, Vec<Rewritten>), EcosystemError> {
     let roots = marketplace::skill_roots(manifest);
     let found = marketplace::plugin_skills(dir, manifest).map_err(|e| EcosystemError::Bundle {
         bundle: label.to_string(),
