@@ -33,6 +33,7 @@ mod multi_version;
 mod network_hardening;
 mod oci;
 mod pack;
+mod plugin_leniency;
 mod plugins;
 mod profile;
 mod project;

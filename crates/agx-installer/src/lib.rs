@@ -322,8 +322,17 @@ impl Installer<'_> {
         };
         let archive = match local {
             LocalSource::Dir(dir) => {
-                // Skills without agx.toml are wrapped in a generated package first.
+                // A Claude Code plugin is imported as a marketplace's plugin is; skills
+                // without agx.toml are wrapped in a generated package.
+                let plugin = agx_sources::plugins::import::is_plugin_folder(dir);
                 let wrapped = match agx_model::skills::wrap::detect(dir) {
+                    _ if plugin => {
+                        let into = prepared.stage.join("plugin");
+                        for warning in agx_sources::plugins::import::import_folder(dir, &into)? {
+                            self.reporter.warn(&warning);
+                        }
+                        Some(into)
+                    }
                     Some(what) => {
                         // Skills with an error are left out, as clients skip them; the
                         // rest install.

@@ -545,14 +545,55 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
         .into_iter()
         .map(|(name, _)| name)
         .collect();
-    for (label, field, place) in NOT_CARRIED {
-        let present =
-            field(&manifest.components).is_some() || marketplace_files::exists(&dir.join(place));
-        if present && !found.not_carried.iter().any(|l| l == label) {
-            found.not_carried.push(label.to_string());
+    for label in uncarried_components(dir, &manifest.components) {
+        if !found.not_carried.contains(&label) {
+            found.not_carried.push(label);
         }
     }
     Ok(found)
+}
+
+/// The components agx does not carry that the plugin in `dir` has, by its manifest's fields
+/// or their default places (`hooks`, `lsp servers`, …).
+pub fn uncarried_components(dir: &Path, manifest: &Components) -> Vec<String> {
+    NOT_CARRIED
+        .iter()
+        .filter(|(_, field, place)| {
+            field(manifest).is_some() || marketplace_files::exists(&dir.join(place))
+        })
+        .map(|(label, _, _)| label.to_string())
+        .collect()
+}
+
+/// Where the plugin's MCP servers are written, for messages: `.mcp.json`, the file the
+/// manifest names, or the manifest itself.
+pub fn servers_place(manifest: &Components) -> String {
+    match &manifest.mcp_servers {
+        Some(Value::Object(_)) => MANIFEST_FILE.to_string(),
+        Some(Value::String(relative)) => relative.trim_start_matches("./").to_string(),
+        _ => ".mcp.json".to_string(),
+    }
+}
+
+/// The folders the plugin's skills are in (`skills`, and what the manifest's `skills` names),
+/// as `/`-separated paths relative to the plugin.
+pub fn skill_roots(manifest: &Components) -> Vec<String> {
+    let mut roots = vec!["skills".to_string()];
+    match &manifest.skills {
+        Some(Value::String(relative)) => roots.push(relative.clone()),
+        Some(Value::Array(items)) => {
+            roots.extend(items.iter().filter_map(Value::as_str).map(str::to_string))
+        }
+        _ => {}
+    }
+    for root in &mut roots {
+        *root = root
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_string();
+    }
+    roots.dedup();
+    roots
 }
 
 /// The components of the plugin in `dir` that agx does not carry (`hooks`, `agents`, …), for
@@ -600,22 +641,24 @@ pub fn plugin_skills(
     dir: &Path,
     manifest: &Components,
 ) -> Result<Vec<(String, PathBuf)>, IndexError> {
-    let mut relatives = vec!["skills"];
-    match &manifest.skills {
-        Some(Value::String(relative)) => relatives.push(relative),
-        Some(Value::Array(items)) => relatives.extend(items.iter().filter_map(Value::as_str)),
-        _ => {}
-    }
     let mut skills = Vec::new();
-    for relative in relatives {
+    for relative in skill_roots(manifest) {
+        let relative = relative.as_str();
         inside(dir, relative)?;
-        // No link is followed: a skill folder linked elsewhere is refused, not read.
-        let root = marketplace_files::contained(dir, relative)?;
-        if marketplace_files::is_skill(&root)? {
-            if let Some(name) = root.file_name() {
-                skills.push((name.to_string_lossy().into_owned(), root.clone()));
-            }
+        // No link is followed: a skill folder reached through one is left out, not read (an
+        // import lists it as not carried, naming the link).
+        let Ok(root) = marketplace_files::contained(dir, relative) else {
             continue;
+        };
+        match marketplace_files::is_skill(&root) {
+            Ok(true) => {
+                if let Some(name) = root.file_name() {
+                    skills.push((name.to_string_lossy().into_owned(), root.clone()));
+                }
+                continue;
+            }
+            Ok(false) => {}
+            Err(_) => continue,
         }
         let entries = match std::fs::read_dir(&root) {
             Ok(entries) => entries,
@@ -629,7 +672,7 @@ pub fn plugin_skills(
         };
         for entry in entries {
             let entry = entry.map_err(|e| IndexError::from(at("read", &root)(e)))?;
-            if marketplace_files::is_skill(&entry.path())? {
+            if marketplace_files::is_skill(&entry.path()).unwrap_or(false) {
                 skills.push((
                     entry.file_name().to_string_lossy().into_owned(),
                     entry.path(),
@@ -757,6 +800,23 @@ mod tests {
             matches!(&err, IndexError::MarketplaceFile(refused) if refused.problem.contains("symbolic link `plugins/x`")),
             "{err:?}"
         );
+        // A skill folder linked out of a plugin is left out of what the plugin shows (an
+        // import names it as not carried), not read and not an error.
+        std::fs::remove_file(root.join("plugins/x")).unwrap();
+        write(
+            &root.join("plugins/x/skills/ok/SKILL.md"),
+            "---\nname: ok\n---\n",
+        );
+        write(
+            &secret.join("skills/leak/SKILL.md"),
+            "---\nname: leak\n---\n",
+        );
+        std::os::unix::fs::symlink(
+            secret.join("skills/leak"),
+            root.join("plugins/x/skills/leak"),
+        )
+        .unwrap();
+        assert_eq!(market.plugin("x").unwrap().skills, ["ok"]);
         // A catalog linked to a device is refused, not read.
         std::fs::remove_file(root.join(MARKETPLACE_FILE)).unwrap();
         std::os::unix::fs::symlink("/dev/zero", root.join(MARKETPLACE_FILE)).unwrap();

@@ -143,8 +143,24 @@ fn kind_of_skill_file(path: &Path) -> Result<bool, &'static str> {
 /// Copy the folder `from` into `to` (created): regular files and folders only, no link
 /// followed, `.git` left out, at most [`MAX_PLUGIN_BYTES`] in all.
 pub fn copy_tree(from: &Path, to: &Path) -> Result<(), Refused> {
-    let mut left = MAX_PLUGIN_BYTES;
-    copy_tree_within(from, to, &mut left)
+    let mut copy = TreeCopy {
+        left: MAX_PLUGIN_BYTES,
+        skipped_links: None,
+    };
+    copy.copy(from, to, "")
+}
+
+/// [`copy_tree`] for a whole plugin, where a symbolic link is left out rather than refused:
+/// plugins hold links among files agx does not carry (`AGENTS.md -> CLAUDE.md`, a hook's
+/// shim), and the importer decides what a missing one means. Returns the links left out,
+/// as `/`-separated paths relative to `from`. No link is followed, inside the plugin or out.
+pub fn copy_plugin_tree(from: &Path, to: &Path) -> Result<Vec<String>, Refused> {
+    let mut copy = TreeCopy {
+        left: MAX_PLUGIN_BYTES,
+        skipped_links: Some(Vec::new()),
+    };
+    copy.copy(from, to, "")?;
+    Ok(copy.skipped_links.unwrap_or_default())
 }
 
 /// A failed file system step on `path`, as a refusal naming it.
@@ -152,52 +168,72 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Refused + '_ {
     move |e| Refused::new(path, format!("cannot be copied: {e}"))
 }
 
-fn copy_tree_within(from: &Path, to: &Path, left: &mut u64) -> Result<(), Refused> {
-    std::fs::create_dir_all(to).map_err(io(to))?;
-    let mut entries: Vec<_> = std::fs::read_dir(from)
-        .map_err(io(from))?
-        .collect::<Result<_, _>>()
-        .map_err(io(from))?;
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let path = entry.path();
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            return Err(Refused::new(&path, "has a name that is not UTF-8"));
-        };
-        if name == ".git" {
-            continue;
-        }
-        let kind = std::fs::symlink_metadata(&path)
-            .map_err(io(&path))?
-            .file_type();
-        if kind.is_symlink() {
-            return Err(Refused::new(
-                &path,
-                "is a symbolic link; a plugin holds regular files and folders only",
-            ));
-        } else if kind.is_dir() {
-            copy_tree_within(&path, &to.join(name), left)?;
-        } else {
-            let copied = copy_opened(
-                open_non_blocking(&path, Links::Refuse),
-                &to.join(name),
-                *left,
-            )
-            .map_err(|problem| match problem {
-                ReadProblem::TooLarge { .. } => Refused::new(
-                    &path,
-                    format!(
-                        "takes the plugin past {}, the most agx copies of one plugin",
-                        agx_core::regular_file::human_size(MAX_PLUGIN_BYTES)
+/// One tree copy: the bytes it may still copy, and (when links are left out rather than
+/// refused) the links it left out.
+struct TreeCopy {
+    left: u64,
+    skipped_links: Option<Vec<String>>,
+}
+
+impl TreeCopy {
+    /// Copy `from` (at `relative` in the tree being copied) into `to`.
+    fn copy(&mut self, from: &Path, to: &Path, relative: &str) -> Result<(), Refused> {
+        std::fs::create_dir_all(to).map_err(io(to))?;
+        let mut entries: Vec<_> = std::fs::read_dir(from)
+            .map_err(io(from))?
+            .collect::<Result<_, _>>()
+            .map_err(io(from))?;
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                return Err(Refused::new(&path, "has a name that is not UTF-8"));
+            };
+            if name == ".git" {
+                continue;
+            }
+            let inner = if relative.is_empty() {
+                name.to_string()
+            } else {
+                format!("{relative}/{name}")
+            };
+            let kind = std::fs::symlink_metadata(&path)
+                .map_err(io(&path))?
+                .file_type();
+            if kind.is_symlink() {
+                match &mut self.skipped_links {
+                    Some(skipped) => skipped.push(inner),
+                    None => {
+                        return Err(Refused::new(
+                            &path,
+                            "is a symbolic link; a plugin holds regular files and folders only",
+                        ));
+                    }
+                }
+            } else if kind.is_dir() {
+                self.copy(&path, &to.join(name), &inner)?;
+            } else {
+                let copied = copy_opened(
+                    open_non_blocking(&path, Links::Refuse),
+                    &to.join(name),
+                    self.left,
+                )
+                .map_err(|problem| match problem {
+                    ReadProblem::TooLarge { .. } => Refused::new(
+                        &path,
+                        format!(
+                            "takes the plugin past {}, the most agx copies of one plugin",
+                            agx_core::regular_file::human_size(MAX_PLUGIN_BYTES)
+                        ),
                     ),
-                ),
-                other => Refused::new(&path, other.describe()),
-            })?;
-            *left -= copied;
+                    other => Refused::new(&path, other.describe()),
+                })?;
+                self.left -= copied;
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -245,6 +281,12 @@ mod tests {
         let into = tempfile::tempdir().unwrap();
         let err = copy_tree(&dir.path().join("p"), &into.path().join("copy")).unwrap_err();
         assert!(err.problem.contains("symbolic link"), "{err}");
+        // A whole plugin's copy leaves the link out, names it, and copies the rest.
+        write(&dir.path().join("p/hooks/run.sh"), "echo");
+        let skipped = copy_plugin_tree(&dir.path().join("p"), &into.path().join("plugin")).unwrap();
+        assert_eq!(skipped, ["key"]);
+        assert!(!exists(&into.path().join("plugin/key")));
+        assert!(into.path().join("plugin/hooks/run.sh").is_file());
     }
 
     #[cfg(unix)]
@@ -286,8 +328,11 @@ mod tests {
             "0123456789"
         );
         assert!(!dir.path().join("to/.git").exists());
-        let mut left = 12;
-        let err = copy_tree_within(&from, &dir.path().join("small"), &mut left).unwrap_err();
+        let mut copy = TreeCopy {
+            left: 12,
+            skipped_links: None,
+        };
+        let err = copy.copy(&from, &dir.path().join("small"), "").unwrap_err();
         assert!(err.problem.contains("the most agx copies"), "{err}");
     }
 

@@ -4,11 +4,9 @@
 //! written beside them: each `.mcp.json` server a wrapped server, each skill a skill, each
 //! `userConfig` option a setting.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::ecosystem::{EcosystemError, Provisioned};
@@ -161,9 +159,16 @@ pub fn provision(
     };
     let name = package_name(&catalog, reference)?;
     let dir = stage.join("package");
-    let (revision, published) = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
-    let version = plugin_version(entry, published, &dir, &label)?;
-    write_package(&name, &version, entry, &dir, &label)?;
+    let fetched = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
+    let revision = fetched.revision;
+    let version = plugin_version(entry.version.clone(), fetched.published, &dir, &label)?;
+    let facts = super::carry::PackageFacts {
+        name: &name,
+        version: &version,
+        description: entry.description.clone(),
+        label: &label,
+    };
+    let warnings = super::carry::write_package(&facts, &dir, &fetched.skipped_links)?;
     Ok(Imported {
         provisioned: Provisioned {
             dir,
@@ -171,7 +176,7 @@ pub fn provision(
             exact: format!("plugin:{label}"),
             integrity: vec![revision.clone()],
             origin: None,
-            warnings: Vec::new(),
+            warnings,
         },
         origin: PluginOrigin {
             reference: label.clone(),
@@ -182,8 +187,62 @@ pub fn provision(
     })
 }
 
-/// Put the plugin's files in `dir`; returns the revision the receipt records, and the
-/// version its source published it as (npm's), when it has one.
+/// Whether `dir` is a Claude Code plugin rather than an agx package: it has
+/// `.claude-plugin/plugin.json` (a link counts: importing it says why it is refused) and no
+/// `agx.toml`.
+pub fn is_plugin_folder(dir: &Path) -> bool {
+    marketplace_files::exists(&dir.join(marketplace::MANIFEST_FILE))
+        && !marketplace_files::exists(&dir.join("agx.toml"))
+}
+
+/// `agx install ./plugin`: the plugin folder `folder` copied into `into` (to be created) and
+/// written as an agx package, as a marketplace's plugin is. It is named by its manifest's
+/// `name` (else the folder's) in kebab-case, without a publisher, as a folder of skills is.
+/// Returns the warnings for the user.
+pub fn import_folder(folder: &Path, into: &Path) -> Result<Vec<String>, EcosystemError> {
+    let label = folder.display().to_string();
+    let bad = |detail: String, hint: &str| EcosystemError::Bundle {
+        bundle: label.clone(),
+        detail,
+        hint: hint.to_string(),
+    };
+    let skipped_links = marketplace_files::copy_plugin_tree(folder, into)
+        .map_err(|e| bad(e.to_string(), COPY_HINT))?;
+    let manifest = marketplace::read_manifest(into)
+        .map_err(|e| bad(e.to_string(), "fix the plugin's .claude-plugin/plugin.json"))?
+        .unwrap_or_default();
+    let folder_name = std::path::absolute(folder)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let plugin = manifest.name.clone().unwrap_or(folder_name);
+    let name = PackageName::parse(&super::names::kebab(&plugin)).map_err(|e| {
+        bad(
+            format!("no agx package name can be made of `{plugin}`: {e}"),
+            "give the plugin a `name` in .claude-plugin/plugin.json",
+        )
+    })?;
+    let version = plugin_version(None, None, into, &label)?;
+    let facts = super::carry::PackageFacts {
+        name: &name,
+        version: &version,
+        description: None,
+        label: &label,
+    };
+    super::carry::write_package(&facts, into, &skipped_links)
+}
+
+/// A plugin's files as fetched.
+struct Fetched {
+    /// What the receipt records (see [`PluginOrigin::revision`]).
+    revision: String,
+    /// The version its source published it as (npm's), when it has one.
+    published: Option<String>,
+    /// The symbolic links the copy left out (see [`marketplace_files::copy_plugin_tree`]).
+    skipped_links: Vec<String>,
+}
+
+/// Put the plugin's files in `dir`.
 fn fetch(
     marketplace: &Marketplace,
     catalog: &MarketplaceJson,
@@ -191,14 +250,16 @@ fn fetch(
     stage: &Path,
     dir: &Path,
     label: &str,
-) -> Result<(String, Option<String>), EcosystemError> {
+) -> Result<Fetched, EcosystemError> {
     let bad = |detail: String, hint: &str| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail,
         hint: hint.to_string(),
     };
-    let copy = |from: &Path, to: &Path| {
-        marketplace_files::copy_tree(from, to).map_err(|e| bad(e.to_string(), COPY_HINT))
+    let fetched = |revision: String| Fetched {
+        revision,
+        published: None,
+        skipped_links: Vec::new(),
     };
     match &entry.source {
         PluginLocation::Path(relative) => {
@@ -219,19 +280,23 @@ fn fetch(
                     "fix the plugin's `source` in marketplace.json",
                 ));
             }
-            copy(&folder, dir)?;
-            Ok((format!("sha256:{}", tree_sha256(dir)?), None))
+            let skipped_links = marketplace_files::copy_plugin_tree(&folder, dir)
+                .map_err(|e| bad(e.to_string(), COPY_HINT))?;
+            Ok(Fetched {
+                skipped_links,
+                ..fetched(format!("sha256:{}", tree_sha256(dir)?))
+            })
         }
         PluginLocation::Remote(RemoteLocation::Archive { url, sha256 }) => {
-            archive_fetch(marketplace, url, sha256, stage, dir, label).map(|r| (r, None))
+            archive_fetch(marketplace, url, sha256, stage, dir, label).map(fetched)
         }
         PluginLocation::Remote(RemoteLocation::Github { repo, git_ref, sha }) => {
             let url = format!("https://github.com/{repo}.git");
-            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
+            git_fetch(&url, None, git_ref, sha, stage, dir, label)
         }
         PluginLocation::Remote(RemoteLocation::Url { url, git_ref, sha }) => {
             let url = git_url(marketplace, url);
-            git_fetch(&url, None, git_ref, sha, stage, dir, label).map(|revision| (revision, None))
+            git_fetch(&url, None, git_ref, sha, stage, dir, label)
         }
         PluginLocation::Remote(RemoteLocation::GitSubdir {
             url,
@@ -241,7 +306,6 @@ fn fetch(
         }) => {
             let url = git_url(marketplace, url);
             git_fetch(&url, Some(path), git_ref, sha, stage, dir, label)
-                .map(|revision| (revision, None))
         }
         PluginLocation::Remote(RemoteLocation::Npm {
             package,
@@ -255,7 +319,10 @@ fn fetch(
             dir,
             label,
         )
-        .map(|(revision, version)| (revision, Some(version))),
+        .map(|(revision, version)| Fetched {
+            published: Some(version),
+            ..fetched(revision)
+        }),
     }
 }
 
@@ -308,7 +375,7 @@ fn npm_fetch(
 }
 
 /// What the error says of a plugin folder agx does not copy.
-const COPY_HINT: &str = "a plugin holds regular files and folders only (no symbolic link, FIFO or device), of at most 512 MiB in all";
+const COPY_HINT: &str = "a plugin holds regular files and folders (a symbolic link is left out; no FIFO or device), of at most 512 MiB in all";
 
 /// The formats an `archive` source may be in, told by their first bytes (a URL or file name
 /// says nothing reliable).
@@ -465,7 +532,7 @@ fn git_url(marketplace: &Marketplace, url: &str) -> String {
 }
 
 /// Clone `url` with the system `git`, check out `sha` (or `git_ref`, or the default
-/// branch), and copy the tree (or its `subdir`) into `dir`. Returns `git:<commit>`.
+/// branch), and copy the tree (or its `subdir`) into `dir`; the revision is `git:<commit>`.
 fn git_fetch(
     url: &str,
     subdir: Option<&String>,
@@ -474,7 +541,7 @@ fn git_fetch(
     stage: &Path,
     dir: &Path,
     label: &str,
-) -> Result<String, EcosystemError> {
+) -> Result<Fetched, EcosystemError> {
     let Some(git) = agx_core::paths::find_on_path(git_program()) else {
         return Err(EcosystemError::MissingRuntime {
             what: "git",
@@ -554,12 +621,17 @@ fn git_fetch(
         }
         None => checkout.clone(),
     };
-    marketplace_files::copy_tree(&from, dir).map_err(|e| EcosystemError::Bundle {
-        bundle: label.to_string(),
-        detail: e.to_string(),
-        hint: COPY_HINT.into(),
-    })?;
-    Ok(format!("git:{commit}"))
+    let skipped_links =
+        marketplace_files::copy_plugin_tree(&from, dir).map_err(|e| EcosystemError::Bundle {
+            bundle: label.to_string(),
+            detail: e.to_string(),
+            hint: COPY_HINT.into(),
+        })?;
+    Ok(Fetched {
+        revision: format!("git:{commit}"),
+        published: None,
+        skipped_links,
+    })
 }
 
 #[cfg(unix)]
@@ -599,11 +671,11 @@ fn tree_sha256(dir: &Path) -> Result<String, EcosystemError> {
     Ok(hex::encode(hasher.finalize()))
 }
 
-/// The plugin's version (its manifest's, else the one its source published, else its
-/// catalog entry's) as semver; `0.0.0` when it has none, as Claude Code then tracks it by
+/// The plugin's version (its manifest's, else the one its source published, else the one
+/// its catalog entry lists) as semver; `0.0.0` when it has none, as Claude Code then tracks it by
 /// commit alone.
 fn plugin_version(
-    entry: &PluginEntry,
+    listed: Option<String>,
     published: Option<String>,
     dir: &Path,
     label: &str,
@@ -613,10 +685,7 @@ fn plugin_version(
         detail: e.to_string(),
         hint: "fix the plugin's .claude-plugin/plugin.json".into(),
     })?;
-    let text = manifest
-        .and_then(|m| m.version)
-        .or(published)
-        .or_else(|| entry.version.clone());
+    let text = manifest.and_then(|m| m.version).or(published).or(listed);
     match text {
         None => Ok(semver::Version::new(0, 0, 0)),
         Some(text) => semver::Version::parse(text.trim_start_matches('v')).map_err(|_| {
@@ -628,214 +697,10 @@ fn plugin_version(
     }
 }
 
-/// A string as it is; a number or boolean as JSON writes it (`"args": ["--port", 8080]`).
-fn json_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${user_config.KEY}` in agx's words.
-fn translate(text: &str) -> String {
-    text.replace("${CLAUDE_PLUGIN_ROOT}", "${package.dir}")
-        .replace("${CLAUDE_PLUGIN_DATA}", "${package.data}")
-        .replace("${user_config.", "${settings.")
-}
-
-/// Write `agx.toml`, one server definition per MCP server and `.agxignore` into `dir`.
-fn write_package(
-    name: &PackageName,
-    version: &semver::Version,
-    entry: &PluginEntry,
-    dir: &Path,
-    label: &str,
-) -> Result<(), EcosystemError> {
-    let bad = |detail: String| EcosystemError::Bundle {
-        bundle: label.to_string(),
-        detail,
-        hint: "fix the plugin's files, or install it with Claude Code".into(),
-    };
-    let manifest_doc = marketplace::read_manifest_json(dir)
-        .map_err(|e| bad(e.to_string()))?
-        .unwrap_or(Value::Null);
-    let manifest = marketplace::read_manifest(dir)
-        .map_err(|e| bad(e.to_string()))?
-        .unwrap_or_default();
-    let servers =
-        marketplace::plugin_servers(dir, &manifest.components).map_err(|e| bad(e.to_string()))?;
-    // Skills named by the manifest outside `skills/` are copied there, where agx reads them.
-    let mut skill_names = Vec::new();
-    for (skill, folder) in
-        marketplace::plugin_skills(dir, &manifest.components).map_err(|e| bad(e.to_string()))?
-    {
-        let wanted = dir.join("skills").join(&skill);
-        if folder != wanted {
-            marketplace_files::copy_tree(&folder, &wanted).map_err(|e| bad(e.to_string()))?;
-        }
-        skill_names.push(skill);
-    }
-    let description = manifest
-        .description
-        .clone()
-        .or_else(|| entry.description.clone())
-        .unwrap_or_else(|| format!("{label} (a Claude Code plugin)"));
-
-    let mut package = toml::Table::new();
-    package.insert("name".into(), name.to_string().into());
-    package.insert("version".into(), version.to_string().into());
-    package.insert("description".into(), description.into());
-    for key in ["license", "homepage"] {
-        if let Some(value) = manifest_doc.get(key).and_then(Value::as_str) {
-            package.insert(key.into(), value.into());
-        }
-    }
-    let mut extension = toml::Table::new();
-    let mut server_names = Vec::new();
-    let server_dir = dir.join("agx").join("servers");
-    for (server, def) in &servers {
-        let item = crate::ecosystem::server_name_from(label, server)?;
-        let mut table = toml::Table::new();
-        table.insert("name".into(), item.as_str().into());
-        if let Some(command) = def.get("command").and_then(Value::as_str) {
-            let mut line = vec![translate(command)];
-            for arg in def
-                .get("args")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                line.push(translate(arg.as_str().unwrap_or_default()));
-            }
-            table.insert("command".into(), line.into());
-            let env: BTreeMap<String, String> = def
-                .get("env")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
-                .collect();
-            if !env.is_empty() {
-                table.insert("env".into(), toml::Value::try_from(env).expect("strings"));
-            }
-            if let Some(cwd) = def.get("cwd").and_then(Value::as_str) {
-                let cwd = cwd
-                    .trim_start_matches("${CLAUDE_PLUGIN_ROOT}")
-                    .trim_start_matches('/');
-                if !cwd.is_empty() {
-                    table.insert("cwd".into(), cwd.into());
-                }
-            }
-        } else if let Some(url) = def.get("url").and_then(Value::as_str) {
-            table.insert("url".into(), translate(url).into());
-            let headers: BTreeMap<String, String> = def
-                .get("headers")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| (k.clone(), translate(&json_text(v))))
-                .collect();
-            if !headers.is_empty() {
-                table.insert(
-                    "headers".into(),
-                    toml::Value::try_from(headers).expect("strings"),
-                );
-            }
-        } else {
-            return Err(bad(format!(
-                "its MCP server `{server}` has neither `command` nor `url`"
-            )));
-        }
-        fs_err::create_dir_all(&server_dir)?;
-        fs_err::write(
-            server_dir.join(format!("{}.toml", item.as_str())),
-            toml::to_string(&table).expect("a table"),
-        )?;
-        server_names.push(item.as_str().to_string());
-    }
-    if !server_names.is_empty() {
-        extension.insert("servers".into(), server_names.into());
-    }
-    if !skill_names.is_empty() {
-        extension.insert("skills".into(), skill_names.into());
-    }
-    let settings = user_config_settings(&manifest_doc);
-    if !settings.is_empty() {
-        extension.insert("settings".into(), settings.into());
-    }
-    let mut doc = toml::Table::new();
-    doc.insert("package".into(), package.into());
-    doc.insert("extension".into(), extension.into());
-    fs_err::write(
-        dir.join("agx.toml"),
-        toml::to_string(&doc).expect("a table"),
-    )?;
-    // The plugin's own files (hooks, agents, commands, its manifest) are not agx package
-    // files: validation must not judge them.
-    let mut ignore = String::new();
-    for folder in [
-        "/.claude-plugin/",
-        "/hooks/",
-        "/agents/",
-        "/commands/",
-        "/output-styles/",
-        "/.mcp.json",
-        "/.lsp.json",
-    ] {
-        ignore.push_str(folder);
-        ignore.push('\n');
-    }
-    fs_err::write(dir.join(".agxignore"), ignore)?;
-    Ok(())
-}
-
-/// `userConfig` options as `[extension.settings]`: `sensitive` → `secret`, `required`,
-/// `default`, `title`/`description` → `description`, and the type (`number`, `boolean`, else
-/// `string`).
-fn user_config_settings(manifest: &Value) -> toml::Table {
-    let mut settings = toml::Table::new();
-    let Some(options) = manifest.get("userConfig").and_then(Value::as_object) else {
-        return settings;
-    };
-    for (key, option) in options {
-        let mut setting = toml::Table::new();
-        let text = |field: &str| option.get(field).and_then(Value::as_str);
-        let description = match (text("title"), text("description")) {
-            (Some(title), Some(description)) => Some(format!("{title}: {description}")),
-            (a, b) => a.or(b).map(str::to_string),
-        };
-        if let Some(description) = description {
-            setting.insert("description".into(), description.into());
-        }
-        let kind = match text("type") {
-            Some("number") => "number",
-            Some("boolean") => "boolean",
-            _ => "string",
-        };
-        setting.insert("type".into(), kind.into());
-        if option.get("sensitive").and_then(Value::as_bool) == Some(true) {
-            setting.insert("secret".into(), true.into());
-        }
-        if option.get("required").and_then(Value::as_bool) == Some(true) {
-            setting.insert("required".into(), true.into());
-        }
-        match option.get("default") {
-            Some(Value::String(s)) => {
-                setting.insert("default".into(), s.clone().into());
-            }
-            Some(other @ (Value::Number(_) | Value::Bool(_))) => {
-                setting.insert("default".into(), other.to_string().into());
-            }
-            _ => {}
-        }
-        settings.insert(key.clone(), setting.into());
-    }
-    settings
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn lock_sources_name_the_plugin_and_its_marketplace() {
@@ -950,32 +815,5 @@ mod tests {
             resolve(&market, "https://example.com/x.zip"),
             Ok(Resolved::Url(_))
         ));
-    }
-
-    #[test]
-    fn numbers_in_args_are_kept() {
-        assert_eq!(json_text(&serde_json::json!(8080)), "8080");
-        assert_eq!(json_text(&serde_json::json!("x")), "x");
-    }
-
-    #[test]
-    fn placeholders_are_translated() {
-        assert_eq!(
-            translate("${CLAUDE_PLUGIN_ROOT}/s.py --data=${CLAUDE_PLUGIN_DATA} ${user_config.k}"),
-            "${package.dir}/s.py --data=${package.data} ${settings.k}"
-        );
-    }
-
-    #[test]
-    fn user_config_becomes_settings() {
-        let manifest = serde_json::json!({"userConfig": {
-            "api_key": {"type": "string", "title": "Key", "description": "The key", "sensitive": true, "required": true},
-            "days": {"type": "number", "default": 3}
-        }});
-        let settings = user_config_settings(&manifest);
-        assert_eq!(
-            settings.to_string(),
-            "[api_key]\ndescription = \"Key: The key\"\nrequired = true\nsecret = true\ntype = \"string\"\n\n[days]\ndefault = \"3\"\ntype = \"number\"\n"
-        );
     }
 }

@@ -5,10 +5,12 @@
 //! secret: agx finds the pinned version in its store when the client starts the entry.
 
 pub mod agent_plugin;
+mod carry;
 pub mod claude;
 
 pub mod gemini;
 pub mod import;
+mod lenient_skill;
 pub mod model;
 pub mod names;
 

@@ -7,15 +7,32 @@ use agx_core::name::PackageName;
 /// The longest plugin name the Agent Plugins specification allows (§5.5).
 pub const MAX_NAME_LEN: usize = 64;
 
+/// Words a plugin's name may not start with: Claude Code reserves them for Anthropic's own
+/// plugins (`claude plugin validate` refuses `claude-…`).
+const RESERVED_PREFIXES: [&str; 2] = ["claude", "anthropic"];
+
 /// The plugin name of a package: its publisher and name joined by `-`, lowercase, every
 /// other character written as `-` and runs of `-` collapsed (`acme/weather` →
-/// `acme-weather`, `io.github.user/x` → `io-github-user-x`).
+/// `acme-weather`, `io.github.user/x` → `io-github-user-x`). When that starts with a
+/// reserved word (a plugin imported from a marketplace added as `claude-plugins-official`),
+/// the package's own name (`playwright`), else that name after `agx-`.
 pub fn plugin_name(package: &PackageName) -> String {
     let full = match package.publisher() {
-        Some(publisher) => format!("{publisher}-{}", package.name()),
-        None => package.name().to_string(),
+        Some(publisher) => kebab(&format!("{publisher}-{}", package.name())),
+        None => kebab(package.name()),
     };
-    kebab(&full)
+    let own = kebab(package.name());
+    if !is_reserved(&full) {
+        full
+    } else if !is_reserved(&own) {
+        own
+    } else {
+        kebab(&format!("agx-{own}"))
+    }
+}
+
+fn is_reserved(name: &str) -> bool {
+    RESERVED_PREFIXES.iter().any(|word| name.starts_with(word))
 }
 
 /// `text` in kebab-case within [`MAX_NAME_LEN`]: ASCII lowercase letters and digits, single
@@ -89,6 +106,20 @@ impl Author {
     }
 }
 
+impl std::fmt::Display for Author {
+    /// The `authors` entry form: `Name <email> (url)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.name)?;
+        if let Some(email) = &self.email {
+            write!(f, " <{email}>")?;
+        }
+        if let Some(url) = &self.url {
+            write!(f, " ({url})")?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +130,10 @@ mod tests {
         assert_eq!(name("acme/weather"), "acme-weather");
         assert_eq!(name("notes"), "notes");
         assert_eq!(name("io.github.user/my_server"), "io-github-user-my-server");
+        // Claude Code's reserved words never start a plugin's name.
+        assert_eq!(name("claude-plugins-official/playwright"), "playwright");
+        assert_eq!(name("anthropic/claude-md"), "agx-claude-md");
+        assert_eq!(name("acme/claude-md"), "acme-claude-md");
         for n in ["acme-weather", "notes", "io-github-user-my-server"] {
             assert!(is_valid_plugin_name(n), "{n}");
         }
@@ -137,6 +172,8 @@ mod tests {
                 url: Some("https://ada.example".into()),
             }
         );
+        let full = "Ada Lovelace <ada@example.com> (https://ada.example)";
+        assert_eq!(Author::parse(full).to_string(), full);
         assert_eq!(
             Author::parse("Acme").to_json(),
             serde_json::json!({"name": "Acme"})

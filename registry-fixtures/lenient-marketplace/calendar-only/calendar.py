@@ -1,0 +1,2 @@
+import sys
+print("calendar", sys.argv[1:])
