@@ -6,6 +6,9 @@
 2. For every fixture skill the reference validator refuses, `agx validate --format json` of
    its package reports a finding (error or warning) in that SKILL.md that names the same
    field: agx reports at least what the reference validator reports.
+3. On the skills of registry-fixtures/skills-agreement (valid and invalid ones, shaped like
+   real skills), `agx validate DIR` and `agentskills validate DIR` give the same verdict,
+   except on the skills its differences.toml lists, which must still differ as it says.
 Usage: skills_ref_check.py AGX AGENTSKILLS REPO_ROOT
 """
 import json
@@ -15,6 +18,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 AGX, AGENTSKILLS, ROOT = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 FIXTURES = ROOT / "registry-fixtures"
@@ -85,6 +89,26 @@ for folder in sorted((FIXTURES / "invalid").glob("*/skills/*/")):
             print(f"ok   {name}: `{error}` -> {found[0]['code']} {found[0]['message']}")
         else:
             failures.append(f"{name}: the reference validator says `{error}`; agx reports nothing like it in {skill_md}: {findings}")
+
+# 3. The same verdicts, but where agx documents why not.
+AGREEMENT = FIXTURES / "skills-agreement"
+differences = tomllib.loads((AGREEMENT / "differences.toml").read_text())
+with tempfile.TemporaryDirectory() as home:
+    env = dict(os.environ, HOME=home, AGX_HOME=f"{home}/agx", AGX_NO_PROGRESS="1", AGX_OFFICIAL_REGISTRY="off")
+    for folder in sorted(p for p in AGREEMENT.iterdir() if p.is_dir()):
+        reference_ok, errors = reference(folder)
+        agx_ok = subprocess.run([AGX, "validate", str(folder)], env=env, capture_output=True).returncode == 0
+        verdict = lambda ok: "accepts" if ok else "refuses"
+        listed = differences.pop(folder.name, None)
+        if listed is None and agx_ok != reference_ok:
+            failures.append(f"skills-agreement/{folder.name}: agx {verdict(agx_ok)} it, the reference validator {verdict(reference_ok)} it ({errors}); make them agree or list it in differences.toml with why")
+        elif listed is not None and (agx_ok == reference_ok or verdict(agx_ok) != listed["agx"]):
+            failures.append(f"skills-agreement/{folder.name}: differences.toml says agx {listed['agx']} it where the reference validator does not, but agx {verdict(agx_ok)} it and the reference validator {verdict(reference_ok)} it")
+        else:
+            note = f" (on purpose: {listed['why']})" if listed else ""
+            print(f"ok   skills-agreement/{folder.name}: agx {verdict(agx_ok)}, the reference validator {verdict(reference_ok)}{note}")
+for name in differences:
+    failures.append(f"differences.toml lists {name}, which is no folder of skills-agreement")
 
 for failure in failures:
     print(f"FAIL {failure}", file=sys.stderr)
