@@ -294,3 +294,41 @@ fn an_import_from_anthropics_marketplace_exports_under_a_name_claude_code_accept
         serde_json::json!({"name": "Jesse Vincent", "email": "jesse@example.com"})
     );
 }
+
+/// A plugin's skill that runs `${CLAUDE_PLUGIN_ROOT}/scripts/…` lost its scripts when
+/// `install-skill` copied it out alone: it now carries them, named through its own folder.
+#[test]
+fn a_skill_copied_out_of_its_plugin_keeps_the_plugin_files_it_names() {
+    let home = TestHome::new();
+    let plugin = home.home().join("src/fp-check");
+    crate::support::write_files(
+        &plugin,
+        &[
+            (
+                ".claude-plugin/plugin.json",
+                r#"{"name": "fp-check", "version": "1.0.0", "description": "Checks findings"}"#,
+            ),
+            (
+                "skills/fp-check/SKILL.md",
+                "---\nname: fp-check\ndescription: Checks a finding.\n---\nRun `bash ${CLAUDE_PLUGIN_ROOT}/scripts/check.sh FILE`.\n",
+            ),
+            ("scripts/check.sh", "echo checked\n"),
+        ],
+    );
+    let stderr = succeeds(home.agx().arg("install").arg(&plugin));
+    assert!(stderr.contains("carries `scripts/check.sh`"), "{stderr}");
+    succeeds(
+        home.agx()
+            .args(["install-skill", "claude-code", "fp-check/fp-check"]),
+    );
+    let copy = home.home().join(".claude/skills/fp-check");
+    assert_eq!(
+        std::fs::read_to_string(copy.join("plugin-root/scripts/check.sh")).unwrap(),
+        "echo checked\n"
+    );
+    let skill_md = std::fs::read_to_string(copy.join("SKILL.md")).unwrap();
+    assert!(
+        skill_md.contains("bash ${CLAUDE_SKILL_DIR}/plugin-root/scripts/check.sh FILE"),
+        "{skill_md}"
+    );
+}

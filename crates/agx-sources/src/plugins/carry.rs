@@ -474,16 +474,19 @@ fn skills(
                 })?;
             }
         }
-        match checked_skill(dir, &name) {
-            SkillCheck::Valid => {}
-            SkillCheck::Adapted(changes) => {
-                adapted.push((format!("`{name}` ({origin}/SKILL.md)"), changes))
-            }
+        let mut changes = match checked_skill(dir, &name) {
+            SkillCheck::Valid => Vec::new(),
+            SkillCheck::Adapted(changes) => changes,
             SkillCheck::Refused(reason) => {
                 agx_core::fsutil::remove_tree(&wanted)?;
                 not_carried.push(not(reason));
                 continue;
             }
+        };
+        // Copied out alone by `install-skill`, it must hold what it names of its plugin.
+        changes.extend(super::plugin_root::carry(dir, &wanted)?);
+        if !changes.is_empty() {
+            adapted.push((format!("`{name}` ({origin}/SKILL.md)"), changes));
         }
         carried.push(Skill { name, origin });
     }

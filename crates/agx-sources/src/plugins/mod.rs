@@ -13,6 +13,7 @@ pub mod import;
 mod lenient_skill;
 pub mod model;
 pub mod names;
+mod plugin_root;
 
 pub use model::{BundleFile, PluginSource};
 
