@@ -320,6 +320,13 @@ fn unknown_names_and_versions_are_refused_and_leave_nothing() {
         &["install", "pypi:mcp-server-time==1999.1.1"],
         "`mcp-server-time` has no version `1999.1.1`",
     );
+    // A pinned version of a name pip lists nothing for: the version is named, not only
+    // wheels.
+    assert_refused(
+        &home,
+        &["install", "pypi:no-such-server-for-agx-tests-xyz==1.0.0"],
+        "PyPI has no `no-such-server-for-agx-tests-xyz` version `1.0.0`",
+    );
 }
 
 #[test]

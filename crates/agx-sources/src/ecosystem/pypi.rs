@@ -62,15 +62,20 @@ pub(super) fn provision(
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         if stderr.contains("No matching distribution found") {
+            let wheels = if options.allow_sdist {
+                ""
+            } else {
+                " with wheels (agx installs wheels only unless --allow-sdist)"
+            };
             let detail = if stderr.contains("(from versions: none)") {
-                format!(
-                    "PyPI has no package `{name}`{}",
-                    if options.allow_sdist {
-                        ""
-                    } else {
-                        " with wheels (agx installs wheels only unless --allow-sdist)"
-                    }
-                )
+                // pip lists no version: the name, or the pinned version, may not exist at
+                // all; or only source archives may.
+                match spec.version.as_deref() {
+                    Some(version) => format!(
+                        "PyPI has no `{name}` version `{version}`{wheels}: check the name and the version (`pip index versions {name}` lists them)"
+                    ),
+                    None => format!("PyPI has no package `{name}`{wheels}"),
+                }
             } else {
                 format!(
                     "`{name}` has no version `{}`",
