@@ -347,7 +347,12 @@ fn test_documents_validate_against_the_published_schema() {
         .remove("transport");
     let mut bad_name = document("time");
     bad_name["name"] = "no-slash".into();
-    for bad in [latest, no_transport, bad_name] {
+    let mut no_version = document("time");
+    no_version["packages"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("version");
+    for bad in [latest, no_transport, bad_name, no_version] {
         assert!(!validator.is_valid(&bad), "{bad}");
     }
 }

@@ -53,9 +53,9 @@ pub struct Package {
     pub registry_base_url: Option<String>,
     /// A package name, an image reference or a download URL.
     pub identifier: String,
-    /// Optional in the schema, and left out by images that carry their tag in the
-    /// identifier and by bundles (whose URL names the file); npm and PyPI packages need
-    /// one to be installed (`entry_package` says so).
+    /// Required by the schema (since its 2025-12-11 version; earlier examples left it out of
+    /// images and bundles); optional here so its absence is reported by
+    /// [`ServerJson::check`] with the package it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -210,6 +210,14 @@ pub enum ServerJsonError {
         reason: &'static str,
     },
     #[error(
+        "{location}: packages[{index}] ({identifier}) has no version; the server.json schema requires one: add \"version\": \"1.0.2\" (the package's exact version)"
+    )]
+    MissingVersion {
+        location: String,
+        index: usize,
+        identifier: String,
+    },
+    #[error(
         "{location}: packages[{index}] ({identifier}) has no transport; add \"transport\": {{\"type\": \"stdio\"}} or an HTTP transport with its url"
     )]
     MissingTransport {
@@ -284,14 +292,19 @@ impl ServerJson {
             reason,
         })?;
         for (index, package) in self.packages.iter().enumerate() {
-            if let Some(version) = &package.version {
-                check_version(version).map_err(|reason| ServerJsonError::Version {
-                    location: location.clone(),
-                    field: format!("packages[{index}].version"),
-                    version: version.clone(),
-                    reason,
-                })?;
-            }
+            let Some(version) = &package.version else {
+                return Err(ServerJsonError::MissingVersion {
+                    location,
+                    index,
+                    identifier: package.identifier.clone(),
+                });
+            };
+            check_version(version).map_err(|reason| ServerJsonError::Version {
+                location: location.clone(),
+                field: format!("packages[{index}].version"),
+                version: version.clone(),
+                reason,
+            })?;
             if package.transport.is_none() {
                 return Err(ServerJsonError::MissingTransport {
                     location,
@@ -579,6 +592,12 @@ mod tests {
                 "{range}: {err}"
             );
         }
+        // The schema requires a package's version (an example of its docs left it out).
+        let err = with("packages.0.version", serde_json::Value::Null).unwrap_err();
+        assert!(
+            matches!(&err, ServerJsonError::MissingVersion { index: 0, identifier, .. } if identifier == "@user/weather"),
+            "{err}"
+        );
         let err = with("packages.0.transport", serde_json::Value::Null).unwrap_err();
         assert!(
             matches!(&err, ServerJsonError::MissingTransport { index: 0, identifier, .. } if identifier == "@user/weather"),
@@ -594,25 +613,21 @@ mod tests {
     }
 
     #[test]
-    fn images_and_bundles_may_leave_out_their_version() {
-        // As the official examples write them: the tag in the identifier, the bundle's URL.
+    fn images_and_bundles_need_their_version_too() {
+        // As older examples of the registry's docs wrote them (the tag in the identifier,
+        // the bundle's URL): the schema requires `version`, and the registry refuses them.
         let doc = r#"{"name": "io.github.user/weather", "description": "d", "version": "1.0.0",
           "packages": [
-            {"registryType": "oci", "identifier": "docker.io/user/weather:1.0.0",
-             "transport": {"type": "stdio"}},
             {"registryType": "mcpb", "identifier": "https://example.com/weather.mcpb",
              "fileSha256": "fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce",
-             "transport": {"type": "stdio"}},
-            {"registryType": "npm", "identifier": "@user/weather", "version": "1.0.0",
              "transport": {"type": "stdio"}}
           ]}"#;
-        let server = ServerJson::parse(doc.as_bytes(), "x").unwrap();
-        let versions: Vec<Option<&str>> = server
-            .packages
-            .iter()
-            .map(|p| p.version.as_deref())
-            .collect();
-        assert_eq!(versions, [None, None, Some("1.0.0")]);
+        let err = ServerJson::parse(doc.as_bytes(), "x").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("packages[0] (https://example.com/weather.mcpb) has no version"),
+            "{err}"
+        );
     }
 
     #[test]
