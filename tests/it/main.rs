@@ -45,6 +45,8 @@ mod registry;
 mod resources;
 mod runtime_hardening;
 mod sandbox;
+#[cfg(target_os = "linux")]
+mod sandbox_escapes;
 mod serve;
 mod server_args;
 mod settings;

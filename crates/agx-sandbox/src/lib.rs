@@ -5,6 +5,8 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
+#[cfg(unix)]
+mod beneath;
 mod env;
 pub mod growth;
 #[cfg(unix)]
@@ -43,6 +45,8 @@ pub fn resolve_for(
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod seccomp;
 
 /// The variable that turns the sandbox off (`off`); `agx serve --no-sandbox` sets it.
 pub const OFF_ENV: &str = "AGX_SANDBOX";
@@ -59,7 +63,9 @@ pub fn machine_summary() -> String {
     {
         match linux::kernel_abi() {
             Some(abi) if abi >= 4 => format!(
-                "Landlock ABI {abi}: files confined; network confined (TCP; \"loopback\" and host lists through agx's proxy)"
+                "Landlock ABI {abi}: files confined; network confined (TCP; \"loopback\" and host lists through agx's proxy; {} but under network \"any\"){}; capabilities dropped",
+                seccomp::enforced(),
+                if abi >= 6 { "; signals and abstract sockets scoped" } else { "" }
             ),
             Some(abi) => format!(
                 "Landlock ABI {abi}: files confined; network not confined (needs ABI 4, Linux 6.7)"
@@ -102,8 +108,13 @@ pub fn enforcement(resolved: &Resolved) -> String {
         if !std::path::Path::new(seatbelt::SANDBOX_EXEC).exists() {
             return machine_summary();
         }
+        let sockets = if resolved.network == Network::Any {
+            ""
+        } else {
+            "; Unix sockets denied"
+        };
         format!(
-            "Seatbelt (sandbox-exec): files confined; network {}",
+            "Seatbelt (sandbox-exec): files confined; network {}{sockets}",
             resolved.network
         )
     }
@@ -125,8 +136,9 @@ pub fn launch_line(
     if let Some(resolved) = sandbox.filter(|_| enabled())
         && std::path::Path::new(seatbelt::SANDBOX_EXEC).exists()
     {
-        let mut extra: Vec<_> = installations::of_program(program).into_iter().collect();
-        extra.extend(installations::on_path());
+        let cx = installations::Context::of(resolved);
+        let mut extra = installations::of_program(&cx, program);
+        extra.extend(installations::on_path(&cx));
         // A proxy that cannot start leaves the program no network; confine_std says why.
         let proxy = proxy_for(resolved).ok().flatten().map(|a| a.port());
         let profile = seatbelt::profile(&seatbelt::real_paths(resolved), &extra, proxy);
@@ -229,8 +241,14 @@ fn hook(
 ) -> std::io::Result<impl FnMut() -> std::io::Result<()> + Send + Sync + 'static> {
     let ruleset = linux::ruleset(resolved, program, proxy.map(|a| a.port()))
         .map_err(std::io::Error::other)?;
+    let filter = if resolved.network == Network::Any {
+        None
+    } else {
+        seccomp::unix_sockets_denied()
+    };
     Ok(linux::pre_exec_hook(
         ruleset,
         resolved.network == Network::None,
+        filter,
     ))
 }

@@ -110,6 +110,11 @@ pub fn profile(resolved: &Resolved, extra_read: &[PathBuf], proxy_port: Option<u
             None => p.push_str("; network: none (agx's proxy is not running)\n"),
         },
     }
+    if resolved.network != Network::Any {
+        // Denied by default already; said last, so that no rule above can grant them
+        // (ssh-agent, docker.sock, the session bus).
+        p.push_str("; no Unix socket but under network \"any\"\n(deny network-outbound (remote unix-socket))\n");
+    }
     p
 }
 
@@ -147,9 +152,16 @@ fn quoted(text: &str) -> String {
     q
 }
 
-/// `resolved` with every path as the kernel sees it (symbolic links followed); a path
-/// that does not exist is left out, as Linux's rules leave it out.
+/// `resolved` with every path as the kernel sees it: links followed, except below a folder
+/// the program may write or the project folder, where a link leaves the path out (see
+/// `beneath.rs`); a path that does not exist is left out, as Linux's rules leave it out.
 pub fn real_paths(resolved: &Resolved) -> Resolved {
+    #[cfg(unix)]
+    let real = {
+        let anchors = super::beneath::Anchors::of(resolved);
+        move |paths: &[PathBuf]| super::beneath::real_paths(paths, &anchors)
+    };
+    #[cfg(not(unix))]
     let real = |paths: &[PathBuf]| -> Vec<PathBuf> {
         paths
             .iter()
@@ -203,16 +215,25 @@ mod tests {
     fn each_network_kind_has_its_rules() {
         let none = profile(&resolved(Network::None), &[], None);
         assert!(!none.contains("(allow network"), "{none}");
+        assert!(
+            none.ends_with("(deny network-outbound (remote unix-socket))\n"),
+            "{none}"
+        );
         assert!(!none.contains("system-socket"), "{none}");
         let any = profile(&resolved(Network::Any), &[], None);
         assert!(any.contains("(allow network* system-socket)"), "{any}");
         assert!(any.contains("DNSConfiguration"), "{any}");
+        assert!(!any.contains("unix-socket"), "{any}");
         let loopback = profile(&resolved(Network::Loopback), &[], None);
         assert!(
             loopback.contains("(remote ip \"localhost:*\")"),
             "{loopback}"
         );
         assert!(!loopback.contains("(allow network*"), "{loopback}");
+        assert!(
+            loopback.ends_with("(deny network-outbound (remote unix-socket))\n"),
+            "{loopback}"
+        );
         let hosts = Network::Hosts(vec!["api.github.com".into()]);
         let proxied = profile(&resolved(hosts.clone()), &[], Some(41234));
         assert!(
@@ -220,6 +241,10 @@ mod tests {
             "{proxied}"
         );
         assert!(!proxied.contains("localhost:*"), "{proxied}");
+        assert!(
+            proxied.ends_with("(deny network-outbound (remote unix-socket))\n"),
+            "{proxied}"
+        );
         let without_proxy = profile(&resolved(hosts), &[], None);
         assert!(!without_proxy.contains("(allow network"), "{without_proxy}");
     }
