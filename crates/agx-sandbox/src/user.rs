@@ -200,7 +200,7 @@ mod tests {
         let server = QualifiedName::parse("acme/files/main").unwrap();
         let (one, two) = (tmp.path().join("a/agx.toml"), tmp.path().join("b/agx.toml"));
         let p = Permissions {
-            write: vec!["{home}".into()],
+            write: vec!["{home}/work".into()],
             ..Default::default()
         };
         assert!(accept_project_permissions(&paths, &one, &server, &p).unwrap());
