@@ -332,3 +332,34 @@ fn a_skill_copied_out_of_its_plugin_keeps_the_plugin_files_it_names() {
         "{skill_md}"
     );
 }
+
+/// A `userConfig` key agx cannot name a setting after failed the whole import ("likely a
+/// bug in agx's import"): the setting is not carried, a server that uses it neither, and
+/// the rest installs.
+#[test]
+fn a_user_config_key_agx_cannot_hold_leaves_out_only_what_uses_it() {
+    let home = TestHome::new();
+    let plugin = home.home().join("src/keys");
+    crate::support::write_files(
+        &plugin,
+        &[
+            (
+                ".claude-plugin/plugin.json",
+                r#"{"name": "keys", "version": "1.0.0", "description": "d",
+                    "userConfig": {"API Key": {"type": "string", "sensitive": true},
+                                   "region": {"type": "string", "default": "eu"}}}"#,
+            ),
+            (
+                ".mcp.json",
+                r#"{"mcpServers": {
+                    "uses-key": {"command": "node", "args": ["s.js"], "env": {"KEY": "${user_config.API Key}"}},
+                    "plain": {"command": "node", "args": ["s.js", "${user_config.region}"]}}}"#,
+            ),
+        ],
+    );
+    let stderr = succeeds(home.agx().arg("install").arg(&plugin));
+    assert!(stderr.contains("setting `API Key`"), "{stderr}");
+    assert!(stderr.contains("server `uses-key`"), "{stderr}");
+    let info = info_of(&home, "keys");
+    assert_eq!(names(&info, "servers"), ["plain"], "{info}");
+}

@@ -22,7 +22,7 @@ use agx_model::skills::rules;
 /// Where the generated server definitions go (the default definition root).
 const SERVERS_FOLDER: &str = "agx/servers";
 
-/// A server or skill of the plugin agx does not carry, and why.
+/// A server, skill or setting of the plugin agx does not carry, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NotCarried {
     /// `server `google calendar``, `skill `notes``.
@@ -125,7 +125,7 @@ pub(crate) fn write_package(
             package.insert(key.into(), value.into());
         }
     }
-    let settings = user_config_settings(&manifest_doc);
+    let settings = user_config_settings(&manifest_doc, &mut not_carried);
     // What validation refuses is left out with the plugin's file named, and the rest checked
     // again: a definition agx generated is never what the user is told to fix.
     loop {
@@ -648,13 +648,35 @@ pub(crate) fn translate(text: &str) -> String {
 
 /// `userConfig` options as `[extension.settings]`: `sensitive` → `secret`, `required`,
 /// `default`, `title`/`description` → `description`, and the type (`number`, `boolean`, else
-/// `string`).
-pub(crate) fn user_config_settings(manifest: &Value) -> toml::Table {
+/// `string`). An option agx cannot hold as a setting (a key that is no setting name, an
+/// option that is not an object) is not carried: a server that uses it is then left out by
+/// validation, and the rest of the plugin installs.
+pub(crate) fn user_config_settings(
+    manifest: &Value,
+    not_carried: &mut Vec<NotCarried>,
+) -> toml::Table {
     let mut settings = toml::Table::new();
     let Some(options) = manifest.get("userConfig").and_then(Value::as_object) else {
         return settings;
     };
     for (key, option) in options {
+        let problem = if !agx_model::settings::declaration::is_valid_key(key) {
+            Some(
+                "it is no name agx can give a setting (ASCII letters, digits and `_`, starting with a letter)",
+            )
+        } else if !option.is_object() {
+            Some("it is not an object")
+        } else {
+            None
+        };
+        if let Some(reason) = problem {
+            not_carried.push(NotCarried {
+                what: format!("setting `{key}`"),
+                place: ".claude-plugin/plugin.json userConfig".into(),
+                reason: reason.into(),
+            });
+            continue;
+        }
         let mut setting = toml::Table::new();
         let text = |field: &str| option.get(field).and_then(Value::as_str);
         let description = match (text("title"), text("description")) {
@@ -831,10 +853,26 @@ mod tests {
             "api_key": {"type": "string", "title": "Key", "description": "The key", "sensitive": true, "required": true},
             "days": {"type": "number", "default": 3}
         }});
-        let settings = user_config_settings(&manifest);
+        let mut not_carried = Vec::new();
+        let settings = user_config_settings(&manifest, &mut not_carried);
         assert_eq!(
             settings.to_string(),
             "[api_key]\ndescription = \"Key: The key\"\nrequired = true\nsecret = true\ntype = \"string\"\n\n[days]\ndefault = \"3\"\ntype = \"number\"\n"
         );
+        assert!(not_carried.is_empty());
+    }
+
+    #[test]
+    fn a_user_config_key_agx_cannot_hold_is_not_carried() {
+        let manifest = serde_json::json!({"userConfig": {
+            "API Key": {"type": "string"},
+            "odd": "not an object",
+            "token": {"type": "string", "sensitive": true}
+        }});
+        let mut not_carried = Vec::new();
+        let settings = user_config_settings(&manifest, &mut not_carried);
+        assert_eq!(settings.keys().collect::<Vec<_>>(), ["token"]);
+        let named: Vec<String> = not_carried.iter().map(|n| n.what.clone()).collect();
+        assert_eq!(named, ["setting `API Key`", "setting `odd`"]);
     }
 }
