@@ -138,19 +138,19 @@ expect "gemini mcp list connects to quotes (setting secret)" "quotes \(from acme
 # CLI, which filters secret-looking variables out of its servers' environment.
 "$AGX" -q registry add-source fixture-market "$ROOT/registry-fixtures/marketplace"
 "$AGX" -q install weather-tools@fixture-market
-printf 'plugins-ci-import-key\n' | "$AGX" -q config set acme-plugins/weather-tools api_key --stdin
-"$AGX" -q install-server gemini acme-plugins/weather-tools/forecast --name weather-tools
+printf 'plugins-ci-import-key\n' | "$AGX" -q config set fixture-market/weather-tools api_key --stdin
+"$AGX" -q install-server gemini fixture-market/weather-tools/forecast --name weather-tools
 out="$(timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
 echo "$out"
 expect "gemini mcp list connects to the imported plugin's server" \
-    "weather-tools: .*agx serve acme-plugins/weather-tools/forecast.*- Connected" "$out"
-"$AGX" -q install-skill codex acme-plugins/weather-tools/umbrella-advice
+    "weather-tools: .*agx serve fixture-market/weather-tools/forecast.*- Connected" "$out"
+"$AGX" -q install-skill codex fixture-market/weather-tools/umbrella-advice
 if [[ -f "$HOME/.agents/skills/umbrella-advice/SKILL.md" ]]; then
     pass "the imported plugin's skill is in ~/.agents/skills"
 else
     fail "the imported plugin's skill is not in ~/.agents/skills"
 fi
-out="$("$AGX" info acme-plugins/weather-tools)"
+out="$("$AGX" info fixture-market/weather-tools)"
 expect "agx info reports the hook as not carried" "^not carried: hooks" "$out"
 if grep -rlF plugins-ci-import-key "$HOME/.gemini"; then
     fail "the imported plugin's secret was written into Gemini CLI's settings"
