@@ -85,6 +85,13 @@ fn nothing_installed(home: &TestHome) -> bool {
 fn a_plugin_with_a_bad_skill_and_server_installs_the_rest_and_names_them() {
     let home = TestHome::new();
     add_source(&home, "kwp", &fixture_marketplace());
+    // Before install, `info` names the skills as the import will.
+    let (ok, listed, stderr) = run(home.agx().args(["info", "productivity@kwp"]));
+    assert!(ok, "{stderr}");
+    assert!(
+        listed.contains("start-here") && !listed.contains("Start Here"),
+        "{listed}"
+    );
     let stderr = succeeds(home.agx().args(["install", "productivity@kwp"]));
 
     // What is left out is named in the plugin's own files, never in files agx generated.

@@ -541,9 +541,10 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
     servers.sort();
     servers.dedup();
     found.servers = servers;
+    // Named as the import will name them.
     found.skills = plugin_skills(dir, &manifest.components)?
         .into_iter()
-        .map(|(name, _)| name)
+        .map(|(name, _)| crate::plugins::names::skill_name(&name))
         .collect();
     for label in uncarried_components(dir, &manifest.components) {
         if !found.not_carried.contains(&label) {

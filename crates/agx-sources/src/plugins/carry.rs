@@ -432,11 +432,7 @@ fn skills(
             place: format!("{origin}/SKILL.md"),
             reason,
         };
-        let name = if rules::is_valid_name(&found_name) {
-            found_name.clone()
-        } else {
-            names::kebab(&found_name)
-        };
+        let name = names::skill_name(&found_name);
         if !rules::is_valid_name(&name) {
             not_carried.push(not(
                 "its folder's name has no letter or digit to name the skill with".into(),

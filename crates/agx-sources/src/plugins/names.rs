@@ -50,6 +50,17 @@ pub fn kebab(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
+/// The name agx gives a plugin's skill found in the folder `found` (its folder's name, or
+/// its SKILL.md's): as it is when it is a valid skill name, else in kebab-case (`Start Here`
+/// is `start-here`). One rule for the listing before install and for the import.
+pub fn skill_name(found: &str) -> String {
+    if agx_model::skills::rules::is_valid_name(found) {
+        found.to_string()
+    } else {
+        kebab(found)
+    }
+}
+
 /// Whether `name` is a valid Agent Plugins name (§5.5): 1 to 64 of `a-z0-9-.`, starting and
 /// ending with a letter or digit, without `--` or `..`.
 pub fn is_valid_plugin_name(name: &str) -> bool {
