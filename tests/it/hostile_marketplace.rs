@@ -41,7 +41,8 @@ fn write_plugin(folder: &Path, version: &str) {
     .unwrap();
 }
 
-fn run(cmd: &mut assert_cmd::Command) -> (bool, String, String) {
+/// (success, stdout, stderr) of a command that may not hang past the deadline.
+pub(crate) fn run(cmd: &mut assert_cmd::Command) -> (bool, String, String) {
     let out = cmd.timeout(DEADLINE).output().unwrap();
     (
         out.status.success(),
@@ -62,7 +63,7 @@ fn fails(cmd: &mut assert_cmd::Command) -> String {
     stderr
 }
 
-fn add_source(home: &TestHome, name: &str, market: &Path) {
+pub(crate) fn add_source(home: &TestHome, name: &str, market: &Path) {
     succeeds(
         home.agx()
             .args(["registry", "add-source", name])

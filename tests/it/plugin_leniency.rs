@@ -5,22 +5,13 @@
 //! a name Claude Code accepts, with its author. The fixture marketplace is
 //! `registry-fixtures/lenient-marketplace/`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::hostile_marketplace::{add_source, run};
 use crate::support::{TestHome, copy_tree, fixtures};
 
 fn fixture_marketplace() -> PathBuf {
     fixtures().join("lenient-marketplace")
-}
-
-/// (success, stdout, stderr)
-fn run(cmd: &mut assert_cmd::Command) -> (bool, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// stderr of a command that must succeed.
@@ -34,14 +25,6 @@ fn fails(cmd: &mut assert_cmd::Command) -> String {
     let (ok, _, stderr) = run(cmd);
     assert!(!ok, "expected a failure: {stderr}");
     stderr
-}
-
-fn add_source(home: &TestHome, name: &str, market: &Path) {
-    succeeds(
-        home.agx()
-            .args(["registry", "add-source", name])
-            .arg(market),
-    );
 }
 
 fn info_of(home: &TestHome, package: &str) -> serde_json::Value {

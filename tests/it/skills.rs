@@ -692,36 +692,54 @@ fn skill_package(root: &std::path::Path, version: &str, body: &str) -> std::path
     dir
 }
 
-#[test]
-fn update_refreshes_every_unedited_copy_and_leaves_an_edited_one() {
-    let home = TestHome::new();
+/// Publish the package folder `dir` into the test's own `registry`.
+fn publish(home: &TestHome, registry: &std::path::Path, dir: std::path::PathBuf) {
+    home.agx()
+        .args(["registry", "add"])
+        .arg(registry)
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+/// `agx` reading the test's own `registry`.
+fn agx_using(home: &TestHome, registry: &std::path::Path) -> assert_cmd::Command {
+    let mut cmd = home.agx();
+    cmd.env("AGX_REGISTRY", registry);
+    cmd
+}
+
+/// A registry of the test's own holding `acme/sk` 1.0.0 (see [`skill_package`]), installed,
+/// with its skill copied into every client (`install-skill all`); returns the registry.
+fn copies_of_a_published_skill(home: &TestHome) -> std::path::PathBuf {
     let registry = home.home().join("registry");
-    let sources = home.home().join("src");
     home.agx()
         .args(["registry", "init"])
         .arg(&registry)
         .args(["--name", "t"])
         .assert()
         .success();
-    let add = |dir: std::path::PathBuf| {
-        home.agx()
-            .args(["registry", "add"])
-            .arg(&registry)
-            .arg(dir)
-            .assert()
-            .success();
-    };
-    add(skill_package(&sources, "1.0.0", "First."));
-    let agx = || {
-        let mut cmd = home.agx();
-        cmd.env("AGX_REGISTRY", &registry);
-        cmd
-    };
+    publish(
+        home,
+        &registry,
+        skill_package(&home.home().join("src"), "1.0.0", "First."),
+    );
+    let agx = || agx_using(home, &registry);
     agx().args(["install", "acme/sk"]).assert().success();
     agx()
         .args(["install-skill", "all", "acme/sk/review"])
         .assert()
         .success();
+    registry
+}
+
+#[test]
+fn update_refreshes_every_unedited_copy_and_leaves_an_edited_one() {
+    let home = TestHome::new();
+    let registry = copies_of_a_published_skill(&home);
+    let add = |dir: std::path::PathBuf| publish(&home, &registry, dir);
+    let sources = home.home().join("src");
+    let agx = || agx_using(&home, &registry);
     let edited = home.home().join(".claude/skills/review/SKILL.md");
     fs_err::write(&edited, "mine").unwrap();
 
@@ -814,33 +832,10 @@ fn a_huge_file_or_a_link_in_a_copys_place_is_reported_without_reading_it() {
 #[test]
 fn update_reports_a_copy_replaced_by_a_file_and_refreshes_the_others() {
     let home = TestHome::new();
-    let registry = home.home().join("registry");
+    let registry = copies_of_a_published_skill(&home);
+    let add = |dir: std::path::PathBuf| publish(&home, &registry, dir);
     let sources = home.home().join("src");
-    home.agx()
-        .args(["registry", "init"])
-        .arg(&registry)
-        .args(["--name", "t"])
-        .assert()
-        .success();
-    let add = |dir: std::path::PathBuf| {
-        home.agx()
-            .args(["registry", "add"])
-            .arg(&registry)
-            .arg(dir)
-            .assert()
-            .success();
-    };
-    add(skill_package(&sources, "1.0.0", "First."));
-    let agx = || {
-        let mut cmd = home.agx();
-        cmd.env("AGX_REGISTRY", &registry);
-        cmd
-    };
-    agx().args(["install", "acme/sk"]).assert().success();
-    agx()
-        .args(["install-skill", "all", "acme/sk/review"])
-        .assert()
-        .success();
+    let agx = || agx_using(&home, &registry);
     // Claude Code's copy (the first one recorded) is now a file.
     let replaced = home.home().join(".claude/skills/review");
     fs_err::remove_dir_all(&replaced).unwrap();

@@ -83,9 +83,12 @@ pub enum Links {
     Refuse,
 }
 
-/// Read an opened file when it is regular and at most `cap` bytes; the type is checked on the
-/// handle, so a file swapped after any earlier look is caught too.
-pub fn read_opened(opened: io::Result<File>, cap: u64) -> Result<Vec<u8>, ReadProblem> {
+/// An opened file with its metadata, when it is a regular file of at most `cap` bytes (the
+/// type checked on the handle).
+fn regular_within(
+    opened: io::Result<File>,
+    cap: u64,
+) -> Result<(File, std::fs::Metadata), ReadProblem> {
     let file = opened.map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => ReadProblem::NotFound,
         _ => ReadProblem::Io(e),
@@ -102,6 +105,13 @@ pub fn read_opened(opened: io::Result<File>, cap: u64) -> Result<Vec<u8>, ReadPr
             cap,
         });
     }
+    Ok((file, meta))
+}
+
+/// Read an opened file when it is regular and at most `cap` bytes; the type is checked on the
+/// handle, so a file swapped after any earlier look is caught too.
+pub fn read_opened(opened: io::Result<File>, cap: u64) -> Result<Vec<u8>, ReadProblem> {
+    let (file, meta) = regular_within(opened, cap)?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // A file that grows while read still stops at the cap.
     file.take(cap + 1)
@@ -120,22 +130,7 @@ pub fn read_opened(opened: io::Result<File>, cap: u64) -> Result<Vec<u8>, ReadPr
 /// streaming (plugin folders can hold large files); returns the bytes copied. The type is
 /// checked on the handle, as [`read_opened`] does, and a partial copy is removed.
 pub fn copy_opened(opened: io::Result<File>, to: &Path, cap: u64) -> Result<u64, ReadProblem> {
-    let file = opened.map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => ReadProblem::NotFound,
-        _ => ReadProblem::Io(e),
-    })?;
-    let meta = file.metadata().map_err(ReadProblem::Io)?;
-    if !meta.is_file() {
-        return Err(ReadProblem::NotRegular {
-            is_dir: meta.is_dir(),
-        });
-    }
-    if meta.len() > cap {
-        return Err(ReadProblem::TooLarge {
-            bytes: meta.len(),
-            cap,
-        });
-    }
+    let (file, _) = regular_within(opened, cap)?;
     let mut out = OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -454,17 +454,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             match purpose {
                 Own::Initialize(index) => {
                     let why = format!("it did not answer `initialize` within {secs} s");
-                    tracing::warn!(
-                        "profile @{}: server `{}`: {why}; the profile serves the others",
-                        self.name,
-                        self.members[index].key
-                    );
-                    // Its input closes: a server that reads it ends.
-                    self.members[index].link = Link::Down(why);
-                    if let Some((_, waiting)) = &mut self.initializing {
-                        waiting.remove(&index);
-                    }
-                    self.finish_initialize().await;
+                    self.not_initialized(index, why).await;
                 }
                 Own::ListPage(index, list) => {
                     tracing::warn!(
@@ -1030,6 +1020,21 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         }
     }
 
+    /// A member that failed or did not answer `initialize`: logged, its input closed (a
+    /// server that reads it ends), and the profile's `initialize` answered without it.
+    async fn not_initialized(&mut self, index: usize, why: String) {
+        tracing::warn!(
+            "profile @{}: server `{}`: {why}; the profile serves the others",
+            self.name,
+            self.members[index].key
+        );
+        self.members[index].link = Link::Down(why);
+        if let Some((_, waiting)) = &mut self.initializing {
+            waiting.remove(&index);
+        }
+        self.finish_initialize().await;
+    }
+
     async fn own_answer(&mut self, purpose: Own, answer: Value) {
         match purpose {
             Own::Ignore => {}
@@ -1056,12 +1061,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
                                 .and_then(Value::as_str)
                                 .unwrap_or("no result")
                         );
-                        tracing::warn!(
-                            "profile @{}: server `{}`: {why}",
-                            self.name,
-                            self.members[index].key
-                        );
-                        self.members[index].link = Link::Down(why);
+                        return self.not_initialized(index, why).await;
                     }
                 }
                 if let Some((_, waiting)) = &mut self.initializing {
