@@ -19,6 +19,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use super::ServeError;
 use super::assemble::{Assembly, WrappedServer};
+use super::lists::List;
 use super::stdio::{BoundedLines, MAX_LINE};
 use agx_model::filter::{Filter, Hidden, Kind};
 use agx_model::manifest::ResourceAddress;
@@ -87,65 +88,6 @@ pub fn apply_to_assembly(
         }
     });
     Ok(())
-}
-
-/// Which list a pending request asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum List {
-    Tools,
-    Prompts,
-    Resources,
-    Templates,
-}
-
-impl List {
-    fn of(method: &str) -> Option<List> {
-        Some(match method {
-            "tools/list" => List::Tools,
-            "prompts/list" => List::Prompts,
-            "resources/list" => List::Resources,
-            "resources/templates/list" => List::Templates,
-            _ => return None,
-        })
-    }
-
-    fn method(self) -> &'static str {
-        match self {
-            List::Tools => "tools/list",
-            List::Prompts => "prompts/list",
-            List::Resources => "resources/list",
-            List::Templates => "resources/templates/list",
-        }
-    }
-
-    /// The kind, the result's array and each item's key field.
-    fn fields(self) -> (Kind, &'static str, &'static str) {
-        match self {
-            List::Tools => (Kind::Tool, "tools", "name"),
-            List::Prompts => (Kind::Prompt, "prompts", "name"),
-            List::Resources => (Kind::Resource, "resources", "uri"),
-            List::Templates => (Kind::Resource, "resourceTemplates", "uriTemplate"),
-        }
-    }
-
-    /// The lists that name the items a call of `kind` may name.
-    fn naming(kind: Kind) -> &'static [List] {
-        match kind {
-            Kind::Tool => &[List::Tools],
-            Kind::Prompt => &[List::Prompts],
-            Kind::Resource => &[List::Resources, List::Templates],
-        }
-    }
-
-    /// The lists a server's `list_changed` notification is about.
-    fn changed_by(method: &str) -> &'static [List] {
-        match method {
-            "notifications/tools/list_changed" => &[List::Tools],
-            "notifications/prompts/list_changed" => &[List::Prompts],
-            "notifications/resources/list_changed" => &[List::Resources, List::Templates],
-            _ => &[],
-        }
-    }
 }
 
 /// The methods whose messages the filter reads: a call naming an item, or a list.
@@ -255,17 +197,7 @@ fn error(id: &Value, code: i64, message: String) -> Value {
 
 /// The item a call names: its kind and where its name (URI) is.
 fn target(method: &str, message: &Value) -> Option<(Kind, &'static str)> {
-    match method {
-        "tools/call" => Some((Kind::Tool, "/params/name")),
-        "prompts/get" => Some((Kind::Prompt, "/params/name")),
-        "resources/read" | "resources/subscribe" => Some((Kind::Resource, "/params/uri")),
-        "completion/complete" => match message.pointer("/params/ref/type") {
-            Some(t) if t == "ref/prompt" => Some((Kind::Prompt, "/params/ref/name")),
-            Some(t) if t == "ref/resource" => Some((Kind::Resource, "/params/ref/uri")),
-            _ => None,
-        },
-        _ => None,
-    }
+    List::named_by(method, message).map(|(list, pointer)| (list.kind(), pointer))
 }
 
 /// The filter's rewriting of one session's messages.
@@ -471,7 +403,7 @@ impl Rewriter {
             // One page: the whole list.
             self.fresh.insert(list);
         }
-        let (kind, array, key) = list.fields();
+        let (kind, array, key) = (list.kind(), list.array(), list.key());
         let Some(Value::Array(items)) = message.pointer_mut(&format!("/result/{array}")) else {
             return Sends::client(message);
         };
@@ -504,7 +436,7 @@ impl Rewriter {
     /// A page of the filter's own listing: its shown items are recorded; the next page is
     /// asked for, or, the list read whole, the calls that waited for it are decided.
     fn own_page(&mut self, list: List, answer: &Value) -> Sends {
-        let (kind, array, key) = list.fields();
+        let (kind, array, key) = (list.kind(), list.array(), list.key());
         if let Some(Value::Array(items)) = answer.pointer(&format!("/result/{array}")) {
             for original in items
                 .iter()

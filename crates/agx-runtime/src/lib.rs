@@ -21,6 +21,7 @@ pub mod handoff;
 mod http;
 mod line_server;
 pub mod listing;
+mod lists;
 mod log;
 mod output;
 mod process;

@@ -26,6 +26,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::ServeError;
+use super::lists::List;
 use super::stdio::{BoundedLines, INVALID_PARAMS, MAX_LINE, METHOD_NOT_FOUND};
 use agx_project::profile::{Namespace, Profile, SEPARATOR};
 
@@ -52,67 +53,6 @@ struct Member {
     /// Whether it answered `initialize` (and so takes requests).
     ready: bool,
     capabilities: Value,
-}
-
-/// The lists a profile answers, gathered from every member.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum List {
-    Tools,
-    Prompts,
-    Resources,
-    Templates,
-}
-
-impl List {
-    const ALL: [List; 4] = [List::Tools, List::Prompts, List::Resources, List::Templates];
-
-    fn of(method: &str) -> Option<List> {
-        Some(match method {
-            "tools/list" => List::Tools,
-            "prompts/list" => List::Prompts,
-            "resources/list" => List::Resources,
-            "resources/templates/list" => List::Templates,
-            _ => return None,
-        })
-    }
-
-    fn method(self) -> &'static str {
-        match self {
-            List::Tools => "tools/list",
-            List::Prompts => "prompts/list",
-            List::Resources => "resources/list",
-            List::Templates => "resources/templates/list",
-        }
-    }
-
-    /// The result's array.
-    fn array(self) -> &'static str {
-        match self {
-            List::Tools => "tools",
-            List::Prompts => "prompts",
-            List::Resources => "resources",
-            List::Templates => "resourceTemplates",
-        }
-    }
-
-    /// The capability a member must advertise to be asked.
-    fn capability(self) -> &'static str {
-        match self {
-            List::Tools => "tools",
-            List::Prompts => "prompts",
-            List::Resources | List::Templates => "resources",
-        }
-    }
-
-    /// The notification that says it changed.
-    fn of_notification(method: &str) -> Option<&'static [List]> {
-        Some(match method {
-            "notifications/tools/list_changed" => &[List::Tools],
-            "notifications/prompts/list_changed" => &[List::Prompts],
-            "notifications/resources/list_changed" => &[List::Resources, List::Templates],
-            _ => return None,
-        })
-    }
 }
 
 /// A list being gathered from the members.
@@ -625,20 +565,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
 
     /// Send a call naming an item to its member, under the member's own name.
     async fn route_call(&mut self, method: &str, id: Value, mut message: Value) {
-        let target = match method {
-            "tools/call" => Some((List::Tools, "/params/name")),
-            "prompts/get" => Some((List::Prompts, "/params/name")),
-            "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-                Some((List::Resources, "/params/uri"))
-            }
-            "completion/complete" => match message.pointer("/params/ref/type") {
-                Some(t) if t == "ref/prompt" => Some((List::Prompts, "/params/ref/name")),
-                Some(t) if t == "ref/resource" => Some((List::Resources, "/params/ref/uri")),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some((list, pointer)) = target else {
+        let Some((list, pointer)) = List::named_by(method, &message) else {
             let reply = error(&id, METHOD_NOT_FOUND, format!("Method not found: {method}"));
             self.send_client(&reply).await;
             return;
@@ -988,7 +915,8 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
             }
             (None, None) => {}
             (Some(method), None) => {
-                if let Some(lists) = List::of_notification(&method) {
+                let lists = List::changed_by(&method);
+                if !lists.is_empty() {
                     for list in lists {
                         self.merged.remove(list);
                     }
