@@ -543,3 +543,13 @@ fn a_server_that_normalises_names_runs_no_hidden_tool_or_resource_through_anothe
         assert!(answer.get("error").is_some(), "{uri}: {answer}");
     }
 }
+
+#[test]
+fn info_of_an_npm_package_not_installed_says_how_to_install_it() {
+    let home = TestHome::new();
+    let out = agx(&home, &["info", "npm/@acme/not-installed/server"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("npm/@acme/not-installed is not installed"), "{err}");
+    assert!(err.contains("agx install npm:@acme/not-installed"), "{err}");
+}

@@ -364,6 +364,9 @@ fn parse_target(store: &Store, target: &str) -> OpsResult<(PackageName, Option<S
 
 fn gather(ctx: &Context, store: &Store, name: &PackageName) -> OpsResult<PackageInfo> {
     let installed = store.installed(name)?;
+    if installed.is_none() && name.is_ecosystem() {
+        return Err(OpsError::EcosystemNotInstalled { name: name.clone() });
+    }
     let from_registry = installed
         .as_ref()
         .is_none_or(|p| p.receipt.source.is_registry());

@@ -129,6 +129,10 @@ pub enum OpsError {
     /// `agx search` with several sources, none of which answered (each is warned about).
     #[error("no registry answered the search ({})", registries.join(", "))]
     NothingAnswered { registries: Vec<String> },
+    /// `agx info` of an npm, PyPI, OCI or MCPB package that is not installed: no agx
+    /// registry lists those.
+    #[error("{name} is not installed, and agx registries do not list {} packages", name.publisher().unwrap_or_default())]
+    EcosystemNotInstalled { name: agx_core::name::PackageName },
     #[error("{package} is not installed")]
     SkillPackageMissing {
         package: agx_core::name::PackageName,
@@ -185,6 +189,15 @@ impl agx_core::error::Hint for OpsError {
             }
             OpsError::NoSuchSkill { known, .. } => {
                 Some(format!("its skills: {}", known.join(", ")))
+            }
+            OpsError::EcosystemNotInstalled { name } => {
+                let name = name.to_string();
+                Some(match name.split_once('/') {
+                    Some((kind @ ("npm" | "pypi"), rest)) => format!(
+                        "install it first: `agx install {kind}:{rest}`; `agx search WORDS` finds servers in the MCP registries"
+                    ),
+                    _ => "install it first (`agx install --help` lists the forms); `agx search WORDS` finds servers in the MCP registries".into(),
+                })
             }
             OpsError::SkillPackageMissing { package } => {
                 Some(format!("install it first: `agx install {package}`"))
