@@ -550,6 +550,9 @@ fn info_of_an_npm_package_not_installed_says_how_to_install_it() {
     let out = agx(&home, &["info", "npm/@acme/not-installed/server"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("npm/@acme/not-installed is not installed"), "{err}");
+    assert!(
+        err.contains("npm/@acme/not-installed is not installed"),
+        "{err}"
+    );
     assert!(err.contains("agx install npm:@acme/not-installed"), "{err}");
 }
