@@ -10,6 +10,7 @@ pub mod author;
 pub mod call;
 pub mod clients;
 pub mod config;
+pub mod discover;
 pub mod export;
 pub mod gc;
 pub mod info;

@@ -294,21 +294,25 @@ fn name_from_folder(dir: &Path) -> Result<PackageName, NewError> {
     PackageName::parse(&folder).map_err(|source| NewError::FolderName { folder, source })
 }
 
-/// Write a file that must not exist yet (so a race with another writer loses nothing).
+/// Write a file that must not exist yet.
 fn write_new(path: &Path, contents: &str) -> Result<(), NewError> {
-    let fail = |source| NewError::Write {
+    create_file(path, contents).map_err(|source| NewError::Write {
         path: path.into(),
         source,
-    };
+    })
+}
+
+/// Write a file that must not exist yet (so a race with another writer loses nothing),
+/// creating its folder. Also writes what `agx discover --write` finds.
+pub(crate) fn create_file(path: &Path, contents: &str) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(fail)?;
+        std::fs::create_dir_all(parent)?;
     }
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)
-        .map_err(fail)?;
-    file.write_all(contents.as_bytes()).map_err(fail)
+        .open(path)?;
+    file.write_all(contents.as_bytes())
 }
 
 /// The files of the new package, by path.

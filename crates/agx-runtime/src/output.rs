@@ -38,7 +38,9 @@ pub(crate) fn tool_result(tool: &str, timeout_secs: u64, outcome: &RunOutcome) -
             );
         }
         Ending::Cancelled => return text_result(format!("tool `{tool}` was cancelled"), true),
-        Ending::Exited(status) if !status.success() => {
+        // A tool that reports its failure as `{"error": …}` and also exits non-zero (as
+        // Fractalic's scripts do) gets its own words, as with status 0.
+        Ending::Exited(status) if !status.success() && !reports_error(&outcome.stdout) => {
             let how = match status.code() {
                 Some(code) => format!("exited with status {code}"),
                 None => "was killed by a signal".to_string(),
@@ -67,6 +69,11 @@ pub(crate) fn tool_result(tool: &str, timeout_secs: u64, outcome: &RunOutcome) -
         return text_result(text, false);
     }
     stdout_result(&outcome.stdout)
+}
+
+/// Whether stdout is a JSON object with an `error` key.
+fn reports_error(stdout: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(stdout).is_ok_and(|v| v.get("error").is_some())
 }
 
 /// Interpret complete stdout: JSON error, content blocks, other JSON, or text.
@@ -165,6 +172,28 @@ mod tests {
         assert_eq!(r["content"][0]["text"], "hello\n");
         let r = as_json(&stdout_result(b"a\xffb"));
         assert_eq!(r["content"][0]["text"], "a\u{fffd}b");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_failed_exit_with_a_json_error_gives_the_tools_words() {
+        use std::os::unix::process::ExitStatusExt;
+        use std::process::ExitStatus;
+        let outcome = |stdout: &[u8]| RunOutcome {
+            ending: Ending::Exited(ExitStatus::from_raw(1 << 8)),
+            stdout: stdout.to_vec(),
+            stdout_total: stdout.len() as u64,
+            stderr_tail: String::new(),
+        };
+        let r = as_json(&tool_result("t", 5, &outcome(br#"{"error": "bad lat"}"#)));
+        assert_eq!(r["isError"], true);
+        assert_eq!(r["content"][0]["text"], "bad lat");
+        let r = as_json(&tool_result("t", 5, &outcome(b"oops")));
+        assert_eq!(r["isError"], true);
+        assert_eq!(
+            r["content"][0]["text"],
+            "tool `t` exited with status 1\nstdout:\noops"
+        );
     }
 
     #[test]

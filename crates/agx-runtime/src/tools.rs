@@ -171,6 +171,10 @@ impl ServedTool {
                 argv.push(json);
                 None
             }
+            InputMode::ArgvFlags => {
+                argv.extend(flags_of(args));
+                None
+            }
         };
         Ok(RunSpec {
             program: resolve_program(&t.package_dir, program),
@@ -187,6 +191,33 @@ impl ServedTool {
             sandbox: t.sandbox.clone(),
         })
     }
+}
+
+/// The arguments as command-line flags (`input = "argv-flags"`, docs/package-format.md):
+/// `--name value` per argument in the order the client sent them, `true` as a bare flag,
+/// `false` and `null` left out, an array as one flag per element; strings as they are,
+/// other values as JSON text. Names are passed as spelled, so a parameter is named as its
+/// flag is.
+fn flags_of(args: &Value) -> Vec<String> {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut flags = Vec::new();
+    for (name, value) in args.as_object().into_iter().flatten() {
+        let flag = format!("--{name}");
+        match value {
+            Value::Bool(true) => flags.push(flag),
+            Value::Bool(false) | Value::Null => {}
+            Value::Array(items) => {
+                for item in items {
+                    flags.extend([flag.clone(), text(item)]);
+                }
+            }
+            other => flags.extend([flag, text(other)]),
+        }
+    }
+    flags
 }
 
 /// Keywords that draft 7 and 2020-12 (MCP's default dialect) define alike. `format` is left
@@ -394,6 +425,32 @@ pub(crate) mod tests {
             "{}",
             text(&result)
         );
+    }
+
+    #[test]
+    fn flags_follow_the_arguments_in_order() {
+        let args = json!({"lat": 48.8, "city": "Paris", "verbose": true, "dry": false,
+            "tag": ["a", "b c"], "none": null, "opts": {"k": 1}});
+        assert_eq!(
+            flags_of(&args),
+            [
+                "--lat",
+                "48.8",
+                "--city",
+                "Paris",
+                "--verbose",
+                "--tag",
+                "a",
+                "--tag",
+                "b c",
+                "--opts",
+                r#"{"k":1}"#
+            ]
+        );
+        let t = ServedTool::new(tool("get", &["bin/get"], InputMode::ArgvFlags));
+        let spec = t.run_spec(&json!({"n": 2})).unwrap();
+        assert_eq!(spec.args, ["--n", "2"]);
+        assert!(spec.stdin.is_none());
     }
 
     #[test]

@@ -132,15 +132,45 @@ pub struct Declaration {
     pub location: SourceLocation,
 }
 
-/// How a tool receives its arguments.
+/// How a tool receives its arguments (docs/package-format.md, "Input").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
 pub enum InputMode {
     /// One JSON object on stdin.
     #[default]
+    #[serde(rename = "stdin")]
     Stdin,
-    /// The JSON object as the single last argument.
+    /// The JSON object as the last argument (`argv-json`, first spelled `argv`; Fractalic's
+    /// contract).
+    #[serde(rename = "argv", alias = "argv-json")]
     Argv,
+    /// `--name value` per argument: booleans as bare flags, arrays repeated (scripts written
+    /// for argparse and the like).
+    #[serde(rename = "argv-flags")]
+    ArgvFlags,
+}
+
+impl InputMode {
+    /// Every spelling `input` accepts, for messages.
+    pub const SPELLINGS: &str = "\"stdin\", \"argv-json\" (or \"argv\") or \"argv-flags\"";
+
+    /// The mode a definition's `input` names.
+    pub fn parse(spelling: &str) -> Option<InputMode> {
+        match spelling {
+            "stdin" => Some(InputMode::Stdin),
+            "argv" | "argv-json" => Some(InputMode::Argv),
+            "argv-flags" => Some(InputMode::ArgvFlags),
+            _ => None,
+        }
+    }
+
+    /// How definitions spell the mode (`argv-json` for [`InputMode::Argv`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputMode::Stdin => "stdin",
+            InputMode::Argv => "argv-json",
+            InputMode::ArgvFlags => "argv-flags",
+        }
+    }
 }
 
 pub const DEFAULT_TOOL_TIMEOUT_SECS: u64 = 60;

@@ -13,8 +13,9 @@ use agx_core::process_tree::spawn_tree;
 /// How long a tool may take to answer its self-test (docs/validate.md: under 200 ms).
 pub const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_millis(200);
 
-/// The self-test input.
-pub const SELF_TEST_INPUT: &str = r#"{"__test__":true}"#;
+/// The self-test input, spelled as Fractalic's tools compare it (docs/authoring.md, "From a
+/// folder of scripts"): some test `argv[1]` for this exact text.
+pub const SELF_TEST_INPUT: &str = r#"{"__test__": true}"#;
 
 /// Output kept from a probed tool; a self-test answer is small.
 const OUTPUT_CAP: u64 = 1 << 20;
@@ -29,8 +30,9 @@ pub fn probe_package(package: &Package, timeout: Duration) -> Vec<Finding> {
         .collect()
 }
 
-/// What happened when a tool ran.
-enum Outcome {
+/// What happened when a program ran under a deadline.
+#[derive(Debug)]
+pub enum Outcome {
     Exited {
         success: bool,
         code: Option<i32>,
@@ -40,9 +42,18 @@ enum Outcome {
     TimedOut,
 }
 
+/// What the self-test gives a tool: the JSON input, or `--help` to a tool that takes flags.
+fn test_input(tool: &ToolDef) -> &'static str {
+    match tool.input {
+        InputMode::ArgvFlags => "--help",
+        InputMode::Stdin | InputMode::Argv => SELF_TEST_INPUT,
+    }
+}
+
 fn probe_tool(package: &Package, tool: &ToolDef, timeout: Duration) -> Findings {
     let mut f = Findings::default();
     let name = &tool.name;
+    let given = test_input(tool);
     let outcome = match run(package, tool, timeout) {
         Ok(o) => o,
         Err(e) => {
@@ -66,7 +77,7 @@ fn probe_tool(package: &Package, tool: &ToolDef, timeout: Duration) -> Findings 
                 timeout.as_millis()
             ),
             Some(format!(
-                "given {SELF_TEST_INPUT} a tool should print a JSON object at once, before any slow work"
+                "given {given} a tool should answer at once, before any slow work"
             )),
         ),
         Outcome::Exited {
@@ -87,9 +98,14 @@ fn probe_tool(package: &Package, tool: &ToolDef, timeout: Duration) -> Findings 
                 tool.location.clone(),
                 1,
                 format!("tool `{name}` {status} on its self-test{said}"),
-                Some(format!("given {SELF_TEST_INPUT} a tool should print a JSON object and exit 0")),
+                Some(match tool.input {
+                    InputMode::ArgvFlags => "given --help a tool that takes flags should print its usage and exit 0".into(),
+                    _ => format!("given {given} a tool should print a JSON object and exit 0"),
+                }),
             );
         }
+        // Usage text is the answer to `--help`: any is fine.
+        Outcome::Exited { .. } if tool.input == InputMode::ArgvFlags => {}
         Outcome::Exited { stdout, .. } => {
             let text = String::from_utf8_lossy(&stdout);
             let is_object = serde_json::from_str::<serde_json::Value>(text.trim()).is_ok_and(|v| v.is_object());
@@ -129,22 +145,41 @@ fn run(package: &Package, tool: &ToolDef, timeout: Duration) -> std::io::Result<
         .envs(&tool.env)
         .env("AGX_PACKAGE_DIR", &package.dir)
         .env("AGX_PACKAGE", package.name().to_string())
-        .env("AGX_TOOL", tool.name.as_str())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    match tool.input {
+        .env("AGX_TOOL", tool.name.as_str());
+    let stdin = match tool.input {
         InputMode::Argv => {
-            cmd.arg(SELF_TEST_INPUT).stdin(Stdio::null());
+            cmd.arg(SELF_TEST_INPUT);
+            None
         }
-        InputMode::Stdin => {
-            cmd.stdin(Stdio::piped());
+        // A program that takes flags has no JSON to test: it shows it is alive and quick by
+        // answering `--help`.
+        InputMode::ArgvFlags => {
+            cmd.arg("--help");
+            None
         }
+        InputMode::Stdin => Some(SELF_TEST_INPUT.as_bytes()),
+    };
+    run_with_deadline(&mut cmd, stdin, timeout)
+}
+
+/// Run `cmd` (stdin: these bytes, else nothing), capturing its output, and end its whole
+/// process tree at `timeout`. Also runs the scripts `agx discover` probes.
+pub fn run_with_deadline(
+    cmd: &mut Command,
+    stdin: Option<&[u8]>,
+    timeout: Duration,
+) -> std::io::Result<Outcome> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    if stdin.is_some() {
+        cmd.stdin(Stdio::piped());
+    } else {
+        cmd.stdin(Stdio::null());
     }
     let started = Instant::now();
-    let (mut child, tree) = spawn_tree(&mut cmd)?;
-    if let Some(mut stdin) = child.stdin.take() {
+    let (mut child, tree) = spawn_tree(cmd)?;
+    if let (Some(mut pipe), Some(input)) = (child.stdin.take(), stdin) {
         // A tool that exits without reading its input closes the pipe; that is its business.
-        let _ = stdin.write_all(SELF_TEST_INPUT.as_bytes());
+        let _ = pipe.write_all(input);
     }
     let stdout = read_in_background(child.stdout.take());
     let stderr = read_in_background(child.stderr.take());

@@ -53,14 +53,10 @@ pub fn check_tool(f: &mut Findings, src: &DefinitionSource<'_>) -> Option<ToolDe
     let command = src.command(f, t, "command");
     let input = match t.string(f, "input") {
         None => InputMode::Stdin,
-        Some((s, node)) => match s.as_str() {
-            "stdin" => InputMode::Stdin,
-            "argv" => InputMode::Argv,
-            _ => {
-                invalid_value(f, src.file, node, "input", &s, "\"stdin\" or \"argv\"");
-                InputMode::Stdin
-            }
-        },
+        Some((s, node)) => InputMode::parse(&s).unwrap_or_else(|| {
+            invalid_value(f, src.file, node, "input", &s, InputMode::SPELLINGS);
+            InputMode::Stdin
+        }),
     };
     let timeout_secs = match t.integer(f, "timeout") {
         None => DEFAULT_TOOL_TIMEOUT_SECS,
