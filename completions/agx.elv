@@ -39,6 +39,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand info 'Show details of a package or a server'
             cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
+            cand discover 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
@@ -212,6 +213,23 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;discover'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --name 'The package name when --write creates agx.toml (default: the folder''s name)'
+            cand --timeout 'How long each probe of a script may take, in milliseconds'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --write 'Write what was found: agx.toml (or the tools added to the one there), a server offering the tools, and a definition file per tool; never over a file that exists'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -830,6 +848,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand info 'Show details of a package or a server'
             cand tools 'List the tools a client sees of a server after its filter, with token estimates'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
+            cand discover 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)'
             cand validate 'Check an extension package before publishing'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
@@ -872,6 +891,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;tools'= {
         }
         &'agx;help;new'= {
+        }
+        &'agx;help;discover'= {
         }
         &'agx;help;validate'= {
         }

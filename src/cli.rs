@@ -68,6 +68,9 @@ pub enum Command {
     Tools(ToolsArgs),
     /// Create a package folder with a tool, a prompt and a server, ready to validate.
     New(NewArgs),
+    /// Find the tools in a folder of scripts by asking each script, and write their
+    /// definitions (--write).
+    Discover(DiscoverArgs),
     /// Check an extension package before publishing.
     Validate(ValidateArgs),
     /// Build a deterministic .tar.gz of a package.
@@ -750,6 +753,32 @@ pub struct NewArgs {
     /// a tool, a prompt and a server.
     #[arg(long, value_name = "NAME", conflicts_with = "lang")]
     pub skill: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiscoverArgs {
+    /// The folder of scripts (default: the current directory). Scripts a definition of its
+    /// agx.toml runs are left alone.
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Write what was found: agx.toml (or the tools added to the one there), a server
+    /// offering the tools, and a definition file per tool; never over a file that exists.
+    #[arg(long)]
+    pub write: bool,
+    /// The package name when --write creates agx.toml (default: the folder's name).
+    #[arg(long, value_name = "PUBLISHER/NAME", requires = "write")]
+    pub name: Option<String>,
+    /// How long each probe of a script may take, in milliseconds.
+    #[arg(
+        long,
+        value_name = "MS",
+        env = "AGX_PROBE_TIMEOUT_MS",
+        default_value_t = 200
+    )]
+    pub timeout: u64,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ pub mod call;
 pub mod clients;
 pub mod completions;
 pub mod config;
+pub mod discover;
 pub mod doctor;
 pub mod export;
 pub mod gc;
@@ -87,6 +88,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Info(a) => info::run(&ctx, a),
         Command::Tools(a) => tools::run(&ctx, a),
         Command::New(a) => new::run(&ctx, a),
+        Command::Discover(a) => discover::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),

@@ -20,6 +20,7 @@ mod client_safety;
 mod clients;
 mod code_cache;
 mod data_folder;
+mod discover;
 mod ecosystem;
 mod filter;
 mod generated;

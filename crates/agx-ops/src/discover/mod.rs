@@ -165,9 +165,20 @@ pub fn discover(dir: &Path, options: Options) -> Result<Discovery, DiscoverError
         timeout: options.timeout,
     };
     let started = Instant::now();
-    let results = in_parallel(&scripts, options.jobs.max(1), |script| {
+    let mut results = in_parallel(&scripts, options.jobs.max(1), |script| {
         prober.script(script)
     });
+    // A probe that missed its deadline while others ran gets a second chance alone: the
+    // deadline is the script's, not the machine's.
+    if options.jobs > 1 {
+        for (script, result) in scripts.iter().zip(results.iter_mut()) {
+            if result.found.is_err() && result.timed_out {
+                let spent = result.spent;
+                *result = prober.script(script);
+                result.spent += spent;
+            }
+        }
+    }
     let elapsed_ms = started.elapsed().as_millis();
 
     let mut discovery = Discovery {
@@ -177,10 +188,13 @@ pub fn discover(dir: &Path, options: Options) -> Result<Discovery, DiscoverError
         declared: declared.into_iter().map(|s| s.file).collect(),
         confinement: agx_sandbox::enforcement(&sandbox),
         elapsed_ms,
-        probe_time_ms: results.iter().map(|(_, spent)| spent.as_millis()).sum(),
+        probe_time_ms: results.iter().map(|r| r.spent.as_millis()).sum(),
     };
-    for (script, (found, _)) in scripts.iter().zip(results) {
-        match found.and_then(|tools| unique(tools, &discovery.tools, &existing)) {
+    for (script, probed) in scripts.iter().zip(results) {
+        match probed
+            .found
+            .and_then(|tools| unique(tools, &discovery.tools, &existing))
+        {
             Ok(tools) => discovery.tools.extend(tools),
             Err(reason) => discovery.skipped.push(Skipped {
                 script: script.file.clone(),
@@ -276,6 +290,15 @@ fn in_parallel<T: Sync, R: Send>(
         .collect()
 }
 
+/// What probing one script gave.
+struct Probed {
+    found: Result<Vec<FoundTool>, String>,
+    /// The time its probes took.
+    spent: Duration,
+    /// Whether a probe missed the deadline.
+    timed_out: bool,
+}
+
 /// Runs the probes of one folder.
 struct Prober<'a> {
     dir: &'a Path,
@@ -342,15 +365,21 @@ impl Prober<'_> {
     }
 
     /// The tools a script offers, or why it offers none; and the time its probes took.
-    fn script(&self, script: &Script) -> (Result<Vec<FoundTool>, String>, Duration) {
+    fn script(&self, script: &Script) -> Probed {
         let mut spent = Duration::ZERO;
+        let mut timed_out = false;
         let mut run = |args: &[&str]| {
             let (outcome, took) = self.run(script, args);
             spent += took;
+            timed_out |= matches!(outcome, Ok(Outcome::TimedOut));
             outcome
         };
         let found = self.classify(script, &mut run);
-        (found, spent)
+        Probed {
+            found,
+            spent,
+            timed_out,
+        }
     }
 
     fn classify(
@@ -415,7 +444,9 @@ impl Prober<'_> {
                 input: InputMode::Argv,
                 via: Via::SelfTest,
                 command: script.command.clone(),
-                schema: Schema::Json(serde_json::json!({ "type": "object" })),
+                schema: Schema::Json(
+                    serde_json::json!({ "type": "object", "additionalProperties": true }),
+                ),
             }]);
         }
         let test_said = test_said.unwrap_or_default();

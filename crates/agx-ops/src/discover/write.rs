@@ -124,7 +124,7 @@ pub fn write(discovery: &Discovery, name: Option<&str>) -> Result<Written, Write
                     "agx.toml".to_string(),
                     manifest(&package, &server, &names, dir),
                 ),
-                (server_file, server_definition(dir, &names)),
+                (server_file, server_definition(&server, dir, &names)),
             ] {
                 let path = dir.join(&file);
                 create_file(&path, &text).map_err(|source| WriteError::Write { path, source })?;
@@ -175,8 +175,9 @@ fn manifest(package: &PackageName, server: &str, tools: &[String], dir: &Path) -
     doc.to_string()
 }
 
-fn server_definition(dir: &Path, tools: &[String]) -> String {
+fn server_definition(server: &str, dir: &Path, tools: &[String]) -> String {
     let mut doc = DocumentMut::new();
+    doc["name"] = value(server);
     doc["description"] = value(format!("The scripts in {}", folder_name(dir)));
     doc["tools"] = value(strings(tools));
     doc.to_string()
@@ -207,8 +208,8 @@ fn with_tools(text: &str, tools: &[String]) -> Result<String, String> {
 pub(crate) fn definition(tool: &FoundTool) -> String {
     let mut doc = DocumentMut::new();
     doc.decor_mut().set_prefix(format!(
-        "# Found by `agx discover` in {} ({}). Yours to edit: discovery never runs again for a\n\
-         # script that a definition runs.\n",
+        "# Found by `agx discover` in {} ({}).\n\
+         # Yours to edit: discovery never runs again for a script that a definition runs.\n",
         tool.script,
         match tool.via {
             super::Via::SelfTest => "it answered the self-test and dumped no schema",
