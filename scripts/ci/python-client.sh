@@ -99,3 +99,21 @@ done
     get_current_time '{"timezone": "Europe/Paris"}' Europe/Paris
 "$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/server-everything \
     echo '{"message": "from the SDK"}' "Echo: from the SDK"
+
+# Tools discovered from a folder of scripts (docs/authoring.md, "From a folder of scripts"):
+# `agx discover --write` of the Fractalic-shaped fixture folder, then a tool of each input
+# style (argv-json from a schema dump and from a multi-schema script, argv-flags from --help)
+# listed and called through `agx serve`.
+echo "==> mcp $MCP_VERSION client against tools discovered from registry-fixtures/scripts"
+cp -R "$ROOT/registry-fixtures/scripts" "$TMP/scripts"
+PATH="$PYTHON_DIR:$PATH" AGX_PROBE_TIMEOUT_MS=2000 "$AGX" -q discover --write --name fixture/scripts "$TMP/scripts" >/dev/null
+"$AGX" install --quiet "$TMP/scripts"
+while IFS='|' read -r tool arguments expected; do
+    PATH="$PYTHON_DIR:$PATH" "$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" fixture/scripts/scripts \
+        "$tool" "$arguments" "$expected"
+done <<'CALLS'
+weather|{"city": "Oslo"}|"city":"Oslo"
+upper|{"text": "from the sdk"}|FROM THE SDK
+forecast|{"lat": "59.9", "lon": "10.7", "verbose": true}|"summary"
+convert|{"value": "100", "round": true}|"value":212
+CALLS
