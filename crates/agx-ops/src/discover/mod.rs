@@ -24,10 +24,6 @@ use serde_json::Value;
 
 use scripts::Script;
 
-/// The flags of the schema dumps (Fractalic's names).
-const MULTI_SCHEMA_FLAG: &str = "--fractalic-dump-multi-schema";
-const SCHEMA_FLAG: &str = "--fractalic-dump-schema";
-
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
     #[error("could not read the folder {}: {source}", dir.display())]
@@ -423,7 +419,7 @@ impl Prober<'_> {
             }),
         };
         let simple_json = test_said.is_none();
-        let dumped = self.dumped(run);
+        let dumped = self.dumped(script, run);
         if let Some((via, manifests)) = dumped {
             let input = if simple_json {
                 InputMode::Argv
@@ -497,12 +493,14 @@ impl Prober<'_> {
         }])
     }
 
-    /// The manifests a schema dump gives: the multi dump first, then the single one.
+    /// The manifests a schema dump gives: the multi dump first, then the single one; each
+    /// asked only of a script whose text names its flag.
     fn dumped(
         &self,
+        script: &Script,
         run: &mut dyn FnMut(&[&str]) -> std::io::Result<Outcome>,
     ) -> Option<(Via, Vec<Manifest>)> {
-        for flag in [MULTI_SCHEMA_FLAG, SCHEMA_FLAG] {
+        for &flag in &script.dumps {
             let Ok(Outcome::Exited {
                 success: true,
                 stdout,
@@ -658,6 +656,7 @@ mod tests {
             file: file.into(),
             command: vec![],
             summary: None,
+            dumps: vec![],
         };
         assert_eq!(
             tool_name(None, &script("get weather.py")).unwrap(),

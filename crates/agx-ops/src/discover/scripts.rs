@@ -13,7 +13,14 @@ pub(crate) struct Script {
     pub command: Vec<String>,
     /// The summary its text gives, if any.
     pub summary: Option<String>,
+    /// The schema-dump flags its text names: a script answers only flags it looks for, so
+    /// the others are not asked (each ask is a process start).
+    pub dumps: Vec<&'static str>,
 }
+
+/// The schema-dump flags (Fractalic's names), in the order discovery asks them.
+pub(crate) const DUMP_FLAGS: [&str; 2] =
+    ["--fractalic-dump-multi-schema", "--fractalic-dump-schema"];
 
 /// The scripts of `dir`, by name: `*.py` and `*.sh` files and (on Unix) executable files
 /// that start with `#!`. Hidden files, `__init__.py` and anything that is not a regular file
@@ -29,14 +36,19 @@ pub(crate) fn scripts_of(dir: &Path) -> std::io::Result<Vec<Script>> {
         if !meta.file_type().is_file() || file.starts_with('.') || file == "__init__.py" {
             continue;
         }
-        let head = read_head(&entry.path());
+        let head = read_head(&entry.path(), 8 * 1024);
         let by_extension = file.ends_with(".py") || file.ends_with(".sh");
         if !by_extension && !(is_executable(&meta) && head.starts_with("#!")) {
             continue;
         }
+        let text = read_head(&entry.path(), 1024 * 1024);
         scripts.push(Script {
             command: command_for(&file, &head),
             summary: summary_of(&file, &head),
+            dumps: DUMP_FLAGS
+                .into_iter()
+                .filter(|flag| text.contains(&flag[2..]))
+                .collect(),
             file,
         });
     }
@@ -56,12 +68,12 @@ fn is_executable(_meta: &std::fs::Metadata) -> bool {
     false
 }
 
-/// The first 8 KiB of a file as text: enough for a shebang and a docstring.
-fn read_head(path: &Path) -> String {
+/// The first `limit` bytes of a file as text (8 KiB hold a shebang and a docstring).
+fn read_head(path: &Path, limit: u64) -> String {
     use std::io::Read;
     let mut buf = Vec::new();
     if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(8 * 1024).read_to_end(&mut buf);
+        let _ = file.take(limit).read_to_end(&mut buf);
     }
     String::from_utf8_lossy(&buf).into_owned()
 }
