@@ -38,7 +38,8 @@ pub(crate) fn scripts_of(dir: &Path) -> std::io::Result<Vec<Script>> {
         }
         let head = read_head(&entry.path(), 8 * 1024);
         let by_extension = file.ends_with(".py") || file.ends_with(".sh");
-        if !by_extension && !(is_executable(&meta) && head.starts_with("#!")) {
+        let is_script = by_extension || (is_executable(&meta) && head.starts_with("#!"));
+        if !is_script {
             continue;
         }
         let text = read_head(&entry.path(), 1024 * 1024);
