@@ -134,8 +134,10 @@ fn usage_block(lines: &[&str]) -> Option<usize> {
     {
         return None;
     }
+    // argparse aligns a long usage's next lines under the program's name (deeper than the
+    // two or four spaces of an option line, which may follow without a blank line).
     let mut end = start + 1;
-    while end < lines.len() && lines[end].starts_with(' ') && !lines[end].trim().is_empty() {
+    while end < lines.len() && lines[end].starts_with("     ") && !lines[end].trim().is_empty() {
         end += 1;
     }
     Some(end)
@@ -167,7 +169,13 @@ fn option_line(line: &str) -> (Option<Parameter>, Vec<String>) {
         Some((flag, value)) => (flag, Some(value.trim())),
         None => (long, None),
     };
-    let name = flag.trim_start_matches('-').to_string();
+    let name = flag.strip_prefix("--").unwrap_or(flag).to_string();
+    // A flag a tool can be called with: letters, digits, `_`, `.` and `-` (argparse's and
+    // getopt's in practice); a line that only looks like a flag is text.
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) || !name.chars().all(plain) {
+        return (None, words);
+    }
     let mut parameter = Parameter {
         name,
         kind: ParamType::Boolean,
@@ -327,6 +335,14 @@ options:
         let help = parse(text).unwrap();
         assert_eq!(help.positional, ["city"]);
         assert!(help.parameters.is_empty());
+    }
+
+    #[test]
+    fn only_plain_flag_names_are_parameters() {
+        let help =
+            parse("usage: x\n  --ok-name_1  fine\n  --bad\u{c}name  odd\n  ---x  no\n").unwrap();
+        let names: Vec<&str> = help.parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ok-name_1"]);
     }
 
     #[test]
