@@ -102,7 +102,8 @@ done
 
 # Tools discovered from a folder of scripts (docs/authoring.md, "From a folder of scripts"):
 # `agx discover --write` of the Fractalic-shaped fixture folder, then a tool of each input
-# style (argv-json from a schema dump and from a multi-schema script, argv-flags from --help)
+# style (argv-json from a schema dump and from a multi-schema script, argv-flags from argparse
+# and from a shell script's --help)
 # listed and called through `agx serve`.
 echo "==> mcp $MCP_VERSION client against tools discovered from registry-fixtures/scripts"
 cp -R "$ROOT/registry-fixtures/scripts" "$TMP/scripts"
@@ -114,6 +115,6 @@ while IFS='|' read -r tool arguments expected; do
 done <<'CALLS'
 weather|{"city": "Oslo"}|"city":"Oslo"
 upper|{"text": "from the sdk"}|FROM THE SDK
-forecast|{"lat": "59.9", "lon": "10.7", "verbose": true}|"summary"
+forecast|{"lat": 59.9, "lon": 10.7, "verbose": true, "day": ["mon"]}|"summary"
 convert|{"value": "100", "round": true}|"value":212
 CALLS

@@ -64,7 +64,7 @@ fn every_shape_of_script_is_found_or_skipped_with_its_reason() {
         ("upper", "textops.py", "multi-schema", "argv-json"),
         ("count_words", "textops.py", "multi-schema", "argv-json"),
         ("stamp", "stamp.sh", "self-test", "argv-json"),
-        ("forecast", "forecast.py", "help", "argv-flags"),
+        ("forecast", "forecast.py", "argparse", "argv-flags"),
         ("convert", "convert.sh", "help", "argv-flags"),
     ] {
         let t = tool(&found, name);
@@ -80,8 +80,7 @@ fn every_shape_of_script_is_found_or_skipped_with_its_reason() {
         tool(&found, "upper")["command"],
         serde_json::json!(["python3", "textops.py", "upper"])
     );
-    // argparse: required flags, help texts, choices; the docstring-less description comes
-    // from argparse's own.
+    // argparse: required flags, help texts, choices; the description is argparse's own.
     let forecast = &tool(&found, "forecast")["schema"]["parameters"];
     let param = |name: &str| {
         forecast
@@ -100,6 +99,11 @@ fn every_shape_of_script_is_found_or_skipped_with_its_reason() {
         serde_json::json!(["metric", "imperial"])
     );
     assert_eq!(param("verbose")["type"], "boolean");
+    // Types and repeats that --help does not show, from the parser itself.
+    assert_eq!(param("lat")["type"], "number");
+    assert_eq!(param("hours")["type"], "integer");
+    assert_eq!(param("hours")["default"], 24);
+    assert_eq!(param("day")["type"], "array");
     assert_eq!(
         param("lat")["description"],
         "Latitude of the location (e.g., 48.8566)"

@@ -6,6 +6,7 @@
 //! deadline. `--write` turns what was found into definitions ([`write`]). Declarations stay
 //! the source of truth: install, list and serve never run discovery.
 
+mod argparse;
 pub mod help;
 mod scripts;
 pub mod write;
@@ -60,6 +61,8 @@ pub enum Via {
     MultiSchema,
     /// `--fractalic-dump-schema`.
     Schema,
+    /// Its argparse parser, read by running it up to `parse_args` (a Python script).
+    Argparse,
     /// Its `--help` text.
     Help,
 }
@@ -338,15 +341,15 @@ impl Answer {
 }
 
 impl Prober<'_> {
-    /// Run the script with `args` under the deadline; the outcome and the time it took.
-    fn run(&self, script: &Script, args: &[&str]) -> (std::io::Result<Outcome>, Duration) {
+    /// Run `command` with `args` under the deadline; the outcome and the time it took.
+    fn run(&self, command: &[String], args: &[&str]) -> (std::io::Result<Outcome>, Duration) {
         let started = Instant::now();
         let outcome = (|| {
-            let program = agx_model::manifest::resolve_program(self.dir, &script.command[0]);
+            let program = agx_model::manifest::resolve_program(self.dir, &command[0]);
             let (launcher, before) = agx_sandbox::launch_line(&program, Some(self.sandbox));
             let mut cmd = Command::new(launcher);
             cmd.args(before)
-                .args(&script.command[1..])
+                .args(&command[1..])
                 .args(args)
                 .current_dir(self.dir);
             agx_sandbox::confine_std(&mut cmd, self.sandbox)?;
@@ -364,8 +367,8 @@ impl Prober<'_> {
     fn script(&self, script: &Script) -> Probed {
         let mut spent = Duration::ZERO;
         let mut timed_out = false;
-        let mut run = |args: &[&str]| {
-            let (outcome, took) = self.run(script, args);
+        let mut run = |command: &[String], args: &[&str]| {
+            let (outcome, took) = self.run(command, args);
             spent += took;
             timed_out |= matches!(outcome, Ok(Outcome::TimedOut));
             outcome
@@ -381,10 +384,10 @@ impl Prober<'_> {
     fn classify(
         &self,
         script: &Script,
-        run: &mut dyn FnMut(&[&str]) -> std::io::Result<Outcome>,
+        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
     ) -> Result<Vec<FoundTool>, String> {
         let ms = self.timeout.as_millis();
-        let test = run(&[SELF_TEST_INPUT]).map_err(|e| {
+        let test = run(&script.command, &[SELF_TEST_INPUT]).map_err(|e| {
             format!(
                 "could not start `{}`: {e}; is it installed and on PATH?",
                 script.command[0]
@@ -446,7 +449,10 @@ impl Prober<'_> {
             }]);
         }
         let test_said = test_said.unwrap_or_default();
-        let help = match run(&["--help"]) {
+        if let Some(help) = self.introspected(script, run) {
+            return self.flags_tool(script, Via::Argparse, help);
+        }
+        let help = match run(&script.command, &["--help"]) {
             Ok(Outcome::Exited {
                 success: true,
                 stdout,
@@ -475,6 +481,16 @@ impl Prober<'_> {
                  by hand?)"
             ));
         };
+        self.flags_tool(script, Via::Help, help)
+    }
+
+    /// A tool that takes flags, as its `--help` (or argparse itself) describes it.
+    fn flags_tool(
+        &self,
+        script: &Script,
+        via: Via,
+        help: help::Help,
+    ) -> Result<Vec<FoundTool>, String> {
         if !help.positional.is_empty() {
             return Err(format!(
                 "takes arguments without flags ({}), which a tool called with flags cannot \
@@ -487,10 +503,36 @@ impl Prober<'_> {
             script: script.file.clone(),
             description: described(script, help.description),
             input: InputMode::ArgvFlags,
-            via: Via::Help,
+            via,
             command: script.command.clone(),
             schema: Schema::Parameters(help.parameters),
         }])
+    }
+
+    /// A Python script's argparse arguments, read from the parser itself
+    /// ([`argparse::INTROSPECT`]); `None` for another script, or one that uses no argparse.
+    fn introspected(
+        &self,
+        script: &Script,
+        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
+    ) -> Option<help::Help> {
+        let interpreter = &script.command[0];
+        if !interpreter.contains("python") || script.command.len() != 2 {
+            return None;
+        }
+        let command = [
+            interpreter.clone(),
+            "-c".into(),
+            argparse::INTROSPECT.into(),
+        ];
+        match run(&command, &[script.command[1].as_str()]) {
+            Ok(Outcome::Exited {
+                success: true,
+                stdout,
+                ..
+            }) => argparse::read(&stdout),
+            _ => None,
+        }
     }
 
     /// The manifests a schema dump gives: the multi dump first, then the single one; each
@@ -498,14 +540,14 @@ impl Prober<'_> {
     fn dumped(
         &self,
         script: &Script,
-        run: &mut dyn FnMut(&[&str]) -> std::io::Result<Outcome>,
+        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
     ) -> Option<(Via, Vec<Manifest>)> {
         for &flag in &script.dumps {
             let Ok(Outcome::Exited {
                 success: true,
                 stdout,
                 ..
-            }) = run(&[flag])
+            }) = run(&script.command, &[flag])
             else {
                 continue;
             };

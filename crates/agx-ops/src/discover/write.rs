@@ -215,6 +215,7 @@ pub(crate) fn definition(tool: &FoundTool) -> String {
             super::Via::SelfTest => "it answered the self-test and dumped no schema",
             super::Via::MultiSchema => "--fractalic-dump-multi-schema",
             super::Via::Schema => "--fractalic-dump-schema",
+            super::Via::Argparse => "its argparse arguments",
             super::Via::Help => "its --help text",
         }
     ));
