@@ -289,6 +289,9 @@ fn in_parallel<T: Sync, R: Send>(
         .collect()
 }
 
+/// Runs one probe: a command and its arguments, under the deadline.
+type RunProbe<'a> = dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome> + 'a;
+
 /// What probing one script gave.
 struct Probed {
     found: Result<Vec<FoundTool>, String>,
@@ -381,11 +384,7 @@ impl Prober<'_> {
         }
     }
 
-    fn classify(
-        &self,
-        script: &Script,
-        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
-    ) -> Result<Vec<FoundTool>, String> {
+    fn classify(&self, script: &Script, run: &mut RunProbe<'_>) -> Result<Vec<FoundTool>, String> {
         let ms = self.timeout.as_millis();
         let test = run(&script.command, &[SELF_TEST_INPUT]).map_err(|e| {
             format!(
@@ -511,11 +510,7 @@ impl Prober<'_> {
 
     /// A Python script's argparse arguments, read from the parser itself
     /// ([`argparse::INTROSPECT`]); `None` for another script, or one that uses no argparse.
-    fn introspected(
-        &self,
-        script: &Script,
-        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
-    ) -> Option<help::Help> {
+    fn introspected(&self, script: &Script, run: &mut RunProbe<'_>) -> Option<help::Help> {
         let interpreter = &script.command[0];
         if !interpreter.contains("python") || script.command.len() != 2 {
             return None;
@@ -537,11 +532,7 @@ impl Prober<'_> {
 
     /// The manifests a schema dump gives: the multi dump first, then the single one; each
     /// asked only of a script whose text names its flag.
-    fn dumped(
-        &self,
-        script: &Script,
-        run: &mut dyn FnMut(&[String], &[&str]) -> std::io::Result<Outcome>,
-    ) -> Option<(Via, Vec<Manifest>)> {
+    fn dumped(&self, script: &Script, run: &mut RunProbe<'_>) -> Option<(Via, Vec<Manifest>)> {
         for &flag in &script.dumps {
             let Ok(Outcome::Exited {
                 success: true,
