@@ -218,7 +218,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;new' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The package name, as `publisher/name` (default: `local/<folder name>`)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The package name, as `publisher/name` or `name` (default: the folder''s name)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of the new tool''s script')
             [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')

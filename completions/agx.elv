@@ -205,7 +205,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;new'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
-            cand --name 'The package name, as `publisher/name` (default: `local/<folder name>`)'
+            cand --name 'The package name, as `publisher/name` or `name` (default: the folder''s name)'
             cand --lang 'The language of the new tool''s script'
             cand --skill 'Make a package of one Agent Skill with this name (`skills/NAME/SKILL.md`) instead of a tool, a prompt and a server'
             cand -q 'Print less: only results and errors'

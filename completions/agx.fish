@@ -177,7 +177,7 @@ complete -c agx -n "__fish_agx_using_subcommand new" -l registry -d 'Registry to
 complete -c agx -n "__fish_agx_using_subcommand new" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand new" -l name -d 'The package name, as `publisher/name` (default: `local/<folder name>`)' -r
+complete -c agx -n "__fish_agx_using_subcommand new" -l name -d 'The package name, as `publisher/name` or `name` (default: the folder\'s name)' -r
 complete -c agx -n "__fish_agx_using_subcommand new" -l lang -d 'The language of the new tool\'s script' -r -f -a "sh\t'A POSIX shell script: needs nothing installed'
 python\t'A Python 3 script, run with `python3 -S` (no site packages) so it starts fast'
 node\t'A Node.js script'"

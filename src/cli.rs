@@ -743,7 +743,7 @@ pub struct NewArgs {
     /// The folder to create (it must not exist, or be empty).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// The package name, as `publisher/name` (default: `local/<folder name>`).
+    /// The package name, as `publisher/name` or `name` (default: the folder's name).
     #[arg(long, value_name = "PUBLISHER/NAME")]
     pub name: Option<String>,
     /// The language of the new tool's script.
