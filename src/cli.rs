@@ -82,7 +82,7 @@ pub enum Command {
     /// Remove an entry that agx wrote from an MCP client's configuration.
     UninstallServer(UninstallServerArgs),
     /// Copy a package's Agent Skill into a client's skills folder (or every client's).
-    InstallSkill(SkillArgs),
+    InstallSkill(InstallSkillArgs),
     /// Remove a skill copy that agx wrote from a client's skills folder.
     UninstallSkill(SkillArgs),
     /// List supported MCP clients, their config files and the agx entries in them.
@@ -184,6 +184,8 @@ pub struct SyncArgs {
     #[arg(long)]
     pub warm: bool,
     #[command(flatten)]
+    pub accept: AcceptArgs,
+    #[command(flatten)]
     pub project: ProjectArgs,
 }
 
@@ -235,6 +237,27 @@ pub struct InstallArgs {
     /// cache, so its first start is as fast as later ones (this runs the server's code).
     #[arg(long)]
     pub warm: bool,
+    #[command(flatten)]
+    pub accept: AcceptArgs,
+}
+
+/// Findings of the poisoning scan to let through (docs/security.md).
+#[derive(Debug, Args)]
+pub struct AcceptArgs {
+    /// Install even though the poisoning scan has high findings of this code (`S001`, …;
+    /// repeatable); the receipt records it, and `agx serve` then shows the items it is about.
+    #[arg(long = "accept-finding", value_name = "CODE", value_parser = parse_finding_code)]
+    pub codes: Vec<String>,
+}
+
+/// A code of the poisoning scan, in its canonical spelling.
+fn parse_finding_code(text: &str) -> Result<String, String> {
+    match agx_model::scan::ScanCode::lookup(text) {
+        Some(code) => Ok(code.code.to_string()),
+        None => Err(format!(
+            "`{text}` is not a code of the poisoning scan (S001…S201, listed in docs/security.md)"
+        )),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -532,6 +555,14 @@ pub struct SkillArgs {
     /// Replace (or remove) a folder agx did not write, or a copy edited since.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallSkillArgs {
+    #[command(flatten)]
+    pub skill: SkillArgs,
+    #[command(flatten)]
+    pub accept: AcceptArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -60,6 +60,7 @@ impl Context {
             registry: self.global.registry.as_deref(),
             offline: self.global.offline,
             reporter: &self.printer,
+            accept_findings: &[],
         })
     }
 
@@ -93,7 +94,9 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),
         Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
-        Command::InstallSkill(a) => skills::run(&ctx, a, skills::Action::Install),
+        Command::InstallSkill(a) => {
+            skills::run(&ctx, &a.skill, skills::Action::Install(&a.accept.codes))
+        }
         Command::UninstallSkill(a) => skills::run(&ctx, a, skills::Action::Uninstall),
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),

@@ -83,6 +83,11 @@ pub struct Receipt {
     pub installed_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The codes of the poisoning scan's high findings the package had when installed, which
+    /// the install was told to accept (`--accept-finding`); `agx serve` shows the items they
+    /// are about instead of hiding them (docs/security.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accepted_findings: Vec<String>,
     /// The package's `[dependencies]`, so that uninstall knows who needs whom.
     #[serde(default)]
     pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
