@@ -70,6 +70,8 @@ pub enum Command {
     New(NewArgs),
     /// Check an extension package before publishing.
     Validate(ValidateArgs),
+    /// Run the poisoning scan over installed packages (docs/security.md).
+    Audit(AuditArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
     /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
@@ -239,6 +241,20 @@ pub struct InstallArgs {
     pub warm: bool,
     #[command(flatten)]
     pub accept: AcceptArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// One installed package (`publisher/name`; default: every installed package).
+    #[arg(value_name = "PKG", conflicts_with = "project")]
+    pub package: Option<String>,
+    /// The packages of the project's agx.lock instead (the nearest folder at or above the
+    /// current one with an agx.toml that has [project] or [servers]).
+    #[arg(long)]
+    pub project: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Findings of the poisoning scan to let through (docs/security.md).

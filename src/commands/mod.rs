@@ -6,6 +6,7 @@ use agx_core::paths::AgxPaths;
 use agx_printer::Printer;
 
 pub mod add;
+pub mod audit;
 pub mod call;
 pub mod clients;
 pub mod completions;
@@ -89,6 +90,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Tools(a) => tools::run(&ctx, a),
         Command::New(a) => new::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
+        Command::Audit(a) => audit::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),

@@ -6,6 +6,7 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
+pub mod audit;
 pub mod author;
 pub mod call;
 pub mod clients;

@@ -102,6 +102,9 @@ pub struct Receipt {
 pub struct ReceiptHeader {
     pub name: PackageName,
     pub version: semver::Version,
+    /// See [`Receipt::accepted_findings`]: `agx serve` reads it from here.
+    #[serde(default)]
+    pub accepted_findings: Vec<String>,
 }
 
 impl ReceiptHeader {

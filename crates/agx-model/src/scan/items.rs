@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Origin, ScanFinding, TextKind, findings_of, length};
-use crate::manifest::Package;
 use crate::manifest::SourceLocation;
 use crate::manifest::package_file;
+use crate::manifest::{Package, PromptDef, ResourceDef, ServerDef, ToolDef};
 use crate::skills::SKILL_FILE;
 
 /// What kind of thing a scanned text belongs to.
@@ -120,39 +120,42 @@ fn subject(kind: SubjectKind, name: &str) -> Subject {
     }
 }
 
-/// Scan every text of `package` that reaches a model, and its skills' SKILL.md files.
-pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
-    let mut scan = Scan {
-        findings: Vec::new(),
-        descriptions: Vec::new(),
-    };
-    for tool in &package.tools {
+impl Scan {
+    fn new() -> Self {
+        Scan {
+            findings: Vec::new(),
+            descriptions: Vec::new(),
+        }
+    }
+
+    fn tool(&mut self, tool: &ToolDef) {
         let s = subject(SubjectKind::Tool, tool.name.as_str());
         let at = Origin::Definition(&tool.location);
-        scan.text(
+        self.text(
             &s,
             "title",
             at,
             tool.title.as_deref(),
             TextKind::Description,
         );
-        scan.description(&s, &tool.location, tool.description.as_deref());
-        scan.schema(&s, "input_schema", at, &tool.input_schema());
+        self.description(&s, &tool.location, tool.description.as_deref());
+        self.schema(&s, "input_schema", at, &tool.input_schema());
     }
-    for prompt in &package.prompts {
+
+    fn prompt(&mut self, prompt: &PromptDef) {
         let s = subject(SubjectKind::Prompt, prompt.name.as_str());
         let at = Origin::Definition(&prompt.location);
-        scan.text(
+        self.text(
             &s,
             "title",
             at,
             prompt.title.as_deref(),
             TextKind::Description,
         );
-        scan.description(&s, &prompt.location, prompt.description.as_deref());
+        self.description(&s, &prompt.location, prompt.description.as_deref());
         for a in &prompt.arguments {
             let field = format!("arguments.{}.description", a.name);
-            scan.text(
+            self.text(
                 &s,
                 &field,
                 at,
@@ -160,7 +163,7 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
                 TextKind::Description,
             );
         }
-        scan.text(
+        self.text(
             &s,
             "content",
             at,
@@ -168,20 +171,21 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
             TextKind::Content,
         );
     }
-    for resource in &package.resources {
+
+    fn resource(&mut self, resource: &ResourceDef) {
         let s = subject(SubjectKind::Resource, resource.name.as_str());
         let at = Origin::Definition(&resource.location);
-        scan.text(
+        self.text(
             &s,
             "title",
             at,
             resource.title.as_deref(),
             TextKind::Description,
         );
-        scan.description(&s, &resource.location, resource.description.as_deref());
+        self.description(&s, &resource.location, resource.description.as_deref());
         for v in &resource.variables {
             let field = format!("variables.{}.description", v.name);
-            scan.text(
+            self.text(
                 &s,
                 &field,
                 at,
@@ -190,17 +194,18 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
             );
         }
     }
-    for server in &package.servers {
+
+    fn server(&mut self, server: &ServerDef) {
         let s = subject(SubjectKind::Server, server.name.as_str());
         let at = Origin::Definition(&server.location);
-        scan.text(
+        self.text(
             &s,
             "title",
             at,
             server.title.as_deref(),
             TextKind::Description,
         );
-        scan.text(
+        self.text(
             &s,
             "description",
             at,
@@ -208,8 +213,17 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
             TextKind::Description,
         );
         let instructions = server.instructions.as_deref();
-        scan.text(&s, "instructions", at, instructions, TextKind::Instructions);
+        self.text(&s, "instructions", at, instructions, TextKind::Instructions);
     }
+}
+
+/// Scan every text of `package` that reaches a model, and its skills' SKILL.md files.
+pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
+    let mut scan = Scan::new();
+    package.tools.iter().for_each(|t| scan.tool(t));
+    package.prompts.iter().for_each(|p| scan.prompt(p));
+    package.resources.iter().for_each(|r| scan.resource(r));
+    package.servers.iter().for_each(|s| scan.server(s));
     for skill in &package.skills {
         scan.findings
             .extend(scan_skill(&package.dir, &skill.folder, &skill.name));
@@ -220,6 +234,35 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
     } = scan;
     findings.extend(length::outliers(&descriptions));
     findings
+}
+
+/// One item's findings, as `agx serve` checks each item it serves (no length comparison:
+/// that needs the whole package, and is never high).
+pub fn scan_tool(tool: &ToolDef) -> Vec<ScanFinding> {
+    let mut scan = Scan::new();
+    scan.tool(tool);
+    scan.findings
+}
+
+/// See [`scan_tool`].
+pub fn scan_prompt(prompt: &PromptDef) -> Vec<ScanFinding> {
+    let mut scan = Scan::new();
+    scan.prompt(prompt);
+    scan.findings
+}
+
+/// See [`scan_tool`].
+pub fn scan_resource(resource: &ResourceDef) -> Vec<ScanFinding> {
+    let mut scan = Scan::new();
+    scan.resource(resource);
+    scan.findings
+}
+
+/// See [`scan_tool`]: a server's title, description and instructions.
+pub fn scan_server(server: &ServerDef) -> Vec<ScanFinding> {
+    let mut scan = Scan::new();
+    scan.server(server);
+    scan.findings
 }
 
 /// Scan the SKILL.md of the skill in `<package>/<folder>`, front matter and body: positions
@@ -251,10 +294,7 @@ pub fn scan_listed(kind: SubjectKind, item: &Value) -> Vec<ScanFinding> {
         .and_then(Value::as_str)
         .unwrap_or("?");
     let s = subject(kind, name);
-    let mut scan = Scan {
-        findings: Vec::new(),
-        descriptions: Vec::new(),
-    };
+    let mut scan = Scan::new();
     for field in ["title", "description"] {
         let text = item.get(field).and_then(Value::as_str);
         scan.text(&s, field, Origin::Listed, text, TextKind::Description);

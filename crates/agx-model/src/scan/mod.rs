@@ -19,7 +19,10 @@ use serde::Serialize;
 use crate::manifest::SourceLocation;
 use crate::manifest::spanned::SourceFile;
 
-pub use items::{Subject, SubjectKind, scan_listed, scan_package, scan_skill};
+pub use items::{
+    Subject, SubjectKind, scan_listed, scan_package, scan_prompt, scan_resource, scan_server,
+    scan_skill, scan_tool,
+};
 pub use report::{as_validate_findings, render_list};
 
 /// How bad a finding is: a `High` one blocks installs and hides the item at serve unless
