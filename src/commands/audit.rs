@@ -52,10 +52,11 @@ pub fn run(ctx: &Context, args: &AuditArgs) -> CliResult {
         );
     }
     if result.unaccepted() > 0 {
+        let n = result.unaccepted();
         return Err(CliError::new(format!(
-            "{} high finding{} of the poisoning scan that no install accepted",
-            result.unaccepted(),
-            if result.unaccepted() == 1 { " is" } else { "s are" }
+            "{n} high finding{} of the poisoning scan {} not accepted by any install",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "is" } else { "are" }
         ))
         .with_hint(
             "`agx serve` hides the items they are about; remove the package (`agx uninstall`), or if you trust it install it again with `--accept-finding CODE` (docs/security.md)",

@@ -35,6 +35,7 @@ mod oci;
 mod pack;
 mod plugin_leniency;
 mod plugins;
+mod poison_scan;
 mod profile;
 mod project;
 mod project_lock;
