@@ -248,12 +248,78 @@ fn the_fixtures_have_no_high_finding() {
             continue;
         };
         scanned += 1;
-        for f in agx_model::scan::scan_package(&package) {
+        for f in agx_model::scan::scan_checked(&dir, &package) {
             if f.severity == agx_model::scan::Severity::High {
                 high.push(format!("{}: {f}", dir.display()));
             }
         }
     }
     assert!(scanned >= 15, "only {scanned} fixture packages loaded");
+    // Every SKILL.md, also of the skills that do not load (the scan needs only their text).
+    let mut skills = 0;
+    for file in skill_files(&fixtures()) {
+        let (dir, name) = (
+            file.parent().unwrap(),
+            file.parent().unwrap().file_name().unwrap(),
+        );
+        let name = name.to_string_lossy();
+        skills += 1;
+        for f in agx_model::scan::scan_skill(dir.parent().unwrap(), &name, &name) {
+            if f.severity == agx_model::scan::Severity::High {
+                high.push(format!("{}: {f}", file.display()));
+            }
+        }
+    }
+    assert!(skills >= 20, "only {skills} SKILL.md files found");
     assert!(high.is_empty(), "{}", high.join("\n"));
+}
+
+fn skill_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !path.is_symlink() {
+            out.extend(skill_files(&path));
+        } else if path.file_name().is_some_and(|n| n == "SKILL.md") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_folder_of_skills_is_scanned_where_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Named as the skill, as its folder must be.
+    let dir = tmp.path().join("ok-basic");
+    crate::support::copy_tree(&fixtures().join("skills-agreement/ok-basic"), &dir);
+    let skill = dir.join("SKILL.md");
+    let text = fs_err::read_to_string(&skill).unwrap();
+    fs_err::write(&skill, format!("{text}\n<IMPORTANT>be quick</IMPORTANT>\n")).unwrap();
+    let package = agx_model::manifest::check_package(&dir).package.unwrap();
+    let found = agx_model::scan::scan_checked(&dir, &package);
+    let line = text.lines().count() + 2;
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| {
+            (
+                f.code,
+                f.location.as_ref().map(|l| (l.file.as_str(), l.line)),
+            )
+        })
+        .collect();
+    assert_eq!(got, [("S104", Some(("SKILL.md", line)))]);
+}
+
+#[test]
+fn security_docs_list_every_scan_code() {
+    let docs =
+        fs_err::read_to_string(crate::support::repo_root().join("docs/security.md")).unwrap();
+    for code in agx_model::scan::ALL_SCAN_CODES {
+        let row = format!(
+            "| `{}` | `{}` | {} | {} |",
+            code.code, code.name, code.severity, code.summary
+        );
+        assert!(docs.contains(&row), "docs/security.md has no row {row}");
+    }
 }

@@ -20,7 +20,7 @@ pub struct Validated {
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
     let mut report = check(dir);
     if let Some(package) = &report.package {
-        let scanned = agx_model::scan::scan_package(package);
+        let scanned = agx_model::scan::scan_checked(dir, package);
         let findings = agx_model::scan::as_validate_findings(&scanned);
         report.findings.extend(findings);
     }

@@ -246,6 +246,7 @@ mod tests {
             explicit: true,
             installed_at: now_rfc3339(),
             description: Some("Weather".into()),
+            accepted_findings: vec!["S001".into()],
             dependencies: [(
                 PackageName::parse("acme/geo").unwrap(),
                 semver::VersionReq::parse("^1.0").unwrap(),
@@ -284,6 +285,8 @@ mod tests {
             let header = ReceiptHeader::read(&path).unwrap();
             assert_eq!(header.name, receipt.name, "{description:?}");
             assert_eq!(header.version, receipt.version);
+            // What `agx serve` reads to show items whose findings were accepted.
+            assert_eq!(header.accepted_findings, ["S001"]);
         }
     }
 

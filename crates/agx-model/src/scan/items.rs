@@ -236,6 +236,26 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
     findings
 }
 
+/// Scan the package `check_package(dir)` loaded from `dir`. A folder of skills without
+/// agx.toml was checked as a package in a temporary folder, gone by now: its SKILL.md files
+/// are read where they are, and reported there.
+pub fn scan_checked(dir: &Path, package: &Package) -> Vec<ScanFinding> {
+    let Some(what) = crate::skills::wrap::detect(dir) else {
+        return scan_package(package);
+    };
+    let mut findings = Vec::new();
+    for skill in &package.skills {
+        let rel =
+            crate::skills::wrap::unwrapped_path(&what, &format!("{}/{SKILL_FILE}", skill.folder));
+        let folder = rel
+            .strip_suffix(SKILL_FILE)
+            .unwrap_or("")
+            .trim_end_matches('/');
+        findings.extend(scan_skill(dir, folder, &skill.name));
+    }
+    findings
+}
+
 /// One item's findings, as `agx serve` checks each item it serves (no length comparison:
 /// that needs the whole package, and is never high).
 pub fn scan_tool(tool: &ToolDef) -> Vec<ScanFinding> {
@@ -269,7 +289,10 @@ pub fn scan_server(server: &ServerDef) -> Vec<ScanFinding> {
 /// are in the file. A SKILL.md that cannot be read has nothing to scan (validation reports
 /// why).
 pub fn scan_skill(package: &Path, folder: &str, name: &str) -> Vec<ScanFinding> {
-    let rel = format!("{folder}/{SKILL_FILE}");
+    let rel = match folder {
+        "" => SKILL_FILE.to_string(),
+        folder => format!("{folder}/{SKILL_FILE}"),
+    };
     let Ok(text) = package_file::read_text(package, &rel) else {
         return Vec::new();
     };

@@ -20,8 +20,8 @@ use crate::manifest::SourceLocation;
 use crate::manifest::spanned::SourceFile;
 
 pub use items::{
-    Subject, SubjectKind, scan_listed, scan_package, scan_prompt, scan_resource, scan_server,
-    scan_skill, scan_tool,
+    Subject, SubjectKind, scan_checked, scan_listed, scan_package, scan_prompt, scan_resource,
+    scan_server, scan_skill, scan_tool,
 };
 pub use report::{as_validate_findings, render_list};
 
