@@ -32,7 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install packages from the registry, or a local package folder or tarball')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Findings of the poisoning scan to let through (docs/security.md)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed packages')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update installed packages to the newest versions their requirements allow')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show installed packages that have newer versions in the registry')
@@ -44,12 +44,13 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
             [CompletionResult]::new('uninstall-server', 'uninstall-server', [CompletionResultType]::ParameterValue, 'Remove an entry that agx wrote from an MCP client''s configuration')
-            [CompletionResult]::new('install-skill', 'install-skill', [CompletionResultType]::ParameterValue, 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)')
+            [CompletionResult]::new('install-skill', 'install-skill', [CompletionResultType]::ParameterValue, 'Findings of the poisoning scan to let through (docs/security.md)')
             [CompletionResult]::new('uninstall-skill', 'uninstall-skill', [CompletionResultType]::ParameterValue, 'Remove a skill copy that agx wrote from a client''s skills folder')
             [CompletionResult]::new('clients', 'clients', [CompletionResultType]::ParameterValue, 'List supported MCP clients, their config files and the agx entries in them')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find drift between recorded client entries, client files and the store')
@@ -72,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--sha256', '--sha256', [CompletionResultType]::ParameterName, 'The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a URL, checked for a bundle file when given')
             [CompletionResult]::new('--prefer', '--prefer', [CompletionResultType]::ParameterName, 'For a server from an MCP registry: install its package of this kind, or its remote (default: the first package whose runtime is on this machine, in the order npm, pypi, oci, mcpb; then a remote)')
+            [CompletionResult]::new('--accept-finding', '--accept-finding', [CompletionResultType]::ParameterName, 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
@@ -261,6 +263,22 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--probe', '--probe', [CompletionResultType]::ParameterName, 'Also run each tool''s self-test (`{"__test__": true}`); this runs package code')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Fail on warnings too (an author''s own package: body references that point nowhere, keys only some clients read, …)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;audit' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The packages of the project''s agx.lock instead (the nearest folder at or above the current one with an agx.toml that has [project] or [servers])')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -487,6 +505,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The user''s skills folders (under the home folder) or the project''s')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project folder for --scope project (default: the current directory)')
             [CompletionResult]::new('--folder', '--folder', [CompletionResultType]::ParameterName, '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder')
+            [CompletionResult]::new('--accept-finding', '--accept-finding', [CompletionResultType]::ParameterName, 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
@@ -859,6 +878,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;sync' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--accept-finding', '--accept-finding', [CompletionResultType]::ParameterName, 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -920,6 +940,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
+            [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
@@ -977,6 +998,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;validate' {
+            break
+        }
+        'agx;help;audit' {
             break
         }
         'agx;help;pack' {

@@ -19,6 +19,9 @@ _agx() {
             agx,add)
                 cmd="agx__subcmd__add"
                 ;;
+            agx,audit)
+                cmd="agx__subcmd__audit"
+                ;;
             agx,call)
                 cmd="agx__subcmd__call"
                 ;;
@@ -147,6 +150,9 @@ _agx() {
                 ;;
             agx__subcmd__help,add)
                 cmd="agx__subcmd__help__subcmd__add"
+                ;;
+            agx__subcmd__help,audit)
+                cmd="agx__subcmd__help__subcmd__audit"
                 ;;
             agx__subcmd__help,call)
                 cmd="agx__subcmd__help__subcmd__call"
@@ -365,7 +371,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new discover validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,6 +413,28 @@ _agx() {
                     ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__audit)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -789,7 +817,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools new discover validate pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -803,6 +831,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__audit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1483,7 +1525,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --accept-finding --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1503,6 +1545,10 @@ _agx() {
                     ;;
                 --prefer)
                     COMPREPLY=($(compgen -W "npm pypi oci mcpb remote" -- "${cur}"))
+                    return 0
+                    ;;
+                --accept-finding)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1563,7 +1609,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__skill)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --accept-finding --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1587,6 +1633,10 @@ _agx() {
                     ;;
                 --folder)
                     COMPREPLY=($(compgen -W "shared own" -- "${cur}"))
+                    return 0
+                    ;;
+                --accept-finding)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2323,7 +2373,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__sync)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --warm --project --json --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --warm --accept-finding --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2335,6 +2385,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --accept-finding)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --project)

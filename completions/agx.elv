@@ -29,7 +29,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand install 'Install packages from the registry, or a local package folder or tarball'
+            cand install 'Findings of the poisoning scan to let through (docs/security.md)'
             cand uninstall 'Remove installed packages'
             cand update 'Update installed packages to the newest versions their requirements allow'
             cand outdated 'Show installed packages that have newer versions in the registry'
@@ -41,12 +41,13 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand discover 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)'
             cand validate 'Check an extension package before publishing'
+            cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
             cand uninstall-server 'Remove an entry that agx wrote from an MCP client''s configuration'
-            cand install-skill 'Copy a package''s Agent Skill into a client''s skills folder (or every client''s)'
+            cand install-skill 'Findings of the poisoning scan to let through (docs/security.md)'
             cand uninstall-skill 'Remove a skill copy that agx wrote from a client''s skills folder'
             cand clients 'List supported MCP clients, their config files and the agx entries in them'
             cand doctor 'Find drift between recorded client entries, client files and the store'
@@ -68,6 +69,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --color 'When to use colours in messages'
             cand --sha256 'The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a URL, checked for a bundle file when given'
             cand --prefer 'For a server from an MCP registry: install its package of this kind, or its remote (default: the first package whose runtime is on this machine, in the order npm, pypi, oci, mcpb; then a remote)'
+            cand --accept-finding 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -246,6 +248,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --offline 'Use only cached index data; never touch the network'
             cand --probe 'Also run each tool''s self-test (`{"__test__": true}`); this runs package code'
             cand --strict 'Fail on warnings too (an author''s own package: body references that point nowhere, keys only some clients read, …)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;audit'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --project 'The packages of the project''s agx.lock instead (the nearest folder at or above the current one with an agx.toml that has [project] or [servers])'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -452,6 +469,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --scope 'The user''s skills folders (under the home folder) or the project''s'
             cand --project 'Project folder for --scope project (default: the current directory)'
             cand --folder '`shared`: `.agents/skills` (and `.claude/skills` for Claude Code), which all six clients read between them; `own`: each client''s own folder'
+            cand --accept-finding 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -792,6 +810,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;sync'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
+            cand --accept-finding 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -850,6 +869,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand discover 'Find the tools in a folder of scripts by asking each script, and write their definitions (--write)'
             cand validate 'Check an extension package before publishing'
+            cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
@@ -895,6 +915,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;discover'= {
         }
         &'agx;help;validate'= {
+        }
+        &'agx;help;audit'= {
         }
         &'agx;help;pack'= {
         }

@@ -73,6 +73,8 @@ pub enum Command {
     Discover(DiscoverArgs),
     /// Check an extension package before publishing.
     Validate(ValidateArgs),
+    /// Run the poisoning scan over installed packages (docs/security.md).
+    Audit(AuditArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
     /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
@@ -85,7 +87,7 @@ pub enum Command {
     /// Remove an entry that agx wrote from an MCP client's configuration.
     UninstallServer(UninstallServerArgs),
     /// Copy a package's Agent Skill into a client's skills folder (or every client's).
-    InstallSkill(SkillArgs),
+    InstallSkill(InstallSkillArgs),
     /// Remove a skill copy that agx wrote from a client's skills folder.
     UninstallSkill(SkillArgs),
     /// List supported MCP clients, their config files and the agx entries in them.
@@ -187,6 +189,8 @@ pub struct SyncArgs {
     #[arg(long)]
     pub warm: bool,
     #[command(flatten)]
+    pub accept: AcceptArgs,
+    #[command(flatten)]
     pub project: ProjectArgs,
 }
 
@@ -238,6 +242,41 @@ pub struct InstallArgs {
     /// cache, so its first start is as fast as later ones (this runs the server's code).
     #[arg(long)]
     pub warm: bool,
+    #[command(flatten)]
+    pub accept: AcceptArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// One installed package (`publisher/name`; default: every installed package).
+    #[arg(value_name = "PKG", conflicts_with = "project")]
+    pub package: Option<String>,
+    /// The packages of the project's agx.lock instead (the nearest folder at or above the
+    /// current one with an agx.toml that has [project] or [servers]).
+    #[arg(long)]
+    pub project: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Findings of the poisoning scan to let through (docs/security.md).
+#[derive(Debug, Args)]
+pub struct AcceptArgs {
+    /// Install even though the poisoning scan has high findings of this code (`S001`, …;
+    /// repeatable); the receipt records it, and `agx serve` then shows the items it is about.
+    #[arg(long = "accept-finding", value_name = "CODE", value_parser = parse_finding_code)]
+    pub codes: Vec<String>,
+}
+
+/// A code of the poisoning scan, in its canonical spelling.
+fn parse_finding_code(text: &str) -> Result<String, String> {
+    match agx_model::scan::ScanCode::lookup(text) {
+        Some(code) => Ok(code.code.to_string()),
+        None => Err(format!(
+            "`{text}` is not a code of the poisoning scan (S001…S201, listed in docs/security.md)"
+        )),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -535,6 +574,14 @@ pub struct SkillArgs {
     /// Replace (or remove) a folder agx did not write, or a copy edited since.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallSkillArgs {
+    #[command(flatten)]
+    pub skill: SkillArgs,
+    #[command(flatten)]
+    pub accept: AcceptArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

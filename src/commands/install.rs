@@ -43,6 +43,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let recorder = agx_core::report::Recorder::new(&ctx.printer);
     let ops = agx_ops::Context {
         reporter: &recorder,
+        accept_findings: &args.accept.codes,
         ..ctx.ops()?
     };
     install::install_with(&ops, &targets, args.force, provision)?;

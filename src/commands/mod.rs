@@ -6,6 +6,7 @@ use agx_core::paths::AgxPaths;
 use agx_printer::Printer;
 
 pub mod add;
+pub mod audit;
 pub mod call;
 pub mod clients;
 pub mod completions;
@@ -61,6 +62,7 @@ impl Context {
             registry: self.global.registry.as_deref(),
             offline: self.global.offline,
             reporter: &self.printer,
+            accept_findings: &[],
         })
     }
 
@@ -90,12 +92,15 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::New(a) => new::run(&ctx, a),
         Command::Discover(a) => discover::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
+        Command::Audit(a) => audit::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),
         Command::UninstallServer(a) => uninstall_server::run(&ctx, a),
-        Command::InstallSkill(a) => skills::run(&ctx, a, skills::Action::Install),
+        Command::InstallSkill(a) => {
+            skills::run(&ctx, &a.skill, skills::Action::Install(&a.accept.codes))
+        }
         Command::UninstallSkill(a) => skills::run(&ctx, a, skills::Action::Uninstall),
         Command::Clients(a) => clients::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),

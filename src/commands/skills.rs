@@ -8,12 +8,13 @@ use agx_model::skills::copies::CopyOutcome;
 use agx_model::skills::folders::FolderChoice;
 use agx_ops::skills::{self, SkillPlace};
 
-pub enum Action {
-    Install,
+pub enum Action<'a> {
+    /// With the poisoning scan's codes to accept.
+    Install(&'a [String]),
     Uninstall,
 }
 
-pub fn run(ctx: &Context, args: &SkillArgs, action: Action) -> CliResult {
+pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
     let cwd;
     let project = match (args.scope, &args.project) {
         (SkillScope::User, None) => None,
@@ -31,9 +32,16 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action) -> CliResult {
             SkillFolder::Own => FolderChoice::Own,
         },
     };
-    let ops = ctx.ops()?;
+    let accept = match action {
+        Action::Install(codes) => codes,
+        Action::Uninstall => &[],
+    };
+    let ops = agx_ops::Context {
+        accept_findings: accept,
+        ..ctx.ops()?
+    };
     let changes = match action {
-        Action::Install => skills::install_skill(&ops, &place, &args.skill, args.force)?,
+        Action::Install(_) => skills::install_skill(&ops, &place, &args.skill, args.force)?,
         Action::Uninstall => skills::uninstall_skill(&ops, &place, &args.skill, args.force)?,
     };
     if changes.is_empty() {

@@ -20,7 +20,11 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
         force: args.force,
         warm: args.warm,
     };
-    let report = project::sync(&ctx.ops()?, args.project.project.as_deref(), options)?;
+    let ops = agx_ops::Context {
+        accept_findings: &args.accept.codes,
+        ..ctx.ops()?
+    };
+    let report = project::sync(&ops, args.project.project.as_deref(), options)?;
     if args.project.json {
         ctx.printer
             .outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;

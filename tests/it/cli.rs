@@ -31,6 +31,7 @@ fn help_lists_every_command() {
             "tools",
             "new",
             "validate",
+            "audit",
             "pack",
             "export",
             "registry",

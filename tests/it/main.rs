@@ -36,6 +36,7 @@ mod oci;
 mod pack;
 mod plugin_leniency;
 mod plugins;
+mod poison_scan;
 mod profile;
 mod project;
 mod project_lock;

@@ -117,6 +117,7 @@ fn try_sync(
         registry: None,
         offline: false,
         reporter: &Silent,
+        accept_findings: &[],
     };
     // Blocking HTTP inside the async tests: off the runtime's worker.
     tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages, &|_| Ok(())))
@@ -361,6 +362,7 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
             registry: None,
             offline: false,
             reporter: &Silent,
+            accept_findings: &[],
         };
         tokio::task::block_in_place(|| ops::release_project(&ctx, &a).unwrap())
     };

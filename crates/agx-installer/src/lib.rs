@@ -179,6 +179,9 @@ impl Drop for StagedPackage {
 pub struct Installer<'a> {
     pub store: &'a Store,
     pub reporter: &'a dyn Reporter,
+    /// Codes of the poisoning scan's high findings to install anyway (`--accept-finding`);
+    /// any other high finding refuses the package before anything is in place.
+    pub accept: &'a [String],
 }
 
 impl Installer<'_> {
@@ -282,6 +285,7 @@ impl Installer<'_> {
                 found: format!("{} {}", package.name(), package.version()),
             });
         }
+        self.gate(&package)?;
         Ok(package)
     }
 
@@ -381,7 +385,9 @@ impl Installer<'_> {
             }
         };
         let what = local.path().display().to_string();
-        prepared.package = Some(unpack_checked(&archive, &prepared.stage, &what, false)?);
+        let package = unpack_checked(&archive, &prepared.stage, &what, false)?;
+        self.gate(&package)?;
+        prepared.package = Some(package);
         Ok(prepared)
     }
 
@@ -419,6 +425,7 @@ impl Installer<'_> {
             self.reporter.warn(warning);
         }
         let package = load_checked(&provisioned.dir, what, false)?;
+        self.gate(&package)?;
         guard.0 = None;
         Ok(PreparedEcosystem {
             package,
@@ -428,6 +435,13 @@ impl Installer<'_> {
             plugin: None,
             stage,
         })
+    }
+
+    /// The poisoning scan of a staged package (docs/security.md).
+    fn gate(&self, package: &Package) -> Result<(), StoreError> {
+        let findings = agx_model::scan::scan_package(package);
+        let what = format!("{} {}", package.name(), package.version());
+        scan_gate(&what, &findings, self.accept, self.reporter)
     }
 
     /// Second half of an npm or PyPI install: put the provisioned package in place.
@@ -644,6 +658,37 @@ impl Installer<'_> {
     }
 }
 
+/// What the poisoning scan's `findings` in `what` let through: a high finding whose code is
+/// not in `accept` refuses it (nothing is in place yet); the others go to `reporter` as
+/// warnings (docs/security.md).
+pub fn scan_gate(
+    what: &str,
+    findings: &[agx_model::scan::ScanFinding],
+    accept: &[String],
+    reporter: &dyn Reporter,
+) -> Result<(), StoreError> {
+    let blocked: Vec<_> = agx_model::scan::unaccepted(findings, accept).collect();
+    if !blocked.is_empty() {
+        let mut codes: Vec<String> = blocked.iter().map(|f| f.code.to_string()).collect();
+        codes.sort();
+        codes.dedup();
+        return Err(StoreError::Poisoned {
+            what: what.to_string(),
+            findings: agx_model::scan::render_list(&blocked),
+            codes,
+        });
+    }
+    for f in findings {
+        let accepted = if f.severity == agx_model::scan::Severity::High {
+            " (accepted)"
+        } else {
+            ""
+        };
+        reporter.warn(&format!("{what}: {f}{accepted}"));
+    }
+    Ok(())
+}
+
 /// `=version`: what a package installed at one exact version records as asked for.
 fn exact_requirement(version: &semver::Version) -> semver::VersionReq {
     semver::VersionReq::parse(&format!("={version}")).expect("a version is a valid requirement")
@@ -711,6 +756,8 @@ fn new_receipt(
         explicit,
         installed_at: now_rfc3339(),
         description: package.manifest.package.description.clone(),
+        // The install got past the scan, so each high finding was accepted.
+        accepted_findings: agx_model::scan::high_codes(&agx_model::scan::scan_package(package)),
         dependencies: package.manifest.dependencies.clone(),
         source,
         extension: package.summary(),

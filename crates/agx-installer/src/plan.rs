@@ -255,6 +255,7 @@ pub(crate) mod tests {
             explicit: true,
             installed_at: String::new(),
             description: None,
+            accepted_findings: Vec::new(),
             dependencies: e.deps,
             source: Source::Registry {
                 registry: "test".into(),

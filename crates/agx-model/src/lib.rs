@@ -9,5 +9,6 @@ pub mod filter;
 pub mod manifest;
 pub mod mcpb_manifest;
 pub mod permissions;
+pub mod scan;
 pub mod settings;
 pub mod skills;

@@ -19,6 +19,11 @@ pub struct Validated {
 /// timeout (this runs package code).
 pub fn validate(dir: &Path, probe: Option<Duration>, reporter: &dyn Reporter) -> Validated {
     let mut report = check(dir);
+    if let Some(package) = &report.package {
+        let scanned = agx_model::scan::scan_checked(dir, package);
+        let findings = agx_model::scan::as_validate_findings(&scanned);
+        report.findings.extend(findings);
+    }
     let mut probed = false;
     if let Some(timeout) = probe {
         match &report.package {

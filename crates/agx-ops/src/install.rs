@@ -136,10 +136,7 @@ pub fn install_with(
         return Ok(());
     }
 
-    let installer = Installer {
-        store: &store,
-        reporter: ctx.reporter,
-    };
+    let installer = ctx.installer(&store);
     // Everything slow (reading local packages, the registry, downloads) happens in staging,
     // without the store lock; the lock is held only to put the result in place.
     let staging = store.staging()?;

@@ -6,6 +6,7 @@
 // past the lint's 128 bytes there; other targets keep the lint and hold the sizes.
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
+pub mod audit;
 pub mod author;
 pub mod call;
 pub mod clients;
@@ -51,11 +52,23 @@ pub struct Context<'a> {
     /// Use only cached index data.
     pub offline: bool,
     pub reporter: &'a dyn Reporter,
+    /// Codes of the poisoning scan's high findings that installs and skill copies of this
+    /// run accept (`--accept-finding`, docs/security.md); empty for every other command.
+    pub accept_findings: &'a [String],
 }
 
 impl Context<'_> {
     pub fn store(&self) -> Store {
         Store::open(self.paths)
+    }
+
+    /// The installer of this run: its store, reporter and accepted findings.
+    pub fn installer<'s>(&'s self, store: &'s Store) -> agx_installer::Installer<'s> {
+        agx_installer::Installer {
+            store,
+            reporter: self.reporter,
+            accept: self.accept_findings,
+        }
     }
 
     /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.

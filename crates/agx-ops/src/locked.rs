@@ -80,10 +80,7 @@ pub fn install_locked(
         return Ok(report);
     }
 
-    let installer = Installer {
-        store: &store,
-        reporter: ctx.reporter,
-    };
+    let installer = ctx.installer(&store);
     // Only a download needs a staging folder; a sync that only changes the root makes none.
     let mut staging: Option<Staging> = None;
     let mut sources = Sources::default();

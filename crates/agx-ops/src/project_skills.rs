@@ -195,6 +195,10 @@ pub(crate) fn sync_skills(
                 ));
             }
         }
+        if !options.check {
+            let package_dir = ctx.store().package_dir(&s.package, &s.version);
+            super::skills::gate_skill(ctx, &package_dir, &skill)?;
+        }
         sources.push((*s, skill, dir));
     }
     let folders = skill_folders(project);

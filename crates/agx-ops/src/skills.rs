@@ -88,6 +88,7 @@ pub fn install_skill(
         .dir
         .join(agx_model::manifest::load::SKILLS_FOLDER)
         .join(skill.item.as_str());
+    gate_skill(ctx, &installed.dir, &skill)?;
     let folders = place.folders()?;
     // Hashed once for every folder it is copied to.
     let hash =
@@ -123,6 +124,27 @@ pub fn install_skill(
         }
         (changes, Ok(()))
     })
+}
+
+/// The poisoning scan of a skill about to be copied into a client's skills folder, where the
+/// client reads it with no `agx serve` between: a high finding refuses the copy unless this
+/// run accepts its code (`--accept-finding`), even if the package's install accepted it
+/// (docs/security.md).
+pub(crate) fn gate_skill(
+    ctx: &Context,
+    package_dir: &Path,
+    skill: &QualifiedName,
+) -> OpsResult<()> {
+    let name = skill.item.as_str();
+    let folder = format!("{}/{name}", agx_model::manifest::load::SKILLS_FOLDER);
+    let findings = agx_model::scan::scan_skill(package_dir, &folder, name);
+    let what = format!("the skill {skill}");
+    Ok(agx_installer::scan_gate(
+        &what,
+        &findings,
+        ctx.accept_findings,
+        ctx.reporter,
+    )?)
 }
 
 fn confined(project: &Path, dest: &Path) -> OpsResult<()> {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{Context, OpsResult};
 use agx_core::name::{PackageName, PackageSpec};
-use agx_installer::{Installer, Root, StagedPlan};
+use agx_installer::{Root, StagedPlan};
 use agx_sources::index::Registry;
 use agx_store::{InstalledPackage, StoreError};
 
@@ -56,10 +56,7 @@ fn update_packages(
     }
     let names = rest.as_slice();
     let store = ctx.store();
-    let installer = Installer {
-        store: &store,
-        reporter: ctx.reporter,
-    };
+    let installer = ctx.installer(&store);
     let staging = store.staging()?;
     store.prepare_then_commit(
         |installed, previous: Option<Prepared>| {

@@ -24,6 +24,7 @@ pub mod listing;
 mod lists;
 mod log;
 mod output;
+mod poison;
 mod process;
 
 mod profile;
@@ -571,6 +572,7 @@ pub fn run(
     if let Some(note) = note {
         tracing::info!("{note}");
     }
+    poison::hide_poisoned(&mut assembly);
     log_confinement(&assembly);
     // One thread is enough: tool runs are child processes and every wait is async. It
     // starts faster and idles smaller than a worker pool.

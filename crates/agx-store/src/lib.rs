@@ -126,6 +126,15 @@ pub enum StoreError {
         findings: String,
         from_registry: bool,
     },
+    /// The poisoning scan found what a model would read and a person would not see, or text
+    /// that tells the model to act against the user (docs/security.md): `findings` is one
+    /// line each, `codes` the codes to accept.
+    #[error("{what} has {} the poisoning scan blocks:\n{findings}", if codes.len() == 1 { "a finding" } else { "findings" })]
+    Poisoned {
+        what: String,
+        findings: String,
+        codes: Vec<String>,
+    },
 }
 
 /// A locked package whose bytes differ from what the lock recorded.
@@ -209,6 +218,14 @@ impl agx_core::error::Hint for StoreError {
             StoreError::InvalidPackage { .. } => Some(
                 "fix these files in the package's folder, check it with `agx validate <folder>`, and pack it again with `agx pack <folder>` (or install the folder itself)".into(),
             ),
+            StoreError::Poisoned { codes, .. } => Some(format!(
+                "nothing was installed; read the text at each place (`agx validate <folder>` shows them in the package's files), and only if you trust it run the command again with {} (docs/security.md, \"The poisoning scan\")",
+                codes
+                    .iter()
+                    .map(|c| format!("`--accept-finding {c}`"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
             _ => None,
         }
     }
@@ -579,6 +596,7 @@ mod tests {
             explicit: true,
             installed_at: receipt::now_rfc3339(),
             description: None,
+            accepted_findings: Vec::new(),
             dependencies: Default::default(),
             source: Source::Local { path: "/x".into() },
             extension: Default::default(),

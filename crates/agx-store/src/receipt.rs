@@ -83,6 +83,11 @@ pub struct Receipt {
     pub installed_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The codes of the poisoning scan's high findings the package had when installed, which
+    /// the install was told to accept (`--accept-finding`); `agx serve` shows the items they
+    /// are about instead of hiding them (docs/security.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accepted_findings: Vec<String>,
     /// The package's `[dependencies]`, so that uninstall knows who needs whom.
     #[serde(default)]
     pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
@@ -97,6 +102,9 @@ pub struct Receipt {
 pub struct ReceiptHeader {
     pub name: PackageName,
     pub version: semver::Version,
+    /// See [`Receipt::accepted_findings`]: `agx serve` reads it from here.
+    #[serde(default)]
+    pub accepted_findings: Vec<String>,
 }
 
 impl ReceiptHeader {
@@ -238,6 +246,7 @@ mod tests {
             explicit: true,
             installed_at: now_rfc3339(),
             description: Some("Weather".into()),
+            accepted_findings: vec!["S001".into()],
             dependencies: [(
                 PackageName::parse("acme/geo").unwrap(),
                 semver::VersionReq::parse("^1.0").unwrap(),
@@ -276,6 +285,8 @@ mod tests {
             let header = ReceiptHeader::read(&path).unwrap();
             assert_eq!(header.name, receipt.name, "{description:?}");
             assert_eq!(header.version, receipt.version);
+            // What `agx serve` reads to show items whose findings were accepted.
+            assert_eq!(header.accepted_findings, ["S001"]);
         }
     }
 

@@ -144,6 +144,7 @@ mod tests {
             explicit,
             installed_at: String::new(),
             description: None,
+            accepted_findings: Vec::new(),
             dependencies: deps
                 .iter()
                 .map(|d| (PackageName::parse(d).unwrap(), semver::VersionReq::STAR))

@@ -271,6 +271,7 @@ mod tests {
             explicit: true,
             installed_at: String::new(),
             description: None,
+            accepted_findings: Vec::new(),
             dependencies: Default::default(),
             source: Source::Local { path: "/x".into() },
             extension: Default::default(),

@@ -297,7 +297,9 @@ pub fn check_each(
 }
 
 /// `skills/<name>/rest` of the generated package, as a path relative to the wrapped folder.
-fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
+/// Where a path of the package made of a folder of skills (`skills/review/SKILL.md`) is in
+/// that folder.
+pub fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
     let Some(inside) = wrapped.strip_prefix(&format!("{SKILLS_FOLDER}/")) else {
         return wrapped.to_string();
     };
