@@ -68,8 +68,7 @@ pub enum Command {
     Tools(ToolsArgs),
     /// Create a package folder with a tool, a prompt and a server, ready to validate.
     New(NewArgs),
-    /// Find the tools in a folder of scripts by asking each script, and write their
-    /// definitions (--write).
+    /// Find the tools in a folder of scripts and write their definitions.
     Discover(DiscoverArgs),
     /// Check an extension package before publishing.
     Validate(ValidateArgs),

@@ -30,6 +30,7 @@ fn help_lists_every_command() {
             "info",
             "tools",
             "new",
+            "discover",
             "validate",
             "audit",
             "pack",

@@ -112,6 +112,13 @@ pub struct WrappedServer {
     pub sandbox: Option<Arc<Resolved>>,
 }
 
+impl WrappedServer {
+    /// The poisoning-scan codes its package's install accepted (docs/security.md).
+    pub fn accepted_findings(&self) -> Vec<String> {
+        crate::poison::accepted_in(&self.package_dir)
+    }
+}
+
 #[derive(Debug)]
 pub enum Assembled {
     Native(Assembly),

@@ -538,7 +538,10 @@ pub fn run(
                     });
                 }
                 let _log = log::init(log_file.as_deref());
-                let rewriter = filter.map(|f| filtered::Rewriter::new(f, w.server.to_string()));
+                let rewriter = filter.map(|f| {
+                    filtered::Rewriter::new(f, w.server.to_string())
+                        .accepting(w.accepted_findings())
+                });
                 return block_on_current_thread(bridge::serve(remote, rewriter));
             }
             None => {

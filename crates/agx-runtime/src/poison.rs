@@ -26,6 +26,14 @@ pub(crate) fn hide_poisoned(assembly: &mut Assembly) {
         .retain(|r| accepted.keep(&r.qualified, &r.package_dir, &scan::scan_resource(&r.def)));
 }
 
+/// The scan codes the install of the version in `package_dir` accepted (none when its
+/// receipt cannot be read).
+pub(crate) fn accepted_in(package_dir: &Path) -> Vec<String> {
+    ReceiptHeader::read(&package_dir.join(VERSION_RECEIPT))
+        .map(|r| r.accepted_findings)
+        .unwrap_or_default()
+}
+
 /// The accepted codes of each package folder, read once from its receipt.
 #[derive(Default)]
 struct Accepted(RefCell<HashMap<PathBuf, Vec<String>>>);
@@ -37,11 +45,9 @@ impl Accepted {
         }
         let mut cache = self.0.borrow_mut();
         // A receipt that cannot be read accepts nothing.
-        let accepted = cache.entry(package_dir.to_path_buf()).or_insert_with(|| {
-            ReceiptHeader::read(&package_dir.join(VERSION_RECEIPT))
-                .map(|r| r.accepted_findings)
-                .unwrap_or_default()
-        });
+        let accepted = cache
+            .entry(package_dir.to_path_buf())
+            .or_insert_with(|| accepted_in(package_dir));
         let blocked: Vec<&ScanFinding> = scan::unaccepted(findings, accepted).collect();
         for f in &blocked {
             tracing::warn!(
