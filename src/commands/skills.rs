@@ -56,9 +56,16 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
             CopyOutcome::Removed => ("Removed", "from"),
             CopyOutcome::Forgotten => ("Forgot", "already gone from"),
         };
+        // Where a copy is, and who loads it from there: "installed" only means something
+        // for the clients that read that folder.
+        let readers = match (&action, change.read_by.is_empty()) {
+            (Action::Uninstall, _) => String::new(),
+            (Action::Install(_), true) => " (no client reads this folder)".into(),
+            (Action::Install(_), false) => format!(" (read by {})", change.read_by.join(", ")),
+        };
         ctx.printer.status(
             verb,
-            &format!("{} {what} {}", args.skill, change.path.display()),
+            &format!("{} {what} {}{readers}", args.skill, change.path.display()),
         );
     }
     Ok(())

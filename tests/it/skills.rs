@@ -427,12 +427,19 @@ fn a_foreign_folder_is_untouched_and_uninstall_removes_only_agx_copies() {
         "my own review skill"
     );
 
-    // Into the shared folder only, then uninstall from all: the foreign one stays.
-    fixture
+    // Into the shared folder only, then uninstall from all: the foreign one stays. The
+    // report names every client that reads the folder it wrote, and only those.
+    let out = fixture
         .agx(&home)
         .args(["install-skill", "codex", "acme/dev/review"])
-        .assert()
-        .success();
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(".agents/skills/review (read by codex, gemini, vscode, cursor, opencode)"),
+        "{said}"
+    );
     let out = fixture
         .agx(&home)
         .args(["uninstall-skill", "codex", "acme/dev/review"])

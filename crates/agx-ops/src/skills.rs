@@ -25,6 +25,20 @@ pub struct SkillPlace<'a> {
 pub struct SkillChange {
     pub path: PathBuf,
     pub outcome: CopyOutcome,
+    /// The clients that load skills from the copy's folder (docs/skills.md, "Where clients
+    /// read skills"), so a copy is never reported as installed for a client that does not.
+    pub read_by: Vec<&'static str>,
+}
+
+/// The clients that read skills from the folder `copy` is in.
+fn read_by(copy: &Path) -> Vec<&'static str> {
+    let home = agx_clients::HostEnv::current().map(|h| h.home);
+    copy.parent()
+        .map(|folder| folders::readers(folder, home.as_deref()))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(client, _)| client)
+        .collect()
 }
 
 impl SkillPlace<'_> {
@@ -116,6 +130,7 @@ pub fn install_skill(
             );
             match outcome {
                 Ok(outcome) => changes.push(SkillChange {
+                    read_by: read_by(&dest),
                     path: dest,
                     outcome,
                 }),
@@ -172,6 +187,7 @@ pub fn uninstall_skill(
             }
             match copies::uninstall(&mut records.skills, &skill, &dest, force) {
                 Ok(outcome) => changes.push(SkillChange {
+                    read_by: read_by(&dest),
                     path: dest,
                     outcome,
                 }),
