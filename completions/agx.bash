@@ -1609,7 +1609,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__skill)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --accept-finding --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --folder --force --accept-finding --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1621,6 +1621,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -2507,7 +2511,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall__subcmd__skill)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --folder --force --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --folder --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2519,6 +2523,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --scope)

@@ -33,7 +33,7 @@ complete -c agx -n "__fish_agx_needs_command" -s v -l verbose -d 'Print more det
 complete -c agx -n "__fish_agx_needs_command" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_needs_command" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_needs_command" -f -a "install" -d 'Findings of the poisoning scan to let through (docs/security.md)'
+complete -c agx -n "__fish_agx_needs_command" -f -a "install" -d 'Install packages from the registry, or a local package folder or tarball'
 complete -c agx -n "__fish_agx_needs_command" -f -a "uninstall" -d 'Remove installed packages'
 complete -c agx -n "__fish_agx_needs_command" -f -a "update" -d 'Update installed packages to the newest versions their requirements allow'
 complete -c agx -n "__fish_agx_needs_command" -f -a "outdated" -d 'Show installed packages that have newer versions in the registry'
@@ -51,7 +51,7 @@ complete -c agx -n "__fish_agx_needs_command" -f -a "export" -d 'Write packages 
 complete -c agx -n "__fish_agx_needs_command" -f -a "registry" -d 'Manage configured registries and folder registries'
 complete -c agx -n "__fish_agx_needs_command" -f -a "install-server" -d 'Add an entry that launches `agx serve` to an MCP client\'s configuration'
 complete -c agx -n "__fish_agx_needs_command" -f -a "uninstall-server" -d 'Remove an entry that agx wrote from an MCP client\'s configuration'
-complete -c agx -n "__fish_agx_needs_command" -f -a "install-skill" -d 'Findings of the poisoning scan to let through (docs/security.md)'
+complete -c agx -n "__fish_agx_needs_command" -f -a "install-skill" -d 'Copy a package\'s Agent Skill into a client\'s skills folder (or every client\'s)'
 complete -c agx -n "__fish_agx_needs_command" -f -a "uninstall-skill" -d 'Remove a skill copy that agx wrote from a client\'s skills folder'
 complete -c agx -n "__fish_agx_needs_command" -f -a "clients" -d 'List supported MCP clients, their config files and the agx entries in them'
 complete -c agx -n "__fish_agx_needs_command" -f -a "doctor" -d 'Find drift between recorded client entries, client files and the store'
@@ -60,11 +60,11 @@ complete -c agx -n "__fish_agx_needs_command" -f -a "permissions" -d 'Set, show 
 complete -c agx -n "__fish_agx_needs_command" -f -a "serve" -d 'Run a package\'s server as an MCP server (stdio, or Streamable HTTP on loopback)'
 complete -c agx -n "__fish_agx_needs_command" -f -a "call" -d 'Run one installed tool as `agx serve` would, and print its result'
 complete -c agx -n "__fish_agx_needs_command" -f -a "prompt" -d 'Render one installed prompt as `agx serve` would, and print its messages'
-complete -c agx -n "__fish_agx_needs_command" -f -a "add" -d 'Which project a project command works on'
-complete -c agx -n "__fish_agx_needs_command" -f -a "remove" -d 'Which project a project command works on'
-complete -c agx -n "__fish_agx_needs_command" -f -a "lock" -d 'Which project a project command works on'
-complete -c agx -n "__fish_agx_needs_command" -f -a "sync" -d 'Which project a project command works on'
-complete -c agx -n "__fish_agx_needs_command" -f -a "tree" -d 'Which project a project command works on'
+complete -c agx -n "__fish_agx_needs_command" -f -a "add" -d 'Add a server to the project\'s agx.toml, lock it and sync (docs/projects.md)'
+complete -c agx -n "__fish_agx_needs_command" -f -a "remove" -d 'Remove a server or skill from the project\'s agx.toml, agx.lock and client files'
+complete -c agx -n "__fish_agx_needs_command" -f -a "lock" -d 'Resolve the project\'s servers into agx.lock'
+complete -c agx -n "__fish_agx_needs_command" -f -a "sync" -d 'Install the locked versions and write each listed client\'s project file'
+complete -c agx -n "__fish_agx_needs_command" -f -a "tree" -d 'Show which packages the project needs, and why'
 complete -c agx -n "__fish_agx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agx -n "__fish_agx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -370,6 +370,7 @@ complete -c agx -n "__fish_agx_using_subcommand install-skill" -l registry -d 'R
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install-skill" -l client -d 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`' -r
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -l scope -d 'The user\'s skills folders (under the home folder) or the project\'s' -r -f -a "user\t''
 project\t''"
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -l project -d 'Project folder for --scope project (default: the current directory)' -r -F
@@ -386,6 +387,7 @@ complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l registry -d 
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l client -d 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`' -r
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l scope -d 'The user\'s skills folders (under the home folder) or the project\'s' -r -f -a "user\t''
 project\t''"
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l project -d 'Project folder for --scope project (default: the current directory)' -r -F

@@ -19,7 +19,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags accepted by every command.
+// Flags accepted by every command (a plain comment, as for `ProjectArgs`).
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Registry to use: a configured name, an https:// URL or a local folder.
@@ -119,7 +119,8 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// Which project a project command works on.
+// Which project a project command works on. A plain comment: a doc comment on a flattened
+// struct would become the help title of every command using it.
 #[derive(Debug, Args)]
 pub struct ProjectArgs {
     /// The project folder (default: the nearest folder at or above the current one whose
@@ -259,7 +260,8 @@ pub struct AuditArgs {
     pub json: bool,
 }
 
-/// Findings of the poisoning scan to let through (docs/security.md).
+// Findings of the poisoning scan to let through (docs/security.md). A plain comment: a doc
+// comment on a flattened struct would become the help title of every command using it.
 #[derive(Debug, Args)]
 pub struct AcceptArgs {
     /// Install even though the poisoning scan has high findings of this code (`S001`, …;
@@ -555,11 +557,15 @@ pub struct InstallServerArgs {
 
 #[derive(Debug, Args)]
 pub struct SkillArgs {
-    /// The client: claude-code, codex, gemini, vscode, cursor, opencode, or `all`.
-    pub client: String,
-    /// The skill, as `publisher/package/skill` (its package must be installed).
-    #[arg(value_name = "QUALIFIED_SKILL")]
-    pub skill: String,
+    /// The client (claude-code, codex, gemini, vscode, cursor, opencode, or `all`), then the
+    /// skill as `publisher/package/skill` (its package must be installed); with --client,
+    /// the skill alone.
+    #[arg(value_names = ["CLIENT", "QUALIFIED_SKILL"], num_args = 1..=2, required = true)]
+    pub targets: Vec<String>,
+    /// A client to copy into (or remove from), in place of the positional client; repeat
+    /// it for several: `--client claude-code --client codex`.
+    #[arg(long = "client", value_name = "CLIENT")]
+    pub clients: Vec<String>,
     /// The user's skills folders (under the home folder) or the project's.
     #[arg(long, value_enum, default_value_t = SkillScope::User)]
     pub scope: SkillScope,

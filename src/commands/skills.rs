@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::cli::{SkillArgs, SkillFolder, SkillScope};
-use agx_core::error::CliResult;
+use agx_core::error::{CliError, CliResult};
 use agx_model::skills::copies::CopyOutcome;
 use agx_model::skills::folders::FolderChoice;
 use agx_ops::skills::{self, SkillPlace};
@@ -24,8 +24,9 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
             Some(cwd.as_path())
         }
     };
+    let (clients, skill) = clients_and_skill(args)?;
     let place = SkillPlace {
-        client: &args.client,
+        clients,
         project,
         folder: match args.folder {
             SkillFolder::Shared => FolderChoice::Shared,
@@ -41,12 +42,12 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
         ..ctx.ops()?
     };
     let changes = match action {
-        Action::Install(_) => skills::install_skill(&ops, &place, &args.skill, args.force)?,
-        Action::Uninstall => skills::uninstall_skill(&ops, &place, &args.skill, args.force)?,
+        Action::Install(_) => skills::install_skill(&ops, &place, skill, args.force)?,
+        Action::Uninstall => skills::uninstall_skill(&ops, &place, skill, args.force)?,
     };
     if changes.is_empty() {
         ctx.printer
-            .status("Skipped", &format!("no copy of {} to remove", args.skill));
+            .status("Skipped", &format!("no copy of {} to remove", skill));
     }
     for change in changes {
         let (verb, what) = match change.outcome {
@@ -65,8 +66,25 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
         };
         ctx.printer.status(
             verb,
-            &format!("{} {what} {}{readers}", args.skill, change.path.display()),
+            &format!("{} {what} {}{readers}", skill, change.path.display()),
         );
     }
     Ok(())
+}
+
+/// The clients (`--client`, or the first argument) and the skill (the last argument).
+fn clients_and_skill(args: &SkillArgs) -> CliResult<(Vec<&str>, &str)> {
+    match (args.targets.as_slice(), args.clients.is_empty()) {
+        ([client, skill], true) => Ok((vec![client.as_str()], skill.as_str())),
+        ([skill], false) => Ok((
+            args.clients.iter().map(String::as_str).collect(),
+            skill.as_str(),
+        )),
+        ([_], true) => Err(CliError::new("no client given")
+            .with_hint("name it first (`codex acme/dev/review`) or with --client codex")),
+        (_, _) => Err(
+            CliError::new("the client is given twice: as an argument and with --client")
+                .with_hint("keep one: `--client codex --client gemini acme/dev/review`"),
+        ),
+    }
 }

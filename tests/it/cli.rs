@@ -12,6 +12,35 @@ fn help_commands(help: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A doc comment on a struct that commands flatten in would replace their titles: each
+/// command's own help starts with the summary `agx --help` gives it.
+#[test]
+fn each_commands_help_starts_with_its_summary() {
+    let home = TestHome::new();
+    let out = home.agx().arg("--help").assert().success();
+    let help = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let rows = help
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "));
+    for row in rows {
+        let (command, summary) = row.trim().split_once(' ').unwrap();
+        if command == "help" {
+            continue;
+        }
+        let out = home.agx().args([command, "--help"]).assert().success();
+        let own = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+        let title = own.lines().next().unwrap_or_default();
+        let summary = summary.trim();
+        assert!(
+            title.starts_with(summary) || summary.starts_with(title),
+            "`agx {command} --help` starts with {title:?}, not its summary {summary:?}"
+        );
+    }
+}
+
 #[test]
 fn help_lists_every_command() {
     let home = TestHome::new();

@@ -427,6 +427,41 @@ fn a_foreign_folder_is_untouched_and_uninstall_removes_only_agx_copies() {
         "my own review skill"
     );
 
+    // --client, repeated, in place of the positional client; not both.
+    let out = fixture
+        .agx(&home)
+        .args(["install-skill", "--client", "codex", "--client", "gemini"])
+        .args(["--folder", "own", "acme/dev/review"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(home.home().join(".agents/skills/review/SKILL.md").is_file());
+    assert!(home.home().join(".gemini/skills/review/SKILL.md").is_file());
+    fixture
+        .agx(&home)
+        .args(["uninstall-skill", "--client", "codex", "--client", "gemini"])
+        .args(["--folder", "own", "acme/dev/review"])
+        .assert()
+        .success();
+    assert!(!home.home().join(".gemini/skills/review").exists());
+    let out = fixture
+        .agx(&home)
+        .args([
+            "install-skill",
+            "codex",
+            "--client",
+            "gemini",
+            "acme/dev/review",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the client is given twice"));
+
     // Into the shared folder only, then uninstall from all: the foreign one stays. The
     // report names every client that reads the folder it wrote, and only those.
     let out = fixture

@@ -13,8 +13,8 @@ use agx_model::skills::folders::{self, FolderChoice, SKILL_CLIENTS};
 /// Which skills folders: the clients, user or project, shared or own folders.
 #[derive(Debug, Clone)]
 pub struct SkillPlace<'a> {
-    /// A client id of [`SKILL_CLIENTS`], or `all`.
-    pub client: &'a str,
+    /// Client ids of [`SKILL_CLIENTS`], or `all`; at least one.
+    pub clients: Vec<&'a str>,
     /// The project folder; `None` for the user's folders under the home folder.
     pub project: Option<&'a Path>,
     pub folder: FolderChoice,
@@ -44,15 +44,18 @@ fn read_by(copy: &Path) -> Vec<&'static str> {
 impl SkillPlace<'_> {
     /// The skills folders, in order, without repeats.
     fn folders(&self) -> OpsResult<Vec<PathBuf>> {
-        let clients: Vec<&str> = if self.client == "all" {
-            SKILL_CLIENTS.to_vec()
-        } else if SKILL_CLIENTS.contains(&self.client) {
-            vec![self.client]
-        } else {
-            return Err(OpsError::NoSkillClient {
-                client: self.client.to_string(),
-            });
-        };
+        let mut clients: Vec<&str> = Vec::new();
+        for &client in &self.clients {
+            if client == "all" {
+                clients.extend(SKILL_CLIENTS);
+            } else if SKILL_CLIENTS.contains(&client) {
+                clients.push(client);
+            } else {
+                return Err(OpsError::NoSkillClient {
+                    client: client.to_string(),
+                });
+            }
+        }
         let base = match self.project {
             Some(project) => std::path::absolute(project).map_err(agx_store::StoreError::Io)?,
             None => {
@@ -180,9 +183,11 @@ pub fn uninstall_skill(
         let mut changes = Vec::new();
         for folder in &folders {
             let dest = folder.join(skill.item.as_str());
-            // With `all`, a folder that never held the skill is simply skipped.
+            // With `all` or several clients, a folder that never held the skill is simply
+            // skipped.
+            let several = place.clients.len() > 1 || place.clients.contains(&"all");
             let recorded = records.skills.iter().any(|c| c.path == dest);
-            if place.client == "all" && !recorded && !dest.exists() {
+            if several && !recorded && !dest.exists() {
                 continue;
             }
             match copies::uninstall(&mut records.skills, &skill, &dest, force) {
