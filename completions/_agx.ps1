@@ -460,6 +460,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;install-server' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'A client to write the entry for, in place of the positional client; repeat it for several: `--client claude-code --client codex`')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which configuration to write')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project folder for --scope project or local (default: the current directory)')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Key of the entry in the client''s config (default: derived from the server name)')

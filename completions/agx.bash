@@ -1559,7 +1559,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__server)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1571,6 +1571,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --scope)

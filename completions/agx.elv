@@ -426,6 +426,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;install-server'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
+            cand --client 'A client to write the entry for, in place of the positional client; repeat it for several: `--client claude-code --client codex`'
             cand --scope 'Which configuration to write'
             cand --project 'Project folder for --scope project or local (default: the current directory)'
             cand --name 'Key of the entry in the client''s config (default: derived from the server name)'

@@ -334,6 +334,7 @@ complete -c agx -n "__fish_agx_using_subcommand install-server" -l registry -d '
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l client -d 'A client to write the entry for, in place of the positional client; repeat it for several: `--client claude-code --client codex`' -r
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l scope -d 'Which configuration to write' -r -f -a "user\t'The user\'s own configuration (all projects)'
 project\t'The project\'s shared configuration file, under --project'
 local\t'Claude Code\'s per-project entry inside ~/.claude.json'"

@@ -512,12 +512,15 @@ impl From<SourceKindArg> for agx_sources::index::SourceKind {
 
 #[derive(Debug, Args)]
 pub struct InstallServerArgs {
-    /// The MCP client (see `agx clients`), or `auto` with --config to guess it from the file.
-    pub client: String,
-    /// The server to launch, as `publisher/name/server`, or a profile as `@NAME` (one entry
-    /// serving all its servers).
-    #[arg(value_name = "QUALIFIED_SERVER|@PROFILE")]
-    pub server: String,
+    /// The MCP client (see `agx clients`, or `auto` with --config to guess it from the
+    /// file), then the server to launch as `publisher/name/server`, or a profile as `@NAME`
+    /// (one entry serving all its servers); with --client, the server alone.
+    #[arg(value_names = ["CLIENT", "QUALIFIED_SERVER|@PROFILE"], num_args = 1..=2, required = true)]
+    pub targets: Vec<String>,
+    /// A client to write the entry for, in place of the positional client; repeat it for
+    /// several: `--client claude-code --client codex`.
+    #[arg(long = "client", value_name = "CLIENT", conflicts_with = "config")]
+    pub clients: Vec<String>,
     /// Which configuration to write.
     #[arg(long, value_enum, default_value_t = Scope::User)]
     pub scope: Scope,

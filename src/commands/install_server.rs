@@ -12,7 +12,51 @@ use agx_ops::config::{self, Target};
 use agx_ops::install_server::{self, Place, ServerRequest};
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
-    let client = pick_client(ctx, &args.client, args.config.as_deref())?;
+    let (names, server) = clients_and_server(args)?;
+    let mut missing: Vec<Target> = Vec::new();
+    for name in names {
+        let client = pick_client(ctx, name, args.config.as_deref())?;
+        for target in install_for(ctx, args, client, server)? {
+            let known = missing
+                .iter()
+                .any(|t| t.package == target.package && t.setting.key == target.setting.key);
+            if !known {
+                missing.push(target);
+            }
+        }
+    }
+    ask_for_missing_settings(ctx, &missing)
+}
+
+/// The clients (`--client`, or the first argument) and the server (the last argument).
+fn clients_and_server(args: &InstallServerArgs) -> CliResult<(Vec<&str>, &str)> {
+    let usage = |message: &str, hint: &str| {
+        CliError::new(message)
+            .with_hint(hint)
+            .with_exit_code(agx_core::error::exit::USAGE)
+    };
+    match (args.targets.as_slice(), args.clients.is_empty()) {
+        ([client, server], true) => Ok((vec![client.as_str()], server.as_str())),
+        ([server], false) => Ok((args.clients.iter().map(String::as_str).collect(), server)),
+        ([_], true) => Err(usage(
+            "no client given",
+            "name it first (`claude-code acme/weather/forecast`) or with --client claude-code",
+        )),
+        (_, _) => Err(usage(
+            "the client is given twice: as an argument and with --client",
+            "keep one: `--client claude-code --client codex acme/weather/forecast`",
+        )),
+    }
+}
+
+/// Write the entry for one client and say what happened; the required settings still
+/// without a value.
+fn install_for(
+    ctx: &Context,
+    args: &InstallServerArgs,
+    client: &'static clients::Client,
+    server: &str,
+) -> CliResult<Vec<Target>> {
     let request = ServerRequest {
         place: Place {
             client,
@@ -21,13 +65,13 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
             config: args.config.as_deref(),
         },
         server: {
-            match agx_project::profile::profile_name(&args.server) {
+            match agx_project::profile::profile_name(server) {
                 Some(name) => {
                     name.map_err(agx_ops::OpsError::from)?;
                 }
-                None => agx_core::name::check_server_reference(&args.server)?,
+                None => agx_core::name::check_server_reference(server)?,
             }
-            args.server.clone()
+            server.to_string()
         },
         key: args.name.clone(),
         env: parse_env(&args.env)?,
@@ -74,7 +118,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         printer.warn(notice);
     }
     if args.dry_run {
-        return Ok(());
+        return Ok(Vec::new());
     }
     if let Some(filter) = &change.filter {
         let status = if filter.is_empty() {
@@ -93,7 +137,7 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
     if client.id == "claude-code" && args.scope == Scope::Project {
         printer.warn("Claude Code starts project servers only after you approve them in a session");
     }
-    ask_for_missing_settings(ctx, &change.missing_settings)
+    Ok(change.missing_settings)
 }
 
 /// On a terminal, ask for each required setting without a value (a secret without echo)

@@ -362,3 +362,54 @@ fn uninstall_refuses_while_a_client_entry_launches_the_package() {
             .exists()
     );
 }
+
+#[test]
+fn install_server_takes_several_clients_with_client_flags() {
+    let home = home_with_package();
+    let out = home
+        .agx()
+        .args([
+            "install-server",
+            "--client",
+            "claude-code",
+            "--client",
+            "codex",
+        ])
+        .arg("acme/weather/forecast")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("(claude-code, user scope)"), "{said}");
+    assert!(said.contains("(codex, user scope)"), "{said}");
+    let claude = fs::read_to_string(home.home().join(".claude.json")).unwrap();
+    assert!(claude.contains("\"forecast\""), "{claude}");
+    let codex = fs::read_to_string(home.home().join(".codex/config.toml")).unwrap();
+    assert!(codex.contains("[mcp_servers.forecast]"), "{codex}");
+    // Not both ways at once, and not without a client; a file belongs to one client.
+    for args in [
+        &[
+            "install-server",
+            "codex",
+            "--client",
+            "gemini",
+            "acme/weather/forecast",
+        ][..],
+        &["install-server", "acme/weather/forecast"],
+        &[
+            "install-server",
+            "--client",
+            "codex",
+            "--config",
+            "x.json",
+            "acme/weather/forecast",
+        ],
+    ] {
+        let out = home.agx().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
