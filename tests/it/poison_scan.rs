@@ -52,6 +52,8 @@ fn tool_names(home: &TestHome) -> Vec<String> {
     let mut serve = ServeLines::start(home, "evil/math/main", home.home());
     serve.initialize(serde_json::json!({}));
     let mut names = serve.names(2, "tools/list", "tools");
+    // Ended as a client ends it, so that its log is written out before it is read.
+    serve.finish();
     names.sort();
     names
 }
@@ -133,6 +135,18 @@ fn install_refuses_accepts_and_serve_hides_what_was_not_accepted() {
     )
     .unwrap();
     assert_eq!(tool_names(&home), ["mul"]);
+    // `agx tools` lists what a client sees: the same.
+    let out = home
+        .agx()
+        .args(["tools", "evil/math/main", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listed.contains("\"mul\"") && !listed.contains("\"add\""),
+        "{listed}"
+    );
     let log = fs_err::read_to_string(home.agx_home().join("logs/evil-math-main.log")).unwrap();
     assert!(
         log.contains("not serving evil/math/add: S001 hidden-text (high)")

@@ -18,7 +18,9 @@ const LISTING_DEADLINE: Duration = Duration::from_secs(120);
 /// Every tool `assembled` lists, as `tools/list` entries.
 pub fn list_tools(assembled: Assembled) -> Result<Vec<Value>, ServeError> {
     match assembled {
-        Assembled::Native(assembly) => {
+        Assembled::Native(mut assembly) => {
+            // What a client sees: serve withholds poisoned items (docs/security.md).
+            crate::poison::hide_poisoned(&mut assembly);
             let runtime = Runtime::new(assembly);
             Ok(runtime
                 .tool_list()

@@ -13,7 +13,8 @@ use super::{AGX, TestHome};
 
 pub(crate) struct ServeLines {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once [`ServeLines::finish`] closed it.
+    stdin: Option<ChildStdin>,
     rx: mpsc::Receiver<Value>,
 }
 
@@ -39,7 +40,11 @@ impl ServeLines {
                 }
             }
         });
-        ServeLines { child, stdin, rx }
+        ServeLines {
+            child,
+            stdin: Some(stdin),
+            rx,
+        }
     }
 
     /// The program the process of `agx serve` now runs (Linux only: /proc).
@@ -50,8 +55,9 @@ impl ServeLines {
     }
 
     pub(crate) fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("not finished");
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
     }
 
     pub(crate) fn next(&mut self) -> Value {
@@ -177,6 +183,21 @@ impl ServeLines {
             result.to_string().contains("sampled through agx"),
             "{result}"
         );
+    }
+}
+
+impl ServeLines {
+    /// Close stdin as a client that is done does, and wait (at most 10 s) for the server to
+    /// exit: what it logged is then written out (a killed server may lose queued lines).
+    pub(crate) fn finish(&mut self) {
+        drop(self.stdin.take());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
