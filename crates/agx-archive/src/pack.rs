@@ -206,7 +206,7 @@ impl Walker<'_> {
                     rel,
                     abs,
                     kind: EntryKind::File {
-                        executable: is_executable(&meta),
+                        executable: agx_core::fsutil::is_executable(&meta),
                     },
                 });
             } else {
@@ -314,17 +314,6 @@ fn dir_header() -> tar::Header {
     let mut header = base_header(tar::EntryType::Directory);
     header.set_mode(0o755);
     header
-}
-
-#[cfg(unix)]
-fn is_executable(meta: &fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_meta: &fs::Metadata) -> bool {
-    false
 }
 
 /// Archives are published files: readable by everyone (a temp file starts as 0600).

@@ -201,6 +201,20 @@ pub fn read_dir_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
 }
 
+/// Whether a file's mode lets anyone execute it. Windows has no execute bit: nothing is,
+/// there (a script's mode is not part of its content, and a `*.py` is run by its interpreter).
+#[cfg(unix)]
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+/// See the Unix [`is_executable`]: Windows has no execute bit.
+#[cfg(not(unix))]
+pub fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ mod json;
 mod toml;
 mod yaml;
 
+pub use toml::to_toml as json_to_toml;
 pub use yaml::parse_document as parse_yaml_document;
 
 use serde_json::Value;

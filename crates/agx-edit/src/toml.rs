@@ -13,8 +13,9 @@ pub(crate) struct TomlDoc {
     crlf: bool,
 }
 
-/// A TOML value from JSON (nested objects become inline tables; null has no TOML form).
-fn to_toml(value: &Value) -> Option<toml_edit::Value> {
+/// A TOML value from JSON (nested objects become inline tables; null has no TOML form, so a
+/// null, and a null inside an array or object, is left out).
+pub fn to_toml(value: &Value) -> Option<toml_edit::Value> {
     Some(match value {
         Value::Null => return None,
         Value::Bool(b) => (*b).into(),

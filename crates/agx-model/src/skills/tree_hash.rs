@@ -37,7 +37,11 @@ fn walk(dir: &Path, prefix: &str, hasher: &mut Sha256, budget: &mut u64) -> std:
         let kind = if meta.is_dir() {
             "d"
         } else if meta.is_file() {
-            if is_executable(&meta) { "x" } else { "f" }
+            if agx_core::fsutil::is_executable(&meta) {
+                "x"
+            } else {
+                "f"
+            }
         } else {
             "o"
         };
@@ -80,18 +84,6 @@ fn walk(dir: &Path, prefix: &str, hasher: &mut Sha256, budget: &mut u64) -> std:
         }
     }
     Ok(())
-}
-
-#[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
-    // Windows has no executable bit; a script's mode is not part of its content there.
-    false
 }
 
 #[cfg(test)]

@@ -22,8 +22,8 @@ pub(crate) struct Script {
 pub(crate) const DUMP_FLAGS: [&str; 2] =
     ["--fractalic-dump-multi-schema", "--fractalic-dump-schema"];
 
-/// The scripts of `dir`, by name: `*.py` and `*.sh` files and (on Unix) executable files
-/// that start with `#!`. Hidden files, `__init__.py` and anything that is not a regular file
+/// The scripts of `dir`, by name: `*.py` and `*.sh` files and (on Unix: Windows has no
+/// execute bit) executable files that start with `#!`. Hidden files, `__init__.py` and anything that is not a regular file
 /// (links included: a folder's scripts are its own) are not scripts.
 pub(crate) fn scripts_of(dir: &Path) -> std::io::Result<Vec<Script>> {
     let mut scripts = Vec::new();
@@ -38,7 +38,8 @@ pub(crate) fn scripts_of(dir: &Path) -> std::io::Result<Vec<Script>> {
         }
         let head = read_head(&entry.path(), 8 * 1024);
         let by_extension = file.ends_with(".py") || file.ends_with(".sh");
-        let is_script = by_extension || (is_executable(&meta) && head.starts_with("#!"));
+        let is_script =
+            by_extension || (agx_core::fsutil::is_executable(&meta) && head.starts_with("#!"));
         if !is_script {
             continue;
         }
@@ -55,18 +56,6 @@ pub(crate) fn scripts_of(dir: &Path) -> std::io::Result<Vec<Script>> {
     }
     scripts.sort_by(|a, b| a.file.cmp(&b.file));
     Ok(scripts)
-}
-
-#[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-// Windows has no execute bit: only `*.py` and `*.sh` files are scripts there.
-#[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
-    false
 }
 
 /// The first `limit` bytes of a file as text (8 KiB hold a shebang and a docstring).

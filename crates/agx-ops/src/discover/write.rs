@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use agx_core::name::PackageName;
 use agx_model::manifest::Parameter;
 use serde_json::Value;
-use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, value};
+use toml_edit::{Array, DocumentMut, Item, Table, value};
 
 use super::{Discovery, FoundTool, Schema};
 use crate::new::create_file;
@@ -263,32 +263,9 @@ fn parameter_table(p: &Parameter) -> Table {
     t
 }
 
-/// JSON as TOML. TOML has no null: a `null` (in a schema, a `default` of null) is left out.
+/// JSON as TOML (a null, which TOML cannot hold, is left out).
 fn toml_item(json: &Value) -> Option<Item> {
-    fn to_value(json: &Value) -> Option<toml_edit::Value> {
-        Some(match json {
-            Value::Null => return None,
-            Value::Bool(b) => (*b).into(),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => i.into(),
-                None => n.as_f64()?.into(),
-            },
-            Value::String(s) => s.as_str().into(),
-            Value::Array(items) => {
-                toml_edit::Value::Array(items.iter().filter_map(to_value).collect())
-            }
-            Value::Object(map) => {
-                let mut table = InlineTable::new();
-                for (k, v) in map {
-                    if let Some(v) = to_value(v) {
-                        table.insert(k, v);
-                    }
-                }
-                toml_edit::Value::InlineTable(table)
-            }
-        })
-    }
-    to_value(json).map(Item::Value)
+    agx_edit::json_to_toml(json).map(Item::Value)
 }
 
 #[cfg(test)]
