@@ -12,7 +12,10 @@ use agx_ops::config::{self, Target};
 use agx_ops::install_server::{self, Place, ServerRequest};
 
 pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
-    let (names, server) = clients_and_server(args)?;
+    // A usage error, as clap's own (exit 2).
+    let (names, server) =
+        super::clients_and_target(&args.targets, &args.clients, "acme/weather/forecast")
+            .map_err(|e| e.with_exit_code(agx_core::error::exit::USAGE))?;
     let mut missing: Vec<Target> = Vec::new();
     for name in names {
         let client = pick_client(ctx, name, args.config.as_deref())?;
@@ -26,27 +29,6 @@ pub fn run(ctx: &Context, args: &InstallServerArgs) -> CliResult {
         }
     }
     ask_for_missing_settings(ctx, &missing)
-}
-
-/// The clients (`--client`, or the first argument) and the server (the last argument).
-fn clients_and_server(args: &InstallServerArgs) -> CliResult<(Vec<&str>, &str)> {
-    let usage = |message: &str, hint: &str| {
-        CliError::new(message)
-            .with_hint(hint)
-            .with_exit_code(agx_core::error::exit::USAGE)
-    };
-    match (args.targets.as_slice(), args.clients.is_empty()) {
-        ([client, server], true) => Ok((vec![client.as_str()], server.as_str())),
-        ([server], false) => Ok((args.clients.iter().map(String::as_str).collect(), server)),
-        ([_], true) => Err(usage(
-            "no client given",
-            "name it first (`claude-code acme/weather/forecast`) or with --client claude-code",
-        )),
-        (_, _) => Err(usage(
-            "the client is given twice: as an argument and with --client",
-            "keep one: `--client claude-code --client codex acme/weather/forecast`",
-        )),
-    }
 }
 
 /// Write the entry for one client and say what happened; the required settings still

@@ -38,6 +38,29 @@ pub mod uninstall_server;
 pub mod update;
 pub mod validate;
 
+/// The clients of a command that takes `CLIENT TARGET` or `--client C… TARGET`, and the
+/// target (`install-skill`, `uninstall-skill`, `install-server`); `example` is such a target
+/// for the hint.
+pub(crate) fn clients_and_target<'a>(
+    targets: &'a [String],
+    clients: &'a [String],
+    example: &str,
+) -> agx_core::error::CliResult<(Vec<&'a str>, &'a str)> {
+    use agx_core::error::CliError;
+    match (targets, clients.is_empty()) {
+        ([client, target], true) => Ok((vec![client.as_str()], target.as_str())),
+        ([target], false) => Ok((clients.iter().map(String::as_str).collect(), target)),
+        ([_], true) => Err(CliError::new("no client given").with_hint(format!(
+            "name it first (`codex {example}`) or with --client codex"
+        ))),
+        (_, _) => Err(
+            CliError::new("the client is given twice: as an argument and with --client").with_hint(
+                format!("keep one: `--client codex --client gemini {example}`"),
+            ),
+        ),
+    }
+}
+
 /// What every command gets: the global flags, the printer and agx's folders.
 pub struct Context {
     pub global: GlobalArgs,

@@ -3,7 +3,7 @@
 
 use super::Context;
 use crate::cli::{SkillArgs, SkillFolder, SkillScope};
-use agx_core::error::{CliError, CliResult};
+use agx_core::error::CliResult;
 use agx_model::skills::copies::CopyOutcome;
 use agx_model::skills::folders::FolderChoice;
 use agx_ops::skills::{self, SkillPlace};
@@ -24,7 +24,8 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
             Some(cwd.as_path())
         }
     };
-    let (clients, skill) = clients_and_skill(args)?;
+    let (clients, skill) =
+        super::clients_and_target(&args.targets, &args.clients, "acme/dev/review")?;
     let place = SkillPlace {
         clients,
         project,
@@ -70,21 +71,4 @@ pub fn run(ctx: &Context, args: &SkillArgs, action: Action<'_>) -> CliResult {
         );
     }
     Ok(())
-}
-
-/// The clients (`--client`, or the first argument) and the skill (the last argument).
-fn clients_and_skill(args: &SkillArgs) -> CliResult<(Vec<&str>, &str)> {
-    match (args.targets.as_slice(), args.clients.is_empty()) {
-        ([client, skill], true) => Ok((vec![client.as_str()], skill.as_str())),
-        ([skill], false) => Ok((
-            args.clients.iter().map(String::as_str).collect(),
-            skill.as_str(),
-        )),
-        ([_], true) => Err(CliError::new("no client given")
-            .with_hint("name it first (`codex acme/dev/review`) or with --client codex")),
-        (_, _) => Err(
-            CliError::new("the client is given twice: as an argument and with --client")
-                .with_hint("keep one: `--client codex --client gemini acme/dev/review`"),
-        ),
-    }
 }

@@ -286,12 +286,18 @@ fn prepare(dir: &Path, name: Option<&str>) -> Result<PackageName, NewError> {
 }
 
 fn name_from_folder(dir: &Path) -> Result<PackageName, NewError> {
-    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let folder = absolute
+    let folder = folder_name(dir);
+    PackageName::parse(&folder).map_err(|source| NewError::FolderName { folder, source })
+}
+
+/// The last component of `dir` made absolute (`.` names the current folder); empty for a
+/// root. What a package made in `dir` is named after; also `agx discover --write`'s.
+pub(crate) fn folder_name(dir: &Path) -> String {
+    std::path::absolute(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    PackageName::parse(&folder).map_err(|source| NewError::FolderName { folder, source })
+        .unwrap_or_default()
 }
 
 /// Write a file that must not exist yet.

@@ -11,7 +11,7 @@ use serde_json::Value;
 use toml_edit::{Array, DocumentMut, Item, Table, value};
 
 use super::{Discovery, FoundTool, Schema};
-use crate::new::create_file;
+use crate::new::{create_file, folder_name};
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -139,19 +139,8 @@ pub fn write(discovery: &Discovery, name: Option<&str>) -> Result<Written, Write
 }
 
 fn name_from_folder(dir: &Path) -> Result<PackageName, WriteError> {
-    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let folder = absolute
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let folder = folder_name(dir);
     PackageName::parse(&folder).map_err(|source| WriteError::FolderName { folder, source })
-}
-
-fn folder_name(dir: &Path) -> String {
-    std::path::absolute(dir)
-        .ok()
-        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| ".".into())
 }
 
 fn strings(items: &[String]) -> Array {
