@@ -19,6 +19,7 @@ pub mod publish;
 mod registry;
 pub mod search;
 pub mod source;
+mod tuf_fetch;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
