@@ -17,6 +17,7 @@ pub mod error;
 pub mod hashes;
 pub mod keys;
 pub mod metadata;
+pub mod repository;
 pub mod trusted;
 pub mod updater;
 

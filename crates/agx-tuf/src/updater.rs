@@ -305,3 +305,29 @@ fn with_slash(url: &str) -> String {
         format!("{url}/")
     }
 }
+
+/// A repository in a local folder: "URLs" are paths.
+pub struct DirFetcher;
+
+impl Fetcher for DirFetcher {
+    fn fetch(&self, url: &str, max_length: u64) -> Result<Vec<u8>, FetchError> {
+        use std::io::Read;
+        let file = match std::fs::File::open(url) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FetchError::NotFound);
+            }
+            Err(e) => return Err(FetchError::Failed(format!("{url}: {e}"))),
+        };
+        let mut bytes = Vec::new();
+        file.take(max_length + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| FetchError::Failed(format!("{url}: {e}")))?;
+        if bytes.len() as u64 > max_length {
+            return Err(FetchError::Failed(format!(
+                "{url}: larger than the {max_length} bytes allowed"
+            )));
+        }
+        Ok(bytes)
+    }
+}
