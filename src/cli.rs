@@ -454,6 +454,8 @@ pub enum RegistryCommand {
         /// A package folder (packed first) or a .tar.gz made by `agx pack`.
         #[arg(value_name = "DIR|TARBALL")]
         package: PathBuf,
+        #[command(flatten)]
+        signing: SigningArgs,
     },
     /// Mark a published version as yanked (or undo it).
     Yank {
@@ -465,6 +467,38 @@ pub enum RegistryCommand {
         /// Un-yank the version.
         #[arg(long)]
         undo: bool,
+        #[command(flatten)]
+        signing: SigningArgs,
+    },
+    /// Create the signing keys of a TUF-signed registry (docs/registry.md).
+    #[command(subcommand)]
+    Keys(RegistryKeysCommand),
+    /// Sign a folder registry as a TUF repository: every file a client fetches becomes a
+    /// signed target (docs/registry.md).
+    Sign {
+        /// The registry folder.
+        registry_dir: PathBuf,
+        #[command(flatten)]
+        signing: SigningArgs,
+    },
+    /// Sign a new timestamp for a signed registry: run it (from cron) more often than the
+    /// timestamp expires (default 1 day).
+    RefreshTimestamp {
+        /// The registry folder.
+        registry_dir: PathBuf,
+        #[command(flatten)]
+        signing: SigningArgs,
+    },
+    /// Replace a role's keys with new ones and sign a new root version with the old and new
+    /// keys, so that clients follow; the old key files move to KEYS_DIR/retired/.
+    Rotate {
+        /// The role whose keys to replace.
+        #[arg(value_enum)]
+        role: TufRoleArg,
+        /// The registry folder.
+        registry_dir: PathBuf,
+        #[command(flatten)]
+        signing: SigningArgs,
     },
     /// Configure a registry to search and install from: an agx index, an MCP registry or a
     /// Claude-format marketplace.
@@ -490,6 +524,56 @@ pub enum RegistryCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RegistryKeysCommand {
+    /// Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a
+    /// folder kept outside the registry (private keys are written with mode 0600).
+    Generate {
+        /// The folder to write the keys to (created; it must not hold keys yet).
+        keys_dir: PathBuf,
+        /// How many root keys must sign a new root.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        threshold: u64,
+        /// How many root keys to generate (default: the threshold).
+        #[arg(long, value_name = "M")]
+        root_keys: Option<u64>,
+    },
+}
+
+// The signing keys and expiry of a TUF-signed registry. A plain comment: a doc comment on a
+// flattened struct would become the help title of every command using it.
+#[derive(Debug, Clone, Args)]
+pub struct SigningArgs {
+    /// The keys folder (`agx registry keys generate`); keys may also come from
+    /// AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3).
+    #[arg(long, value_name = "KEYS_DIR")]
+    pub keys: Option<PathBuf>,
+    /// How long a role's new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s);
+    /// defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d.
+    #[arg(long, value_name = "ROLE=DURATION")]
+    pub expires: Vec<String>,
+}
+
+/// A TUF role, for `agx registry rotate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TufRoleArg {
+    Root,
+    Targets,
+    Snapshot,
+    Timestamp,
+}
+
+impl TufRoleArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TufRoleArg::Root => "root",
+            TufRoleArg::Targets => "targets",
+            TufRoleArg::Snapshot => "snapshot",
+            TufRoleArg::Timestamp => "timestamp",
+        }
+    }
 }
 
 /// The kind of a registry, for `agx registry add-source --kind`.

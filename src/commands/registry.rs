@@ -1,11 +1,14 @@
 //! `agx registry init|add|yank`: publishing into a folder registry;
-//! `agx registry add-source|remove-source|sources`: the configured registries.
+//! `agx registry add-source|remove-source|sources`: the configured registries;
+//! `agx registry keys generate|sign|refresh-timestamp|rotate`: TUF signing (docs/registry.md).
 
 use super::Context;
-use crate::cli::RegistryCommand;
+use crate::cli::{RegistryCommand, RegistryKeysCommand, SigningArgs};
 use agx_core::error::{CliError, CliResult};
 use agx_core::name::PackageSpec;
 use agx_sources::index::publish::{self, Added};
+use agx_sources::index::signing::{self, Resigner, SigningOptions};
+use agx_tuf::repository::Signed;
 
 pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
     match args {
@@ -19,30 +22,38 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
         RegistryCommand::Add {
             registry_dir,
             package,
-        } => match publish::add(registry_dir, package)? {
-            Added::Published(e) => ctx.printer.status(
-                "Published",
-                &format!(
-                    "{} v{} ({} bytes, sha256 {}) to {}",
-                    e.name,
-                    e.vers,
-                    e.size,
-                    e.cksum,
-                    registry_dir.display()
+            signing,
+        } => {
+            let resigner = Resigner::prepare(registry_dir, &options(signing))?;
+            match publish::add(registry_dir, package)? {
+                Added::Published(e) => {
+                    ctx.printer.status(
+                        "Published",
+                        &format!(
+                            "{} v{} ({} bytes, sha256 {}) to {}",
+                            e.name,
+                            e.vers,
+                            e.size,
+                            e.cksum,
+                            registry_dir.display()
+                        ),
+                    );
+                    resign(ctx, resigner, &publish::written_paths(&e.name, &e.vers))?;
+                }
+                Added::Unchanged(e) => ctx.printer.status(
+                    "Unchanged",
+                    &format!(
+                        "{} v{} is already published with the same bytes",
+                        e.name, e.vers
+                    ),
                 ),
-            ),
-            Added::Unchanged(e) => ctx.printer.status(
-                "Unchanged",
-                &format!(
-                    "{} v{} is already published with the same bytes",
-                    e.name, e.vers
-                ),
-            ),
-        },
+            }
+        }
         RegistryCommand::Yank {
             registry_dir,
             package,
             undo,
+            signing,
         } => {
             let spec = PackageSpec::parse(package)?;
             let Some(version) = spec.exact_version() else {
@@ -52,11 +63,13 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
                     ),
                 );
             };
+            let resigner = Resigner::prepare(registry_dir, &options(signing))?;
             let changed = publish::yank(registry_dir, &spec.name, &version, !undo)?;
             let verb = if *undo { "Unyanked" } else { "Yanked" };
             if changed {
                 ctx.printer
                     .status(verb, &format!("{} v{version}", spec.name));
+                resign(ctx, resigner, &publish::written_paths(&spec.name, &version))?;
             } else {
                 let state = if *undo {
                     "not yanked"
@@ -89,8 +102,97 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             ctx.printer.status("Removed", &format!("registry `{name}`"));
         }
         RegistryCommand::Sources { json } => return sources(ctx, *json),
+        RegistryCommand::Keys(RegistryKeysCommand::Generate {
+            keys_dir,
+            threshold,
+            root_keys,
+        }) => {
+            signing::generate_keys(keys_dir, *threshold, *root_keys)?;
+            ctx.printer.status(
+                "Generated",
+                &format!(
+                    "root ({threshold} of {} keys), targets, snapshot and timestamp keys in {}; keep this folder out of the registry, and the root keys offline",
+                    root_keys.unwrap_or(*threshold),
+                    keys_dir.display()
+                ),
+            );
+        }
+        RegistryCommand::Sign {
+            registry_dir,
+            signing: args,
+        } => {
+            let signed = signing::sign(registry_dir, &options(args))?;
+            report_signed(ctx, &signed, registry_dir);
+        }
+        RegistryCommand::RefreshTimestamp {
+            registry_dir,
+            signing: args,
+        } => {
+            let version = signing::refresh_timestamp(registry_dir, &options(args))?;
+            ctx.printer.status(
+                "Signed",
+                &format!("timestamp v{version} of {}", registry_dir.display()),
+            );
+        }
+        RegistryCommand::Rotate {
+            role,
+            registry_dir,
+            signing: args,
+        } => {
+            let signed = signing::rotate(registry_dir, role.as_str(), &options(args))?;
+            ctx.printer.status(
+                "Rotated",
+                &format!(
+                    "the {} keys: root v{} names the new keys",
+                    role.as_str(),
+                    signed.root_version
+                ),
+            );
+            report_signed(ctx, &signed, registry_dir);
+        }
     }
     Ok(())
+}
+
+fn options(args: &SigningArgs) -> SigningOptions<'_> {
+    SigningOptions {
+        keys_dir: args.keys.as_deref(),
+        expires: &args.expires,
+    }
+}
+
+fn resign(ctx: &Context, resigner: Option<Resigner>, changed: &[String]) -> CliResult {
+    if let Some(resigner) = resigner {
+        let signed = resigner.resign(changed).map_err(|e| {
+            CliError::from(e).with_hint(
+                "the package is published but its signatures are not: clients refuse it until `agx registry sign` succeeds",
+            )
+        })?;
+        ctx.printer.status(
+            "Signed",
+            &format!(
+                "{} bin(s), snapshot v{}, timestamp v{}",
+                signed.bins_signed, signed.snapshot_version, signed.timestamp_version
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn report_signed(ctx: &Context, signed: &Signed, registry: &std::path::Path) {
+    ctx.printer.status(
+        "Signed",
+        &format!(
+            "{} targets of {} in {} hashed bins ({} re-signed); root v{}, snapshot v{}, timestamp v{}",
+            signed.targets,
+            registry.display(),
+            signed.bins,
+            signed.bins_signed,
+            signed.root_version,
+            signed.snapshot_version,
+            signed.timestamp_version
+        ),
+    );
 }
 
 /// One line per configured registry: name, kind, location; the default marked.

@@ -227,6 +227,15 @@ impl KeySet {
         Ok(())
     }
 
+    /// Refuse, before anything changes, when the keys that re-sign after a publish (targets,
+    /// snapshot, timestamp) are not all here.
+    pub fn require_online(&self) -> Result<()> {
+        for role in [TARGETS, SNAPSHOT, TIMESTAMP] {
+            self.role(role)?;
+        }
+        Ok(())
+    }
+
     fn public(&self, role: &str) -> Result<Vec<Key>> {
         Ok(self.role(role)?.iter().map(SigningKey::public).collect())
     }

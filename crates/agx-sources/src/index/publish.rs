@@ -441,3 +441,14 @@ mod tests {
         ));
     }
 }
+
+/// The registry files (`/`-separated, relative) that publishing or yanking `name` at
+/// `version` writes: what a signed registry re-signs.
+pub fn written_paths(name: &PackageName, version: &Version) -> Vec<String> {
+    let (publisher, short) = name.path_segments();
+    vec![
+        tarball_path(name, version),
+        format!("packages/{publisher}/{short}.json"),
+        "catalog.json".to_string(),
+    ]
+}
