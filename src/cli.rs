@@ -512,6 +512,14 @@ pub enum RegistryCommand {
         /// answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json).
         #[arg(long, value_enum)]
         kind: Option<SourceKindArg>,
+        /// Pin this TUF root (`root.json` from the registry's operator): every file the
+        /// source serves is then verified against it. Without it, a source that publishes
+        /// TUF metadata shows its root's keys and asks (trust on first use).
+        #[arg(long, value_name = "ROOT.json")]
+        root: Option<PathBuf>,
+        /// Trust a signed source's root without asking (scripts; prefer --root).
+        #[arg(long)]
+        yes: bool,
     },
     /// Remove a configured registry (its cached data stays until `agx` cleans the cache).
     RemoveSource {

@@ -80,18 +80,41 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
                     .status("Unchanged", &format!("{} v{version} is {state}", spec.name));
             }
         }
-        RegistryCommand::AddSource { name, url, kind } => {
-            let (source, kind) = agx_sources::index::add_source(
+        RegistryCommand::AddSource {
+            name,
+            url,
+            kind,
+            root,
+            yes,
+        } => {
+            let root = match root {
+                Some(path) => Some(std::fs::read(path).map_err(|e| {
+                    CliError::new(format!("cannot read {}: {e}", path.display()))
+                        .with_hint("give the root.json the registry's operator published")
+                })?),
+                None => trust_on_first_use(ctx, url, *kind, *yes)?,
+            };
+            let (source, kind, pinned) = agx_sources::index::add_source(
                 ctx.paths()?,
                 name,
                 url,
                 kind.map(Into::into),
                 ctx.global.offline,
+                root.as_deref(),
             )?;
+            let signed = match &pinned {
+                Some(root) => format!(
+                    ", signed: TUF root v{} ({} of {} keys)",
+                    root.version,
+                    root.threshold,
+                    root.key_ids.len()
+                ),
+                None => String::new(),
+            };
             ctx.printer.status(
                 "Added",
                 &format!(
-                    "registry `{name}` ({}) at {}",
+                    "registry `{name}` ({}) at {}{signed}",
                     kind.as_str(),
                     source.display()
                 ),
@@ -152,6 +175,62 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// Without `--root`: when the source publishes TUF metadata, show its first root's keys and
+/// ask before pinning it (`--yes` pins without asking). `None`: the source is unsigned.
+fn trust_on_first_use(
+    ctx: &Context,
+    url: &str,
+    kind: Option<crate::cli::SourceKindArg>,
+    yes: bool,
+) -> Result<Option<Vec<u8>>, CliError> {
+    use std::io::IsTerminal;
+    if ctx.global.offline || kind.is_some_and(|k| k != crate::cli::SourceKindArg::AgxIndex) {
+        return Ok(None);
+    }
+    let Ok(source) = agx_sources::index::Source::parse(url) else {
+        return Ok(None);
+    };
+    let Ok(root) = agx_sources::index::signed::fetch_first_root(&source) else {
+        return Ok(None);
+    };
+    let summary = agx_sources::index::signed::describe_root(&root)?;
+    let keys = summary
+        .key_ids
+        .iter()
+        .map(|id| format!("  {id}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let about = format!(
+        "{url} is signed (TUF). Its root (v{}) needs {} of these keys:\n{keys}",
+        summary.version, summary.threshold
+    );
+    if yes {
+        ctx.printer.err(&format!("{about}\nTrusted (--yes).\n"));
+        return Ok(Some(root));
+    }
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return Err(CliError::new(format!(
+            "{url} is signed, and agx cannot ask whether to trust its root"
+        ))
+        .with_hint(
+            "get root.json from the registry's operator and pass `--root root.json`, or pass --yes to trust what the registry serves now",
+        ));
+    }
+    ctx.printer.err(&format!(
+        "{about}\nCompare them with what the registry's operator published. Trust this root? [y/N] "
+    ));
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::new(format!("reading the answer: {e}")))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(Some(root))
+    } else {
+        Err(CliError::new("not added: the root was not trusted")
+            .with_hint("pass `--root root.json` with the root from the registry's operator"))
+    }
 }
 
 fn options(args: &SigningArgs) -> SigningOptions<'_> {

@@ -55,6 +55,14 @@ pub enum TufError {
     #[error("{url}: {reason}")]
     Fetch { url: String, reason: String },
 
+    #[error("{url}: not found")]
+    Missing { url: String },
+
+    #[error(
+        "no trusted metadata of this registry is cached yet, and agx is offline: run once online"
+    )]
+    NothingCached,
+
     #[error(
         "{source_name} was signed, but serves no TUF metadata now (a downgrade to an unsigned registry)"
     )]
@@ -80,7 +88,10 @@ impl Hint for TufError {
             TufError::Tampered { .. } => "a file differs from what the registry signed; nothing was installed; do not use this mirror, and tell the registry's operator".into(),
             TufError::RootRotation { .. } => "the registry's new root is not signed by the keys agx trusts; if the operator lost their keys, remove and re-add the source with the new root (`agx registry remove-source`, `add-source --root`)".into(),
             TufError::UnknownTarget { .. } => "the file is not listed in the registry's signed targets; ask the operator to re-sign the registry".into(),
-            TufError::Fetch { .. } => "check the registry URL and your connection".into(),
+            TufError::Fetch { .. } | TufError::Missing { .. } => {
+                "check the registry URL and your connection".into()
+            }
+            TufError::NothingCached => "run the command once without --offline".into(),
             TufError::Downgrade { .. } => "do not install from this registry until its operator restores the metadata; if the registry stopped signing on purpose, remove and re-add the source".into(),
             TufError::Io(_) | TufError::Usage { .. } => return None,
         })

@@ -71,6 +71,8 @@ pub struct Updater<F> {
     fetcher: F,
     limits: Limits,
     trusted: TrustedSet,
+    /// Set by [`Updater::load_local`]: delegated roles come from the local folder only.
+    offline: bool,
 }
 
 impl<F: Fetcher> Updater<F> {
@@ -91,6 +93,7 @@ impl<F: Fetcher> Updater<F> {
             fetcher,
             limits: Limits::default(),
             trusted: TrustedSet::new(&root, now)?,
+            offline: false,
         })
     }
 
@@ -107,16 +110,32 @@ impl<F: Fetcher> Updater<F> {
         Ok(())
     }
 
+    /// Offline: trust what the local folder holds, checked as on a refresh (signatures,
+    /// versions, expiry) but with nothing fetched.
+    pub fn load_local(&mut self) -> Result<()> {
+        self.trusted.check_root_expiry()?;
+        let timestamp = self.local(TIMESTAMP).ok_or(TufError::NothingCached)?;
+        self.trusted.update_timestamp(&timestamp)?;
+        let snapshot = self.local(SNAPSHOT).ok_or(TufError::NothingCached)?;
+        self.trusted.update_snapshot(&snapshot, true)?;
+        let targets = self.local(TARGETS).ok_or(TufError::NothingCached)?;
+        self.trusted.update_targets(&targets, TARGETS, ROOT)?;
+        self.offline = true;
+        Ok(())
+    }
+
     fn fetch(&self, url: &str, max_length: u64) -> Result<Vec<u8>, FetchError> {
         self.fetcher.fetch(url, max_length)
     }
 
     fn fetch_required(&self, url: &str, max_length: u64) -> Result<Vec<u8>> {
-        self.fetch(url, max_length).map_err(|e| TufError::Fetch {
-            url: url.to_string(),
-            reason: match e {
-                FetchError::NotFound => "not found".into(),
-                FetchError::Failed(reason) => reason,
+        self.fetch(url, max_length).map_err(|e| match e {
+            FetchError::NotFound => TufError::Missing {
+                url: url.to_string(),
+            },
+            FetchError::Failed(reason) => TufError::Fetch {
+                url: url.to_string(),
+                reason,
             },
         })
     }
@@ -196,10 +215,14 @@ impl<F: Fetcher> Updater<F> {
             let bytes = loaded.targets.bytes.clone();
             return self.trusted.update_targets(&bytes, role, delegator);
         }
-        if let Some(local) = self.local(role)
-            && self.trusted.update_targets(&local, role, delegator).is_ok()
-        {
-            return Ok(());
+        if let Some(local) = self.local(role) {
+            match self.trusted.update_targets(&local, role, delegator) {
+                Ok(()) => return Ok(()),
+                Err(e) if self.offline => return Err(e),
+                Err(_) => {}
+            }
+        } else if self.offline {
+            return Err(TufError::NothingCached);
         }
         let file = role_file(role);
         let snapshot = &self.trusted.snapshot().expect("snapshot loaded").signed;

@@ -180,6 +180,13 @@ pub enum IndexError {
         answered_name: String,
         answered_version: String,
     },
+
+    /// A signed registry's TUF check failed (or its pinned trust could not be read).
+    #[error("registry {source_name} refused: {error}")]
+    Signed {
+        source_name: String,
+        error: agx_tuf::TufError,
+    },
 }
 
 /// ` (3 attempts)`, when there was more than one.
@@ -202,6 +209,7 @@ fn how_to_add(config: &std::path::Path) -> String {
 impl agx_core::error::Hint for IndexError {
     fn hint(&self) -> Option<String> {
         match self {
+            IndexError::Signed { error, .. } => error.hint(),
             IndexError::NoRegistry { config } => Some(how_to_add(config)),
             IndexError::UnknownRegistry { known, config, .. } => Some(if known.is_empty() {
                 how_to_add(config)

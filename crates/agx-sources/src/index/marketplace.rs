@@ -864,14 +864,15 @@ mod tests {
         .unwrap();
         let folder = |p: &Path| Source::Folder(p.to_path_buf());
         let kind = super::super::SourceKind::ClaudeMarketplace;
-        super::super::source::add_to_config(&paths, "acme", &folder(&market), kind).unwrap();
-        super::super::source::add_to_config(&paths, "2", &folder(&market), kind).unwrap();
+        super::super::source::add_to_config(&paths, "acme", &folder(&market), kind, false).unwrap();
+        super::super::source::add_to_config(&paths, "2", &folder(&market), kind, false).unwrap();
         let index = super::super::SourceKind::AgxIndex;
         super::super::source::add_to_config(
             &paths,
             "main",
             &folder(&dir.path().join("index")),
             index,
+            false,
         )
         .unwrap();
 

@@ -18,6 +18,7 @@ pub mod mcp_registry;
 pub mod publish;
 mod registry;
 pub mod search;
+pub mod signed;
 pub mod signing;
 pub mod source;
 mod tuf_fetch;

@@ -9,6 +9,7 @@ use super::cache::{CachedRemote, IndexCache, Validators};
 use super::http::{Fetched, Http, Limits, SinkError};
 use super::marketplace::{self, Marketplace};
 use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
+use super::signed::{RootSummary, SignedIndex, pin_root};
 use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use agx_core::io_context::at;
@@ -125,7 +126,7 @@ fn open_selected(
     paths: &AgxPaths,
 ) -> Result<AnyRegistry, IndexError> {
     let kind = kind_of(&selected, offline, paths)?;
-    Ok(match (kind, selected.source) {
+    Ok(match (kind, selected.source.clone()) {
         (SourceKind::McpRegistry, Source::Http(url)) => {
             AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
         }
@@ -138,7 +139,15 @@ fn open_selected(
         (SourceKind::ClaudeMarketplace, source) => {
             AnyRegistry::Marketplace(Marketplace::new(source, offline, paths)?)
         }
-        (SourceKind::AgxIndex, source) => AnyRegistry::Agx(Registry::new(source, offline, paths)?),
+        (SourceKind::AgxIndex, source) => {
+            let registry = Registry::new(source.clone(), offline, paths)?;
+            AnyRegistry::Agx(match (&selected.name, selected.signed) {
+                (Some(name), true) => {
+                    registry.with_signature(SignedIndex::new(paths, name, &source, offline))
+                }
+                _ => registry,
+            })
+        }
     })
 }
 
@@ -221,7 +230,8 @@ pub fn add_source(
     location: &str,
     kind: Option<SourceKind>,
     offline: bool,
-) -> Result<(Source, SourceKind), IndexError> {
+    root: Option<&[u8]>,
+) -> Result<(Source, SourceKind, Option<RootSummary>), IndexError> {
     let source = Source::parse(location)?;
     let kind = match (kind, &source) {
         (Some(kind), _) => kind,
@@ -254,8 +264,51 @@ pub fn add_source(
     if kind == SourceKind::ClaudeMarketplace {
         Marketplace::new(source.clone(), offline, paths)?.catalog()?;
     }
-    source::add_to_config(paths, name, &source, kind)?;
-    Ok((source, kind))
+    let pinned = match root {
+        None => None,
+        Some(_) if kind != SourceKind::AgxIndex => {
+            return Err(IndexError::InvalidUrl {
+                url: source.display(),
+                reason: "only agx indexes are signed with TUF; --root does not apply".into(),
+            });
+        }
+        Some(root) => Some(pin_and_check(paths, name, &source, root, offline)?),
+    };
+    if let Err(e) = source::add_to_config(paths, name, &source, kind, pinned.is_some()) {
+        if pinned.is_some() {
+            let _ = fs_err::remove_dir_all(source::trust_dir(paths, name));
+        }
+        return Err(e);
+    }
+    Ok((source, kind, pinned))
+}
+
+/// Pin `root` for `name` and verify the source against it once (refresh and `config.json`),
+/// so that a source whose metadata does not match the root is never configured.
+fn pin_and_check(
+    paths: &AgxPaths,
+    name: &str,
+    source: &Source,
+    root: &[u8],
+    offline: bool,
+) -> Result<RootSummary, IndexError> {
+    if source::read_config(paths)?.registries.contains_key(name) {
+        return Err(IndexError::SourceExists {
+            name: name.to_string(),
+            config: paths.config_dir.join("config.toml"),
+        });
+    }
+    pin_root(paths, name, root)?;
+    let checked = (|| {
+        let registry = Registry::new(source.clone(), offline, paths)?
+            .with_signature(SignedIndex::new(paths, name, source, offline));
+        registry.index_file("config.json", |_, _| Ok(()))?;
+        registry.signature().expect("signed").root()
+    })();
+    if checked.is_err() {
+        let _ = fs_err::remove_dir_all(source::trust_dir(paths, name));
+    }
+    checked
 }
 
 /// What the web registry at `url` is: an agx index serves `config.json`; a Claude-format
@@ -298,6 +351,8 @@ pub struct Registry {
     display: String,
     offline: bool,
     remote: Option<CachedRemote>,
+    /// Set for a TUF-signed source: every file is checked against its signed target.
+    signed: Option<SignedIndex>,
 }
 
 impl Registry {
@@ -348,7 +403,19 @@ impl Registry {
             source,
             offline,
             remote,
+            signed: None,
         })
+    }
+
+    /// Verify everything this registry serves through TUF, as `signed` pins it.
+    pub fn with_signature(mut self, signed: SignedIndex) -> Self {
+        self.signed = Some(signed);
+        self
+    }
+
+    /// The signed source's verifier, when the source is signed.
+    pub fn signature(&self) -> Option<&SignedIndex> {
+        self.signed.as_ref()
     }
 
     /// Human-readable source (URL or path), for messages and receipts.
@@ -409,6 +476,9 @@ impl Registry {
     ) -> Result<(), IndexError> {
         let rel = tarball_path(&entry.name, &entry.vers);
         let location = self.location_of(&rel);
+        if let Some(signed) = &self.signed {
+            signed.check_archive(&rel, entry.size, &entry.cksum)?;
+        }
         let result = match (&self.source, &self.remote) {
             (Source::Http(_), Some(remote)) => {
                 if self.offline {
@@ -439,7 +509,20 @@ impl Registry {
         if result.is_err() {
             let _ = std::fs::remove_file(dest);
         }
-        result
+        match (result, &self.signed) {
+            // The archive differs from its signed target: say so in TUF's words.
+            (
+                Err(IndexError::SizeMismatch { .. } | IndexError::ChecksumMismatch { .. }),
+                Some(signed),
+            ) => Err(IndexError::Signed {
+                source_name: signed.name().to_string(),
+                error: agx_tuf::TufError::Tampered {
+                    file: rel,
+                    what: "length or sha256".into(),
+                },
+            }),
+            (result, _) => result,
+        }
     }
 
     /// The folder of a folder registry, if this is one.
@@ -467,6 +550,12 @@ impl Registry {
         parse: impl Fn(&[u8], &str) -> Result<T, IndexError>,
     ) -> Result<Option<T>, IndexError> {
         let url = self.location_of(rel);
+        let parse = |body: &[u8], location: &str| {
+            if let Some(signed) = &self.signed {
+                signed.verify(rel, body)?;
+            }
+            parse(body, location)
+        };
         let remote = match (&self.source, &self.remote) {
             (Source::Folder(dir), _) => {
                 let path = dir.join(rel);
@@ -592,7 +681,7 @@ mod tests {
                 r#"{"name": "m", "plugins": []}"#,
             )
             .unwrap();
-            source::add_to_config(&paths, name, &Source::Folder(market), kind).unwrap();
+            source::add_to_config(&paths, name, &Source::Folder(market), kind, false).unwrap();
         }
         std::fs::remove_dir_all(dir.path().join("gone")).unwrap();
         let opened = open_each(None, true, &paths).unwrap();

@@ -110,6 +110,16 @@ pub struct RegistryEntry {
     /// Absent: detected on first use and remembered in the cache.
     #[serde(default)]
     pub kind: Option<SourceKind>,
+    /// A TUF-signed agx index whose pinned root is in the trust folder ([`trust_dir`]).
+    #[serde(default)]
+    pub tuf: bool,
+}
+
+/// Where a signed source's pinned root and trusted metadata live:
+/// `<config>/trust/<name>/` (kept with the configuration, not in the cache, so that cleaning
+/// the cache never forgets what the source's signatures said).
+pub fn trust_dir(paths: &AgxPaths, name: &str) -> std::path::PathBuf {
+    paths.config_dir.join("trust").join(name)
 }
 
 /// What protocol a registry speaks.
@@ -152,6 +162,8 @@ pub struct Selected {
     pub name: Option<String>,
     pub source: Source,
     pub kind: Option<SourceKind>,
+    /// Configured as TUF-signed (`tuf = true`): every file it serves is verified.
+    pub signed: bool,
 }
 
 /// Read `config.toml` (a missing file is an empty configuration) and add the built-in
@@ -181,6 +193,7 @@ fn add_official(config: &mut Config, env: Option<&str>) -> Result<(), IndexError
             RegistryEntry {
                 url: OFFICIAL_URL.to_string(),
                 kind: Some(SourceKind::McpRegistry),
+                tuf: false,
             },
         );
         config.official_built_in = true;
@@ -228,6 +241,7 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
                 name: Some(name.clone()),
                 source: parse_configured(name, &entry.url, &config_path)?,
                 kind: entry.kind,
+                signed: entry.tuf,
             })
         })
         .collect()
@@ -253,6 +267,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 name: Some(name.to_string()),
                 source: parse_configured(name, &r.url, &config_path)?,
                 kind: r.kind,
+                signed: r.tuf,
             })
         })
     };
@@ -270,6 +285,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 name: None,
                 source: Source::parse(requested)?,
                 kind: None,
+                signed: false,
             });
         }
         return Err(IndexError::UnknownRegistry {
@@ -367,6 +383,7 @@ pub fn add_to_config(
     name: &str,
     source: &Source,
     kind: SourceKind,
+    signed: bool,
 ) -> Result<(), IndexError> {
     check_source_name(name)?;
     let (path, mut doc) = edit_config(paths)?;
@@ -402,6 +419,9 @@ pub fn add_to_config(
     let mut table = toml_edit::Table::new();
     table.insert("url", toml_edit::value(source.display()));
     table.insert("kind", toml_edit::value(kind.as_str()));
+    if signed {
+        table.insert("tuf", toml_edit::value(true));
+    }
     registries.insert(name, toml_edit::Item::Table(table));
     write_config(&path, &doc)
 }
@@ -428,7 +448,13 @@ pub fn remove_from_config(paths: &AgxPaths, name: &str) -> Result<(), IndexError
     if doc.get("default-registry").and_then(|d| d.as_str()) == Some(name) {
         doc.remove("default-registry");
     }
-    write_config(&path, &doc)
+    write_config(&path, &doc)?;
+    // Its pinned root goes with it: adding the name again must pin again.
+    let trust = trust_dir(paths, name);
+    if trust.exists() {
+        fs_err::remove_dir_all(&trust)?;
+    }
+    Ok(())
 }
 
 fn check_source_name(name: &str) -> Result<(), IndexError> {
@@ -645,7 +671,14 @@ mod tests {
         ));
 
         let source = Source::parse("http://127.0.0.1:9").unwrap();
-        add_to_config(&paths, OFFICIAL_NAME, &source, SourceKind::McpRegistry).unwrap();
+        add_to_config(
+            &paths,
+            OFFICIAL_NAME,
+            &source,
+            SourceKind::McpRegistry,
+            false,
+        )
+        .unwrap();
         let text = std::fs::read_to_string(paths.config_file()).unwrap();
         assert!(!text.contains("official-registry"), "{text}");
         assert!(text.contains("[registries.official]"), "{text}");
@@ -656,7 +689,13 @@ mod tests {
         // While the built-in one is on, adding `official` says it exists.
         let (_d, paths) = paths_with("");
         assert!(matches!(
-            add_to_config(&paths, OFFICIAL_NAME, &source, SourceKind::McpRegistry),
+            add_to_config(
+                &paths,
+                OFFICIAL_NAME,
+                &source,
+                SourceKind::McpRegistry,
+                false
+            ),
             Err(IndexError::SourceExists { .. })
         ));
         assert!(!paths.config_file().exists());
