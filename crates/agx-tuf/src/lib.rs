@@ -21,5 +21,8 @@ pub mod repository;
 pub mod trusted;
 pub mod updater;
 
+#[cfg(test)]
+mod reference_tests;
+
 pub use error::{Result, TufError};
 pub use updater::{FetchError, Fetcher, Updater};
