@@ -100,6 +100,9 @@ struct PackageJson<'a> {
     prompts: &'a [agx_model::manifest::PromptSummary],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     skills: &'a [agx_model::manifest::SkillSummary],
+    /// Installed from a registry: `verified (tuf: NAME, root vN)` or `unsigned`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: &'a Option<String>,
 }
 
 fn write_packages_json(
@@ -155,6 +158,7 @@ fn write_packages_json(
                     tools: &r.extension.tools,
                     prompts: &r.extension.prompts,
                     skills: &r.extension.skills,
+                    signature: &r.signature,
                 })
             })
             .chain(servers.iter().map(|server| {

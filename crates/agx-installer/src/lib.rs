@@ -303,6 +303,7 @@ impl Installer<'_> {
             entry.cksum.clone(),
             Source::Registry {
                 registry: source.source(),
+                verified: source.verified(),
             },
             record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
         );
@@ -608,6 +609,7 @@ impl Installer<'_> {
                 planned.entry.cksum.clone(),
                 Source::Registry {
                     registry: source.source(),
+                    verified: source.verified(),
                 },
                 (planned.requested.clone(), false),
             );

@@ -67,7 +67,7 @@ pub(crate) fn check_skill_folder(
 /// What a package's source is, for the refusal.
 fn describe(source: &Source) -> String {
     match source {
-        Source::Registry { registry } => format!("the registry {registry}"),
+        Source::Registry { registry, .. } => format!("the registry {registry}"),
         Source::Local { path } => format!("the folder or archive {path}"),
         Source::Ecosystem { spec, .. } => format!("`{spec}`"),
         Source::Plugin {
@@ -147,6 +147,7 @@ mod tests {
 
         let registry = Source::Registry {
             registry: "https://registry.example".into(),
+            verified: None,
         };
         let err = check(&plugin, &name, Some(&registry)).unwrap_err();
         let text = err.to_string();

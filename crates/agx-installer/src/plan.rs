@@ -16,6 +16,12 @@ pub trait PackageSource {
     /// Human-readable source (URL or path), recorded in receipts.
     fn source(&self) -> String;
 
+    /// What the packages were verified against (`tuf: NAME, root vN`), for a signed source;
+    /// asked after the downloads, when the source's metadata is loaded.
+    fn verified(&self) -> Option<String> {
+        None
+    }
+
     /// Every published version of a package, yanked ones included.
     fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError>;
 
@@ -31,6 +37,13 @@ pub trait PackageSource {
 impl PackageSource for Registry {
     fn source(&self) -> String {
         Registry::source(self).to_string()
+    }
+
+    fn verified(&self) -> Option<String> {
+        let signed = self.signature()?;
+        // Loaded by the downloads before: this reads what they verified.
+        let root = signed.root().ok()?;
+        Some(format!("tuf: {}, root v{}", signed.name(), root.version))
     }
 
     fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
@@ -259,6 +272,7 @@ pub(crate) mod tests {
             dependencies: e.deps,
             source: Source::Registry {
                 registry: "test".into(),
+                verified: None,
             },
             extension: Default::default(),
         };

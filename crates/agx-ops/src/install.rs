@@ -244,7 +244,15 @@ pub fn install_with(
                 for warning in &staged.plan().warnings {
                     ctx.reporter.warn(warning);
                 }
+                let installs = !staged.plan().installs.is_empty();
                 installer.apply(registry, staged, &explicit)?;
+                if installs && let Some(verified) = agx_installer::PackageSource::verified(registry)
+                {
+                    ctx.reporter.status(
+                        "Verified",
+                        &format!("what was installed, against {verified}"),
+                    );
+                }
             }
             for p in prepared {
                 installer.commit_local(p, InstallOptions { force })?;

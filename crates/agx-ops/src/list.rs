@@ -25,6 +25,20 @@ pub struct ListedPackage {
     pub extension: ExtensionSummary,
     /// Who holds this version: the user and projects (empty when not installed).
     pub held_by: Vec<Holder>,
+    /// For an installed registry package: `verified (tuf: NAME, root vN)` or `unsigned`.
+    pub signature: Option<String>,
+}
+
+/// How an installed package's registry source was checked (DESIGN §19).
+pub fn signature_of(source: &agx_store::Source) -> Option<String> {
+    match source {
+        agx_store::Source::Registry {
+            verified: Some(verified),
+            ..
+        } => Some(format!("verified ({verified})")),
+        agx_store::Source::Registry { verified: None, .. } => Some("unsigned".into()),
+        _ => None,
+    }
 }
 
 /// What `agx list` shows.
@@ -75,6 +89,7 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
             version: p.version,
             installed: true,
             explicit: p.receipt.explicit,
+            signature: signature_of(&p.receipt.source),
             description: p.receipt.description,
             extension: p.receipt.extension,
         })
@@ -121,6 +136,7 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
                         description: e.description,
                         extension: e.extension,
                         held_by: Vec::new(),
+                        signature: None,
                     }),
             );
         }
@@ -164,6 +180,7 @@ fn project_only_versions(store: &Store, holdings: &Holdings) -> Vec<ListedPackag
                 installed: true,
                 explicit: false,
                 description: receipt.as_ref().and_then(|r| r.description.clone()),
+                signature: receipt.as_ref().and_then(|r| signature_of(&r.source)),
                 extension: receipt.map(|r| r.extension).unwrap_or_default(),
                 held_by: holders.iter().cloned().collect(),
             }

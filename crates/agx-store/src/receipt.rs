@@ -17,7 +17,13 @@ use agx_model::manifest::ExtensionSummary;
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Source {
     /// A registry, by its source (URL or path).
-    Registry { registry: String },
+    Registry {
+        registry: String,
+        /// For a TUF-signed source: `tuf: NAME, root vN`, what the index and archive were
+        /// verified against. Absent: the source is unsigned.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        verified: Option<String>,
+    },
     /// A package folder or tarball on this machine, by its absolute path.
     Local { path: String },
     /// An npm or PyPI package provisioned at an exact version.
@@ -54,7 +60,14 @@ impl Source {
 impl std::fmt::Display for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Registry { registry } => write!(f, "registry {registry}"),
+            Source::Registry {
+                registry,
+                verified: Some(verified),
+            } => write!(f, "registry {registry}, verified ({verified})"),
+            Source::Registry {
+                registry,
+                verified: None,
+            } => write!(f, "registry {registry}, unsigned"),
             Source::Local { path } => write!(f, "local {path}"),
             Source::Ecosystem { spec, .. } => f.write_str(spec),
             Source::Plugin {
@@ -254,6 +267,7 @@ mod tests {
             .into(),
             source: Source::Registry {
                 registry: "http://127.0.0.1:1/".into(),
+                verified: None,
             },
             extension: ExtensionSummary::default(),
         }
