@@ -55,5 +55,6 @@ mod settings;
 mod skills;
 mod store;
 mod store_hardening;
+mod tuf;
 mod validate;
 mod validate_hardening;

@@ -88,6 +88,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             source: fx.server.url(),
             sha256: cksum(fx, "acme/geo", "1.0.0"),
             integrity: Vec::new(),
+            root_keys: Vec::new(),
             dependencies: Vec::new(),
         },
         LockedPackage {
@@ -96,6 +97,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             source: fx.server.url(),
             sha256: cksum(fx, "acme/weather", weather),
             integrity: Vec::new(),
+            root_keys: Vec::new(),
             dependencies: vec![(geo, geo_version)],
         },
     ]
@@ -193,6 +195,7 @@ fn a_local_package_in_a_lock_is_packed_and_checked() {
         source: "vendor/acme-notes-0.1.0".into(),
         sha256,
         integrity: Vec::new(),
+        root_keys: Vec::new(),
         dependencies: Vec::new(),
     };
     let report = sync(&home, &a, std::slice::from_ref(&notes));

@@ -377,6 +377,7 @@ mod tests {
             source: "http://127.0.0.1:1/".into(),
             sha256: "ab".repeat(32),
             integrity: Vec::new(),
+            root_keys: Vec::new(),
             dependencies: deps
                 .iter()
                 .map(|(n, v)| (PackageName::parse(n).unwrap(), v.parse().unwrap()))

@@ -31,6 +31,8 @@ pub struct LockedPackage {
     /// For ecosystem packages, those integrity hashes (a bundle's `sha256:HEX`, which its
     /// download is checked against; an imported plugin's revision).
     pub integrity: Vec<String>,
+    /// For a TUF-signed registry: its root key ids when locked (checked before staging).
+    pub root_keys: Vec<String>,
     /// The exact versions of its dependencies, as the lock chose them.
     pub dependencies: Vec<(PackageName, semver::Version)>,
 }
@@ -359,6 +361,7 @@ fn stage(
                 sources.0.insert(source.clone(), registry);
             }
             let registry = &sources.0[&source];
+            check_root_keys(registry, &package.root_keys)?;
             let entry = registry
                 .versions(&package.name)?
                 .into_iter()
@@ -437,6 +440,38 @@ fn stage(
     }
 }
 
+/// A package locked from a signed registry installs only from a registry whose root the
+/// same keys sign (another machine's source of the same URL may pin another root).
+fn check_root_keys(registry: &agx_sources::index::Registry, locked: &[String]) -> OpsResult<()> {
+    if locked.is_empty() {
+        return Ok(());
+    }
+    let found = registry.root_key_ids()?;
+    let sorted = |ids: &[String]| {
+        let mut ids = ids.to_vec();
+        ids.sort();
+        ids
+    };
+    if sorted(locked) != sorted(&found) {
+        let list = |ids: &[String]| {
+            if ids.is_empty() {
+                "none: the source is not signed here".to_string()
+            } else {
+                ids.join(", ")
+            }
+        };
+        return Err(StoreError::from(agx_sources::index::IndexError::Signed {
+            source_name: registry.source().to_string(),
+            error: agx_tuf::TufError::RootKeysChanged {
+                locked: list(locked),
+                found: list(&found),
+            },
+        })
+        .into());
+    }
+    Ok(())
+}
+
 /// A provisioned package must be the locked name, version and hash.
 fn check_provisioned(
     package: &LockedPackage,
@@ -480,6 +515,7 @@ mod tests {
             source: "http://127.0.0.1:1/".into(),
             sha256: "00".repeat(32),
             integrity: Vec::new(),
+            root_keys: Vec::new(),
             dependencies: Vec::new(),
         }
     }

@@ -269,6 +269,8 @@ pub fn resolve_lock(
         }
         let fetch = |name: &PackageName| registry.versions(name);
         let resolution = resolve::resolve(&roots, &keep, &fetch)?;
+        // Read after the index files, which loaded the signed source's metadata.
+        let root_keys = registry.root_key_ids()?;
         let chosen: BTreeMap<PackageName, semver::Version> = resolution
             .packages
             .iter()
@@ -276,7 +278,7 @@ pub fn resolve_lock(
             .collect();
         for p in &resolution.packages {
             let locked = match &p.entry {
-                Some(entry) => locked_from_index(entry, &source, &chosen),
+                Some(entry) => locked_from_index(entry, &source, &root_keys, &chosen),
                 // Kept, though the registry no longer lists it: the lock already has it.
                 None => previous
                     .and_then(|l| l.packages.iter().find(|x| x.name == p.name))
@@ -329,6 +331,7 @@ pub fn resolve_lock(
 fn locked_from_index(
     entry: &IndexEntry,
     source: &str,
+    root_keys: &[String],
     chosen: &BTreeMap<PackageName, semver::Version>,
 ) -> LockedPackage {
     LockedPackage {
@@ -337,6 +340,7 @@ fn locked_from_index(
         source: source.to_string(),
         sha256: entry.cksum.clone(),
         integrity: Vec::new(),
+        root_keys: root_keys.to_vec(),
         dependencies: entry
             .deps
             .keys()
@@ -458,6 +462,7 @@ fn lock_ecosystem(
             source,
             sha256: installed.receipt.sha256.clone(),
             integrity,
+            root_keys: Vec::new(),
             dependencies: Vec::new(),
         },
         servers,

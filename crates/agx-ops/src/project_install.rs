@@ -16,6 +16,7 @@ fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
             source: p.source.clone(),
             sha256: p.sha256.clone(),
             integrity: p.integrity.clone(),
+            root_keys: p.root_keys.clone(),
             dependencies: p.dependencies.clone(),
         })
         .collect()

@@ -82,6 +82,10 @@ pub struct LockedPackage {
     /// plugin, its revision (`git:<commit>`, `sha256:<hex>`, `npm:<name>@<version> sha512-…`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub integrity: Vec<String>,
+    /// For a package of a TUF-signed registry: the key ids of the registry's root role when
+    /// it was locked; `sync` refuses the registry when another set signs its root.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub root_keys: Vec<String>,
     /// The exact versions of its dependencies, as `publisher/name version`.
     #[serde(
         default,
@@ -374,6 +378,7 @@ mod tests {
                 source: "http://127.0.0.1:1/".into(),
                 sha256: "ab".into(),
                 integrity: vec![],
+                root_keys: Vec::new(),
                 dependencies: vec![(
                     PackageName::parse("acme/geo").unwrap(),
                     "1.0.0".parse().unwrap(),

@@ -68,6 +68,9 @@ pub enum TufError {
     )]
     Downgrade { source_name: String },
 
+    #[error("its root is signed by other keys ({found}) than the lock records ({locked})")]
+    RootKeysChanged { locked: String, found: String },
+
     #[error("{0}")]
     Io(#[from] std::io::Error),
 
@@ -91,6 +94,7 @@ impl Hint for TufError {
             TufError::Fetch { .. } | TufError::Missing { .. } => {
                 "check the registry URL and your connection".into()
             }
+            TufError::RootKeysChanged { .. } => "if the registry's operator rotated the root keys on purpose (ask them), run `agx lock` to record the new ones; otherwise do not sync from this registry".into(),
             TufError::NothingCached => "run the command once without --offline".into(),
             TufError::Downgrade { .. } => "do not install from this registry until its operator restores the metadata; if the registry stopped signing on purpose, remove and re-add the source".into(),
             TufError::Io(_) | TufError::Usage { .. } => return None,

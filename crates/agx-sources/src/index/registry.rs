@@ -413,6 +413,14 @@ impl Registry {
         self
     }
 
+    /// The key ids of a signed source's trusted root role (empty when unsigned).
+    pub fn root_key_ids(&self) -> Result<Vec<String>, IndexError> {
+        match &self.signed {
+            Some(signed) => Ok(signed.root()?.key_ids),
+            None => Ok(Vec::new()),
+        }
+    }
+
     /// The signed source's verifier, when the source is signed.
     pub fn signature(&self) -> Option<&SignedIndex> {
         self.signed.as_ref()

@@ -281,9 +281,19 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
             || requested.starts_with('.')
             || Path::new(requested).exists();
         if looks_like_location {
+            let source = Source::parse(requested)?;
+            // A configured source named by its location (a lock records locations) keeps
+            // its name, kind and, above all, its signature.
+            let configured = config
+                .registries
+                .iter()
+                .find(|(_, r)| Source::parse(&r.url).is_ok_and(|s| s == source));
+            if let Some((name, _)) = configured {
+                return from_config(name).expect("configured");
+            }
             return Ok(Selected {
                 name: None,
-                source: Source::parse(requested)?,
+                source,
                 kind: None,
                 signed: false,
             });
