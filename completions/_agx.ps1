@@ -332,6 +332,10 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an empty folder registry')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Publish a package folder or tarball into a folder registry')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or undo it)')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Create the signing keys of a TUF-signed registry (docs/registry.md)')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)')
+            [CompletionResult]::new('refresh-timestamp', 'refresh-timestamp', [CompletionResultType]::ParameterValue, 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/')
             [CompletionResult]::new('add-source', 'add-source', [CompletionResultType]::ParameterValue, 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace')
             [CompletionResult]::new('remove-source', 'remove-source', [CompletionResultType]::ParameterValue, 'Remove a configured registry (its cached data stays until `agx` cleans the cache)')
             [CompletionResult]::new('sources', 'sources', [CompletionResultType]::ParameterValue, 'List the configured registries with their kinds')
@@ -356,6 +360,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;registry;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
@@ -370,6 +376,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         'agx;registry;yank' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
@@ -382,15 +390,108 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'agx;registry;add-source' {
+        'agx;registry;keys' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agx;registry;keys;generate' {
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'How many root keys must sign a new root')
+            [CompletionResult]::new('--root-keys', '--root-keys', [CompletionResultType]::ParameterName, 'How many root keys to generate (default: the threshold)')
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;registry;keys;help' {
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'agx;registry;keys;help;generate' {
+            break
+        }
+        'agx;registry;keys;help;help' {
+            break
+        }
+        'agx;registry;sign' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;registry;refresh-timestamp' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;registry;rotate' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;registry;add-source' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin this TUF root (`root.json` from the registry''s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root''s keys and asks (trust on first use)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Trust a signed source''s root without asking (scripts; prefer --root)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -430,6 +531,10 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an empty folder registry')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Publish a package folder or tarball into a folder registry')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or undo it)')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Create the signing keys of a TUF-signed registry (docs/registry.md)')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)')
+            [CompletionResult]::new('refresh-timestamp', 'refresh-timestamp', [CompletionResultType]::ParameterValue, 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/')
             [CompletionResult]::new('add-source', 'add-source', [CompletionResultType]::ParameterValue, 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace')
             [CompletionResult]::new('remove-source', 'remove-source', [CompletionResultType]::ParameterValue, 'Remove a configured registry (its cached data stays until `agx` cleans the cache)')
             [CompletionResult]::new('sources', 'sources', [CompletionResultType]::ParameterValue, 'List the configured registries with their kinds')
@@ -443,6 +548,22 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;registry;help;yank' {
+            break
+        }
+        'agx;registry;help;keys' {
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)')
+            break
+        }
+        'agx;registry;help;keys;generate' {
+            break
+        }
+        'agx;registry;help;sign' {
+            break
+        }
+        'agx;registry;help;refresh-timestamp' {
+            break
+        }
+        'agx;registry;help;rotate' {
             break
         }
         'agx;registry;help;add-source' {
@@ -1016,6 +1137,10 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create an empty folder registry')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Publish a package folder or tarball into a folder registry')
             [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or undo it)')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'Create the signing keys of a TUF-signed registry (docs/registry.md)')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)')
+            [CompletionResult]::new('refresh-timestamp', 'refresh-timestamp', [CompletionResultType]::ParameterValue, 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/')
             [CompletionResult]::new('add-source', 'add-source', [CompletionResultType]::ParameterValue, 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace')
             [CompletionResult]::new('remove-source', 'remove-source', [CompletionResultType]::ParameterValue, 'Remove a configured registry (its cached data stays until `agx` cleans the cache)')
             [CompletionResult]::new('sources', 'sources', [CompletionResultType]::ParameterValue, 'List the configured registries with their kinds')
@@ -1028,6 +1153,22 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;registry;yank' {
+            break
+        }
+        'agx;help;registry;keys' {
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)')
+            break
+        }
+        'agx;help;registry;keys;generate' {
+            break
+        }
+        'agx;help;registry;sign' {
+            break
+        }
+        'agx;help;registry;refresh-timestamp' {
+            break
+        }
+        'agx;help;registry;rotate' {
             break
         }
         'agx;help;registry;add-source' {

@@ -283,14 +283,29 @@ _agx() {
             agx__subcmd__help__subcmd__registry,init)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__init"
                 ;;
+            agx__subcmd__help__subcmd__registry,keys)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__keys"
+                ;;
+            agx__subcmd__help__subcmd__registry,refresh-timestamp)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__refresh__subcmd__timestamp"
+                ;;
             agx__subcmd__help__subcmd__registry,remove-source)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__help__subcmd__registry,rotate)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__rotate"
+                ;;
+            agx__subcmd__help__subcmd__registry,sign)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__sign"
                 ;;
             agx__subcmd__help__subcmd__registry,sources)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__sources"
                 ;;
             agx__subcmd__help__subcmd__registry,yank)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__yank"
+                ;;
+            agx__subcmd__help__subcmd__registry__subcmd__keys,generate)
+                cmd="agx__subcmd__help__subcmd__registry__subcmd__keys__subcmd__generate"
                 ;;
             agx__subcmd__permissions,accept)
                 cmd="agx__subcmd__permissions__subcmd__accept"
@@ -334,8 +349,20 @@ _agx() {
             agx__subcmd__registry,init)
                 cmd="agx__subcmd__registry__subcmd__init"
                 ;;
+            agx__subcmd__registry,keys)
+                cmd="agx__subcmd__registry__subcmd__keys"
+                ;;
+            agx__subcmd__registry,refresh-timestamp)
+                cmd="agx__subcmd__registry__subcmd__refresh__subcmd__timestamp"
+                ;;
             agx__subcmd__registry,remove-source)
                 cmd="agx__subcmd__registry__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__registry,rotate)
+                cmd="agx__subcmd__registry__subcmd__rotate"
+                ;;
+            agx__subcmd__registry,sign)
+                cmd="agx__subcmd__registry__subcmd__sign"
                 ;;
             agx__subcmd__registry,sources)
                 cmd="agx__subcmd__registry__subcmd__sources"
@@ -355,14 +382,41 @@ _agx() {
             agx__subcmd__registry__subcmd__help,init)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__init"
                 ;;
+            agx__subcmd__registry__subcmd__help,keys)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__keys"
+                ;;
+            agx__subcmd__registry__subcmd__help,refresh-timestamp)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__refresh__subcmd__timestamp"
+                ;;
             agx__subcmd__registry__subcmd__help,remove-source)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__remove__subcmd__source"
+                ;;
+            agx__subcmd__registry__subcmd__help,rotate)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__rotate"
+                ;;
+            agx__subcmd__registry__subcmd__help,sign)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__sign"
                 ;;
             agx__subcmd__registry__subcmd__help,sources)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__sources"
                 ;;
             agx__subcmd__registry__subcmd__help,yank)
                 cmd="agx__subcmd__registry__subcmd__help__subcmd__yank"
+                ;;
+            agx__subcmd__registry__subcmd__help__subcmd__keys,generate)
+                cmd="agx__subcmd__registry__subcmd__help__subcmd__keys__subcmd__generate"
+                ;;
+            agx__subcmd__registry__subcmd__keys,generate)
+                cmd="agx__subcmd__registry__subcmd__keys__subcmd__generate"
+                ;;
+            agx__subcmd__registry__subcmd__keys,help)
+                cmd="agx__subcmd__registry__subcmd__keys__subcmd__help"
+                ;;
+            agx__subcmd__registry__subcmd__keys__subcmd__help,generate)
+                cmd="agx__subcmd__registry__subcmd__keys__subcmd__help__subcmd__generate"
+                ;;
+            agx__subcmd__registry__subcmd__keys__subcmd__help,help)
+                cmd="agx__subcmd__registry__subcmd__keys__subcmd__help__subcmd__help"
                 ;;
             *)
                 ;;
@@ -1251,7 +1305,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__registry)
-            opts="init add yank add-source remove-source sources"
+            opts="init add yank keys sign refresh-timestamp rotate add-source remove-source sources"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1306,7 +1360,77 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__help__subcmd__registry__subcmd__keys)
+            opts="generate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__keys__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__refresh__subcmd__timestamp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__help__subcmd__registry__subcmd__remove__subcmd__source)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__registry__subcmd__sign)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2033,7 +2157,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version init add yank add-source remove-source sources help"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version init add yank keys sign refresh-timestamp rotate add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2055,7 +2179,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2069,6 +2193,14 @@ _agx() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2077,7 +2209,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add__subcmd__source)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --kind --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --kind --root --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2095,6 +2227,10 @@ _agx() {
                     COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace" -- "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2103,7 +2239,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__help)
-            opts="init add yank add-source remove-source sources help"
+            opts="init add yank keys sign refresh-timestamp rotate add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2172,7 +2308,77 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__registry__subcmd__help__subcmd__keys)
+            opts="generate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__keys__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__refresh__subcmd__timestamp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__registry__subcmd__help__subcmd__remove__subcmd__source)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__help__subcmd__sign)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2240,6 +2446,130 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__registry__subcmd__keys)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version generate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__keys__subcmd__generate)
+            opts="-q -v -h -V --threshold --root-keys --registry --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root-keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__keys__subcmd__help)
+            opts="generate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__keys__subcmd__help__subcmd__generate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__keys__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__refresh__subcmd__timestamp)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__registry__subcmd__remove__subcmd__source)
             opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2253,6 +2583,66 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__rotate)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version root targets snapshot timestamp"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__registry__subcmd__sign)
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2285,7 +2675,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__yank)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --undo --help --version"
+            opts="-q -v -h -V --registry --quiet --verbose --offline --color --undo --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2297,6 +2687,14 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -313,6 +313,10 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand keys 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+            cand sign 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+            cand refresh-timestamp 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+            cand rotate 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
             cand add-source 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
             cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
             cand sources 'List the configured registries with their kinds'
@@ -335,6 +339,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;registry;add'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -348,6 +354,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;registry;yank'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
@@ -359,15 +367,100 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'agx;registry;add-source'= {
+        &'agx;registry;keys'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --color 'When to use colours in messages'
-            cand --kind 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand generate 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;registry;keys;generate'= {
+            cand --threshold 'How many root keys must sign a new root'
+            cand --root-keys 'How many root keys to generate (default: the threshold)'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;keys;help'= {
+            cand generate 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;registry;keys;help;generate'= {
+        }
+        &'agx;registry;keys;help;help'= {
+        }
+        &'agx;registry;sign'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;refresh-timestamp'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;rotate'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;registry;add-source'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --color 'When to use colours in messages'
+            cand --kind 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)'
+            cand --root 'Pin this TUF root (`root.json` from the registry''s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root''s keys and asks (trust on first use)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --yes 'Trust a signed source''s root without asking (scripts; prefer --root)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -404,6 +497,10 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand keys 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+            cand sign 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+            cand refresh-timestamp 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+            cand rotate 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
             cand add-source 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
             cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
             cand sources 'List the configured registries with their kinds'
@@ -414,6 +511,17 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;registry;help;add'= {
         }
         &'agx;registry;help;yank'= {
+        }
+        &'agx;registry;help;keys'= {
+            cand generate 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
+        }
+        &'agx;registry;help;keys;generate'= {
+        }
+        &'agx;registry;help;sign'= {
+        }
+        &'agx;registry;help;refresh-timestamp'= {
+        }
+        &'agx;registry;help;rotate'= {
         }
         &'agx;registry;help;add-source'= {
         }
@@ -929,6 +1037,10 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand init 'Create an empty folder registry'
             cand add 'Publish a package folder or tarball into a folder registry'
             cand yank 'Mark a published version as yanked (or undo it)'
+            cand keys 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+            cand sign 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+            cand refresh-timestamp 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+            cand rotate 'Replace a role''s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
             cand add-source 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
             cand remove-source 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
             cand sources 'List the configured registries with their kinds'
@@ -938,6 +1050,17 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;registry;add'= {
         }
         &'agx;help;registry;yank'= {
+        }
+        &'agx;help;registry;keys'= {
+            cand generate 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
+        }
+        &'agx;help;registry;keys;generate'= {
+        }
+        &'agx;help;registry;sign'= {
+        }
+        &'agx;help;registry;refresh-timestamp'= {
+        }
+        &'agx;help;registry;rotate'= {
         }
         &'agx;help;registry;add-source'= {
         }

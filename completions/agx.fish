@@ -247,22 +247,26 @@ complete -c agx -n "__fish_agx_using_subcommand export" -l offline -d 'Use only 
 complete -c agx -n "__fish_agx_using_subcommand export" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand export" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -s q -l quiet -d 'Print less: only results and errors'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -s v -l verbose -d 'Print more detail (repeat for even more)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -l offline -d 'Use only cached index data; never touch the network'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -s V -l version -d 'Print version'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "init" -d 'Create an empty folder registry'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "sources" -d 'List the configured registries with their kinds'
-complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank add-source remove-source sources help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "init" -d 'Create an empty folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "keys" -d 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "sign" -d 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "refresh-timestamp" -d 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "rotate" -d 'Replace a role\'s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "sources" -d 'List the configured registries with their kinds'
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
@@ -277,6 +281,8 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l offline -d 'Use only cached index data; never touch the network'
@@ -286,12 +292,58 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank the version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -f -a "generate" -d 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s V -l version -d 'Print version'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print less: only results and errors'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Print more detail (repeat for even more)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
@@ -299,9 +351,11 @@ never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)' -r -f -a "agx-index\t''
 mcp-registry\t''
 claude-marketplace\t''"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l root -d 'Pin this TUF root (`root.json` from the registry\'s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root\'s keys and asks (trust on first use)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l yes -d 'Trust a signed source\'s root without asking (scripts; prefer --root)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -326,6 +380,10 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "keys" -d 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "sign" -d 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "refresh-timestamp" -d 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "rotate" -d 'Replace a role\'s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "sources" -d 'List the configured registries with their kinds'
@@ -689,6 +747,10 @@ complete -c agx -n "__fish_agx_using_subcommand help; and not __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "init" -d 'Create an empty folder registry'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add" -d 'Publish a package folder or tarball into a folder registry'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "yank" -d 'Mark a published version as yanked (or undo it)'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "keys" -d 'Create the signing keys of a TUF-signed registry (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "sign" -d 'Sign a folder registry as a TUF repository: every file a client fetches becomes a signed target (docs/registry.md)'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "refresh-timestamp" -d 'Sign a new timestamp for a signed registry: run it (from cron) more often than the timestamp expires (default 1 day)'
+complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "rotate" -d 'Replace a role\'s keys with new ones and sign a new root version with the old and new keys, so that clients follow; the old key files move to KEYS_DIR/retired/'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "add-source" -d 'Configure a registry to search and install from: an agx index, an MCP registry or a Claude-format marketplace'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "remove-source" -d 'Remove a configured registry (its cached data stays until `agx` cleans the cache)'
 complete -c agx -n "__fish_agx_using_subcommand help; and __fish_seen_subcommand_from registry" -f -a "sources" -d 'List the configured registries with their kinds'
