@@ -11,14 +11,20 @@ Needs python-tuf 7.0.0 (`tuf`, `securesystemslib[crypto]`); run from anywhere:
     python3 -m venv /tmp/tufvenv && /tmp/tufvenv/bin/pip install tuf==7.0.0
     /tmp/tufvenv/bin/python registry-fixtures/tuf/make_fixtures.py
 """
+import functools
 import hashlib
 import json
+import math
 import pathlib
+import random
 import shutil
+import urllib.parse
 from datetime import datetime, timezone
 
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from securesystemslib.signer import CryptoSigner, SSlibKey
+from cryptography.hazmat.primitives.hashes import SHA256, SHA384
+from securesystemslib.signer import CryptoSigner, Signature, Signer, SSlibKey
 from tuf.api.metadata import (
     DelegatedRole,
     Delegations,
@@ -39,10 +45,91 @@ PAST = datetime(2001, 1, 1, tzinfo=timezone.utc)
 SERIALIZER = JSONSerializer(compact=False)
 
 
+# The files of the previous run: a signature that cannot be made again byte for byte
+# (RSA-PSS salts are random) is kept when what it signs is unchanged.
+PREVIOUS = {}
+
+
+def is_prime(n, rng):
+    if n % 2 == 0:
+        return n == 2
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for _ in range(40):
+        x = pow(rng.randrange(2, n - 1), d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = pow(x, 2, n)
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@functools.cache
+def rsa_key(name):
+    """A 2048-bit RSA key from primes drawn with a PRNG seeded by `name` (fixed)."""
+    rng = random.Random(name)
+
+    def prime():
+        while True:
+            n = rng.getrandbits(1024) | (3 << 1022) | 1
+            if is_prime(n, rng):
+                return n
+
+    e = 65537
+    while True:
+        p, q = prime(), prime()
+        if p != q and math.gcd(e, (p - 1) * (q - 1)) == 1:
+            break
+    d = pow(e, -1, (p - 1) * (q - 1))
+    return rsa.RSAPrivateNumbers(
+        p, q, d, rsa.rsa_crt_dmp1(d, p), rsa.rsa_crt_dmq1(d, q), rsa.rsa_crt_iqmp(p, q),
+        rsa.RSAPublicNumbers(e, p * q),
+    ).private_key()
+
+
 def signer(name):
-    """An ed25519 signer whose private key is the SHA-256 of `name` (fixed, reproducible)."""
-    private = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest())
-    return CryptoSigner(private, SSlibKey.from_crypto(private.public_key()))
+    """A signer whose private key is derived from `name` (fixed, reproducible): ed25519 by
+    default; names starting `ecdsa256-`, `ecdsa384-`, `rsa-pss-`, `rsa-pkcs-` give those."""
+    seed = hashlib.sha256(name.encode()).digest()
+    scheme = None
+    if name.startswith(("ecdsa256-", "ecdsa384-")):
+        curve = ec.SECP256R1() if name.startswith("ecdsa256-") else ec.SECP384R1()
+        private = ec.derive_private_key(int.from_bytes(seed) >> 8, curve)
+    elif name.startswith(("rsa-pss-", "rsa-pkcs-")):
+        private = rsa_key(name)
+        scheme = "rsassa-pss-sha256" if name.startswith("rsa-pss-") else "rsa-pkcs1v15-sha256"
+    else:
+        private = Ed25519PrivateKey.from_private_bytes(seed)
+    public = SSlibKey.from_crypto(private.public_key(), scheme=scheme)
+    if isinstance(private, ec.EllipticCurvePrivateKey):
+        # CryptoSigner signs with random nonces and not with P-384 at all; RFC 6979 nonces
+        # give the same signature on every run.
+        return DeterministicEcdsa(private, public)
+    return CryptoSigner(private, public)
+
+
+class DeterministicEcdsa(Signer):
+    def __init__(self, private, public):
+        self.private = private
+        self._public = public
+
+    @classmethod
+    def from_priv_key_uri(cls, priv_key_uri, public_key, secrets_handler=None):
+        raise NotImplementedError("made in code only")
+
+    @property
+    def public_key(self):
+        return self._public
+
+    def sign(self, payload):
+        digest = SHA384() if isinstance(self.private.curve, ec.SECP384R1) else SHA256()
+        sig = self.private.sign(payload, ec.ECDSA(digest, deterministic_signing=True))
+        return Signature(self._public.keyid, sig.hex())
 
 
 def key(name):
@@ -57,8 +144,19 @@ def sign(signed, *names):
 
 
 def write(md, path):
+    """Write `md` (or the previous run's file, when it signs the same content with the same
+    keys) and return the bytes written."""
+    data = md.to_bytes(SERIALIZER)
+    previous = PREVIOUS.get(path)
+    if previous is not None:
+        old = json.loads(previous)
+        if old["signed"] == md.signed.to_dict() and sorted(
+            s["keyid"] for s in old["signatures"]
+        ) == sorted(md.signatures):
+            data = previous
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(md.to_bytes(SERIALIZER))
+    path.write_bytes(data)
+    return data
 
 
 def make_root(version, roles, consistent=False, expires=FUTURE):
@@ -106,9 +204,10 @@ class Repo:
         write(md, self.meta / f"{version}.root.json")
 
     def write_top(self, name, md, version=None):
-        write(md, self.meta / f"{name}.json")
+        data = write(md, self.meta / f"{name}.json")
         if self.root.consistent_snapshot and name in ("snapshot", "targets"):
-            write(md, self.meta / f"{version}.{name}.json")
+            (self.meta / f"{version}.{name}.json").write_bytes(data)
+        return data
 
     def finish(self, root_md=None):
         """Write 1.root.json, initial_root.json, targets, snapshot and timestamp."""
@@ -119,11 +218,11 @@ class Repo:
         self.write_top("targets", targets_md, self.targets.version)
         self.snapshot.meta["targets.json"] = MetaFile(self.targets.version)
         snapshot_md = sign(self.snapshot, *self.signers("snapshot"))
-        self.write_top("snapshot", snapshot_md, self.snapshot.version)
+        data = self.write_top("snapshot", snapshot_md, self.snapshot.version)
         if self.timestamp.snapshot_meta.version == self.snapshot.version:
             # Length and hashes, as python-tuf's repositories give them.
             self.timestamp.snapshot_meta = MetaFile.from_data(
-                self.snapshot.version, snapshot_md.to_bytes(SERIALIZER), ["sha256"]
+                self.snapshot.version, data, ["sha256"]
             )
         self.write_top("timestamp", sign(self.timestamp, *self.signers("timestamp")))
 
@@ -218,6 +317,10 @@ def rotation(case, good):
         repo.write_root(sign(v2, "root-a", "root-b"), 2)
         v3 = make_root(3, {**single_keys(), "root": (["root-c"], 1), "timestamp": (["timestamp-3"], 1)})
         repo.write_root(sign(v3, "root-b", "root-c"), 3)
+        # What a client trusted before the timestamp key was rotated: a high version signed
+        # by the old key, which must not block the new key's v1 (fast-forward recovery).
+        ts = Timestamp(version=9, expires=FUTURE, snapshot_meta=MetaFile(1))
+        write(sign(ts, "timestamp"), repo.dir / "timestamp.old-key.v9.json")
     else:
         # Signed by the new key alone: the trusted root's threshold is not met.
         repo.write_root(sign(v2, "root-b"), 2)
@@ -257,6 +360,65 @@ def hashed_bins():
     repo.finish()
 
 
+def delegations():
+    # targets -> "files" (files/* and files/*/*, terminating), "ops team/2" (ops/*, a name to quote),
+    # "hashed" (a path hash prefix), "other" (*); "files" -> "files-deep" (files/deep/*).
+    repo = Repo("delegations")
+    repo.add_target("files/hello.txt", HELLO)
+    delegated = {
+        "files": (["files/*", "files/*/*"], None, True),
+        "ops team/2": (["ops/*"], None, False),
+        "hashed": (None, [hashlib.sha256(b"bin/tool.txt").hexdigest()[:4]], False),
+        "other": (["*", "*/*"], None, False),
+    }
+    roles = {}
+    keys = {}
+    for name, (paths, prefixes, terminating) in delegated.items():
+        keys[name] = key(f"role-{name}")
+        roles[name] = DelegatedRole(
+            name, [keys[name].keyid], 1, terminating, paths=paths, path_hash_prefixes=prefixes
+        )
+    repo.targets.delegations = Delegations(
+        keys={k.keyid: k for k in keys.values()}, roles=roles
+    )
+    content = {
+        "files": ["files/a.txt"],
+        "ops team/2": ["ops/runbook.txt"],
+        "hashed": ["bin/tool.txt"],
+        # files/b.txt is listed here too, but "files" terminates the search for files/*.
+        "other": ["docs/c.txt", "files/b.txt", "top.txt"],
+        "files-deep": ["files/deep/d.txt"],
+    }
+    signed = {name: Targets(version=1, expires=FUTURE) for name in content}
+    deep_key = key("role-files-deep")
+    signed["files"].delegations = Delegations(
+        keys={deep_key.keyid: deep_key},
+        roles={"files-deep": DelegatedRole("files-deep", [deep_key.keyid], 1, False, paths=["files/*/*"])},
+    )
+    for name, paths in content.items():
+        for path in paths:
+            signed[name].targets[path] = target_file(repo.dir, path, f"{path} ({name})\n".encode())
+        # The file name is quoted (python-tuf's URL form), the snapshot names the role as is.
+        quoted = urllib.parse.quote(name, safe="")
+        write(sign(signed[name], f"role-{name}"), repo.meta / f"{quoted}.json")
+        repo.snapshot.meta[f"{name}.json"] = MetaFile(1)
+    repo.finish()
+
+
+def key_types():
+    # Every key type agx reads, as securesystemslib makes them: ECDSA P-384 (root), P-256
+    # (timestamp), RSA-PSS (snapshot), RSA PKCS#1 v1.5 (targets).
+    roles = {
+        "root": (["ecdsa384-root"], 1),
+        "timestamp": (["ecdsa256-timestamp"], 1),
+        "snapshot": (["rsa-pss-snapshot"], 1),
+        "targets": (["rsa-pkcs-targets"], 1),
+    }
+    repo = Repo("key_types", roles)
+    repo.add_target("files/hello.txt", HELLO)
+    repo.finish()
+
+
 def tampered_target():
     repo = Repo("tampered_target")
     repo.add_target("files/hello.txt", HELLO)
@@ -268,6 +430,8 @@ def tampered_target():
 def main():
     for case in HERE.iterdir():
         if case.is_dir():
+            for path in case.rglob("*.json"):
+                PREVIOUS[path] = path.read_bytes()
             shutil.rmtree(case)
     valid()
     rollback()
@@ -281,6 +445,8 @@ def main():
     rotation("rotation_ok", True)
     rotation("rotation_bad", False)
     hashed_bins()
+    delegations()
+    key_types()
     tampered_target()
     for case in sorted(HERE.iterdir()):
         if case.is_dir():

@@ -302,3 +302,67 @@ fn a_target_whose_bytes_differ_from_its_signed_hash_is_tampered() {
         "{err:?}"
     );
 }
+
+#[test]
+fn a_timestamp_of_a_rotated_out_key_does_not_block_the_new_one() {
+    // The client trusted timestamp v9 under the old timestamp key; 3.root.json rotates that
+    // key and the repository starts again at v1 (fast-forward recovery, as python-tuf does).
+    let mut c = client_with(
+        "rotation_ok",
+        &[("timestamp.json", "timestamp.old-key.v9.json")],
+    );
+    c.updater.refresh().unwrap();
+    let timestamp = c.updater.trusted().timestamp().unwrap();
+    assert_eq!(timestamp.signed.common.version, 1);
+    assert_eq!(c.local("timestamp.json"), Some(c.served("timestamp.json")));
+}
+
+#[test]
+fn every_key_type_securesystemslib_signs_with_verifies() {
+    // Root ECDSA P-384, timestamp ECDSA P-256, snapshot RSA-PSS, targets RSA PKCS#1 v1.5.
+    let mut c = client("key_types");
+    let root = &c.updater.trusted().root().signed;
+    let schemes: std::collections::BTreeSet<&str> =
+        root.keys.values().map(|k| k.scheme.as_str()).collect();
+    assert_eq!(
+        schemes.into_iter().collect::<Vec<_>>(),
+        [
+            "ecdsa-sha2-nistp256",
+            "ecdsa-sha2-nistp384",
+            "rsa-pkcs1v15-sha256",
+            "rsassa-pss-sha256"
+        ]
+    );
+    c.updater.refresh().unwrap();
+    let info = c.updater.target_info(HELLO).unwrap();
+    c.updater.download_target(HELLO, &info).unwrap();
+}
+
+#[test]
+fn delegations_are_searched_as_python_tuf_searches_them() {
+    // Each target's content names the role that signs it (see make_fixtures.py).
+    let mut c = client("delegations");
+    c.updater.refresh().unwrap();
+    for (target, role) in [
+        ("files/a.txt", "files"),
+        ("files/deep/d.txt", "files-deep"),
+        ("ops/runbook.txt", "ops team/2"),
+        ("bin/tool.txt", "hashed"),
+        ("docs/c.txt", "other"),
+        ("top.txt", "other"),
+    ] {
+        let info = c.updater.target_info(target).unwrap();
+        let bytes = c.updater.download_target(target, &info).unwrap();
+        assert_eq!(bytes, format!("{target} ({role})\n").as_bytes(), "{target}");
+    }
+    // "files" matches files/b.txt and terminates: "other", which lists it, is never asked.
+    assert!(matches!(
+        c.updater.target_info("files/b.txt"),
+        Err(TufError::UnknownTarget { .. })
+    ));
+    // A role name is quoted as a file name, as python-tuf quotes it in URLs.
+    assert_eq!(
+        c.local("ops%20team%2F2.json"),
+        Some(c.served("ops%20team%2F2.json"))
+    );
+}
