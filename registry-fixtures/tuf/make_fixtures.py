@@ -4,11 +4,14 @@ expectations of agx-tuf's tests (crates/agx-tuf/src/reference_tests.rs) are not 
 
 Each case folder holds `metadata/` (what the repository serves: `N.root.json`,
 `timestamp.json`, `snapshot.json`, `targets.json`, delegated roles), target files, and
-`initial_root.json`, the root the client trusts. Keys come from fixed seeds and ed25519
-signatures are deterministic, so the output is the same on every run.
+`initial_root.json`, the root the client trusts. Keys come from fixed seeds, ed25519 and
+RSA PKCS#1 v1.5 signatures are deterministic and ECDSA uses RFC 6979 nonces, so the output
+is the same on every run; RSA-PSS salts are random, so a file whose signed content did not
+change keeps its previous signature.
 
 Needs python-tuf 7.0.0 (`tuf`, `securesystemslib[crypto]`); run from anywhere:
-    python3 -m venv /tmp/tufvenv && /tmp/tufvenv/bin/pip install tuf==7.0.0
+    python3 -m venv /tmp/tufvenv
+    /tmp/tufvenv/bin/pip install tuf==7.0.0 "securesystemslib[crypto]==1.4.0"
     /tmp/tufvenv/bin/python registry-fixtures/tuf/make_fixtures.py
 """
 import functools
@@ -302,9 +305,11 @@ def wrong_key():
     write(sign(repo.timestamp, "stranger"), repo.meta / "timestamp.json")
 
 
-def rotation(case, good):
-    # v1: root key root-a, v2: root-b, v3: root-c (good); v3 also rotates the timestamp key,
-    # so the served timestamp verifies only under the last root.
+def rotation(case, mode):
+    # v1: root key root-a, v2: root-b, v3: root-c ("ok"); v2 has expired (only the last root
+    # must be current) and v3 also rotates the timestamp key, so the served timestamp
+    # verifies only under the last root. The bad modes each break 2.root.json one way.
+    good = mode == "ok"
     repo = Repo(case)
     repo.add_target("files/hello.txt", HELLO)
     if good:
@@ -312,7 +317,7 @@ def rotation(case, good):
     v1 = make_root(1, {**single_keys(), "root": (["root-a"], 1)})
     repo.finish(sign(v1, "root-a"))
     # finish() wrote initial_root.json from v1 signed by root-a; the other keys are in v1.
-    v2 = make_root(2, {**single_keys(), "root": (["root-b"], 1)})
+    v2 = make_root(2, {**single_keys(), "root": (["root-b"], 1)}, expires=PAST if good else FUTURE)
     if good:
         repo.write_root(sign(v2, "root-a", "root-b"), 2)
         v3 = make_root(3, {**single_keys(), "root": (["root-c"], 1), "timestamp": (["timestamp-3"], 1)})
@@ -321,9 +326,24 @@ def rotation(case, good):
         # by the old key, which must not block the new key's v1 (fast-forward recovery).
         ts = Timestamp(version=9, expires=FUTURE, snapshot_meta=MetaFile(1))
         write(sign(ts, "timestamp"), repo.dir / "timestamp.old-key.v9.json")
-    else:
+    elif mode == "old_threshold":
         # Signed by the new key alone: the trusted root's threshold is not met.
         repo.write_root(sign(v2, "root-b"), 2)
+    elif mode == "new_threshold":
+        # Signed by the old key alone: the new root's own threshold is not met.
+        repo.write_root(sign(v2, "root-a"), 2)
+    else:
+        # Served as 2.root.json, but version 3.
+        v2.version = 3
+        repo.write_root(sign(v2, "root-a", "root-b"), 2)
+
+
+def freeze_root():
+    # 2.root.json (same keys) expired: the final root must be current.
+    repo = Repo("freeze_root")
+    repo.add_target("files/hello.txt", HELLO)
+    repo.finish()
+    repo.write_root(sign(make_root(2, single_keys(), expires=PAST), "root"), 2)
 
 
 def hashed_bins():
@@ -442,8 +462,11 @@ def main():
     mix_and_match_targets()
     threshold()
     wrong_key()
-    rotation("rotation_ok", True)
-    rotation("rotation_bad", False)
+    rotation("rotation_ok", "ok")
+    rotation("rotation_bad", "old_threshold")
+    rotation("rotation_bad_new", "new_threshold")
+    rotation("rotation_bad_version", "version")
+    freeze_root()
     hashed_bins()
     delegations()
     key_types()

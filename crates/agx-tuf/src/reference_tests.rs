@@ -230,7 +230,8 @@ fn a_timestamp_signed_by_a_key_root_does_not_name_is_refused() {
 
 #[test]
 fn roots_rotate_through_the_chain() {
-    // 3.root.json also rotates the timestamp key: the served timestamp verifies only under it.
+    // 2.root.json has expired (only the final root must be current); 3.root.json also
+    // rotates the timestamp key: the served timestamp verifies only under it.
     let mut c = client("rotation_ok");
     c.updater.refresh().unwrap();
     assert_eq!(c.updater.trusted().root().signed.common.version, 3);
@@ -240,17 +241,34 @@ fn roots_rotate_through_the_chain() {
 }
 
 #[test]
-fn a_root_not_signed_by_the_trusted_threshold_is_refused() {
-    let mut c = client("rotation_bad");
+fn a_next_root_python_tuf_refuses_is_refused_and_the_trusted_root_kept() {
+    // 2.root.json signed by the new key only; by the old key only; of version 3.
+    for name in ["rotation_bad", "rotation_bad_new", "rotation_bad_version"] {
+        let mut c = client(name);
+        let err = c.refresh_err();
+        assert!(
+            matches!(&err, TufError::RootRotation { file, .. } if file == "2.root.json"),
+            "{name}: {err:?}"
+        );
+        assert_eq!(
+            c.local("root.json"),
+            Some(read(&c.case.join("initial_root.json"))),
+            "{name}"
+        );
+        assert_eq!(c.local("timestamp.json"), None, "{name}");
+    }
+}
+
+#[test]
+fn an_expired_final_root_is_a_freeze() {
+    // Verified, so persisted (python-tuf too), but nothing after it is loaded.
+    let mut c = client("freeze_root");
     let err = c.refresh_err();
     assert!(
-        matches!(&err, TufError::RootRotation { file, .. } if file == "2.root.json"),
+        matches!(&err, TufError::Expired { file, .. } if file == "root.json"),
         "{err:?}"
     );
-    assert_eq!(
-        c.local("root.json"),
-        Some(read(&c.case.join("initial_root.json")))
-    );
+    assert_eq!(c.local("root.json"), Some(c.served("2.root.json")));
     assert_eq!(c.local("timestamp.json"), None);
 }
 
