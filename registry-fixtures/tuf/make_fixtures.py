@@ -439,6 +439,19 @@ def key_types():
     repo.finish()
 
 
+def float_in_signed():
+    # A float in `signed` has no canonical JSON: python-tuf refuses the file
+    # (SerializationError). Anyone between client and server can add one, so no key is
+    # needed: the valid timestamp with a field added, its signature kept.
+    repo = Repo("float_in_signed")
+    repo.add_target("files/hello.txt", HELLO)
+    repo.finish()
+    path = repo.meta / "timestamp.json"
+    md = json.loads(path.read_bytes())
+    md["signed"]["x-float"] = 1.5
+    path.write_text(json.dumps(md, indent=1, sort_keys=True) + "\n")
+
+
 def tampered_target():
     repo = Repo("tampered_target")
     repo.add_target("files/hello.txt", HELLO)
@@ -470,6 +483,7 @@ def main():
     hashed_bins()
     delegations()
     key_types()
+    float_in_signed()
     tampered_target()
     for case in sorted(HERE.iterdir()):
         if case.is_dir():
