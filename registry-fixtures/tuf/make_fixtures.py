@@ -452,6 +452,50 @@ def float_in_signed():
     path.write_text(json.dumps(md, indent=1, sort_keys=True) + "\n")
 
 
+# (pattern, target path) pairs for delegated roles' `paths`, answered by python-tuf.
+PATH_PATTERNS = [
+    ("files/*", "files/a.txt"),
+    ("files/*", "files/a/b.txt"),
+    ("*", "top.txt"),
+    ("*", ""),
+    ("*/*", "index/acme"),
+    ("FILES/*", "files/a.txt"),
+    ("a?c", "abc"),
+    ("a?c", "ac"),
+    ("a*b*c", "aXbYc"),
+    ("*.tar.gz", "weather-1.2.0.tar.gz"),
+    ("*.tar.gz", "weather-1.2.0.tgz"),
+    ("file[0-9].txt", "file7.txt"),
+    ("file[!0-9].txt", "file7.txt"),
+    ("file[!0-9].txt", "filex.txt"),
+    ("[a-c]x", "bx"),
+    ("[a-]", "-"),
+    ("[!a-c]", "d"),
+    ("[]a]", "]"),
+    ("[!]a]", "]"),
+    ("[!]a]", "b"),
+    ("[!]a]", "ba]"),
+    ("[", "["),
+    ("a[b", "a[b"),
+    ("dir/", "dir/"),
+    ("/abs/*", "/abs/x"),
+    ("?", "é"),
+    ("caf?", "café"),
+    ("[é]", "é"),
+    ("*é", "café"),
+]
+
+
+def path_patterns():
+    answers = [
+        {"pattern": pattern, "target": target,
+         "matches": DelegatedRole("r", [], 1, False, paths=[pattern]).is_delegated_path(target)}
+        for pattern, target in PATH_PATTERNS
+    ]
+    text = json.dumps(answers, indent=1, ensure_ascii=False) + "\n"
+    (HERE / "path_patterns.json").write_text(text, encoding="utf-8")
+
+
 def tampered_target():
     repo = Repo("tampered_target")
     repo.add_target("files/hello.txt", HELLO)
@@ -485,6 +529,7 @@ def main():
     key_types()
     float_in_signed()
     tampered_target()
+    path_patterns()
     for case in sorted(HERE.iterdir()):
         if case.is_dir():
             print(case.name, sorted(p.name for p in (case / "metadata").iterdir()))
