@@ -439,6 +439,28 @@ def key_types():
     repo.finish()
 
 
+def canonical_json():
+    # Signatures cover canonical JSON: non-ASCII kept as UTF-8, only " and \\ escaped (control
+    # characters raw), keys sorted by code point, big integers; in target names, `custom`
+    # and fields the specification does not name (which clients must keep and verify).
+    repo = Repo("canonical_json")
+    extra = {
+        "x-agx-test": {
+            "ünïcode ✓": "line\nbreak\ttab\u0001 \"quoted\" back\\slash",
+            "big": 2**63 + 1,
+            "negative": -5,
+            "list": [True, None, "é", {"b": 1, "a": 2, "B": 3, "é": 4, "z": 5}],
+        }
+    }
+    for role in (repo.root, repo.timestamp, repo.snapshot, repo.targets):
+        role.unrecognized_fields.update(extra)
+    repo.add_target("files/café ünïcode.txt", "é\n".encode())
+    info = target_file(repo.dir, "files/plain.txt", HELLO)
+    info.unrecognized_fields["custom"] = extra
+    repo.targets.targets["files/plain.txt"] = info
+    repo.finish()
+
+
 def float_in_signed():
     # A float in `signed` has no canonical JSON: python-tuf refuses the file
     # (SerializationError). Anyone between client and server can add one, so no key is
@@ -527,6 +549,7 @@ def main():
     hashed_bins()
     delegations()
     key_types()
+    canonical_json()
     float_in_signed()
     tampered_target()
     path_patterns()

@@ -431,3 +431,20 @@ fn path_patterns_match_as_python_tuf_matches_them() {
 fn non_ascii_and_negated_bracket_patterns_match_as_python_tuf_matches_them() {
     assert_eq!(path_pattern_disagreements(true), Vec::<String>::new());
 }
+
+#[test]
+fn signatures_over_python_tufs_canonical_json_verify() {
+    // Non-ASCII, control characters, quotes, big integers and unknown fields in every role.
+    let mut c = client("canonical_json");
+    c.updater.refresh().unwrap();
+    for target in ["files/café ünïcode.txt", "files/plain.txt"] {
+        let info = c.updater.target_info(target).unwrap();
+        let bytes = c.updater.download_target(target, &info).unwrap();
+        assert_eq!(bytes, read(&c.case.join(target)), "{target}");
+    }
+    let custom = c.updater.target_info("files/plain.txt").unwrap().custom;
+    assert_eq!(
+        custom.unwrap()["x-agx-test"]["big"],
+        serde_json::json!(9_223_372_036_854_775_809u64)
+    );
+}
