@@ -28,7 +28,8 @@ fn parse(body: &[u8]) {
     let Ok(envelope) = Envelope::parse("fuzz.json", body) else {
         return;
     };
-    let again = Envelope::parse("fuzz.json", &envelope.to_bytes()).expect("written back, it parses");
+    let again =
+        Envelope::parse("fuzz.json", &envelope.to_bytes()).expect("written back, it parses");
     assert_eq!(again.signed_bytes(), envelope.signed_bytes());
     let _ = envelope.typed::<Root>("fuzz.json", "root");
     let _ = envelope.typed::<Timestamp>("fuzz.json", "timestamp");
@@ -45,7 +46,10 @@ fn parse(body: &[u8]) {
             .is_none_or(|bins| (1..=32).contains(&bins.bit_length))
     {
         for (role, _) in delegations.roles_for_target("index/acme/weather.json") {
-            assert!(delegations.role_keys(&role).is_some(), "{role} is not delegated");
+            assert!(
+                delegations.role_keys(&role).is_some(),
+                "{role} is not delegated"
+            );
         }
     }
 }
@@ -69,7 +73,8 @@ fuzz_target!(|data: &[u8]| {
         }
         _ => {
             let mut set = TrustedSet::new(ROOT, now()).expect("the fixture's root is trusted");
-            set.update_timestamp(TIMESTAMP).expect("the fixture's timestamp is accepted");
+            set.update_timestamp(TIMESTAMP)
+                .expect("the fixture's timestamp is accepted");
             if set.update_snapshot(body, true).is_ok() {
                 assert_eq!(set.snapshot().expect("accepted").bytes, body);
             }
