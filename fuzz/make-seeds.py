@@ -265,6 +265,28 @@ def proxy_request_seeds():
         write("proxy_request", name, head)
 
 
+def tuf_metadata_seeds():
+    # python-tuf's repositories (registry-fixtures/tuf/), each file in the modes that read it.
+    tuf = REPO / "registry-fixtures" / "tuf"
+    files = {
+        "root": tuf / "valid" / "initial_root.json",
+        "timestamp": tuf / "valid" / "metadata" / "timestamp.json",
+        "snapshot": tuf / "valid" / "metadata" / "snapshot.json",
+        "targets": tuf / "valid" / "metadata" / "targets.json",
+        "targets-bins": tuf / "hashed_bins" / "metadata" / "targets.json",
+        "bin": tuf / "hashed_bins" / "metadata" / "1.bins-3.json",
+        "root-threshold": tuf / "threshold" / "root_one_signature.json",
+        "timestamp-expired": tuf / "freeze" / "metadata" / "timestamp.json",
+        "timestamp-wrong-key": tuf / "wrong_key" / "metadata" / "timestamp.json",
+    }
+    for name, path in files.items():
+        data = path.read_bytes()
+        write("tuf_metadata", f"any-{name}", b"\x00" + data)
+        mode = {"root": 1, "timestamp": 2, "snapshot": 3}.get(name.split("-")[0])
+        if mode is not None:
+            write("tuf_metadata", f"{name.split('-')[0]}-{name}", bytes([mode]) + data)
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -281,6 +303,7 @@ def main():
     lock_file_seeds()
     project_client_file_seeds()
     proxy_request_seeds()
+    tuf_metadata_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)
