@@ -1,0 +1,350 @@
+//! A client of either MCP era in front of a legacy backend (a filtered wrapped server, a
+//! profile's members): legacy clients pass unchanged; for a modern (2026-07-28) client agx
+//! opens the backend's session itself with `initialize` (the client's capabilities and name
+//! from the first request's `_meta`), answers `server/discover` from the backend's
+//! `initialize` result, strips the era keys from each request and marks each answer with
+//! `resultType` and, on lists, caching hints (docs/serve.md, "Protocol eras").
+//!
+//! What a modern client cannot take is dropped: the backend's change notifications and log
+//! messages (the modern revision sends those only on `subscriptions/listen` or for a
+//! request that set a log level), and its own requests (sampling, elicitation, roots),
+//! which are refused to the backend as a client without those capabilities would.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::era::{self, CacheHint, Era};
+use super::filtered::Sends;
+use super::stdio::METHOD_NOT_FOUND;
+
+/// The JSON-RPC error of a request the backend's `initialize` failed under.
+const BACKEND_FAILED: i64 = -32603;
+
+/// The translation state of one client's connection.
+pub(crate) struct EraAdapter {
+    hint: CacheHint,
+    /// The backend's `initialize` result, once it answered (agx's or a legacy client's).
+    initialized: Option<Value>,
+    /// agx's own `initialize` for a modern client (its id's text) and the requests waiting
+    /// for its answer.
+    handshake: Option<(String, Vec<Value>)>,
+    /// A legacy client's `initialize` (its id's text), whose answer agx records too.
+    legacy_initialize: Option<String>,
+    /// Whether a legacy client opened a session: the backend's notifications and requests
+    /// are then for it.
+    legacy_client: bool,
+    /// Modern requests sent on, by their id's text, and their methods.
+    modern: HashMap<String, String>,
+    next_id: u64,
+}
+
+impl EraAdapter {
+    /// An adapter whose cacheable answers to modern clients carry `hint` unless the backend
+    /// gave its own.
+    pub(crate) fn new(hint: CacheHint) -> EraAdapter {
+        EraAdapter {
+            hint,
+            initialized: None,
+            handshake: None,
+            legacy_initialize: None,
+            legacy_client: false,
+            modern: HashMap::new(),
+            next_id: 0,
+        }
+    }
+
+    /// Whether the backend's messages need reading: an answer is awaited, or a modern
+    /// client alone is served (whose backend messages are sorted).
+    pub(crate) fn reads_server_messages(&self) -> bool {
+        self.handshake.is_some()
+            || self.legacy_initialize.is_some()
+            || !self.modern.is_empty()
+            || (!self.legacy_client && self.initialized.is_some())
+    }
+
+    /// A message from the client.
+    pub(crate) fn from_client(&mut self, mut message: Value) -> Sends {
+        let (Some(method), Some(id)) = (
+            message
+                .get("method")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            message.get("id").cloned(),
+        ) else {
+            return to_server(message);
+        };
+        match era::of_request(&message) {
+            Err(requested) => to_client(era::unsupported_version(&id, &requested)),
+            Ok(Era::Legacy) => {
+                if method == "initialize" {
+                    self.legacy_initialize = Some(id.to_string());
+                    self.legacy_client = true;
+                }
+                to_server(message)
+            }
+            Ok(Era::Modern) => {
+                let Some(initialized) = &self.initialized else {
+                    return self.wait_for_handshake(message);
+                };
+                if method == "server/discover" {
+                    let result = era::discover_result(initialized, self.hint);
+                    return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                }
+                era::to_legacy_request(&mut message);
+                self.modern.insert(id.to_string(), method);
+                to_server(message)
+            }
+        }
+    }
+
+    /// Hold a modern request until the backend's session is open, opening it if need be.
+    fn wait_for_handshake(&mut self, message: Value) -> Sends {
+        if let Some((_, waiting)) = &mut self.handshake {
+            waiting.push(message);
+            return Sends::default();
+        }
+        self.next_id += 1;
+        let id = json!(format!("agx-era-{}", self.next_id));
+        let initialize = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
+                                "params": era::initialize_params(&message)});
+        self.handshake = Some((id.to_string(), vec![message]));
+        to_server(initialize)
+    }
+
+    /// A message from the backend (or an answer agx made for it, such as a filter's refusal).
+    pub(crate) fn from_server(&mut self, mut message: Value) -> Sends {
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let Some(id) = message.get("id").cloned() else {
+            return match method {
+                Some(method) if !self.legacy_client && !reaches_modern_client(&method) => {
+                    Sends::default()
+                }
+                _ => to_client(message),
+            };
+        };
+        if let Some(method) = method {
+            return self.server_request(&method, &id, message);
+        }
+        let text = id.to_string();
+        if self.handshake.as_ref().is_some_and(|(own, _)| *own == text) {
+            return self.handshake_answered(&message);
+        }
+        if self.legacy_initialize.as_deref() == Some(&text) {
+            self.legacy_initialize = None;
+            if let Some(result) = message.get("result") {
+                self.initialized = Some(result.clone());
+            }
+        } else if let Some(method) = self.modern.remove(&text) {
+            era::to_modern_answer(&method, &mut message, self.hint);
+        }
+        to_client(message)
+    }
+
+    /// A request of the backend's: a legacy client's to answer; refused for a modern one.
+    fn server_request(&mut self, method: &str, id: &Value, message: Value) -> Sends {
+        if self.legacy_client {
+            return to_client(message);
+        }
+        if method == "ping" {
+            return to_server(json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+        }
+        to_server(json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": METHOD_NOT_FOUND,
+            "message": format!(
+                "`{method}` is not passed on: the client speaks MCP {}, which has no requests from server to client",
+                era::MODERN
+            ),
+        }}))
+    }
+
+    /// agx's own `initialize` answered: the session is opened and the waiting requests go
+    /// on, or each is answered with why it cannot.
+    fn handshake_answered(&mut self, answer: &Value) -> Sends {
+        let Some((_, waiting)) = self.handshake.take() else {
+            return Sends::default();
+        };
+        let mut sends = Sends::default();
+        match answer.get("result") {
+            Some(result) => {
+                self.initialized = Some(result.clone());
+                sends
+                    .to_server
+                    .push(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+                for message in waiting {
+                    sends.extend(self.from_client(message));
+                }
+            }
+            None => {
+                let why = answer
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no result");
+                for message in waiting {
+                    sends
+                        .to_client
+                        .push(json!({"jsonrpc": "2.0", "id": message["id"],
+                        "error": {"code": BACKEND_FAILED,
+                                  "message": format!("the server's `initialize` failed: {why}")}}));
+                }
+            }
+        }
+        sends
+    }
+}
+
+/// Whether a backend notification reaches a modern client: those about one of its requests
+/// (progress, cancellation) do; change notifications and log messages do not.
+fn reaches_modern_client(method: &str) -> bool {
+    matches!(method, "notifications/progress" | "notifications/cancelled")
+}
+
+fn to_server(message: Value) -> Sends {
+    Sends {
+        to_server: vec![message],
+        to_client: Vec::new(),
+    }
+}
+
+fn to_client(message: Value) -> Sends {
+    Sends {
+        to_server: Vec::new(),
+        to_client: vec![message],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modern(id: u64, method: &str) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": era::MODERN,
+            "io.modelcontextprotocol/clientInfo": {"name": "modern", "version": "1"},
+        }}})
+    }
+
+    fn initialize_result() -> Value {
+        json!({"protocolVersion": era::LEGACY, "capabilities": {"tools": {"listChanged": true}},
+               "serverInfo": {"name": "backend", "version": "1"}})
+    }
+
+    /// An adapter whose backend session agx opened for a modern client.
+    fn opened() -> EraAdapter {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let sends = adapter.from_client(modern(1, "server/discover"));
+        let initialize = &sends.to_server[0];
+        let answered = adapter.from_server(
+            json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
+        );
+        assert_eq!(answered.to_client.len(), 1, "{answered:?}");
+        adapter
+    }
+
+    #[test]
+    fn a_modern_client_gets_the_backend_opened_for_it_and_discovery_answered() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let sends = adapter.from_client(modern(1, "server/discover"));
+        assert!(sends.to_client.is_empty());
+        let [initialize] = <[Value; 1]>::try_from(sends.to_server).unwrap();
+        assert_eq!(initialize["method"], "initialize");
+        assert_eq!(initialize["params"]["clientInfo"]["name"], "modern");
+        // A second request waits for the same handshake.
+        assert_eq!(
+            adapter.from_client(modern(2, "tools/list")),
+            Sends::default()
+        );
+        let answered = adapter.from_server(
+            json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
+        );
+        assert_eq!(answered.to_server[0]["method"], "notifications/initialized");
+        assert_eq!(answered.to_server[1]["method"], "tools/list");
+        assert_eq!(answered.to_server[1]["params"], json!({}));
+        let [discovered] = <[Value; 1]>::try_from(answered.to_client).unwrap();
+        assert_eq!(discovered["id"], 1);
+        assert_eq!(discovered["result"]["resultType"], "complete");
+        assert_eq!(discovered["result"]["capabilities"], json!({"tools": {}}));
+        let listed =
+            adapter.from_server(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}));
+        assert_eq!(listed.to_client[0]["result"]["resultType"], "complete");
+        assert_eq!(listed.to_client[0]["result"]["ttlMs"], 0);
+    }
+
+    #[test]
+    fn a_legacy_client_passes_unchanged() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                                "params": {"protocolVersion": era::LEGACY}});
+        assert_eq!(
+            adapter.from_client(initialize.clone()).to_server,
+            vec![initialize]
+        );
+        let answer = json!({"jsonrpc": "2.0", "id": 0, "result": initialize_result()});
+        assert_eq!(adapter.from_server(answer.clone()).to_client, vec![answer]);
+        for message in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ] {
+            assert_eq!(
+                adapter.from_client(message.clone()).to_server,
+                vec![message]
+            );
+        }
+        for message in [
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+            json!({"jsonrpc": "2.0", "id": 5, "method": "sampling/createMessage", "params": {}}),
+        ] {
+            assert_eq!(
+                adapter.from_server(message.clone()).to_client,
+                vec![message]
+            );
+        }
+        assert!(!adapter.reads_server_messages());
+    }
+
+    #[test]
+    fn what_a_modern_client_cannot_take_is_kept_from_it() {
+        let mut adapter = opened();
+        let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        assert_eq!(adapter.from_server(changed), Sends::default());
+        let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                              "params": {"progressToken": 1, "progress": 1}});
+        assert_eq!(
+            adapter.from_server(progress.clone()).to_client,
+            vec![progress]
+        );
+        let sampling = json!({"jsonrpc": "2.0", "id": 9, "method": "sampling/createMessage"});
+        let refused = adapter.from_server(sampling);
+        assert_eq!(refused.to_server[0]["id"], 9);
+        assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn a_failed_handshake_answers_the_waiting_requests() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let sends = adapter.from_client(modern(4, "tools/call"));
+        let id = sends.to_server[0]["id"].clone();
+        let failed = adapter.from_server(
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "broken"}}),
+        );
+        assert_eq!(failed.to_client[0]["id"], 4);
+        let text = failed.to_client[0]["error"]["message"].as_str().unwrap();
+        assert!(text.contains("broken"), "{text}");
+    }
+
+    #[test]
+    fn an_unknown_version_is_refused_with_the_supported_ones() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let mut request = modern(3, "tools/list");
+        request["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+        let refused = adapter.from_client(request);
+        assert_eq!(
+            refused.to_client[0]["error"]["code"],
+            era::UNSUPPORTED_PROTOCOL_VERSION
+        );
+    }
+}
