@@ -64,7 +64,7 @@ impl EraAdapter {
     }
 
     /// A message from the client.
-    pub(crate) fn from_client(&mut self, mut message: Value) -> Sends {
+    pub(crate) fn client_message(&mut self, mut message: Value) -> Sends {
         let (Some(method), Some(id)) = (
             message
                 .get("method")
@@ -113,7 +113,7 @@ impl EraAdapter {
     }
 
     /// A message from the backend (or an answer agx made for it, such as a filter's refusal).
-    pub(crate) fn from_server(&mut self, mut message: Value) -> Sends {
+    pub(crate) fn server_message(&mut self, mut message: Value) -> Sends {
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -175,7 +175,7 @@ impl EraAdapter {
                     .to_server
                     .push(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
                 for message in waiting {
-                    sends.extend(self.from_client(message));
+                    sends.extend(self.client_message(message));
                 }
             }
             None => {
@@ -235,9 +235,9 @@ mod tests {
     /// An adapter whose backend session agx opened for a modern client.
     fn opened() -> EraAdapter {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.from_client(modern(1, "server/discover"));
+        let sends = adapter.client_message(modern(1, "server/discover"));
         let initialize = &sends.to_server[0];
-        let answered = adapter.from_server(
+        let answered = adapter.server_message(
             json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
         );
         assert_eq!(answered.to_client.len(), 1, "{answered:?}");
@@ -247,17 +247,17 @@ mod tests {
     #[test]
     fn a_modern_client_gets_the_backend_opened_for_it_and_discovery_answered() {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.from_client(modern(1, "server/discover"));
+        let sends = adapter.client_message(modern(1, "server/discover"));
         assert!(sends.to_client.is_empty());
         let [initialize] = <[Value; 1]>::try_from(sends.to_server).unwrap();
         assert_eq!(initialize["method"], "initialize");
         assert_eq!(initialize["params"]["clientInfo"]["name"], "modern");
         // A second request waits for the same handshake.
         assert_eq!(
-            adapter.from_client(modern(2, "tools/list")),
+            adapter.client_message(modern(2, "tools/list")),
             Sends::default()
         );
-        let answered = adapter.from_server(
+        let answered = adapter.server_message(
             json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
         );
         assert_eq!(answered.to_server[0]["method"], "notifications/initialized");
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(discovered["result"]["resultType"], "complete");
         assert_eq!(discovered["result"]["capabilities"], json!({"tools": {}}));
         let listed =
-            adapter.from_server(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}));
+            adapter.server_message(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}));
         assert_eq!(listed.to_client[0]["result"]["resultType"], "complete");
         assert_eq!(listed.to_client[0]["result"]["ttlMs"], 0);
     }
@@ -279,17 +279,20 @@ mod tests {
         let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                                 "params": {"protocolVersion": era::LEGACY}});
         assert_eq!(
-            adapter.from_client(initialize.clone()).to_server,
+            adapter.client_message(initialize.clone()).to_server,
             vec![initialize]
         );
         let answer = json!({"jsonrpc": "2.0", "id": 0, "result": initialize_result()});
-        assert_eq!(adapter.from_server(answer.clone()).to_client, vec![answer]);
+        assert_eq!(
+            adapter.server_message(answer.clone()).to_client,
+            vec![answer]
+        );
         for message in [
             json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         ] {
             assert_eq!(
-                adapter.from_client(message.clone()).to_server,
+                adapter.client_message(message.clone()).to_server,
                 vec![message]
             );
         }
@@ -299,7 +302,7 @@ mod tests {
             json!({"jsonrpc": "2.0", "id": 5, "method": "sampling/createMessage", "params": {}}),
         ] {
             assert_eq!(
-                adapter.from_server(message.clone()).to_client,
+                adapter.server_message(message.clone()).to_client,
                 vec![message]
             );
         }
@@ -310,15 +313,15 @@ mod tests {
     fn what_a_modern_client_cannot_take_is_kept_from_it() {
         let mut adapter = opened();
         let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-        assert_eq!(adapter.from_server(changed), Sends::default());
+        assert_eq!(adapter.server_message(changed), Sends::default());
         let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
                               "params": {"progressToken": 1, "progress": 1}});
         assert_eq!(
-            adapter.from_server(progress.clone()).to_client,
+            adapter.server_message(progress.clone()).to_client,
             vec![progress]
         );
         let sampling = json!({"jsonrpc": "2.0", "id": 9, "method": "sampling/createMessage"});
-        let refused = adapter.from_server(sampling);
+        let refused = adapter.server_message(sampling);
         assert_eq!(refused.to_server[0]["id"], 9);
         assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
     }
@@ -326,9 +329,9 @@ mod tests {
     #[test]
     fn a_failed_handshake_answers_the_waiting_requests() {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.from_client(modern(4, "tools/call"));
+        let sends = adapter.client_message(modern(4, "tools/call"));
         let id = sends.to_server[0]["id"].clone();
-        let failed = adapter.from_server(
+        let failed = adapter.server_message(
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "broken"}}),
         );
         assert_eq!(failed.to_client[0]["id"], 4);
@@ -341,7 +344,7 @@ mod tests {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
         let mut request = modern(3, "tools/list");
         request["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
-        let refused = adapter.from_client(request);
+        let refused = adapter.client_message(request);
         assert_eq!(
             refused.to_client[0]["error"]["code"],
             era::UNSUPPORTED_PROTOCOL_VERSION

@@ -669,7 +669,7 @@ pub async fn proxy<CR, CW, SR, SW>(
 /// A client's message through the era translation, then the filter.
 fn client_to_server(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Value) -> Sends {
     let mut out = Sends::default();
-    let translated = eras.from_client(message);
+    let translated = eras.client_message(message);
     through_filter(eras, rewriter, translated, &mut out);
     out
 }
@@ -682,7 +682,7 @@ fn server_to_client(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Val
         to_client: Vec::new(),
     };
     for answer in filtered.to_client {
-        let translated = eras.from_server(answer);
+        let translated = eras.server_message(answer);
         through_filter(eras, rewriter, translated, &mut out);
     }
     out
@@ -696,7 +696,7 @@ fn through_filter(eras: &mut EraAdapter, rewriter: &mut Rewriter, sends: Sends, 
         let filtered = rewriter.from_client(message);
         out.to_server.extend(filtered.to_server);
         for answer in filtered.to_client {
-            let translated = eras.from_server(answer);
+            let translated = eras.server_message(answer);
             through_filter(eras, rewriter, translated, out);
         }
     }

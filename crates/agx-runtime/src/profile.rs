@@ -217,7 +217,7 @@ where
         };
         match event {
             None | Some(Event::Client(None)) => break,
-            Some(Event::Client(Some(message))) => aggregator.from_client(message).await,
+            Some(Event::Client(Some(message))) => aggregator.client_message(message).await,
             Some(Event::Member(index, message)) => aggregator.on_member(index, message).await,
             Some(Event::MemberEnded(index, why)) => {
                 let why = match children.get_mut(index).map(|c| c.try_wait()) {
@@ -311,8 +311,8 @@ fn error(id: &Value, code: i64, message: String) -> Value {
 
 impl<W: AsyncWrite + Unpin> Aggregator<W> {
     /// A client's message, through the era translation.
-    async fn from_client(&mut self, message: Value) {
-        let sends = self.eras.from_client(message);
+    async fn client_message(&mut self, message: Value) {
+        let sends = self.eras.client_message(message);
         for message in &sends.to_client {
             self.write_client(message).await;
         }
@@ -329,7 +329,7 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
 
     /// A message for the client, through the era translation.
     async fn send_client(&mut self, message: &Value) {
-        let sends = self.eras.from_server(message.clone());
+        let sends = self.eras.server_message(message.clone());
         for message in &sends.to_client {
             self.write_client(message).await;
         }
