@@ -658,6 +658,24 @@ fn a_profile_answers_a_2026_07_28_client_without_initialize() {
     assert!(!listed_names(&prompts, "prompts").is_empty(), "{prompts}");
     assert_eq!(prompts["result"]["resultType"], "complete", "{prompts}");
 
+    // A member's sampling request reaches the modern client as `input_required`; the
+    // retry brings the answer to the member, and the call's result is the retry's.
+    let ask = json!({"name": "flaky__ask", "arguments": {}});
+    let (asked, _) = s.modern_request(7, "tools/call", ask.clone());
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    assert_eq!(
+        result["inputRequests"]["input"]["method"], "sampling/createMessage",
+        "{asked}"
+    );
+    let mut retry = ask;
+    retry["requestState"] = result["requestState"].clone();
+    retry["inputResponses"] = json!({"input": {
+        "role": "assistant", "content": {"type": "text", "text": "sunny"}, "model": "test"}});
+    let (answer, _) = s.modern_request(8, "tools/call", retry);
+    assert_eq!(text_of(&answer), "client said: sunny");
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+
     // A legacy client of the same profile sees the results as before.
     let mut legacy = ServeLines::start(&home, "@dev", project.path());
     let init = legacy.initialize(json!({}));

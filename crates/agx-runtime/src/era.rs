@@ -102,6 +102,41 @@ pub(crate) fn to_legacy_request(message: &mut Value) {
     }
 }
 
+/// The capabilities a modern request declares for its client.
+pub(crate) fn client_capabilities(message: &Value) -> Value {
+    meta(message)
+        .and_then(|m| m.get(CLIENT_CAPABILITIES_KEY))
+        .cloned()
+        .unwrap_or(json!({}))
+}
+
+/// Whether a request may be answered with `input_required` (basic/patterns/mrtr).
+pub(crate) fn takes_input(method: &str) -> bool {
+    matches!(method, "tools/call" | "prompts/get" | "resources/read")
+}
+
+/// Whether a client with `capabilities` takes a server's request `method` as an input
+/// request: a server must not ask for what the client did not declare.
+pub(crate) fn declares(capabilities: &Value, method: &str) -> bool {
+    let capability = match method {
+        "sampling/createMessage" => "sampling",
+        "elicitation/create" => "elicitation",
+        "roots/list" => "roots",
+        _ => return false,
+    };
+    capabilities.get(capability).is_some()
+}
+
+/// The answer to request `id` that asks the client for `request` (a server's request as
+/// `{method, params}`) under `key`; the retry echoes `state`.
+pub(crate) fn input_required(id: &Value, key: &str, request: &Value, state: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {
+        "resultType": "input_required",
+        "inputRequests": { key: request },
+        "requestState": state,
+    }})
+}
+
 /// Whether a method's result carries caching hints (server/utilities/caching).
 pub(crate) fn is_cacheable(method: &str) -> bool {
     matches!(
@@ -275,6 +310,20 @@ mod tests {
             missing["error"]["code"],
             super::super::stdio::INVALID_PARAMS
         );
+    }
+
+    #[test]
+    fn input_is_asked_only_for_what_the_client_declared() {
+        let capabilities = client_capabilities(&modern("tools/call", json!({})));
+        assert!(declares(&capabilities, "elicitation/create"));
+        assert!(!declares(&capabilities, "sampling/createMessage"));
+        assert!(!declares(&capabilities, "ping"));
+        let request = json!({"method": "elicitation/create", "params": {"message": "name?"}});
+        let answer = input_required(&json!(3), "input", &request, "agx-input-1");
+        assert_eq!(answer["result"]["resultType"], "input_required");
+        assert_eq!(answer["result"]["inputRequests"]["input"], request);
+        assert_eq!(answer["result"]["requestState"], "agx-input-1");
+        assert!(takes_input("tools/call") && !takes_input("tools/list"));
     }
 
     #[test]

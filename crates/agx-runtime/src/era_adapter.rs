@@ -5,10 +5,17 @@
 //! `initialize` result, strips the era keys from each request and marks each answer with
 //! `resultType` and, on lists, caching hints (docs/serve.md, "Protocol eras").
 //!
+//! A modern client's requests reach the backend under agx's own ids: a call the backend
+//! asks the client about (sampling, elicitation, roots: legacy requests from server to
+//! client) is answered `input_required` (basic/patterns/mrtr) while the backend waits; the
+//! client's retry, naming the `requestState` agx gave, brings the input, which goes to the
+//! backend as the answer to its request, and the call's answer comes as the retry's.
+//!
 //! What a modern client cannot take is dropped: the backend's change notifications and log
 //! messages (the modern revision sends those only on `subscriptions/listen` or for a
-//! request that set a log level), and its own requests (sampling, elicitation, roots),
-//! which are refused to the backend as a client without those capabilities would.
+//! request that set a log level), and the backend's requests agx cannot tie to one call of
+//! the client's (none or several in flight) or that the client did not declare, which are
+//! refused to the backend as a client without those capabilities would.
 
 use std::collections::HashMap;
 
@@ -16,10 +23,33 @@ use serde_json::{Value, json};
 
 use super::era::{self, CacheHint, Era};
 use super::filtered::Sends;
-use super::stdio::METHOD_NOT_FOUND;
+use super::stdio::{INVALID_PARAMS, METHOD_NOT_FOUND};
 
 /// The JSON-RPC error of a request the backend's `initialize` failed under.
 const BACKEND_FAILED: i64 = -32603;
+
+/// The key of the one input request agx puts in an `input_required` answer.
+const INPUT_KEY: &str = "input";
+
+/// A modern request sent on to the backend under agx's own id.
+struct Forwarded {
+    /// The id the client awaits the answer under; `None` while suspended for its input.
+    client_id: Option<Value>,
+    method: String,
+    /// The capabilities its request declared.
+    capabilities: Value,
+    /// The backend's answer, when it came while the call was suspended.
+    early_answer: Option<Value>,
+}
+
+/// A call suspended for the client's input, by the `requestState` agx gave for it.
+struct Suspended {
+    /// agx's id of the call (as the backend knows it).
+    call: String,
+    /// The backend's request, waiting for its answer, and its id.
+    request: Value,
+    request_id: Value,
+}
 
 /// The translation state of one client's connection.
 pub(crate) struct EraAdapter {
@@ -34,8 +64,11 @@ pub(crate) struct EraAdapter {
     /// Whether a legacy client opened a session: the backend's notifications and requests
     /// are then for it.
     legacy_client: bool,
-    /// Modern requests sent on, by their id's text, and their methods.
-    modern: HashMap<String, String>,
+    /// Modern requests sent on, by agx's id's text.
+    modern: HashMap<String, Forwarded>,
+    /// agx's id's text of a modern request, by the client's id's text (for cancellation).
+    by_client: HashMap<String, String>,
+    suspended: HashMap<String, Suspended>,
     next_id: u64,
 }
 
@@ -50,6 +83,8 @@ impl EraAdapter {
             legacy_initialize: None,
             legacy_client: false,
             modern: HashMap::new(),
+            by_client: HashMap::new(),
+            suspended: HashMap::new(),
             next_id: 0,
         }
     }
@@ -63,8 +98,19 @@ impl EraAdapter {
             || (!self.legacy_client && self.initialized.is_some())
     }
 
+    fn own_id(&mut self, kind: &str) -> String {
+        self.next_id += 1;
+        format!("agx-{kind}-{}", self.next_id)
+    }
+
     /// A message from the client.
     pub(crate) fn client_message(&mut self, mut message: Value) -> Sends {
+        if message.get("method") == Some(&json!("notifications/cancelled"))
+            && let Some(request) = message.pointer_mut("/params/requestId")
+            && let Some(own) = self.by_client.get(&request.to_string())
+        {
+            *request = serde_json::from_str(own).unwrap_or(Value::Null);
+        }
         let (Some(method), Some(id)) = (
             message
                 .get("method")
@@ -91,11 +137,60 @@ impl EraAdapter {
                     let result = era::discover_result(initialized, self.hint);
                     return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 }
+                if let Some(state) = message.pointer("/params/requestState") {
+                    let state = state.as_str().unwrap_or_default().to_owned();
+                    return self.resume(&state, id, &message);
+                }
+                let capabilities = era::client_capabilities(&message);
                 era::to_legacy_request(&mut message);
-                self.modern.insert(id.to_string(), method);
+                // The client may reuse its id once answered, even while the backend still
+                // runs the call for a suspended one: the backend knows agx's ids.
+                let own = json!(self.own_id("era"));
+                message["id"] = own.clone();
+                self.by_client.insert(id.to_string(), own.to_string());
+                let forwarded = Forwarded {
+                    client_id: Some(id),
+                    method,
+                    capabilities,
+                    early_answer: None,
+                };
+                self.modern.insert(own.to_string(), forwarded);
                 to_server(message)
             }
         }
+    }
+
+    /// The retry of a suspended call: its input goes to the backend as the answer to its
+    /// request, and the call's answer will be the retry's.
+    fn resume(&mut self, state: &str, id: Value, retry: &Value) -> Sends {
+        let Some(suspended) = self.suspended.remove(state) else {
+            return to_client(json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": INVALID_PARAMS,
+                "message": "`requestState` names no request waiting for input on this connection",
+            }}));
+        };
+        let Some(input) = retry
+            .pointer(&format!("/params/inputResponses/{INPUT_KEY}"))
+            .cloned()
+        else {
+            // Asked again rather than failed (basic/patterns/mrtr, error handling).
+            let again = era::input_required(&id, INPUT_KEY, &suspended.request, state);
+            self.suspended.insert(state.to_owned(), suspended);
+            return to_client(again);
+        };
+        let Some(forwarded) = self.modern.get_mut(&suspended.call) else {
+            return Sends::default();
+        };
+        forwarded.client_id = Some(id.clone());
+        let early = forwarded.early_answer.take();
+        self.by_client
+            .insert(id.to_string(), suspended.call.clone());
+        let mut sends =
+            to_server(json!({"jsonrpc": "2.0", "id": suspended.request_id, "result": input}));
+        if let Some(answer) = early {
+            sends.extend(self.server_message(answer));
+        }
+        sends
     }
 
     /// Hold a modern request until the backend's session is open, opening it if need be.
@@ -104,8 +199,7 @@ impl EraAdapter {
             waiting.push(message);
             return Sends::default();
         }
-        self.next_id += 1;
-        let id = json!(format!("agx-era-{}", self.next_id));
+        let id = json!(self.own_id("era"));
         let initialize = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
                                 "params": era::initialize_params(&message)});
         self.handshake = Some((id.to_string(), vec![message]));
@@ -138,7 +232,16 @@ impl EraAdapter {
             if let Some(result) = message.get("result") {
                 self.initialized = Some(result.clone());
             }
-        } else if let Some(method) = self.modern.remove(&text) {
+        } else if let Some(forwarded) = self.modern.get_mut(&text) {
+            let Some(client_id) = forwarded.client_id.clone() else {
+                // Suspended: the retry takes it.
+                forwarded.early_answer = Some(message);
+                return Sends::default();
+            };
+            let method = std::mem::take(&mut forwarded.method);
+            self.modern.remove(&text);
+            self.by_client.remove(&client_id.to_string());
+            message["id"] = client_id;
             era::to_modern_answer(&method, &mut message, self.hint);
         }
         to_client(message)
@@ -152,13 +255,48 @@ impl EraAdapter {
         if method == "ping" {
             return to_server(json!({"jsonrpc": "2.0", "id": id, "result": {}}));
         }
+        if let Some(sends) = self.suspend(method, id, &message) {
+            return sends;
+        }
         to_server(json!({"jsonrpc": "2.0", "id": id, "error": {
             "code": METHOD_NOT_FOUND,
             "message": format!(
-                "`{method}` is not passed on: the client speaks MCP {}, which has no requests from server to client",
+                "`{method}` is not passed on: the client speaks MCP {}, which takes requests from the server only as input for one call it declared them for",
                 era::MODERN
             ),
         }}))
+    }
+
+    /// Suspend the one call in flight that may take input, answering it `input_required`
+    /// with the backend's request; `None` when there is no such single call (a legacy
+    /// request names no call) or its client did not declare the request.
+    fn suspend(&mut self, method: &str, request_id: &Value, message: &Value) -> Option<Sends> {
+        let open: Vec<&String> = self
+            .modern
+            .iter()
+            .filter(|(_, f)| f.client_id.is_some() && era::takes_input(&f.method))
+            .map(|(own, _)| own)
+            .collect();
+        let [call] = open[..] else {
+            return None;
+        };
+        let call = call.clone();
+        let state = self.own_id("input");
+        let forwarded = self.modern.get_mut(&call)?;
+        if !era::declares(&forwarded.capabilities, method) {
+            return None;
+        }
+        let client_id = forwarded.client_id.take()?;
+        self.by_client.remove(&client_id.to_string());
+        let request = json!({"method": method, "params": message.get("params").cloned().unwrap_or(json!({}))});
+        let answer = era::input_required(&client_id, INPUT_KEY, &request, &state);
+        let suspended = Suspended {
+            call,
+            request,
+            request_id: request_id.clone(),
+        };
+        self.suspended.insert(state, suspended);
+        Some(to_client(answer))
     }
 
     /// agx's own `initialize` answered: the session is opened and the waiting requests go
@@ -261,14 +399,16 @@ mod tests {
             json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
         );
         assert_eq!(answered.to_server[0]["method"], "notifications/initialized");
-        assert_eq!(answered.to_server[1]["method"], "tools/list");
-        assert_eq!(answered.to_server[1]["params"], json!({}));
+        let list = &answered.to_server[1];
+        assert_eq!(list["method"], "tools/list");
+        assert_eq!(list["params"], json!({}));
         let [discovered] = <[Value; 1]>::try_from(answered.to_client).unwrap();
         assert_eq!(discovered["id"], 1);
         assert_eq!(discovered["result"]["resultType"], "complete");
         assert_eq!(discovered["result"]["capabilities"], json!({"tools": {}}));
-        let listed =
-            adapter.server_message(json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}));
+        let listed = adapter
+            .server_message(json!({"jsonrpc": "2.0", "id": list["id"], "result": {"tools": []}}));
+        assert_eq!(listed.to_client[0]["id"], 2);
         assert_eq!(listed.to_client[0]["result"]["resultType"], "complete");
         assert_eq!(listed.to_client[0]["result"]["ttlMs"], 0);
     }
@@ -324,6 +464,83 @@ mod tests {
         let refused = adapter.server_message(sampling);
         assert_eq!(refused.to_server[0]["id"], 9);
         assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
+    }
+
+    /// A modern call that declares sampling, as the backend got it.
+    fn call_sent(adapter: &mut EraAdapter, id: u64) -> Value {
+        let mut call = modern(id, "tools/call");
+        call["params"]["name"] = json!("ask");
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"sampling": {}});
+        let [sent] = <[Value; 1]>::try_from(adapter.client_message(call).to_server).unwrap();
+        assert_ne!(sent["id"], id, "the backend knows agx's id");
+        sent
+    }
+
+    #[test]
+    fn a_backends_request_during_a_call_is_asked_of_the_client_and_its_retry_answers_it() {
+        let mut adapter = opened();
+        let sent = call_sent(&mut adapter, 5);
+        let sampling = json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+                              "params": {"messages": [], "maxTokens": 5}});
+        let [asked] = <[Value; 1]>::try_from(adapter.server_message(sampling).to_client).unwrap();
+        assert_eq!(asked["id"], 5);
+        let result = &asked["result"];
+        assert_eq!(result["resultType"], "input_required");
+        assert_eq!(
+            result["inputRequests"][INPUT_KEY]["method"],
+            "sampling/createMessage"
+        );
+        let state = result["requestState"].clone();
+        // A retry without the input is asked again.
+        let mut retry = modern(6, "tools/call");
+        retry["params"]["requestState"] = state.clone();
+        let again = adapter.client_message(retry.clone());
+        assert_eq!(again.to_client[0]["id"], 6);
+        assert_eq!(again.to_client[0]["result"]["resultType"], "input_required");
+        // With it: the backend's request is answered, and the call's answer is the retry's.
+        let said = json!({"role": "assistant", "content": {"type": "text", "text": "sunny"}});
+        retry["id"] = json!(7);
+        retry["params"]["inputResponses"] = json!({INPUT_KEY: said});
+        let [answer] = <[Value; 1]>::try_from(adapter.client_message(retry).to_server).unwrap();
+        assert_eq!(
+            answer,
+            json!({"jsonrpc": "2.0", "id": "s1", "result": said})
+        );
+        let done = adapter
+            .server_message(json!({"jsonrpc": "2.0", "id": sent["id"], "result": {"content": []}}));
+        assert_eq!(done.to_client[0]["id"], 7);
+        assert_eq!(done.to_client[0]["result"]["resultType"], "complete");
+        // The state is spent.
+        let mut stale = modern(8, "tools/call");
+        stale["params"]["requestState"] = state;
+        let refused = adapter.client_message(stale);
+        assert_eq!(refused.to_client[0]["error"]["code"], INVALID_PARAMS);
+    }
+
+    #[test]
+    fn a_backends_request_is_refused_when_no_single_call_declared_it() {
+        let mut adapter = opened();
+        let elicit = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create"});
+        // One call, which declared sampling only.
+        call_sent(&mut adapter, 1);
+        let refused = adapter.server_message(elicit.clone());
+        assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
+        // Two calls: the request names neither.
+        call_sent(&mut adapter, 2);
+        let sampling = json!({"jsonrpc": "2.0", "id": "s2", "method": "sampling/createMessage"});
+        let refused = adapter.server_message(sampling);
+        assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn a_cancellation_names_the_call_as_the_backend_knows_it() {
+        let mut adapter = opened();
+        let sent = call_sent(&mut adapter, 3);
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                               "params": {"requestId": 3}});
+        let [passed] = <[Value; 1]>::try_from(adapter.client_message(cancelled).to_server).unwrap();
+        assert_eq!(passed["params"]["requestId"], sent["id"]);
     }
 
     #[test]

@@ -84,8 +84,8 @@ impl ServeLines {
         self.until_response(&json!(id))
     }
 
-    /// A request of an MCP 2026-07-28 client: no session; version, capabilities and name
-    /// in its `_meta`.
+    /// A request of an MCP 2026-07-28 client: no session; version, capabilities (sampling
+    /// and elicitation) and name in its `_meta`.
     pub(crate) fn modern_request(
         &mut self,
         id: u64,
@@ -94,7 +94,7 @@ impl ServeLines {
     ) -> (Value, Vec<Value>) {
         params["_meta"] = json!({
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientCapabilities": {"sampling": {}, "elicitation": {}},
             "io.modelcontextprotocol/clientInfo": {"name": "agx-test-modern", "version": "1"},
         });
         self.request(id, method, params)
