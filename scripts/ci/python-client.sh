@@ -9,7 +9,8 @@
 # that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
 # secret key (scripts/ci/python_settings_client.py); sampling and elicitation from a wrapped,
 # filtered member of a profile reach the client (scripts/ci/python_profile_client.py), and the
-# same profile answers a 2026-07-28 client (scripts/ci/python_modern_profile_client.py); two projects locking different versions
+# same profile answers a 2026-07-28 client, the member's sampling and elicitation reaching it as
+# input_required (scripts/ci/python_modern_profile_client.py); two projects locking different versions
 # of acme/weather each serve their own (scripts/ci/python_projects_client.py). agx/edge and
 # agx/conformance declare permissions and the registry servers get the user's, so all of
 # them run in the sandbox (docs/sandbox.md).
