@@ -609,6 +609,55 @@ fn a_filtered_wrapped_server_answers_a_2026_07_28_client_without_initialize() {
 }
 
 #[test]
+fn a_filtered_wrapped_server_that_answers_server_discover_is_spoken_to_in_2026_07_28() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    // A wrapped server whose program is `agx serve` of an agx package: it speaks both eras.
+    let dir = home.home().join("src/modern");
+    write_file(
+        &dir.join("agx.toml"),
+        "[package]\nname = \"acme/modern\"\nversion = \"1.0.0\"\ndescription = \"m\"\n\n[extension]\nservers = [\"modern\"]\n",
+    );
+    write_file(
+        &dir.join("agx/servers/modern.toml"),
+        format!("name = \"modern\"\ncommand = [\"{AGX}\", \"serve\", \"acme/weather/forecast\"]\n"),
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.modern]\nserver = \"acme/modern/modern\"\ntools = { deny = [\"alert*\"] }\n",
+    );
+    let mut s = ServeLines::start(&home, "acme/modern/modern", project.path());
+    let (list, _) = s.modern_request(1, "tools/list", json!({}));
+    let tools: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"sunrise"), "{list}");
+    assert!(!tools.iter().any(|t| t.contains("alert")), "{list}");
+    // The backend's own hints (an agx package's static lists), not agx's translation's 0.
+    assert_eq!(list["result"]["ttlMs"], 3_600_000, "{list}");
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    let (discovered, _) = s.modern_request(2, "server/discover", json!({}));
+    assert_eq!(
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "acme/weather/forecast",
+        "{discovered}"
+    );
+    let (sunrise, _) = s.modern_request(
+        3,
+        "tools/call",
+        json!({"name": "sunrise", "arguments": {"city": "Lisbon"}}),
+    );
+    assert_eq!(sunrise["result"]["resultType"], "complete", "{sunrise}");
+    let (refused, _) = s.modern_request(4, "tools/call", json!({"name": "alerts"}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[test]
 fn info_of_an_npm_package_not_installed_says_how_to_install_it() {
     let home = TestHome::new();
     let out = agx(&home, &["info", "npm/@acme/not-installed/server"]);

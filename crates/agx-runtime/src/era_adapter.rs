@@ -1,9 +1,12 @@
-//! A client of either MCP era in front of a legacy backend (a filtered wrapped server, a
-//! profile's members): legacy clients pass unchanged; for a modern (2026-07-28) client agx
-//! opens the backend's session itself with `initialize` (the client's capabilities and name
-//! from the first request's `_meta`), answers `server/discover` from the backend's
-//! `initialize` result, strips the era keys from each request and marks each answer with
-//! `resultType` and, on lists, caching hints (docs/serve.md, "Protocol eras").
+//! A client of either MCP era in front of a backend (a filtered wrapped server, a profile's
+//! members): legacy clients pass unchanged. For a modern (2026-07-28) client agx first asks
+//! the backend `server/discover` (the stdio probe of basic/transports/stdio): a backend that
+//! answers it speaks the modern era, and the client's requests pass as they are. Any other
+//! answer, or none in time, means a legacy backend: agx opens its session itself with
+//! `initialize` (the client's capabilities and name from the first request's `_meta`),
+//! answers `server/discover` from the `initialize` result, strips the era keys from each
+//! request and marks each answer with `resultType` and, on lists, caching hints
+//! (docs/serve.md, "Protocol eras").
 //!
 //! A modern client's requests reach the backend under agx's own ids: a call the backend
 //! asks the client about (sampling, elicitation, roots: legacy requests from server to
@@ -51,14 +54,31 @@ struct Suspended {
     request_id: Value,
 }
 
+/// How long the backend may take to answer the `server/discover` probe: a legacy server
+/// may not answer a method it does not know before `initialize`.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// agx opening the backend for a modern client.
+struct Handshake {
+    /// The id's text of agx's request: the probe, then `initialize`.
+    id: String,
+    probing: bool,
+    /// The client's requests waiting for the backend's era.
+    waiting: Vec<Value>,
+    /// When the probe's time runs out.
+    deadline: Option<tokio::time::Instant>,
+}
+
 /// The translation state of one client's connection.
 pub(crate) struct EraAdapter {
     hint: CacheHint,
     /// The backend's `initialize` result, once it answered (agx's or a legacy client's).
     initialized: Option<Value>,
-    /// agx's own `initialize` for a modern client (its id's text) and the requests waiting
-    /// for its answer.
-    handshake: Option<(String, Vec<Value>)>,
+    /// The backend's `server/discover` result, when it speaks the modern era.
+    discovered: Option<Value>,
+    handshake: Option<Handshake>,
+    /// A probe whose time ran out: its late answer goes nowhere.
+    abandoned_probe: Option<String>,
     /// A legacy client's `initialize` (its id's text), whose answer agx records too.
     legacy_initialize: Option<String>,
     /// Whether a legacy client opened a session: the backend's notifications and requests
@@ -79,7 +99,9 @@ impl EraAdapter {
         EraAdapter {
             hint,
             initialized: None,
+            discovered: None,
             handshake: None,
+            abandoned_probe: None,
             legacy_initialize: None,
             legacy_client: false,
             modern: HashMap::new(),
@@ -93,9 +115,29 @@ impl EraAdapter {
     /// client alone is served (whose backend messages are sorted).
     pub(crate) fn reads_server_messages(&self) -> bool {
         self.handshake.is_some()
+            || self.abandoned_probe.is_some()
             || self.legacy_initialize.is_some()
             || !self.modern.is_empty()
-            || (!self.legacy_client && self.initialized.is_some())
+            || (!self.legacy_client && (self.initialized.is_some() || self.discovered.is_some()))
+    }
+
+    /// When the probe's time runs out, if one is awaited: then call [`EraAdapter::time_out`].
+    pub(crate) fn deadline(&self) -> Option<tokio::time::Instant> {
+        self.handshake.as_ref().and_then(|h| h.deadline)
+    }
+
+    /// The probe's time ran out: the backend is taken for a legacy one.
+    pub(crate) fn time_out(&mut self) -> Sends {
+        match self.handshake.take() {
+            Some(handshake) if handshake.probing => {
+                self.abandoned_probe = Some(handshake.id);
+                self.initialize_backend(handshake.waiting)
+            }
+            other => {
+                self.handshake = other;
+                Sends::default()
+            }
+        }
     }
 
     fn own_id(&mut self, kind: &str) -> String {
@@ -130,19 +172,28 @@ impl EraAdapter {
                 to_server(message)
             }
             Ok(Era::Modern) => {
-                let Some(initialized) = &self.initialized else {
-                    return self.wait_for_handshake(message);
+                let result = match (&self.discovered, &self.initialized) {
+                    (Some(discovered), _) => discovered.clone(),
+                    (None, Some(initialized)) => era::discover_result(initialized, self.hint),
+                    (None, None) => return self.wait_for_handshake(message),
                 };
                 if method == "server/discover" {
-                    let result = era::discover_result(initialized, self.hint);
                     return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 }
-                if let Some(state) = message.pointer("/params/requestState") {
+                // A modern backend's own state passes to it; agx's is for agx.
+                if let Some(state) = message.pointer("/params/requestState")
+                    && (self.discovered.is_none()
+                        || state
+                            .as_str()
+                            .is_some_and(|s| self.suspended.contains_key(s)))
+                {
                     let state = state.as_str().unwrap_or_default().to_owned();
                     return self.resume(&state, id, &message);
                 }
                 let capabilities = era::client_capabilities(&message);
-                era::to_legacy_request(&mut message);
+                if self.discovered.is_none() {
+                    era::to_legacy_request(&mut message);
+                }
                 // The client may reuse its id once answered, even while the backend still
                 // runs the call for a suspended one: the backend knows agx's ids.
                 let own = json!(self.own_id("era"));
@@ -193,17 +244,62 @@ impl EraAdapter {
         sends
     }
 
-    /// Hold a modern request until the backend's session is open, opening it if need be.
+    /// Hold a modern request until the backend's era is known, probing it if need be.
     fn wait_for_handshake(&mut self, message: Value) -> Sends {
-        if let Some((_, waiting)) = &mut self.handshake {
-            waiting.push(message);
+        if let Some(handshake) = &mut self.handshake {
+            handshake.waiting.push(message);
             return Sends::default();
         }
         let id = json!(self.own_id("era"));
-        let initialize = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
-                                "params": era::initialize_params(&message)});
-        self.handshake = Some((id.to_string(), vec![message]));
+        let meta = message
+            .pointer("/params/_meta")
+            .cloned()
+            .unwrap_or(json!({}));
+        let probe = json!({"jsonrpc": "2.0", "id": id, "method": "server/discover",
+                           "params": {"_meta": meta}});
+        self.handshake = Some(Handshake {
+            id: id.to_string(),
+            probing: true,
+            waiting: vec![message],
+            deadline: Some(tokio::time::Instant::now() + PROBE_TIMEOUT),
+        });
+        to_server(probe)
+    }
+
+    /// Open a legacy backend's session for the waiting modern requests.
+    fn initialize_backend(&mut self, waiting: Vec<Value>) -> Sends {
+        let id = json!(self.own_id("era"));
+        let params = waiting.first().map_or(json!({}), era::initialize_params);
+        let initialize =
+            json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": params});
+        self.handshake = Some(Handshake {
+            id: id.to_string(),
+            probing: false,
+            waiting,
+            deadline: None,
+        });
         to_server(initialize)
+    }
+
+    /// The probe answered: a `server/discover` result naming the modern version makes the
+    /// backend modern (the waiting requests go on as they are); anything else, legacy.
+    fn probe_answered(&mut self, answer: &Value) -> Sends {
+        let Some(handshake) = self.handshake.take() else {
+            return Sends::default();
+        };
+        let modern = answer
+            .pointer("/result/supportedVersions")
+            .and_then(Value::as_array)
+            .is_some_and(|versions| versions.contains(&json!(era::MODERN)));
+        if !modern {
+            return self.initialize_backend(handshake.waiting);
+        }
+        self.discovered = answer.get("result").cloned();
+        let mut sends = Sends::default();
+        for message in handshake.waiting {
+            sends.extend(self.client_message(message));
+        }
+        sends
     }
 
     /// A message from the backend (or an answer agx made for it, such as a filter's refusal).
@@ -213,8 +309,11 @@ impl EraAdapter {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let Some(id) = message.get("id").cloned() else {
+            let legacy_backend = self.discovered.is_none();
             return match method {
-                Some(method) if !self.legacy_client && !reaches_modern_client(&method) => {
+                Some(method)
+                    if !self.legacy_client && legacy_backend && !reaches_modern_client(&method) =>
+                {
                     Sends::default()
                 }
                 _ => to_client(message),
@@ -224,8 +323,18 @@ impl EraAdapter {
             return self.server_request(&method, &id, message);
         }
         let text = id.to_string();
-        if self.handshake.as_ref().is_some_and(|(own, _)| *own == text) {
-            return self.handshake_answered(&message);
+        if self.abandoned_probe.as_deref() == Some(&text) {
+            self.abandoned_probe = None;
+            return Sends::default();
+        }
+        if let Some(handshake) = &self.handshake
+            && handshake.id == text
+        {
+            return if handshake.probing {
+                self.probe_answered(&message)
+            } else {
+                self.handshake_answered(&message)
+            };
         }
         if self.legacy_initialize.as_deref() == Some(&text) {
             self.legacy_initialize = None;
@@ -302,7 +411,7 @@ impl EraAdapter {
     /// agx's own `initialize` answered: the session is opened and the waiting requests go
     /// on, or each is answered with why it cannot.
     fn handshake_answered(&mut self, answer: &Value) -> Sends {
-        let Some((_, waiting)) = self.handshake.take() else {
+        let Some(Handshake { waiting, .. }) = self.handshake.take() else {
             return Sends::default();
         };
         let mut sends = Sends::default();
@@ -371,10 +480,21 @@ mod tests {
     }
 
     /// An adapter whose backend session agx opened for a modern client.
+    /// The `initialize` agx sends a legacy backend for `first`, after the backend refused
+    /// the probe.
+    fn probed_legacy(adapter: &mut EraAdapter, first: Value) -> Value {
+        let [probe] = <[Value; 1]>::try_from(adapter.client_message(first).to_server).unwrap();
+        assert_eq!(probe["method"], "server/discover");
+        let refused = json!({"jsonrpc": "2.0", "id": probe["id"],
+                             "error": {"code": -32601, "message": "Method not found"}});
+        let [initialize] =
+            <[Value; 1]>::try_from(adapter.server_message(refused).to_server).unwrap();
+        initialize
+    }
+
     fn opened() -> EraAdapter {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.client_message(modern(1, "server/discover"));
-        let initialize = &sends.to_server[0];
+        let initialize = &probed_legacy(&mut adapter, modern(1, "server/discover"));
         let answered = adapter.server_message(
             json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
         );
@@ -385,9 +505,7 @@ mod tests {
     #[test]
     fn a_modern_client_gets_the_backend_opened_for_it_and_discovery_answered() {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.client_message(modern(1, "server/discover"));
-        assert!(sends.to_client.is_empty());
-        let [initialize] = <[Value; 1]>::try_from(sends.to_server).unwrap();
+        let initialize = probed_legacy(&mut adapter, modern(1, "server/discover"));
         assert_eq!(initialize["method"], "initialize");
         assert_eq!(initialize["params"]["clientInfo"]["name"], "modern");
         // A second request waits for the same handshake.
@@ -544,10 +662,59 @@ mod tests {
     }
 
     #[test]
+    fn a_backend_that_answers_the_probe_is_spoken_to_in_the_modern_era() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let [probe] =
+            <[Value; 1]>::try_from(adapter.client_message(modern(1, "tools/list")).to_server)
+                .unwrap();
+        assert_eq!(
+            probe["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            era::MODERN
+        );
+        let discovered = json!({"resultType": "complete", "supportedVersions": [era::MODERN],
+                                "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "private"});
+        let answered = adapter
+            .server_message(json!({"jsonrpc": "2.0", "id": probe["id"], "result": discovered}));
+        // No `initialize`: the waiting request goes on with its `_meta`.
+        let [list] = <[Value; 1]>::try_from(answered.to_server).unwrap();
+        assert_eq!(list["method"], "tools/list");
+        assert_eq!(
+            list["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            era::MODERN
+        );
+        let listed = adapter.server_message(json!({"jsonrpc": "2.0", "id": list["id"], "result": {
+            "resultType": "complete", "tools": [], "ttlMs": 60000, "cacheScope": "public"}}));
+        assert_eq!(listed.to_client[0]["id"], 1);
+        assert_eq!(listed.to_client[0]["result"]["ttlMs"], 60000);
+        let (again, _) = (adapter.client_message(modern(2, "server/discover")), ());
+        assert_eq!(again.to_client[0]["result"], discovered);
+        // The modern backend's notifications are the client's.
+        let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        assert_eq!(
+            adapter.server_message(changed.clone()).to_client,
+            vec![changed]
+        );
+    }
+
+    #[test]
+    fn a_backend_silent_to_the_probe_is_taken_for_legacy() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let [probe] =
+            <[Value; 1]>::try_from(adapter.client_message(modern(1, "tools/list")).to_server)
+                .unwrap();
+        assert!(adapter.deadline().is_some());
+        let [initialize] = <[Value; 1]>::try_from(adapter.time_out().to_server).unwrap();
+        assert_eq!(initialize["method"], "initialize");
+        assert!(adapter.deadline().is_none());
+        // Its late answer goes nowhere.
+        let late = json!({"jsonrpc": "2.0", "id": probe["id"], "result": {}});
+        assert_eq!(adapter.server_message(late), Sends::default());
+    }
+
+    #[test]
     fn a_failed_handshake_answers_the_waiting_requests() {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
-        let sends = adapter.client_message(modern(4, "tools/call"));
-        let id = sends.to_server[0]["id"].clone();
+        let id = probed_legacy(&mut adapter, modern(4, "tools/call"))["id"].clone();
         let failed = adapter.server_message(
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "broken"}}),
         );

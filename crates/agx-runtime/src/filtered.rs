@@ -606,7 +606,15 @@ pub async fn proxy<CR, CW, SR, SW>(
     let grace = tokio::time::sleep(std::time::Duration::MAX);
     tokio::pin!(grace);
     loop {
+        let probe_deadline = eras.deadline();
         tokio::select! {
+            () = tokio::time::sleep_until(probe_deadline.unwrap_or_else(tokio::time::Instant::now)),
+                if probe_deadline.is_some() => {
+                let mut sends = Sends::default();
+                let translated = eras.time_out();
+                through_filter(&mut eras, &mut rewriter, translated, &mut sends);
+                deliver(sends, &mut client_out, &mut server_in).await;
+            }
             complete = client_lines.read_line(), if client_open => {
                 let Some(complete) = complete else {
                     // Closing the server's stdin tells it to finish; its last answers

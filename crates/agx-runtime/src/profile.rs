@@ -403,9 +403,13 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         )
     }
 
-    /// When the first member's time to answer runs out.
+    /// When the first member's time to answer (or the era probe's) runs out.
     fn next_deadline(&self) -> Option<tokio::time::Instant> {
-        self.own.values().filter_map(|p| p.deadline).min()
+        self.own
+            .values()
+            .filter_map(|p| p.deadline)
+            .chain(self.eras.deadline())
+            .min()
     }
 
     /// Members whose time ran out: one that did not answer `initialize` is served no more;
@@ -413,6 +417,13 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
     /// answers.
     async fn time_out(&mut self) {
         let now = tokio::time::Instant::now();
+        if self.eras.deadline().is_some_and(|d| d <= now) {
+            let sends = self.eras.time_out();
+            for message in &sends.to_client {
+                self.write_client(message).await;
+            }
+            self.translated.extend(sends.to_server);
+        }
         let secs = self.timeout.as_secs();
         let mut expired = Vec::new();
         for pending in self.own.values_mut() {
