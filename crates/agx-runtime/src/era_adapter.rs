@@ -172,12 +172,15 @@ impl EraAdapter {
                 to_server(message)
             }
             Ok(Era::Modern) => {
-                let result = match (&self.discovered, &self.initialized) {
-                    (Some(discovered), _) => discovered.clone(),
-                    (None, Some(initialized)) => era::discover_result(initialized, self.hint),
-                    (None, None) => return self.wait_for_handshake(message),
+                // The backend's era is known once it answered the probe or `initialize`.
+                let Some(opened) = self.discovered.as_ref().or(self.initialized.as_ref()) else {
+                    return self.wait_for_handshake(message);
                 };
                 if method == "server/discover" {
+                    let result = match &self.discovered {
+                        Some(discovered) => discovered.clone(),
+                        None => era::discover_result(opened, self.hint),
+                    };
                     return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 }
                 // A modern backend's own state passes to it; agx's is for agx.
@@ -309,10 +312,9 @@ impl EraAdapter {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let Some(id) = message.get("id").cloned() else {
-            let legacy_backend = self.discovered.is_none();
             return match method {
                 Some(method)
-                    if !self.legacy_client && legacy_backend && !reaches_modern_client(&method) =>
+                    if self.translates_for_modern_client() && !reaches_modern_client(&method) =>
                 {
                     Sends::default()
                 }
@@ -356,9 +358,19 @@ impl EraAdapter {
         to_client(message)
     }
 
-    /// A request of the backend's: a legacy client's to answer; refused for a modern one.
+    /// Whether agx opened a legacy backend for a modern client, and no legacy client shares
+    /// it: the backend's notifications and requests are then sorted for the modern client.
+    /// A client that sent neither `initialize` nor a modern request is taken as legacy.
+    fn translates_for_modern_client(&self) -> bool {
+        !self.legacy_client
+            && self.discovered.is_none()
+            && (self.initialized.is_some() || self.handshake.is_some())
+    }
+
+    /// A request of the backend's: a legacy client's to answer; for a modern client asked
+    /// as input for its call, or refused.
     fn server_request(&mut self, method: &str, id: &Value, message: Value) -> Sends {
-        if self.legacy_client {
+        if !self.translates_for_modern_client() {
             return to_client(message);
         }
         if method == "ping" {
