@@ -545,6 +545,119 @@ fn a_server_that_normalises_names_runs_no_hidden_tool_or_resource_through_anothe
 }
 
 #[test]
+fn a_filtered_wrapped_server_answers_a_2026_07_28_client_without_initialize() {
+    let home = TestHome::new();
+    crate::profile::install_wrapped(&home, "norm", NORMALISING_SERVER);
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.norm]\nserver = \"acme/norm/norm\"\ntools = { deny = [\"delete_all\"] }\n",
+    );
+    let mut s = ServeLines::start(&home, "acme/norm/norm", project.path());
+    // The legacy server answers any unknown method with `{}`: agx answers discovery itself.
+    let (discovered, _) = s.modern_request(1, "server/discover", json!({}));
+    let result = &discovered["result"];
+    assert_eq!(result["resultType"], "complete", "{discovered}");
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25"]),
+        "{discovered}"
+    );
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {}, "resources": {}}),
+        "{discovered}"
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "normalising",
+        "{discovered}"
+    );
+    let (list, _) = s.modern_request(2, "tools/list", json!({}));
+    let tools: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["add"], "{list}");
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    assert_eq!(list["result"]["ttlMs"], 0, "{list}");
+    assert_eq!(list["result"]["cacheScope"], "private", "{list}");
+    let (added, _) = s.modern_request(3, "tools/call", json!({"name": "add", "arguments": {}}));
+    assert_eq!(added["result"]["content"][0]["text"], "ran add", "{added}");
+    assert_eq!(added["result"]["resultType"], "complete", "{added}");
+    let (refused, _) = s.modern_request(4, "tools/call", json!({"name": "delete_all"}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let (doc, _) = s.modern_request(5, "resources/read", json!({"uri": "file:///docs/a"}));
+    assert_eq!(doc["result"]["resultType"], "complete", "{doc}");
+    assert_eq!(doc["result"]["ttlMs"], 0, "{doc}");
+    let (future, _) = s.request(
+        6,
+        "tools/list",
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01"}}),
+    );
+    assert_eq!(future["error"]["code"], -32022, "{future}");
+
+    // A legacy client's answers carry none of the modern fields.
+    let mut legacy = ServeLines::start(&home, "acme/norm/norm", project.path());
+    legacy.initialize(json!({}));
+    let (list, _) = legacy.request(2, "tools/list", json!({}));
+    assert_eq!(
+        list["result"],
+        json!({"tools": [{"name": "add", "inputSchema": {"type": "object"}}]})
+    );
+}
+
+#[test]
+fn a_filtered_wrapped_server_that_answers_server_discover_is_spoken_to_in_2026_07_28() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    // A wrapped server whose program is `agx serve` of an agx package: it speaks both eras.
+    let dir = home.home().join("src/modern");
+    write_file(
+        &dir.join("agx.toml"),
+        "[package]\nname = \"acme/modern\"\nversion = \"1.0.0\"\ndescription = \"m\"\n\n[extension]\nservers = [\"modern\"]\n",
+    );
+    write_file(
+        &dir.join("agx/servers/modern.toml"),
+        format!("name = \"modern\"\ncommand = [\"{AGX}\", \"serve\", \"acme/weather/forecast\"]\n"),
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+    let project = tempfile::tempdir().unwrap();
+    write_file(
+        &project.path().join("agx.toml"),
+        "[servers.modern]\nserver = \"acme/modern/modern\"\ntools = { deny = [\"alert*\"] }\n",
+    );
+    let mut s = ServeLines::start(&home, "acme/modern/modern", project.path());
+    let (list, _) = s.modern_request(1, "tools/list", json!({}));
+    let tools: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {list}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"sunrise"), "{list}");
+    assert!(!tools.iter().any(|t| t.contains("alert")), "{list}");
+    // The backend's own hints (an agx package's static lists), not agx's translation's 0.
+    assert_eq!(list["result"]["ttlMs"], 3_600_000, "{list}");
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    let (discovered, _) = s.modern_request(2, "server/discover", json!({}));
+    assert_eq!(
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "acme/weather/forecast",
+        "{discovered}"
+    );
+    let (sunrise, _) = s.modern_request(
+        3,
+        "tools/call",
+        json!({"name": "sunrise", "arguments": {"city": "Lisbon"}}),
+    );
+    assert_eq!(sunrise["result"]["resultType"], "complete", "{sunrise}");
+    let (refused, _) = s.modern_request(4, "tools/call", json!({"name": "alerts"}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[test]
 fn info_of_an_npm_package_not_installed_says_how_to_install_it() {
     let home = TestHome::new();
     let out = agx(&home, &["info", "npm/@acme/not-installed/server"]);

@@ -590,3 +590,101 @@ fn a_call_sent_as_a_notification_reaches_no_member_of_a_profile() {
     let touched = s.call(3, "touch", json!({}));
     assert_eq!(text_of(&touched), "touched", "{touched}");
 }
+
+/// The names of a list answer's items.
+fn listed_names(answer: &Value, array: &str) -> Vec<String> {
+    answer["result"][array]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {answer}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_profile_answers_a_2026_07_28_client_without_initialize() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let project = dev_project();
+
+    // The first request is a stateless list: before, it was answered with no tools.
+    let mut s = ServeLines::start(&home, "@dev", project.path());
+    let (list, _) = s.modern_request(1, "tools/list", json!({}));
+    let tools = listed_names(&list, "tools");
+    for expected in ["weather__sunrise", "flaky__touch"] {
+        assert!(tools.iter().any(|t| t == expected), "{expected}: {list}");
+    }
+    assert!(!tools.iter().any(|t| t.contains("alert")), "{tools:?}");
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    assert_eq!(list["result"]["ttlMs"], 0, "{list}");
+    assert_eq!(list["result"]["cacheScope"], "private", "{list}");
+
+    let (discovered, _) = s.modern_request(2, "server/discover", json!({}));
+    let result = &discovered["result"];
+    assert_eq!(result["resultType"], "complete", "{discovered}");
+    let versions = result["supportedVersions"].as_array().unwrap();
+    for version in ["2025-11-25", "2026-07-28"] {
+        assert!(versions.contains(&json!(version)), "{discovered}");
+    }
+    assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
+    assert!(
+        result["capabilities"]["prompts"].is_object(),
+        "{discovered}"
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "@dev",
+        "{discovered}"
+    );
+
+    let (forecast, _) = s.modern_request(
+        3,
+        "tools/call",
+        json!({"name": "weather__sunrise", "arguments": {"city": "Lisbon"}}),
+    );
+    assert_eq!(forecast["result"]["resultType"], "complete", "{forecast}");
+    let (refused, _) = s.modern_request(4, "tools/call", json!({"name": "weather__alerts"}));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    // A member's change notification is for legacy sessions (a modern client listens for
+    // them with `subscriptions/listen`).
+    let (touched, before) = s.modern_request(
+        5,
+        "tools/call",
+        json!({"name": "flaky__touch", "arguments": {}}),
+    );
+    assert_eq!(text_of(&touched), "touched");
+    assert!(before.is_empty(), "{before:?}");
+    let (prompts, _) = s.modern_request(6, "prompts/list", json!({}));
+    assert!(!listed_names(&prompts, "prompts").is_empty(), "{prompts}");
+    assert_eq!(prompts["result"]["resultType"], "complete", "{prompts}");
+
+    // A member's sampling request reaches the modern client as `input_required`; the
+    // retry brings the answer to the member, and the call's result is the retry's.
+    let ask = json!({"name": "flaky__ask", "arguments": {}});
+    let (asked, _) = s.modern_request(7, "tools/call", ask.clone());
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    assert_eq!(
+        result["inputRequests"]["input"]["method"], "sampling/createMessage",
+        "{asked}"
+    );
+    let mut retry = ask;
+    retry["requestState"] = result["requestState"].clone();
+    retry["inputResponses"] = json!({"input": {
+        "role": "assistant", "content": {"type": "text", "text": "sunny"}, "model": "test"}});
+    let (answer, _) = s.modern_request(8, "tools/call", retry);
+    assert_eq!(text_of(&answer), "client said: sunny");
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+
+    // A legacy client of the same profile sees the results as before.
+    let mut legacy = ServeLines::start(&home, "@dev", project.path());
+    let init = legacy.initialize(json!({}));
+    assert!(init["result"].get("resultType").is_none(), "{init}");
+    let (list, _) = legacy.request(2, "tools/list", json!({}));
+    assert!(listed_names(&list, "tools").contains(&"flaky__touch".to_string()));
+    for field in ["resultType", "ttlMs", "cacheScope"] {
+        assert!(list["result"].get(field).is_none(), "{field}: {list}");
+    }
+    let touched = legacy.call(3, "flaky__touch", json!({}));
+    assert!(touched["result"].get("resultType").is_none(), "{touched}");
+}

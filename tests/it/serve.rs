@@ -971,6 +971,14 @@ fn protocol_2026_07_28_clients_discover_and_call_without_initialize() {
     );
     let r = raw.response();
     assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    // An agx package's definitions are static: its lists may be kept for long.
+    raw.send(
+        &json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": { "_meta": meta } })
+            .to_string(),
+    );
+    let r = raw.response();
+    assert_eq!(r["result"]["ttlMs"], 3_600_000, "{r}");
+    assert_eq!(r["result"]["cacheScope"], "private", "{r}");
     raw.close();
 }
 

@@ -8,7 +8,8 @@
 //! answers to `tools/list`, `prompts/list`, `resources/list` and
 //! `resources/templates/list`, which lose the hidden items (page by page, cursors
 //! untouched), and the calls that name an item: a hidden one is refused with a JSON-RPC
-//! error naming the filter; a renamed one reaches the server by its own name.
+//! error naming the filter; a renamed one reaches the server by its own name. Clients of
+//! MCP 2026-07-28 are served through `era_adapter` in front of the filter.
 
 use std::collections::{HashMap, HashSet};
 use std::process::Stdio;
@@ -19,6 +20,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use super::ServeError;
 use super::assemble::{Assembly, WrappedServer};
+use super::era::CacheHint;
+use super::era_adapter::EraAdapter;
 use super::lists::List;
 use super::stdio::{BoundedLines, MAX_LINE};
 use agx_model::filter::{Filter, Hidden, Kind};
@@ -186,7 +189,7 @@ impl Sends {
         }
     }
 
-    fn extend(&mut self, other: Sends) {
+    pub(crate) fn extend(&mut self, other: Sends) {
         self.to_server.extend(other.to_server);
         self.to_client.extend(other.to_client);
     }
@@ -594,6 +597,8 @@ pub async fn proxy<CR, CW, SR, SW>(
     SR: AsyncRead + Unpin,
     SW: AsyncWrite + Unpin,
 {
+    // A filtered view is the user's own and may change with the server: not for sharing.
+    let mut eras = EraAdapter::new(CacheHint::NONE);
     let mut client_lines = BoundedLines::new(client_in);
     let mut server_lines = BoundedLines::new(server_out);
     let mut server_in = Some(server_in);
@@ -601,7 +606,15 @@ pub async fn proxy<CR, CW, SR, SW>(
     let grace = tokio::time::sleep(std::time::Duration::MAX);
     tokio::pin!(grace);
     loop {
+        let probe_deadline = eras.deadline();
         tokio::select! {
+            () = tokio::time::sleep_until(probe_deadline.unwrap_or_else(tokio::time::Instant::now)),
+                if probe_deadline.is_some() => {
+                let mut sends = Sends::default();
+                let translated = eras.time_out();
+                through_filter(&mut eras, &mut rewriter, translated, &mut sends);
+                deliver(sends, &mut client_out, &mut server_in).await;
+            }
             complete = client_lines.read_line(), if client_open => {
                 let Some(complete) = complete else {
                     // Closing the server's stdin tells it to finish; its last answers
@@ -624,7 +637,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                 }
                 match serde_json::from_slice::<Value>(line) {
                     Ok(message) => {
-                        let sends = rewriter.from_client(message);
+                        let sends = client_to_server(&mut eras, &mut rewriter, message);
                         deliver(sends, &mut client_out, &mut server_in).await;
                     }
                     Err(_) => {
@@ -647,16 +660,52 @@ pub async fn proxy<CR, CW, SR, SW>(
                     continue;
                 }
                 // Most messages need no rewriting: only parse while the filter reads them.
-                if rewriter.reads_server_line(line)
+                if (rewriter.reads_server_line(line) || eras.reads_server_messages())
                     && let Ok(message) = serde_json::from_slice::<Value>(line)
                 {
-                    let sends = rewriter.from_server(message);
+                    let sends = server_to_client(&mut eras, &mut rewriter, message);
                     deliver(sends, &mut client_out, &mut server_in).await;
                 } else {
                     write_line(&mut client_out, line).await;
                 }
             }
             () = &mut grace => break,
+        }
+    }
+}
+
+/// A client's message through the era translation, then the filter.
+fn client_to_server(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Value) -> Sends {
+    let mut out = Sends::default();
+    let translated = eras.client_message(message);
+    through_filter(eras, rewriter, translated, &mut out);
+    out
+}
+
+/// A server's message through the filter, then the era translation.
+fn server_to_client(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Value) -> Sends {
+    let filtered = rewriter.from_server(message);
+    let mut out = Sends {
+        to_server: filtered.to_server,
+        to_client: Vec::new(),
+    };
+    for answer in filtered.to_client {
+        let translated = eras.server_message(answer);
+        through_filter(eras, rewriter, translated, &mut out);
+    }
+    out
+}
+
+/// What the era translation sends: the client's part as it is, the server's through the
+/// filter (whose own answers, such as refusals, are translated for the client in turn).
+fn through_filter(eras: &mut EraAdapter, rewriter: &mut Rewriter, sends: Sends, out: &mut Sends) {
+    out.to_client.extend(sends.to_client);
+    for message in sends.to_server {
+        let filtered = rewriter.from_client(message);
+        out.to_server.extend(filtered.to_server);
+        for answer in filtered.to_client {
+            let translated = eras.server_message(answer);
+            through_filter(eras, rewriter, translated, out);
         }
     }
 }

@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
     LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, Prompt, ReadResourceRequestParams, ReadResourceResponse, Reference,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    ProgressToken, Prompt, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    Reference, ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -240,6 +240,19 @@ fn parse_level(name: &str) -> LoggingLevel {
     serde_json::from_value(Value::from(name)).unwrap_or(LoggingLevel::Info)
 }
 
+/// How long a modern client may keep an agx server's lists: its definitions change only
+/// when its package is installed again, which restarts `agx serve`.
+const STATIC_LIST_TTL_MS: u64 = 60 * 60 * 1000;
+
+/// The caching hints of a list of static definitions, for a modern (2026-07-28) client
+/// only: legacy results keep their shape. Private, as a filter or settings may shape them.
+fn static_list_hint(context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+        .then_some((STATIC_LIST_TTL_MS, CacheScope::Private))
+}
+
 impl ServerHandler for AgxServer {
     fn get_info(&self) -> ServerConfig {
         self.rt.info.clone()
@@ -248,21 +261,25 @@ impl ServerHandler for AgxServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            self.rt.tool_list().to_vec(),
-        ))
+        let mut result = ListToolsResult::with_all_items(self.rt.tool_list().to_vec());
+        if let Some((ttl, scope)) = static_list_hint(&context) {
+            (result.ttl_ms, result.cache_scope) = (Some(ttl), Some(scope));
+        }
+        Ok(result)
     }
 
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(
-            self.rt.prompt_list().to_vec(),
-        ))
+        let mut result = ListPromptsResult::with_all_items(self.rt.prompt_list().to_vec());
+        if let Some((ttl, scope)) = static_list_hint(&context) {
+            (result.ttl_ms, result.cache_scope) = (Some(ttl), Some(scope));
+        }
+        Ok(result)
     }
 
     async fn set_level(
@@ -327,22 +344,28 @@ impl ServerHandler for AgxServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let (items, next) = self.rt.resources.list(cursor(&request))?;
         let mut result = ListResourcesResult::with_all_items(items);
         result.next_cursor = next;
+        if let Some((ttl, scope)) = static_list_hint(&context) {
+            (result.ttl_ms, result.cache_scope) = (Some(ttl), Some(scope));
+        }
         Ok(result)
     }
 
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let (items, next) = self.rt.resources.templates(cursor(&request))?;
         let mut result = ListResourceTemplatesResult::with_all_items(items);
         result.next_cursor = next;
+        if let Some((ttl, scope)) = static_list_hint(&context) {
+            (result.ttl_ms, result.cache_scope) = (Some(ttl), Some(scope));
+        }
         Ok(result)
     }
 

@@ -15,6 +15,8 @@ mod channel;
 pub mod code_cache;
 mod completions;
 mod data_vars;
+mod era;
+mod era_adapter;
 pub mod filtered;
 mod handler;
 pub mod handoff;

@@ -17,7 +17,7 @@
 //! - A member that does not start or ends is logged; calls to it are refused with an error
 //!   naming it and why, while the others keep answering.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -26,6 +26,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::ServeError;
+use super::era::CacheHint;
+use super::era_adapter::EraAdapter;
 use super::lists::List;
 use super::stdio::{BoundedLines, INVALID_PARAMS, MAX_LINE, METHOD_NOT_FOUND};
 use agx_project::profile::{Namespace, Profile, SEPARATOR};
@@ -110,6 +112,10 @@ struct Aggregator<W> {
     /// Members that did not answer a list in time, and which: their items are left out and
     /// calls to them refused until they answer.
     late: HashSet<(usize, List)>,
+    /// The client's era: the profile speaks legacy MCP, translated for a modern client.
+    eras: EraAdapter,
+    /// Messages the era translation sends the profile, in order.
+    translated: VecDeque<Value>,
 }
 
 /// Serve `profile` on stdio until the client closes it. `agx` is the program that serves
@@ -188,6 +194,9 @@ where
         merged: HashMap::new(),
         deferred: Vec::new(),
         late: HashSet::new(),
+        // Members' lists change when a member ends or updates: not for keeping.
+        eras: EraAdapter::new(CacheHint::NONE),
+        translated: VecDeque::new(),
     };
     #[cfg(unix)]
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
@@ -200,6 +209,7 @@ where
             event = inbox.recv() => event,
             () = sleep_until(deadline) => {
                 aggregator.time_out().await;
+                aggregator.take_translated().await;
                 continue;
             }
             _ = tokio::signal::ctrl_c() => None,
@@ -207,7 +217,7 @@ where
         };
         match event {
             None | Some(Event::Client(None)) => break,
-            Some(Event::Client(Some(message))) => aggregator.on_client(message).await,
+            Some(Event::Client(Some(message))) => aggregator.client_message(message).await,
             Some(Event::Member(index, message)) => aggregator.on_member(index, message).await,
             Some(Event::MemberEnded(index, why)) => {
                 let why = match children.get_mut(index).map(|c| c.try_wait()) {
@@ -217,6 +227,7 @@ where
                 aggregator.member_ended(index, why).await;
             }
         }
+        aggregator.take_translated().await;
     }
     // Closing the members' stdin tells them to finish; those that do not are ended.
     for member in &mut aggregator.members {
@@ -299,7 +310,33 @@ fn error(id: &Value, code: i64, message: String) -> Value {
 }
 
 impl<W: AsyncWrite + Unpin> Aggregator<W> {
+    /// A client's message, through the era translation.
+    async fn client_message(&mut self, message: Value) {
+        let sends = self.eras.client_message(message);
+        for message in &sends.to_client {
+            self.write_client(message).await;
+        }
+        self.translated.extend(sends.to_server);
+    }
+
+    /// Take the messages the era translation sent the profile (a modern client's requests
+    /// once the members' session is open).
+    async fn take_translated(&mut self) {
+        while let Some(message) = self.translated.pop_front() {
+            self.on_client(message).await;
+        }
+    }
+
+    /// A message for the client, through the era translation.
     async fn send_client(&mut self, message: &Value) {
+        let sends = self.eras.server_message(message.clone());
+        for message in &sends.to_client {
+            self.write_client(message).await;
+        }
+        self.translated.extend(sends.to_server);
+    }
+
+    async fn write_client(&mut self, message: &Value) {
         let mut line = message.to_string().into_bytes();
         line.push(b'\n');
         // A client that closed its input is gone; reading its stdin ends the loop.
@@ -366,9 +403,13 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
         )
     }
 
-    /// When the first member's time to answer runs out.
+    /// When the first member's time to answer (or the era probe's) runs out.
     fn next_deadline(&self) -> Option<tokio::time::Instant> {
-        self.own.values().filter_map(|p| p.deadline).min()
+        self.own
+            .values()
+            .filter_map(|p| p.deadline)
+            .chain(self.eras.deadline())
+            .min()
     }
 
     /// Members whose time ran out: one that did not answer `initialize` is served no more;
@@ -376,6 +417,13 @@ impl<W: AsyncWrite + Unpin> Aggregator<W> {
     /// answers.
     async fn time_out(&mut self) {
         let now = tokio::time::Instant::now();
+        if self.eras.deadline().is_some_and(|d| d <= now) {
+            let sends = self.eras.time_out();
+            for message in &sends.to_client {
+                self.write_client(message).await;
+            }
+            self.translated.extend(sends.to_server);
+        }
         let secs = self.timeout.as_secs();
         let mut expired = Vec::new();
         for pending in self.own.values_mut() {

@@ -84,6 +84,22 @@ impl ServeLines {
         self.until_response(&json!(id))
     }
 
+    /// A request of an MCP 2026-07-28 client: no session; version, capabilities (sampling
+    /// and elicitation) and name in its `_meta`.
+    pub(crate) fn modern_request(
+        &mut self,
+        id: u64,
+        method: &str,
+        mut params: Value,
+    ) -> (Value, Vec<Value>) {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"sampling": {}, "elicitation": {}},
+            "io.modelcontextprotocol/clientInfo": {"name": "agx-test-modern", "version": "1"},
+        });
+        self.request(id, method, params)
+    }
+
     /// `initialize` with `capabilities`, then `notifications/initialized`.
     pub(crate) fn initialize(&mut self, capabilities: Value) -> Value {
         let (init, _) = self.request(
