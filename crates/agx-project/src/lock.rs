@@ -500,18 +500,22 @@ mod tests {
             "(https://[a-z.]{1,12}/|/[a-z/ ]{1,12}|npm:@s/x@1\\.0\\.0)",
             "[0-9a-f]{64}",
             proptest::collection::vec("[ -~]{0,20}", 0..3),
+            proptest::collection::vec("[0-9a-f]{64}", 0..3),
             proptest::collection::vec((name(), version()), 0..4),
         )
-            .prop_map(|(name, version, source, sha256, integrity, dependencies)| {
-                LockedPackage {
-                    name,
-                    version,
-                    source,
-                    sha256,
-                    integrity,
-                    dependencies,
-                }
-            })
+            .prop_map(
+                |(name, version, source, sha256, integrity, root_keys, dependencies)| {
+                    LockedPackage {
+                        name,
+                        version,
+                        source,
+                        sha256,
+                        integrity,
+                        root_keys,
+                        dependencies,
+                    }
+                },
+            )
     }
 
     fn server() -> impl Strategy<Value = LockedServer> {

@@ -89,7 +89,7 @@ pub fn check_threshold(
     role: &RoleKeys,
     keys: &BTreeMap<String, Key>,
 ) -> Result<()> {
-    let message = envelope.signed_bytes();
+    let message = envelope.signed_bytes(file)?;
     let signatures: BTreeMap<&str, &Signature> = envelope
         .signatures
         .iter()

@@ -47,9 +47,10 @@ impl Envelope {
         Ok(envelope)
     }
 
-    /// The bytes the signatures sign: the canonical JSON of `signed`.
-    pub fn signed_bytes(&self) -> Vec<u8> {
-        canonical_json(&self.signed)
+    /// The bytes the signatures sign: the canonical JSON of `signed`. A value canonical
+    /// JSON cannot hold (a float) makes the file malformed, as python-tuf has it.
+    pub fn signed_bytes(&self, file: &str) -> Result<Vec<u8>> {
+        canonical_json(&self.signed).map_err(|e| malformed(file, e))
     }
 
     /// The typed `signed` part, checked to be of role type `expected`.
@@ -79,15 +80,16 @@ impl Envelope {
     }
 }
 
-/// The canonical JSON form (OLPC) that TUF signs.
-pub fn canonical_json(value: &Value) -> Vec<u8> {
+/// The canonical JSON form (OLPC) that TUF signs. It has no floats: a value with one (or
+/// an integer too large for 64 bits, which JSON parsing turns into one) is refused.
+pub fn canonical_json(value: &Value) -> std::result::Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let mut serializer =
         serde_json::Serializer::with_formatter(&mut out, olpc_cjson::CanonicalFormatter::new());
     value
         .serialize(&mut serializer)
-        .expect("a JSON value serialises canonically");
-    out
+        .map_err(|e| format!("not canonical JSON: {e}"))?;
+    Ok(out)
 }
 
 /// The fields every role shares.
@@ -152,7 +154,7 @@ impl Key {
         let value = serde_json::to_value(self).expect("a key serialises");
         hex::encode(ring::digest::digest(
             &ring::digest::SHA256,
-            &canonical_json(&value),
+            &canonical_json(&value).expect("a key holds strings only"),
         ))
     }
 }
@@ -395,41 +397,51 @@ pub fn path_matches(pattern: &str, target: &str) -> bool {
     let patterns: Vec<&str> = pattern.split('/').collect();
     let parts: Vec<&str> = target.split('/').collect();
     patterns.len() == parts.len()
-        && patterns
-            .iter()
-            .zip(&parts)
-            .all(|(p, t)| glob_part(p.as_bytes(), t.as_bytes()))
+        && patterns.iter().zip(&parts).all(|(p, t)| {
+            let p: Vec<char> = p.chars().collect();
+            let t: Vec<char> = t.chars().collect();
+            glob_part(&p, &t)
+        })
 }
 
-/// fnmatch for one path part: `*`, `?` and `[set]` / `[!set]`.
-fn glob_part(pattern: &[u8], text: &[u8]) -> bool {
+/// Python's `fnmatch` for one path part, over characters: `*`, `?`, and `[set]` / `[!set]`
+/// with ranges, where a `]` first in the set is a member; a `[` without its `]` is literal.
+fn glob_part(pattern: &[char], text: &[char]) -> bool {
     match pattern.first() {
         None => text.is_empty(),
-        Some(b'*') => (0..=text.len()).any(|skip| glob_part(&pattern[1..], &text[skip..])),
-        Some(b'?') => !text.is_empty() && glob_part(&pattern[1..], &text[1..]),
-        Some(b'[') => match (
-            pattern.iter().skip(2).position(|&c| c == b']'),
-            text.first(),
-        ) {
+        Some('*') => (0..=text.len()).any(|skip| glob_part(&pattern[1..], &text[skip..])),
+        Some('?') => !text.is_empty() && glob_part(&pattern[1..], &text[1..]),
+        Some('[') => match (set_end(pattern), text.first()) {
             (Some(close), Some(&c)) => {
-                let close = close + 2;
                 let (negate, set) = match pattern[1] {
-                    b'!' => (true, &pattern[2..close]),
+                    '!' => (true, &pattern[2..close]),
                     _ => (false, &pattern[1..close]),
                 };
                 set_contains(set, c) != negate && glob_part(&pattern[close + 1..], &text[1..])
             }
-            (None, Some(&c)) => c == b'[' && glob_part(&pattern[1..], &text[1..]),
-            (_, None) => false,
+            (None, Some('[')) => glob_part(&pattern[1..], &text[1..]),
+            _ => false,
         },
         Some(&c) => text.first() == Some(&c) && glob_part(&pattern[1..], &text[1..]),
     }
 }
 
-fn set_contains(set: &[u8], c: u8) -> bool {
+/// The index of the `]` closing the set that `pattern` opens, as `fnmatch` finds it.
+fn set_end(pattern: &[char]) -> Option<usize> {
+    let mut j = 1;
+    if pattern.get(j) == Some(&'!') {
+        j += 1;
+    }
+    if pattern.get(j) == Some(&']') {
+        j += 1;
+    }
+    (j..pattern.len()).find(|&i| pattern[i] == ']')
+}
+
+fn set_contains(set: &[char], c: char) -> bool {
     let mut i = 0;
     while i < set.len() {
-        if i + 2 < set.len() && set[i + 1] == b'-' {
+        if i + 2 < set.len() && set[i + 1] == '-' {
             if (set[i]..=set[i + 2]).contains(&c) {
                 return true;
             }
@@ -479,6 +491,11 @@ mod tests {
     #[test]
     fn canonical_json_sorts_keys_and_drops_whitespace() {
         let value: Value = serde_json::from_str(r#"{"b": 1, "a": [true, "x\"y"]}"#).unwrap();
-        assert_eq!(canonical_json(&value), br#"{"a":[true,"x\"y"],"b":1}"#);
+        assert_eq!(
+            canonical_json(&value).unwrap(),
+            br#"{"a":[true,"x\"y"],"b":1}"#
+        );
+        let float: Value = serde_json::from_str(r#"{"x": 1.5}"#).unwrap();
+        assert!(canonical_json(&float).is_err());
     }
 }

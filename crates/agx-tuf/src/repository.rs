@@ -269,7 +269,7 @@ fn write_private(path: &Path, text: &str) -> Result<()> {
 
 fn sign_envelope(signed: &impl Serialize, keys: &[SigningKey]) -> Envelope {
     let signed = serde_json::to_value(signed).expect("metadata serialises");
-    let message = crate::metadata::canonical_json(&signed);
+    let message = crate::metadata::canonical_json(&signed).expect("agx writes no floats");
     Envelope {
         signatures: keys.iter().map(|k| k.sign(&message)).collect(),
         signed,
@@ -429,7 +429,7 @@ impl Repository {
             );
         }
         let signed = serde_json::to_value(&root).expect("root serialises");
-        let message = crate::metadata::canonical_json(&signed);
+        let message = crate::metadata::canonical_json(&signed).expect("agx writes no floats");
         let mut seen = BTreeSet::new();
         let signatures = signers
             .iter()

@@ -398,6 +398,17 @@ fn catalog_json(catalog: &Catalog) -> Vec<u8> {
     format!("{{\"v\":{},\"packages\":[{body}]}}\n", catalog.v).into_bytes()
 }
 
+/// The registry files (`/`-separated, relative) that publishing or yanking `name` at
+/// `version` writes: what a signed registry re-signs.
+pub fn written_paths(name: &PackageName, version: &Version) -> Vec<String> {
+    let (publisher, short) = name.path_segments();
+    vec![
+        tarball_path(name, version),
+        format!("packages/{publisher}/{short}.json"),
+        "catalog.json".to_string(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,15 +451,4 @@ mod tests {
             Err(PublishError::BadName { .. })
         ));
     }
-}
-
-/// The registry files (`/`-separated, relative) that publishing or yanking `name` at
-/// `version` writes: what a signed registry re-signs.
-pub fn written_paths(name: &PackageName, version: &Version) -> Vec<String> {
-    let (publisher, short) = name.path_segments();
-    vec![
-        tarball_path(name, version),
-        format!("packages/{publisher}/{short}.json"),
-        "catalog.json".to_string(),
-    ]
 }

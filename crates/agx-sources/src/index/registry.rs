@@ -352,7 +352,8 @@ pub struct Registry {
     offline: bool,
     remote: Option<CachedRemote>,
     /// Set for a TUF-signed source: every file is checked against its signed target.
-    signed: Option<SignedIndex>,
+    /// Boxed: the verifier holds the trusted metadata, and most registries have none.
+    signed: Option<Box<SignedIndex>>,
 }
 
 impl Registry {
@@ -409,7 +410,7 @@ impl Registry {
 
     /// Verify everything this registry serves through TUF, as `signed` pins it.
     pub fn with_signature(mut self, signed: SignedIndex) -> Self {
-        self.signed = Some(signed);
+        self.signed = Some(Box::new(signed));
         self
     }
 
@@ -423,7 +424,7 @@ impl Registry {
 
     /// The signed source's verifier, when the source is signed.
     pub fn signature(&self) -> Option<&SignedIndex> {
-        self.signed.as_ref()
+        self.signed.as_deref()
     }
 
     /// Human-readable source (URL or path), for messages and receipts.
