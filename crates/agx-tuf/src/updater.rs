@@ -103,8 +103,18 @@ impl<F: Fetcher> Updater<F> {
 
     /// The client workflow's top level: root chain, timestamp, snapshot, targets.
     pub fn refresh(&mut self) -> Result<()> {
-        self.load_root()?;
-        self.load_timestamp()?;
+        // In the specification's order (the conformance suite checks the requests): the
+        // root chain, then the timestamp.
+        load_root_chain(
+            &mut self.trusted,
+            &self.fetcher,
+            &self.limits,
+            &self.metadata_url,
+            &self.metadata_dir,
+        )?;
+        let timestamp_url = format!("{}{}", self.metadata_url, role_file(TIMESTAMP));
+        let timestamp = self.fetch_required(&timestamp_url, self.limits.timestamp_max_length)?;
+        self.load_timestamp(&timestamp)?;
         self.load_snapshot()?;
         self.load_targets(TARGETS, ROOT)?;
         Ok(())
@@ -129,15 +139,7 @@ impl<F: Fetcher> Updater<F> {
     }
 
     fn fetch_required(&self, url: &str, max_length: u64) -> Result<Vec<u8>> {
-        self.fetch(url, max_length).map_err(|e| match e {
-            FetchError::NotFound => TufError::Missing {
-                url: url.to_string(),
-            },
-            FetchError::Failed(reason) => TufError::Fetch {
-                url: url.to_string(),
-                reason,
-            },
-        })
+        self.fetch(url, max_length).map_err(|e| fetch_error(url, e))
     }
 
     fn persist(&self, role: &str, bytes: &[u8]) -> Result<()> {
@@ -150,31 +152,14 @@ impl<F: Fetcher> Updater<F> {
         fs_err::read(self.metadata_dir.join(format!("{}.json", quote(role)))).ok()
     }
 
-    fn load_root(&mut self) -> Result<()> {
-        let first = self.trusted.root().signed.common.version + 1;
-        for version in first..first + self.limits.max_root_rotations {
-            let file = format!("{version}.root.json");
-            let url = format!("{}{file}", self.metadata_url);
-            let bytes = match self.fetch(&url, self.limits.root_max_length) {
-                Ok(bytes) => bytes,
-                Err(FetchError::NotFound) => break,
-                Err(FetchError::Failed(reason)) => return Err(TufError::Fetch { url, reason }),
-            };
-            self.trusted.update_root(&bytes, &file)?;
-            self.persist(ROOT, &bytes)?;
-        }
-        Ok(())
-    }
-
-    fn load_timestamp(&mut self) -> Result<()> {
+    /// The fetched timestamp `bytes`, after the local one (which only serves rollback checks).
+    fn load_timestamp(&mut self, bytes: &[u8]) -> Result<()> {
         if let Some(local) = self.local(TIMESTAMP) {
             // A stale or broken local copy only loses its say in rollback checks.
             let _ = self.trusted.update_timestamp(&local);
         }
-        let url = format!("{}{}", self.metadata_url, role_file(TIMESTAMP));
-        let bytes = self.fetch_required(&url, self.limits.timestamp_max_length)?;
-        if let TimestampUpdate::Accepted = self.trusted.update_timestamp(&bytes)? {
-            self.persist(TIMESTAMP, &bytes)?;
+        if let TimestampUpdate::Accepted = self.trusted.update_timestamp(bytes)? {
+            self.persist(TIMESTAMP, bytes)?;
         }
         Ok(())
     }
@@ -304,6 +289,42 @@ impl<F: Fetcher> Updater<F> {
         let bytes = self.fetch_required(&url, info.length)?;
         verify_target(target, info, &bytes)?;
         Ok(bytes)
+    }
+}
+
+/// §5.3: follow the root chain from the trusted root, `N+1.root.json` until one is missing,
+/// persisting each verified root as `root.json`.
+fn load_root_chain<F: Fetcher>(
+    trusted: &mut TrustedSet,
+    fetcher: &F,
+    limits: &Limits,
+    metadata_url: &str,
+    metadata_dir: &Path,
+) -> Result<()> {
+    let first = trusted.root().signed.common.version + 1;
+    for version in first..first + limits.max_root_rotations {
+        let file = format!("{version}.root.json");
+        let url = format!("{metadata_url}{file}");
+        let bytes = match fetcher.fetch(&url, limits.root_max_length) {
+            Ok(bytes) => bytes,
+            Err(FetchError::NotFound) => break,
+            Err(FetchError::Failed(reason)) => return Err(TufError::Fetch { url, reason }),
+        };
+        trusted.update_root(&bytes, &file)?;
+        agx_core::atomic::write_file(&metadata_dir.join(role_file(ROOT)), &bytes, None)?;
+    }
+    Ok(())
+}
+
+fn fetch_error(url: &str, error: FetchError) -> TufError {
+    match error {
+        FetchError::NotFound => TufError::Missing {
+            url: url.to_string(),
+        },
+        FetchError::Failed(reason) => TufError::Fetch {
+            url: url.to_string(),
+            reason,
+        },
     }
 }
 

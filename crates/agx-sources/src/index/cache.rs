@@ -98,7 +98,9 @@ impl IndexCache {
 /// from the cache, and the cache as a fallback (with one warning) when the network fails.
 #[derive(Debug)]
 pub struct CachedRemote {
-    pub http: Http,
+    /// Shared with the source's TUF verifier: one client (one connection pool, one set of
+    /// root certificates loaded) per registry.
+    pub http: std::sync::Arc<Http>,
     pub cache: IndexCache,
     /// Set after the first network failure: the rest of the run uses the cache.
     unreachable: AtomicBool,
@@ -107,7 +109,7 @@ pub struct CachedRemote {
 impl CachedRemote {
     pub fn new(http: Http, cache: IndexCache) -> Self {
         CachedRemote {
-            http,
+            http: std::sync::Arc::new(http),
             cache,
             unreachable: AtomicBool::new(false),
         }

@@ -142,9 +142,7 @@ fn open_selected(
         (SourceKind::AgxIndex, source) => {
             let registry = Registry::new(source.clone(), offline, paths)?;
             AnyRegistry::Agx(match (&selected.name, selected.signed) {
-                (Some(name), true) => {
-                    registry.with_signature(SignedIndex::new(paths, name, &source, offline))
-                }
+                (Some(name), true) => registry.with_signature(paths, name),
                 _ => registry,
             })
         }
@@ -300,8 +298,7 @@ fn pin_and_check(
     }
     pin_root(paths, name, root)?;
     let checked = (|| {
-        let registry = Registry::new(source.clone(), offline, paths)?
-            .with_signature(SignedIndex::new(paths, name, source, offline));
+        let registry = Registry::new(source.clone(), offline, paths)?.with_signature(paths, name);
         registry.index_file("config.json", |_, _| Ok(()))?;
         registry.signature().expect("signed").root()
     })();
@@ -408,8 +405,11 @@ impl Registry {
         })
     }
 
-    /// Verify everything this registry serves through TUF, as `signed` pins it.
-    pub fn with_signature(mut self, signed: SignedIndex) -> Self {
+    /// Verify everything this registry serves through TUF, as the source `name`'s pinned
+    /// root says.
+    pub fn with_signature(mut self, paths: &AgxPaths, name: &str) -> Self {
+        let http = self.remote.as_ref().map(|r| r.http.clone());
+        let signed = SignedIndex::new(paths, name, &self.source, self.offline, http);
         self.signed = Some(Box::new(signed));
         self
     }

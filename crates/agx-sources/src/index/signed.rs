@@ -3,7 +3,7 @@
 //! file and archive checked against the signed targets before agx uses it.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use agx_core::paths::AgxPaths;
 use agx_tuf::metadata::Root;
@@ -63,7 +63,7 @@ pub fn describe_root(root: &[u8]) -> Result<RootSummary, IndexError> {
 
 /// The root a signed source publishes (`metadata/1.root.json`), for trust on first use.
 pub fn fetch_first_root(source: &Source) -> Result<Vec<u8>, IndexError> {
-    let (fetcher, metadata, _) = fetcher_for(source)?;
+    let (fetcher, metadata, _) = fetcher_for(source, None)?;
     let url = format!("{metadata}1.root.json");
     fetcher.fetch(&url, 512_000).map_err(|e| match e {
         FetchError::NotFound => IndexError::NotFound { url },
@@ -75,24 +75,31 @@ pub fn fetch_first_root(source: &Source) -> Result<Vec<u8>, IndexError> {
 }
 
 enum SignedFetcher {
-    Http(Http),
+    Http(Arc<Http>),
     Folder(DirFetcher),
 }
 
 impl Fetcher for SignedFetcher {
     fn fetch(&self, url: &str, max_length: u64) -> Result<Vec<u8>, FetchError> {
         match self {
-            SignedFetcher::Http(http) => Fetcher::fetch(http, url, max_length),
+            SignedFetcher::Http(http) => Fetcher::fetch(http.as_ref(), url, max_length),
             SignedFetcher::Folder(dir) => dir.fetch(url, max_length),
         }
     }
 }
 
-/// The fetcher, the metadata URL and the targets' base URL of a source.
-fn fetcher_for(source: &Source) -> Result<(SignedFetcher, String, String), IndexError> {
+/// The fetcher, the metadata URL and the targets' base URL of a source (over `http` when the
+/// registry has a client to share).
+fn fetcher_for(
+    source: &Source,
+    http: Option<Arc<Http>>,
+) -> Result<(SignedFetcher, String, String), IndexError> {
     Ok(match source {
         Source::Http(url) => (
-            SignedFetcher::Http(Http::new(Settings::from_env()?, Limits::from_env()?)),
+            SignedFetcher::Http(match http {
+                Some(http) => http,
+                None => Arc::new(Http::new(Settings::from_env()?, Limits::from_env()?)),
+            }),
             format!("{url}/metadata/"),
             format!("{url}/"),
         ),
@@ -110,6 +117,7 @@ pub struct SignedIndex {
     dir: PathBuf,
     source: Source,
     offline: bool,
+    http: Option<Arc<Http>>,
     updater: Mutex<Option<Updater<SignedFetcher>>>,
 }
 
@@ -123,12 +131,20 @@ impl std::fmt::Debug for SignedIndex {
 }
 
 impl SignedIndex {
-    pub fn new(paths: &AgxPaths, name: &str, source: &Source, offline: bool) -> Self {
+    /// `http`: the registry's client, shared (`None`: one is made when needed).
+    pub fn new(
+        paths: &AgxPaths,
+        name: &str,
+        source: &Source,
+        offline: bool,
+        http: Option<Arc<Http>>,
+    ) -> Self {
         SignedIndex {
             name: name.to_string(),
             dir: trust_dir(paths, name),
             source: source.clone(),
             offline,
+            http,
             updater: Mutex::new(None),
         }
     }
@@ -168,7 +184,7 @@ impl SignedIndex {
                     ),
                 }));
             }
-            let (fetcher, metadata, targets) = fetcher_for(&self.source)?;
+            let (fetcher, metadata, targets) = fetcher_for(&self.source, self.http.clone())?;
             let mut updater =
                 Updater::new(&self.dir, &metadata, &targets, fetcher, chrono::Utc::now())
                     .map_err(|e| self.error(e))?;
