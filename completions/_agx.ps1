@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
     $completions = @(switch ($command) {
         'agx' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -70,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;install' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--sha256', '--sha256', [CompletionResultType]::ParameterName, 'The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a URL, checked for a bundle file when given')
             [CompletionResult]::new('--prefer', '--prefer', [CompletionResultType]::ParameterName, 'For a server from an MCP registry: install its package of this kind, or its remote (default: the first package whose runtime is on this machine, in the order npm, pypi, oci, mcpb; then a remote)')
@@ -91,6 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;uninstall' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -107,6 +110,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;update' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -122,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;outdated' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -137,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;gc' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -153,6 +159,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;list' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -173,6 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;search' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -188,6 +196,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;info' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -203,6 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;tools' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -219,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;new' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The package name, as `publisher/name` or `name` (default: the folder''s name)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of the new tool''s script')
@@ -236,6 +247,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;discover' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The package name when --write creates agx.toml (default: the folder''s name)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long each probe of a script may take, in milliseconds')
@@ -254,6 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;validate' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -271,6 +284,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;audit' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -287,6 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;pack' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive (default: the current directory)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive (default: the current directory)')
@@ -303,6 +318,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;export' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The marketplace''s name (claude-marketplace; default: OUT_DIR''s name in kebab-case)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -319,6 +335,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -344,6 +361,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;init' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Name recorded in config.json (default: the folder''s name)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -359,6 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
@@ -375,6 +394,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;yank' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
@@ -392,6 +412,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;keys' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -410,6 +431,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'How many root keys must sign a new root')
             [CompletionResult]::new('--root-keys', '--root-keys', [CompletionResultType]::ParameterName, 'How many root keys to generate (default: the threshold)')
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -435,6 +457,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;sign' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
@@ -451,6 +474,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;refresh-timestamp' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
@@ -467,6 +491,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;rotate' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
@@ -483,15 +508,15 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;add-source' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)')
-            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Pin this TUF root (`root.json` from the registry''s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root''s keys and asks (trust on first use)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
-            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Trust a signed source''s root without asking (scripts; prefer --root)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Trust a signed source''s root without asking (scripts; prefer --root, which pins the root you were given; without either, a source that publishes TUF metadata shows its root''s keys and asks)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -500,6 +525,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;remove-source' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -514,6 +540,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;registry;sources' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -580,6 +607,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;install-server' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'A client to write the entry for, in place of the positional client; repeat it for several: `--client claude-code --client codex`')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which configuration to write')
@@ -605,6 +633,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;uninstall-server' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which configuration to edit')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Project folder for --scope project or local (default: the current directory)')
@@ -623,6 +652,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;install-skill' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The user''s skills folders (under the home folder) or the project''s')
@@ -643,6 +673,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;uninstall-skill' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'The user''s skills folders (under the home folder) or the project''s')
@@ -662,6 +693,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;clients' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -677,6 +709,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;doctor' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -693,6 +726,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;config' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -712,6 +746,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;config;set' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Address a package that is not installed, or a key it does not declare')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the value from standard input (one trailing newline is dropped)')
@@ -729,6 +764,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;config;get' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Address a package that is not installed, or a key it does not declare')
             [CompletionResult]::new('--reveal', '--reveal', [CompletionResultType]::ParameterName, 'Print a secret''s value')
@@ -745,6 +781,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;config;unset' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Address a package that is not installed, or a key it does not declare')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -760,6 +797,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;config;list' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -798,6 +836,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;permissions' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -821,6 +860,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--network', '--network', [CompletionResultType]::ParameterName, '`none`, `loopback`, `any`, or a host (repeat for a list)')
             [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'A variable passed through from agx''s environment (repeat for more)')
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -835,6 +875,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;permissions;show' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -849,6 +890,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;permissions;reset' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -863,6 +905,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;permissions;accept' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -900,6 +943,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;serve' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve Streamable HTTP on this loopback address instead of stdio')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -916,6 +960,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;call' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--arg', '--arg', [CompletionResultType]::ParameterName, 'An argument, as NAME=VALUE; VALUE is JSON unless the tool''s schema says text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'All arguments as one JSON object (`--arg` values are set over it)')
@@ -933,6 +978,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;prompt' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--arg', '--arg', [CompletionResultType]::ParameterName, 'An argument, as NAME=VALUE (prompt arguments are text)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the messages: their text, or the MCP result as JSON')
@@ -949,6 +995,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;add' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The key in [servers] and in client files (default: derived from the server''s name; for a skill, its name)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
@@ -967,6 +1014,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;remove' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -983,6 +1031,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;lock' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--upgrade-package', '--upgrade-package', [CompletionResultType]::ParameterName, 'Let this package move (repeatable); the others keep their locked versions')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
@@ -1001,6 +1050,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;sync' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--accept-finding', '--accept-finding', [CompletionResultType]::ParameterName, 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
@@ -1023,6 +1073,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;tree' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -1039,6 +1090,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
         }
         'agx;completions' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')

@@ -425,13 +425,17 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -447,13 +451,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__add)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --skill --name --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --skill --name --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -477,13 +485,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__audit)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -499,13 +511,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__call)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --arg --json --format --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --arg --json --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -533,13 +549,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__clients)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -555,13 +575,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__completions)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -577,13 +601,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__config)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version set get unset list help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version set get unset list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -599,13 +627,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__config__subcmd__get)
-            opts="-q -v -h -V --force --reveal --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --force --reveal --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -705,13 +737,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__config__subcmd__list)
-            opts="-q -v -h -V --json --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --json --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -727,13 +763,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__config__subcmd__set)
-            opts="-q -v -h -V --force --stdin --secret --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --force --stdin --secret --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -749,13 +789,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__config__subcmd__unset)
-            opts="-q -v -h -V --force --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --force --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -771,13 +815,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__discover)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --write --name --timeout --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --write --name --timeout --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -801,13 +849,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__doctor)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --fix --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --fix --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -823,13 +875,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__export)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -849,13 +905,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__gc)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --dry-run --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --dry-run --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1627,13 +1687,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__info)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1649,13 +1713,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --accept-finding --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --accept-finding --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1683,13 +1751,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__server)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --client --scope --project --name --env --config --dry-run --force --allow --deny --no-filter --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1737,13 +1809,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install__subcmd__skill)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --folder --force --accept-finding --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --client --scope --project --folder --force --accept-finding --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1779,13 +1855,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__list)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --include-remote --servers --tools --prompts --skills --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --include-remote --servers --tools --prompts --skills --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1801,13 +1881,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__lock)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --upgrade --upgrade-package --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --upgrade --upgrade-package --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1831,13 +1915,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__new)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --lang --skill --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --lang --skill --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1865,13 +1953,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__outdated)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1887,13 +1979,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__pack)
-            opts="-q -v -o -h -V --registry --quiet --verbose --offline --color --output --help --version"
+            opts="-q -v -o -h -V --registry --root --quiet --verbose --offline --color --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1917,13 +2013,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version set show reset accept help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version set show reset accept help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1939,13 +2039,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions__subcmd__accept)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2045,13 +2149,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions__subcmd__reset)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2067,7 +2175,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions__subcmd__set)
-            opts="-q -v -h -V --read --write --network --env --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --read --write --network --env --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2093,6 +2201,10 @@ _agx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2105,13 +2217,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__permissions__subcmd__show)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2127,13 +2243,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__prompt)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --arg --format --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --arg --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2157,13 +2277,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version init add yank keys sign refresh-timestamp rotate add-source remove-source sources help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version init add yank keys sign refresh-timestamp rotate add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2179,13 +2303,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2209,7 +2337,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add__subcmd__source)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --kind --root --yes --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --kind --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2219,16 +2347,16 @@ _agx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --kind)
                     COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace" -- "${cur}"))
-                    return 0
-                    ;;
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2421,13 +2549,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__init)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --name --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2447,13 +2579,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__keys)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version generate help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2469,7 +2605,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__keys__subcmd__generate)
-            opts="-q -v -h -V --threshold --root-keys --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --threshold --root-keys --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2484,6 +2620,10 @@ _agx() {
                     return 0
                     ;;
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2541,13 +2681,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__refresh__subcmd__timestamp)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2571,13 +2715,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__remove__subcmd__source)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2593,13 +2741,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__rotate)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version root targets snapshot timestamp"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --keys --expires --help --version root targets snapshot timestamp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2623,13 +2775,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__sign)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --keys --expires --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2653,13 +2809,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__sources)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2675,13 +2835,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__yank)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --undo --keys --expires --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --undo --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2705,13 +2869,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__remove)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2731,13 +2899,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__search)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2753,13 +2925,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__serve)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --http --no-sandbox --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --http --no-sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2779,13 +2955,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__sync)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --locked --frozen --check --force --warm --accept-finding --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --locked --frozen --check --force --warm --accept-finding --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2809,13 +2989,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__tools)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --tokens --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --tokens --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2831,13 +3015,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__tree)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2857,13 +3045,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --force --purge --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --force --purge --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2879,13 +3071,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall__subcmd__server)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --scope --project --config --dry-run --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --scope --project --config --dry-run --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2913,13 +3109,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__uninstall__subcmd__skill)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --client --scope --project --folder --force --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --client --scope --project --folder --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2951,13 +3151,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__update)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --accept-permissions --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --accept-permissions --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2973,13 +3177,17 @@ _agx() {
             return 0
             ;;
         agx__subcmd__validate)
-            opts="-q -v -h -V --registry --quiet --verbose --offline --color --probe --strict --format --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --probe --strict --format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

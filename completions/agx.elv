@@ -19,6 +19,7 @@ set edit:completion:arg-completer[agx] = {|@words|
     var completions = [
         &'agx'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -66,6 +67,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;install'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --sha256 'The sha256 (64 hex digits) an MCPB bundle must have: required for a bundle from a URL, checked for a bundle file when given'
             cand --prefer 'For a server from an MCP registry: install its package of this kind, or its remote (default: the first package whose runtime is on this machine, in the order npm, pypi, oci, mcpb; then a remote)'
@@ -86,6 +88,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;uninstall'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -101,6 +104,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;update'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -115,6 +119,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;outdated'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -129,6 +134,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;gc'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -144,6 +150,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;list'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -163,6 +170,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;search'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -177,6 +185,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;info'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -191,6 +200,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;tools'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -206,6 +216,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;new'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --name 'The package name, as `publisher/name` or `name` (default: the folder''s name)'
             cand --lang 'The language of the new tool''s script'
@@ -222,6 +233,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;discover'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --name 'The package name when --write creates agx.toml (default: the folder''s name)'
             cand --timeout 'How long each probe of a script may take, in milliseconds'
@@ -239,6 +251,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;validate'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --format 'Output format'
             cand -q 'Print less: only results and errors'
@@ -255,6 +268,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;audit'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -270,6 +284,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;pack'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -o 'Where to write the archive (default: the current directory)'
             cand --output 'Where to write the archive (default: the current directory)'
@@ -285,6 +300,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;export'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --name 'The marketplace''s name (claude-marketplace; default: OUT_DIR''s name in kebab-case)'
             cand -q 'Print less: only results and errors'
@@ -300,6 +316,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -324,6 +341,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;init'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --name 'Name recorded in config.json (default: the folder''s name)'
             cand -q 'Print less: only results and errors'
@@ -338,6 +356,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;add'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
             cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
@@ -353,6 +372,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;yank'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
             cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
@@ -369,6 +389,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;keys'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -386,6 +407,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --threshold 'How many root keys must sign a new root'
             cand --root-keys 'How many root keys to generate (default: the threshold)'
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -407,6 +429,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;sign'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
             cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
@@ -422,6 +445,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;refresh-timestamp'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
             cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
@@ -437,6 +461,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;rotate'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
             cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
@@ -452,15 +477,15 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;add-source'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --kind 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)'
-            cand --root 'Pin this TUF root (`root.json` from the registry''s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root''s keys and asks (trust on first use)'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
-            cand --yes 'Trust a signed source''s root without asking (scripts; prefer --root)'
+            cand --yes 'Trust a signed source''s root without asking (scripts; prefer --root, which pins the root you were given; without either, a source that publishes TUF metadata shows its root''s keys and asks)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -468,6 +493,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;remove-source'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -481,6 +507,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;registry;sources'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -533,6 +560,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;install-server'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --client 'A client to write the entry for, in place of the positional client; repeat it for several: `--client claude-code --client codex`'
             cand --scope 'Which configuration to write'
@@ -557,6 +585,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;uninstall-server'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --scope 'Which configuration to edit'
             cand --project 'Project folder for --scope project or local (default: the current directory)'
@@ -574,6 +603,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;install-skill'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --client 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`'
             cand --scope 'The user''s skills folders (under the home folder) or the project''s'
@@ -593,6 +623,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;uninstall-skill'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --client 'A client to copy into (or remove from), in place of the positional client; repeat it for several: `--client claude-code --client codex`'
             cand --scope 'The user''s skills folders (under the home folder) or the project''s'
@@ -611,6 +642,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;clients'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -625,6 +657,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;doctor'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -640,6 +673,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -658,6 +692,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config;set'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --force 'Address a package that is not installed, or a key it does not declare'
             cand --stdin 'Read the value from standard input (one trailing newline is dropped)'
@@ -674,6 +709,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config;get'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --force 'Address a package that is not installed, or a key it does not declare'
             cand --reveal 'Print a secret''s value'
@@ -689,6 +725,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config;unset'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --force 'Address a package that is not installed, or a key it does not declare'
             cand -q 'Print less: only results and errors'
@@ -703,6 +740,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;config;list'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -q 'Print less: only results and errors'
@@ -734,6 +772,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;permissions'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -756,6 +795,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --network '`none`, `loopback`, `any`, or a host (repeat for a list)'
             cand --env 'A variable passed through from agx''s environment (repeat for more)'
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -769,6 +809,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;permissions;show'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -782,6 +823,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;permissions;reset'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -795,6 +837,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;permissions;accept'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -825,6 +868,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;serve'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --http 'Serve Streamable HTTP on this loopback address instead of stdio'
             cand -q 'Print less: only results and errors'
@@ -840,6 +884,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;call'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --arg 'An argument, as NAME=VALUE; VALUE is JSON unless the tool''s schema says text'
             cand --json 'All arguments as one JSON object (`--arg` values are set over it)'
@@ -856,6 +901,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;prompt'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --arg 'An argument, as NAME=VALUE (prompt arguments are text)'
             cand --format 'How to print the messages: their text, or the MCP result as JSON'
@@ -871,6 +917,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;add'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --name 'The key in [servers] and in client files (default: derived from the server''s name; for a skill, its name)'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
@@ -888,6 +935,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;remove'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
             cand -q 'Print less: only results and errors'
@@ -903,6 +951,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;lock'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --upgrade-package 'Let this package move (repeatable); the others keep their locked versions'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
@@ -920,6 +969,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;sync'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --accept-finding 'Install even though the poisoning scan has high findings of this code (`S001`, …; repeatable); the receipt records it, and `agx serve` then shows the items it is about'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
@@ -941,6 +991,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;tree'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --project 'The project folder (default: the nearest folder at or above the current one whose agx.toml has [project] or [servers])'
             cand -q 'Print less: only results and errors'
@@ -956,6 +1007,7 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;completions'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'

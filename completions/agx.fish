@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_agx_global_optspecs
-    string join \n registry= q/quiet v/verbose offline color= h/help V/version
+    string join \n registry= root= q/quiet v/verbose offline color= h/help V/version
 end
 
 function __fish_agx_needs_command
@@ -25,6 +25,7 @@ function __fish_agx_using_subcommand
 end
 
 complete -c agx -n "__fish_agx_needs_command" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_needs_command" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_needs_command" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -68,6 +69,7 @@ complete -c agx -n "__fish_agx_needs_command" -f -a "tree" -d 'Show which packag
 complete -c agx -n "__fish_agx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c agx -n "__fish_agx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand install" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -88,6 +90,7 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l warm -d 'Start each 
 complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -99,6 +102,7 @@ complete -c agx -n "__fish_agx_using_subcommand uninstall" -l purge -d 'Also rem
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand update" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand update" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand update" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -109,6 +113,7 @@ complete -c agx -n "__fish_agx_using_subcommand update" -l accept-permissions -d
 complete -c agx -n "__fish_agx_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand update" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand outdated" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -119,6 +124,7 @@ complete -c agx -n "__fish_agx_using_subcommand outdated" -l json -d 'Print JSON
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand gc" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand gc" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand gc" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -130,6 +136,7 @@ complete -c agx -n "__fish_agx_using_subcommand gc" -l json -d 'Print JSON (the 
 complete -c agx -n "__fish_agx_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand gc" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand list" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand list" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand list" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -145,6 +152,7 @@ complete -c agx -n "__fish_agx_using_subcommand list" -l json -d 'Print JSON (th
 complete -c agx -n "__fish_agx_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand list" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand search" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand search" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand search" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -155,6 +163,7 @@ complete -c agx -n "__fish_agx_using_subcommand search" -l json -d 'Print JSON (
 complete -c agx -n "__fish_agx_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand search" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand info" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand info" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand info" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -165,6 +174,7 @@ complete -c agx -n "__fish_agx_using_subcommand info" -l json -d 'Print JSON (th
 complete -c agx -n "__fish_agx_using_subcommand info" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand info" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand tools" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand tools" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand tools" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -176,6 +186,7 @@ complete -c agx -n "__fish_agx_using_subcommand tools" -l json -d 'Print JSON (t
 complete -c agx -n "__fish_agx_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand tools" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand new" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand new" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand new" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -190,6 +201,7 @@ complete -c agx -n "__fish_agx_using_subcommand new" -l offline -d 'Use only cac
 complete -c agx -n "__fish_agx_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand new" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand discover" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand discover" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand discover" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -203,6 +215,7 @@ complete -c agx -n "__fish_agx_using_subcommand discover" -l json -d 'Print JSON
 complete -c agx -n "__fish_agx_using_subcommand discover" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand discover" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand validate" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand validate" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand validate" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -216,6 +229,7 @@ complete -c agx -n "__fish_agx_using_subcommand validate" -l strict -d 'Fail on 
 complete -c agx -n "__fish_agx_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand audit" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand audit" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand audit" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -227,6 +241,7 @@ complete -c agx -n "__fish_agx_using_subcommand audit" -l json -d 'Print JSON (t
 complete -c agx -n "__fish_agx_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand audit" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand pack" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand pack" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand pack" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -237,6 +252,7 @@ complete -c agx -n "__fish_agx_using_subcommand pack" -l offline -d 'Use only ca
 complete -c agx -n "__fish_agx_using_subcommand pack" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand pack" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand export" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand export" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand export" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -248,6 +264,7 @@ complete -c agx -n "__fish_agx_using_subcommand export" -l json -d 'Print JSON (
 complete -c agx -n "__fish_agx_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand export" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -268,6 +285,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_su
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "sources" -d 'List the configured registries with their kinds'
 complete -c agx -n "__fish_agx_using_subcommand registry; and not __fish_seen_subcommand_from init add yank keys sign refresh-timestamp rotate add-source remove-source sources help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -278,6 +296,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from init" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -289,6 +308,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -301,6 +321,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from yank" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -312,6 +333,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -f -a "generate" -d 'Generate ed25519 keys for the root, targets, snapshot and timestamp roles into a folder kept outside the registry (private keys are written with mode 0600)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from keys" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -323,6 +345,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -334,6 +357,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from refresh-timestamp" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -345,20 +369,21 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)' -r -f -a "agx-index\t''
 mcp-registry\t''
 claude-marketplace\t''"
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l root -d 'Pin this TUF root (`root.json` from the registry\'s operator): every file the source serves is then verified against it. Without it, a source that publishes TUF metadata shows its root\'s keys and asks (trust on first use)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l offline -d 'Use only cached index data; never touch the network'
-complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l yes -d 'Trust a signed source\'s root without asking (scripts; prefer --root)'
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l yes -d 'Trust a signed source\'s root without asking (scripts; prefer --root, which pins the root you were given; without either, a source that publishes TUF metadata shows its root\'s keys and asks)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -368,6 +393,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from remove-source" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sources" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sources" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from sources" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -389,6 +415,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "sources" -d 'List the configured registries with their kinds'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install-server" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand install-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -411,6 +438,7 @@ complete -c agx -n "__fish_agx_using_subcommand install-server" -l no-filter -d 
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install-server" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -426,6 +454,7 @@ complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -l dry-run -d 
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-server" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand install-skill" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -443,6 +472,7 @@ complete -c agx -n "__fish_agx_using_subcommand install-skill" -l force -d 'Repl
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install-skill" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -459,6 +489,7 @@ complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -l force -d 'Re
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand uninstall-skill" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand clients" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand clients" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand clients" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -469,6 +500,7 @@ complete -c agx -n "__fish_agx_using_subcommand clients" -l json -d 'Print JSON 
 complete -c agx -n "__fish_agx_using_subcommand clients" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand clients" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand doctor" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand doctor" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -480,6 +512,7 @@ complete -c agx -n "__fish_agx_using_subcommand doctor" -l json -d 'Print JSON (
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subcommand_from set get unset list help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subcommand_from set get unset list help" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subcommand_from set get unset list help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -494,6 +527,7 @@ complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subc
 complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subcommand_from set get unset list help" -f -a "list" -d 'List the settings of installed packages and where each value comes from'
 complete -c agx -n "__fish_agx_using_subcommand config; and not __fish_seen_subcommand_from set get unset list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from set" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from set" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -506,6 +540,7 @@ complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcomma
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from get" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from get" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from get" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -517,6 +552,7 @@ complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcomma
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from unset" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from unset" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from unset" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -527,6 +563,7 @@ complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcomma
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from unset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from unset" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from list" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from list" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from list" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -542,6 +579,7 @@ complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcomma
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the settings of installed packages and where each value comes from'
 complete -c agx -n "__fish_agx_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand permissions; and not __fish_seen_subcommand_from set show reset accept help" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -560,6 +598,7 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l network -d '`none`, `loopback`, `any`, or a host (repeat for a list)' -r
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l env -d 'A variable passed through from agx\'s environment (repeat for more)' -r
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -569,6 +608,7 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from show" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from show" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from show" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -578,6 +618,7 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -587,6 +628,7 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from accept" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -601,6 +643,7 @@ complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_sub
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "accept" -d 'In a project: trust the permissions its agx.toml gives a server, where they grant more than the package\'s (or yours); agx serve refuses them until you do'
 complete -c agx -n "__fish_agx_using_subcommand permissions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c agx -n "__fish_agx_using_subcommand serve" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand serve" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand serve" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -612,6 +655,7 @@ complete -c agx -n "__fish_agx_using_subcommand serve" -l no-sandbox -d 'Run the
 complete -c agx -n "__fish_agx_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand call" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand call" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand call" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -625,6 +669,7 @@ complete -c agx -n "__fish_agx_using_subcommand call" -l offline -d 'Use only ca
 complete -c agx -n "__fish_agx_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand call" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand prompt" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand prompt" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand prompt" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -637,6 +682,7 @@ complete -c agx -n "__fish_agx_using_subcommand prompt" -l offline -d 'Use only 
 complete -c agx -n "__fish_agx_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand prompt" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand add" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand add" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand add" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -650,6 +696,7 @@ complete -c agx -n "__fish_agx_using_subcommand add" -l json -d 'Print JSON (the
 complete -c agx -n "__fish_agx_using_subcommand add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand add" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand remove" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand remove" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand remove" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -661,6 +708,7 @@ complete -c agx -n "__fish_agx_using_subcommand remove" -l json -d 'Print JSON (
 complete -c agx -n "__fish_agx_using_subcommand remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand remove" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand lock" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand lock" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand lock" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -674,6 +722,7 @@ complete -c agx -n "__fish_agx_using_subcommand lock" -l json -d 'Print JSON (th
 complete -c agx -n "__fish_agx_using_subcommand lock" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand lock" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand sync" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand sync" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand sync" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -691,6 +740,7 @@ complete -c agx -n "__fish_agx_using_subcommand sync" -l json -d 'Print JSON (th
 complete -c agx -n "__fish_agx_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand tree" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand tree" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand tree" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
@@ -702,6 +752,7 @@ complete -c agx -n "__fish_agx_using_subcommand tree" -l json -d 'Print JSON (th
 complete -c agx -n "__fish_agx_using_subcommand tree" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand tree" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand completions" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
+complete -c agx -n "__fish_agx_using_subcommand completions" -l root -d 'A TUF root (`root.json` from the registry\'s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run' -r -F
 complete -c agx -n "__fish_agx_using_subcommand completions" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"

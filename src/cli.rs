@@ -26,6 +26,16 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "AGX_REGISTRY", value_name = "REGISTRY")]
     pub registry: Option<String>,
 
+    /// A TUF root (`root.json` from the registry's operator): pins it for `registry
+    /// add-source`, or verifies a `--registry URL|FOLDER` against it for this run.
+    #[arg(
+        long,
+        global = true,
+        env = "AGX_REGISTRY_ROOT",
+        value_name = "ROOT.json"
+    )]
+    pub root: Option<PathBuf>,
+
     /// Print less: only results and errors.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -512,12 +522,9 @@ pub enum RegistryCommand {
         /// answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json).
         #[arg(long, value_enum)]
         kind: Option<SourceKindArg>,
-        /// Pin this TUF root (`root.json` from the registry's operator): every file the
-        /// source serves is then verified against it. Without it, a source that publishes
-        /// TUF metadata shows its root's keys and asks (trust on first use).
-        #[arg(long, value_name = "ROOT.json")]
-        root: Option<PathBuf>,
-        /// Trust a signed source's root without asking (scripts; prefer --root).
+        /// Trust a signed source's root without asking (scripts; prefer --root, which pins
+        /// the root you were given; without either, a source that publishes TUF metadata
+        /// shows its root's keys and asks).
         #[arg(long)]
         yes: bool,
     },

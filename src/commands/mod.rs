@@ -83,6 +83,7 @@ impl Context {
         Ok(agx_ops::Context {
             paths: self.paths()?,
             registry: self.global.registry.as_deref(),
+            registry_root: self.global.root.as_deref(),
             offline: self.global.offline,
             reporter: &self.printer,
             accept_findings: &[],

@@ -84,10 +84,9 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             name,
             url,
             kind,
-            root,
             yes,
         } => {
-            let root = match root {
+            let root = match &ctx.global.root {
                 Some(path) => Some(std::fs::read(path).map_err(|e| {
                     CliError::new(format!("cannot read {}: {e}", path.display()))
                         .with_hint("give the root.json the registry's operator published")

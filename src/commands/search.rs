@@ -74,6 +74,9 @@ fn hit_json(found: &Found<'_>, searched: &Searched) -> serde_json::Value {
         }
     };
     value["kind"] = found.kind().as_str().into();
+    if let Some(signature) = searched.signature(registry) {
+        value["signature"] = signature.into();
+    }
     value["registry"] = registry.into();
     value["source"] = searched.label(registry).into();
     value
@@ -117,6 +120,12 @@ fn render(hits: &[Found<'_>], searched: &Searched, color: bool) -> String {
             details.push_str("; ");
         }
         details.push_str(&format!("from {}", searched.label(registry)));
+        if searched
+            .signature(registry)
+            .is_some_and(|s| s.starts_with("verified"))
+        {
+            details.push_str(" (signed, verified)");
+        }
         let _ = writeln!(
             text,
             "{}{pad}  {description}",

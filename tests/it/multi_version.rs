@@ -117,6 +117,7 @@ fn try_sync(
     let ctx = ops::Context {
         paths: &paths,
         registry: None,
+        registry_root: None,
         offline: false,
         reporter: &Silent,
         accept_findings: &[],
@@ -363,6 +364,7 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
         let ctx = ops::Context {
             paths: &paths,
             registry: None,
+            registry_root: None,
             offline: false,
             reporter: &Silent,
             accept_findings: &[],

@@ -417,7 +417,8 @@ fn folder_registry_downloads_are_verified_too() {
     let home = TestHome::new();
     let reg = sample_registry(&home);
     let paths = AgxPaths::under(home.agx_home(), true);
-    let registry = agx_sources::index::open(Some(reg.to_str().unwrap()), false, &paths).unwrap();
+    let registry =
+        agx_sources::index::open(Some(reg.to_str().unwrap()), None, false, &paths).unwrap();
     let entry = entry_of(&registry, "acme/geo", "1.2.0");
     let dest = home.home().join("geo.tar.gz");
     registry.download(&entry, &dest, &mut |_| {}).unwrap();

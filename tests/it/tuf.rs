@@ -109,6 +109,21 @@ fn a_signed_registry_installs_verified_and_says_so() {
     for package in list["packages"].as_array().unwrap() {
         assert_eq!(package["signature"], "verified (tuf: corp, root v1)");
     }
+    let found = home
+        .agx()
+        .args(["--registry", "corp", "search", "weather", "--json"])
+        .output()
+        .unwrap();
+    let found: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(
+        found["results"][0]["signature"],
+        "verified (tuf: corp, root v1)"
+    );
+    home.agx()
+        .args(["--registry", "corp", "search", "weather"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("from corp (signed, verified)"));
 }
 
 #[test]
@@ -406,4 +421,49 @@ fn a_lock_records_the_root_keys_and_sync_refuses_other_ones() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("signed by other keys"));
+}
+
+#[test]
+fn a_registry_location_given_with_a_root_is_verified_for_that_run() {
+    let home = TestHome::new();
+    let signed = signed_registry(&home);
+    let root = signed.registry.join("metadata/1.root.json");
+    home.agx()
+        .arg("--registry")
+        .arg(&signed.registry)
+        .arg("--root")
+        .arg(&root)
+        .args(["install", "acme/geo"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "Verified what was installed, against tuf:",
+        ));
+    let index = signed.registry.join("packages/acme/weather.json");
+    let text = std::fs::read_to_string(&index).unwrap();
+    std::fs::write(&index, text.replace("Weather", "Weathr")).unwrap();
+    home.agx()
+        .arg("--registry")
+        .arg(&signed.registry)
+        .arg("--root")
+        .arg(&root)
+        .args(["install", "acme/weather"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("tampered"));
+    // Without the root, the same location is read unsigned, as before.
+    home.agx()
+        .arg("--registry")
+        .arg(&signed.registry)
+        .args(["info", "acme/weather"])
+        .assert()
+        .success();
+    pin(&home, "corp", signed.registry.to_str().unwrap(), &root);
+    home.agx()
+        .args(["--registry", "corp", "--root"])
+        .arg(&root)
+        .args(["search", "weather"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("`corp` is a configured source"));
 }

@@ -48,7 +48,8 @@ fn plugin_info(
     ctx: &Context,
     reference: &agx_sources::index::marketplace::PluginRef,
 ) -> OpsResult<PluginInfo> {
-    let opened = agx_sources::index::open_any(Some(&reference.source), ctx.offline, ctx.paths)?;
+    let opened =
+        agx_sources::index::open_any(Some(&reference.source), None, ctx.offline, ctx.paths)?;
     let AnyRegistry::Marketplace(marketplace) = opened else {
         unreachable!("a plugin reference names a marketplace source")
     };
@@ -101,7 +102,9 @@ pub struct OfferedRemote {
 /// configured one), first found wins. `Ok(None)` when no MCP registry is in reach.
 fn listed_server(ctx: &Context, name: &str) -> OpsResult<Option<ListedServerInfo>> {
     let mut not_found = None;
-    for (_, registry) in agx_sources::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+    for (_, registry) in
+        agx_sources::index::open_every(ctx.registry, ctx.registry_root, ctx.offline, ctx.paths)?
+    {
         let AnyRegistry::Mcp(registry) = registry else {
             continue;
         };

@@ -274,7 +274,7 @@ fn open_marketplace(
     ctx: &Context,
     source: &str,
 ) -> OpsResult<agx_sources::index::marketplace::Marketplace> {
-    match agx_sources::index::open_any(Some(source), ctx.offline, ctx.paths)? {
+    match agx_sources::index::open_any(Some(source), None, ctx.offline, ctx.paths)? {
         agx_sources::index::AnyRegistry::Marketplace(marketplace) => Ok(marketplace),
         other => Err(agx_sources::index::IndexError::NotAMarketplace {
             path: other.source().into(),

@@ -35,7 +35,9 @@ pub(super) fn prepare(
 fn find(ctx: &Context, spec: &EntrySpec, options: ProvisionOptions) -> OpsResult<Planned> {
     let name = spec.name.to_string();
     let mut not_found = None;
-    for (_, registry) in agx_sources::index::open_every(ctx.registry, ctx.offline, ctx.paths)? {
+    for (_, registry) in
+        agx_sources::index::open_every(ctx.registry, ctx.registry_root, ctx.offline, ctx.paths)?
+    {
         let AnyRegistry::Mcp(registry) = registry else {
             continue;
         };

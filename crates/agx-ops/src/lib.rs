@@ -49,6 +49,8 @@ pub struct Context<'a> {
     /// `--registry` / `AGX_REGISTRY`: a configured name, a URL or a folder; `None` for the
     /// configured default.
     pub registry: Option<&'a str>,
+    /// `--root`: the TUF root to verify a `registry` URL or folder against, for this run.
+    pub registry_root: Option<&'a std::path::Path>,
     /// Use only cached index data.
     pub offline: bool,
     pub reporter: &'a dyn Reporter,
@@ -73,7 +75,7 @@ impl Context<'_> {
 
     /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
     pub fn open_registry(&self) -> Result<Registry, IndexError> {
-        agx_sources::index::open(self.registry, self.offline, self.paths)
+        agx_sources::index::open(self.registry, self.registry_root, self.offline, self.paths)
     }
 }
 

@@ -102,7 +102,7 @@ pub fn list(ctx: &Context, include_remote: bool) -> OpsResult<Listing> {
     if include_remote {
         let installed: BTreeSet<PackageName> = rows.iter().map(|r| r.name.clone()).collect();
         for (name, registry) in
-            agx_sources::index::open_every(ctx.registry, ctx.offline, ctx.paths)?
+            agx_sources::index::open_every(ctx.registry, ctx.registry_root, ctx.offline, ctx.paths)?
         {
             let registry =
                 match registry {

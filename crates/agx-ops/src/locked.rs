@@ -357,7 +357,8 @@ fn stage(
     match Origin::of(project, &package.name, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
             if !sources.0.contains_key(&source) {
-                let registry = agx_sources::index::open(Some(&source), ctx.offline, ctx.paths)?;
+                let registry =
+                    agx_sources::index::open(Some(&source), None, ctx.offline, ctx.paths)?;
                 sources.0.insert(source.clone(), registry);
             }
             let registry = &sources.0[&source];

@@ -21,6 +21,8 @@ pub struct Searched {
     /// what the others answered.
     pub unanswered: Vec<Unanswered>,
     catalogs: Vec<(String, Catalog)>,
+    /// Each agx index's state: `verified (tuf: NAME, root vN)` or `unsigned`, by location.
+    signatures: std::collections::BTreeMap<String, String>,
     servers: Vec<(String, Vec<ServerSummary>)>,
     plugins: Vec<(String, Vec<PluginSummary>)>,
 }
@@ -83,6 +85,11 @@ impl Found<'_> {
 }
 
 impl Searched {
+    /// An agx index's state (`verified (…)` or `unsigned`); `None` for other kinds.
+    pub fn signature(&self, registry: &str) -> Option<&str> {
+        self.signatures.get(registry).map(String::as_str)
+    }
+
     /// What to call the registry at `url` in a result: its configured name, else the URL.
     pub fn label<'a>(&'a self, url: &'a str) -> &'a str {
         self.registries
@@ -165,11 +172,14 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
         names: Vec::new(),
         unanswered: Vec::new(),
         catalogs: Vec::new(),
+        signatures: Default::default(),
         servers: Vec::new(),
         plugins: Vec::new(),
     };
     let mut failures = Vec::new();
-    for opened in agx_sources::index::open_each(ctx.registry, ctx.offline, ctx.paths)? {
+    for opened in
+        agx_sources::index::open_each(ctx.registry, ctx.registry_root, ctx.offline, ctx.paths)?
+    {
         let location = opened.location.clone();
         match opened
             .registry
@@ -219,7 +229,19 @@ pub fn search(ctx: &Context, query: &str) -> OpsResult<Searched> {
 fn read(searched: &mut Searched, registry: AnyRegistry) -> Result<(), IndexError> {
     let source = registry.source().to_string();
     match registry {
-        AnyRegistry::Agx(registry) => searched.catalogs.push((source, registry.catalog()?)),
+        AnyRegistry::Agx(registry) => {
+            let catalog = registry.catalog()?;
+            let signature = match registry.signature() {
+                Some(signed) => format!(
+                    "verified (tuf: {}, root v{})",
+                    signed.name(),
+                    signed.root()?.version
+                ),
+                None => "unsigned".to_string(),
+            };
+            searched.signatures.insert(source.clone(), signature);
+            searched.catalogs.push((source, catalog));
+        }
         AnyRegistry::Mcp(registry) => searched
             .servers
             .push((source, mcp_registry::list_all(&registry)?)),

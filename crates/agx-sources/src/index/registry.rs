@@ -21,10 +21,11 @@ use agx_core::paths::AgxPaths;
 /// An MCP registry is refused: only agx indexes hold installable packages today.
 pub fn open(
     requested: Option<&str>,
+    root: Option<&Path>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Registry, IndexError> {
-    match open_any(requested, offline, paths)? {
+    match open_any(requested, root, offline, paths)? {
         AnyRegistry::Agx(registry) => Ok(registry),
         AnyRegistry::Mcp(registry) => Err(IndexError::NotAnAgxIndex {
             url: registry.base().to_string(),
@@ -64,23 +65,67 @@ impl AnyRegistry {
     }
 }
 
-/// The registry chosen by `requested` or the config file, of whichever kind it is.
+/// The registry chosen by `requested` or the config file, of whichever kind it is. `root`
+/// (`--root`) pins a TUF root for a `requested` location, for this run.
 pub fn open_any(
     requested: Option<&str>,
+    root: Option<&Path>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<AnyRegistry, IndexError> {
-    open_selected(source::select_entry(requested, paths)?, offline, paths)
+    let selected = with_root(source::select_entry(requested, paths)?, root, paths)?;
+    open_selected(selected, offline, paths)
+}
+
+/// A `--registry URL|DIR` location given with `--root`: verified against that root, its
+/// trusted metadata kept in the cache under the location (and started again when another
+/// root is given for it).
+fn with_root(
+    mut selected: Selected,
+    root: Option<&Path>,
+    paths: &AgxPaths,
+) -> Result<Selected, IndexError> {
+    let Some(root) = root else {
+        return Ok(selected);
+    };
+    if let Some(name) = &selected.name {
+        return Err(IndexError::Signed {
+            source_name: name.clone(),
+            error: agx_tuf::TufError::Usage {
+                what: format!(
+                    "--root pins the root of a --registry URL or folder, and `{name}` is a configured source; pin its root with `agx registry remove-source {name}` then `agx registry add-source {name} URL --root ROOT.json`"
+                ),
+            },
+        });
+    }
+    let bytes = fs_err::read(root)?;
+    let dir = paths
+        .cache_dir
+        .join("tuf")
+        .join(&hex::encode(Sha256::digest(selected.source.display().as_bytes()))[..16]);
+    let pinned = dir.join("pinned-root.json");
+    if fs_err::read(&pinned).ok().as_deref() != Some(bytes.as_slice()) {
+        super::signed::describe_root(&bytes)?;
+        if dir.exists() {
+            fs_err::remove_dir_all(&dir)?;
+        }
+        fs_err::create_dir_all(&dir)?;
+        agx_core::atomic::write_file(&dir.join("root.json"), &bytes, None)?;
+        agx_core::atomic::write_file(&pinned, &bytes, None)?;
+    }
+    selected.trust = Some(dir);
+    Ok(selected)
 }
 
 /// The registry `requested` names, else every configured one (for discovery: `search`,
 /// `list --include-remote`, `info`), each with its configured name.
 pub fn open_every(
     requested: Option<&str>,
+    root: Option<&Path>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Vec<(Option<String>, AnyRegistry)>, IndexError> {
-    open_each(requested, offline, paths)?
+    open_each(requested, root, offline, paths)?
         .into_iter()
         .map(|opened| Ok((opened.name, opened.registry?)))
         .collect()
@@ -101,12 +146,17 @@ pub struct Opened {
 /// others answered. Only the configuration itself failing is an error here.
 pub fn open_each(
     requested: Option<&str>,
+    root: Option<&Path>,
     offline: bool,
     paths: &AgxPaths,
 ) -> Result<Vec<Opened>, IndexError> {
     let configured = source::configured(paths)?;
     let selected = if requested.is_some_and(|r| !r.is_empty()) || configured.is_empty() {
-        vec![source::select_entry(requested, paths)?]
+        vec![with_root(
+            source::select_entry(requested, paths)?,
+            root,
+            paths,
+        )?]
     } else {
         configured
     };
@@ -141,9 +191,12 @@ fn open_selected(
         }
         (SourceKind::AgxIndex, source) => {
             let registry = Registry::new(source.clone(), offline, paths)?;
-            AnyRegistry::Agx(match (&selected.name, selected.signed) {
-                (Some(name), true) => registry.with_signature(paths, name),
-                _ => registry,
+            AnyRegistry::Agx(match &selected.trust {
+                Some(dir) => {
+                    let name = selected.name.clone().unwrap_or_else(|| source.display());
+                    registry.with_signature(dir, &name)
+                }
+                None => registry,
             })
         }
     })
@@ -298,7 +351,8 @@ fn pin_and_check(
     }
     pin_root(paths, name, root)?;
     let checked = (|| {
-        let registry = Registry::new(source.clone(), offline, paths)?.with_signature(paths, name);
+        let registry = Registry::new(source.clone(), offline, paths)?
+            .with_signature(&source::trust_dir(paths, name), name);
         registry.index_file("config.json", |_, _| Ok(()))?;
         registry.signature().expect("signed").root()
     })();
@@ -405,11 +459,11 @@ impl Registry {
         })
     }
 
-    /// Verify everything this registry serves through TUF, as the source `name`'s pinned
-    /// root says.
-    pub fn with_signature(mut self, paths: &AgxPaths, name: &str) -> Self {
+    /// Verify everything this registry serves through TUF, as the root pinned in `trust`
+    /// says (`name`: the source, for messages).
+    pub fn with_signature(mut self, trust: &Path, name: &str) -> Self {
         let http = self.remote.as_ref().map(|r| r.http.clone());
-        let signed = SignedIndex::new(paths, name, &self.source, self.offline, http);
+        let signed = SignedIndex::new(trust, name, &self.source, self.offline, http);
         self.signed = Some(Box::new(signed));
         self
     }
@@ -693,7 +747,7 @@ mod tests {
             source::add_to_config(&paths, name, &Source::Folder(market), kind, false).unwrap();
         }
         std::fs::remove_dir_all(dir.path().join("gone")).unwrap();
-        let opened = open_each(None, true, &paths).unwrap();
+        let opened = open_each(None, None, true, &paths).unwrap();
         let of = |name: &str| {
             opened
                 .iter()
@@ -707,7 +761,7 @@ mod tests {
             dir.path().join("gone").display().to_string()
         );
         // `open_every` still wants them all.
-        assert!(open_every(None, true, &paths).is_err());
+        assert!(open_every(None, None, true, &paths).is_err());
     }
 
     #[test]

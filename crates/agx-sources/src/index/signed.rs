@@ -131,9 +131,10 @@ impl std::fmt::Debug for SignedIndex {
 }
 
 impl SignedIndex {
-    /// `http`: the registry's client, shared (`None`: one is made when needed).
+    /// `dir`: the pinned root and trusted metadata; `http`: the registry's client, shared
+    /// (`None`: one is made when needed).
     pub fn new(
-        paths: &AgxPaths,
+        dir: &Path,
         name: &str,
         source: &Source,
         offline: bool,
@@ -141,7 +142,7 @@ impl SignedIndex {
     ) -> Self {
         SignedIndex {
             name: name.to_string(),
-            dir: trust_dir(paths, name),
+            dir: dir.to_path_buf(),
             source: source.clone(),
             offline,
             http,

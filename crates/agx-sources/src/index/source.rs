@@ -162,8 +162,9 @@ pub struct Selected {
     pub name: Option<String>,
     pub source: Source,
     pub kind: Option<SourceKind>,
-    /// Configured as TUF-signed (`tuf = true`): every file it serves is verified.
-    pub signed: bool,
+    /// For a TUF-signed source (configured with `tuf = true`, or a location given with
+    /// `--root`): the folder of its pinned root and trusted metadata.
+    pub trust: Option<PathBuf>,
 }
 
 /// Read `config.toml` (a missing file is an empty configuration) and add the built-in
@@ -241,7 +242,7 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
                 name: Some(name.clone()),
                 source: parse_configured(name, &entry.url, &config_path)?,
                 kind: entry.kind,
-                signed: entry.tuf,
+                trust: entry.tuf.then(|| trust_dir(paths, name)),
             })
         })
         .collect()
@@ -267,7 +268,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 name: Some(name.to_string()),
                 source: parse_configured(name, &r.url, &config_path)?,
                 kind: r.kind,
-                signed: r.tuf,
+                trust: r.tuf.then(|| trust_dir(paths, name)),
             })
         })
     };
@@ -295,7 +296,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 name: None,
                 source,
                 kind: None,
-                signed: false,
+                trust: None,
             });
         }
         return Err(IndexError::UnknownRegistry {
