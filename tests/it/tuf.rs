@@ -16,23 +16,7 @@ struct Signed {
 }
 
 fn signed_registry(home: &TestHome) -> Signed {
-    let registry = home.home().join("registry");
-    let keys = home.home().join("keys");
-    copy_tree(&fixtures().join("registry"), &registry);
-    home.agx()
-        .args(["registry", "keys", "generate"])
-        .arg(&keys)
-        .assert()
-        .success();
-    home.agx()
-        .args(["registry", "sign"])
-        .arg(&registry)
-        .arg("--keys")
-        .arg(&keys)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("hashed bins"));
-    Signed { registry, keys }
+    signed_registry_in(home, "registry")
 }
 
 fn pin(home: &TestHome, name: &str, location: &str, root: &Path) {
@@ -251,7 +235,8 @@ fn signed_registry_in(home: &TestHome, name: &str) -> Signed {
         .arg("--keys")
         .arg(&keys)
         .assert()
-        .success();
+        .success()
+        .stderr(predicate::str::contains("hashed bins"));
     Signed { registry, keys }
 }
 
