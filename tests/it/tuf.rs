@@ -365,6 +365,29 @@ fn a_signed_registry_over_http_installs_and_refuses_a_changed_archive() {
         .assert()
         .success()
         .stderr(predicate::str::contains("tuf: corp, root v1"));
+    // The signed metadata vouches for the cached index file: no request for it again.
+    let before = server.count("/packages/acme/geo.json");
+    home.agx()
+        .args(["--registry", "corp", "info", "acme/geo"])
+        .assert()
+        .success();
+    assert_eq!(server.count("/packages/acme/geo.json"), before);
+    // A new version re-signs its bin: the cached copy no longer matches and is fetched.
+    let package = write_package(home.home(), "acme/geo", "3.0.0", &[], "locate");
+    home.agx()
+        .args(["registry", "add"])
+        .arg(&signed.registry)
+        .arg(&package)
+        .arg("--keys")
+        .arg(&signed.keys)
+        .assert()
+        .success();
+    home.agx()
+        .args(["--registry", "corp", "install", "acme/geo@3"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("acme/geo v1.0.0 -> v3.0.0"));
+    assert_eq!(server.count("/packages/acme/geo.json"), before + 1);
     let archive = signed.registry.join("dl/acme/weather/1.2.0.tar.gz");
     let mut bytes = std::fs::read(&archive).unwrap();
     let last = bytes.len() - 1;

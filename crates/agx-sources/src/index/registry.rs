@@ -631,6 +631,16 @@ impl Registry {
             (Source::Http(_), Some(remote)) => remote,
             (Source::Http(_), None) => unreachable!("web registries have a client"),
         };
+        // A signed source's metadata, refreshed this run, says what each file must hash to:
+        // a cached copy that matches is current and needs no request. Anything else (no copy,
+        // another hash, a metadata failure) goes the usual way, where `parse` verifies.
+        if let Some(signed) = &self.signed
+            && !self.offline
+            && let Ok(Some(body)) = remote.cache.read(rel)
+            && signed.verify(rel, &body).is_ok()
+        {
+            return parse(&body, &url).map(Some);
+        }
         remote.get(&url, rel, self.offline, parse)
     }
 }
