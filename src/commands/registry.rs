@@ -87,10 +87,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             yes,
         } => {
             let root = match &ctx.global.root {
-                Some(path) => Some(std::fs::read(path).map_err(|e| {
-                    CliError::new(format!("cannot read {}: {e}", path.display()))
-                        .with_hint("give the root.json the registry's operator published")
-                })?),
+                Some(path) => Some(read_root(path)?),
                 None => trust_on_first_use(ctx, url, *kind, *yes)?,
             };
             let (source, kind, pinned) = agx_sources::index::add_source(
@@ -174,6 +171,26 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// The `--root` file, checked to be a TUF root signed by its own keys (its path in the error).
+fn read_root(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    let hint = "give the root.json the registry's operator published (the registry's metadata/1.root.json)";
+    let bytes = std::fs::read(path).map_err(|e| {
+        CliError::new(format!("cannot read {}: {e}", path.display())).with_hint(hint)
+    })?;
+    agx_sources::index::signed::describe_root(&bytes).map_err(|e| {
+        CliError::new(format!(
+            "{} is not a TUF root signed by its own keys",
+            path.display()
+        ))
+        .with_cause(match e {
+            agx_sources::index::IndexError::Signed { error, .. } => error.to_string(),
+            e => e.to_string(),
+        })
+        .with_hint(hint)
+    })?;
+    Ok(bytes)
 }
 
 /// Without `--root`: when the source publishes TUF metadata, show its first root's keys and

@@ -1,4 +1,4 @@
-//! Signed registries (DESIGN §19, docs/registry.md): `agx registry keys generate | sign |
+//! Signed registries (docs/registry.md, "Signed registries"): `agx registry keys generate | sign |
 //! refresh-timestamp | rotate`, sources pinned with `--root`, and every failure cause a
 //! client must refuse, each leaving the store as it was.
 
@@ -54,6 +54,20 @@ fn store_tree(home: &TestHome) -> std::collections::BTreeMap<String, String> {
     };
     listing.retain(|path, _| !path.starts_with('.'));
     listing
+}
+
+/// Change one byte of a registry file behind its signature's back.
+fn flip_byte(path: &Path, at: usize) {
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[at] ^= 1;
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Change acme/weather's index file (its description) behind its signature's back.
+fn tamper_weather_index(registry: &Path) {
+    let index = registry.join("packages/acme/weather.json");
+    let text = std::fs::read_to_string(&index).unwrap();
+    std::fs::write(&index, text.replace("Weather", "Weathr")).unwrap();
 }
 
 /// Install from `corp` and expect a refusal naming `cause`, with nothing installed.
@@ -133,10 +147,7 @@ fn an_unsigned_registry_is_installed_from_as_unsigned() {
 fn a_tampered_archive_is_refused() {
     let home = TestHome::new();
     let signed = pinned(&home);
-    let archive = signed.registry.join("dl/acme/geo/1.0.0.tar.gz");
-    let mut bytes = std::fs::read(&archive).unwrap();
-    bytes[100] ^= 1;
-    std::fs::write(&archive, bytes).unwrap();
+    flip_byte(&signed.registry.join("dl/acme/geo/1.0.0.tar.gz"), 100);
     refused(&home, "dl/acme/geo/1.0.0.tar.gz");
     refused(&home, "tampered");
 }
@@ -145,9 +156,7 @@ fn a_tampered_archive_is_refused() {
 fn a_tampered_index_file_is_refused() {
     let home = TestHome::new();
     let signed = pinned(&home);
-    let index = signed.registry.join("packages/acme/weather.json");
-    let text = std::fs::read_to_string(&index).unwrap();
-    std::fs::write(&index, text.replace("Weather", "Weathr")).unwrap();
+    tamper_weather_index(&signed.registry);
     refused(&home, "packages/acme/weather.json: its length");
 }
 
@@ -389,10 +398,10 @@ fn a_signed_registry_over_http_installs_and_refuses_a_changed_archive() {
         .stderr(predicate::str::contains("acme/geo v1.0.0 -> v3.0.0"));
     assert_eq!(server.count("/packages/acme/geo.json"), before + 1);
     let archive = signed.registry.join("dl/acme/weather/1.2.0.tar.gz");
-    let mut bytes = std::fs::read(&archive).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&archive, bytes).unwrap();
+    flip_byte(
+        &archive,
+        std::fs::metadata(&archive).unwrap().len() as usize - 1,
+    );
     refused(&home, "dl/acme/weather/1.2.0.tar.gz");
 }
 
@@ -447,9 +456,7 @@ fn a_registry_location_given_with_a_root_is_verified_for_that_run() {
         .stderr(predicate::str::contains(
             "Verified what was installed, against tuf:",
         ));
-    let index = signed.registry.join("packages/acme/weather.json");
-    let text = std::fs::read_to_string(&index).unwrap();
-    std::fs::write(&index, text.replace("Weather", "Weathr")).unwrap();
+    tamper_weather_index(&signed.registry);
     home.agx()
         .arg("--registry")
         .arg(&signed.registry)

@@ -29,7 +29,8 @@ pub struct ListedPackage {
     pub signature: Option<String>,
 }
 
-/// How an installed package's registry source was checked (DESIGN §19).
+/// How an installed package's registry source was checked (docs/registry.md, "Signed
+/// registries").
 pub fn signature_of(source: &agx_store::Source) -> Option<String> {
     match source {
         agx_store::Source::Registry {

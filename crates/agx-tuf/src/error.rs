@@ -1,5 +1,5 @@
 //! Why a TUF repository was refused, in the words a user reads: each variant is one cause of
-//! DESIGN §19 (tampered, rollback, freeze, mix-and-match, threshold, rotation, downgrade) and
+//! docs/registry.md (tampered, rollback, freeze, mix-and-match, threshold, rotation, downgrade) and
 //! names the file it was found in.
 
 use agx_core::error::Hint;

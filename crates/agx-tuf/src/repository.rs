@@ -28,7 +28,7 @@ pub const ROLES: [&str; 4] = [ROOT, TARGETS, SNAPSHOT, TIMESTAMP];
 pub const METADATA_DIR: &str = "metadata";
 const BINS_PREFIX: &str = "bins";
 
-/// How long each role's metadata stays valid (DESIGN §19's defaults).
+/// How long each role's metadata stays valid (the defaults of docs/registry.md).
 #[derive(Debug, Clone)]
 pub struct Expiry(BTreeMap<String, Duration>);
 
@@ -562,7 +562,7 @@ impl Repository {
                 delegations: None,
             };
             self.write(&file, &sign_envelope(&targets, targets_keys))?;
-            snapshot_meta.insert(file, MetaFile::version(previous + 1));
+            snapshot_meta.insert(file, MetaFile::at_version(previous + 1));
             bins_signed += 1;
         }
         if all.is_some() {
@@ -589,7 +589,7 @@ impl Repository {
                 delegations: Some(delegations),
             };
             self.write("targets.json", &sign_envelope(&targets, targets_keys))?;
-            snapshot_meta.insert("targets.json".into(), MetaFile::version(version));
+            snapshot_meta.insert("targets.json".into(), MetaFile::at_version(version));
         }
         let snapshot_version = old_snapshot.as_ref().map_or(1, |s| s.common.version + 1);
         let snapshot = Snapshot {
@@ -654,7 +654,8 @@ impl Repository {
 }
 
 impl MetaFile {
-    fn version(version: u64) -> Self {
+    /// A snapshot entry naming only the version (agx writes no length or hashes there).
+    fn at_version(version: u64) -> Self {
         MetaFile {
             version,
             length: None,
@@ -708,6 +709,14 @@ mod tests {
         (metadata, updater)
     }
 
+    /// `target` of the repository in `repo`, as a fresh client trusting `root` gets it.
+    fn download(repo: &Path, root: &[u8], target: &str) -> Vec<u8> {
+        let (_metadata, mut updater) = client(repo, root);
+        updater.refresh().unwrap();
+        let info = updater.target_info(target).unwrap();
+        updater.download_target(target, &info).unwrap()
+    }
+
     #[test]
     fn a_signed_folder_verifies_and_one_change_resigns_one_bin() {
         let repo = registry(&[
@@ -723,13 +732,8 @@ mod tests {
         assert_eq!(signed.targets, 3);
         let root = fs_err::read(repo.path().join("metadata/1.root.json")).unwrap();
 
-        let (_metadata, mut updater) = client(repo.path(), &root);
-        updater.refresh().unwrap();
-        let info = updater.target_info("packages/acme/geo.json").unwrap();
         assert_eq!(
-            updater
-                .download_target("packages/acme/geo.json", &info)
-                .unwrap(),
+            download(repo.path(), &root, "packages/acme/geo.json"),
             b"geo"
         );
 
@@ -738,13 +742,8 @@ mod tests {
             .sign_changed(&keys, &["packages/acme/geo.json".into()])
             .unwrap();
         assert_eq!(again.bins_signed, 1);
-        let (_metadata, mut updater) = client(repo.path(), &root);
-        updater.refresh().unwrap();
-        let info = updater.target_info("packages/acme/geo.json").unwrap();
         assert_eq!(
-            updater
-                .download_target("packages/acme/geo.json", &info)
-                .unwrap(),
+            download(repo.path(), &root, "packages/acme/geo.json"),
             b"geo v2"
         );
     }

@@ -52,8 +52,8 @@ impl IndexCache {
         }
     }
 
-    #[cfg(test)]
-    pub fn root(&self) -> &Path {
+    /// The folder of this registry's cached files.
+    pub fn dir(&self) -> &Path {
         &self.root
     }
 
@@ -207,7 +207,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = IndexCache::new(dir.path(), "https://a.example/reg");
         let b = IndexCache::new(dir.path(), "https://a.example/other");
-        assert_ne!(a.root(), b.root());
+        assert_ne!(a.dir(), b.dir());
         assert_eq!(a.read("catalog.json").unwrap(), None);
         assert!(a.validators("catalog.json").is_empty());
         let v = Validators {

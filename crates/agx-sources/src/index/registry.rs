@@ -99,10 +99,9 @@ fn with_root(
         });
     }
     let bytes = fs_err::read(root)?;
-    let dir = paths
-        .cache_dir
-        .join("tuf")
-        .join(&hex::encode(Sha256::digest(selected.source.display().as_bytes()))[..16]);
+    let dir = IndexCache::new(&paths.cache_dir, &selected.source.display())
+        .dir()
+        .join("tuf");
     let pinned = dir.join("pinned-root.json");
     if fs_err::read(&pinned).ok().as_deref() != Some(bytes.as_slice()) {
         super::signed::describe_root(&bytes)?;
@@ -359,7 +358,22 @@ fn pin_and_check(
     if checked.is_err() {
         let _ = fs_err::remove_dir_all(source::trust_dir(paths, name));
     }
-    checked
+    checked.map_err(|e| match e {
+        // Never signed here before: not a downgrade, but a root for an unsigned registry.
+        IndexError::Signed {
+            source_name,
+            error: agx_tuf::TufError::Downgrade { .. },
+        } => IndexError::Signed {
+            error: agx_tuf::TufError::Usage {
+                what: format!(
+                    "{} serves no TUF metadata (metadata/timestamp.json): it is not signed, or the root belongs to another registry",
+                    source.display()
+                ),
+            },
+            source_name,
+        },
+        e => e,
+    })
 }
 
 /// What the web registry at `url` is: an agx index serves `config.json`; a Claude-format
@@ -613,7 +627,7 @@ impl Registry {
         parse: impl Fn(&[u8], &str) -> Result<T, IndexError>,
     ) -> Result<Option<T>, IndexError> {
         let url = self.location_of(rel);
-        let parse = |body: &[u8], location: &str| {
+        let verified_parse = |body: &[u8], location: &str| {
             if let Some(signed) = &self.signed {
                 signed.verify(rel, body)?;
             }
@@ -623,7 +637,7 @@ impl Registry {
             (Source::Folder(dir), _) => {
                 let path = dir.join(rel);
                 return match std::fs::read(&path) {
-                    Ok(body) => parse(&body, &url).map(Some),
+                    Ok(body) => verified_parse(&body, &url).map(Some),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                     Err(e) => Err(IndexError::from(at("read", path)(e))),
                 };
@@ -641,7 +655,7 @@ impl Registry {
         {
             return parse(&body, &url).map(Some);
         }
-        remote.get(&url, rel, self.offline, parse)
+        remote.get(&url, rel, self.offline, verified_parse)
     }
 }
 

@@ -1,4 +1,4 @@
-//! A TUF-signed agx index (DESIGN §19), as a client reads it: the pinned root and the
+//! A TUF-signed agx index (docs/registry.md), as a client reads it: the pinned root and the
 //! trusted metadata in the source's trust folder, a refresh once per run, and every index
 //! file and archive checked against the signed targets before agx uses it.
 
@@ -37,18 +37,20 @@ impl RootSummary {
 
 /// Check that `root` is a root signed by its own keys and pin it for source `name`.
 pub fn pin_root(paths: &AgxPaths, name: &str, root: &[u8]) -> Result<RootSummary, IndexError> {
-    let signed = |error| IndexError::Signed {
-        source_name: name.to_string(),
-        error,
-    };
-    let trusted = TrustedSet::new(root, chrono::Utc::now()).map_err(signed)?;
+    let summary = describe_root(root).map_err(|e| match e {
+        IndexError::Signed { error, .. } => IndexError::Signed {
+            source_name: name.to_string(),
+            error,
+        },
+        e => e,
+    })?;
     let dir = trust_dir(paths, name);
     if dir.exists() {
         fs_err::remove_dir_all(&dir)?;
     }
     fs_err::create_dir_all(&dir)?;
     agx_core::atomic::write_file(&dir.join("root.json"), root, None)?;
-    Ok(RootSummary::of(&trusted.root().signed))
+    Ok(summary)
 }
 
 /// What a root (not yet trusted) says: for the trust-on-first-use question.

@@ -1,4 +1,4 @@
-//! Signing a folder registry as a TUF repository (DESIGN §19): the operations behind
+//! Signing a folder registry as a TUF repository (docs/registry.md): the operations behind
 //! `agx registry keys generate|sign|refresh-timestamp|rotate` and the re-signing that
 //! `registry add|yank` do on a signed registry.
 
@@ -39,7 +39,7 @@ impl SigningOptions<'_> {
     }
 }
 
-/// The public key ids of each role, for the operator to record.
+/// Generate a keys folder: one key per role, `root_keys` (default: `threshold`) for root.
 pub fn generate_keys(dir: &Path, threshold: u64, root_keys: Option<u64>) -> Result<(), TufError> {
     KeySet::generate(dir, root_keys.unwrap_or(threshold), threshold)?;
     Ok(())
@@ -88,7 +88,6 @@ pub fn rotate(registry: &Path, role: &str, options: &SigningOptions) -> Result<S
     }
     let mut keys = options.keys()?;
     keys.rotate(dir, role)?;
-    let keys = options.keys()?;
     repository.sign_all(&keys)
 }
 
