@@ -2,7 +2,7 @@
 # Benchmark the filtering proxy of `agx serve` (docs/profiles.md): `tools/call` of `echo` of
 # the real npm `@modelcontextprotocol/server-everything` (pinned), 1,000 calls through a
 # filtered entry (agx proxies the server) against the same calls through an unfiltered one
-# (agx replaces itself with the server: the direct path), interleaved call by call in the
+# served with `on-change = "allow"` (agx replaces itself with the server: the direct path), interleaved call by call in the
 # same run (benches/profile_measure.py). Target: the proxy adds < 0.3 ms to the median.
 # Then a profile of five servers (server-everything and four fixture agx servers): spawn →
 # `initialize` of `agx serve @five` against its slowest server started alone, round by round,
@@ -30,7 +30,10 @@ export npm_config_cache="${AGX_CI_CACHE:-$REAL_HOME/.cache/agx-ci}/npm-bench-cac
 "$AGX" install --quiet npm:@modelcontextprotocol/server-everything@2025.9.25
 SERVER=npm/@modelcontextprotocol/server-everything/mcp-server-everything
 
-result="$(python3 "$ROOT/benches/profile_measure.py" "$AGX" "$SERVER" "$AGX_HOME/filters-v1.toml" "${CALLS:-1000}")"
+# The direct path: no filter and no pins (`on-change = "allow"`), so agx execs the server.
+mkdir -p "$TMP/allow"
+printf '[servers.e]\nserver = "%s"\non-change = "allow"\n' "$SERVER" > "$TMP/allow/agx.toml"
+result="$(python3 "$ROOT/benches/profile_measure.py" "$AGX" "$SERVER" "$AGX_HOME/filters-v1.toml" "${CALLS:-1000}" "$TMP/allow")"
 echo "$result"
 STATUS=0
 python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["added_p50_ms"] < 0.3 else 1)' "$result" || STATUS=1

@@ -1,10 +1,10 @@
 """Measurements for benches/profile.sh. Standard library only.
 
-usage: profile_measure.py AGX SERVER FILTERS_FILE CALLS
+usage: profile_measure.py AGX SERVER FILTERS_FILE CALLS ALLOW_DIR
 
-Starts `AGX serve SERVER` twice: first with no filter (agx execs the server: the direct
-path), then, after writing a filter for SERVER into FILTERS_FILE, with one (agx proxies
-it). Both stay up; `tools/call` of `echo` alternates between them, CALLS times each. Prints
+Starts `AGX serve SERVER` twice: first in ALLOW_DIR, whose agx.toml serves it with
+`on-change = "allow"` and no filter (agx execs the server: the direct path), then, after
+writing a filter for SERVER into FILTERS_FILE, with one (agx proxies it). Both stay up; `tools/call` of `echo` alternates between them, CALLS times each. Prints
 one line of JSON with the p50 and p99 of each path and what the proxy adds.
 """
 import json
@@ -17,10 +17,10 @@ CALL = {"name": "echo", "arguments": {"message": "bench"}}
 
 
 class Session:
-    def __init__(self, agx, server):
+    def __init__(self, agx, server, cwd=None):
         self.proc = subprocess.Popen([agx, "serve", server], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, cwd=cwd)
         self.next_id = 0
         self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                     "clientInfo": {"name": "bench", "version": "1"}})
@@ -62,7 +62,7 @@ def percentile(values, p):
 
 def main():
     agx, server, filters_file, calls = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    direct = Session(agx, server)
+    direct = Session(agx, server, cwd=sys.argv[5])
     with open(filters_file, "w") as f:
         f.write(f'version = 1\n[servers."{server}".tools]\ndeny = ["printEnv"]\n')
     proxied = Session(agx, server)

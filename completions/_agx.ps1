@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools a client sees of a server after its filter, with token estimates')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Accept what a wrapped or remote server lists now as its pinned definitions')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'Find the tools in a folder of scripts and write their definitions')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
@@ -84,7 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even when the same version is already installed')
             [CompletionResult]::new('--allow-scripts', '--allow-scripts', [CompletionResultType]::ParameterName, 'Let npm run the package''s install scripts (off by default: installing runs no package code)')
             [CompletionResult]::new('--allow-sdist', '--allow-sdist', [CompletionResultType]::ParameterName, 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package''s code)')
-            [CompletionResult]::new('--warm', '--warm', [CompletionResultType]::ParameterName, 'Start each installed npm server once (answering `initialize`) to fill its compile cache, so its first start is as fast as later ones (this runs the server''s code)')
+            [CompletionResult]::new('--warm', '--warm', [CompletionResultType]::ParameterName, 'Start each newly installed wrapped or remote server once to fill its compile cache and pin its definitions before a client sees them (this runs the server''s code)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -220,6 +221,23 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Estimate each tool''s context cost in tokens, with totals before and after the filter')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Show how what the server lists now differs from its pinned definitions (changed, new and removed tools, prompts and resource templates)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;trust' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -1063,7 +1081,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Use agx.lock as it is, without comparing it with agx.toml')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Change nothing: list every difference and exit non-zero when there is one (for CI)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace hand-written client entries whose keys the project uses')
-            [CompletionResult]::new('--warm', '--warm', [CompletionResultType]::ParameterName, 'Start each newly installed npm server once (answering `initialize`) to fill its compile cache (this runs the server''s code)')
+            [CompletionResult]::new('--warm', '--warm', [CompletionResultType]::ParameterName, 'Start each newly installed wrapped or remote server once to fill its compile cache and pin its definitions (this runs the server''s code)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -1113,6 +1131,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registry''s catalog by name, description and item names')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show details of a package or a server')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the tools a client sees of a server after its filter, with token estimates')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Accept what a wrapped or remote server lists now as its pinned definitions')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a package folder with a tool, a prompt and a server, ready to validate')
             [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'Find the tools in a folder of scripts and write their definitions')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
@@ -1165,6 +1184,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;tools' {
+            break
+        }
+        'agx;help;trust' {
             break
         }
         'agx;help;new' {

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
             cand tools 'List the tools a client sees of a server after its filter, with token estimates'
+            cand trust 'Accept what a wrapped or remote server lists now as its pinned definitions'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand discover 'Find the tools in a folder of scripts and write their definitions'
             cand validate 'Check an extension package before publishing'
@@ -80,7 +81,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --force 'Reinstall even when the same version is already installed'
             cand --allow-scripts 'Let npm run the package''s install scripts (off by default: installing runs no package code)'
             cand --allow-sdist 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package''s code)'
-            cand --warm 'Start each installed npm server once (answering `initialize`) to fill its compile cache, so its first start is as fast as later ones (this runs the server''s code)'
+            cand --warm 'Start each newly installed wrapped or remote server once to fill its compile cache and pin its definitions before a client sees them (this runs the server''s code)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -208,6 +209,22 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --tokens 'Estimate each tool''s context cost in tokens, with totals before and after the filter'
+            cand --diff 'Show how what the server lists now differs from its pinned definitions (changed, new and removed tools, prompts and resource templates)'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;trust'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -982,7 +999,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --frozen 'Use agx.lock as it is, without comparing it with agx.toml'
             cand --check 'Change nothing: list every difference and exit non-zero when there is one (for CI)'
             cand --force 'Replace hand-written client entries whose keys the project uses'
-            cand --warm 'Start each newly installed npm server once (answering `initialize`) to fill its compile cache (this runs the server''s code)'
+            cand --warm 'Start each newly installed wrapped or remote server once to fill its compile cache and pin its definitions (this runs the server''s code)'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -1029,6 +1046,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand search 'Search the registry''s catalog by name, description and item names'
             cand info 'Show details of a package or a server'
             cand tools 'List the tools a client sees of a server after its filter, with token estimates'
+            cand trust 'Accept what a wrapped or remote server lists now as its pinned definitions'
             cand new 'Create a package folder with a tool, a prompt and a server, ready to validate'
             cand discover 'Find the tools in a folder of scripts and write their definitions'
             cand validate 'Check an extension package before publishing'
@@ -1072,6 +1090,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;info'= {
         }
         &'agx;help;tools'= {
+        }
+        &'agx;help;trust'= {
         }
         &'agx;help;new'= {
         }

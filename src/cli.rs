@@ -76,6 +76,8 @@ pub enum Command {
     Info(InfoArgs),
     /// List the tools a client sees of a server after its filter, with token estimates.
     Tools(ToolsArgs),
+    /// Accept what a wrapped or remote server lists now as its pinned definitions.
+    Trust(TrustArgs),
     /// Create a package folder with a tool, a prompt and a server, ready to validate.
     New(NewArgs),
     /// Find the tools in a folder of scripts and write their definitions.
@@ -194,8 +196,8 @@ pub struct SyncArgs {
     /// Replace hand-written client entries whose keys the project uses.
     #[arg(long)]
     pub force: bool,
-    /// Start each newly installed npm server once (answering `initialize`) to fill its
-    /// compile cache (this runs the server's code).
+    /// Start each newly installed wrapped or remote server once to fill its compile cache
+    /// and pin its definitions (this runs the server's code).
     #[arg(long)]
     pub warm: bool,
     #[command(flatten)]
@@ -248,8 +250,8 @@ pub struct InstallArgs {
     /// pypi, oci, mcpb; then a remote).
     #[arg(long, value_name = "KIND", value_parser = ["npm", "pypi", "oci", "mcpb", "remote"])]
     pub prefer: Option<String>,
-    /// Start each installed npm server once (answering `initialize`) to fill its compile
-    /// cache, so its first start is as fast as later ones (this runs the server's code).
+    /// Start each newly installed wrapped or remote server once to fill its compile cache
+    /// and pin its definitions before a client sees them (this runs the server's code).
     #[arg(long)]
     pub warm: bool,
     #[command(flatten)]
@@ -365,6 +367,25 @@ pub struct ToolsArgs {
     /// Estimate each tool's context cost in tokens, with totals before and after the filter.
     #[arg(long)]
     pub tokens: bool,
+    /// Show how what the server lists now differs from its pinned definitions (changed,
+    /// new and removed tools, prompts and resource templates).
+    #[arg(long, conflicts_with = "tokens")]
+    pub diff: bool,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The wrapped or remote server, as client entries name it (`publisher/name/server`,
+    /// `npm/…`).
+    #[arg(value_name = "QUALIFIED_SERVER")]
+    pub server: String,
+    /// Accept only these items (tool or prompt names, resource URI templates); without
+    /// them, everything the server lists now.
+    #[arg(value_name = "ITEM")]
+    pub items: Vec<String>,
     /// Print JSON (the shapes are documented in docs/json.md).
     #[arg(long)]
     pub json: bool,

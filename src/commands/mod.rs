@@ -113,6 +113,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Search(a) => search::run(&ctx, a),
         Command::Info(a) => info::run(&ctx, a),
         Command::Tools(a) => tools::run(&ctx, a),
+        Command::Trust(a) => tools::trust(&ctx, a),
         Command::New(a) => new::run(&ctx, a),
         Command::Discover(a) => discover::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),

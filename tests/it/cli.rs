@@ -58,6 +58,7 @@ fn help_lists_every_command() {
             "search",
             "info",
             "tools",
+            "trust",
             "new",
             "discover",
             "validate",

@@ -377,16 +377,28 @@ fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
     assert!(report.contains("filter-unusable"), "{report}");
 }
 
-/// Without a filter `agx serve` still becomes the wrapped server (no proxy in between); with
-/// one it stays, as the proxy.
+/// With nothing to check (no filter, `on-change = "allow"`) `agx serve` becomes the wrapped
+/// server (no proxy in between); with pins (the default) or a filter it stays, as the proxy.
 #[cfg(target_os = "linux")]
 #[test]
-fn only_a_filtered_wrapped_server_is_proxied() {
+fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
     let (home, dir) = everything_denying(&[]);
+    // `on-change = "allow"` and no filter: nothing to check, agx becomes the server.
+    write_file(
+        &dir.path().join("agx.toml"),
+        format!("[servers.e]\nserver = \"{EVERYTHING_SERVER}\"\non-change = \"allow\"\n"),
+    );
     let mut direct = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     direct.initialize(json!({}));
     assert!(!direct.program().starts_with("agx"), "{}", direct.program());
     drop(direct);
+    fs_err::remove_file(dir.path().join("agx.toml")).unwrap();
+
+    // By default agx stays between, checking the server's pinned definitions.
+    let mut pinned = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
+    pinned.initialize(json!({}));
+    assert!(pinned.program().starts_with("agx"), "{}", pinned.program());
+    drop(pinned);
 
     let config = dir.path().join("mcp.json");
     let out = agx(

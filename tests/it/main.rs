@@ -34,6 +34,7 @@ mod multi_version;
 mod network_hardening;
 mod oci;
 mod pack;
+mod pinning;
 mod plugin_leniency;
 mod plugins;
 mod poison_scan;

@@ -94,6 +94,13 @@ impl AgxPaths {
         self.home.join("logs")
     }
 
+    /// `pins-v1/`: each installed version's pinned definitions, laid out like `store-v1/`
+    /// (docs/security.md, "Pinned definitions"). Apart from `data-v1/`, which a server's
+    /// programs may write, so that no server can rewrite its own pins.
+    pub fn pins_dir(&self) -> PathBuf {
+        self.home.join("pins-v1")
+    }
+
     /// `data-v1/`: each installed version's data outside the store (compiled-code caches),
     /// laid out like `store-v1/` (docs/ecosystem.md, "Compiled-code caches").
     pub fn data_dir(&self) -> PathBuf {

@@ -213,10 +213,9 @@ pub fn install_with(
         }
     }
     let warm: Vec<super::warm::WarmTarget> = if provision.warm {
-        provisioned
-            .iter()
-            .flat_map(|p| super::warm::targets_of(p.package()))
-            .collect()
+        let packages =
+            (prepared.iter().map(|p| p.package())).chain(provisioned.iter().map(|p| p.package()));
+        packages.flat_map(super::warm::targets_of).collect()
     } else {
         Vec::new()
     };

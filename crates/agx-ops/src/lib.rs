@@ -23,6 +23,7 @@ pub mod lock_check;
 mod locked;
 pub mod new;
 pub mod outdated;
+pub mod pins;
 pub mod project;
 mod project_install;
 mod project_skills;
@@ -155,6 +156,13 @@ pub enum OpsError {
     },
     #[error("`{client}` reads no skills")]
     NoSkillClient { client: String },
+    #[error("`{item}` is not a changed, new or removed item of {server}")]
+    NothingToTrust {
+        server: String,
+        item: String,
+        /// The items that differ from their pins.
+        changed: Vec<String>,
+    },
     #[error("{package} has no server `{server}`")]
     NoSuchServer {
         /// The package and its version, as `acme/weather 1.2.0`.
@@ -255,6 +263,11 @@ impl agx_core::error::Hint for OpsError {
                 "check the spelling (`agx search {}`) or the registry (--registry)",
                 name.name()
             )),
+            OpsError::NothingToTrust { server, changed, .. } => Some(if changed.is_empty() {
+                format!("what {server} lists matches its pins; `agx tools {server} --diff` shows the comparison")
+            } else {
+                format!("its changed items: {}; `agx tools {server} --diff` shows them", changed.join(", "))
+            }),
             OpsError::NoSuchServer { known, .. } => Some(if known.is_empty() {
                 "this package declares no servers".to_string()
             } else {

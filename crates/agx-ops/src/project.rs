@@ -1150,6 +1150,11 @@ pub fn add(
             .servers
             .get(&key)
             .and_then(|d| d.permissions.clone()),
+        on_change: project
+            .servers
+            .get(&key)
+            .map(|d| d.on_change)
+            .unwrap_or_default(),
     };
     project.servers.insert(key.clone(), decl);
     let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;

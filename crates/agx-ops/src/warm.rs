@@ -1,18 +1,23 @@
-//! `--warm` (`agx install`, `agx sync`): start each newly installed server that keeps a
-//! compile cache once, as a client would (`agx serve`), answer `initialize`, and stop it, so
-//! that its first real start already finds the cache (docs/ecosystem.md, "Compiled-code
-//! caches"). Warming runs the package's code, which is why it is asked for.
+//! `--warm` (`agx install`, `agx sync`): start each newly installed wrapped or remote server
+//! once, as a client would (`agx serve`), read its lists, and stop it, so that its first real
+//! start already finds its compile cache (docs/ecosystem.md, "Compiled-code caches") and its
+//! definitions are pinned before a client sees them (docs/security.md, "Pinned
+//! definitions"). Warming runs the package's code, which is why it is asked for.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
 
 use super::Context;
 use agx_core::name::PackageName;
 use agx_model::manifest::Package;
+use agx_store::pins::PinnedList;
 
-/// How long a server may take to answer `initialize` while warming; one that takes longer
-/// is stopped, and its first real start warms its cache instead.
+/// How long a server may take to answer while warming; one that takes longer is stopped, and
+/// its first real start warms its cache and pins its definitions instead.
 const WARM_DEADLINE: Duration = Duration::from_secs(60);
 
 /// A server to warm: `package/server@=version`.
@@ -23,17 +28,13 @@ pub struct WarmTarget {
     pub server: String,
 }
 
-/// The servers of `package` that keep a compile cache (those run by `node`).
+/// The servers of `package` that run a program or bridge a remote: their caches fill and
+/// their definitions are pinned when first started.
 pub fn targets_of(package: &Package) -> Vec<WarmTarget> {
     package
         .servers
         .iter()
-        .filter(|s| {
-            s.url.is_none()
-                && s.command
-                    .as_deref()
-                    .is_some_and(agx_runtime::code_cache::runs_node)
-        })
+        .filter(|s| s.url.is_some() || s.command.is_some())
         .map(|s| WarmTarget {
             package: package.name().clone(),
             version: package.version().clone(),
@@ -56,7 +57,8 @@ pub fn warm(ctx: &Context, targets: &[WarmTarget]) {
     }
 }
 
-/// `agx serve REFERENCE`, `initialize` sent, stopped once it is answered.
+/// `agx serve REFERENCE`, `initialize` sent, then every list it offers read to its last page
+/// (which pins the server's definitions, docs/security.md), stopped once answered.
 fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
     let agx = agx_clients::agx_binary().map_err(|e| format!("cannot find agx itself: {e}"))?;
     let mut command = Command::new(agx);
@@ -71,33 +73,73 @@ fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
         agx_core::process_tree::spawn_tree(&mut command).map_err(|e| e.to_string())?;
     let answered = (|| {
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
-        let request = serde_json::json!({
-            "jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "agx-warm", "version": env!("CARGO_PKG_VERSION")}},
-        });
-        writeln!(stdin, "{request}").map_err(|e| e.to_string())?;
-        stdin.flush().map_err(|e| e.to_string())?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let answered = BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-                .any(|line| {
-                    serde_json::from_str::<serde_json::Value>(&line)
-                        .is_ok_and(|message| message["id"] == 1)
-                });
-            let _ = tx.send(answered);
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Ok(message) = serde_json::from_str::<Value>(&line)
+                    && message.get("method").is_none()
+                    && tx.send(message).is_err()
+                {
+                    return;
+                }
+            }
         });
-        match rx.recv_timeout(WARM_DEADLINE) {
-            Ok(true) => Ok(()),
-            Ok(false) => Err("it ended without answering `initialize`".to_string()),
-            Err(_) => Err(format!(
-                "it did not answer `initialize` within {} s",
-                WARM_DEADLINE.as_secs()
-            )),
+        let deadline = Instant::now() + WARM_DEADLINE;
+        let mut ask = |id: u64, method: &str, params: Value| -> Result<Value, String> {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            writeln!(stdin, "{request}").map_err(|e| e.to_string())?;
+            stdin.flush().map_err(|e| e.to_string())?;
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match rx.recv_timeout(left) {
+                    Ok(message) if message["id"] == id => {
+                        return Ok(message.get("result").cloned().unwrap_or(Value::Null));
+                    }
+                    Ok(_) => continue,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(format!("it ended without answering `{method}`"));
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        return Err(format!(
+                            "it did not answer `{method}` within {} s",
+                            WARM_DEADLINE.as_secs()
+                        ));
+                    }
+                }
+            }
+        };
+        let initialized = ask(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "agx-warm", "version": env!("CARGO_PKG_VERSION")}}),
+        )?;
+        let mut id = 1;
+        for list in PinnedList::ALL {
+            let capability = match list {
+                PinnedList::Tools => "tools",
+                PinnedList::Prompts => "prompts",
+                PinnedList::ResourceTemplates => "resources",
+            };
+            if initialized
+                .pointer(&format!("/capabilities/{capability}"))
+                .is_none()
+            {
+                continue;
+            }
+            let mut cursor: Option<String> = None;
+            loop {
+                id += 1;
+                let params = cursor.map_or(json!({}), |c| json!({"cursor": c}));
+                let page = ask(id, list.method(), params)?;
+                cursor = page["nextCursor"].as_str().map(str::to_string);
+                if cursor.is_none() {
+                    break;
+                }
+            }
         }
+        Ok(())
     })();
     tree.kill(&mut child);
     let _ = child.wait();

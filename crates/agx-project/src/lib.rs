@@ -137,6 +137,16 @@ pub fn serve_permissions(
     Ok(serve_entry_or_fail(server)?.and_then(|(file, decl)| Some((file, decl.permissions?))))
 }
 
+/// The project's `on-change` rule of `server` for `agx serve` (found and failing closed as
+/// [`serve_filter`]); the default (hide) outside a project or without one.
+pub fn serve_on_change(
+    server: &agx_core::name::QualifiedName,
+) -> Result<agx_store::pins::OnChange, (PathBuf, String)> {
+    Ok(serve_entry_or_fail(server)?
+        .map(|(_, decl)| decl.on_change)
+        .unwrap_or_default())
+}
+
 /// The project file and `server`'s entry in it, for what must not be guessed (a filter,
 /// permissions): a project file that does not load and names `server` is an error.
 fn serve_entry_or_fail(

@@ -79,6 +79,9 @@ pub struct ServerDecl {
     /// `permissions`: what the server's programs may touch when `agx serve` runs it in this
     /// project, replacing the user's and the package's (docs/sandbox.md).
     pub permissions: Option<agx_model::permissions::Permissions>,
+    /// `on-change`: what `agx serve` does with a definition the server's pins do not hold
+    /// (docs/security.md, "Pinned definitions"); absent: hide it.
+    pub on_change: agx_store::pins::OnChange,
 }
 
 /// One `[skills]` entry: a skill of a package, copied into the project's skills folders.
@@ -239,6 +242,7 @@ const COMMITTED_SERVER_KEYS: &[&str] = &[
     "prompts",
     "resources",
     "permissions",
+    "on-change",
 ];
 const FILTER_KEYS: &[&str] = &["allow", "deny", "rename", "descriptions"];
 const SKILL_KEYS: &[&str] = &["skill", "version"];
@@ -359,6 +363,32 @@ fn read_requirement(
             }
         },
     }
+}
+
+/// Server `key`'s `on-change`, checked where it is written.
+fn read_on_change(
+    f: &mut Findings,
+    file: &SourceFile,
+    key: &str,
+    t: &Table,
+) -> agx_store::pins::OnChange {
+    use agx_store::pins::OnChange;
+    let Some((text, node)) = t.string(f, "on-change") else {
+        return OnChange::default();
+    };
+    OnChange::parse(&text).unwrap_or_else(|| {
+        f.at(
+            codes::INVALID_ON_CHANGE,
+            file,
+            &node.span,
+            format!("`on-change = \"{text}\"` of server `{key}` is not a rule agx knows"),
+            Some(format!(
+                "write one of {} (docs/security.md, \"Pinned definitions\")",
+                OnChange::VALUES.map(|v| format!("\"{v}\"")).join(", ")
+            )),
+        );
+        OnChange::default()
+    })
 }
 
 /// A skill of a published package: `publisher/package/skill`.
@@ -581,6 +611,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                 &format!("`permissions` of server `{key}`"),
             )
         });
+        let on_change = read_on_change(f, file, key, &t);
         let (Some(target), Some(requirement)) = (target, requirement) else {
             continue;
         };
@@ -611,6 +642,7 @@ fn read_servers(f: &mut Findings, file: &SourceFile, node: &Node, kind: Kind, dr
                 args,
                 filter,
                 permissions,
+                on_change,
             },
         );
     }

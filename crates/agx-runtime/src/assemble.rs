@@ -105,6 +105,9 @@ pub struct WrappedServer {
     pub code_cache: Option<crate::code_cache::NodeCacheLaunch>,
     /// Why the cache is not used this time, for the log.
     pub code_cache_problem: Option<String>,
+    /// Where its pinned definitions are kept (set by `agx serve` for an installed version;
+    /// docs/security.md, "Pinned definitions").
+    pub pins_file: Option<PathBuf>,
     /// What `${package.data}` names (an imported plugin's `${CLAUDE_PLUGIN_DATA}`), set by
     /// `agx serve` from agx's home.
     pub data_dir: Option<PathBuf>,
@@ -598,6 +601,7 @@ fn assemble_from(
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,
+            pins_file: None,
             data_dir: None,
             sandbox: agx_sandbox::for_package(owner, Some(server.item.as_str())),
         }));

@@ -66,6 +66,7 @@ mod tests {
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,
+            pins_file: None,
             data_dir: None,
             sandbox: None,
         }

@@ -23,6 +23,7 @@ use super::assemble::{Assembly, WrappedServer};
 use super::era::CacheHint;
 use super::era_adapter::EraAdapter;
 use super::lists::List;
+use super::pinning::Pinning;
 use super::stdio::{BoundedLines, MAX_LINE};
 use agx_model::filter::{Filter, Hidden, Kind};
 use agx_model::manifest::ResourceAddress;
@@ -222,6 +223,8 @@ pub struct Rewriter {
     /// The poisoning-scan codes the server's package accepted at install: an item with
     /// another high finding is withheld like a hidden one (docs/security.md).
     accepted: Vec<String>,
+    /// The server's pinned definitions, when checked (docs/security.md).
+    pinning: Option<Pinning>,
 }
 
 impl Rewriter {
@@ -236,6 +239,45 @@ impl Rewriter {
             held: Vec::new(),
             next_id: 0,
             accepted: Vec::new(),
+            pinning: None,
+        }
+    }
+
+    /// The rewriter of a server whose listed definitions are checked against its pins.
+    pub fn pinned(mut self, pinning: Pinning) -> Rewriter {
+        self.pinning = Some(pinning);
+        self
+    }
+
+    /// Whether a call must name an item the server listed (and passed on), spelled
+    /// exactly so: under a filter that narrows the kind, and for tools and prompts whose
+    /// definitions are pinned (a withheld item must not be callable unlisted).
+    fn narrows(&self, kind: Kind) -> bool {
+        self.filter.narrows(kind)
+            || (kind != Kind::Resource && self.pinning.as_ref().is_some_and(Pinning::guards))
+    }
+
+    /// Whether a listed item passes the scan and its pin.
+    fn passes(&mut self, list: List, item: &Value) -> bool {
+        let scanned = self.passes_scan(list, item);
+        let pinned = match (list.pinned(), &mut self.pinning) {
+            (Some(pinned), Some(pinning)) => pinning.passes(pinned, item),
+            _ => true,
+        };
+        scanned && pinned
+    }
+
+    /// `list` was read whole: its pins (an empty list's too) are recorded.
+    fn read_whole(&mut self, list: List) {
+        if let (Some(pinned), Some(pinning)) = (list.pinned(), &mut self.pinning) {
+            pinning.read_whole(pinned);
+        }
+    }
+
+    /// Write the pins recorded while reading a list.
+    fn save_pins(&mut self) {
+        if let Some(pinning) = &mut self.pinning {
+            pinning.save();
         }
     }
 
@@ -264,6 +306,12 @@ impl Rewriter {
             );
         }
         blocked.is_empty()
+    }
+
+    /// Whether calls wait for the filter's own listing (sent to the server, not yet
+    /// answered).
+    pub fn holds_calls(&self) -> bool {
+        !self.held.is_empty()
     }
 
     /// Whether the server's messages need reading (else they can pass as read): an answer
@@ -301,6 +349,14 @@ impl Rewriter {
             return Sends::server(message);
         };
         let id = message.get("id").cloned();
+        if let Some(why) = self.pinning.as_ref().and_then(Pinning::stopped) {
+            // `on-change = "stop"`: nothing more reaches the server this session.
+            return match id {
+                Some(id) if method != "ping" => Sends::client(error(&id, REFUSED, why.to_string())),
+                Some(_) => Sends::server(message),
+                None => Sends::default(),
+            };
+        }
         if disguised(&method) {
             return match id {
                 Some(id) => Sends::client(error(
@@ -363,9 +419,12 @@ impl Rewriter {
                 return Sends::client(error(&id, REFUSED, text));
             }
         };
+        if let Some(why) = self.withheld_call(kind, &original) {
+            return Sends::client(error(&id, REFUSED, why));
+        }
         // A server may read another spelling (`DELETE_ALL`, `delete-all`, `%73ecret`) as
         // the item it hides: only what it listed, exactly, passes.
-        if self.filter.narrows(kind) && !self.listed.allows(kind, &original) {
+        if self.narrows(kind) && !self.listed.allows(kind, &original) {
             let lists = List::naming(kind);
             if !lists.iter().all(|l| self.fresh.contains(l)) {
                 // Not listed yet (or not since it changed): read the server's lists, then
@@ -373,14 +432,18 @@ impl Rewriter {
                 self.held.push(message);
                 return self.fetch(lists);
             }
+            let rule = if self.filter.narrows(kind) {
+                format!("its filter (in {})", self.filter.source_name)
+            } else {
+                "agx, which checks its pinned definitions,".to_string()
+            };
             return Sends::client(error(
                 &id,
                 REFUSED,
                 format!(
-                    "{} `{called}` of {} is not one the server lists; its filter (in {}) passes only what the server lists, spelled exactly as listed",
+                    "{} `{called}` of {} is not one the server lists; {rule} passes only what the server lists, spelled exactly as listed",
                     kind.noun(),
                     self.server,
-                    self.filter.source_name
                 ),
             ));
         }
@@ -390,6 +453,16 @@ impl Rewriter {
             *slot = Value::String(original);
         }
         Sends::server(message)
+    }
+
+    /// Why a call to `original` is refused, when the pins withheld it this session.
+    fn withheld_call(&self, kind: Kind, original: &str) -> Option<String> {
+        let pinning = self.pinning.as_ref()?;
+        List::naming(kind)
+            .iter()
+            .filter_map(|l| l.pinned())
+            .find_map(|l| pinning.withheld(l, original))
+            .map(str::to_string)
     }
 
     /// Ask the server for each of `lists` not already being read.
@@ -456,7 +529,21 @@ impl Rewriter {
                 ));
             }
         }
-        let passed: Vec<bool> = items.iter().map(|i| self.passes_scan(list, i)).collect();
+        let items = std::mem::take(items);
+        let passed: Vec<bool> = items.iter().map(|i| self.passes(list, i)).collect();
+        if message
+            .pointer("/result/nextCursor")
+            .is_none_or(Value::is_null)
+        {
+            // The last page.
+            self.read_whole(list);
+        }
+        self.save_pins();
+        let Some(Value::Array(slot)) = message.pointer_mut(&format!("/result/{array}")) else {
+            unreachable!("the array was there");
+        };
+        *slot = items;
+        let items = slot;
         let mut passed = passed.into_iter();
         let (filter, shown) = (&self.filter, &mut self.listed);
         items.retain_mut(|item| {
@@ -480,7 +567,7 @@ impl Rewriter {
                 let Some(original) = item.get(key).and_then(Value::as_str) else {
                     continue;
                 };
-                if self.filter.show(kind, original).is_ok() && self.passes_scan(list, item) {
+                if self.filter.show(kind, original).is_ok() && self.passes(list, item) {
                     self.listed.record(list, original);
                 }
             }
@@ -490,9 +577,14 @@ impl Rewriter {
             .and_then(Value::as_str)
             .filter(|c| !c.is_empty())
         {
+            self.save_pins();
             return Sends::server(self.ask(list, Some(cursor)));
         }
         // Read whole (an error answer lists nothing).
+        if answer.get("result").is_some() {
+            self.read_whole(list);
+        }
+        self.save_pins();
         self.fresh.insert(list);
         let mut sends = Sends::default();
         for call in std::mem::take(&mut self.held) {
@@ -507,6 +599,15 @@ impl Rewriter {
         }
         sends
     }
+}
+
+/// The filter of a server that has none, for the proxy that checks its pins: it shows
+/// everything as listed.
+pub fn no_filter() -> Arc<Filter> {
+    Arc::new(
+        Filter::new(Default::default(), String::new())
+            .expect("an empty filter has no glob to reject"),
+    )
 }
 
 /// Rewrite one listed item (a tool, prompt, resource or template, whose original name or
@@ -534,9 +635,16 @@ pub fn rewrite_item(
     Ok(())
 }
 
-/// Serve a local wrapped server through its filter on stdio: start its program with piped
-/// standard streams and pass messages both ways until either side ends.
-pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(), ServeError> {
+/// Serve a local wrapped server through its filter and pins on stdio: start its program
+/// with piped standard streams and pass messages both ways until either side ends. As on the
+/// direct path, where agx becomes the server: SIGINT and SIGTERM reach the server, and the
+/// exit status of a server that ended by itself (or on a signal) is returned for agx to exit
+/// with; `None` when the client left and the server was stopped after it.
+pub async fn serve_wrapped(
+    w: &WrappedServer,
+    filter: Arc<Filter>,
+    pinning: Option<Pinning>,
+) -> Result<Option<std::process::ExitStatus>, ServeError> {
     let (program, command) = super::wrapped::command(w)?;
     let mut command = tokio::process::Command::from(command);
     command
@@ -552,7 +660,10 @@ pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(),
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         unreachable!("both streams were piped");
     };
-    let rewriter = Rewriter::new(filter, w.server.to_string()).accepting(w.accepted_findings());
+    let mut rewriter = Rewriter::new(filter, w.server.to_string()).accepting(w.accepted_findings());
+    if let Some(pinning) = pinning {
+        rewriter = rewriter.pinned(pinning);
+    }
     let proxying = proxy(
         rewriter,
         tokio::io::stdin(),
@@ -560,21 +671,51 @@ pub async fn serve_wrapped(w: &WrappedServer, filter: Arc<Filter>) -> Result<(),
         from_server,
         to_server,
     );
-    // SIGTERM on Unix; on Windows the console closing. A client that ends `agx serve` this
-    // way ends the server too (as it would the server itself on the direct path).
+    tokio::pin!(proxying);
+    // SIGINT and SIGTERM on Unix are passed on, and the server decides when it ends (its
+    // handler runs, as on the direct path); on Windows Ctrl-C or the console closing ends it.
     #[cfg(unix)]
-    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(ServeError::Runtime)?;
-    #[cfg(windows)]
-    let mut terminate = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
-    tokio::select! {
-        () = proxying => {}
-        _ = tokio::signal::ctrl_c() => {}
-        _ = terminate.recv() => {}
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt()).map_err(ServeError::Runtime)?;
+        let mut terminate = signal(SignalKind::terminate()).map_err(ServeError::Runtime)?;
+        let forwarded = tokio::select! {
+            () = &mut proxying => None,
+            _ = interrupt.recv() => Some(libc::SIGINT),
+            _ = terminate.recv() => Some(libc::SIGTERM),
+        };
+        if let Some(signal) = forwarded {
+            if let Some(pid) = child.id() {
+                // SAFETY: kill takes a pid and a signal number only.
+                unsafe { libc::kill(pid as libc::pid_t, signal) };
+            }
+            // Its answers still pass while it ends; then its status is agx's.
+            tokio::select! {
+                () = &mut proxying => {}
+                status = child.wait() => return status.map(Some).map_err(ServeError::Runtime),
+            }
+            return child.wait().await.map(Some).map_err(ServeError::Runtime);
+        }
     }
-    let _ = child.start_kill();
-    let _ = child.wait().await;
-    Ok(())
+    #[cfg(windows)]
+    {
+        let mut close = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
+        tokio::select! {
+            () = &mut proxying => {}
+            _ = tokio::signal::ctrl_c() => {}
+            _ = close.recv() => {}
+        }
+    }
+    // The proxy ended: the server closed its output (ending by itself), or the client left
+    // and the grace after it passed.
+    match child.try_wait() {
+        Ok(Some(status)) => Ok(Some(status)),
+        _ => {
+            let _ = child.start_kill();
+            let _ = child.wait().await;
+            Ok(None)
+        }
+    }
 }
 
 /// How long a server may go on answering after the client closed its input: many servers
@@ -618,9 +759,13 @@ pub async fn proxy<CR, CW, SR, SW>(
             complete = client_lines.read_line(), if client_open => {
                 let Some(complete) = complete else {
                     // Closing the server's stdin tells it to finish; its last answers
-                    // still pass, for a while.
+                    // still pass, for a while. Calls held for the filter's own listing
+                    // are sent first: the client that sent them before leaving is owed
+                    // their answers.
                     client_open = false;
-                    server_in = None;
+                    if !rewriter.holds_calls() {
+                        server_in = None;
+                    }
                     grace.as_mut().reset(tokio::time::Instant::now() + GRACE_AFTER_CLIENT);
                     continue;
                 };
@@ -665,6 +810,10 @@ pub async fn proxy<CR, CW, SR, SW>(
                 {
                     let sends = server_to_client(&mut eras, &mut rewriter, message);
                     deliver(sends, &mut client_out, &mut server_in).await;
+                    if !client_open && server_in.is_some() && !rewriter.holds_calls() {
+                        server_in = None;
+                        grace.as_mut().reset(tokio::time::Instant::now() + GRACE_AFTER_CLIENT);
+                    }
                 } else {
                     write_line(&mut client_out, line).await;
                 }
@@ -780,6 +929,89 @@ mod tests {
             {"uri": "test://static/resource/1", "name": "one"}]}}),
         );
         r
+    }
+
+    /// A rewriter with no filter whose server's pins are in `file`.
+    fn pinned(file: &std::path::Path) -> Rewriter {
+        let server = agx_core::name::QualifiedName::parse("npm/x/y").unwrap();
+        let pinning =
+            Pinning::load(file, &server, agx_store::pins::OnChange::Hide).expect("pins load");
+        Rewriter::new(no_filter(), "npm/x/y".into()).pinned(pinning)
+    }
+
+    /// The tool names of the answer to a `tools/list` page the server gives.
+    fn page(r: &mut Rewriter, id: &str, tools: Value, next: Option<&str>) -> Vec<String> {
+        r.from_client(json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}));
+        let mut result = json!({"tools": tools});
+        if let Some(next) = next {
+            result["nextCursor"] = next.into();
+        }
+        let out = reply(r.from_server(json!({"jsonrpc": "2.0", "id": id, "result": result})));
+        out["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_list_read_page_by_page_is_pinned_whole_and_then_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("y.json");
+        let mut first = pinned(&file);
+        // Both pages of the first listing are pinned (the second is not "new").
+        assert_eq!(
+            page(
+                &mut first,
+                "1",
+                json!([{"name": "a", "description": "A"}]),
+                Some("2")
+            ),
+            ["a"]
+        );
+        assert_eq!(
+            page(
+                &mut first,
+                "2",
+                json!([{"name": "b", "description": "B"}]),
+                None
+            ),
+            ["b"]
+        );
+        // Read whole, the list holds: an item added in the same session is withheld.
+        assert_eq!(
+            page(
+                &mut first,
+                "3",
+                json!([{"name": "a", "description": "A"}, {"name": "c"}]),
+                None
+            ),
+            ["a"]
+        );
+        let mut next = pinned(&file);
+        assert_eq!(
+            page(
+                &mut next,
+                "1",
+                json!([{"name": "a", "description": "A!"}, {"name": "b", "description": "B"}]),
+                None
+            ),
+            ["b"]
+        );
+        // A withheld tool is refused by name, with why, and never reaches the server.
+        let refused = reply(next.from_client(json!({"jsonrpc": "2.0", "id": 9,
+            "method": "tools/call", "params": {"name": "a"}})));
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("changed since it was pinned (description)"),
+            "{message}"
+        );
+        // A tool the server never listed is refused too: with pins, only what passed does.
+        let refused = reply(next.from_client(json!({"jsonrpc": "2.0", "id": 10,
+            "method": "tools/call", "params": {"name": "zzz"}})));
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(message.contains("is not one the server lists"), "{message}");
     }
 
     #[test]

@@ -109,7 +109,7 @@ impl Runtime {
     }
 
     /// What `prompts/list` answers.
-    fn prompt_list(&self) -> &[Prompt] {
+    pub fn prompt_list(&self) -> &[Prompt] {
         self.prompt_list
             .get_or_init(|| self.prompts.iter().map(prompts::list_entry).collect())
     }

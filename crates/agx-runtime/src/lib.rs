@@ -26,6 +26,7 @@ pub mod listing;
 mod lists;
 mod log;
 mod output;
+pub mod pinning;
 mod poison;
 mod process;
 
@@ -341,6 +342,7 @@ pub fn load_installed(
         assembled.append_args(args)?;
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
+            w.pins_file = store.pins_file(&w.package_dir, w.server.item.as_str());
         }
         confine(paths, &server, &mut assembled)?;
         let mut notes: Vec<String> = served
@@ -461,6 +463,20 @@ fn with_code_cache(store: &Store, w: &mut assemble::WrappedServer) {
     }
 }
 
+/// The pins a wrapped or remote server's definitions are checked against, unless its rule
+/// is `on-change = "allow"` (then it is served as it lists, with nothing between) or it is
+/// not an installed version.
+fn pinning_of(w: &assemble::WrappedServer) -> Result<Option<pinning::Pinning>, ServeError> {
+    let Some(file) = &w.pins_file else {
+        return Ok(None);
+    };
+    let rule = pinning::Pinning::rule_of(&w.server)?;
+    if rule == agx_store::pins::OnChange::Allow {
+        return Ok(None);
+    }
+    Ok(Some(pinning::Pinning::load(file, &w.server, rule)?))
+}
+
 /// Say in the log how each package's programs are confined (docs/sandbox.md).
 fn log_confinement(assembly: &assemble::Assembly) {
     let mut seen: Vec<&PackageName> = Vec::new();
@@ -540,22 +556,43 @@ pub fn run(
                     });
                 }
                 let _log = log::init(log_file.as_deref());
-                let rewriter = filter.map(|f| {
-                    filtered::Rewriter::new(f, w.server.to_string())
-                        .accepting(w.accepted_findings())
-                });
+                let pinning = pinning_of(&w)?;
+                let rewriter = match (filter, pinning) {
+                    (None, None) => None,
+                    (filter, pinning) => {
+                        let filter = filter.unwrap_or_else(filtered::no_filter);
+                        let mut rewriter = filtered::Rewriter::new(filter, w.server.to_string())
+                            .accepting(w.accepted_findings());
+                        if let Some(pinning) = pinning {
+                            rewriter = rewriter.pinned(pinning);
+                        }
+                        Some(rewriter)
+                    }
+                };
                 return block_on_current_thread(bridge::serve(remote, rewriter));
             }
             None => {
+                // Pinned definitions need agx between the client and the server.
+                let pinning = pinning_of(&w)?;
                 // The network proxy needs agx alive beside the server (docs/sandbox.md).
                 let proxied = w.sandbox.as_deref().is_some_and(agx_sandbox::needs_proxy);
-                let log = (filter.is_some() || w.code_cache_problem.is_some() || proxied)
+                let between = filter.is_some() || pinning.is_some();
+                let log = (between || w.code_cache_problem.is_some() || proxied)
                     .then(|| log::init(log_file.as_deref()));
                 if let Some(problem) = &w.code_cache_problem {
                     tracing::warn!("{problem}");
                 }
-                if let Some(filter) = filter {
-                    return block_on_current_thread(filtered::serve_wrapped(&w, filter));
+                if between {
+                    let filter = filter.unwrap_or_else(filtered::no_filter);
+                    let status =
+                        block_on_current_thread(filtered::serve_wrapped(&w, filter, pinning))?;
+                    return match status {
+                        Some(status) if !status.success() => {
+                            drop(log);
+                            std::process::exit(wrapped::exit_code(status));
+                        }
+                        _ => Ok(()),
+                    };
                 }
                 if proxied {
                     let status = block_on_current_thread(wrapped::run_beside_proxy(&w))?;

@@ -1,7 +1,8 @@
-//! The tools a server lists, unfiltered, for `agx tools`: an agx server's from its assembly;
-//! a wrapped server's by starting it as `agx serve` would and asking it (`initialize`, then
-//! `tools/list` page by page); a remote server's over Streamable HTTP.
+//! What a server lists, unfiltered, for `agx tools` and `agx trust`: an agx server's from its
+//! assembly; a wrapped server's by starting it as `agx serve` would and asking it
+//! (`initialize`, then each list page by page); a remote server's over Streamable HTTP.
 
+use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::assemble::{Assembled, WrappedServer};
 use super::{Runtime, ServeError, block_on_current_thread, bridge};
+use agx_store::pins::PinnedList;
 
 /// How long a wrapped or remote server may take to start and list its tools (an `npx` or
 /// `uvx` server may first fetch its packages).
@@ -17,16 +19,50 @@ const LISTING_DEADLINE: Duration = Duration::from_secs(120);
 
 /// Every tool `assembled` lists, as `tools/list` entries.
 pub fn list_tools(assembled: Assembled) -> Result<Vec<Value>, ServeError> {
+    let mut lists = list_definitions(assembled, &[PinnedList::Tools])?;
+    Ok(lists.remove(&PinnedList::Tools).unwrap_or_default())
+}
+
+/// The items of each of `lists` that `assembled` offers, as its list methods answer them
+/// (a list the server does not offer is absent).
+pub fn list_definitions(
+    assembled: Assembled,
+    lists: &[PinnedList],
+) -> Result<Definitions, ServeError> {
     match assembled {
         Assembled::Native(mut assembly) => {
             // What a client sees: serve withholds poisoned items (docs/security.md).
             crate::poison::hide_poisoned(&mut assembly);
+            let server = assembly.server.to_string();
             let runtime = Runtime::new(assembly);
-            Ok(runtime
-                .tool_list()
-                .iter()
-                .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
-                .collect())
+            let mut out = Definitions::new();
+            for list in lists {
+                let items: Vec<Value> = match list {
+                    PinnedList::Tools => values(runtime.tool_list()),
+                    PinnedList::Prompts => values(runtime.prompt_list()),
+                    PinnedList::ResourceTemplates => {
+                        let mut items = Vec::new();
+                        let mut cursor: Option<String> = None;
+                        loop {
+                            let (page, next) = runtime
+                                .resources
+                                .templates(cursor.as_deref())
+                                .map_err(|e| ServeError::Listing {
+                                    server: server.clone(),
+                                    detail: e.message.to_string(),
+                                })?;
+                            items.extend(values(&page));
+                            match next {
+                                Some(next) => cursor = Some(next),
+                                None => break,
+                            }
+                        }
+                        items
+                    }
+                };
+                out.insert(*list, items);
+            }
+            Ok(out)
         }
         Assembled::Wrapped(w) => {
             let server = w.server.to_string();
@@ -37,8 +73,8 @@ pub fn list_tools(assembled: Assembled) -> Result<Vec<Value>, ServeError> {
             block_on_current_thread(async {
                 let listing = async {
                     match &w.url {
-                        Some(url) => list_remote(&w, url).await,
-                        None => list_local(&w).await,
+                        Some(url) => list_remote(&w, url, lists).await,
+                        None => list_local(&w, lists).await,
                     }
                 };
                 match tokio::time::timeout(LISTING_DEADLINE, listing).await {
@@ -53,7 +89,22 @@ pub fn list_tools(assembled: Assembled) -> Result<Vec<Value>, ServeError> {
     }
 }
 
-async fn list_remote(w: &WrappedServer, url: &str) -> Result<Vec<Value>, ServeError> {
+/// Each list's items, by list.
+pub type Definitions = BTreeMap<PinnedList, Vec<Value>>;
+
+/// `items` as JSON values.
+fn values<T: serde::Serialize>(items: &[T]) -> Vec<Value> {
+    items
+        .iter()
+        .map(|i| serde_json::to_value(i).unwrap_or(Value::Null))
+        .collect()
+}
+
+async fn list_remote(
+    w: &WrappedServer,
+    url: &str,
+    lists: &[PinnedList],
+) -> Result<Definitions, ServeError> {
     use rmcp::ServiceExt;
     let remote = bridge::Remote::of(w, url, &w.headers)?;
     let failed = |detail: String| ServeError::Listing {
@@ -62,19 +113,41 @@ async fn list_remote(w: &WrappedServer, url: &str) -> Result<Vec<Value>, ServeEr
     };
     let transport = remote.transport().map_err(&failed)?;
     let client = ().serve(transport).await.map_err(|e| failed(e.to_string()))?;
-    let tools = client
-        .list_all_tools()
-        .await
-        .map_err(|e| failed(e.to_string()))?;
+    let capabilities = client
+        .peer_info()
+        .map(|info| info.capabilities.clone())
+        .unwrap_or_default();
+    let mut out = Definitions::new();
+    for list in lists {
+        let items = match list {
+            PinnedList::Tools if capabilities.tools.is_some() => values(
+                &client
+                    .list_all_tools()
+                    .await
+                    .map_err(|e| failed(e.to_string()))?,
+            ),
+            PinnedList::Prompts if capabilities.prompts.is_some() => values(
+                &client
+                    .list_all_prompts()
+                    .await
+                    .map_err(|e| failed(e.to_string()))?,
+            ),
+            PinnedList::ResourceTemplates if capabilities.resources.is_some() => values(
+                &client
+                    .list_all_resource_templates()
+                    .await
+                    .map_err(|e| failed(e.to_string()))?,
+            ),
+            _ => continue,
+        };
+        out.insert(*list, items);
+    }
     let _ = client.cancel().await;
-    Ok(tools
-        .iter()
-        .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
-        .collect())
+    Ok(out)
 }
 
 /// Start the wrapped server's program and ask it, as a client would.
-async fn list_local(w: &WrappedServer) -> Result<Vec<Value>, ServeError> {
+async fn list_local(w: &WrappedServer, lists: &[PinnedList]) -> Result<Definitions, ServeError> {
     let (program, command) = super::wrapped::command(w)?;
     let mut command = tokio::process::Command::from(command);
     command
@@ -95,7 +168,7 @@ async fn list_local(w: &WrappedServer) -> Result<Vec<Value>, ServeError> {
         stdin,
         lines: BufReader::new(stdout).lines(),
     };
-    session
+    let initialized = session
         .request(
             0,
             "initialize",
@@ -106,28 +179,45 @@ async fn list_local(w: &WrappedServer) -> Result<Vec<Value>, ServeError> {
     session
         .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await?;
-    let mut tools = Vec::new();
-    let mut cursor: Option<String> = None;
-    for id in 1.. {
-        let params = match &cursor {
-            Some(c) => json!({ "cursor": c }),
-            None => json!({}),
+    let mut out = Definitions::new();
+    let mut id = 0;
+    for list in lists {
+        let capability = match list {
+            PinnedList::Tools => "tools",
+            PinnedList::Prompts => "prompts",
+            PinnedList::ResourceTemplates => "resources",
         };
-        let mut result = session.request(id, "tools/list", params).await?;
-        if let Some(Value::Array(page)) = result.get_mut("tools").map(Value::take) {
-            tools.extend(page);
+        // Tools are asked for even when undeclared (some servers answer without declaring
+        // them); prompts and templates only of a server that offers them.
+        let declared = initialized.pointer(&format!("/capabilities/{capability}"));
+        if declared.is_none() && *list != PinnedList::Tools {
+            continue;
         }
-        cursor = result
-            .get("nextCursor")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        if cursor.is_none() {
-            break;
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            id += 1;
+            let params = match &cursor {
+                Some(c) => json!({ "cursor": c }),
+                None => json!({}),
+            };
+            let mut result = session.request(id, list.method(), params).await?;
+            if let Some(Value::Array(page)) = result.get_mut(list.array()).map(Value::take) {
+                items.extend(page);
+            }
+            cursor = result
+                .get("nextCursor")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if cursor.is_none() {
+                break;
+            }
         }
+        out.insert(*list, items);
     }
     drop(session);
     let _ = child.kill().await;
-    Ok(tools)
+    Ok(out)
 }
 
 /// A minimal JSON-RPC client on a server's standard streams.

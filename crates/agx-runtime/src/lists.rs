@@ -56,6 +56,17 @@ impl List {
         }
     }
 
+    /// Its pinned counterpart (docs/security.md): resources themselves are not pinned.
+    pub(crate) fn pinned(self) -> Option<agx_store::pins::PinnedList> {
+        use agx_store::pins::PinnedList;
+        match self {
+            List::Tools => Some(PinnedList::Tools),
+            List::Prompts => Some(PinnedList::Prompts),
+            List::Resources => None,
+            List::Templates => Some(PinnedList::ResourceTemplates),
+        }
+    }
+
     /// The kind of item a filter sees in it.
     pub(crate) fn kind(self) -> Kind {
         match self {

@@ -27,6 +27,7 @@
 use agx_core::fsutil;
 pub mod gc;
 mod lock;
+pub mod pins;
 mod receipt;
 pub mod remove;
 mod roots;
@@ -60,6 +61,8 @@ pub enum StoreError {
     Io(#[from] std::io::Error),
     #[error("the receipt {} is damaged: {reason}", path.display())]
     BadReceipt { path: PathBuf, reason: String },
+    #[error("the pinned definitions {} are damaged: {reason}", path.display())]
+    BadPins { path: PathBuf, reason: String },
     #[error("{name} is not installed")]
     NotInstalled { name: PackageName },
     #[error("{name} is not installed for the user; only projects hold it: {}", projects.join(", "))]
@@ -172,6 +175,10 @@ impl agx_core::error::Hint for StoreError {
                 ),
                 None => format!("delete {}", path.display()),
             }),
+            StoreError::BadPins { path, .. } => Some(format!(
+                "delete {} and pin what the server lists now with `agx trust SERVER`",
+                path.display()
+            )),
             StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
             StoreError::HeldByProjectsOnly { .. } => Some(
                 "a project's versions go when its lock no longer names them (`agx remove` there) or its folder is deleted, then at `agx gc`".into(),
@@ -260,6 +267,8 @@ pub struct Store {
     receipts_dir: PathBuf,
     /// `data-v1/`, the versions' data folders (see [`Store::data_dir_of`]).
     pub(crate) data_dir: PathBuf,
+    /// `pins-v1/`, the versions' pinned definitions (see [`Store::pins_file`]).
+    pins_dir: PathBuf,
 }
 
 impl Store {
@@ -268,7 +277,16 @@ impl Store {
             store_dir: paths.store_dir(),
             receipts_dir: paths.receipts_dir(),
             data_dir: paths.data_dir(),
+            pins_dir: paths.pins_dir(),
         }
+    }
+
+    /// The pins file of `server` of the version folder `version_dir`
+    /// (`pins-v1/<publisher>/<name>/<version>/<server>.json`); `None` for a folder outside
+    /// the store.
+    pub fn pins_file(&self, version_dir: &Path, server: &str) -> Option<PathBuf> {
+        let relative = version_dir.strip_prefix(&self.store_dir).ok()?;
+        Some(self.pins_dir.join(relative).join(format!("{server}.json")))
     }
 
     /// The data folder of the version folder `version_dir` (`data-v1/<publisher>/<name>/

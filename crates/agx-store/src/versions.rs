@@ -105,6 +105,10 @@ impl Store {
         if let Some(data) = self.data_dir_of(dir) {
             self.discard_data(&data)?;
         }
+        if let Some(pins) = self.pins_file(dir, "_").as_deref().and_then(Path::parent) {
+            agx_core::fsutil::remove_tree(pins)?;
+            remove_with_empty_parents(pins, &self.pins_dir);
+        }
         Ok(())
     }
 

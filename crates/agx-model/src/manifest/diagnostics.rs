@@ -129,6 +129,7 @@ codes! {
     SKILL_FOLDER_CLASH = "E208" "skill-folder-clash" Error "two [skills] entries name skills of one name, which would share one folder";
     INVALID_FILTER = "E209" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
     INVALID_PROFILE = "E210" "invalid-profile" Error "a [profiles] entry has a bad name, lists no server, names a server twice or a key [servers] lacks, or its `namespace` is neither \"key\" nor \"none\"";
+    INVALID_ON_CHANGE = "E211" "invalid-on-change" Error "a [servers] entry's `on-change` is not \"allow\", \"hide\" or \"stop\"";
     FRONT_MATTER_MISSING = "E300" "front-matter-missing" Error "a SKILL.md does not start with YAML front matter between two `---` lines";
     REFERENCE_OUTSIDE_SKILL = "W302" "reference-outside-skill" Warning "a file reference in a SKILL.md body is absolute or leaves the skill's folder";
     REFERENCE_MISSING = "W303" "reference-missing" Warning "a file reference in a SKILL.md body names no file or folder of the skill";

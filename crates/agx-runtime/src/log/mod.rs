@@ -96,8 +96,8 @@ pub(crate) fn init(file: Option<&Path>) -> LogGuard {
     let level = level_from_env();
     let mut destinations: Vec<(&'static str, Box<dyn Write + Send>)> =
         vec![("stderr", Box::new(std::io::stderr()))];
-    if let Some(file) = file.and_then(file::LogFile::open) {
-        destinations.push(("the log file", Box::new(file)));
+    if let Some(file) = file {
+        destinations.push(("the log file", Box::new(file::LogFile::open(file))));
     }
     let mut flush = Vec::new();
     let mut writers = Vec::new();
