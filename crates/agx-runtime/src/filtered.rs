@@ -680,42 +680,46 @@ pub async fn serve_wrapped(
         let mut interrupt = signal(SignalKind::interrupt()).map_err(ServeError::Runtime)?;
         let mut terminate = signal(SignalKind::terminate()).map_err(ServeError::Runtime)?;
         let forwarded = tokio::select! {
-            () = &mut proxying => None,
-            _ = interrupt.recv() => Some(libc::SIGINT),
-            _ = terminate.recv() => Some(libc::SIGTERM),
+            end = &mut proxying => return finish(child, end).await,
+            _ = interrupt.recv() => libc::SIGINT,
+            _ = terminate.recv() => libc::SIGTERM,
         };
-        if let Some(signal) = forwarded {
-            if let Some(pid) = child.id() {
-                // SAFETY: kill takes a pid and a signal number only.
-                unsafe { libc::kill(pid as libc::pid_t, signal) };
-            }
-            // Its answers still pass while it ends; then its status is agx's.
-            tokio::select! {
-                () = &mut proxying => {}
-                status = child.wait() => return status.map(Some).map_err(ServeError::Runtime),
-            }
-            return child.wait().await.map(Some).map_err(ServeError::Runtime);
+        if let Some(pid) = child.id() {
+            // SAFETY: kill takes a pid and a signal number only.
+            unsafe { libc::kill(pid as libc::pid_t, forwarded) };
         }
+        // Its answers still pass while it ends; then its status is agx's.
+        tokio::select! {
+            _ = &mut proxying => {}
+            status = child.wait() => return status.map(Some).map_err(ServeError::Runtime),
+        }
+        child.wait().await.map(Some).map_err(ServeError::Runtime)
     }
     #[cfg(windows)]
     {
         let mut close = tokio::signal::windows::ctrl_close().map_err(ServeError::Runtime)?;
         tokio::select! {
-            () = &mut proxying => {}
-            _ = tokio::signal::ctrl_c() => {}
-            _ = close.recv() => {}
+            end = &mut proxying => finish(child, end).await,
+            _ = tokio::signal::ctrl_c() => finish(child, ProxyEnd::ClientLeft).await,
+            _ = close.recv() => finish(child, ProxyEnd::ClientLeft).await,
         }
     }
-    // The proxy ended: the server closed its output (ending by itself), or the client left
-    // and the grace after it passed.
-    match child.try_wait() {
-        Ok(Some(status)) => Ok(Some(status)),
-        _ => {
-            let _ = child.start_kill();
-            let _ = child.wait().await;
-            Ok(None)
-        }
+}
+
+/// The end of a proxied server: its exit status when it ended by itself (it closed its
+/// output, and gets a moment to exit); stopped, and `None`, when the client left it running.
+async fn finish(
+    mut child: tokio::process::Child,
+    end: ProxyEnd,
+) -> Result<Option<std::process::ExitStatus>, ServeError> {
+    if end == ProxyEnd::ServerClosed
+        && let Ok(status) = tokio::time::timeout(GRACE_AFTER_CLIENT, child.wait()).await
+    {
+        return status.map(Some).map_err(ServeError::Runtime);
     }
+    let _ = child.start_kill();
+    let _ = child.wait().await;
+    Ok(None)
 }
 
 /// How long a server may go on answering after the client closed its input: many servers
@@ -726,13 +730,23 @@ const GRACE_AFTER_CLIENT: std::time::Duration = std::time::Duration::from_secs(2
 /// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them); a line
 /// longer than the stdio transport's cap is dropped (the client's is answered with an
 /// error), as `agx serve` does on stdio.
+/// Why [`proxy`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProxyEnd {
+    /// The server closed its output: it is ending by itself.
+    ServerClosed,
+    /// The client left and the grace after it passed, with the server still running.
+    ClientLeft,
+}
+
 pub async fn proxy<CR, CW, SR, SW>(
     mut rewriter: Rewriter,
     client_in: CR,
     mut client_out: CW,
     server_out: SR,
     server_in: SW,
-) where
+) -> ProxyEnd
+where
     CR: AsyncRead + Unpin,
     CW: AsyncWrite + Unpin,
     SR: AsyncRead + Unpin,
@@ -795,7 +809,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                 }
             }
             complete = server_lines.read_line() => {
-                let Some(complete) = complete else { break };
+                let Some(complete) = complete else { return ProxyEnd::ServerClosed };
                 if !complete {
                     tracing::warn!("dropped a message of the server longer than {MAX_LINE} bytes");
                     continue;
@@ -818,7 +832,7 @@ pub async fn proxy<CR, CW, SR, SW>(
                     write_line(&mut client_out, line).await;
                 }
             }
-            () = &mut grace => break,
+            () = &mut grace => return ProxyEnd::ClientLeft,
         }
     }
 }
@@ -1297,7 +1311,7 @@ mod tests {
                 .unwrap();
             got
         };
-        let ((), server_in) = tokio::join!(running, server);
+        let (_, server_in) = tokio::join!(running, server);
         assert!(!server_in.contains("get_env"), "{server_in}");
         assert!(server_in.contains("\"tools/list\""), "{server_in}");
         assert!(server_in.ends_with("not json\n"), "{server_in}");
@@ -1354,7 +1368,7 @@ mod tests {
             drop(server_out_w);
             got
         };
-        let ((), server_got) = tokio::join!(running, read_server);
+        let (_, server_got) = tokio::join!(running, read_server);
         let mut client_got = String::new();
         client_out_r.read_to_string(&mut client_got).await.unwrap();
         assert!(client_got.contains("message longer than"), "{client_got}");
