@@ -379,7 +379,7 @@ fn altered_everything(home: &TestHome, root: &Path) -> PathBuf {
     );
     write_file(
         &dir.join("agx/servers.toml"),
-        &format!(
+        format!(
             "[everything]\nname = \"everything\"\ndescription = \"server-everything, altered on demand\"\n\
              command = [\"python3\", \"wrap.py\", \"node\", {index:?}]\n\
              env = {{ ALTER = \"${{package.data}}/alter\" }}\n",
