@@ -225,6 +225,12 @@ pub struct Rewriter {
     accepted: Vec<String>,
     /// The server's pinned definitions, when checked (docs/security.md).
     pinning: Option<Pinning>,
+    /// What [`Rewriter::passes`] said of each item seen, by list and its whole JSON text (not
+    /// a hash a server could collide with): a server lists the same definitions again and
+    /// again, and the scan is the costly part of a list's way through (benches/pinning.sh).
+    /// The verdict of an identical item cannot change within a session (its pins and
+    /// accepted codes are read once).
+    verdicts: HashMap<(List, String), bool>,
 }
 
 impl Rewriter {
@@ -240,6 +246,7 @@ impl Rewriter {
             next_id: 0,
             accepted: Vec::new(),
             pinning: None,
+            verdicts: HashMap::new(),
         }
     }
 
@@ -257,8 +264,18 @@ impl Rewriter {
             || (kind != Kind::Resource && self.pinning.as_ref().is_some_and(Pinning::guards))
     }
 
-    /// Whether a listed item passes the scan and its pin.
+    /// Whether a listed item passes the scan and its pin (each logged once per session).
     fn passes(&mut self, list: List, item: &Value) -> bool {
+        let key = (list, item.to_string());
+        if let Some(&verdict) = self.verdicts.get(&key) {
+            return verdict;
+        }
+        let verdict = self.check(list, item);
+        self.verdicts.insert(key, verdict);
+        verdict
+    }
+
+    fn check(&mut self, list: List, item: &Value) -> bool {
         let scanned = self.passes_scan(list, item);
         let pinned = match (list.pinned(), &mut self.pinning) {
             (Some(pinned), Some(pinning)) => pinning.passes(pinned, item),
