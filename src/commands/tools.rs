@@ -144,6 +144,14 @@ fn diff_text(report: &PinReport) -> String {
             item.listed.as_ref().unwrap_or(&empty),
         );
         let fields: Vec<&str> = match &item.change {
+            Change::Changed { .. } if item.pinned.is_none() => {
+                let _ = writeln!(
+                    out,
+                    "  pinned by its hash alone (from agx.lock); listed now:\n  {}",
+                    compact(Some(new))
+                );
+                continue;
+            }
             Change::Changed { fields } => fields.clone(),
             _ => Vec::new(),
         };

@@ -378,6 +378,7 @@ mod tests {
             sha256: "ab".repeat(32),
             integrity: Vec::new(),
             root_keys: Vec::new(),
+            pins: Default::default(),
             dependencies: deps
                 .iter()
                 .map(|(n, v)| (PackageName::parse(n).unwrap(), v.parse().unwrap()))

@@ -188,7 +188,11 @@ fn compare(
             report.changes.push(ItemDiff {
                 kind: list.noun(),
                 name: name.to_string(),
-                pinned: pinned.get(name).map(|p| p.definition.clone()),
+                // None for an item pinned by its hash alone (from agx.lock).
+                pinned: pinned
+                    .get(name)
+                    .map(|p| p.definition.clone())
+                    .filter(|d| !d.is_null()),
                 listed: Some(pin.definition),
                 change,
                 list: *list,
@@ -200,7 +204,7 @@ fn compare(
                     kind: list.noun(),
                     name: name.clone(),
                     change: Change::Removed,
-                    pinned: Some(old.definition.clone()),
+                    pinned: Some(old.definition.clone()).filter(|d| !d.is_null()),
                     listed: None,
                     list: *list,
                 });

@@ -323,9 +323,56 @@ pub fn resolve_lock(
             version: package.version.clone(),
         });
     }
-    let packages: Vec<LockedPackage> = packages.into_values().collect();
+    let mut packages: Vec<LockedPackage> = packages.into_values().collect();
+    for package in &mut packages {
+        package.pins = locked_pins(ctx, package, previous)?;
+    }
     let skills = super::project_skills::lock_skills(ctx, project, &packages)?;
     Ok(LockFile::new(servers, skills, packages))
+}
+
+/// The pinned definitions to lock for `package`: each server's pins on this machine (what
+/// `agx serve` pinned or `agx trust` accepted here), else what `previous` locked for the
+/// same version (docs/security.md, "Pinned definitions").
+fn locked_pins(
+    ctx: &Context,
+    package: &LockedPackage,
+    previous: Option<&LockFile>,
+) -> ProjectResult<BTreeMap<String, agx_store::pins::PinDigests>> {
+    let mut pins = previous
+        .and_then(|lock| lock.package(&package.name))
+        .filter(|p| p.version == package.version)
+        .map(|p| p.pins.clone())
+        .unwrap_or_default();
+    for (server, file) in ctx.store().pins_of(&package.name, &package.version) {
+        if let Some(local) = agx_store::pins::Pins::read(&file)? {
+            pins.insert(server, local.digests());
+        }
+    }
+    Ok(pins)
+}
+
+/// Pin on this machine what the lock pins for each version it holds (the lock is the
+/// project's authority): a server's pins file follows the lock's hashes, keeping the
+/// definitions it holds where they match. Returns the servers whose pins changed.
+fn follow_locked_pins(ctx: &Context, lock: &LockFile) -> ProjectResult<Vec<String>> {
+    let store = ctx.store();
+    let mut changed = Vec::new();
+    for package in &lock.packages {
+        let dir = store.package_dir(&package.name, &package.version);
+        for (server, digests) in &package.pins {
+            let Some(file) = store.pins_file(&dir, server) else {
+                continue;
+            };
+            let mut pins =
+                agx_store::pins::Pins::read(&file)?.unwrap_or_else(agx_store::pins::Pins::new);
+            if pins.follow(digests) {
+                pins.write(&file)?;
+                changed.push(format!("{}/{server}", package.name));
+            }
+        }
+    }
+    Ok(changed)
 }
 
 fn locked_from_index(
@@ -341,6 +388,7 @@ fn locked_from_index(
         sha256: entry.cksum.clone(),
         integrity: Vec::new(),
         root_keys: root_keys.to_vec(),
+        pins: Default::default(),
         dependencies: entry
             .deps
             .keys()
@@ -419,8 +467,7 @@ fn lock_ecosystem(
             "{ecosystem}:{}",
             name.native_name()
         ))
-        .expect("an ecosystem publisher")
-        .map_err(OpsError::from)?;
+        .expect("an ecosystem publisher")?;
         super::install::install(ctx, &[super::install::Target::Ecosystem(spec)], false)?;
     }
     let installed = store
@@ -463,6 +510,7 @@ fn lock_ecosystem(
             sha256: installed.receipt.sha256.clone(),
             integrity,
             root_keys: Vec::new(),
+            pins: Default::default(),
             dependencies: Vec::new(),
         },
         servers,
@@ -750,6 +798,8 @@ fn install_packages(
         return Ok(());
     }
     let installed = install_locked_packages(ctx, &project.dir, &lock.packages)?;
+    // Before any server starts (`--warm`): what the lock pins holds here too.
+    follow_locked_pins(ctx, lock)?;
     if options.warm {
         let store = ctx.store();
         let targets: Vec<_> = installed

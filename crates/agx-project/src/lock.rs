@@ -3,6 +3,7 @@
 //! give the same bytes. It records its inputs (each key's `server` and `version`), so it is
 //! stale exactly when those change, never because a newer version was published.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -94,6 +95,13 @@ pub struct LockedPackage {
         deserialize_with = "read_dependencies"
     )]
     pub dependencies: Vec<(PackageName, semver::Version)>,
+    // Last: tables follow the values in TOML.
+    /// The pinned definitions of each of its wrapped or remote servers, by server: the hash
+    /// of every tool, prompt and resource template as first seen (docs/security.md, "Pinned
+    /// definitions"). `sync` pins them on every machine, so `agx serve` withholds what a
+    /// server lists otherwise there too.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pins: BTreeMap<String, agx_store::pins::PinDigests>,
 }
 
 fn write_dependencies<S: Serializer>(
@@ -379,6 +387,7 @@ mod tests {
                 sha256: "ab".into(),
                 integrity: vec![],
                 root_keys: Vec::new(),
+                pins: Default::default(),
                 dependencies: vec![(
                     PackageName::parse("acme/geo").unwrap(),
                     "1.0.0".parse().unwrap(),
@@ -512,6 +521,7 @@ mod tests {
                         sha256,
                         integrity,
                         root_keys,
+                        pins: Default::default(),
                         dependencies,
                     }
                 },

@@ -281,6 +281,33 @@ impl Store {
         }
     }
 
+    /// The pins files of an installed version, by server (none when nothing was pinned).
+    pub fn pins_of(&self, name: &PackageName, version: &semver::Version) -> Vec<(String, PathBuf)> {
+        let Some(any) = self.pins_file(&self.package_dir(name, version), "_") else {
+            return Vec::new();
+        };
+        let Some(dir) = any.parent() else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut files: Vec<(String, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let path = e.path();
+                let server = path
+                    .file_name()?
+                    .to_str()?
+                    .strip_suffix(".json")?
+                    .to_string();
+                Some((server, path))
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
     /// The pins file of `server` of the version folder `version_dir`
     /// (`pins-v1/<publisher>/<name>/<version>/<server>.json`); `None` for a folder outside
     /// the store.

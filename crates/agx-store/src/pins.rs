@@ -143,6 +143,8 @@ impl PinnedList {
 pub struct Pin {
     /// `sha256:HEX` of the definition as canonical JSON (keys sorted, no spaces).
     pub sha256: String,
+    /// Null for an item pinned by its hash alone (from a project's agx.lock).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
     pub definition: Value,
 }
 
@@ -157,13 +159,52 @@ impl Pin {
         Pin { sha256, definition }
     }
 
-    /// The members whose value differs between `self` and `other`, in the list's order.
+    /// The members whose value differs between `self` and `other`, in the list's order
+    /// (`definition` when `self` is known by its hash alone).
     pub fn changed_fields(&self, other: &Pin, list: PinnedList) -> Vec<&'static str> {
+        if self.definition.is_null() {
+            return vec!["definition"];
+        }
         list.fields()
             .iter()
             .copied()
             .filter(|f| self.definition.get(f) != other.definition.get(f))
             .collect()
+    }
+}
+
+/// The hashes of one server's pins, as a project's agx.lock records them: each pinned
+/// list's items by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinDigests {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<BTreeMap<String, String>>,
+    #[serde(
+        default,
+        rename = "resourceTemplates",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_templates: Option<BTreeMap<String, String>>,
+}
+
+impl PinDigests {
+    fn list(&self, list: PinnedList) -> Option<&BTreeMap<String, String>> {
+        match list {
+            PinnedList::Tools => self.tools.as_ref(),
+            PinnedList::Prompts => self.prompts.as_ref(),
+            PinnedList::ResourceTemplates => self.resource_templates.as_ref(),
+        }
+    }
+
+    fn list_mut(&mut self, list: PinnedList) -> &mut Option<BTreeMap<String, String>> {
+        match list {
+            PinnedList::Tools => &mut self.tools,
+            PinnedList::Prompts => &mut self.prompts,
+            PinnedList::ResourceTemplates => &mut self.resource_templates,
+        }
     }
 }
 
@@ -290,6 +331,57 @@ impl Pins {
     }
 }
 
+impl Pins {
+    /// The hashes of these pins, for agx.lock.
+    pub fn digests(&self) -> PinDigests {
+        let mut digests = PinDigests::default();
+        for list in PinnedList::ALL {
+            if let Some(items) = self.list(list) {
+                *digests.list_mut(list) = Some(
+                    items
+                        .iter()
+                        .map(|(name, pin)| (name.clone(), pin.sha256.clone()))
+                        .collect(),
+                );
+            }
+        }
+        digests
+    }
+
+    /// Pin each list `digests` names as it says (a project's agx.lock is the authority for
+    /// the versions it holds): an item whose hash these pins hold keeps its definition; any
+    /// other is pinned by its hash alone. Lists `digests` does not name are kept. Returns
+    /// whether anything changed.
+    pub fn follow(&mut self, digests: &PinDigests) -> bool {
+        let mut changed = false;
+        for list in PinnedList::ALL {
+            let Some(wanted) = digests.list(list) else {
+                continue;
+            };
+            let old = self.list(list);
+            let items: BTreeMap<String, Pin> = wanted
+                .iter()
+                .map(|(name, sha256)| {
+                    let kept = old
+                        .and_then(|o| o.get(name))
+                        .filter(|pin| &pin.sha256 == sha256)
+                        .cloned();
+                    let pin = kept.unwrap_or_else(|| Pin {
+                        sha256: sha256.clone(),
+                        definition: Value::Null,
+                    });
+                    (name.clone(), pin)
+                })
+                .collect();
+            if old != Some(&items) {
+                changed = true;
+                self.replace(list, items);
+            }
+        }
+        changed
+    }
+}
+
 /// The pinned members of `item`, canonical: object keys sorted at every depth.
 fn definition(list: PinnedList, item: &Value) -> Value {
     let mut out = Map::new();
@@ -369,6 +461,38 @@ mod tests {
             old.changed_fields(&new, PinnedList::Tools),
             ["description", "inputSchema"]
         );
+    }
+
+    #[test]
+    fn digests_carry_pins_to_another_machine_by_hash() {
+        let add = Pin::of(
+            PinnedList::Tools,
+            &json!({"name": "add", "description": "Adds"}),
+        );
+        let mut author = Pins::new();
+        author.insert(PinnedList::Tools, "add".into(), add.clone());
+        author.mark_seen(PinnedList::Prompts);
+        let digests = author.digests();
+        // A machine that saw other definitions follows the lock: by hash, without text.
+        let mut other = Pins::new();
+        other.insert(
+            PinnedList::Tools,
+            "add".into(),
+            Pin::of(
+                PinnedList::Tools,
+                &json!({"name": "add", "description": "Adds!"}),
+            ),
+        );
+        assert!(other.follow(&digests));
+        let followed = &other.tools.as_ref().unwrap()["add"];
+        assert_eq!(followed.sha256, add.sha256);
+        assert!(followed.definition.is_null());
+        assert!(other.has(PinnedList::Prompts));
+        assert_eq!(other.check(PinnedList::Tools, "add", &add), PinCheck::Same);
+        // One that saw the same keeps the definitions, and nothing changes.
+        let mut same = author.clone();
+        assert!(!same.follow(&digests));
+        assert_eq!(same, author);
     }
 
     #[test]
