@@ -89,7 +89,6 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             sha256: cksum(fx, "acme/geo", "1.0.0"),
             integrity: Vec::new(),
             root_keys: Vec::new(),
-            pins: Default::default(),
             dependencies: Vec::new(),
         },
         LockedPackage {
@@ -99,7 +98,6 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             sha256: cksum(fx, "acme/weather", weather),
             integrity: Vec::new(),
             root_keys: Vec::new(),
-            pins: Default::default(),
             dependencies: vec![(geo, geo_version)],
         },
     ]
@@ -199,7 +197,6 @@ fn a_local_package_in_a_lock_is_packed_and_checked() {
         sha256,
         integrity: Vec::new(),
         root_keys: Vec::new(),
-        pins: Default::default(),
         dependencies: Vec::new(),
     };
     let report = sync(&home, &a, std::slice::from_ref(&notes));

@@ -467,7 +467,8 @@ fn lock_ecosystem(
             "{ecosystem}:{}",
             name.native_name()
         ))
-        .expect("an ecosystem publisher")?;
+        .expect("an ecosystem publisher")
+        .map_err(OpsError::from)?;
         super::install::install(ctx, &[super::install::Target::Ecosystem(spec)], false)?;
     }
     let installed = store
