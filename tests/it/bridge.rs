@@ -280,6 +280,52 @@ async fn a_remote_entry_is_served_on_stdio_with_its_header() {
         .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
         .collect::<String>();
     assert!(!log.contains(TOKEN), "the key is never logged");
+
+    // The bridge pinned what the remote listed; a tool whose pin differs (as after the
+    // remote changed it) is withheld from the next session and refused by name.
+    let pins_file = json_files(&home.agx_home().join("pins-v1"))
+        .pop()
+        .expect("the remote's pins");
+    let mut pins: Value =
+        serde_json::from_str(&std::fs::read_to_string(&pins_file).unwrap()).unwrap();
+    pins["tools"]["echo"]["sha256"] = json!(format!("sha256:{}", "0".repeat(64)));
+    std::fs::write(&pins_file, pins.to_string()).unwrap();
+    let mut serve: tokio::process::Command = home.command(AGX).into();
+    serve.args(["serve", REMOTE]).env("AGX_LOG", "warn");
+    let (transport, _) = TokioChildProcess::builder(serve)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = Recorder::default()
+        .serve(transport)
+        .await
+        .expect("initialize");
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(
+        !tools.iter().any(|t| t.name == "echo") && tools.iter().any(|t| t.name == "progress"),
+        "{tools:?}"
+    );
+    let refused = client
+        .call_tool(CallToolRequestParams::new("echo"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("changed since it was pinned"), "{refused}");
+    client.cancel().await.unwrap();
+}
+
+/// The `.json` files under `dir`, at any depth.
+fn json_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(json_files(&path));
+        } else if path.extension().is_some_and(|e| e == "json") {
+            found.push(path);
+        }
+    }
+    found
 }
 
 #[test]

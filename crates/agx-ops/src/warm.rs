@@ -117,13 +117,8 @@ fn warm_one(ctx: &Context, reference: &str) -> Result<(), String> {
         )?;
         let mut id = 1;
         for list in PinnedList::ALL {
-            let capability = match list {
-                PinnedList::Tools => "tools",
-                PinnedList::Prompts => "prompts",
-                PinnedList::ResourceTemplates => "resources",
-            };
             if initialized
-                .pointer(&format!("/capabilities/{capability}"))
+                .pointer(&format!("/capabilities/{}", list.capability()))
                 .is_none()
             {
                 continue;

@@ -182,14 +182,9 @@ async fn list_local(w: &WrappedServer, lists: &[PinnedList]) -> Result<Definitio
     let mut out = Definitions::new();
     let mut id = 0;
     for list in lists {
-        let capability = match list {
-            PinnedList::Tools => "tools",
-            PinnedList::Prompts => "prompts",
-            PinnedList::ResourceTemplates => "resources",
-        };
         // Tools are asked for even when undeclared (some servers answer without declaring
         // them); prompts and templates only of a server that offers them.
-        let declared = initialized.pointer(&format!("/capabilities/{capability}"));
+        let declared = initialized.pointer(&format!("/capabilities/{}", list.capability()));
         if declared.is_none() && *list != PinnedList::Tools {
             continue;
         }

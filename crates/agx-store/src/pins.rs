@@ -83,6 +83,15 @@ impl PinnedList {
         }
     }
 
+    /// The server capability that offers it (`initialize`'s `capabilities`).
+    pub fn capability(self) -> &'static str {
+        match self {
+            PinnedList::Tools => "tools",
+            PinnedList::Prompts => "prompts",
+            PinnedList::ResourceTemplates => "resources",
+        }
+    }
+
     /// The member of a list result that holds the items.
     pub fn array(self) -> &'static str {
         match self {
