@@ -156,6 +156,8 @@ pub enum OpsError {
     },
     #[error("`{client}` reads no skills")]
     NoSkillClient { client: String },
+    #[error("{profile} is a profile: its servers are pinned one by one")]
+    ProfilePins { profile: String },
     #[error("`{item}` is not a changed, new or removed item of {server}")]
     NothingToTrust {
         server: String,
@@ -263,6 +265,9 @@ impl agx_core::error::Hint for OpsError {
                 "check the spelling (`agx search {}`) or the registry (--registry)",
                 name.name()
             )),
+            OpsError::ProfilePins { .. } => Some(
+                "name one of its servers (`agx tools @NAME` lists them), as `publisher/package/server`".into(),
+            ),
             OpsError::NothingToTrust { server, changed, .. } => Some(if changed.is_empty() {
                 format!("what {server} lists matches its pins; `agx tools {server} --diff` shows the comparison")
             } else {

@@ -128,6 +128,11 @@ fn compare(
     ctx: &Context,
     reference: &str,
 ) -> OpsResult<(PinReport, listing::Definitions, std::path::PathBuf)> {
+    if agx_project::profile::profile_name(reference).is_some() {
+        return Err(OpsError::ProfilePins {
+            profile: reference.to_string(),
+        });
+    }
     let pinned_server = PinnedServer::parse(reference)?;
     let loaded = runtime::load_installed(ctx.paths, &pinned_server, &[])?;
     let server = loaded.server.to_string();
