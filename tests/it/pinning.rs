@@ -260,6 +260,11 @@ fn a_profile_withholds_what_its_wrapped_member_changed() {
     let mut s = ServeLines::start(&home, "@dev", &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["rug__sub"]);
+    drop(s);
+    // A profile is pinned server by server: naming it says so.
+    let out = agx(&home, &project, &["trust", "@dev"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("@dev is a profile: its servers are pinned one by one"));
 }
 
 #[test]
