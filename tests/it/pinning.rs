@@ -120,6 +120,7 @@ fn a_changed_or_new_tool_is_withheld_logged_shown_and_trusted() {
     let mut s = ServeLines::start(&home, SERVER, cwd);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add", "sub"]);
+    s.finish();
     drop(s);
     let pinned = fs_err::read_to_string(pins_file(&home)).unwrap();
     assert!(pinned.contains("\"Adds two numbers\""), "{pinned}");
@@ -148,6 +149,7 @@ fn a_changed_or_new_tool_is_withheld_logged_shown_and_trusted() {
     );
     let called = s.call(4, "sub", json!({"a": 1}));
     assert_eq!(called["result"]["content"][0]["text"], "called sub");
+    s.finish();
     drop(s);
     let log = fs_err::read_to_string(home.agx_home().join("logs/acme-rug-rug.log")).unwrap();
     assert!(
@@ -166,6 +168,7 @@ fn a_changed_or_new_tool_is_withheld_logged_shown_and_trusted() {
             .contains("is new"),
         "{refused}"
     );
+    s.finish();
     drop(s);
 
     // `--diff` shows field by field what changed.
@@ -206,6 +209,7 @@ fn a_changed_or_new_tool_is_withheld_logged_shown_and_trusted() {
     let mut s = ServeLines::start(&home, SERVER, cwd);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["sub", "mul"]);
+    s.finish();
     drop(s);
     let out = agx(&home, cwd, &["trust", SERVER]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -213,6 +217,7 @@ fn a_changed_or_new_tool_is_withheld_logged_shown_and_trusted() {
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add", "sub", "mul"]);
     assert_eq!(s.names(3, "prompts/list", "prompts"), ["brief"]);
+    s.finish();
     drop(s);
     let out = agx(&home, cwd, &["tools", SERVER, "--diff"]);
     assert!(
@@ -249,6 +254,7 @@ fn a_profile_withholds_what_its_wrapped_member_changed() {
     let mut s = ServeLines::start(&home, "@dev", &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["rug__add", "rug__sub"]);
+    s.finish();
     drop(s);
     set_defs(
         &home,
@@ -260,6 +266,7 @@ fn a_profile_withholds_what_its_wrapped_member_changed() {
     let mut s = ServeLines::start(&home, "@dev", &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["rug__sub"]);
+    s.finish();
     drop(s);
     // A profile is pinned server by server: naming it says so.
     let out = agx(&home, &project, &["trust", "@dev"]);
@@ -282,6 +289,7 @@ fn the_projects_on_change_rule_stops_allows_or_is_refused_where_written() {
     let mut s = ServeLines::start(&home, SERVER, &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add", "sub"]);
+    s.finish();
     drop(s);
     set_defs(
         &home,
@@ -299,12 +307,14 @@ fn the_projects_on_change_rule_stops_allows_or_is_refused_where_written() {
             && message.contains("on-change = \"stop\""),
         "{refused}"
     );
+    s.finish();
     drop(s);
 
     rule("allow");
     let mut s = ServeLines::start(&home, SERVER, &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add", "sub"]);
+    s.finish();
     drop(s);
 
     rule("sometimes");
@@ -348,6 +358,7 @@ fn install_warm_pins_before_the_first_client_and_an_agx_server_needs_no_pins() {
     let mut s = ServeLines::start(&home, SERVER, tmp.path());
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add"]);
+    s.finish();
     drop(s);
 
     // An agx package's server: its definitions are its installed files.
@@ -440,6 +451,7 @@ fn a_real_npm_server_whose_tools_list_changes_is_held_to_its_pins() {
         first.iter().any(|t| t == "echo") && first.iter().any(|t| t == "add"),
         "{first:?}"
     );
+    s.finish();
     drop(s);
 
     write_file(&home.agx_home().join("data/acme/wrapped/alter"), "");
@@ -465,6 +477,7 @@ fn a_real_npm_server_whose_tools_list_changes_is_held_to_its_pins() {
             .contains("changed since it was pinned (description)"),
         "{refused}"
     );
+    s.finish();
     drop(s);
 
     let out = agx(&home, tmp.path(), &["tools", server, "--diff"]);
@@ -526,6 +539,7 @@ fn a_projects_lock_carries_the_pins_to_every_machine() {
     let mut s = ServeLines::start(&author, SERVER, &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["add", "sub"]);
+    s.finish();
     drop(s);
     with_registry(&author, &["lock"]);
     let lock = fs_err::read_to_string(project.join("agx.lock")).unwrap();
@@ -555,6 +569,7 @@ fn a_projects_lock_carries_the_pins_to_every_machine() {
     let mut s = ServeLines::start(&teammate, SERVER, &project);
     s.initialize(json!({}));
     assert_eq!(s.names(2, "tools/list", "tools"), ["sub"]);
+    s.finish();
     drop(s);
     let out = agx(&teammate, &project, &["tools", SERVER, "--diff"]);
     let text = stdout(&out);
