@@ -88,6 +88,9 @@ pub enum Command {
     Audit(AuditArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
+    /// Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder
+    /// registry.
+    Publish(PublishArgs),
     /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
     Export(ExportArgs),
     /// Manage configured registries and folder registries.
@@ -437,6 +440,23 @@ pub struct PackArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// A package folder (packed first) or a .tar.gz made by `agx pack` (default: the current
+    /// directory).
+    #[arg(value_name = "DIR|TARBALL")]
+    pub package: Option<PathBuf>,
+    /// Where to: a configured source's name, an oci://HOST/NAMESPACE location, or a registry
+    /// folder.
+    #[arg(long, value_name = "SOURCE")]
+    pub to: String,
+    #[command(flatten)]
+    pub signing: SigningArgs,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The bundle format.
     #[arg(value_enum, value_name = "FORMAT")]
@@ -618,6 +638,7 @@ pub enum SourceKindArg {
     AgxIndex,
     McpRegistry,
     ClaudeMarketplace,
+    Oci,
 }
 
 impl From<SourceKindArg> for agx_sources::index::SourceKind {
@@ -626,6 +647,7 @@ impl From<SourceKindArg> for agx_sources::index::SourceKind {
             SourceKindArg::AgxIndex => agx_sources::index::SourceKind::AgxIndex,
             SourceKindArg::McpRegistry => agx_sources::index::SourceKind::McpRegistry,
             SourceKindArg::ClaudeMarketplace => agx_sources::index::SourceKind::ClaudeMarketplace,
+            SourceKindArg::Oci => agx_sources::index::SourceKind::Oci,
         }
     }
 }

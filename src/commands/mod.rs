@@ -25,6 +25,7 @@ pub mod outdated;
 pub mod pack;
 pub mod permissions;
 pub mod prompt;
+pub mod publish;
 pub mod registry;
 pub mod remove;
 pub mod search;
@@ -119,6 +120,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
+        Command::Publish(a) => publish::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),

@@ -24,30 +24,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             package,
             signing,
         } => {
-            let resigner = Resigner::prepare(registry_dir, &options(signing))?;
-            match publish::add(registry_dir, package)? {
-                Added::Published(e) => {
-                    ctx.printer.status(
-                        "Published",
-                        &format!(
-                            "{} v{} ({} bytes, sha256 {}) to {}",
-                            e.name,
-                            e.vers,
-                            e.size,
-                            e.cksum,
-                            registry_dir.display()
-                        ),
-                    );
-                    resign(ctx, resigner, &publish::written_paths(&e.name, &e.vers))?;
-                }
-                Added::Unchanged(e) => ctx.printer.status(
-                    "Unchanged",
-                    &format!(
-                        "{} v{} is already published with the same bytes",
-                        e.name, e.vers
-                    ),
-                ),
-            }
+            add_to_folder(ctx, registry_dir, package, signing)?;
         }
         RegistryCommand::Yank {
             registry_dir,
@@ -247,6 +224,42 @@ fn trust_on_first_use(
         Err(CliError::new("not added: the root was not trusted")
             .with_hint("pass `--root root.json` with the root from the registry's operator"))
     }
+}
+
+/// Publish a package folder or tarball into a folder registry, re-signing what changed when
+/// the registry is signed (`agx registry add`, and `agx publish --to` a folder).
+pub fn add_to_folder(
+    ctx: &Context,
+    registry_dir: &std::path::Path,
+    package: &std::path::Path,
+    signing: &SigningArgs,
+) -> CliResult<Added> {
+    let resigner = Resigner::prepare(registry_dir, &options(signing))?;
+    let added = publish::add(registry_dir, package)?;
+    match &added {
+        Added::Published(e) => {
+            ctx.printer.status(
+                "Published",
+                &format!(
+                    "{} v{} ({} bytes, sha256 {}) to {}",
+                    e.name,
+                    e.vers,
+                    e.size,
+                    e.cksum,
+                    registry_dir.display()
+                ),
+            );
+            resign(ctx, resigner, &publish::written_paths(&e.name, &e.vers))?;
+        }
+        Added::Unchanged(e) => ctx.printer.status(
+            "Unchanged",
+            &format!(
+                "{} v{} is already published with the same bytes",
+                e.name, e.vers
+            ),
+        ),
+    }
+    Ok(added)
 }
 
 fn options(args: &SigningArgs) -> SigningOptions<'_> {

@@ -181,6 +181,22 @@ pub enum IndexError {
         answered_version: String,
     },
 
+    /// An OCI registry refused or failed a request (its own error codes in `message`).
+    #[error("{location}: {message}")]
+    Oci { location: String, message: String },
+
+    #[error("the OCI registry of {source_name} does not list its repositories ({reason})")]
+    NoCatalog { source_name: String, reason: String },
+
+    #[error(
+        "{location} already holds another archive ({existing}); refusing to replace it with {new}"
+    )]
+    TagTaken {
+        location: String,
+        existing: String,
+        new: String,
+    },
+
     /// A signed registry's TUF check failed (or its pinned trust could not be read).
     #[error("registry {source_name} refused: {error}")]
     Signed {
@@ -302,6 +318,18 @@ impl agx_core::error::Hint for IndexError {
             ),
             IndexError::AnswerMismatch { .. } => Some(
                 "the registry is misconfigured or not trustworthy; report it to its operator, or install from another source (`agx registry sources`)".into(),
+            ),
+            IndexError::Oci { message, .. } if message.contains("HTTP 401") || message.contains("UNAUTHORIZED") || message.contains("DENIED") => Some(
+                "the registry wants credentials for this repository, or refuses the ones given; check the repository's access rights with its operator".into(),
+            ),
+            IndexError::Oci { .. } => Some(
+                "check the source's host and namespace (`agx registry sources`); an OCI source is oci://HOST/NAMESPACE, plain HTTP only on this machine".into(),
+            ),
+            IndexError::NoCatalog { .. } => Some(
+                "many registries (GHCR, Docker Hub, ECR) do not offer /v2/_catalog: install its packages by name (`agx install publisher/name`), or search an agx index".into(),
+            ),
+            IndexError::TagTaken { .. } => Some(
+                "a published version never changes: raise the version in agx.toml and publish again".into(),
             ),
             _ => None,
         }

@@ -511,14 +511,19 @@ impl<R: Read> Read for Paced<R> {
     }
 }
 
-/// The HTTP client: rustls with the system's roots, timeouts, and redirects that never
-/// downgrade to plain HTTP off this machine.
-fn build_client(settings: &Settings) -> Result<Client, IndexError> {
+/// Make `ring` the process's TLS provider (every client agx builds uses rustls on it).
+pub(crate) fn install_tls_provider() {
     static PROVIDER: std::sync::Once = std::sync::Once::new();
     PROVIDER.call_once(|| {
         // Fails only when a provider is already installed, which is what we want.
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+}
+
+/// The HTTP client: rustls with the system's roots, timeouts, and redirects that never
+/// downgrade to plain HTTP off this machine.
+fn build_client(settings: &Settings) -> Result<Client, IndexError> {
+    install_tls_provider();
     Client::builder()
         .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(settings.timeout)

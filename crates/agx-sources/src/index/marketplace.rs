@@ -225,6 +225,13 @@ impl Marketplace {
                 }
                 None
             }
+            Source::Oci(location) => {
+                return Err(IndexError::InvalidUrl {
+                    url: location.display(),
+                    reason: "a marketplace is a folder or an https:// URL, not an OCI registry"
+                        .into(),
+                });
+            }
         };
         Ok(Marketplace {
             display: source.display(),
@@ -244,7 +251,7 @@ impl Marketplace {
     pub fn folder(&self) -> Option<&Path> {
         match &self.source {
             Source::Folder(dir) => Some(dir),
-            Source::Http(_) => None,
+            Source::Http(_) | Source::Oci(_) => None,
         }
     }
 
@@ -264,7 +271,9 @@ impl Marketplace {
                     .get(&url, CACHED_FILE, self.offline, parse_catalog)?
                     .ok_or(IndexError::NotFound { url })
             }
-            (Source::Http(_), None) => unreachable!("web marketplaces have a client"),
+            (Source::Http(_), None) | (Source::Oci(_), _) => {
+                unreachable!("a web marketplace has a client, and none is an OCI registry")
+            }
         }
     }
 

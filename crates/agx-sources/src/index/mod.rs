@@ -7,7 +7,8 @@
 //! - [`publish`] writes folder registries (`agx registry init|add|yank`);
 //! - [`search`] ranks catalog entries for `agx search`;
 //! - [`mcp_registry`] reads MCP registries (`server.json` documents; docs/ecosystem.md);
-//! - [`marketplace`] reads Claude-format plugin marketplaces (docs/plugins.md).
+//! - [`marketplace`] reads Claude-format plugin marketplaces (docs/plugins.md);
+//! - [`oci`] reads and pushes packages in OCI registries (docs/organizations.md).
 
 pub mod cache;
 mod error;
@@ -15,6 +16,7 @@ mod http;
 pub mod marketplace;
 pub mod marketplace_files;
 pub mod mcp_registry;
+pub mod oci;
 pub mod publish;
 mod registry;
 pub mod search;

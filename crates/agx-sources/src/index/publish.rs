@@ -168,28 +168,7 @@ pub enum Added {
 pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     let _lock = lock_registry(registry)?;
     let work = tempfile::tempdir_in(registry).map_err(at("create a temp folder in", registry))?;
-    let archive_error = |source| PublishError::Archive {
-        path: package.to_path_buf(),
-        source,
-    };
-    let (loaded, tarball) = if package.is_dir() {
-        let loaded = agx_model::manifest::load_package(package)?;
-        let packed =
-            agx_archive::pack_dir(&loaded.dir, loaded.name(), loaded.version(), work.path())
-                .map_err(archive_error)?;
-        (loaded, packed.path)
-    } else if package.is_file() {
-        // Read the tarball's agx.toml (and definition files) by unpacking it safely.
-        let unpacked = work.path().join("unpacked");
-        agx_archive::unpack(package, &unpacked).map_err(archive_error)?;
-        let mut loaded = agx_model::manifest::load_package(&unpacked)?;
-        loaded.dir = package.to_path_buf();
-        (loaded, package.to_path_buf())
-    } else {
-        return Err(PublishError::MissingPackage {
-            path: package.to_path_buf(),
-        });
-    };
+    let (loaded, tarball) = archive_of(package, work.path())?;
     let entry = index_entry(&loaded, &tarball)?;
 
     let versions_path = versions_file(registry, &entry.name);
@@ -227,6 +206,47 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     write_versions(&versions_path, &mut versions)?;
     update_catalog(registry, &entry.name, &versions)?;
     Ok(Added::Published(entry))
+}
+
+/// The package a folder (packed into `work`) or a tarball made by `agx pack` holds, and its
+/// archive.
+fn archive_of(package: &Path, work: &Path) -> Result<(Package, PathBuf), PublishError> {
+    let archive_error = |source| PublishError::Archive {
+        path: package.to_path_buf(),
+        source,
+    };
+    if package.is_dir() {
+        let loaded = agx_model::manifest::load_package(package)?;
+        let packed = agx_archive::pack_dir(&loaded.dir, loaded.name(), loaded.version(), work)
+            .map_err(archive_error)?;
+        Ok((loaded, packed.path))
+    } else if package.is_file() {
+        // Read the tarball's agx.toml (and definition files) by unpacking it safely.
+        let unpacked = work.join("unpacked");
+        agx_archive::unpack(package, &unpacked).map_err(archive_error)?;
+        let mut loaded = agx_model::manifest::load_package(&unpacked)?;
+        loaded.dir = package.to_path_buf();
+        Ok((loaded, package.to_path_buf()))
+    } else {
+        Err(PublishError::MissingPackage {
+            path: package.to_path_buf(),
+        })
+    }
+}
+
+/// Publish a package folder (packed first) or a tarball made by `agx pack` to an OCI
+/// registry: pushed as an artifact tagged with its version, unless the tag already holds the
+/// same archive. A tag holding another archive is refused, and nothing is pushed.
+pub fn push(
+    registry: &super::oci::OciRegistry,
+    package: &Path,
+) -> Result<(IndexEntry, super::oci::Pushed), PublishError> {
+    let work = tempfile::tempdir().map_err(at("create a temp folder in", std::env::temp_dir()))?;
+    let (loaded, tarball) = archive_of(package, work.path())?;
+    let entry = index_entry(&loaded, &tarball)?;
+    let source = loaded.manifest.package.repository.as_deref();
+    let pushed = registry.push(&entry, &tarball, source)?;
+    Ok((entry, pushed))
 }
 
 /// Mark a version yanked (or not). Returns false when it already was in that state.

@@ -9,6 +9,7 @@ use super::cache::{CachedRemote, IndexCache, Validators};
 use super::http::{Fetched, Http, Limits, SinkError};
 use super::marketplace::{self, Marketplace};
 use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
+use super::oci::OciRegistry;
 use super::signed::{RootSummary, SignedIndex, pin_root};
 use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
@@ -176,6 +177,12 @@ fn open_selected(
 ) -> Result<AnyRegistry, IndexError> {
     let kind = kind_of(&selected, offline, paths)?;
     Ok(match (kind, selected.source.clone()) {
+        (SourceKind::Oci, Source::Oci(_)) => {
+            AnyRegistry::Agx(Registry::new(selected.source, offline, paths)?)
+        }
+        (SourceKind::Oci, other) | (_, other @ Source::Oci(_)) => {
+            return Err(oci_mismatch(&other));
+        }
         (SourceKind::McpRegistry, Source::Http(url)) => {
             AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
         }
@@ -243,6 +250,7 @@ pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<Source
     let url = match &selected.source {
         Source::Http(url) => url,
         Source::Folder(dir) => return Ok(Some(folder_kind(dir))),
+        Source::Oci(_) => return Ok(Some(SourceKind::Oci)),
     };
     Ok(IndexCache::new(&paths.cache_dir, url)
         .read(mcp_cache::KIND_FILE)?
@@ -284,6 +292,15 @@ pub fn add_source(
 ) -> Result<(Source, SourceKind, Option<RootSummary>), IndexError> {
     let source = Source::parse(location)?;
     let kind = match (kind, &source) {
+        (None | Some(SourceKind::Oci), Source::Oci(location)) => {
+            if !offline {
+                super::oci::OciRegistry::new(location.clone(), offline)?.check()?;
+            }
+            SourceKind::Oci
+        }
+        (Some(SourceKind::Oci), other) | (Some(_), other @ Source::Oci(_)) => {
+            return Err(oci_mismatch(other));
+        }
         (Some(kind), _) => kind,
         (None, Source::Folder(dir)) => match folder_kind(dir) {
             SourceKind::AgxIndex if !dir.join("config.json").is_file() => {
@@ -331,6 +348,15 @@ pub fn add_source(
         return Err(e);
     }
     Ok((source, kind, pinned))
+}
+
+/// An OCI location configured as another kind, or another location as kind `oci`.
+fn oci_mismatch(source: &Source) -> IndexError {
+    IndexError::InvalidUrl {
+        url: source.display(),
+        reason: "an OCI registry is written oci://HOST/NAMESPACE, and only it is of kind `oci`"
+            .into(),
+    }
 }
 
 /// Pin `root` for `name` and verify the source against it once (refresh and `config.json`),
@@ -419,6 +445,8 @@ pub struct Registry {
     /// Set for a TUF-signed source: every file is checked against its signed target.
     /// Boxed: the verifier holds the trusted metadata, and most registries have none.
     signed: Option<Box<SignedIndex>>,
+    /// Set for an OCI registry, which answers every read instead of index files.
+    oci: Option<Box<OciRegistry>>,
 }
 
 impl Registry {
@@ -426,7 +454,7 @@ impl Registry {
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Registry, IndexError> {
         let (settings, limits) = match &source {
             Source::Http(_) => (HttpSettings::from_env()?, Limits::from_env()?),
-            Source::Folder(_) => Default::default(),
+            Source::Folder(_) | Source::Oci(_) => Default::default(),
         };
         Self::with_limits(source, offline, paths, settings, limits)
     }
@@ -449,7 +477,12 @@ impl Registry {
         settings: HttpSettings,
         limits: Limits,
     ) -> Result<Registry, IndexError> {
+        let mut oci = None;
         let remote = match &source {
+            Source::Oci(location) => {
+                oci = Some(Box::new(OciRegistry::new(location.clone(), offline)?));
+                None
+            }
             Source::Http(url) => Some(CachedRemote::new(
                 Http::new(settings, limits),
                 IndexCache::new(&paths.cache_dir, url),
@@ -470,6 +503,7 @@ impl Registry {
             offline,
             remote,
             signed: None,
+            oci,
         })
     }
 
@@ -507,6 +541,9 @@ impl Registry {
 
     /// Every published version of a package (yanked ones included), oldest first.
     pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
+        if let Some(oci) = &self.oci {
+            return oci.versions(name);
+        }
         let (publisher, short) = name.path_segments();
         let rel = format!("packages/{publisher}/{short}.json");
         let Some(mut entries) = self.index_file(&rel, parse_version_lines)? else {
@@ -521,6 +558,9 @@ impl Registry {
 
     /// The catalog of every package.
     pub fn catalog(&self) -> Result<Catalog, IndexError> {
+        if let Some(oci) = &self.oci {
+            return oci.catalog();
+        }
         let rel = "catalog.json";
         let parse = |body: &[u8], location: &str| {
             serde_json::from_slice(body).map_err(|e| IndexError::Parse {
@@ -534,11 +574,15 @@ impl Registry {
                     url: self.location_of(rel),
                 },
                 Source::Folder(dir) => IndexError::NotARegistry { path: dir.clone() },
+                Source::Oci(_) => unreachable!("an OCI registry has no index files"),
             })
     }
 
     /// The URL or path of a version's tarball.
     pub fn tarball_location(&self, entry: &IndexEntry) -> String {
+        if let Some(oci) = &self.oci {
+            return oci.archive_location(entry);
+        }
         self.location_of(&tarball_path(&entry.name, &entry.vers))
     }
 
@@ -551,6 +595,15 @@ impl Registry {
         dest: &Path,
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError> {
+        if let Some(oci) = &self.oci {
+            let result = oci.download(entry, &mut |body, location| {
+                copy_verified(body, dest, entry, location, progress)
+            });
+            if result.is_err() {
+                let _ = std::fs::remove_file(dest);
+            }
+            return result;
+        }
         let rel = tarball_path(&entry.name, &entry.vers);
         let location = self.location_of(&rel);
         if let Some(signed) = &self.signed {
@@ -581,7 +634,9 @@ impl Registry {
                     Err(e) => Err(IndexError::from(at("read", path)(e))),
                 }
             }
-            (Source::Http(_), None) => unreachable!("web registries have a client"),
+            (Source::Http(_), None) | (Source::Oci(_), _) => {
+                unreachable!("web registries have a client, and OCI ones returned above")
+            }
         };
         if result.is_err() {
             let _ = std::fs::remove_file(dest);
@@ -606,14 +661,20 @@ impl Registry {
     pub fn folder(&self) -> Option<&PathBuf> {
         match &self.source {
             Source::Folder(dir) => Some(dir),
-            Source::Http(_) => None,
+            Source::Http(_) | Source::Oci(_) => None,
         }
+    }
+
+    /// The OCI registry, if this is one.
+    pub fn oci(&self) -> Option<&OciRegistry> {
+        self.oci.as_deref()
     }
 
     fn location_of(&self, rel: &str) -> String {
         match &self.source {
             Source::Http(url) => format!("{url}/{rel}"),
             Source::Folder(dir) => dir.join(rel).display().to_string(),
+            Source::Oci(location) => format!("{}/{rel}", location.display()),
         }
     }
 
@@ -643,6 +704,7 @@ impl Registry {
                 };
             }
             (Source::Http(_), Some(remote)) => remote,
+            (Source::Oci(_), _) => return Ok(None),
             (Source::Http(_), None) => unreachable!("web registries have a client"),
         };
         // A signed source's metadata, refreshed this run, says what each file must hash to:

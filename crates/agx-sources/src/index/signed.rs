@@ -110,6 +110,12 @@ fn fetcher_for(
             format!("{}/", dir.join("metadata").display()),
             format!("{}/", dir.display()),
         ),
+        Source::Oci(location) => {
+            return Err(IndexError::InvalidUrl {
+                url: location.display(),
+                reason: "an OCI registry is not signed with TUF".into(),
+            });
+        }
     })
 }
 

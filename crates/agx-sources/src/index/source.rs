@@ -18,6 +18,8 @@ pub enum Source {
     Http(String),
     /// A folder on this machine (absolute).
     Folder(PathBuf),
+    /// An OCI registry's namespace (`oci://HOST/NAMESPACE`), holding packages as artifacts.
+    Oci(super::oci::OciLocation),
 }
 
 impl Source {
@@ -32,6 +34,11 @@ impl Source {
                 std::path::absolute(input).unwrap_or_else(|_| PathBuf::from(input)),
             ));
         };
+        if scheme.eq_ignore_ascii_case("oci") {
+            return super::oci::OciLocation::parse(input)
+                .map(Source::Oci)
+                .map_err(|reason| invalid(&reason));
+        }
         let url = reqwest::Url::parse(input).map_err(|e| invalid(&e.to_string()))?;
         match scheme.to_ascii_lowercase().as_str() {
             "https" => Ok(Source::Http(trim_url(&url))),
@@ -49,7 +56,7 @@ impl Source {
                 .map(Source::Folder)
                 .map_err(|()| invalid("it does not name a local folder")),
             other => Err(invalid(&format!(
-                "the scheme `{other}` is not supported (use https://, file:// or a path)"
+                "the scheme `{other}` is not supported (use https://, oci://, file:// or a path)"
             ))),
         }
     }
@@ -59,6 +66,7 @@ impl Source {
         match self {
             Source::Http(url) => url.clone(),
             Source::Folder(path) => path.display().to_string(),
+            Source::Oci(location) => location.display(),
         }
     }
 }
@@ -132,16 +140,19 @@ pub enum SourceKind {
     McpRegistry,
     /// A Claude-format marketplace (`.claude-plugin/marketplace.json`) listing plugins.
     ClaudeMarketplace,
+    /// An OCI registry holding agx packages as artifacts (`oci://HOST/NAMESPACE`).
+    Oci,
 }
 
 impl SourceKind {
-    pub const ALL: [&'static str; 3] = ["agx-index", "mcp-registry", "claude-marketplace"];
+    pub const ALL: [&'static str; 4] = ["agx-index", "mcp-registry", "claude-marketplace", "oci"];
 
     pub fn as_str(self) -> &'static str {
         match self {
             SourceKind::AgxIndex => "agx-index",
             SourceKind::McpRegistry => "mcp-registry",
             SourceKind::ClaudeMarketplace => "claude-marketplace",
+            SourceKind::Oci => "oci",
         }
     }
 
@@ -150,6 +161,7 @@ impl SourceKind {
             "agx-index" => Some(SourceKind::AgxIndex),
             "mcp-registry" => Some(SourceKind::McpRegistry),
             "claude-marketplace" => Some(SourceKind::ClaudeMarketplace),
+            "oci" => Some(SourceKind::Oci),
             _ => None,
         }
     }

@@ -353,7 +353,7 @@ fn npm_fetch(
     if let Some(registry) = registry {
         match crate::index::Source::parse(registry) {
             Ok(crate::index::Source::Http(_)) => {}
-            Ok(crate::index::Source::Folder(_)) => {
+            Ok(crate::index::Source::Folder(_) | crate::index::Source::Oci(_)) => {
                 return Err(bad(format!(
                     "its `registry` `{registry}` is not an https URL"
                 )));

@@ -1,0 +1,640 @@
+//! OCI registries as agx package sources (`oci://HOST/NAMESPACE`; docs/organizations.md).
+//!
+//! A package `publisher/name` lives in the repository `NAMESPACE/publisher/name`; each tag that
+//! is a semantic version is a published version (see [`artifact`] for the manifest). Versions
+//! are read from the tags list and each tag's manifest, the archive is pulled by its layer
+//! digest and checked against it, and `agx publish` pushes the same form.
+//!
+//! The protocol is `oci-client`'s (token challenges, blob uploads, digest checks), run on a
+//! current-thread runtime: the rest of the registry code is blocking.
+
+pub mod artifact;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Mutex;
+
+use futures_util::StreamExt;
+use oci_client::client::{ClientConfig, ClientProtocol};
+use oci_client::errors::OciDistributionError;
+use oci_client::secrets::RegistryAuth;
+use oci_client::{Client, Reference};
+
+use super::{Catalog, CatalogEntry, IndexEntry, IndexError};
+use agx_core::name::PackageName;
+use artifact::{MANIFEST_TYPE, Pulled};
+
+/// Tags and repositories asked for per page.
+const PAGE: usize = 1000;
+/// Manifests fetched at once when reading a package's versions.
+const CONCURRENT_MANIFESTS: usize = 8;
+
+/// Where an OCI source is: `oci://HOST[:PORT][/NAMESPACE]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OciLocation {
+    /// `HOST[:PORT]`, lowercase.
+    pub registry: String,
+    /// The repository path packages sit under; empty for the registry's root.
+    pub namespace: String,
+}
+
+impl OciLocation {
+    /// Parse `oci://HOST[:PORT][/NAMESPACE]`; `Err` says what is wrong.
+    pub fn parse(url: &str) -> Result<OciLocation, String> {
+        let rest = url
+            .get(..6)
+            .filter(|scheme| scheme.eq_ignore_ascii_case("oci://"))
+            .map(|_| &url[6..])
+            .ok_or("an OCI source is written oci://HOST/NAMESPACE")?;
+        let rest = rest.trim_end_matches('/');
+        let (registry, namespace) = rest.split_once('/').unwrap_or((rest, ""));
+        if registry.is_empty() {
+            return Err("it names no registry host (oci://HOST/NAMESPACE)".into());
+        }
+        let (host, port) = match registry.rsplit_once(':') {
+            Some((host, port)) if !host.ends_with(']') || registry.starts_with('[') => {
+                if port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(format!("the port `{port}` is not a number"));
+                }
+                (host, Some(port))
+            }
+            _ => (registry, None),
+        };
+        let host_ok = !host.is_empty()
+            && host.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'[' | b']' | b':')
+            });
+        if !host_ok || port.is_some_and(|p| p.parse::<u16>().is_err()) {
+            return Err(format!("`{registry}` is not a registry host[:port]"));
+        }
+        for segment in namespace.split('/').filter(|_| !namespace.is_empty()) {
+            if !repository_segment(segment) {
+                return Err(format!(
+                    "the namespace segment `{segment}` is not a repository name (lowercase letters, digits and single . _ - between them)"
+                ));
+            }
+        }
+        Ok(OciLocation {
+            registry: registry.to_ascii_lowercase(),
+            namespace: namespace.to_string(),
+        })
+    }
+
+    /// `oci://HOST/NAMESPACE`, as configured and recorded.
+    pub fn display(&self) -> String {
+        match self.namespace.as_str() {
+            "" => format!("oci://{}", self.registry),
+            ns => format!("oci://{}/{ns}", self.registry),
+        }
+    }
+
+    /// The repository of a package: `NAMESPACE/publisher/name`.
+    pub fn repository(&self, name: &PackageName) -> String {
+        let (publisher, short) = name.path_segments();
+        match self.namespace.as_str() {
+            "" => format!("{publisher}/{short}"),
+            ns => format!("{ns}/{publisher}/{short}"),
+        }
+    }
+
+    /// Plain HTTP is spoken only to this machine: every other registry is HTTPS.
+    pub fn is_loopback(&self) -> bool {
+        let host = self
+            .registry
+            .rsplit_once(':')
+            .filter(|(h, _)| !h.is_empty() && (!h.contains(':') || h.ends_with(']')))
+            .map_or(self.registry.as_str(), |(h, _)| h);
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        match bare.parse::<std::net::IpAddr>() {
+            Ok(ip) => ip.is_loopback(),
+            Err(_) => host == "localhost",
+        }
+    }
+}
+
+/// One path segment of a repository name (distribution-spec):
+/// `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*`.
+fn repository_segment(segment: &str) -> bool {
+    let bytes = segment.as_bytes();
+    let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    !bytes.is_empty()
+        && alnum(&bytes[0])
+        && alnum(&bytes[bytes.len() - 1])
+        && bytes
+            .iter()
+            .all(|b| alnum(b) || matches!(b, b'.' | b'_' | b'-'))
+        && !segment.contains("..")
+        && !segment.contains("___")
+        && !segment.contains("._")
+        && !segment.contains("_.")
+}
+
+/// An OCI registry opened as a package source.
+pub struct OciRegistry {
+    location: OciLocation,
+    display: String,
+    offline: bool,
+    client: Client,
+    runtime: tokio::runtime::Runtime,
+    /// The manifest digest of each version read, for what is recorded.
+    digests: Mutex<BTreeMap<(PackageName, semver::Version), String>>,
+}
+
+impl std::fmt::Debug for OciRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OciRegistry")
+            .field("location", &self.display)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What `agx publish` did to an OCI source.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pushed {
+    /// Pushed; the manifest's digest.
+    Published { manifest: String },
+    /// The tag already holds the same archive: nothing was pushed.
+    Unchanged { manifest: String },
+}
+
+impl OciRegistry {
+    pub fn new(location: OciLocation, offline: bool) -> Result<OciRegistry, IndexError> {
+        super::http::install_tls_provider();
+        let display = location.display();
+        let protocol = if location.is_loopback() {
+            ClientProtocol::HttpsExcept(vec![location.registry.clone()])
+        } else {
+            ClientProtocol::Https
+        };
+        let settings = super::HttpSettings::from_env()?;
+        let client = Client::try_from(ClientConfig {
+            protocol,
+            connect_timeout: Some(settings.timeout),
+            read_timeout: Some(settings.timeout),
+            user_agent: concat!("agx/", env!("CARGO_PKG_VERSION")),
+            // A package source is an artifact repository, never an image index to choose in.
+            platform_resolver: None,
+            ..ClientConfig::default()
+        })
+        .map_err(|e| oci_error(&display, e))?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(IndexError::Io)?;
+        Ok(OciRegistry {
+            location,
+            display,
+            offline,
+            client,
+            runtime,
+            digests: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// Check that the host answers the OCI distribution API (`GET /v2/` is 200, or 401 when
+    /// it wants credentials), so that a mistyped source is never configured.
+    pub fn check(&self) -> Result<(), IndexError> {
+        let scheme = if self.location.is_loopback() {
+            "http"
+        } else {
+            "https"
+        };
+        let url = format!("{scheme}://{}/v2/", self.location.registry);
+        let http = super::Http::new(
+            super::HttpSettings::from_env()?,
+            super::HttpLimits::from_env()?,
+        );
+        match http.fetch(&url, &super::cache::Validators::default()) {
+            Ok(_) | Err(IndexError::Status { status: 401, .. }) => Ok(()),
+            Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => Err(IndexError::Oci {
+                location: self.display.clone(),
+                message: format!("{url} does not answer as an OCI registry"),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `oci://HOST/NAMESPACE`.
+    pub fn source(&self) -> &str {
+        &self.display
+    }
+
+    pub fn location(&self) -> &OciLocation {
+        &self.location
+    }
+
+    fn reference(&self, name: &PackageName, tag: &str) -> Reference {
+        Reference::with_tag(
+            self.location.registry.clone(),
+            self.location.repository(name),
+            tag.to_string(),
+        )
+    }
+
+    /// `oci://HOST/NAMESPACE/publisher/name:TAG`, for messages.
+    fn at(&self, name: &PackageName, tag: &str) -> String {
+        format!(
+            "oci://{}/{}:{tag}",
+            self.location.registry,
+            self.location.repository(name)
+        )
+    }
+
+    fn online(&self, what: String) -> Result<(), IndexError> {
+        if self.offline {
+            return Err(IndexError::Offline { url: what });
+        }
+        Ok(())
+    }
+
+    /// Every tag of a repository, page by page; `None` when the repository does not exist.
+    async fn tags(&self, reference: &Reference) -> Result<Option<Vec<String>>, IndexError> {
+        let mut tags = Vec::new();
+        let mut last: Option<String> = None;
+        loop {
+            let page = self
+                .client
+                .list_tags(
+                    reference,
+                    &RegistryAuth::Anonymous,
+                    Some(PAGE),
+                    last.as_deref(),
+                )
+                .await;
+            let page = match page {
+                Ok(page) => page,
+                Err(e) if is_not_found(&e) => return Ok(None),
+                Err(e) => return Err(oci_error(&self.display, e)),
+            };
+            let full = page.tags.len() >= PAGE;
+            let next = page.tags.last().cloned();
+            tags.extend(page.tags);
+            match next {
+                // A registry that ignores `last` would repeat the page forever.
+                Some(next) if full && last.as_ref() != Some(&next) => last = Some(next),
+                _ => return Ok(Some(tags)),
+            }
+        }
+    }
+
+    /// Every published version of a package (each semver tag whose manifest is an agx
+    /// package), oldest first.
+    pub fn versions(&self, name: &PackageName) -> Result<Vec<IndexEntry>, IndexError> {
+        let repository = self.at(name, "").trim_end_matches(':').to_string();
+        self.online(repository.clone())?;
+        self.runtime.block_on(async {
+            let Some(tags) = self.tags(&self.reference(name, "latest")).await? else {
+                return Err(IndexError::PackageNotFound {
+                    name: name.clone(),
+                    registry: self.display.clone(),
+                });
+            };
+            let versions: Vec<(String, semver::Version)> = tags
+                .into_iter()
+                .filter_map(|tag| {
+                    let version = semver::Version::parse(&tag).ok()?;
+                    Some((tag, version))
+                })
+                .collect();
+            let mut entries = Vec::new();
+            let mut pulls =
+                futures_util::stream::iter(versions.into_iter().map(|(tag, version)| {
+                    let reference = self.reference(name, &tag);
+                    let at = self.at(name, &tag);
+                    async move {
+                        let (bytes, digest) = self
+                            .client
+                            .pull_manifest_raw(
+                                &reference,
+                                &RegistryAuth::Anonymous,
+                                &[MANIFEST_TYPE],
+                            )
+                            .await
+                            .map_err(|e| oci_error(&at, e))?;
+                        let pulled = artifact::read_manifest(&bytes, name, &version, &at)?;
+                        Ok::<_, IndexError>((pulled, digest, at))
+                    }
+                }))
+                .buffer_unordered(CONCURRENT_MANIFESTS);
+            while let Some(pulled) = pulls.next().await {
+                match pulled? {
+                    (Pulled::Package(entry), digest, _) => {
+                        self.digests
+                            .lock()
+                            .expect("digests")
+                            .insert((name.clone(), entry.vers.clone()), digest);
+                        entries.push(*entry);
+                    }
+                    (Pulled::Other(kind), _, at) => {
+                        tracing::debug!("{at} is not an agx package ({kind}); not a version");
+                    }
+                }
+            }
+            if entries.is_empty() {
+                return Err(IndexError::PackageNotFound {
+                    name: name.clone(),
+                    registry: format!(
+                        "{} (no tag of {repository} is an agx package version)",
+                        self.display
+                    ),
+                });
+            }
+            entries.sort_by(|a, b| a.vers.cmp(&b.vers));
+            Ok(entries)
+        })
+    }
+
+    /// The manifest digest of a version read by [`Self::versions`].
+    pub fn manifest_digest(&self, name: &PackageName, version: &semver::Version) -> Option<String> {
+        self.digests
+            .lock()
+            .expect("digests")
+            .get(&(name.clone(), version.clone()))
+            .cloned()
+    }
+
+    /// `oci://HOST/NAMESPACE/publisher/name@sha256:…` of a version's manifest, or `:VERSION`
+    /// when its digest was not read.
+    pub fn archive_location(&self, entry: &IndexEntry) -> String {
+        match self.manifest_digest(&entry.name, &entry.vers) {
+            Some(digest) => format!(
+                "oci://{}/{}@{digest}",
+                self.location.registry,
+                self.location.repository(&entry.name)
+            ),
+            None => self.at(&entry.name, &entry.vers.to_string()),
+        }
+    }
+
+    /// Pull a version's archive by its layer digest into `dest`, checking size and sha256 as
+    /// it streams (`copy`: the registry code's checked copy).
+    pub fn download(
+        &self,
+        entry: &IndexEntry,
+        copy: &mut dyn FnMut(&mut dyn Read, &str) -> Result<(), super::SinkError>,
+    ) -> Result<(), IndexError> {
+        let location = self.archive_location(entry);
+        self.online(location.clone())?;
+        let reference = self.reference(&entry.name, &entry.vers.to_string());
+        let digest = format!("sha256:{}", entry.cksum);
+        let stream = self.runtime.block_on(async {
+            // Authorizes the repository for this client (a token challenge answered).
+            self.client
+                .store_auth_if_needed(reference.resolve_registry(), &RegistryAuth::Anonymous)
+                .await;
+            self.client
+                .pull_blob_stream(&reference, digest.as_str())
+                .await
+        });
+        let stream = stream.map_err(|e| oci_error(&location, e))?;
+        let mut body = BlockingBody {
+            runtime: &self.runtime,
+            stream: stream.stream,
+            pending: bytes::Bytes::new(),
+        };
+        copy(&mut body, &location).map_err(|e| match e {
+            super::SinkError::Fatal(e) => e,
+            super::SinkError::Read(err, received) => IndexError::Network {
+                url: location.clone(),
+                attempts: 1,
+                source: format!("{err} after {received} bytes").into(),
+            },
+        })
+    }
+
+    /// Every package under the namespace, with its newest version, from the registry's
+    /// catalog (`/v2/_catalog`), which not every registry offers: then an error says so.
+    pub fn catalog(&self) -> Result<Catalog, IndexError> {
+        let catalog_url = format!("oci://{}/v2/_catalog", self.location.registry);
+        self.online(catalog_url.clone())?;
+        let any = Reference::with_tag(self.location.registry.clone(), "agx".into(), "x".into());
+        let repositories = self.runtime.block_on(async {
+            let mut all = Vec::new();
+            let mut last: Option<String> = None;
+            loop {
+                let page = self
+                    .client
+                    .catalog(&any, &RegistryAuth::Anonymous, Some(PAGE), last.as_deref())
+                    .await
+                    .map_err(|e| IndexError::NoCatalog {
+                        source_name: self.display.clone(),
+                        reason: describe(&e),
+                    })?;
+                let full = page.repositories.len() >= PAGE;
+                let next = page.repositories.last().cloned();
+                all.extend(page.repositories);
+                match next {
+                    Some(next) if full && last.as_ref() != Some(&next) => last = Some(next),
+                    _ => return Ok::<_, IndexError>(all),
+                }
+            }
+        })?;
+        let prefix = match self.location.namespace.as_str() {
+            "" => String::new(),
+            ns => format!("{ns}/"),
+        };
+        let mut packages = Vec::new();
+        for repository in repositories {
+            let Some(rest) = repository.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Ok(name) = PackageName::parse(rest) else {
+                continue;
+            };
+            if name.publisher().is_none() || rest.matches('/').count() != 1 {
+                continue;
+            }
+            match self.versions(&name) {
+                Ok(entries) => {
+                    let newest = entries.last().expect("versions are never empty");
+                    packages.push(CatalogEntry {
+                        name,
+                        version: newest.vers.clone(),
+                        description: newest.description.clone(),
+                        extension: newest.extension.clone(),
+                    });
+                }
+                Err(IndexError::PackageNotFound { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        packages.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Catalog { v: 1, packages })
+    }
+
+    /// Push a version: the archive, the empty config and the manifest tagged with the
+    /// version. A tag that holds another archive is never replaced.
+    pub fn push(
+        &self,
+        entry: &IndexEntry,
+        archive: &Path,
+        source: Option<&str>,
+    ) -> Result<Pushed, IndexError> {
+        let tag = entry.vers.to_string();
+        let at = self.at(&entry.name, &tag);
+        self.online(at.clone())?;
+        let reference = self.reference(&entry.name, &tag);
+        let layer_digest = format!("sha256:{}", entry.cksum);
+        let auth = RegistryAuth::Anonymous;
+        self.runtime.block_on(async {
+            match self
+                .client
+                .pull_manifest_raw(&reference, &auth, &[MANIFEST_TYPE])
+                .await
+            {
+                Ok((bytes, manifest)) => {
+                    return match artifact::layer_digest(&bytes) {
+                        Some(existing) if existing == layer_digest => {
+                            Ok(Pushed::Unchanged { manifest })
+                        }
+                        existing => Err(IndexError::TagTaken {
+                            location: at.clone(),
+                            existing: existing.unwrap_or_else(|| "another artifact".into()),
+                            new: layer_digest.clone(),
+                        }),
+                    };
+                }
+                Err(e) if is_not_found(&e) => {}
+                Err(e) => return Err(oci_error(&at, e)),
+            }
+            let data = fs_err::read(archive)?;
+            self.client
+                .push_blob(&reference, data, &layer_digest)
+                .await
+                .map_err(|e| oci_error(&at, e))?;
+            self.client
+                .push_blob(&reference, artifact::EMPTY_DATA, artifact::EMPTY_DIGEST)
+                .await
+                .map_err(|e| oci_error(&at, e))?;
+            let created = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+            let manifest = artifact::manifest_for(entry, &created, source);
+            let digest = format!(
+                "sha256:{}",
+                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&manifest))
+            );
+            self.client
+                .push_manifest_raw(
+                    &reference,
+                    manifest,
+                    MANIFEST_TYPE.parse().expect("a header value"),
+                )
+                .await
+                .map_err(|e| oci_error(&at, e))?;
+            Ok(Pushed::Published { manifest: digest })
+        })
+    }
+}
+
+/// A blob's byte stream read as blocking `Read`, each chunk awaited on the runtime.
+struct BlockingBody<'a> {
+    runtime: &'a tokio::runtime::Runtime,
+    stream: futures_util::stream::BoxStream<'static, Result<bytes::Bytes, std::io::Error>>,
+    pending: bytes::Bytes,
+}
+
+impl Read for BlockingBody<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.is_empty() {
+            match self.runtime.block_on(self.stream.next()) {
+                Some(chunk) => self.pending = chunk?,
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending.split_to(n));
+        Ok(n)
+    }
+}
+
+/// A repository, tag or manifest the registry does not have.
+fn is_not_found(e: &OciDistributionError) -> bool {
+    match e {
+        OciDistributionError::ImageManifestNotFoundError(_) => true,
+        OciDistributionError::ServerError { code, .. } => *code == 404,
+        OciDistributionError::RegistryError { envelope, .. } => envelope.errors.iter().any(|e| {
+            matches!(
+                e.code,
+                oci_client::errors::OciErrorCode::NameUnknown
+                    | oci_client::errors::OciErrorCode::ManifestUnknown
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// What went wrong, in a sentence (the registry's own error codes and messages kept).
+fn describe(e: &OciDistributionError) -> String {
+    match e {
+        OciDistributionError::RegistryError { envelope, .. } => envelope
+            .errors
+            .iter()
+            .map(|e| format!("{:?}: {}", e.code, e.message))
+            .collect::<Vec<_>>()
+            .join("; "),
+        OciDistributionError::ServerError { code, message, .. } => {
+            format!("HTTP {code} {message}").trim().to_string()
+        }
+        OciDistributionError::UnauthorizedError { .. } => {
+            "HTTP 401: the registry wants credentials".to_string()
+        }
+        other => {
+            let mut text = other.to_string();
+            let mut source = std::error::Error::source(other);
+            while let Some(cause) = source {
+                text.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            text
+        }
+    }
+}
+
+fn oci_error(location: &str, e: OciDistributionError) -> IndexError {
+    IndexError::Oci {
+        location: location.to_string(),
+        message: describe(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_parse_and_name_repositories() {
+        let l = OciLocation::parse("oci://127.0.0.1:5000/corp/agx/").unwrap();
+        assert_eq!(l.registry, "127.0.0.1:5000");
+        assert_eq!(l.namespace, "corp/agx");
+        assert_eq!(l.display(), "oci://127.0.0.1:5000/corp/agx");
+        assert!(l.is_loopback());
+        let name = PackageName::parse("acme/weather").unwrap();
+        assert_eq!(l.repository(&name), "corp/agx/acme/weather");
+        let root = OciLocation::parse("OCI://GHCR.io").unwrap();
+        assert_eq!(root.display(), "oci://ghcr.io");
+        assert!(!root.is_loopback());
+        assert_eq!(root.repository(&name), "acme/weather");
+        assert!(
+            OciLocation::parse("oci://localhost:5000/x")
+                .unwrap()
+                .is_loopback()
+        );
+        assert!(
+            OciLocation::parse("oci://[::1]:5000/x")
+                .unwrap()
+                .is_loopback()
+        );
+        for bad in [
+            "https://x/y",
+            "oci://",
+            "oci:///ns",
+            "oci://host:port/x",
+            "oci://host/UPPER",
+            "oci://host/a..b",
+            "oci://ho st/x",
+            "oci://host:99999/x",
+        ] {
+            assert!(OciLocation::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
