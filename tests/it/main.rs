@@ -33,6 +33,7 @@ mod mcpb;
 mod multi_version;
 mod network_hardening;
 mod oci;
+mod oci_source;
 mod pack;
 mod pinning;
 mod plugin_leniency;

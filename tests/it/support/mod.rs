@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 pub(crate) mod http;
+pub(crate) mod oci_registry;
 pub(crate) mod serve_lines;
 pub(crate) mod snapshot;
 

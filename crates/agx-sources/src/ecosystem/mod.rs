@@ -75,7 +75,10 @@ impl EcosystemSpec {
                 None => (rest, None),
             };
             (Ecosystem::Pypi, (name, version))
-        } else if let Some(rest) = arg.strip_prefix("oci:") {
+        } else if let Some(rest) = arg.strip_prefix("oci:")
+            // `oci://HOST/NAMESPACE` is an OCI registry source of agx packages, not an image.
+            && !rest.starts_with("//")
+        {
             let image = oci::split_reference(rest);
             if let Err(reason) = oci::check_reference(&image) {
                 return Some(Err(NameError::Package {
@@ -680,6 +683,15 @@ mod tests {
 
     fn spec(arg: &str) -> EcosystemSpec {
         EcosystemSpec::parse(arg).expect("prefixed").expect("valid")
+    }
+
+    #[test]
+    fn an_oci_registry_source_is_not_an_image_spec() {
+        assert!(EcosystemSpec::parse("oci://127.0.0.1:5000/corp").is_none());
+        assert_eq!(
+            spec("oci:ghcr.io/acme/x:1").native_reference(),
+            "ghcr.io/acme/x:1"
+        );
     }
 
     #[test]

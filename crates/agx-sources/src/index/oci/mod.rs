@@ -395,10 +395,24 @@ impl OciRegistry {
         };
         copy(&mut body, &location).map_err(|e| match e {
             super::SinkError::Fatal(e) => e,
-            super::SinkError::Read(err, received) => IndexError::Network {
-                url: location.clone(),
-                attempts: 1,
-                source: format!("{err} after {received} bytes").into(),
+            // The client checks the digest at the end of the stream, before agx's own check.
+            super::SinkError::Read(err, received) => match err
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<oci_client::errors::DigestError>())
+            {
+                Some(oci_client::errors::DigestError::VerificationError { actual, .. }) => {
+                    IndexError::ChecksumMismatch {
+                        url: location.clone(),
+                        expected: entry.cksum.clone(),
+                        actual: actual.to_string().trim_start_matches("sha256:").to_string(),
+                        bytes: received,
+                    }
+                }
+                _ => IndexError::Network {
+                    url: location.clone(),
+                    attempts: 1,
+                    source: format!("{err} after {received} bytes").into(),
+                },
             },
         })
     }
