@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# OCI registries as package sources against the reference ORAS client, oras-py (issue 36):
+# on a real registry (Debian's docker-registry) on 127.0.0.1,
+# (a) what `agx publish` pushed, oras-py pulls: the file is the package's archive, byte for
+#     byte (its sha256 is the one agx reported);
+# (b) what oras-py pushes (an archive made by `agx pack`, in oras-py's own manifest form),
+#     `agx install` installs, and agx's store holds the files of that archive.
+#
+#   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/oras-venv
+#   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
+#
+# Needs docker-registry and skopeo (scripts/ci/oci-tools.sh) and PyPI once, for the pinned oras.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+
+ORAS_VERSION=0.2.43
+venv="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/oras-venv"
+installed="$("$venv/bin/python" -c "import importlib.metadata as m; print(m.version('oras'))" 2>/dev/null || true)"
+if [ "$installed" != "$ORAS_VERSION" ]; then
+    echo "==> pip install oras==$ORAS_VERSION into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "oras==$ORAS_VERSION"
+fi
+PY="$venv/bin/python"
+
+. scripts/agx-bin.sh
+AGX="$(agx_bin debug)"
+
+TMP="$(mktemp -d)"
+REGISTRY_PID=
+cleanup() {
+    [ -z "$REGISTRY_PID" ] || kill "$REGISTRY_PID" 2>/dev/null || true
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+export HOME="$TMP/home"
+export AGX_HOME="$TMP/agx-home"
+export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
+unset AGX_REGISTRY || true
+mkdir -p "$HOME"
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+cat >"$TMP/registry.yml" <<YML
+version: 0.1
+log:
+  level: warn
+storage:
+  filesystem:
+    rootdirectory: $TMP/registry
+http:
+  addr: 127.0.0.1:$port
+YML
+docker-registry serve "$TMP/registry.yml" >"$TMP/registry.log" 2>&1 &
+REGISTRY_PID=$!
+for _ in $(seq 100); do
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/', timeout=1)" 2>/dev/null && break
+    sleep 0.1
+done
+HOST="127.0.0.1:$port"
+
+"$AGX" registry add-source corp "oci://$HOST/corp"
+
+echo "==> (a) agx publish, then oras-py pulls the archive"
+published="$("$AGX" publish "$ROOT/registry-fixtures/packages/acme-geo" --to corp --json)"
+sha="$(printf '%s' "$published" | python3 -c 'import json, sys; print(json.load(sys.stdin)["sha256"])')"
+pulled="$("$PY" scripts/ci/oci_reference.py pull "$HOST/corp/acme/geo:1.0.0" "$TMP/pulled")"
+[ "$(printf '%s\n' "$pulled" | wc -l)" = 1 ] || { echo "oras-py pulled more than one file: $pulled" >&2; exit 1; }
+got="$(sha256sum "$pulled" | cut -d' ' -f1)"
+[ "$got" = "$sha" ] || { echo "oras-py pulled $got, agx published $sha" >&2; exit 1; }
+echo "oras-py pulled $(basename "$pulled"), sha256 $got: the archive agx published"
+
+echo "==> (b) oras-py pushes an archive of agx pack, agx installs it"
+"$AGX" pack "$ROOT/registry-fixtures/packages/acme-quotes" -o "$TMP/packed" >"$TMP/pack.out"
+archive="$(sed -n 's/^path: *//p' "$TMP/pack.out")"
+version="$(sed -n 's/^version = "\(.*\)"/\1/p' "$ROOT/registry-fixtures/packages/acme-quotes/agx.toml" | head -1)"
+"$PY" scripts/ci/oci_reference.py push "$HOST/corp/acme/quotes:$version" "$archive"
+"$AGX" install acme/quotes
+receipt="$AGX_HOME/receipts-v1/acme/quotes.toml"
+grep -q "sha256 = \"$(sha256sum "$archive" | cut -d' ' -f1)\"" "$receipt" \
+    || { echo "the receipt does not name the pushed archive:" >&2; cat "$receipt" >&2; exit 1; }
+grep -q "registry = \"oci://$HOST/corp\"" "$receipt"
+echo "agx installed acme/quotes $version from what oras-py pushed"
+echo "oci-reference: ok"
