@@ -169,7 +169,7 @@ def stderr_seeds():
 
 
 def client_edit_seeds():
-    table = (REPO / "src" / "clients" / "table.rs").read_text()
+    table = (REPO / "crates" / "agx-model" / "src" / "client_table" / "mod.rs").read_text()
     ids = re.findall(r'^        id: "([^"]+)"', table, re.M)
     for path in sorted((REPO / "tests" / "golden" / "clients").iterdir()):
         client = path.name.split(".")[0]
@@ -239,7 +239,7 @@ def lock_file_seeds():
 def project_client_file_seeds():
     """The golden client files of clients with a project scope, picked by their place among
     those clients (the target's first byte), plus a few files sync must refuse or survive."""
-    table = (REPO / "src" / "clients" / "table.rs").read_text()
+    table = (REPO / "crates" / "agx-model" / "src" / "client_table" / "mod.rs").read_text()
     blocks = re.findall(r'^        id: "([^"]+)".*?^        project: (Some|None)', table, re.M | re.S)
     ids = [client for client, project in blocks if project == "Some"]
     for path in sorted((REPO / "tests" / "golden" / "clients").iterdir()):
@@ -287,6 +287,39 @@ def tuf_metadata_seeds():
             write("tuf_metadata", f"{name.split('-')[0]}-{name}", bytes([mode]) + data)
 
 
+def oci_manifest_seeds():
+    # Manifests as a registry answers for a package's tag: agx's own form, oras-py's (the
+    # artifact type in the config), an image, an index, and malformed package manifests.
+    empty = {"mediaType": "application/vnd.oci.empty.v1+json",
+             "digest": "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+             "size": 2, "data": "e30="}
+    layer = {"mediaType": "application/vnd.agx.package.layer.v1.tar+gzip",
+             "digest": "sha256:" + "ab" * 32, "size": 5069,
+             "annotations": {"org.opencontainers.image.title": "weather-1.2.0.tar.gz"}}
+    agx = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+           "artifactType": "application/vnd.agx.package.v1", "config": empty, "layers": [layer],
+           "annotations": {"dev.agx.package.name": "acme/weather",
+                           "org.opencontainers.image.version": "1.2.0",
+                           "org.opencontainers.image.description": "Weather",
+                           "dev.agx.package.entry": json.dumps({"deps": {"acme/geo": "^1.0"},
+                                                                "agx": ">=0.1", "extension": {}})}}
+    oras = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+            "config": {"mediaType": "application/vnd.agx.package.v1",
+                       "digest": empty["digest"], "size": 2}, "layers": [layer]}
+    image = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+             "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
+                        "digest": "sha256:" + "cd" * 32, "size": 100}, "layers": [layer, layer]}
+    index = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+             "manifests": []}
+    two_layers = dict(agx, layers=[layer, layer])
+    bad_digest = dict(agx, layers=[dict(layer, digest="sha512:00")])
+    other_name = dict(agx, annotations={"dev.agx.package.name": "evil/weather"})
+    for name, doc in {"agx": agx, "oras": oras, "image": image, "index": index,
+                      "two-layers": two_layers, "bad-digest": bad_digest,
+                      "other-name": other_name}.items():
+        write("oci_manifest", name, json.dumps(doc).encode())
+
+
 def main():
     # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
     for path in SEEDS.glob("*/*"):
@@ -304,6 +337,7 @@ def main():
     project_client_file_seeds()
     proxy_request_seeds()
     tuf_metadata_seeds()
+    oci_manifest_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)
