@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
@@ -328,6 +329,25 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;publish' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to: a configured source''s name, an oci://HOST/NAMESPACE location, or a registry folder')
+            [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON (the shapes are documented in docs/json.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -1137,6 +1157,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check an extension package before publishing')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
@@ -1202,6 +1223,9 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;pack' {
+            break
+        }
+        'agx;help;publish' {
             break
         }
         'agx;help;export' {

@@ -82,6 +82,9 @@ _agx() {
             agx,prompt)
                 cmd="agx__subcmd__prompt"
                 ;;
+            agx,publish)
+                cmd="agx__subcmd__publish"
+                ;;
             agx,registry)
                 cmd="agx__subcmd__registry"
                 ;;
@@ -216,6 +219,9 @@ _agx() {
                 ;;
             agx__subcmd__help,prompt)
                 cmd="agx__subcmd__help__subcmd__prompt"
+                ;;
+            agx__subcmd__help,publish)
+                cmd="agx__subcmd__help__subcmd__publish"
                 ;;
             agx__subcmd__help,registry)
                 cmd="agx__subcmd__help__subcmd__registry"
@@ -431,7 +437,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,7 +943,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1357,6 +1363,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__prompt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__publish)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2296,6 +2316,44 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__publish)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --to --keys --expires --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__registry)
             opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version init add yank keys sign refresh-timestamp rotate add-source remove-source sources help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2376,7 +2434,7 @@ _agx() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace oci" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand validate 'Check an extension package before publishing'
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
+            cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -310,6 +311,24 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -v 'Print more detail (repeat for even more)'
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;publish'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand --to 'Where to: a configured source''s name, an oci://HOST/NAMESPACE location, or a registry folder'
+            cand --keys 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)'
+            cand --expires 'How long a role''s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -1052,6 +1071,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand validate 'Check an extension package before publishing'
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
+            cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -1102,6 +1122,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;audit'= {
         }
         &'agx;help;pack'= {
+        }
+        &'agx;help;publish'= {
         }
         &'agx;help;export'= {
         }
