@@ -91,6 +91,10 @@ pub enum Command {
     /// Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder
     /// registry.
     Publish(PublishArgs),
+    /// Store a registry's credential in the keyring (docs/organizations.md).
+    Login(LoginArgs),
+    /// Forget a registry's stored credential.
+    Logout(LogoutArgs),
     /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
     Export(ExportArgs),
     /// Manage configured registries and folder registries.
@@ -457,6 +461,29 @@ pub struct PublishArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct LoginArgs {
+    /// A configured source's name, or a registry host (`ghcr.io`, `127.0.0.1:5000`).
+    #[arg(value_name = "SOURCE|HOST")]
+    pub target: String,
+    /// The user name (absent: the secret is a token).
+    #[arg(long, short = 'u', value_name = "USER")]
+    pub username: Option<String>,
+    /// Read the password from standard input (one line).
+    #[arg(long, conflicts_with = "token_stdin", requires = "username")]
+    pub password_stdin: bool,
+    /// Read a token from standard input (one line).
+    #[arg(long, conflicts_with = "username")]
+    pub token_stdin: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LogoutArgs {
+    /// A configured source's name, or a registry host.
+    #[arg(value_name = "SOURCE|HOST")]
+    pub target: String,
+}
+
+#[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The bundle format.
     #[arg(value_enum, value_name = "FORMAT")]
@@ -556,9 +583,14 @@ pub enum RegistryCommand {
     AddSource {
         /// The name to refer to it by (`--registry NAME`).
         name: String,
-        /// Its https:// base URL, or a folder (an agx index or a marketplace).
+        /// Its https:// base URL, an OCI registry's oci://HOST/NAMESPACE, or a folder (an agx
+        /// index or a marketplace).
         #[arg(value_name = "URL")]
         url: String,
+        /// A PEM file of certificate authorities to trust for this source beside the
+        /// system's (an OCI registry behind a company CA).
+        #[arg(long, value_name = "FILE")]
+        ca: Option<PathBuf>,
         /// What it is; detected when absent (an agx index serves config.json, an MCP registry
         /// answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json).
         #[arg(long, value_enum)]

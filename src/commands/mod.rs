@@ -20,6 +20,7 @@ pub mod install;
 pub mod install_server;
 pub mod list;
 pub mod lock;
+pub mod login;
 pub mod new;
 pub mod outdated;
 pub mod pack;
@@ -121,6 +122,8 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Publish(a) => publish::run(&ctx, a),
+        Command::Login(a) => login::login(&ctx, a),
+        Command::Logout(a) => login::logout(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::Context;
 use crate::cli::PublishArgs;
 use agx_core::error::{CliError, CliResult};
-use agx_sources::index::oci::{OciRegistry, Pushed};
+use agx_sources::index::oci::{OciAccess, OciRegistry, Pushed};
 use agx_sources::index::publish::{self, Added};
 use agx_sources::index::{IndexEntry, Source, source};
 
@@ -26,7 +26,14 @@ pub fn run(ctx: &Context, args: &PublishArgs) -> CliResult {
                 return Err(CliError::new("--keys signs folder registries with TUF")
                     .with_hint("an OCI registry is not signed with TUF; leave --keys out"));
             }
-            let registry = OciRegistry::new(location.clone(), ctx.global.offline)?;
+            let access = OciAccess::lookup(
+                ctx.paths()?,
+                selected.name.as_deref(),
+                location,
+                selected.ca.as_deref(),
+                selected.plain_http,
+            )?;
+            let registry = OciRegistry::new(location.clone(), ctx.global.offline, access)?;
             let (entry, pushed) = publish::push(&registry, &package)?;
             match &pushed {
                 Pushed::Published { manifest } => {

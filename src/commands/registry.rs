@@ -61,6 +61,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             name,
             url,
             kind,
+            ca,
             yes,
         } => {
             let root = match &ctx.global.root {
@@ -74,6 +75,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
                 kind.map(Into::into),
                 ctx.global.offline,
                 root.as_deref(),
+                ca.as_deref(),
             )?;
             let signed = match &pinned {
                 Some(root) => format!(

@@ -14,6 +14,14 @@ use super::secrets::{KeyringChoice, Secrets, SecretsLocation};
 use agx_core::name::PackageName;
 use agx_core::paths::AgxPaths;
 
+/// Registry credentials sit beside package secrets under `registry:HOST`, which no package
+/// name can be (`:` is not allowed in one).
+fn registry_owner(host: &str) -> String {
+    format!("registry:{}", host.to_ascii_lowercase())
+}
+const USERNAME_KEY: &str = "username";
+const SECRET_KEY: &str = "secret";
+
 const VALUES_HEADER: &str =
     "# agx settings (docs/settings.md). Secrets are not here; edit with `agx config`.";
 
@@ -66,6 +74,47 @@ impl SettingsStore {
     pub fn secrets(&self) -> &Secrets {
         self.secrets
             .get_or_init(|| Secrets::open(self.choice, self.service.clone(), self.secrets_path()))
+    }
+
+    /// The credential `agx login` stored for a registry host: the user name (absent for a
+    /// token) and the password or token.
+    pub fn registry_credential(
+        &self,
+        host: &str,
+    ) -> Result<Option<(Option<String>, String)>, SettingsError> {
+        let owner = registry_owner(host);
+        let Some(secret) = self.secrets().get(&owner, SECRET_KEY)? else {
+            return Ok(None);
+        };
+        Ok(Some((self.secrets().get(&owner, USERNAME_KEY)?, secret)))
+    }
+
+    /// Store a registry host's credential (replacing the one before); where it went.
+    pub fn set_registry_credential(
+        &self,
+        host: &str,
+        username: Option<&str>,
+        secret: &str,
+    ) -> Result<SecretsLocation, SettingsError> {
+        let _lock = document::lock(&self.config_dir)?;
+        let owner = registry_owner(host);
+        let secrets = self.secrets();
+        match username {
+            Some(user) => secrets.set(&owner, USERNAME_KEY, user)?,
+            None => {
+                secrets.remove(&owner, USERNAME_KEY)?;
+            }
+        }
+        secrets.set(&owner, SECRET_KEY, secret)?;
+        Ok(secrets.location().clone())
+    }
+
+    /// Forget a registry host's credential; whether there was one.
+    pub fn remove_registry_credential(&self, host: &str) -> Result<bool, SettingsError> {
+        let _lock = document::lock(&self.config_dir)?;
+        let owner = registry_owner(host);
+        let user = self.secrets().remove(&owner, USERNAME_KEY)?;
+        Ok(self.secrets().remove(&owner, SECRET_KEY)? || user)
     }
 
     /// Every stored non-secret value.

@@ -181,9 +181,24 @@ pub enum IndexError {
         answered_version: String,
     },
 
+    /// Credentials could not be read or stored (never the credential itself).
+    #[error("registry credentials: {message}")]
+    Credentials { message: String },
+
     /// An OCI registry refused or failed a request (its own error codes in `message`).
     #[error("{location}: {message}")]
     Oci { location: String, message: String },
+
+    #[error("{location}: the registry refused the request ({})", match credential_from {
+        Some(from) => format!("with the credential from {from}"),
+        None => "no credential was found for it".to_string(),
+    })]
+    OciUnauthorized {
+        location: String,
+        host: String,
+        credential_from: Option<String>,
+        token_var: Option<String>,
+    },
 
     #[error("the OCI registry of {source_name} does not list its repositories ({reason})")]
     NoCatalog { source_name: String, reason: String },
@@ -325,6 +340,11 @@ impl agx_core::error::Hint for IndexError {
             IndexError::Oci { .. } => Some(
                 "check the source's host and namespace (`agx registry sources`); an OCI source is oci://HOST/NAMESPACE, plain HTTP only on this machine".into(),
             ),
+            IndexError::OciUnauthorized { host, credential_from, token_var, .. } => Some(format!(
+                "{}: `agx login {host} --username USER --password-stdin` stores one in the keyring{}; Docker's config.json and ~/.netrc are read too (docs/organizations.md, \"Credentials\")",
+                if credential_from.is_some() { "the credential is wrong or lacks access to this repository" } else { "the registry wants credentials" },
+                token_var.as_ref().map(|v| format!(", or set {v} (CI)")).unwrap_or_default()
+            )),
             IndexError::NoCatalog { .. } => Some(
                 "many registries (GHCR, Docker Hub, ECR) do not offer /v2/_catalog: install its packages by name (`agx install publisher/name`), or search an agx index".into(),
             ),

@@ -11,6 +11,7 @@
 //! - [`oci`] reads and pushes packages in OCI registries (docs/organizations.md).
 
 pub mod cache;
+pub mod credentials;
 mod error;
 mod http;
 pub mod marketplace;

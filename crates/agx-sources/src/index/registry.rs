@@ -9,7 +9,7 @@ use super::cache::{CachedRemote, IndexCache, Validators};
 use super::http::{Fetched, Http, Limits, SinkError};
 use super::marketplace::{self, Marketplace};
 use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
-use super::oci::OciRegistry;
+use super::oci::{OciAccess, OciRegistry};
 use super::signed::{RootSummary, SignedIndex, pin_root};
 use super::source::{Selected, SourceKind};
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
@@ -177,8 +177,15 @@ fn open_selected(
 ) -> Result<AnyRegistry, IndexError> {
     let kind = kind_of(&selected, offline, paths)?;
     Ok(match (kind, selected.source.clone()) {
-        (SourceKind::Oci, Source::Oci(_)) => {
-            AnyRegistry::Agx(Registry::new(selected.source, offline, paths)?)
+        (SourceKind::Oci, Source::Oci(location)) => {
+            let access = OciAccess::lookup(
+                paths,
+                selected.name.as_deref(),
+                &location,
+                selected.ca.as_deref(),
+                selected.plain_http,
+            )?;
+            AnyRegistry::Agx(Registry::from_oci(location, offline, access)?)
         }
         (SourceKind::Oci, other) | (_, other @ Source::Oci(_)) => {
             return Err(oci_mismatch(&other));
@@ -289,12 +296,26 @@ pub fn add_source(
     kind: Option<SourceKind>,
     offline: bool,
     root: Option<&[u8]>,
+    ca: Option<&Path>,
 ) -> Result<(Source, SourceKind, Option<RootSummary>), IndexError> {
     let source = Source::parse(location)?;
+    let ca = match ca {
+        None => None,
+        Some(_) if !matches!(source, Source::Oci(_)) => {
+            return Err(IndexError::InvalidUrl {
+                url: source.display(),
+                reason: "--ca applies to OCI registries (oci://HOST/NAMESPACE)".into(),
+            });
+        }
+        Some(ca) => Some(super::oci::check_ca(ca)?),
+    };
+    let mut plain_http = None;
     let kind = match (kind, &source) {
         (None | Some(SourceKind::Oci), Source::Oci(location)) => {
             if !offline {
-                super::oci::OciRegistry::new(location.clone(), offline)?.check()?;
+                let access = OciAccess::lookup(paths, Some(name), location, ca.as_deref(), None)?;
+                let plain = OciRegistry::new(location.clone(), offline, access)?.check()?;
+                plain_http = location.is_loopback().then_some(plain);
             }
             SourceKind::Oci
         }
@@ -341,7 +362,15 @@ pub fn add_source(
         }
         Some(root) => Some(pin_and_check(paths, name, &source, root, offline)?),
     };
-    if let Err(e) = source::add_to_config(paths, name, &source, kind, pinned.is_some()) {
+    if let Err(e) = source::add_to_config_with(
+        paths,
+        name,
+        &source,
+        kind,
+        pinned.is_some(),
+        ca.as_deref(),
+        plain_http,
+    ) {
         if pinned.is_some() {
             let _ = fs_err::remove_dir_all(source::trust_dir(paths, name));
         }
@@ -480,7 +509,12 @@ impl Registry {
         let mut oci = None;
         let remote = match &source {
             Source::Oci(location) => {
-                oci = Some(Box::new(OciRegistry::new(location.clone(), offline)?));
+                let access = OciAccess::lookup(paths, None, location, None, None)?;
+                oci = Some(Box::new(OciRegistry::new(
+                    location.clone(),
+                    offline,
+                    access,
+                )?));
                 None
             }
             Source::Http(url) => Some(CachedRemote::new(
@@ -504,6 +538,23 @@ impl Registry {
             remote,
             signed: None,
             oci,
+        })
+    }
+
+    /// An OCI registry, reached with `access` (its credential and extra authorities).
+    pub fn from_oci(
+        location: super::oci::OciLocation,
+        offline: bool,
+        access: OciAccess,
+    ) -> Result<Registry, IndexError> {
+        let source = Source::Oci(location.clone());
+        Ok(Registry {
+            display: source.display(),
+            source,
+            offline,
+            remote: None,
+            signed: None,
+            oci: Some(Box::new(OciRegistry::new(location, offline, access)?)),
         })
     }
 

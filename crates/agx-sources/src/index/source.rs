@@ -121,6 +121,14 @@ pub struct RegistryEntry {
     /// A TUF-signed agx index whose pinned root is in the trust folder ([`trust_dir`]).
     #[serde(default)]
     pub tuf: bool,
+    /// A PEM file of certificate authorities trusted beside the system's for this source
+    /// (an OCI registry behind a company CA).
+    #[serde(default)]
+    pub ca: Option<PathBuf>,
+    /// An OCI registry on this machine that answers plain HTTP (learnt by `add-source`);
+    /// absent: plain HTTP for loopback hosts, HTTPS for the rest.
+    #[serde(default, rename = "plain-http")]
+    pub plain_http: Option<bool>,
 }
 
 /// Where a signed source's pinned root and trusted metadata live:
@@ -177,6 +185,10 @@ pub struct Selected {
     /// For a TUF-signed source (configured with `tuf = true`, or a location given with
     /// `--root`): the folder of its pinned root and trusted metadata.
     pub trust: Option<PathBuf>,
+    /// Extra certificate authorities for this source (`ca` in its table).
+    pub ca: Option<PathBuf>,
+    /// `plain-http` in its table.
+    pub plain_http: Option<bool>,
 }
 
 /// Read `config.toml` (a missing file is an empty configuration) and add the built-in
@@ -207,6 +219,8 @@ fn add_official(config: &mut Config, env: Option<&str>) -> Result<(), IndexError
                 url: OFFICIAL_URL.to_string(),
                 kind: Some(SourceKind::McpRegistry),
                 tuf: false,
+                ca: None,
+                plain_http: None,
             },
         );
         config.official_built_in = true;
@@ -255,6 +269,8 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
                 source: parse_configured(name, &entry.url, &config_path)?,
                 kind: entry.kind,
                 trust: entry.tuf.then(|| trust_dir(paths, name)),
+                ca: entry.ca.clone(),
+                plain_http: entry.plain_http,
             })
         })
         .collect()
@@ -281,6 +297,8 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 source: parse_configured(name, &r.url, &config_path)?,
                 kind: r.kind,
                 trust: r.tuf.then(|| trust_dir(paths, name)),
+                ca: r.ca.clone(),
+                plain_http: r.plain_http,
             })
         })
     };
@@ -309,6 +327,8 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 source,
                 kind: None,
                 trust: None,
+                ca: None,
+                plain_http: None,
             });
         }
         return Err(IndexError::UnknownRegistry {
@@ -408,6 +428,20 @@ pub fn add_to_config(
     kind: SourceKind,
     signed: bool,
 ) -> Result<(), IndexError> {
+    add_to_config_with(paths, name, source, kind, signed, None, None)
+}
+
+/// [`add_to_config`], with `ca` (an absolute path) written as the source's extra authorities
+/// and `plain_http` as what a loopback OCI registry speaks.
+pub fn add_to_config_with(
+    paths: &AgxPaths,
+    name: &str,
+    source: &Source,
+    kind: SourceKind,
+    signed: bool,
+    ca: Option<&Path>,
+    plain_http: Option<bool>,
+) -> Result<(), IndexError> {
     check_source_name(name)?;
     let (path, mut doc) = edit_config(paths)?;
     if name == OFFICIAL_NAME && read_config(paths)?.official_built_in {
@@ -444,6 +478,12 @@ pub fn add_to_config(
     table.insert("kind", toml_edit::value(kind.as_str()));
     if signed {
         table.insert("tuf", toml_edit::value(true));
+    }
+    if let Some(ca) = ca {
+        table.insert("ca", toml_edit::value(ca.display().to_string()));
+    }
+    if let Some(plain) = plain_http {
+        table.insert("plain-http", toml_edit::value(plain));
     }
     registries.insert(name, toml_edit::Item::Table(table));
     write_config(&path, &doc)

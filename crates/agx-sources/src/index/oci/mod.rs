@@ -130,12 +130,81 @@ fn repository_segment(segment: &str) -> bool {
         && !segment.contains("_.")
 }
 
+/// How agx reaches an OCI source: its credential (if any) and extra certificate authorities.
+#[derive(Debug, Default)]
+pub struct OciAccess {
+    pub credential: Option<super::credentials::Found>,
+    /// PEM certificates trusted beside the system's.
+    pub ca: Vec<u8>,
+    /// `AGX_TOKEN__<SOURCE>` of the configured source, for messages.
+    pub token_var: Option<String>,
+    /// Whether a loopback registry speaks plain HTTP (absent: it does). Never for another
+    /// host.
+    pub plain_http: Option<bool>,
+}
+
+impl OciAccess {
+    /// The credential for the source `name` at `location` (credentials.rs's order) and the
+    /// authorities in `ca`.
+    pub fn lookup(
+        paths: &agx_core::paths::AgxPaths,
+        name: Option<&str>,
+        location: &OciLocation,
+        ca: Option<&Path>,
+        plain_http: Option<bool>,
+    ) -> Result<OciAccess, IndexError> {
+        Ok(OciAccess {
+            plain_http,
+            credential: super::credentials::lookup(paths, name, &location.registry)?,
+            ca: match ca {
+                Some(path) => fs_err::read(path)?,
+                None => Vec::new(),
+            },
+            token_var: name.map(super::credentials::token_var),
+        })
+    }
+
+    fn auth(&self) -> RegistryAuth {
+        match self.credential.as_ref().map(|f| &f.credential) {
+            None => RegistryAuth::Anonymous,
+            Some(super::credentials::Credential::Basic { username, password }) => {
+                RegistryAuth::Basic(username.clone(), password.clone())
+            }
+            Some(super::credentials::Credential::Token(token)) => {
+                RegistryAuth::Bearer(token.clone())
+            }
+        }
+    }
+}
+
+/// Check that `path` holds PEM certificates (for `--ca`); its absolute path.
+pub fn check_ca(path: &Path) -> Result<std::path::PathBuf, IndexError> {
+    let absolute = std::path::absolute(path).map_err(agx_core::io_context::at("read", path))?;
+    let pem = fs_err::read(&absolute)?;
+    let certificates = reqwest::Certificate::from_pem_bundle(&pem).unwrap_or_default();
+    if certificates.is_empty() {
+        return Err(IndexError::Credentials {
+            message: format!(
+                "{} holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+                absolute.display()
+            ),
+        });
+    }
+    Ok(absolute)
+}
+
 /// An OCI registry opened as a package source.
 pub struct OciRegistry {
     location: OciLocation,
     display: String,
     offline: bool,
     client: Client,
+    auth: RegistryAuth,
+    /// Where the credential came from (never the credential), and the variable that would
+    /// set one: for the message when the registry refuses.
+    credential_from: Option<String>,
+    token_var: Option<String>,
+    ca: Vec<u8>,
     runtime: tokio::runtime::Runtime,
     /// The manifest digest of each version read, for what is recorded.
     digests: Mutex<BTreeMap<(PackageName, semver::Version), String>>,
@@ -159,16 +228,29 @@ pub enum Pushed {
 }
 
 impl OciRegistry {
-    pub fn new(location: OciLocation, offline: bool) -> Result<OciRegistry, IndexError> {
+    pub fn new(
+        location: OciLocation,
+        offline: bool,
+        access: OciAccess,
+    ) -> Result<OciRegistry, IndexError> {
         super::http::install_tls_provider();
         let display = location.display();
-        let protocol = if location.is_loopback() {
+        let plain_http = location.is_loopback() && access.plain_http.unwrap_or(true);
+        let protocol = if plain_http {
             ClientProtocol::HttpsExcept(vec![location.registry.clone()])
         } else {
             ClientProtocol::Https
         };
         let settings = super::HttpSettings::from_env()?;
+        let extra_root_certificates = match access.ca.is_empty() {
+            true => Vec::new(),
+            false => vec![oci_client::client::Certificate {
+                encoding: oci_client::client::CertificateEncoding::Pem,
+                data: access.ca.clone(),
+            }],
+        };
         let client = Client::try_from(ClientConfig {
+            extra_root_certificates,
             protocol,
             connect_timeout: Some(settings.timeout),
             read_timeout: Some(settings.timeout),
@@ -187,31 +269,59 @@ impl OciRegistry {
             display,
             offline,
             client,
+            auth: access.auth(),
+            credential_from: access.credential.map(|f| f.from),
+            token_var: access.token_var,
+            ca: access.ca,
             runtime,
             digests: Mutex::new(BTreeMap::new()),
         })
     }
 
     /// Check that the host answers the OCI distribution API (`GET /v2/` is 200, or 401 when
-    /// it wants credentials), so that a mistyped source is never configured.
-    pub fn check(&self) -> Result<(), IndexError> {
-        let scheme = if self.location.is_loopback() {
-            "http"
-        } else {
-            "https"
-        };
+    /// it wants credentials), so that a mistyped source is never configured; for a loopback
+    /// registry, HTTPS first, then plain HTTP. Returns whether it spoke plain HTTP.
+    pub fn check(&self) -> Result<bool, IndexError> {
+        if !self.location.is_loopback() {
+            return self.answers("https").map(|()| false);
+        }
+        match self.answers("https") {
+            Ok(()) => Ok(false),
+            Err(tls) => self.answers("http").map(|()| true).map_err(|_| tls),
+        }
+    }
+
+    fn answers(&self, scheme: &str) -> Result<(), IndexError> {
         let url = format!("{scheme}://{}/v2/", self.location.registry);
-        let http = super::Http::new(
-            super::HttpSettings::from_env()?,
-            super::HttpLimits::from_env()?,
-        );
-        match http.fetch(&url, &super::cache::Validators::default()) {
-            Ok(_) | Err(IndexError::Status { status: 401, .. }) => Ok(()),
-            Err(IndexError::NotFound { .. } | IndexError::Status { .. }) => Err(IndexError::Oci {
+        let settings = super::HttpSettings::from_env()?;
+        let mut builder = reqwest::blocking::Client::builder()
+            .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
+            .timeout(settings.timeout)
+            .redirect(reqwest::redirect::Policy::none());
+        for certificate in reqwest::Certificate::from_pem_bundle(&self.ca).unwrap_or_default() {
+            builder = builder.add_root_certificate(certificate);
+        }
+        let network = |e: reqwest::Error| IndexError::Network {
+            url: url.clone(),
+            attempts: 1,
+            source: Box::new(e),
+        };
+        let status = builder
+            .build()
+            .map_err(network)?
+            .get(&url)
+            .send()
+            .map_err(network)?
+            .status()
+            .as_u16();
+        match status {
+            200 | 401 => Ok(()),
+            _ => Err(IndexError::Oci {
                 location: self.display.clone(),
-                message: format!("{url} does not answer as an OCI registry"),
+                message: format!(
+                    "{url} answered HTTP {status}: it does not answer as an OCI registry"
+                ),
             }),
-            Err(e) => Err(e),
         }
     }
 
@@ -255,17 +365,12 @@ impl OciRegistry {
         loop {
             let page = self
                 .client
-                .list_tags(
-                    reference,
-                    &RegistryAuth::Anonymous,
-                    Some(PAGE),
-                    last.as_deref(),
-                )
+                .list_tags(reference, &self.auth, Some(PAGE), last.as_deref())
                 .await;
             let page = match page {
                 Ok(page) => page,
                 Err(e) if is_not_found(&e) => return Ok(None),
-                Err(e) => return Err(oci_error(&self.display, e)),
+                Err(e) => return Err(self.error(&self.display, e)),
             };
             let full = page.tags.len() >= PAGE;
             let next = page.tags.last().cloned();
@@ -305,13 +410,9 @@ impl OciRegistry {
                     async move {
                         let (bytes, digest) = self
                             .client
-                            .pull_manifest_raw(
-                                &reference,
-                                &RegistryAuth::Anonymous,
-                                &[MANIFEST_TYPE],
-                            )
+                            .pull_manifest_raw(&reference, &self.auth, &[MANIFEST_TYPE])
                             .await
-                            .map_err(|e| oci_error(&at, e))?;
+                            .map_err(|e| self.error(&at, e))?;
                         let pulled = artifact::read_manifest(&bytes, name, &version, &at)?;
                         Ok::<_, IndexError>((pulled, digest, at))
                     }
@@ -381,13 +482,13 @@ impl OciRegistry {
         let stream = self.runtime.block_on(async {
             // Authorizes the repository for this client (a token challenge answered).
             self.client
-                .store_auth_if_needed(reference.resolve_registry(), &RegistryAuth::Anonymous)
+                .store_auth_if_needed(reference.resolve_registry(), &self.auth)
                 .await;
             self.client
                 .pull_blob_stream(&reference, digest.as_str())
                 .await
         });
-        let stream = stream.map_err(|e| oci_error(&location, e))?;
+        let stream = stream.map_err(|e| self.error(&location, e))?;
         let mut body = BlockingBody {
             runtime: &self.runtime,
             stream: stream.stream,
@@ -429,7 +530,7 @@ impl OciRegistry {
             loop {
                 let page = self
                     .client
-                    .catalog(&any, &RegistryAuth::Anonymous, Some(PAGE), last.as_deref())
+                    .catalog(&any, &self.auth, Some(PAGE), last.as_deref())
                     .await
                     .map_err(|e| IndexError::NoCatalog {
                         source_name: self.display.clone(),
@@ -490,11 +591,11 @@ impl OciRegistry {
         self.online(at.clone())?;
         let reference = self.reference(&entry.name, &tag);
         let layer_digest = format!("sha256:{}", entry.cksum);
-        let auth = RegistryAuth::Anonymous;
+        let auth = &self.auth;
         self.runtime.block_on(async {
             match self
                 .client
-                .pull_manifest_raw(&reference, &auth, &[MANIFEST_TYPE])
+                .pull_manifest_raw(&reference, auth, &[MANIFEST_TYPE])
                 .await
             {
                 Ok((bytes, manifest)) => {
@@ -510,17 +611,17 @@ impl OciRegistry {
                     };
                 }
                 Err(e) if is_not_found(&e) => {}
-                Err(e) => return Err(oci_error(&at, e)),
+                Err(e) => return Err(self.error(&at, e)),
             }
             let data = fs_err::read(archive)?;
             self.client
                 .push_blob(&reference, data, &layer_digest)
                 .await
-                .map_err(|e| oci_error(&at, e))?;
+                .map_err(|e| self.error(&at, e))?;
             self.client
                 .push_blob(&reference, artifact::EMPTY_DATA, artifact::EMPTY_DIGEST)
                 .await
-                .map_err(|e| oci_error(&at, e))?;
+                .map_err(|e| self.error(&at, e))?;
             let created = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             let manifest = artifact::manifest_for(entry, &created, source);
             let digest = format!(
@@ -534,9 +635,42 @@ impl OciRegistry {
                     MANIFEST_TYPE.parse().expect("a header value"),
                 )
                 .await
-                .map_err(|e| oci_error(&at, e))?;
+                .map_err(|e| self.error(&at, e))?;
             Ok(Pushed::Published { manifest: digest })
         })
+    }
+}
+
+impl OciRegistry {
+    /// An error of a request to `location`; a refusal names the credential used (where it
+    /// came from) or how to give one.
+    fn error(&self, location: &str, e: OciDistributionError) -> IndexError {
+        if is_unauthorized(&e) {
+            return IndexError::OciUnauthorized {
+                location: location.to_string(),
+                host: self.location.registry.clone(),
+                credential_from: self.credential_from.clone(),
+                token_var: self.token_var.clone(),
+            };
+        }
+        oci_error(location, e)
+    }
+}
+
+/// The registry refused the request for want of (valid) credentials.
+fn is_unauthorized(e: &OciDistributionError) -> bool {
+    match e {
+        OciDistributionError::UnauthorizedError { .. }
+        | OciDistributionError::AuthenticationFailure(_) => true,
+        OciDistributionError::ServerError { code, .. } => matches!(code, 401 | 403),
+        OciDistributionError::RegistryError { envelope, .. } => envelope.errors.iter().any(|e| {
+            matches!(
+                e.code,
+                oci_client::errors::OciErrorCode::Unauthorized
+                    | oci_client::errors::OciErrorCode::Denied
+            )
+        }),
+        _ => false,
     }
 }
 
