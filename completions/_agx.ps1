@@ -49,6 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry')
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Store a registry''s credential in the keyring (docs/organizations.md)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget a registry''s stored credential')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
@@ -354,6 +356,40 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'agx;login' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'The user name (absent: the secret is a token)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'The user name (absent: the secret is a token)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('--password-stdin', '--password-stdin', [CompletionResultType]::ParameterName, 'Read the password from standard input (one line)')
+            [CompletionResult]::new('--token-stdin', '--token-stdin', [CompletionResultType]::ParameterName, 'Read a token from standard input (one line)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'agx;logout' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail (repeat for even more)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use only cached index data; never touch the network')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'agx;export' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
@@ -548,6 +584,7 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to use: a configured name, an https:// URL or a local folder')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours in messages')
+            [CompletionResult]::new('--ca', '--ca', [CompletionResultType]::ParameterName, 'A PEM file of certificate authorities to trust for this source beside the system''s (an OCI registry behind a company CA)')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: only results and errors')
@@ -1158,6 +1195,8 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Run the poisoning scan over installed packages (docs/security.md)')
             [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Build a deterministic .tar.gz of a package')
             [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry')
+            [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Store a registry''s credential in the keyring (docs/organizations.md)')
+            [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget a registry''s stored credential')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles')
             [CompletionResult]::new('registry', 'registry', [CompletionResultType]::ParameterValue, 'Manage configured registries and folder registries')
             [CompletionResult]::new('install-server', 'install-server', [CompletionResultType]::ParameterValue, 'Add an entry that launches `agx serve` to an MCP client''s configuration')
@@ -1226,6 +1265,12 @@ Register-ArgumentCompleter -Native -CommandName 'agx' -ScriptBlock {
             break
         }
         'agx;help;publish' {
+            break
+        }
+        'agx;help;login' {
+            break
+        }
+        'agx;help;logout' {
             break
         }
         'agx;help;export' {

@@ -67,6 +67,12 @@ _agx() {
             agx,lock)
                 cmd="agx__subcmd__lock"
                 ;;
+            agx,login)
+                cmd="agx__subcmd__login"
+                ;;
+            agx,logout)
+                cmd="agx__subcmd__logout"
+                ;;
             agx,new)
                 cmd="agx__subcmd__new"
                 ;;
@@ -204,6 +210,12 @@ _agx() {
                 ;;
             agx__subcmd__help,lock)
                 cmd="agx__subcmd__help__subcmd__lock"
+                ;;
+            agx__subcmd__help,login)
+                cmd="agx__subcmd__help__subcmd__login"
+                ;;
+            agx__subcmd__help,logout)
+                cmd="agx__subcmd__help__subcmd__logout"
                 ;;
             agx__subcmd__help,new)
                 cmd="agx__subcmd__help__subcmd__new"
@@ -437,7 +449,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -943,7 +955,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1237,6 +1249,34 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__lock)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__login)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__logout)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1954,6 +1994,66 @@ _agx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        agx__subcmd__login)
+            opts="-q -v -u -h -V --registry --root --quiet --verbose --offline --color --username --password-stdin --token-stdin --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -u)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__logout)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         agx__subcmd__new)
             opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --lang --skill --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -2415,7 +2515,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add__subcmd__source)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --kind --yes --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --ca --kind --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2431,6 +2531,10 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kind)

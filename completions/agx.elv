@@ -46,6 +46,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
+            cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
+            cand logout 'Forget a registry''s stored credential'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -334,6 +336,38 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'agx;login'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -u 'The user name (absent: the secret is a token)'
+            cand --username 'The user name (absent: the secret is a token)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand --password-stdin 'Read the password from standard input (one line)'
+            cand --token-stdin 'Read a token from standard input (one line)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;logout'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'agx;export'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
@@ -515,6 +549,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
+            cand --ca 'A PEM file of certificate authorities to trust for this source beside the system''s (an OCI registry behind a company CA)'
             cand --kind 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
@@ -1072,6 +1107,8 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
+            cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
+            cand logout 'Forget a registry''s stored credential'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -1124,6 +1161,10 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;pack'= {
         }
         &'agx;help;publish'= {
+        }
+        &'agx;help;login'= {
+        }
+        &'agx;help;logout'= {
         }
         &'agx;help;export'= {
         }

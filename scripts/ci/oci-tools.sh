@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The OCI registry and client the tests use (tests/it/oci_source.rs, scripts/ci/oci-reference.sh):
-# Debian's `docker-registry` (CNCF distribution) and `skopeo`, from apt when missing.
+# Debian's `docker-registry` (CNCF distribution) and `skopeo`, with `htpasswd` (apache2-utils)
+# and `openssl` for the registry with basic auth and TLS; from apt when missing.
 set -euo pipefail
 missing=()
 command -v docker-registry >/dev/null || missing+=(docker-registry)
 command -v skopeo >/dev/null || missing+=(skopeo)
+command -v htpasswd >/dev/null || missing+=(apache2-utils)
+command -v openssl >/dev/null || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo_if_needed=$([ "$(id -u)" = 0 ] || echo sudo)
     $sudo_if_needed apt-get update -qq

@@ -247,3 +247,191 @@ fn a_projects_lock_records_the_oci_source_and_digest_and_syncs_elsewhere() {
             .is_file()
     );
 }
+
+/// A password no file, log or output may hold.
+const CANARY: &str = "canary-pw-7f3a9c21d4";
+
+fn agx_with(
+    home: &TestHome,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: &str,
+) -> std::process::Output {
+    let mut cmd = home.agx();
+    cmd.args(args).env("AGX_KEYRING", "file").write_stdin(stdin);
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    cmd.output().unwrap()
+}
+
+/// Every file under `root` that holds `needle`.
+fn files_holding(root: &std::path::Path, needle: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file()
+                && std::fs::read(&path)
+                    .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
+            {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_private_registry_over_tls_takes_the_login_and_the_password_goes_nowhere_else() {
+    let registry = OciRegistry::start_secure("agx-ci", CANARY);
+    let home = TestHome::new();
+    let source = registry.source("corp");
+    let ca = registry.ca_file();
+    let ca = ca.to_str().unwrap();
+
+    // Without --ca the registry's certificate is not trusted; with it, the source is added
+    // (a 401 is an answer) and remembered as HTTPS.
+    let err = fails(&home, &["registry", "add-source", "corp", &source]);
+    assert!(err.contains(&registry.host()), "{err}");
+    ok(
+        &home,
+        &["registry", "add-source", "corp", &source, "--ca", ca],
+    );
+    let config = std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap();
+    assert!(
+        config.contains("plain-http = false") && config.contains("ca = "),
+        "{config}"
+    );
+
+    // No credential: refused, saying how to give one.
+    let geo = fixture("acme-geo");
+    let err = fails(&home, &["publish", &geo, "--to", "corp"]);
+    assert!(
+        err.contains("no credential was found")
+            && err.contains(&format!("agx login {}", registry.host()))
+            && err.contains("AGX_TOKEN__CORP"),
+        "{err}"
+    );
+    // A wrong password: refused, naming where it came from (never the password).
+    let out = agx_with(
+        &home,
+        &["login", "corp", "-u", "agx-ci", "--password-stdin"],
+        &[],
+        "wrong\n",
+    );
+    assert!(out.status.success());
+    let out = agx_with(&home, &["publish", &geo, "--to", "corp"], &[], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("with the credential from `agx login"),
+        "{err}"
+    );
+    // The right one.
+    let out = agx_with(
+        &home,
+        &["login", "corp", "-u", "agx-ci", "--password-stdin"],
+        &[],
+        &format!("{CANARY}\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = agx_with(&home, &["-v", "publish", &geo, "--to", "corp"], &[], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = agx_with(&home, &["-v", "install", "acme/geo"], &[], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(!String::from_utf8_lossy(stream).contains(CANARY));
+    }
+    assert!(
+        registry.log().contains("auth.user.name=agx-ci"),
+        "{}",
+        registry.log()
+    );
+
+    // The password is in the secrets file (owner-only), and in no other file of the home.
+    let secrets = home.agx_home().join("config/secrets-v1.toml");
+    let holding = files_holding(home.home(), CANARY);
+    assert!(
+        holding
+            .iter()
+            .all(|p| p.file_name() == Some("secrets-v1.toml".as_ref()))
+            && !holding.is_empty(),
+        "{holding:?} ({})",
+        secrets.display()
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&holding[0]).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
+    }
+
+    // CI: a token in AGX_TOKEN__CORP (with its user), for a home with no login.
+    let ci = TestHome::new();
+    ok(
+        &ci,
+        &["registry", "add-source", "corp", &source, "--ca", ca],
+    );
+    let out = agx_with(
+        &ci,
+        &["install", "acme/geo"],
+        &[
+            ("AGX_TOKEN__CORP", CANARY),
+            ("AGX_USERNAME__CORP", "agx-ci"),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(files_holding(ci.home(), CANARY).is_empty());
+
+    // Docker's config.json, for another home.
+    let docker = TestHome::new();
+    std::fs::create_dir_all(docker.home().join(".docker")).unwrap();
+    let auth = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode(format!("agx-ci:{CANARY}"))
+    };
+    std::fs::write(
+        docker.home().join(".docker/config.json"),
+        format!(
+            r#"{{"auths": {{"{}": {{"auth": "{auth}"}}}}}}"#,
+            registry.host()
+        ),
+    )
+    .unwrap();
+    ok(
+        &docker,
+        &["registry", "add-source", "corp", &source, "--ca", ca],
+    );
+    ok(&docker, &["install", "acme/geo"]);
+
+    // Logout forgets it: the next request is refused again.
+    let out = agx_with(&home, &["logout", "corp"], &[], "");
+    assert!(out.status.success());
+    assert!(files_holding(home.home(), CANARY).is_empty());
+    let out = agx_with(&home, &["install", "acme/geo", "--force"], &[], "");
+    assert!(!out.status.success());
+}
