@@ -46,6 +46,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
+            cand sbom 'A software bill of materials of the installed packages or a project (CycloneDX or SPDX JSON)'
             cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
             cand logout 'Forget a registry''s stored credential'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
@@ -331,6 +332,24 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;sbom'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand --project 'The packages of the project''s agx.lock instead of the installed ones (the nearest folder at or above the current one with an agx.toml, or DIR)'
+            cand --format 'The document''s format'
+            cand -o 'Write it to FILE (default: standard output)'
+            cand --output 'Write it to FILE (default: standard output)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -1107,6 +1126,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
+            cand sbom 'A software bill of materials of the installed packages or a project (CycloneDX or SPDX JSON)'
             cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
             cand logout 'Forget a registry''s stored credential'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
@@ -1161,6 +1181,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;pack'= {
         }
         &'agx;help;publish'= {
+        }
+        &'agx;help;sbom'= {
         }
         &'agx;help;login'= {
         }

@@ -91,6 +91,9 @@ pub enum Command {
     /// Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder
     /// registry.
     Publish(PublishArgs),
+    /// A software bill of materials of the installed packages or a project (CycloneDX or
+    /// SPDX JSON).
+    Sbom(SbomArgs),
     /// Store a registry's credential in the keyring (docs/organizations.md).
     Login(LoginArgs),
     /// Forget a registry's stored credential.
@@ -458,6 +461,29 @@ pub struct PublishArgs {
     /// Print JSON (the shapes are documented in docs/json.md).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SbomArgs {
+    /// The packages of the project's agx.lock instead of the installed ones (the nearest
+    /// folder at or above the current one with an agx.toml, or DIR).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
+    pub project: Option<PathBuf>,
+    /// The document's format.
+    #[arg(long, value_enum)]
+    pub format: SbomFormatArg,
+    /// Write it to FILE (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// The SBOM formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SbomFormatArg {
+    /// CycloneDX 1.6 JSON.
+    Cyclonedx,
+    /// SPDX 2.3 JSON.
+    Spdx,
 }
 
 #[derive(Debug, Args)]

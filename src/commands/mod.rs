@@ -29,6 +29,7 @@ pub mod prompt;
 pub mod publish;
 pub mod registry;
 pub mod remove;
+pub mod sbom;
 pub mod search;
 pub mod serve;
 pub mod skills;
@@ -122,6 +123,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Audit(a) => audit::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Publish(a) => publish::run(&ctx, a),
+        Command::Sbom(a) => sbom::run(&ctx, a),
         Command::Login(a) => login::login(&ctx, a),
         Command::Logout(a) => login::logout(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),

@@ -65,6 +65,7 @@ fn help_lists_every_command() {
             "audit",
             "pack",
             "publish",
+            "sbom",
             "login",
             "logout",
             "export",

@@ -51,6 +51,7 @@ mod runtime_hardening;
 mod sandbox;
 #[cfg(target_os = "linux")]
 mod sandbox_escapes;
+mod sbom;
 mod serve;
 mod server_args;
 mod settings;

@@ -28,6 +28,7 @@ pub mod project;
 mod project_install;
 mod project_skills;
 pub mod prompt;
+pub mod sbom;
 pub mod search;
 pub mod skills;
 pub mod tools;
