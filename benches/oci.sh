@@ -24,12 +24,8 @@ SIZE_MB="${SIZE_MB:-50}"
 RUNS="${RUNS:-10}"
 command -v hyperfine >/dev/null || { echo "hyperfine is not installed" >&2; exit 1; }
 scripts/ci/oci-tools.sh >/dev/null
-venv="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/oras-venv"
-[ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import oras" 2>/dev/null || {
-    python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "oras==0.2.43"
-}
-PY="$venv/bin/python"
+. scripts/ci/oci-lib.sh
+PY="$(oras_python)"
 
 TMP="$(mktemp -d)"
 REGISTRY_PID=
@@ -41,16 +37,9 @@ trap cleanup EXIT
 export HOME="$TMP/home" AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 mkdir -p "$HOME"
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-printf 'version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: 127.0.0.1:%s\n' \
-    "$TMP/registry" "$port" >"$TMP/registry.yml"
-docker-registry serve "$TMP/registry.yml" >"$TMP/registry.log" 2>&1 &
-REGISTRY_PID=$!
-for _ in $(seq 100); do
-    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/', timeout=1)" 2>/dev/null && break
-    sleep 0.1
-done
-HOST="127.0.0.1:$port"
+start_oci_registry "$TMP/registry"
+REGISTRY_PID=$OCI_REGISTRY_PID
+HOST=$OCI_HOST
 SOURCE="oci://$HOST/bench"
 
 # A package with one tool and SIZE_MB of random data beside it.

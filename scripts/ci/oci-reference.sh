@@ -14,15 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-ORAS_VERSION=0.2.43
-venv="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/oras-venv"
-installed="$("$venv/bin/python" -c "import importlib.metadata as m; print(m.version('oras'))" 2>/dev/null || true)"
-if [ "$installed" != "$ORAS_VERSION" ]; then
-    echo "==> pip install oras==$ORAS_VERSION into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "oras==$ORAS_VERSION"
-fi
-PY="$venv/bin/python"
+. scripts/ci/oci-lib.sh
+PY="$(oras_python)"
 
 . scripts/agx-bin.sh
 AGX="$(agx_bin debug)"
@@ -40,24 +33,9 @@ export AGX_NO_PROGRESS=1 AGX_OFFICIAL_REGISTRY=off NO_COLOR=1
 unset AGX_REGISTRY || true
 mkdir -p "$HOME"
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-cat >"$TMP/registry.yml" <<YML
-version: 0.1
-log:
-  level: warn
-storage:
-  filesystem:
-    rootdirectory: $TMP/registry
-http:
-  addr: 127.0.0.1:$port
-YML
-docker-registry serve "$TMP/registry.yml" >"$TMP/registry.log" 2>&1 &
-REGISTRY_PID=$!
-for _ in $(seq 100); do
-    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/', timeout=1)" 2>/dev/null && break
-    sleep 0.1
-done
-HOST="127.0.0.1:$port"
+start_oci_registry "$TMP/registry"
+REGISTRY_PID=$OCI_REGISTRY_PID
+HOST=$OCI_HOST
 
 "$AGX" registry add-source corp "oci://$HOST/corp"
 
