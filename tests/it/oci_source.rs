@@ -435,3 +435,151 @@ fn a_private_registry_over_tls_takes_the_login_and_the_password_goes_nowhere_els
     let out = agx_with(&home, &["install", "acme/geo", "--force"], &[], "");
     assert!(!out.status.success());
 }
+
+/// A front for the registry on another port of 127.0.0.1: it passes every request through
+/// (one per connection), except blob downloads, which it redirects to `localhost` on a
+/// second port (another host to the client, as a registry's blob store is) that serves the
+/// blob from the registry. Both sides record the `Authorization` headers they receive.
+struct RedirectingFront {
+    port: u16,
+    front_auth: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    store_auth: std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
+}
+
+/// Read one HTTP request head from `stream`: the request line and headers, as text.
+fn read_head(stream: &mut std::net::TcpStream) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match stream.read(&mut byte) {
+            // A TLS handshake (agx tries HTTPS first on loopback): not HTTP, closed at once.
+            Ok(1) if head.is_empty() && byte[0] == 0x16 => return None,
+            Ok(1) => head.push(byte[0]),
+            _ => return None,
+        }
+    }
+    Some(String::from_utf8_lossy(&head).into_owned())
+}
+
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+impl RedirectingFront {
+    fn start(registry_port: u16) -> RedirectingFront {
+        use std::io::{Read, Write};
+        use std::net::{TcpListener, TcpStream};
+        let front = TcpListener::bind("127.0.0.1:0").unwrap();
+        let store = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = front.local_addr().unwrap().port();
+        let store_port = store.local_addr().unwrap().port();
+        let front_auth = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let store_auth = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        // Pass a request head (GETs and HEADs only: installs send no body) to the registry
+        // and its whole answer back, one request per connection.
+        let pass = move |head: &str| -> Vec<u8> {
+            let mut upstream = TcpStream::connect(("127.0.0.1", registry_port)).unwrap();
+            let head = head.replacen("\r\n", "\r\nConnection: close\r\n", 1);
+            upstream.write_all(head.as_bytes()).unwrap();
+            let mut answer = Vec::new();
+            upstream.read_to_end(&mut answer).unwrap();
+            answer
+        };
+        let pass = std::sync::Arc::new(pass);
+        let seen = front_auth.clone();
+        let forward = pass.clone();
+        std::thread::spawn(move || {
+            for stream in front.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let (seen, forward) = (seen.clone(), forward.clone());
+                // A thread per connection: a client may open one and use another first.
+                std::thread::spawn(move || {
+                    let Some(head) = read_head(&mut stream) else {
+                        return;
+                    };
+                    if let Some(auth) = header(&head, "authorization") {
+                        seen.lock().unwrap().push(auth.to_string());
+                    }
+                    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let answer = if path.contains("/blobs/sha256:") {
+                        format!(
+                            "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://localhost:{store_port}{path}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        )
+                        .into_bytes()
+                    } else {
+                        forward(&head)
+                    };
+                    let _ = stream.write_all(&answer);
+                });
+            }
+        });
+        let seen = store_auth.clone();
+        std::thread::spawn(move || {
+            for stream in store.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let (seen, pass) = (seen.clone(), pass.clone());
+                std::thread::spawn(move || {
+                    let Some(head) = read_head(&mut stream) else {
+                        return;
+                    };
+                    seen.lock()
+                        .unwrap()
+                        .push(header(&head, "authorization").map(str::to_string));
+                    // The blob store serves what the registry holds, asked without credentials.
+                    let clean: String = head
+                        .lines()
+                        .filter(|l| !l.to_ascii_lowercase().starts_with("authorization:"))
+                        .map(|l| format!("{l}\r\n"))
+                        .collect();
+                    let _ = stream.write_all(&pass(&format!("{}\r\n\r\n", clean.trim_end())));
+                });
+            }
+        });
+        RedirectingFront {
+            port,
+            front_auth,
+            store_auth,
+        }
+    }
+}
+
+#[test]
+fn a_credential_is_not_sent_to_the_host_a_registry_redirects_to() {
+    let registry = OciRegistry::start();
+    let publisher = TestHome::new();
+    ok(
+        &publisher,
+        &["registry", "add-source", "corp", &registry.source("corp")],
+    );
+    publish(&publisher, &fixture("acme-geo"), "corp");
+
+    let front = RedirectingFront::start(registry.port);
+    let home = TestHome::new();
+    let source = format!("oci://127.0.0.1:{}/corp", front.port);
+    ok(&home, &["registry", "add-source", "corp", &source]);
+    let out = agx_with(
+        &home,
+        &["install", "acme/geo"],
+        &[("AGX_TOKEN__CORP", CANARY)],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The token went to the registry's host with every request, and the blob came from
+    // the other host, asked without it.
+    let front_auth = front.front_auth.lock().unwrap().clone();
+    assert!(
+        !front_auth.is_empty() && front_auth.iter().all(|a| a == &format!("Bearer {CANARY}")),
+        "{front_auth:?}"
+    );
+    let store_auth = front.store_auth.lock().unwrap().clone();
+    assert_eq!(store_auth, [None], "the blob store saw {store_auth:?}");
+    assert!(receipt(&home, "acme/geo").contains(&format!("registry = \"{source}\"")));
+}
