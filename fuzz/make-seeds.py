@@ -17,12 +17,22 @@ SEEDS = FUZZ / "seeds"
 MAX_SEED = 16 * 1024  # keep seeds small: the fuzzer finds the rest
 
 
+# Targets whose seeds this run rebuilt: the first seed written to one clears its folder.
+REBUILT = set()
+
+
 def write(target, name, data):
     if isinstance(data, str):
         data = data.encode()
     if len(data) > MAX_SEED:
         return
     folder = SEEDS / target
+    if target not in REBUILT:
+        # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
+        for path in folder.glob("*"):
+            if not path.name.startswith("finding-"):
+                path.unlink()
+        REBUILT.add(target)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_bytes(data)
 
@@ -321,10 +331,8 @@ def oci_manifest_seeds():
 
 
 def main():
-    # Inputs that once crashed (`finding-*`) stay; every other seed is rebuilt.
-    for path in SEEDS.glob("*/*"):
-        if not path.name.startswith("finding-"):
-            path.unlink()
+    # Only the targets generated here are rebuilt: seeds of the others (written by hand or
+    # kept from a finding) stay as they are.
     manifest_seeds()
     index_seeds()
     unpack_seeds()
