@@ -256,7 +256,7 @@ impl agx_core::error::Hint for IndexError {
                 url.replacen("http://", "https://", 1)
             )),
             IndexError::InvalidUrl { .. } => Some(
-                "a registry is an https:// URL, a file:// URL or a folder path".into(),
+                "a registry is an https:// URL, an OCI registry's oci://HOST/NAMESPACE, a file:// URL or a folder path".into(),
             ),
             IndexError::MissingFolder { path } | IndexError::NotARegistry { path } => Some(format!(
                 "create one with `agx registry init {}`, or check the path",
@@ -285,6 +285,9 @@ impl agx_core::error::Hint for IndexError {
             ),
             IndexError::NotModifiedUncached { .. } => Some(
                 "the server or a proxy in between answers 304 without being asked; report it to the registry's operator".into(),
+            ),
+            IndexError::Offline { url } if url.starts_with("oci://") => Some(
+                "an OCI registry's answers are not cached: run the command without --offline".into(),
             ),
             IndexError::Offline { .. } => Some(
                 "run the command once without --offline to fill the cache".into(),
