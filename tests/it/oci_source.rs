@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::support::oci_registry::{OciRegistry, skopeo};
-use crate::support::{TestHome, copy_tree, fixtures};
+use crate::support::{TestHome, copy_tree, files_holding, fixtures};
 
 fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
@@ -263,30 +263,6 @@ fn agx_with(
         cmd.env(key, value);
     }
     cmd.output().unwrap()
-}
-
-/// Every file under `root` that holds `needle`.
-fn files_holding(root: &std::path::Path, needle: &str) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let kind = entry.file_type().unwrap();
-            if kind.is_dir() {
-                stack.push(path);
-            } else if kind.is_file()
-                && std::fs::read(&path)
-                    .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
-            {
-                found.push(path);
-            }
-        }
-    }
-    found
 }
 
 #[test]

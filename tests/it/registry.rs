@@ -774,3 +774,111 @@ fn registry_files_follow_the_umask() {
         assert_eq!(mode(&reg.join(rel)), expected, "{rel}");
     }
 }
+
+#[test]
+fn a_registry_that_asks_for_credentials_gets_them_and_no_other_host_does() {
+    const TOKEN: &str = "canary-token-5b1e08";
+    let fixture = crate::support::Fixture::new();
+    fixture
+        .server
+        .require_authorization(&format!("Bearer {TOKEN}"));
+    // The archives are served by another host (`localhost`, another port: a blob store),
+    // which asks for nothing.
+    let store = crate::support::http::HttpServer::serve(fixture.server.root());
+    let store_port = store.url().rsplit(':').next().unwrap().to_string();
+    let tarball = "/dl/acme/geo/1.0.0.tar.gz";
+    fixture.server.fault(
+        tarball,
+        Fault::Redirect {
+            location: format!("http://localhost:{store_port}{tarball}"),
+        },
+    );
+    let url = fixture.server.url();
+
+    // No credential anywhere: refused, saying how to give one.
+    let home = TestHome::new();
+    let out = home
+        .agx()
+        .args(["--registry", &url, "install", "acme/geo"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success()
+            && err.contains("answered 401 Unauthorized (no credential was found for it)")
+            && err.contains("agx login 127.0.0.1:"),
+        "{err}"
+    );
+
+    // A configured source with AGX_TOKEN__MAIN: asked after the 401, sent to its host only.
+    let run = |args: &[&str]| {
+        let out = home
+            .agx()
+            .args(args)
+            .env("AGX_TOKEN__MAIN", TOKEN)
+            .env("AGX_KEYRING", "file")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "agx {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    run(&["registry", "add-source", "main", &url]);
+    let out = run(&["-v", "install", "acme/geo"]);
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(!String::from_utf8_lossy(stream).contains(TOKEN));
+    }
+    let answered: Vec<_> = fixture
+        .server
+        .requests()
+        .into_iter()
+        .filter(|r| r.status != 401)
+        .collect();
+    assert!(!answered.is_empty());
+    assert!(
+        answered
+            .iter()
+            .all(|r| r.authorization.as_deref() == Some(&format!("Bearer {TOKEN}"))),
+        "{answered:?}"
+    );
+    let redirected = store.requests();
+    assert_eq!(redirected.len(), 1, "{redirected:?}");
+    assert_eq!(
+        redirected[0].authorization, None,
+        "the blob store saw the token"
+    );
+    assert_eq!(
+        crate::support::files_holding(home.home(), TOKEN),
+        Vec::<PathBuf>::new()
+    );
+
+    // `agx login HOST --token-stdin` for another home.
+    let other = TestHome::new();
+    let host = url.trim_start_matches("http://").to_string();
+    let out = other
+        .agx()
+        .args(["login", &host, "--token-stdin"])
+        .env("AGX_KEYRING", "file")
+        .write_stdin(format!("{TOKEN}\n"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = other
+        .agx()
+        .args(["--registry", &url, "install", "acme/geo"])
+        .env("AGX_KEYRING", "file")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -51,6 +51,8 @@ pub(crate) struct LoggedRequest {
     pub if_modified_since: Option<String>,
     /// The status the server answered.
     pub status: u16,
+    /// The `Authorization` header, when the request had one.
+    pub authorization: Option<String>,
 }
 
 impl LoggedRequest {
@@ -65,6 +67,8 @@ struct State {
     faults: HashMap<String, Fault>,
     log: Vec<LoggedRequest>,
     no_etag: bool,
+    /// Requests without exactly this `Authorization` header are answered 401.
+    authorization: Option<String>,
 }
 
 /// The running server. Dropping it stops it.
@@ -133,6 +137,12 @@ impl HttpServer {
     /// Stop sending `ETag` (so clients must rely on `Last-Modified`).
     pub(crate) fn disable_etag(&self) {
         self.state.lock().unwrap().no_etag = true;
+    }
+
+    /// Answer 401 (with a `WWW-Authenticate: Bearer` challenge) to every request that does
+    /// not carry `Authorization: <value>`.
+    pub(crate) fn require_authorization(&self, value: &str) {
+        self.state.lock().unwrap().authorization = Some(value.to_string());
     }
 
     /// Every request so far, in order.
@@ -210,7 +220,7 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
     let Some(req) = read_request(&stream) else {
         return;
     };
-    let (fault, no_etag) = {
+    let (fault, no_etag, required) = {
         let mut st = state.lock().unwrap();
         let fault = st.faults.get(&req.path).cloned();
         // A `Fail` fault counts down and disappears once spent.
@@ -228,7 +238,7 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
                 );
             }
         }
-        (fault, st.no_etag)
+        (fault, st.no_etag, st.authorization.clone())
     };
     let log = |status: u16| {
         state.lock().unwrap().log.push(LoggedRequest {
@@ -237,8 +247,23 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
             if_none_match: req.headers.get("if-none-match").cloned(),
             if_modified_since: req.headers.get("if-modified-since").cloned(),
             status,
+            authorization: req.headers.get("authorization").cloned(),
         });
     };
+    if let Some(required) = required
+        && req.headers.get("authorization") != Some(&required)
+    {
+        log(401);
+        let body = "<html><body>401</body></html>";
+        let _ = write_head(
+            &mut stream,
+            401,
+            body.len(),
+            &[("WWW-Authenticate", "Bearer realm=\"agx-test\"".to_string())],
+        );
+        let _ = stream.write_all(body.as_bytes());
+        return;
+    }
 
     match fault {
         Some(Fault::NotFound) => return not_found(&mut stream, log),
@@ -532,6 +557,7 @@ fn handle_odd(mut stream: TcpStream, root: &Path, backend: SocketAddr, state: &M
         if_none_match: req.headers.get("if-none-match").cloned(),
         if_modified_since: req.headers.get("if-modified-since").cloned(),
         status,
+        authorization: req.headers.get("authorization").cloned(),
     });
     // A client that hangs up ends the answer: write errors only stop it.
     let _ = match odd {

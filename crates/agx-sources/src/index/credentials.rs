@@ -108,19 +108,10 @@ pub fn host_of(paths: &AgxPaths, target: &str) -> Result<String, IndexError> {
     if let Some(entry) = config.registries.get(target) {
         return match super::Source::parse(&entry.url)? {
             super::Source::Oci(location) => Ok(location.registry),
-            super::Source::Http(url) => reqwest::Url::parse(&url)
-                .ok()
-                .and_then(|u| {
-                    let host = u.host_str()?.to_ascii_lowercase();
-                    Some(match u.port() {
-                        Some(port) => format!("{host}:{port}"),
-                        None => host,
-                    })
-                })
-                .ok_or(IndexError::InvalidUrl {
-                    url,
-                    reason: "it names no host".into(),
-                }),
+            super::Source::Http(url) => super::http::host_of(&url).ok_or(IndexError::InvalidUrl {
+                url,
+                reason: "it names no host".into(),
+            }),
             super::Source::Folder(path) => Err(IndexError::Credentials {
                 message: format!(
                     "`{target}` is the folder {}: a folder needs no credential",

@@ -189,6 +189,17 @@ pub enum IndexError {
     #[error("{location}: {message}")]
     Oci { location: String, message: String },
 
+    #[error("{url} answered 401 Unauthorized ({})", match credential_from {
+        Some(from) => format!("with the credential from {from}"),
+        None => "no credential was found for it".to_string(),
+    })]
+    Unauthorized {
+        url: String,
+        host: String,
+        credential_from: Option<String>,
+        token_var: Option<String>,
+    },
+
     #[error("{location}: the registry refused the request ({})", match credential_from {
         Some(from) => format!("with the credential from {from}"),
         None => "no credential was found for it".to_string(),
@@ -343,7 +354,8 @@ impl agx_core::error::Hint for IndexError {
             IndexError::Oci { .. } => Some(
                 "check the source's host and namespace (`agx registry sources`); an OCI source is oci://HOST/NAMESPACE, plain HTTP only on this machine".into(),
             ),
-            IndexError::OciUnauthorized { host, credential_from, token_var, .. } => Some(format!(
+            IndexError::Unauthorized { host, credential_from, token_var, .. }
+            | IndexError::OciUnauthorized { host, credential_from, token_var, .. } => Some(format!(
                 "{}: `agx login {host} --username USER --password-stdin` stores one in the keyring{}; Docker's config.json and ~/.netrc are read too (docs/organizations.md, \"Credentials\")",
                 if credential_from.is_some() { "the credential is wrong or lacks access to this repository" } else { "the registry wants credentials" },
                 token_var.as_ref().map(|v| format!(", or set {v} (CI)")).unwrap_or_default()

@@ -177,6 +177,8 @@ pub enum Fetched {
 /// Why one attempt failed: worth retrying or not.
 enum Failure {
     Transient(IndexError),
+    /// The server wants credentials and one was found just now: ask again at once.
+    Authorize,
     /// A 429 or 503 with `Retry-After: <seconds>`: wait that long (capped) before retrying.
     RetryAfter(IndexError, Duration),
     Fatal(IndexError),
@@ -189,6 +191,18 @@ pub struct Http {
     client: OnceLock<Client>,
     settings: Settings,
     limits: Limits,
+    /// Where a credential for the source's host may be found, asked only when the host
+    /// answers 401 (docs/organizations.md, "Credentials"); then kept for this run.
+    login: std::sync::Mutex<Option<Login>>,
+}
+
+/// The source's host and how to look up its credential; `found` once looked up.
+#[derive(Debug)]
+struct Login {
+    host: String,
+    source: Option<String>,
+    paths: agx_core::paths::AgxPaths,
+    found: Option<Option<super::credentials::Found>>,
 }
 
 impl Http {
@@ -197,6 +211,87 @@ impl Http {
             client: OnceLock::new(),
             settings,
             limits,
+            login: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Let requests to `url`'s host carry that host's credential once it answers 401
+    /// (`source`: the configured source's name, for `AGX_TOKEN__<SOURCE>`). Requests to any
+    /// other host never carry it.
+    pub fn offer_login(&self, url: &str, source: Option<&str>, paths: &agx_core::paths::AgxPaths) {
+        let Some(host) = host_of(url) else {
+            return;
+        };
+        *self.login.lock().expect("login") = Some(Login {
+            host,
+            source: source.map(str::to_string),
+            paths: paths.clone(),
+            found: None,
+        });
+    }
+
+    /// Add the credential to a request for its host, once one was found.
+    fn authorize(
+        &self,
+        url: &str,
+        request: reqwest::blocking::RequestBuilder,
+    ) -> reqwest::blocking::RequestBuilder {
+        let login = self.login.lock().expect("login");
+        let Some(Login {
+            host,
+            found: Some(Some(found)),
+            ..
+        }) = login.as_ref()
+        else {
+            return request;
+        };
+        if host_of(url).as_deref() != Some(host.as_str()) {
+            return request;
+        }
+        match &found.credential {
+            super::credentials::Credential::Basic { username, password } => {
+                request.basic_auth(username, Some(password))
+            }
+            super::credentials::Credential::Token(token) => request.bearer_auth(token),
+        }
+    }
+
+    /// A 401 from `url`: look the credential up (once); `Authorize` when one was found now,
+    /// else the refusal, naming where the credential used came from.
+    fn unauthorized(&self, url: &str) -> Failure {
+        let mut login = self.login.lock().expect("login");
+        let refused = |login: &Option<Login>| {
+            let (credential_from, token_var, host) = match login {
+                Some(l) => (
+                    l.found.clone().flatten().map(|f| f.from),
+                    l.source.as_deref().map(super::credentials::token_var),
+                    l.host.clone(),
+                ),
+                None => (None, None, host_of(url).unwrap_or_default()),
+            };
+            Failure::Fatal(IndexError::Unauthorized {
+                url: url.to_string(),
+                host,
+                credential_from,
+                token_var,
+            })
+        };
+        match login.as_mut() {
+            Some(l) if l.found.is_none() && host_of(url).as_deref() == Some(l.host.as_str()) => {
+                match super::credentials::lookup(&l.paths, l.source.as_deref(), &l.host) {
+                    Ok(found) => {
+                        let now = found.is_some();
+                        l.found = Some(found);
+                        if now {
+                            Failure::Authorize
+                        } else {
+                            refused(&login)
+                        }
+                    }
+                    Err(e) => Failure::Fatal(e),
+                }
+            }
+            _ => refused(&login),
         }
     }
 
@@ -213,7 +308,7 @@ impl Http {
     pub fn fetch(&self, url: &str, cached: &Validators) -> Result<Fetched, IndexError> {
         let deadline = Instant::now() + self.limits.deadline;
         self.with_retries(deadline, |attempt| {
-            let mut request = self.client().map_err(Failure::Fatal)?.get(url);
+            let mut request = self.authorize(url, self.client().map_err(Failure::Fatal)?.get(url));
             if let Some(etag) = &cached.etag {
                 request = request.header(IF_NONE_MATCH, etag);
             }
@@ -252,6 +347,8 @@ impl Http {
             let (error, pause) = match attempt(number) {
                 Ok(value) => return Ok(value),
                 Err(Failure::Fatal(e)) => return Err(e),
+                // Not a failure of the transfer: the same attempt again, with the credential.
+                Err(Failure::Authorize) => continue,
                 Err(Failure::Transient(e)) => (e, wait),
                 Err(Failure::RetryAfter(e, asked)) => (e, asked.min(MAX_RETRY_AFTER).max(wait)),
             };
@@ -297,6 +394,7 @@ impl Http {
             attempts: attempt,
         };
         match status {
+            StatusCode::UNAUTHORIZED => Err(self.unauthorized(url)),
             StatusCode::NOT_FOUND | StatusCode::GONE => Err(Failure::Fatal(IndexError::NotFound {
                 url: url.to_string(),
             })),
@@ -344,7 +442,7 @@ impl Http {
         self.with_retries(deadline, |attempt| {
             let response = self.send(
                 url,
-                self.client().map_err(Failure::Fatal)?.get(url),
+                self.authorize(url, self.client().map_err(Failure::Fatal)?.get(url)),
                 attempt,
             )?;
             if let (Some(len), Some(expected)) = (response.content_length(), expected_size)
@@ -509,6 +607,16 @@ impl<R: Read> Read for Paced<R> {
         }
         Ok(n)
     }
+}
+
+/// `host[:port]` of a URL, lowercase, the port only when it is not the scheme's default.
+pub(crate) fn host_of(url: &str) -> Option<String> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    let host = parsed.host_str()?.to_ascii_lowercase();
+    Some(match parsed.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host,
+    })
 }
 
 /// Make `ring` the process's TLS provider (every client agx builds uses rustls on it).

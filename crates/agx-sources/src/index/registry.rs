@@ -190,9 +190,9 @@ fn open_selected(
         (SourceKind::Oci, other) | (_, other @ Source::Oci(_)) => {
             return Err(oci_mismatch(&other));
         }
-        (SourceKind::McpRegistry, Source::Http(url)) => {
-            AnyRegistry::Mcp(McpRegistry::new(&url, offline, paths)?)
-        }
+        (SourceKind::McpRegistry, Source::Http(url)) => AnyRegistry::Mcp(
+            McpRegistry::new(&url, offline, paths)?.named(selected.name.as_deref(), paths),
+        ),
         (SourceKind::McpRegistry, Source::Folder(path)) => {
             return Err(IndexError::InvalidUrl {
                 url: path.display().to_string(),
@@ -204,6 +204,13 @@ fn open_selected(
         }
         (SourceKind::AgxIndex, source) => {
             let registry = Registry::new(source.clone(), offline, paths)?;
+            if let (Some(remote), Source::Http(url)) = (&registry.remote, &source)
+                && selected.name.is_some()
+            {
+                remote
+                    .http
+                    .offer_login(url, selected.name.as_deref(), paths);
+            }
             AnyRegistry::Agx(match &selected.trust {
                 Some(dir) => {
                     let name = selected.name.clone().unwrap_or_else(|| source.display());
@@ -235,6 +242,7 @@ pub fn kind_of(
         return Ok(SourceKind::AgxIndex);
     }
     let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+    http.offer_login(url, selected.name.as_deref(), paths);
     match detect(&http, url) {
         Ok(Some(kind)) => {
             remember_kind(paths, url, kind);
@@ -336,6 +344,7 @@ pub fn add_source(
                 });
             }
             let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+            http.offer_login(url, Some(name), paths);
             let kind =
                 detect(&http, url)?.ok_or_else(|| IndexError::UnknownKind { url: url.clone() })?;
             remember_kind(paths, url, kind);
@@ -517,10 +526,14 @@ impl Registry {
                 )?));
                 None
             }
-            Source::Http(url) => Some(CachedRemote::new(
-                Http::new(settings, limits),
-                IndexCache::new(&paths.cache_dir, url),
-            )),
+            Source::Http(url) => {
+                let http = Http::new(settings, limits);
+                http.offer_login(url, None, paths);
+                Some(CachedRemote::new(
+                    http,
+                    IndexCache::new(&paths.cache_dir, url),
+                ))
+            }
             Source::Folder(dir) => {
                 if !dir.is_dir() {
                     return Err(IndexError::MissingFolder { path: dir.clone() });

@@ -127,11 +127,20 @@ impl McpRegistry {
     /// settings and limits from the environment.
     pub fn new(base: &str, offline: bool, paths: &AgxPaths) -> Result<McpRegistry, IndexError> {
         let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+        http.offer_login(base, None, paths);
         Ok(McpRegistry {
             base: base.trim_end_matches('/').to_string(),
             remote: CachedRemote::new(http, IndexCache::new(&paths.cache_dir, base)),
             offline,
         })
+    }
+
+    /// Name the configured source, whose `AGX_TOKEN__<SOURCE>` is then a credential for it.
+    pub fn named(self, source: Option<&str>, paths: &AgxPaths) -> Self {
+        if source.is_some() {
+            self.remote.http.offer_login(&self.base, source, paths);
+        }
+        self
     }
 
     /// The base URL, for messages.
