@@ -88,11 +88,9 @@ pub enum Command {
     Audit(AuditArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
-    /// Publish a package to a source: an OCI registry (oci://HOST/NAMESPACE) or a folder
-    /// registry.
+    /// Publish a package to an OCI registry (oci://HOST/NAMESPACE) or a folder registry.
     Publish(PublishArgs),
-    /// A software bill of materials of the installed packages or a project (CycloneDX or
-    /// SPDX JSON).
+    /// Write a software bill of materials (CycloneDX or SPDX JSON).
     Sbom(SbomArgs),
     /// Store a registry's credential in the keyring (docs/organizations.md).
     Login(LoginArgs),
