@@ -9,6 +9,7 @@ pub mod filter;
 pub mod manifest;
 pub mod mcpb_manifest;
 pub mod permissions;
+pub mod policy;
 pub mod scan;
 pub mod settings;
 pub mod skills;
