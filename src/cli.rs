@@ -119,6 +119,9 @@ pub enum Command {
     /// Set, show and reset your permissions of a server (docs/sandbox.md).
     #[command(subcommand)]
     Permissions(PermissionsCommand),
+    /// Show the organisation's policy in effect here, rule by rule (docs/policy.md).
+    #[command(subcommand)]
+    Policy(PolicyCommand),
     /// Run a package's server as an MCP server (stdio, or Streamable HTTP on loopback).
     Serve(ServeArgs),
     /// Run one installed tool as `agx serve` would, and print its result.
@@ -849,6 +852,23 @@ pub enum PermissionsCommand {
     /// In a project: trust the permissions its agx.toml gives a server, where they grant
     /// more than the package's (or yours); agx serve refuses them until you do.
     Accept(PermissionsServerArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Print the effective policy: each rule, its value, and the file and line it is from.
+    Show(PolicyShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PolicyShowArgs {
+    /// The project whose `[policy]` counts (default: the nearest folder at or above the
+    /// current one with an agx.toml).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

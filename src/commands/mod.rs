@@ -25,6 +25,7 @@ pub mod new;
 pub mod outdated;
 pub mod pack;
 pub mod permissions;
+pub mod policy;
 pub mod prompt;
 pub mod publish;
 pub mod registry;
@@ -124,6 +125,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Publish(a) => publish::run(&ctx, a),
         Command::Sbom(a) => sbom::run(&ctx, a),
+        Command::Policy(a) => policy::run(&ctx, a),
         Command::Login(a) => login::login(&ctx, a),
         Command::Logout(a) => login::logout(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),

@@ -78,6 +78,11 @@ impl AgxPaths {
         self.config_dir.join("config.toml")
     }
 
+    /// The user's policy (docs/policy.md).
+    pub fn policy_file(&self) -> PathBuf {
+        self.config_dir.join("policy.toml")
+    }
+
     pub fn store_dir(&self) -> PathBuf {
         self.home.join("store-v1")
     }
@@ -158,6 +163,34 @@ pub fn package_data_of(version_dir: &std::path::Path) -> Option<PathBuf> {
             .join(publisher.file_name()?)
             .join(versions.file_name()?),
     )
+}
+
+/// The system's policy (docs/policy.md), which the machine's administrator writes. Debug
+/// builds (the tests) may name another file in `AGX_SYSTEM_POLICY`; a release build never
+/// lets the environment move it, so a user cannot step around it.
+pub fn system_policy_file() -> PathBuf {
+    #[cfg(debug_assertions)]
+    if let Some(path) = std::env::var_os("AGX_SYSTEM_POLICY").filter(|v| !v.is_empty()) {
+        return PathBuf::from(path);
+    }
+    system_policy_default()
+}
+
+#[cfg(windows)]
+fn system_policy_default() -> PathBuf {
+    let data = std::env::var_os("ProgramData")
+        .map_or_else(|| PathBuf::from(r"C:\ProgramData"), PathBuf::from);
+    data.join("agx").join("policy.toml")
+}
+
+#[cfg(target_os = "macos")]
+fn system_policy_default() -> PathBuf {
+    PathBuf::from("/Library/Application Support/agx/policy.toml")
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+fn system_policy_default() -> PathBuf {
+    PathBuf::from("/etc/agx/policy.toml")
 }
 
 /// The executable file `program` in a folder of `PATH`: on Unix a file with an execute bit;

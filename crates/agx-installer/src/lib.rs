@@ -182,6 +182,9 @@ pub struct Installer<'a> {
     /// Codes of the poisoning scan's high findings to install anyway (`--accept-finding`);
     /// any other high finding refuses the package before anything is in place.
     pub accept: &'a [String],
+    /// The organisation's policy: a package it refuses is refused before anything is in
+    /// place (docs/policy.md).
+    pub policy: &'a agx_store::PolicyGate,
 }
 
 impl Installer<'_> {
@@ -286,6 +289,11 @@ impl Installer<'_> {
             });
         }
         self.gate(&package)?;
+        let origin = Source::Registry {
+            registry: source.source(),
+            verified: source.verified(),
+        };
+        self.policy.check_package(&package, &origin)?;
         Ok(package)
     }
 
@@ -388,6 +396,10 @@ impl Installer<'_> {
         let what = local.path().display().to_string();
         let package = unpack_checked(&archive, &prepared.stage, &what, false)?;
         self.gate(&package)?;
+        let origin = Source::Local {
+            path: prepared.origin.display().to_string(),
+        };
+        self.policy.check_package(&package, &origin)?;
         prepared.package = Some(package);
         Ok(prepared)
     }
@@ -438,6 +450,13 @@ impl Installer<'_> {
         })
     }
 
+    /// Whether the policy lets a provisioned package in, from the source its receipt will
+    /// record. Callers with several packages check each before committing any.
+    pub fn check_policy(&self, prepared: &PreparedEcosystem) -> Result<(), StoreError> {
+        self.policy
+            .check_package(&prepared.package, &ecosystem_receipt(prepared).source)
+    }
+
     /// The poisoning scan of a staged package (docs/security.md).
     fn gate(&self, package: &Package) -> Result<(), StoreError> {
         let findings = agx_model::scan::scan_package(package);
@@ -447,6 +466,7 @@ impl Installer<'_> {
 
     /// Second half of an npm or PyPI install: put the provisioned package in place.
     pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
+        self.check_policy(&prepared)?;
         let receipt = ecosystem_receipt(&prepared);
         let previous = self.current_receipt(&receipt.name)?;
         if let Some(plugin) = &prepared.plugin {
@@ -644,6 +664,7 @@ impl Installer<'_> {
 
     /// [`Installer::place_staged`] for a provisioned npm or PyPI package.
     pub fn place_ecosystem(&self, prepared: PreparedEcosystem) -> Result<(), StoreError> {
+        self.check_policy(&prepared)?;
         let mut receipt = ecosystem_receipt(&prepared);
         receipt.explicit = false;
         if let Some(plugin) = &prepared.plugin {

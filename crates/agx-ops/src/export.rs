@@ -119,9 +119,10 @@ pub fn export(ctx: &Context, request: &ExportRequest<'_>) -> Result<Exported, Ex
     if request.packages.is_empty() {
         return Err(ExportError::NoPackage);
     }
+    let policy = crate::policy::gate(ctx, None)?;
     let mut sources: Vec<PluginSource> = Vec::new();
     for arg in request.packages {
-        let source = load(ctx, arg)?;
+        let source = load(ctx, &policy, arg)?;
         if let Some(other) = sources.iter().find(|s| s.name == source.name) {
             return Err(ExportError::SameName {
                 name: source.name.clone(),
@@ -197,7 +198,11 @@ fn per_package(
 
 /// The installed package `arg` names, installed first when it is not (or not at the
 /// version asked for and nothing is installed).
-fn load(ctx: &Context, arg: &str) -> Result<PluginSource, ExportError> {
+fn load(
+    ctx: &Context,
+    policy: &agx_store::PolicyGate,
+    arg: &str,
+) -> Result<PluginSource, ExportError> {
     let spec = PackageSpec::parse(arg).map_err(|source| ExportError::NotAPackage {
         arg: arg.to_string(),
         source,
@@ -222,6 +227,10 @@ fn load(ctx: &Context, arg: &str) -> Result<PluginSource, ExportError> {
             wanted: req.to_string(),
         });
     }
+    // A package installed before the policy was written is held to it too.
+    policy
+        .check_installed(&store, &spec.name, &installed.version)
+        .map_err(crate::OpsError::from)?;
     let package = agx_model::manifest::load_package(&installed.dir)
         .map_err(|e| crate::OpsError::from(agx_store::StoreError::from(e)))?;
     if package.servers.is_empty() && package.skills.is_empty() {

@@ -103,6 +103,8 @@ pub fn install_with(
     provision: ProvisionOptions,
 ) -> OpsResult<()> {
     let store = ctx.store();
+    // Loaded first: a policy that cannot be read stops even an install with nothing to do.
+    let policy = super::policy::gate(ctx, None)?;
     let mut specs = Vec::new();
     let mut locals = Vec::new();
     let mut ecosystem = Vec::new();
@@ -131,12 +133,12 @@ pub fn install_with(
         && bundles.is_empty()
         && entries.is_empty()
         && !force
-        && all_installed(ctx, &store, &specs)
+        && all_installed(ctx, &store, &specs, &policy)?
     {
         return Ok(());
     }
 
-    let installer = ctx.installer(&store);
+    let installer = ctx.installer(&store, &policy);
     // Everything slow (reading local packages, the registry, downloads) happens in staging,
     // without the store lock; the lock is held only to put the result in place.
     let staging = store.staging()?;
@@ -179,6 +181,11 @@ pub fn install_with(
     }
     for reference in plugins {
         provisioned.push(prepare_plugin(ctx, &installer, reference, &staging)?);
+    }
+
+    // Every package is checked before any is put in place.
+    for p in &provisioned {
+        installer.check_policy(p)?;
     }
 
     let mut roots: Vec<Root> = specs
@@ -376,7 +383,12 @@ fn ecosystem_installed(ctx: &Context, store: &Store, spec: &EcosystemSpec) -> bo
 
 /// The no-network fast path: every requested package is installed, explicitly, at a version
 /// its requirement accepts. Reports them and returns true.
-fn all_installed(ctx: &Context, store: &Store, specs: &[PackageSpec]) -> bool {
+fn all_installed(
+    ctx: &Context,
+    store: &Store,
+    specs: &[PackageSpec],
+    policy: &agx_store::PolicyGate,
+) -> OpsResult<bool> {
     let mut found = Vec::new();
     for spec in specs {
         match store.installed(&spec.name) {
@@ -386,12 +398,16 @@ fn all_installed(ctx: &Context, store: &Store, specs: &[PackageSpec]) -> bool {
             {
                 found.push(p)
             }
-            _ => return false,
+            _ => return Ok(false),
         }
+    }
+    // What is there already is held to the policy as a new install would be.
+    for p in &found {
+        policy.check_installed(store, &p.name, &p.version)?;
     }
     for p in found {
         ctx.reporter
             .package_done(&p.name, &p.version, &Outcome::AlreadyInstalled);
     }
-    true
+    Ok(true)
 }

@@ -90,13 +90,20 @@ pub fn guess_client(file: &Path) -> OpsResult<&'static Client> {
 
 /// Install the server's package if needed, check the server, and write its entry.
 pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<EntryChange> {
+    let policy = super::policy::gate(ctx, request.place.project)?;
+    policy.check_client(request.place.client.id)?;
     if let Some(name) = agx_project::profile::profile_name(&request.server) {
         return install_profile(ctx, request, name?);
     }
     ensure_reference_installed(ctx, &request.server)?;
     let (server, resolved) = {
-        let _lock = ctx.store().lock_shared_if_present()?;
+        let store = ctx.store();
+        let _lock = store.lock_shared_if_present()?;
         let server = clients::resolve::server_reference(ctx.paths, &request.server)?;
+        // An entry `agx serve` would refuse to start is not written.
+        if let Some(installed) = store.installed(&server.package)? {
+            policy.check_installed(&store, &server.package, &installed.version)?;
+        }
         let resolved = clients::resolve::resolve_server(ctx.paths, &server)?;
         (server, resolved)
     };

@@ -24,6 +24,7 @@ mod locked;
 pub mod new;
 pub mod outdated;
 pub mod pins;
+pub mod policy;
 pub mod project;
 mod project_install;
 mod project_skills;
@@ -66,12 +67,17 @@ impl Context<'_> {
         Store::open(self.paths)
     }
 
-    /// The installer of this run: its store, reporter and accepted findings.
-    pub fn installer<'s>(&'s self, store: &'s Store) -> agx_installer::Installer<'s> {
+    /// The installer of this run: its store, reporter, accepted findings and policy.
+    pub fn installer<'s>(
+        &'s self,
+        store: &'s Store,
+        policy: &'s agx_store::PolicyGate,
+    ) -> agx_installer::Installer<'s> {
         agx_installer::Installer {
             store,
             reporter: self.reporter,
             accept: self.accept_findings,
+            policy,
         }
     }
 
@@ -95,6 +101,8 @@ pub enum OpsError {
     Serve(Box<agx_runtime::ServeError>),
     #[error(transparent)]
     Index(#[from] IndexError),
+    #[error(transparent)]
+    Policy(#[from] agx_model::policy::PolicyError),
     #[error(transparent)]
     Plan(Box<agx_installer::plan::PlanError>),
     #[error(transparent)]
@@ -237,6 +245,7 @@ impl agx_core::error::Hint for OpsError {
                 "the warnings above say why each failed; check the network (or search the cache with --offline), search one source with --registry NAME, or remove one that is gone with `agx registry remove-source NAME`".into(),
             ),
             OpsError::Index(e) => e.hint(),
+            OpsError::Policy(e) => e.hint(),
             OpsError::Plan(e) => e.hint(),
             OpsError::Name(e) => e.hint(),
             OpsError::Clients(e) => e.hint(),

@@ -72,6 +72,12 @@ pub fn install_locked(
     let desired = root_of(&project, packages);
     let previous = store.project_root(&project).unwrap_or(None);
     let mut missing = missing(&store, packages);
+    // What is already in the store is held to the policy too; what is missing is checked
+    // as it is staged, before anything is put in place.
+    let policy = super::policy::gate(ctx, Some(&project))?;
+    for package in packages.iter().filter(|p| !missing.contains(p)) {
+        policy.check_installed(&store, &package.name, &package.version)?;
+    }
     let mut report = LockedInstallReport {
         project: project.clone(),
         ..LockedInstallReport::default()
@@ -82,7 +88,7 @@ pub fn install_locked(
         return Ok(report);
     }
 
-    let installer = ctx.installer(&store);
+    let installer = ctx.installer(&store, &policy);
     // Only a download needs a staging folder; a sync that only changes the root makes none.
     let mut staging: Option<Staging> = None;
     let mut sources = Sources::default();

@@ -699,6 +699,11 @@ fn sync_project(
     project: &Project,
     options: SyncOptions,
 ) -> ProjectResult<SyncReport> {
+    // The clients first: a refused one stops the sync before anything is written.
+    let policy = super::policy::gate(ctx, Some(&project.dir))?;
+    for client in project.all_clients() {
+        policy.check_client(client.id).map_err(OpsError::from)?;
+    }
     let mut report = SyncReport {
         project: project.dir.clone(),
         ..Default::default()

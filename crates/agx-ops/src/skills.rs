@@ -42,20 +42,26 @@ fn read_by(copy: &Path) -> Vec<&'static str> {
 }
 
 impl SkillPlace<'_> {
-    /// The skills folders, in order, without repeats.
-    fn folders(&self) -> OpsResult<Vec<PathBuf>> {
-        let mut clients: Vec<&str> = Vec::new();
+    /// The clients named, `all` spelled out.
+    fn clients(&self) -> OpsResult<Vec<&'static str>> {
+        let mut clients: Vec<&'static str> = Vec::new();
         for &client in &self.clients {
             if client == "all" {
                 clients.extend(SKILL_CLIENTS);
-            } else if SKILL_CLIENTS.contains(&client) {
-                clients.push(client);
+            } else if let Some(known) = SKILL_CLIENTS.iter().find(|c| **c == client) {
+                clients.push(known);
             } else {
                 return Err(OpsError::NoSkillClient {
                     client: client.to_string(),
                 });
             }
         }
+        Ok(clients)
+    }
+
+    /// The skills folders, in order, without repeats.
+    fn folders(&self) -> OpsResult<Vec<PathBuf>> {
+        let clients = self.clients()?;
         let base = match self.project {
             Some(project) => std::path::absolute(project).map_err(agx_store::StoreError::Io)?,
             None => {
@@ -106,6 +112,11 @@ pub fn install_skill(
         .join(agx_model::manifest::load::SKILLS_FOLDER)
         .join(skill.item.as_str());
     gate_skill(ctx, &installed.dir, &skill)?;
+    let policy = super::policy::gate(ctx, place.project)?;
+    policy.check_installed(&store, &skill.package, &installed.version)?;
+    for client in place.clients()? {
+        policy.check_client(client)?;
+    }
     let folders = place.folders()?;
     // Hashed once for every folder it is copied to.
     let hash =

@@ -56,7 +56,8 @@ fn update_packages(
     }
     let names = rest.as_slice();
     let store = ctx.store();
-    let installer = ctx.installer(&store);
+    let policy = super::policy::gate(ctx, None)?;
+    let installer = ctx.installer(&store, &policy);
     let staging = store.staging()?;
     store.prepare_then_commit(
         |installed, previous: Option<Prepared>| {

@@ -18,6 +18,7 @@ pub mod discover;
 
 pub mod lock;
 pub mod manifest;
+pub mod policy;
 pub mod state;
 
 use std::path::PathBuf;

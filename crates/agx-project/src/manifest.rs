@@ -228,7 +228,7 @@ pub struct Draft {
 
 const TOP_KEYS: &[&str] = &["project", "servers"];
 /// Only the committed file has skills: the lock pins each one.
-const COMMITTED_ONLY_KEYS: &[&str] = &["skills", "profiles"];
+const COMMITTED_ONLY_KEYS: &[&str] = &["skills", "profiles", "policy"];
 /// Tables of a package manifest that may share the file with the project tables.
 const PACKAGE_TABLES: &[&str] = &["package", "dependencies", "extension"];
 const PROJECT_KEYS: &[&str] = &["clients"];
@@ -323,6 +323,21 @@ pub fn check_file(f: &mut Findings, file: &SourceFile, kind: Kind) -> Draft {
     if let Some(entry) = top.get("skills") {
         draft.is_project = true;
         read_skills(f, file, &entry.value, &mut draft);
+    }
+    if let Some(entry) = top.get("policy") {
+        draft.is_project = true;
+        let path = std::path::Path::new(&file.rel);
+        if let Err(e) = agx_model::policy::parse_project(path, file, &entry.value) {
+            let (span, message, hint) = match &e {
+                agx_model::policy::PolicyError::Invalid { at, message, hint } => (
+                    file.offset_of(at.line, at.column),
+                    message.clone(),
+                    hint.clone(),
+                ),
+                other => (entry.key_span.start, other.to_string(), None),
+            };
+            f.at(codes::INVALID_VALUE, file, &(span..span + 1), message, hint);
+        }
     }
     if let Some(entry) = top.get("profiles") {
         draft.is_project = true;

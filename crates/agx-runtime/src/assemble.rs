@@ -191,33 +191,48 @@ impl Assembled {
         }
     }
 
+    /// Every program the server runs: what it is (`acme/w/forecast`), its confinement
+    /// (`None`: unconfined) and its package's folder.
+    pub fn confinements(&self) -> Vec<(String, Option<&Resolved>, &std::path::Path)> {
+        match self {
+            Assembled::Wrapped(w) => {
+                vec![(
+                    w.server.to_string(),
+                    w.sandbox.as_deref(),
+                    w.package_dir.as_path(),
+                )]
+            }
+            Assembled::Native(a) => {
+                let tools = a
+                    .tools
+                    .iter()
+                    .map(|t| (t.qualified.to_string(), &t.sandbox, &t.package_dir));
+                let prompts = a
+                    .prompts
+                    .iter()
+                    .map(|p| (p.qualified.to_string(), &p.sandbox, &p.package_dir));
+                let resources = a
+                    .resources
+                    .iter()
+                    .map(|r| (r.qualified.to_string(), &r.sandbox, &r.package_dir));
+                let init = a
+                    .initialization
+                    .iter()
+                    .map(|s| (s.package.to_string(), &s.sandbox, &s.package_dir));
+                tools
+                    .chain(prompts)
+                    .chain(resources)
+                    .chain(init)
+                    .map(|(what, sandbox, dir)| (what, sandbox.as_deref(), dir.as_path()))
+                    .collect()
+            }
+        }
+    }
+
     /// What confining every program to `permissions` would grant that its confinement now
     /// does not, one line each (`write /home/ada`). A program that runs unconfined now (its
     /// package declares nothing) is left out: `permissions` can only narrow it.
     pub fn grown_by(&self, permissions: &agx_sandbox::Permissions) -> Vec<String> {
-        let confinements: Vec<(&Option<Arc<Resolved>>, &std::path::Path)> = match self {
-            Assembled::Wrapped(w) => vec![(&w.sandbox, &w.package_dir)],
-            Assembled::Native(a) => a
-                .tools
-                .iter()
-                .map(|t| (&t.sandbox, t.package_dir.as_path()))
-                .chain(
-                    a.prompts
-                        .iter()
-                        .map(|p| (&p.sandbox, p.package_dir.as_path())),
-                )
-                .chain(
-                    a.resources
-                        .iter()
-                        .map(|r| (&r.sandbox, r.package_dir.as_path())),
-                )
-                .chain(
-                    a.initialization
-                        .iter()
-                        .map(|s| (&s.sandbox, s.package_dir.as_path())),
-                )
-                .collect(),
-        };
         // Compared as the resolved paths each program would get.
         let as_declared = |r: &Resolved| agx_sandbox::Permissions {
             read: r.read.iter().map(|p| p.display().to_string()).collect(),
@@ -226,8 +241,8 @@ impl Assembled {
             env: r.env.clone(),
         };
         let mut lines: Vec<String> = Vec::new();
-        for (current, package_dir) in confinements {
-            let Some(current) = current.as_deref().filter(|c| c.declared) else {
+        for (_, current, package_dir) in self.confinements() {
+            let Some(current) = current.filter(|c| c.declared) else {
                 continue;
             };
             let wanted = agx_sandbox::resolve_for(permissions, package_dir);

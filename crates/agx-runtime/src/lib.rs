@@ -28,6 +28,7 @@ mod log;
 mod output;
 pub mod pinning;
 mod poison;
+mod policy;
 mod process;
 
 mod profile;
@@ -107,6 +108,8 @@ pub enum ServeError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
+    Policy(Box<agx_model::policy::PolicyError>),
+    #[error(transparent)]
     Assemble(#[from] AssembleError),
     /// `what` is `server acme/w/s`, `tool acme/w/t` or `prompt acme/w/p`.
     #[error("{what} cannot start: required settings have no value:\n{detail}")]
@@ -157,6 +160,7 @@ impl agx_core::error::Hint for ServeError {
             ServeError::Runtime(_) | ServeError::Prompt(_) => None,
             ServeError::Name(e) => e.hint(),
             ServeError::Store(e) => e.hint(),
+            ServeError::Policy(e) => e.hint(),
             ServeError::Assemble(e) => e.hint(),
             ServeError::MissingSettings { .. } => Some(
                 "set them once with `agx config set` (docs/settings.md); every client's entry uses them"
@@ -216,6 +220,14 @@ pub fn serve_installed(
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
     let loaded = load_installed(paths, pinned, args)?;
+    if let Err(refused) = policy::check(paths, &loaded.assembled) {
+        policy::report_refusal(
+            &refused,
+            &log_file(&paths.logs_dir(), &loaded.server),
+            &listen,
+        );
+        return Err(refused);
+    }
     let filter = server_filter(paths, &loaded.server)?;
     run(
         loaded.assembled,

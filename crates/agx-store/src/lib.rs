@@ -28,6 +28,7 @@ use agx_core::fsutil;
 pub mod gc;
 mod lock;
 pub mod pins;
+pub mod policy_gate;
 mod receipt;
 pub mod remove;
 mod roots;
@@ -38,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 pub use agx_core::fsutil::make_writable;
 pub use lock::{LockMode, StoreLock};
+pub use policy_gate::{PolicyGate, policy_hint};
 pub use receipt::{EntryOrigin, Receipt, ReceiptHeader, Source, now_rfc3339};
 pub use roots::{HeldVersion, Holder, Holdings, ProjectRoot};
 pub use staging::Staging;
@@ -138,6 +140,9 @@ pub enum StoreError {
         findings: String,
         codes: Vec<String>,
     },
+    /// The organisation's policy refuses the package (docs/policy.md).
+    #[error("refused by policy: {0}")]
+    Policy(agx_model::policy::Refusal),
 }
 
 /// A locked package whose bytes differ from what the lock recorded.
@@ -225,6 +230,7 @@ impl agx_core::error::Hint for StoreError {
             StoreError::InvalidPackage { .. } => Some(
                 "fix these files in the package's folder, check it with `agx validate <folder>`, and pack it again with `agx pack <folder>` (or install the folder itself)".into(),
             ),
+            StoreError::Policy(refusal) => Some(policy_hint(refusal)),
             StoreError::Poisoned { codes, .. } => Some(format!(
                 "nothing was installed; read the text at each place (`agx validate <folder>` shows them in the package's files), and only if you trust it run the command again with {} (docs/security.md, \"The poisoning scan\")",
                 codes

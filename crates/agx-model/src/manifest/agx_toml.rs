@@ -139,9 +139,16 @@ impl ManifestDraft {
     }
 }
 
-// `project` and `servers` belong to a project file sharing agx.toml with the package; the
-// project checker (crates/agx-project/src/manifest.rs) reads them.
-const TOP_KEYS: &[&str] = &["package", "dependencies", "extension", "project", "servers"];
+// `project`, `servers` and `policy` belong to a project file sharing agx.toml with the
+// package; the project checker (crates/agx-project/src/manifest.rs) reads them.
+const TOP_KEYS: &[&str] = &[
+    "package",
+    "dependencies",
+    "extension",
+    "project",
+    "servers",
+    "policy",
+];
 const PACKAGE_KEYS: &[&str] = &[
     "name",
     "version",

@@ -150,6 +150,21 @@ impl SourceFile {
         (line, self.text[start..end].chars().count() + 1)
     }
 
+    /// The byte offset of a 1-based line and column (the inverse of [`SourceFile::line_col`]).
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.text.len());
+        let rest = &self.text[start..];
+        start
+            + rest
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(rest.len(), |(i, _)| i)
+    }
+
     pub fn location(&self, offset: usize) -> SourceLocation {
         let (line, column) = self.line_col(offset);
         SourceLocation {

@@ -87,9 +87,9 @@ fn is_loopback(url: &reqwest::Url) -> bool {
 }
 
 /// The name of the built-in source: the official MCP Registry.
-pub const OFFICIAL_NAME: &str = "official";
+pub const OFFICIAL_NAME: &str = agx_store::policy_gate::OFFICIAL_NAME;
 /// Where the official MCP Registry answers.
-pub const OFFICIAL_URL: &str = "https://registry.modelcontextprotocol.io";
+pub const OFFICIAL_URL: &str = agx_store::policy_gate::OFFICIAL_URL;
 /// `off` turns the built-in source off for one run, `on` back on (over `official-registry`).
 pub const OFFICIAL_ENV: &str = "AGX_OFFICIAL_REGISTRY";
 /// The `config.toml` key `agx registry remove-source official` sets to `false`.

@@ -1,0 +1,264 @@
+//! The policy as the store's writers and `agx serve` apply it (docs/policy.md): what a
+//! package's recorded source says of its origin, and the checks of a package before it is
+//! put in place.
+
+use std::collections::BTreeMap;
+
+use agx_model::manifest::Package;
+use agx_model::policy::{Origin, Policy, Refusal, Subject};
+
+use super::{Source, StoreError};
+
+/// The effective policy, with the configured names of sources so that `sources.allow` can
+/// name them.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyGate {
+    pub policy: Policy,
+    /// Configured source names by location (URL, folder or `oci://…`).
+    names: BTreeMap<String, Vec<String>>,
+}
+
+impl PolicyGate {
+    pub fn new(policy: Policy, names: BTreeMap<String, Vec<String>>) -> PolicyGate {
+        PolicyGate { policy, names }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.policy.is_empty()
+    }
+
+    /// What the policy sees of where a package came from.
+    pub fn origin(&self, source: &Source) -> Origin {
+        let named = |location: &str| -> Vec<String> {
+            let mut ids = self
+                .names
+                .get(&location_key(location))
+                .cloned()
+                .unwrap_or_default();
+            ids.push(location.to_string());
+            ids
+        };
+        match source {
+            Source::Registry { registry, verified } => {
+                let ids = named(registry);
+                Origin {
+                    shown: shown(&ids),
+                    ids,
+                    checksum: true,
+                    signed: verified.is_some(),
+                }
+            }
+            Source::Local { path } => Origin {
+                ids: vec!["local".into(), path.clone()],
+                shown: format!("the local path {path}"),
+                checksum: false,
+                signed: false,
+            },
+            Source::Ecosystem {
+                spec,
+                integrity,
+                entry,
+            } => {
+                let kind = spec.split_once(':').map_or(spec.as_str(), |(k, _)| k);
+                let mut ids = vec![kind.to_string()];
+                if let Some(entry) = entry {
+                    ids.extend(named(&entry.registry));
+                }
+                Origin {
+                    shown: match entry {
+                        Some(entry) => {
+                            format!("{kind} (listed in {})", shown(&named(&entry.registry)))
+                        }
+                        None => kind.to_string(),
+                    },
+                    ids,
+                    checksum: !integrity.is_empty(),
+                    signed: false,
+                }
+            }
+            Source::Plugin {
+                reference,
+                marketplace,
+                ..
+            } => {
+                let mut ids = vec!["plugin".to_string()];
+                if let Some((_, name)) = reference.rsplit_once('@') {
+                    ids.push(name.to_string());
+                }
+                ids.extend(named(marketplace));
+                Origin {
+                    shown: format!("the marketplace {}", shown(&named(marketplace))),
+                    ids,
+                    // A plugin is pinned to a git commit or the sha256 of its files.
+                    checksum: true,
+                    signed: false,
+                }
+            }
+        }
+    }
+
+    /// Whether `package` from `source` may be installed: its origin, its name, and what its
+    /// programs may touch.
+    pub fn check_package(&self, package: &Package, source: &Source) -> Result<(), StoreError> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let name = package.name().to_string();
+        self.check_name(&name, package.name().publisher(), source)?;
+        let runs_programs = !(package.tools.is_empty()
+            && package.prompts.is_empty()
+            && package.resources.is_empty());
+        let mut checks: Vec<(String, Option<&agx_model::permissions::Permissions>)> = package
+            .servers
+            .iter()
+            .map(|s| {
+                (
+                    format!("{name}/{}", s.name.as_str()),
+                    package.permissions_of(Some(s.name.as_str())),
+                )
+            })
+            .collect();
+        if runs_programs {
+            checks.push((name.clone(), package.permissions_of(None)));
+        }
+        for (what, declared) in checks {
+            self.policy
+                .check_declared(&what, declared)
+                .map_err(StoreError::Policy)?;
+        }
+        Ok(())
+    }
+
+    /// [`PolicyGate::check_package`] of the origin and name alone.
+    pub fn check_name(
+        &self,
+        name: &str,
+        publisher: Option<&str>,
+        source: &Source,
+    ) -> Result<(), StoreError> {
+        let origin = self.origin(source);
+        self.policy
+            .check_package(&Subject {
+                name,
+                publisher,
+                origin: &origin,
+            })
+            .map_err(StoreError::Policy)
+    }
+
+    /// [`PolicyGate::check_package`] of a version in the store (a project's sync checks
+    /// what is already there too). A version with no receipt is not there: nothing to check.
+    pub fn check_installed(
+        &self,
+        store: &super::Store,
+        name: &agx_core::name::PackageName,
+        version: &semver::Version,
+    ) -> Result<(), StoreError> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let Some(receipt) = store.version_receipt(name, version) else {
+            return Ok(());
+        };
+        let package = agx_model::manifest::load_installed(&store.package_dir(name, version))?;
+        self.check_package(&package, &receipt.source)
+    }
+
+    /// Whether agx may write the configuration or skills of the client `id`.
+    pub fn check_client(&self, id: &str) -> Result<(), StoreError> {
+        self.policy.check_client(id).map_err(StoreError::Policy)
+    }
+}
+
+/// The name of the source agx configures by itself (docs/registry.md), and where it is.
+pub const OFFICIAL_NAME: &str = "official";
+pub const OFFICIAL_URL: &str = "https://registry.modelcontextprotocol.io";
+
+/// Configured source names by location, as receipts record locations, read from
+/// `config.toml`'s `[registries.NAME] url` (and the built-in `official` unless it is turned
+/// off). Read here, below the registry client, because `agx serve` needs them too. A file
+/// that cannot be read names nothing, so a rule that allows sources by name refuses: closed.
+pub fn source_names(paths: &agx_core::paths::AgxPaths) -> BTreeMap<String, Vec<String>> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    struct Entry {
+        url: String,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    struct Config {
+        official_registry: Option<bool>,
+        #[serde(default)]
+        registries: BTreeMap<String, Entry>,
+    }
+    let config: Config = std::fs::read_to_string(paths.config_file())
+        .ok()
+        .and_then(|text| toml::from_str(&text).ok())
+        .unwrap_or_default();
+    // AGX_OFFICIAL_REGISTRY wins over the file, as for the registry client.
+    let from_env = std::env::var("AGX_OFFICIAL_REGISTRY").ok().and_then(|v| {
+        match v.trim().to_ascii_lowercase().as_str() {
+            "on" | "1" | "true" | "yes" => Some(true),
+            "off" | "0" | "false" | "no" => Some(false),
+            _ => None,
+        }
+    });
+    let official_off = !from_env.unwrap_or(config.official_registry != Some(false));
+    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if !official_off && !config.registries.contains_key(OFFICIAL_NAME) {
+        names
+            .entry(OFFICIAL_URL.to_string())
+            .or_default()
+            .push(OFFICIAL_NAME.to_string());
+    }
+    for (name, entry) in config.registries {
+        names
+            .entry(location_key(&entry.url))
+            .or_default()
+            .push(name);
+    }
+    names
+}
+
+/// A location as a receipt records it: a URL without its trailing `/`, scheme and host in
+/// lowercase; a folder as an absolute path.
+fn location_key(location: &str) -> String {
+    match location.split_once("://") {
+        Some(("file", path)) => path.trim_end_matches('/').to_string(),
+        Some((scheme, rest)) => {
+            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let joined = format!(
+                "{}://{}/{path}",
+                scheme.to_ascii_lowercase(),
+                host.to_ascii_lowercase()
+            );
+            joined.trim_end_matches('/').to_string()
+        }
+        None => std::path::absolute(location)
+            .map_or_else(|_| location.to_string(), |p| p.display().to_string()),
+    }
+}
+
+/// A source shown with its configured name, when it has one.
+fn shown(ids: &[String]) -> String {
+    match ids {
+        [name, location, ..] => format!("{name} ({location})"),
+        [location] => location.clone(),
+        [] => "an unknown source".into(),
+    }
+}
+
+/// What to do about a refusal.
+pub fn policy_hint(refusal: &Refusal) -> String {
+    let instead = match refusal.rule {
+        "clients.allow" => "choose an allowed client",
+        "permissions.max.network" | "permissions.max.write" | "permissions.max.env" => {
+            "choose a package that declares narrower permissions (`agx info PKG` shows them)"
+        }
+        _ => "choose another package or source",
+    };
+    format!(
+        "nothing was changed; the rule is at {}: ask whoever manages that policy, or {instead} (`agx policy show` prints every rule and where it is)",
+        refusal.at
+    )
+}
