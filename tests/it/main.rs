@@ -39,6 +39,7 @@ mod pinning;
 mod plugin_leniency;
 mod plugins;
 mod poison_scan;
+mod policy;
 mod profile;
 mod project;
 mod project_lock;

@@ -89,6 +89,7 @@ pub fn install_skill(
     force: bool,
 ) -> OpsResult<Vec<SkillChange>> {
     let skill = QualifiedName::parse(skill)?;
+    let policy = super::policy::gate(ctx, place.project)?;
     let store = ctx.store();
     let installed =
         store
@@ -112,7 +113,6 @@ pub fn install_skill(
         .join(agx_model::manifest::load::SKILLS_FOLDER)
         .join(skill.item.as_str());
     gate_skill(ctx, &installed.dir, &skill)?;
-    let policy = super::policy::gate(ctx, place.project)?;
     policy.check_installed(&store, &skill.package, &installed.version)?;
     for client in place.clients()? {
         policy.check_client(client)?;

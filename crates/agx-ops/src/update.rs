@@ -44,6 +44,8 @@ fn update_packages(
     names: &[PackageName],
     accept_permissions: bool,
 ) -> OpsResult<Vec<HeldBack>> {
+    // Loaded first: a policy that cannot be read stops the update before anything moves.
+    let policy = super::policy::gate(ctx, None)?;
     // npm and PyPI packages move by provisioning their newest version (ops::outdated).
     let handled = super::outdated::update_ecosystem(ctx, names)?;
     let rest: Vec<PackageName> = names
@@ -56,7 +58,6 @@ fn update_packages(
     }
     let names = rest.as_slice();
     let store = ctx.store();
-    let policy = super::policy::gate(ctx, None)?;
     let installer = ctx.installer(&store, &policy);
     let staging = store.staging()?;
     store.prepare_then_commit(

@@ -42,6 +42,11 @@ impl TestHome {
         self.dir.path().join("agx-home")
     }
 
+    /// Where this home's agx reads the system policy (absent unless a test writes it).
+    pub(crate) fn system_policy(&self) -> PathBuf {
+        self.dir.path().join("system-policy.toml")
+    }
+
     /// `agx` with this home's environment (see [`TestHome::command`]).
     pub(crate) fn agx(&self) -> assert_cmd::Command {
         assert_cmd::Command::from_std(self.command(AGX))
@@ -64,6 +69,8 @@ impl TestHome {
             .env("NO_COLOR", "1")
             .env("AGX_NO_PROGRESS", "1")
             .env("AGX_OFFICIAL_REGISTRY", "off")
+            // Never the machine's own system policy (a debug build reads this instead).
+            .env("AGX_SYSTEM_POLICY", self.system_policy())
             .current_dir(self.home());
         cmd
     }

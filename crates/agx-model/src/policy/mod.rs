@@ -255,17 +255,23 @@ pub enum PolicyError {
         message: String,
         hint: Option<String>,
     },
-    #[error(
-        "{at}: the {layer} policy's `{rule}` loosens the {above_layer} policy's ({above_at}): {detail}"
-    )]
-    Loosens {
-        at: Location,
-        layer: Layer,
-        rule: &'static str,
-        above_layer: Layer,
-        above_at: Location,
-        detail: String,
-    },
+    /// Boxed: it names two places, and every command's error holds this type.
+    #[error(transparent)]
+    Loosens(Box<Loosening>),
+}
+
+/// A rule of a lower layer that would allow more than the same rule above it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{at}: the {layer} policy's `{rule}` loosens the {above_layer} policy's ({above_at}): {detail}"
+)]
+pub struct Loosening {
+    pub at: Location,
+    pub layer: Layer,
+    pub rule: &'static str,
+    pub above_layer: Layer,
+    pub above_at: Location,
+    pub detail: String,
 }
 
 impl agx_core::error::Hint for PolicyError {
@@ -278,8 +284,9 @@ impl agx_core::error::Hint for PolicyError {
                 Some(h) => format!("{h}; agx follows no policy it cannot read, so it stops until the file is fixed"),
                 None => "agx follows no policy it cannot read, so it stops until the file is fixed (docs/policy.md)".into(),
             }),
-            PolicyError::Loosens { layer, .. } => Some(format!(
-                "a {layer} policy may only narrow the policies above it; remove the rule or narrow it (`agx policy show` prints the effective policy)"
+            PolicyError::Loosens(l) => Some(format!(
+                "a {} policy may only narrow the policies above it; remove the rule or narrow it (`agx policy show` prints the effective policy)",
+                l.layer
             )),
         }
     }

@@ -200,14 +200,9 @@ allow = ["cursor"]
     ] {
         let e = policy(&[(Layer::User, ORG), (Layer::Project, text)]).unwrap_err();
         match e {
-            PolicyError::Loosens {
-                rule: r,
-                at,
-                above_at,
-                ..
-            } => {
-                assert_eq!((r, at.line), (rule, line), "{text}");
-                assert_eq!(above_at.file, Path::new("user.toml"));
+            PolicyError::Loosens(l) => {
+                assert_eq!((l.rule, l.at.line), (rule, line), "{text}");
+                assert_eq!(l.above_at.file, Path::new("user.toml"));
             }
             other => panic!("{text}: {other}"),
         }

@@ -2,19 +2,21 @@
 //! must satisfy all of them), so a looser rule could never take effect; it is refused so
 //! that nobody reads it as a grant, and the project that wrote it learns at once.
 
-use super::{Located, Location, NetworkMax, Pattern, PolicyError, PolicyLayer, Rules, within_text};
+use super::{
+    Located, Location, Loosening, NetworkMax, Pattern, PolicyError, PolicyLayer, Rules, within_text,
+};
 
 pub(super) fn check(above: &PolicyLayer, layer: &PolicyLayer) -> Result<(), PolicyError> {
     let (a, l) = (&above.rules, &layer.rules);
     let loosens = |rule: &'static str, at: &Location, above_at: &Location, detail: String| {
-        PolicyError::Loosens {
+        PolicyError::Loosens(Box::new(Loosening {
             at: at.clone(),
             layer: layer.layer,
             rule,
             above_layer: above.layer,
             above_at: above_at.clone(),
             detail,
-        }
+        }))
     };
     if let (Some(a), Some(l)) = (&a.require, &l.require)
         && l.value < a.value
