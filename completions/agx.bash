@@ -85,6 +85,9 @@ _agx() {
             agx,permissions)
                 cmd="agx__subcmd__permissions"
                 ;;
+            agx,policy)
+                cmd="agx__subcmd__policy"
+                ;;
             agx,prompt)
                 cmd="agx__subcmd__prompt"
                 ;;
@@ -232,6 +235,9 @@ _agx() {
             agx__subcmd__help,permissions)
                 cmd="agx__subcmd__help__subcmd__permissions"
                 ;;
+            agx__subcmd__help,policy)
+                cmd="agx__subcmd__help__subcmd__policy"
+                ;;
             agx__subcmd__help,prompt)
                 cmd="agx__subcmd__help__subcmd__prompt"
                 ;;
@@ -304,6 +310,9 @@ _agx() {
             agx__subcmd__help__subcmd__permissions,show)
                 cmd="agx__subcmd__help__subcmd__permissions__subcmd__show"
                 ;;
+            agx__subcmd__help__subcmd__policy,show)
+                cmd="agx__subcmd__help__subcmd__policy__subcmd__show"
+                ;;
             agx__subcmd__help__subcmd__registry,add)
                 cmd="agx__subcmd__help__subcmd__registry__subcmd__add"
                 ;;
@@ -366,6 +375,18 @@ _agx() {
                 ;;
             agx__subcmd__permissions__subcmd__help,show)
                 cmd="agx__subcmd__permissions__subcmd__help__subcmd__show"
+                ;;
+            agx__subcmd__policy,help)
+                cmd="agx__subcmd__policy__subcmd__help"
+                ;;
+            agx__subcmd__policy,show)
+                cmd="agx__subcmd__policy__subcmd__show"
+                ;;
+            agx__subcmd__policy__subcmd__help,help)
+                cmd="agx__subcmd__policy__subcmd__help__subcmd__help"
+                ;;
+            agx__subcmd__policy__subcmd__help,show)
+                cmd="agx__subcmd__policy__subcmd__help__subcmd__show"
                 ;;
             agx__subcmd__registry,add)
                 cmd="agx__subcmd__registry__subcmd__add"
@@ -455,7 +476,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -961,7 +982,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1395,6 +1416,34 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__permissions__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__policy)
+            opts="show"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__policy__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2383,6 +2432,104 @@ _agx() {
                 return 0
             fi
             case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__policy)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__policy__subcmd__help)
+            opts="show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__policy__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__policy__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__policy__subcmd__show)
+            opts="-q -v -h -V --project --json --registry --root --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -59,6 +59,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
             cand permissions 'Set, show and reset your permissions of a server (docs/sandbox.md)'
+            cand policy 'Show the organisation''s policy in effect here, rule by rule (docs/policy.md)'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -956,6 +957,46 @@ set edit:completion:arg-completer[agx] = {|@words|
         }
         &'agx;permissions;help;help'= {
         }
+        &'agx;policy'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Print the effective policy: each rule, its value, and the file and line it is from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;policy;show'= {
+            cand --project 'The project whose `[policy]` counts (default: the nearest folder at or above the current one with an agx.toml)'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;policy;help'= {
+            cand show 'Print the effective policy: each rule, its value, and the file and line it is from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;policy;help;show'= {
+        }
+        &'agx;policy;help;help'= {
+        }
         &'agx;serve'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
@@ -1139,6 +1180,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand doctor 'Find drift between recorded client entries, client files and the store'
             cand config 'Set, show and remove the values of packages'' settings and secrets'
             cand permissions 'Set, show and reset your permissions of a server (docs/sandbox.md)'
+            cand policy 'Show the organisation''s policy in effect here, rule by rule (docs/policy.md)'
             cand serve 'Run a package''s server as an MCP server (stdio, or Streamable HTTP on loopback)'
             cand call 'Run one installed tool as `agx serve` would, and print its result'
             cand prompt 'Render one installed prompt as `agx serve` would, and print its messages'
@@ -1264,6 +1306,11 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;permissions;reset'= {
         }
         &'agx;help;permissions;accept'= {
+        }
+        &'agx;help;policy'= {
+            cand show 'Print the effective policy: each rule, its value, and the file and line it is from'
+        }
+        &'agx;help;policy;show'= {
         }
         &'agx;help;serve'= {
         }

@@ -78,6 +78,7 @@ fn help_lists_every_command() {
             "doctor",
             "config",
             "permissions",
+            "policy",
             "serve",
             "call",
             "prompt",
