@@ -330,6 +330,41 @@ def oci_manifest_seeds():
         write("oci_manifest", name, json.dumps(doc).encode())
 
 
+def policy_file_seeds():
+    # Policy files: every rule, the documented examples, a project's rules, and broken ones
+    # (a misplaced key, a bad value, unknown clients, bad globs, invalid TOML).
+    full = """require = "checksum"
+[sources]
+allow = ["corp", "official", "oci://ghcr.io/acme/*"]
+[publishers]
+allow = ["acme", "acme-*"]
+deny = ["acme-legacy"]
+[packages]
+deny = ["acme/old-*"]
+[permissions.max]
+network = "loopback"
+write = ["{project}", "{home}/.cache/acme"]
+env = ["ACME_*"]
+[clients]
+allow = ["claude-code", "cursor"]
+"""
+    seeds = {
+        "full": full,
+        "hosts": '[permissions.max]\nnetwork = ["*.acme.com", "api.github.com:443"]\n',
+        "signed": 'require = "signed"\n[clients]\nallow = ["claude-code"]\n',
+        "empty": "# no rules yet\n",
+        "misplaced": '[sources]\nallow = ["corp"]\nrequire = "signd"\n',
+        "bad-network": '[permissions.max]\nnetwork = "internet"\n',
+        "bad-write": '[permissions.max]\nwrite = ["relative", "{home}"]\n',
+        "bad-client": '[clients]\nallow = ["claude"]\n',
+        "bad-glob": '[packages]\ndeny = ["a/["]\n',
+        "not-toml": '[sources]\nallow = ["corp"\n',
+        "wrong-type": '[sources]\nallow = "corp"\n',
+    }
+    for name, text in seeds.items():
+        write("policy_file", name, text.encode())
+
+
 def main():
     # Only the targets generated here are rebuilt: seeds of the others (written by hand or
     # kept from a finding) stay as they are.
@@ -346,6 +381,7 @@ def main():
     proxy_request_seeds()
     tuf_metadata_seeds()
     oci_manifest_seeds()
+    policy_file_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)

@@ -85,3 +85,58 @@ fn read(path: &Path) -> Result<Option<String>, PolicyError> {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_come_from_the_user_file_and_the_projects_policy_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = AgxPaths::under(dir.path().join("home"), true);
+        std::fs::create_dir_all(&paths.config_dir).unwrap();
+        std::fs::write(
+            paths.policy_file(),
+            "[sources]\nallow = [\"corp\", \"official\"]\n",
+        )
+        .unwrap();
+        let project = dir.path().join("proj");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            project.join(crate::PROJECT_FILE),
+            "[project]\nclients = []\n\n[policy.sources]\nallow = [\"corp\"]\n",
+        )
+        .unwrap();
+        let policy = load(&paths, Some(&project)).unwrap();
+        let layers: Vec<_> = policy
+            .layers
+            .iter()
+            .map(|l| (l.layer, l.rules.shown()[0].2.line))
+            .collect();
+        // The system file of a test build is AGX_SYSTEM_POLICY, unset here: /etc/agx.
+        assert!(
+            layers.ends_with(&[(Layer::User, 2), (Layer::Project, 5)]),
+            "{layers:?}"
+        );
+    }
+
+    #[test]
+    fn a_project_file_that_may_hold_a_policy_fails_closed_and_one_that_cannot_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("agx.toml");
+        std::fs::write(
+            &file,
+            "[project]\nclients = [\n[policy]\nrequire = \"signed\"\n",
+        )
+        .unwrap();
+        let e = project_layer(&file).unwrap_err();
+        assert!(
+            e.to_string().contains("agx.toml:4:1: not valid TOML"),
+            "{e}"
+        );
+        std::fs::write(&file, "[project]\nclients = [\n# no policy table\n").unwrap();
+        assert!(project_layer(&file).unwrap().is_none());
+        std::fs::write(&file, "[package]\nname = \"acme/x\"\n").unwrap();
+        assert!(project_layer(&file).unwrap().is_none());
+    }
+}

@@ -262,3 +262,79 @@ pub fn policy_hint(refusal: &Refusal) -> String {
         refusal.at
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate(names: &[(&str, &str)]) -> PolicyGate {
+        let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (location, name) in names {
+            map.entry(location_key(location))
+                .or_default()
+                .push(name.to_string());
+        }
+        PolicyGate::new(Policy::default(), map)
+    }
+
+    #[test]
+    fn a_registry_answers_to_its_configured_name_however_its_url_was_written() {
+        let gate = gate(&[("HTTPS://Corp.Example/index/", "corp")]);
+        let origin = gate.origin(&Source::Registry {
+            registry: "https://corp.example/index".into(),
+            verified: Some("tuf: corp, root v1".into()),
+        });
+        assert_eq!(origin.ids, ["corp", "https://corp.example/index"]);
+        assert!(origin.checksum && origin.signed);
+        assert_eq!(origin.shown, "corp (https://corp.example/index)");
+    }
+
+    #[test]
+    fn each_kind_of_source_has_its_kind_among_its_names() {
+        let gate = gate(&[("https://registry.example", "mcp")]);
+        let npm = gate.origin(&Source::Ecosystem {
+            spec: "npm:@acme/weather@1.2.0".into(),
+            integrity: vec!["sha512-abc".into()],
+            entry: Some(crate::EntryOrigin {
+                registry: "https://registry.example/".into(),
+                server: "io.github.acme/weather".into(),
+                version: "1.2.0".into(),
+                chosen: "npm:@acme/weather@1.2.0".into(),
+            }),
+        });
+        assert_eq!(npm.ids, ["npm", "mcp", "https://registry.example/"]);
+        assert!(npm.checksum && !npm.signed);
+        let local = gate.origin(&Source::Local {
+            path: "/src/weather".into(),
+        });
+        assert_eq!(local.ids, ["local", "/src/weather"]);
+        assert!(!local.checksum);
+        let plugin = gate.origin(&Source::Plugin {
+            reference: "review@team".into(),
+            marketplace: "https://github.example/team".into(),
+            location: "./plugins/review".into(),
+            revision: "git:abc".into(),
+        });
+        assert_eq!(
+            plugin.ids,
+            ["plugin", "team", "https://github.example/team"]
+        );
+        let unsigned = gate.origin(&Source::Ecosystem {
+            spec: "pypi:weather==1.0".into(),
+            integrity: vec![],
+            entry: None,
+        });
+        assert_eq!(unsigned.ids, ["pypi"]);
+        assert!(!unsigned.checksum);
+    }
+
+    #[test]
+    fn locations_compare_without_case_or_trailing_slash() {
+        assert_eq!(
+            location_key("OCI://GHCR.io/acme/agx/"),
+            "oci://ghcr.io/acme/agx"
+        );
+        assert_eq!(location_key("file:///srv/registry/"), "/srv/registry");
+        assert_eq!(location_key("https://r.example"), "https://r.example");
+    }
+}
