@@ -351,6 +351,21 @@ fn serve_does_not_start_a_server_outside_the_policy_and_tells_the_client_why() {
         assert_rule(&stderr, rule, line);
         assert_rule(&std::fs::read_to_string(&log).unwrap(), rule, line);
     }
+    // What serve would not start does not run through `agx call` or `agx tools` either.
+    write_user_policy(
+        &home,
+        &POLICY.replace("deny = [\"evil\"]", "deny = [\"acme\"]"),
+    );
+    assert_rule(
+        &refused(&home, &["call", "acme/tame/run", "--json", "{}"]),
+        "publishers.deny",
+        5,
+    );
+    assert_rule(
+        &refused(&home, &["tools", "acme/tame/main"]),
+        "publishers.deny",
+        5,
+    );
     // The sandbox is what holds the permission limits: it may not be turned off.
     write_user_policy(&home, POLICY);
     let (answer, _, success) = serve(&home, &["--no-sandbox"]);

@@ -146,6 +146,14 @@ pub(super) fn installed_package(ctx: &Context, item: &QualifiedName) -> Result<P
             package: package.clone(),
             needed_by: None,
         })?;
+    // What `agx serve` would refuse to start does not run here either (docs/policy.md).
+    let policy = super::policy::gate(ctx, None)
+        .map_err(|e| CallError::Run(ServeError::Policy(Box::new(e))))?;
+    if let Some(version) = dir.file_name().and_then(|v| v.to_str()?.parse().ok()) {
+        policy
+            .check_installed(&store, &package, &version)
+            .map_err(|e| CallError::Run(e.into()))?;
+    }
     if let Err(e) = ctx.paths.ensure_package_data_dir(&package) {
         ctx.reporter.warn(&format!(
             "cannot create the data folder of {package}: {e} (the tool finds no folder at AGX_DATA_DIR)"

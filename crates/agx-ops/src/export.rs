@@ -119,7 +119,7 @@ pub fn export(ctx: &Context, request: &ExportRequest<'_>) -> Result<Exported, Ex
     if request.packages.is_empty() {
         return Err(ExportError::NoPackage);
     }
-    let policy = crate::policy::gate(ctx, None)?;
+    let policy = crate::policy::gate(ctx, None).map_err(crate::OpsError::from)?;
     let mut sources: Vec<PluginSource> = Vec::new();
     for arg in request.packages {
         let source = load(ctx, &policy, arg)?;

@@ -93,7 +93,7 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
     let policy = super::policy::gate(ctx, request.place.project)?;
     policy.check_client(request.place.client.id)?;
     if let Some(name) = agx_project::profile::profile_name(&request.server) {
-        return install_profile(ctx, request, name?);
+        return install_profile(ctx, request, name?, &policy);
     }
     ensure_reference_installed(ctx, &request.server)?;
     let (server, resolved) = {
@@ -197,7 +197,12 @@ pub fn install_server(ctx: &Context, request: &ServerRequest) -> OpsResult<Entry
 /// profile must resolve as `agx serve` would resolve it; under `namespace = "none"` each is
 /// asked for its tools, and a name two of them show is refused before anything is written.
 /// The entry has no record in `clients-v1.toml`, which tracks entries of one server.
-fn install_profile(ctx: &Context, request: &ServerRequest, name: &str) -> OpsResult<EntryChange> {
+fn install_profile(
+    ctx: &Context,
+    request: &ServerRequest,
+    name: &str,
+    policy: &agx_store::PolicyGate,
+) -> OpsResult<EntryChange> {
     use agx_project::profile::{Namespace, ProfileError};
     let profile = agx_project::profile::find_profile(ctx.paths, name)?;
     if !request.args.is_empty() || request.filter.is_some() {
@@ -205,8 +210,13 @@ fn install_profile(ctx: &Context, request: &ServerRequest, name: &str) -> OpsRes
     }
     for member in &profile.members {
         let pinned = agx_core::name::PinnedServer::parse(&member.reference)?;
-        let _lock = ctx.store().lock_shared_if_present()?;
+        let store = ctx.store();
+        let _lock = store.lock_shared_if_present()?;
         let server = clients::resolve::server_reference(ctx.paths, &pinned.reference)?;
+        // Every member must be one `agx serve` would start.
+        if let Some(installed) = store.installed(&server.package)? {
+            policy.check_installed(&store, &server.package, &installed.version)?;
+        }
         clients::resolve::resolve_server(ctx.paths, &server)?;
     }
     if profile.namespace == Namespace::None {

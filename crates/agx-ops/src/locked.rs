@@ -359,7 +359,11 @@ fn stage(
             expected: format!("{} {} (from {origin})", package.name, package.version),
             found: format!("{name} {version}"),
         };
-    let checked = |prepared| check_provisioned(package, prepared);
+    // Checked before anything is placed: a refused one leaves the store as it was.
+    let checked = |prepared: agx_installer::PreparedEcosystem| {
+        installer.check_policy(&prepared)?;
+        check_provisioned(package, prepared)
+    };
     match Origin::of(project, &package.name, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
             if !sources.0.contains_key(&source) {

@@ -9,7 +9,10 @@ use agx_store::PolicyGate;
 
 /// The policy that governs a command run in `project` (`None`: the project around the
 /// current folder, if any). A policy that cannot be read stops the command.
-pub fn gate(ctx: &Context, project: Option<&Path>) -> OpsResult<PolicyGate> {
+pub fn gate(
+    ctx: &Context,
+    project: Option<&Path>,
+) -> Result<PolicyGate, agx_model::policy::PolicyError> {
     let found;
     let project = match project {
         Some(p) => Some(p),

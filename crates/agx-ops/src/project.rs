@@ -700,7 +700,7 @@ fn sync_project(
     options: SyncOptions,
 ) -> ProjectResult<SyncReport> {
     // The clients first: a refused one stops the sync before anything is written.
-    let policy = super::policy::gate(ctx, Some(&project.dir))?;
+    let policy = super::policy::gate(ctx, Some(&project.dir)).map_err(OpsError::from)?;
     for client in project.all_clients() {
         policy.check_client(client.id).map_err(OpsError::from)?;
     }
@@ -879,6 +879,11 @@ fn wanted_entries(
                 p
             }
         };
+        // A personal server is held to the policy as a locked one is.
+        super::policy::gate(ctx, Some(&project.dir))
+            .map_err(OpsError::from)?
+            .check_installed(&store, &installed.name, &installed.version)
+            .map_err(OpsError::from)?;
         let servers: Vec<String> = installed
             .receipt
             .extension

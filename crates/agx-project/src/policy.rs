@@ -34,9 +34,9 @@ pub fn load(paths: &AgxPaths, project: Option<&Path>) -> Result<Policy, PolicyEr
 }
 
 /// The project's `[policy]` table. An `agx.toml` that is not valid TOML counts as a broken
-/// policy only when it may hold one (a line opens `[policy`); otherwise the project
-/// commands report it, and the commands it does not govern (`agx install` of a package
-/// whose own agx.toml is being written) go on.
+/// policy when it may hold one (the word `policy` is in it); otherwise the project commands
+/// report it, and the commands it does not govern (`agx install` of a package whose own
+/// agx.toml is being written) go on.
 fn project_layer(path: &Path) -> Result<Option<PolicyLayer>, PolicyError> {
     let Some(text) = read(path)? else {
         return Ok(None);
@@ -47,12 +47,8 @@ fn project_layer(path: &Path) -> Result<Option<PolicyLayer>, PolicyError> {
     let file = SourceFile::new(path.display().to_string(), text);
     let root = match parse_toml(&file.text) {
         Ok(root) => root,
-        Err(e)
-            if file
-                .text
-                .lines()
-                .any(|l| l.trim_start().starts_with("[policy")) =>
-        {
+        // Any spelling may hold it (`[policy]`, `[ policy ]`, `policy.require = …`).
+        Err(e) => {
             let (line, column) = file.line_col(e.span.start);
             return Err(PolicyError::Invalid {
                 at: Location {
@@ -64,7 +60,6 @@ fn project_layer(path: &Path) -> Result<Option<PolicyLayer>, PolicyError> {
                 hint: None,
             });
         }
-        Err(_) => return Ok(None),
     };
     let Some(node) = root
         .as_table()
@@ -134,7 +129,9 @@ mod tests {
             e.to_string().contains("agx.toml:4:1: not valid TOML"),
             "{e}"
         );
-        std::fs::write(&file, "[project]\nclients = [\n# no policy table\n").unwrap();
+        std::fs::write(&file, "[project]\nclients = [\npolicy.require = \"any\"\n").unwrap();
+        assert!(project_layer(&file).is_err());
+        std::fs::write(&file, "[project]\nclients = [\n# no such table\n").unwrap();
         assert!(project_layer(&file).unwrap().is_none());
         std::fs::write(&file, "[package]\nname = \"acme/x\"\n").unwrap();
         assert!(project_layer(&file).unwrap().is_none());

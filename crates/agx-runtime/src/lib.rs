@@ -219,7 +219,7 @@ pub fn serve_installed(
     args: &[String],
 ) -> Result<(), ServeError> {
     limit_malloc_arenas();
-    let loaded = load_installed(paths, pinned, args)?;
+    let loaded = load_unchecked(paths, pinned, args)?;
     if let Err(refused) = policy::check(paths, &loaded.assembled) {
         policy::report_refusal(
             &refused,
@@ -303,8 +303,20 @@ pub struct Loaded {
     pub note: Option<String>,
 }
 
-/// Load `pinned` as [`serve_installed`] does, without serving it.
+/// Load `pinned` as [`serve_installed`] does, without serving it; what the policy refuses
+/// to serve is refused here too (`agx tools`, `agx pins` run the server).
 pub fn load_installed(
+    paths: &AgxPaths,
+    pinned: &PinnedServer,
+    args: &[String],
+) -> Result<Loaded, ServeError> {
+    let loaded = load_unchecked(paths, pinned, args)?;
+    policy::check(paths, &loaded.assembled)?;
+    Ok(loaded)
+}
+
+/// [`load_installed`] before the policy's check.
+fn load_unchecked(
     paths: &AgxPaths,
     pinned: &PinnedServer,
     args: &[String],

@@ -27,29 +27,38 @@ impl PolicyGate {
         self.policy.is_empty()
     }
 
-    /// What the policy sees of where a package came from.
+    /// What the policy sees of where a package came from. Kinds and locations are facts of
+    /// the receipt; configured names come from the user's `config.toml`, so only the user's
+    /// and the project's layers count them (a system rule names locations, or `official`).
     pub fn origin(&self, source: &Source) -> Origin {
-        let named = |location: &str| -> Vec<String> {
-            let mut ids = self
-                .names
+        let configured = |location: &str| -> Vec<String> {
+            self.names
                 .get(&location_key(location))
                 .cloned()
-                .unwrap_or_default();
-            ids.push(location.to_string());
+                .unwrap_or_default()
+        };
+        let at = |location: &str| -> Vec<String> {
+            let mut ids = vec![location.to_string()];
+            if location_key(location) == OFFICIAL_URL {
+                ids.push(OFFICIAL_NAME.to_string());
+            }
             ids
         };
+        let shown = |location: &str| match configured(location).first() {
+            Some(name) => format!("{name} ({location})"),
+            None => location.to_string(),
+        };
         match source {
-            Source::Registry { registry, verified } => {
-                let ids = named(registry);
-                Origin {
-                    shown: shown(&ids),
-                    ids,
-                    checksum: true,
-                    signed: verified.is_some(),
-                }
-            }
+            Source::Registry { registry, verified } => Origin {
+                ids: at(registry),
+                configured: configured(registry),
+                shown: shown(registry),
+                checksum: true,
+                signed: verified.is_some(),
+            },
             Source::Local { path } => Origin {
                 ids: vec!["local".into(), path.clone()],
+                configured: Vec::new(),
                 shown: format!("the local path {path}"),
                 checksum: false,
                 signed: false,
@@ -61,36 +70,34 @@ impl PolicyGate {
             } => {
                 let kind = spec.split_once(':').map_or(spec.as_str(), |(k, _)| k);
                 let mut ids = vec![kind.to_string()];
-                if let Some(entry) = entry {
-                    ids.extend(named(&entry.registry));
-                }
+                ids.extend(entry.iter().flat_map(|e| at(&e.registry)));
                 Origin {
+                    ids,
+                    configured: entry.iter().flat_map(|e| configured(&e.registry)).collect(),
                     shown: match entry {
-                        Some(entry) => {
-                            format!("{kind} (listed in {})", shown(&named(&entry.registry)))
-                        }
+                        Some(entry) => format!("{kind} (listed in {})", shown(&entry.registry)),
                         None => kind.to_string(),
                     },
-                    ids,
-                    checksum: !integrity.is_empty(),
+                    // A bundle's sha256 is a published digest only when a registry entry
+                    // gave it; otherwise agx computed it from what it fetched.
+                    checksum: !integrity.is_empty() && (kind != "mcpb" || entry.is_some()),
                     signed: false,
                 }
             }
             Source::Plugin {
-                reference,
                 marketplace,
+                revision,
                 ..
             } => {
                 let mut ids = vec!["plugin".to_string()];
-                if let Some((_, name)) = reference.rsplit_once('@') {
-                    ids.push(name.to_string());
-                }
-                ids.extend(named(marketplace));
+                ids.extend(at(marketplace));
                 Origin {
-                    shown: format!("the marketplace {}", shown(&named(marketplace))),
                     ids,
-                    // A plugin is pinned to a git commit or the sha256 of its files.
-                    checksum: true,
+                    configured: configured(marketplace),
+                    shown: format!("the marketplace {}", shown(marketplace)),
+                    // A git commit or npm's integrity is published; a `sha256:` of the files
+                    // is agx's own count of what it copied.
+                    checksum: revision.starts_with("git:") || revision.starts_with("npm:"),
                     signed: false,
                 }
             }
@@ -239,15 +246,6 @@ fn location_key(location: &str) -> String {
     }
 }
 
-/// A source shown with its configured name, when it has one.
-fn shown(ids: &[String]) -> String {
-    match ids {
-        [name, location, ..] => format!("{name} ({location})"),
-        [location] => location.clone(),
-        [] => "an unknown source".into(),
-    }
-}
-
 /// What to do about a refusal.
 pub fn policy_hint(refusal: &Refusal) -> String {
     let instead = match refusal.rule {
@@ -284,7 +282,8 @@ mod tests {
             registry: "https://corp.example/index".into(),
             verified: Some("tuf: corp, root v1".into()),
         });
-        assert_eq!(origin.ids, ["corp", "https://corp.example/index"]);
+        assert_eq!(origin.ids, ["https://corp.example/index"]);
+        assert_eq!(origin.configured, ["corp"]);
         assert!(origin.checksum && origin.signed);
         assert_eq!(origin.shown, "corp (https://corp.example/index)");
     }
@@ -302,7 +301,8 @@ mod tests {
                 chosen: "npm:@acme/weather@1.2.0".into(),
             }),
         });
-        assert_eq!(npm.ids, ["npm", "mcp", "https://registry.example/"]);
+        assert_eq!(npm.ids, ["npm", "https://registry.example/"]);
+        assert_eq!(npm.configured, ["mcp"]);
         assert!(npm.checksum && !npm.signed);
         let local = gate.origin(&Source::Local {
             path: "/src/weather".into(),
@@ -315,10 +315,9 @@ mod tests {
             location: "./plugins/review".into(),
             revision: "git:abc".into(),
         });
-        assert_eq!(
-            plugin.ids,
-            ["plugin", "team", "https://github.example/team"]
-        );
+        // The reference's `@team` names nothing the policy trusts: a lock can write any.
+        assert_eq!(plugin.ids, ["plugin", "https://github.example/team"]);
+        assert!(plugin.checksum);
         let unsigned = gate.origin(&Source::Ecosystem {
             spec: "pypi:weather==1.0".into(),
             integrity: vec![],
@@ -326,6 +325,31 @@ mod tests {
         });
         assert_eq!(unsigned.ids, ["pypi"]);
         assert!(!unsigned.checksum);
+    }
+
+    #[test]
+    fn the_built_in_registry_is_official_whatever_the_configuration_says() {
+        let gate = gate(&[("https://evil.example", "official")]);
+        let official = gate.origin(&Source::Registry {
+            registry: OFFICIAL_URL.into(),
+            verified: None,
+        });
+        assert_eq!(official.ids, [OFFICIAL_URL, OFFICIAL_NAME]);
+        let renamed = gate.origin(&Source::Registry {
+            registry: "https://evil.example".into(),
+            verified: None,
+        });
+        assert_eq!(renamed.ids, ["https://evil.example"]);
+        assert_eq!(renamed.configured, ["official"]);
+        let bundle = gate.origin(&Source::Ecosystem {
+            spec: "mcpb:/tmp/x.mcpb".into(),
+            integrity: vec!["sha256:00".into()],
+            entry: None,
+        });
+        assert!(
+            !bundle.checksum,
+            "agx's own digest of a local bundle is no published one"
+        );
     }
 
     #[test]

@@ -295,9 +295,12 @@ impl agx_core::error::Hint for PolicyError {
 /// What is checked of a package's origin.
 #[derive(Debug, Clone, Default)]
 pub struct Origin {
-    /// The names the source answers to: its configured name, its location, its kind
-    /// (`npm`, `pypi`, `local`, …). `sources.allow` matches any of them.
+    /// The names the source answers to in every layer: its location and its kind (`npm`,
+    /// `pypi`, `local`, …), and `official` for the built-in registry.
     pub ids: Vec<String>,
+    /// Its names in the user's source configuration: the user's and the project's layers
+    /// match them, the system's does not (the user could point a name anywhere).
+    pub configured: Vec<String>,
     /// How it is shown in a refusal.
     pub shown: String,
     /// Its bytes were checked against a digest the source published.
@@ -359,9 +362,18 @@ impl Policy {
     pub fn check_package(&self, subject: &Subject) -> Result<(), Refusal> {
         let name = subject.name;
         let origin = subject.origin;
-        for rules in self.rules() {
+        for layer in &self.layers {
+            let rules = &layer.rules;
+            let trusted: &[String] = match layer.layer {
+                Layer::System => &[],
+                Layer::User | Layer::Project => &origin.configured,
+            };
             if let Some(r) = &rules.sources_allow
-                && !origin.ids.iter().any(|id| any_matches(&r.value, id))
+                && !origin
+                    .ids
+                    .iter()
+                    .chain(trusted)
+                    .any(|id| any_matches(&r.value, id))
             {
                 return Err(refuse(
                     "sources.allow",

@@ -18,6 +18,7 @@ fn policy(layers: &[(Layer, &str)]) -> Result<Policy, PolicyError> {
 fn origin(ids: &[&str], checksum: bool, signed: bool) -> Origin {
     Origin {
         ids: ids.iter().map(|s| s.to_string()).collect(),
+        configured: Vec::new(),
         shown: ids[0].to_string(),
         checksum,
         signed,
@@ -284,4 +285,29 @@ fn an_empty_file_has_no_rules() {
     assert!(p.is_empty());
     assert!(check(&p, "x/y", &origin(&["local"], false, false)).is_ok());
     assert!(p.check_declared("x", None).is_ok());
+}
+
+#[test]
+fn a_system_rule_does_not_trust_names_the_user_configured() {
+    let p = policy(&[(
+        Layer::System,
+        "[sources]\nallow = [\"corp\", \"oci://ghcr.io/acme/*\"]",
+    )])
+    .unwrap();
+    let mut named = origin(&["https://evil.example"], true, false);
+    named.configured = vec!["corp".into()];
+    assert_eq!(
+        check(&p, "acme/w", &named).unwrap_err().rule,
+        "sources.allow"
+    );
+    assert!(
+        check(
+            &p,
+            "acme/w",
+            &origin(&["oci://ghcr.io/acme/agx"], true, false)
+        )
+        .is_ok()
+    );
+    let user = policy(&[(Layer::User, "[sources]\nallow = [\"corp\"]")]).unwrap();
+    assert!(check(&user, "acme/w", &named).is_ok());
 }
