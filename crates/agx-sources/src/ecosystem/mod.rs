@@ -302,7 +302,9 @@ impl agx_core::error::Hint for EcosystemError {
                 "check the spelling and the version (npm: `npm view <name> versions`; PyPI: https://pypi.org/project/<name>/)"
                     .into(),
             ),
-            EcosystemError::Failed { .. } => None,
+            EcosystemError::Failed {
+                command, detail, ..
+            } => credential_hint(command, detail),
             EcosystemError::NoLaunch { .. } => Some(
                 "agx runs npm packages through a `bin` entry and PyPI packages through a console script; this package has none it can pick".into(),
             ),
@@ -608,6 +610,32 @@ fn run(
     }
 }
 
+/// Which credential to set when npm, pip or uv failed because a private registry or index
+/// answered 401 or 403 (docs/ecosystem.md, "Private registries"): agx runs them with the
+/// user's own settings, so the credential goes where those tools read it.
+fn credential_hint(command: &str, detail: &str) -> Option<String> {
+    let lower = detail.to_ascii_lowercase();
+    let refused = [
+        "e401",
+        "e403",
+        " 401",
+        " 403",
+        "unauthorized",
+        "forbidden",
+        "authentication",
+    ]
+    .iter()
+    .any(|sign| lower.contains(sign));
+    if !refused {
+        return None;
+    }
+    Some(if command.starts_with("npm") {
+        "the npm registry wants credentials: add a token for it to your ~/.npmrc (`//HOST/:_authToken=…`, as `npm login --registry URL` writes it), or to the project's .npmrc; agx runs npm with your settings, so what works for `npm install` works here".into()
+    } else {
+        "the package index wants credentials: give them as pip and uv read them (an index URL with them in `PIP_INDEX_URL`/`UV_INDEX_URL` or pip.conf, a `~/.netrc` entry for the host, or the keyring); agx runs them with your settings, so what works for `pip install` works here".into()
+    })
+}
+
 /// The last few lines of a tool's error output, for an error message.
 fn tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
@@ -679,6 +707,26 @@ impl From<EcosystemError> for agx_store::StoreError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_refused_download_says_which_credential_to_set() {
+        let npm = super::credential_hint(
+            "npm pack --json -- @acme/private@latest",
+            "npm error code E401\nnpm error Unable to authenticate, need: Basic realm=\"npm\"",
+        )
+        .unwrap();
+        assert!(npm.contains(".npmrc"), "{npm}");
+        let pip = super::credential_hint(
+            "uv pip install acme-private",
+            "error: Failed to fetch: `https://pypi.acme.example/simple/acme-private/`\n  Caused by: HTTP status client error (401 Unauthorized)",
+        )
+        .unwrap();
+        assert!(pip.contains("UV_INDEX_URL"), "{pip}");
+        assert_eq!(
+            super::credential_hint("npm pack", "npm error code E404"),
+            None
+        );
+    }
+
     use super::*;
 
     fn spec(arg: &str) -> EcosystemSpec {
