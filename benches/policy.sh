@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: what the organisation's policy (docs/policy.md) adds to `agx serve` start. One
 # installed server is started to its `initialize` response, taking turns:
-#   1. with no policy anywhere (the anchor: agx looks for the files and finds none);
-#   2. with a full user policy (every rule) and a project `[policy]` that tightens it, run
-#      in that project, so agx reads, parses and checks both layers, the package's receipt
+#   1. with no policy anywhere (the anchor: agx looks for the files and finds none), in a
+#      project whose agx.toml has no `[policy]`;
+#   2. with a full user policy (every rule) and that project's agx.toml with a `[policy]`
+#      that tightens it, so agx reads, parses and checks both layers, the package's receipt
 #      and every program's confinement before it answers.
 # Target (issue 36): the policy adds under 0.5 ms. Prints the medians and the difference;
 # exits 1 when the target is missed.
@@ -59,6 +60,12 @@ write = ["{project}", "{home}/.cache/acme"]
 env = ["ACME_*"]
 [clients]
 allow = ["claude-code", "cursor", "vscode"]'
-printf '[project]\nclients = ["claude-code"]\n\n[policy.sources]\nallow = ["corp"]\n' > "$TMP/project/agx.toml"
+PROJECT_TEXT='[project]
+clients = ["claude-code"]'
+PROJECT_POLICY='
+[policy.sources]
+allow = ["corp"]'
+printf '%s\n' "$PROJECT_TEXT" > "$TMP/project/agx.toml"
 
-python3 "$ROOT/benches/policy_measure.py" "$AGX" "$AGX_HOME/policy.toml" "$POLICY_TEXT" "$TMP/project" "$RUNS"
+python3 "$ROOT/benches/policy_measure.py" "$AGX" "$AGX_HOME/policy.toml" "$POLICY_TEXT" \
+    "$TMP/project" "$PROJECT_TEXT" "$PROJECT_POLICY" "$RUNS"

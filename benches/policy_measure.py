@@ -1,10 +1,10 @@
 """Measurements for benches/policy.sh. Standard library only.
 
-usage: policy_measure.py AGX POLICY_FILE POLICY_TEXT PROJECT_DIR RUNS
+usage: policy_measure.py AGX POLICY_FILE POLICY_TEXT PROJECT_DIR PROJECT_TEXT PROJECT_POLICY RUNS
 
-Starts `agx serve acme/tame/main` to its initialize response RUNS times without a policy and
-RUNS times with one (the user's file written, run in the project whose agx.toml tightens it),
-alternating so that the machine's drift falls on both alike; prints both medians and the
+Starts `agx serve acme/tame/main` in PROJECT_DIR to its initialize response RUNS times without
+a policy (no user file; agx.toml = PROJECT_TEXT) and RUNS times with one (the user's file
+written; agx.toml = PROJECT_TEXT + PROJECT_POLICY, which tightens it), alternating so that the machine's drift falls on both alike; prints both medians and the
 difference, and exits 1 when the policy adds 0.5 ms or more.
 """
 import json
@@ -38,20 +38,25 @@ def start(agx, cwd):
 
 
 def main():
-    agx, policy_file, policy_text, project, runs = sys.argv[1:6]
+    agx, policy_file, policy_text, project, project_text, project_policy, runs = sys.argv[1:8]
     runs = int(runs)
-    bare = os.path.dirname(project)  # no agx.toml here
+    manifest = os.path.join(project, "agx.toml")
+
+    def write(path, text):
+        with open(path, "w") as f:
+            f.write(text + "\n")
+
     without, with_policy = [], []
     for _ in range(runs):
         if os.path.exists(policy_file):
             os.remove(policy_file)
-        without.append(start(agx, bare))
-        with open(policy_file, "w") as f:
-            f.write(policy_text)
+        write(manifest, project_text)
+        without.append(start(agx, project))
+        write(policy_file, policy_text)
+        write(manifest, project_text + "\n" + project_policy)
         with_policy.append(start(agx, project))
     # The policy held: a policy that denies the publisher refuses the start.
-    with open(policy_file, "w") as f:
-        f.write(policy_text.replace('deny = ["acme-legacy"]', 'deny = ["acme"]'))
+    write(policy_file, policy_text.replace('deny = ["acme-legacy"]', 'deny = ["acme"]'))
     proc = subprocess.run([agx, "serve", "acme/tame/main"], input=INIT, capture_output=True,
                           cwd=project)
     assert proc.returncode != 0 and b"publishers.deny" in proc.stdout, proc.stdout

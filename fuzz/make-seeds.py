@@ -357,7 +357,7 @@ allow = ["claude-code", "cursor"]
         "bad-network": '[permissions.max]\nnetwork = "internet"\n',
         "bad-write": '[permissions.max]\nwrite = ["relative", "{home}"]\n',
         "bad-client": '[clients]\nallow = ["claude"]\n',
-        "bad-glob": '[packages]\ndeny = ["a/["]\n',
+
         "not-toml": '[sources]\nallow = ["corp"\n',
         "wrong-type": '[sources]\nallow = "corp"\n',
     }

@@ -195,7 +195,7 @@ impl Reader<'_> {
                                 ));
                             }
                         }
-                        NetworkMax::Hosts(self.compile(hosts, what)?)
+                        NetworkMax::Hosts(self.compile(hosts))
                     }
                 };
                 rules.max_network = Some(Located { value, at });
@@ -219,7 +219,7 @@ impl Reader<'_> {
             _ => {
                 let env = self.strings(&e.value, what)?;
                 rules.max_env = Some(Located {
-                    value: self.compile(env, what)?,
+                    value: self.compile(env),
                     at,
                 });
             }
@@ -262,29 +262,17 @@ impl Reader<'_> {
             .collect()
     }
 
-    fn compile(
-        &self,
-        items: Vec<(String, usize)>,
-        what: &str,
-    ) -> Result<Vec<Pattern>, PolicyError> {
+    fn compile(&self, items: Vec<(String, usize)>) -> Vec<Pattern> {
         items
             .into_iter()
-            .map(|(text, offset)| {
-                Pattern::new(&text).map_err(|problem| {
-                    self.invalid(
-                        offset,
-                        format!("`{what}`: `{text}` is not a valid pattern: {problem}"),
-                        Some("`*` matches any run of characters, `?` one character".into()),
-                    )
-                })
-            })
+            .map(|(text, _)| Pattern::new(&text))
             .collect()
     }
 
     fn patterns(&self, e: &Entry, what: &str) -> Result<Located<Vec<Pattern>>, PolicyError> {
         let items = self.strings(&e.value, what)?;
         Ok(Located {
-            value: self.compile(items, what)?,
+            value: self.compile(items),
             at: self.at(e.key_span.start),
         })
     }
