@@ -30,7 +30,8 @@ fuzz_target!(|data: &[u8]| {
     let policy = Policy::from_layers(vec![user, project])
         .unwrap_or_else(|e| panic!("a layer loosens a copy of itself: {e}"));
     let origin = Origin {
-        ids: vec!["corp".into(), "https://corp.example/index".into()],
+        ids: vec!["https://corp.example/index".into()],
+        configured: vec!["corp".into()],
         shown: "corp".into(),
         checksum: true,
         signed: false,
