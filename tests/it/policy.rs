@@ -88,13 +88,7 @@ fn with_permissions(src: &Path, name: &str, permissions: &str) -> PathBuf {
 }
 
 fn ok(home: &TestHome, args: &[&str]) -> String {
-    let out = home.agx().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "agx {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    ok_in(home, home.home(), args)
 }
 
 /// Run agx in `cwd`, expecting a refusal; its stderr.
@@ -468,13 +462,14 @@ fn a_project_policy_may_tighten_the_users_but_not_loosen_it() {
     assert!(project.join(".mcp.json").is_file());
 }
 
-fn ok_in(home: &TestHome, cwd: &Path, args: &[&str]) {
+fn ok_in(home: &TestHome, cwd: &Path, args: &[&str]) -> String {
     let out = home.agx().current_dir(cwd).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "agx {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -544,6 +539,8 @@ fn policy_show_lists_each_rule_with_its_file_and_line() {
     let home = setup();
     let shown = ok(&home, &["policy", "show"]);
     assert!(shown.contains("No rules"), "{shown}");
+    let stderr = refused(&home, &["policy", "show", "--project", "nowhere"]);
+    assert!(stderr.contains("nowhere"), "{stderr}");
     write_user_policy(&home, POLICY);
     std::fs::write(
         home.system_policy(),

@@ -165,6 +165,16 @@ pub fn package_data_of(version_dir: &std::path::Path) -> Option<PathBuf> {
     )
 }
 
+/// An on/off setting as environment variables write it (`on`/`off`, `1`/`0`, `true`/`false`,
+/// `yes`/`no`); `None` for anything else.
+pub fn parse_switch(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "on" | "1" | "true" | "yes" => Some(true),
+        "off" | "0" | "false" | "no" => Some(false),
+        _ => None,
+    }
+}
+
 /// The system's policy (docs/policy.md), which the machine's administrator writes. Debug
 /// builds (the tests) may name another file in `AGX_SYSTEM_POLICY`; a release build never
 /// lets the environment move it, so a user cannot step around it.

@@ -104,6 +104,8 @@ pub enum OpsError {
     #[error(transparent)]
     Policy(#[from] agx_model::policy::PolicyError),
     #[error(transparent)]
+    Project(#[from] agx_project::ProjectError),
+    #[error(transparent)]
     Plan(Box<agx_installer::plan::PlanError>),
     #[error(transparent)]
     Name(#[from] agx_core::name::NameError),
@@ -246,6 +248,7 @@ impl agx_core::error::Hint for OpsError {
             ),
             OpsError::Index(e) => e.hint(),
             OpsError::Policy(e) => e.hint(),
+            OpsError::Project(e) => e.hint(),
             OpsError::Plan(e) => e.hint(),
             OpsError::Name(e) => e.hint(),
             OpsError::Clients(e) => e.hint(),

@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use super::{Context, OpsResult};
-use agx_model::policy::Layer;
 use agx_store::PolicyGate;
 
 /// The policy that governs a command run in `project` (`None`: the project around the
@@ -56,20 +55,15 @@ pub struct PolicyFileView {
     pub present: bool,
 }
 
-/// What `agx policy show` prints.
+/// What `agx policy show` prints: for `project` given, that project (which must exist),
+/// else the one around the current folder.
 pub fn show(ctx: &Context, project: Option<&Path>) -> OpsResult<PolicyView> {
-    let found = project
-        .map(Path::to_path_buf)
-        .or_else(|| agx_project::find_project(None).ok());
+    let found = match project {
+        Some(dir) => Some(agx_project::find_project(Some(dir))?),
+        None => agx_project::find_project(None).ok(),
+    };
     let policy = agx_project::policy::load(ctx.paths, found.as_deref())?;
-    let mut files = vec![
-        (Layer::System, agx_core::paths::system_policy_file()),
-        (Layer::User, ctx.paths.policy_file()),
-    ];
-    if let Some(dir) = &found {
-        files.push((Layer::Project, dir.join(agx_project::PROJECT_FILE)));
-    }
-    let files = files
+    let files = agx_project::policy::layer_files(ctx.paths, found.as_deref())
         .into_iter()
         .map(|(layer, path)| PolicyFileView {
             layer: layer.to_string(),

@@ -2,7 +2,7 @@
 //! and the `[policy]` table of the project's `agx.toml`. A missing file is no layer; a file
 //! that cannot be read or parsed is an error, which stops every command the policy governs.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agx_core::paths::AgxPaths;
 use agx_core::regular_file::{ReadProblem, read_text};
@@ -14,21 +14,30 @@ use agx_model::policy::{
 /// No policy file is anywhere near this size; the cap keeps a hostile one from filling memory.
 const MAX_POLICY_BYTES: u64 = 1 << 20;
 
+/// The files the policy's layers are read from, widest first: the system's, the user's,
+/// and the project's `agx.toml` when there is a project.
+pub fn layer_files(paths: &AgxPaths, project: Option<&Path>) -> Vec<(Layer, PathBuf)> {
+    let mut files = vec![
+        (Layer::System, agx_core::paths::system_policy_file()),
+        (Layer::User, paths.policy_file()),
+    ];
+    if let Some(dir) = project {
+        files.push((Layer::Project, dir.join(crate::PROJECT_FILE)));
+    }
+    files
+}
+
 /// The effective policy for a command run in `project` (the project folder, when there is one).
 pub fn load(paths: &AgxPaths, project: Option<&Path>) -> Result<Policy, PolicyError> {
     let mut layers = Vec::new();
-    for (layer, path) in [
-        (Layer::System, agx_core::paths::system_policy_file()),
-        (Layer::User, paths.policy_file()),
-    ] {
-        if let Some(text) = read(&path)? {
-            layers.push(parse_file(&path, text, layer)?);
-        }
-    }
-    if let Some(dir) = project
-        && let Some(layer) = project_layer(&dir.join(crate::PROJECT_FILE))?
-    {
-        layers.push(layer);
+    for (layer, path) in layer_files(paths, project) {
+        let read = match layer {
+            Layer::Project => project_layer(&path)?,
+            _ => read(&path)?
+                .map(|text| parse_file(&path, text, layer))
+                .transpose()?,
+        };
+        layers.extend(read);
     }
     Policy::from_layers(layers)
 }

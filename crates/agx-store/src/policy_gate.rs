@@ -203,13 +203,9 @@ pub fn source_names(paths: &agx_core::paths::AgxPaths) -> BTreeMap<String, Vec<S
         .and_then(|text| toml::from_str(&text).ok())
         .unwrap_or_default();
     // AGX_OFFICIAL_REGISTRY wins over the file, as for the registry client.
-    let from_env = std::env::var("AGX_OFFICIAL_REGISTRY").ok().and_then(|v| {
-        match v.trim().to_ascii_lowercase().as_str() {
-            "on" | "1" | "true" | "yes" => Some(true),
-            "off" | "0" | "false" | "no" => Some(false),
-            _ => None,
-        }
-    });
+    let from_env = std::env::var("AGX_OFFICIAL_REGISTRY")
+        .ok()
+        .and_then(|v| agx_core::paths::parse_switch(&v));
     let official_off = !from_env.unwrap_or(config.official_registry != Some(false));
     let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if !official_off && !config.registries.contains_key(OFFICIAL_NAME) {

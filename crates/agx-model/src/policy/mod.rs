@@ -606,7 +606,11 @@ impl Policy {
                     r,
                     format!(
                         "agx may not write {id}'s configuration (allowed clients: {})",
-                        r.value.join(", ")
+                        if r.value.is_empty() {
+                            "none".to_string()
+                        } else {
+                            r.value.join(", ")
+                        }
                     ),
                 ));
             }

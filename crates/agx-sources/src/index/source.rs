@@ -205,11 +205,15 @@ pub fn read_config(paths: &AgxPaths) -> Result<Config, IndexError> {
 fn add_official(config: &mut Config, env: Option<&str>) -> Result<(), IndexError> {
     let from_env = match env.filter(|v| !v.trim().is_empty()) {
         None => None,
-        Some(value) => Some(parse_switch(value).ok_or_else(|| IndexError::Setting {
-            var: OFFICIAL_ENV,
-            value: value.to_string(),
-            expected: "on or off (also 1/0, true/false, yes/no)",
-        })?),
+        Some(value) => {
+            Some(
+                agx_core::paths::parse_switch(value).ok_or_else(|| IndexError::Setting {
+                    var: OFFICIAL_ENV,
+                    value: value.to_string(),
+                    expected: "on or off (also 1/0, true/false, yes/no)",
+                })?,
+            )
+        }
     };
     let on = from_env.unwrap_or(config.official_registry != Some(false));
     if on && !config.registries.contains_key(OFFICIAL_NAME) {
@@ -240,14 +244,6 @@ fn read_config_file(paths: &AgxPaths) -> Result<Config, IndexError> {
         path,
         message: e.to_string().trim().to_string(),
     })
-}
-
-fn parse_switch(value: &str) -> Option<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "on" | "1" | "true" | "yes" => Some(true),
-        "off" | "0" | "false" | "no" => Some(false),
-        _ => None,
-    }
 }
 
 /// Pick the registry: `requested` (from `--registry` or `AGX_REGISTRY`) is a configured name,
