@@ -457,6 +457,22 @@ pub struct PublishArgs {
     /// folder.
     #[arg(long, value_name = "SOURCE")]
     pub to: String,
+    /// DIR is one Agent Skill (SKILL.md at its root): push it to the OCI registry as
+    /// ToolHive's skill artifact, as the package PUBLISHER/SKILL.
+    #[arg(long)]
+    pub skill: bool,
+    /// With --skill: the package's publisher (the repository's second-to-last segment).
+    #[arg(
+        long,
+        value_name = "PUBLISHER",
+        default_value = "skills",
+        requires = "skill"
+    )]
+    pub publisher: String,
+    /// With --skill: the version to tag (default: `version` in SKILL.md's front matter,
+    /// then `metadata.version`).
+    #[arg(long, value_name = "VERSION", requires = "skill")]
+    pub skill_version: Option<semver::Version>,
     #[command(flatten)]
     pub signing: SigningArgs,
     /// Print JSON (the shapes are documented in docs/json.md).

@@ -4,7 +4,9 @@
 # (a) what `agx publish` pushed, oras-py pulls: the file is the package's archive, byte for
 #     byte (its sha256 is the one agx reported);
 # (b) what oras-py pushes (an archive made by `agx pack`, in oras-py's own manifest form),
-#     `agx install` installs, and agx's store holds the files of that archive.
+#     `agx install` installs, and agx's store holds the files of that archive;
+# (c) a skill oras-py pushes in ToolHive's skill-artifact form installs, and `install-skill
+#     all` copies it into Claude Code's and the shared skills folders.
 #
 #   AGX_CI_CACHE  cache folder; the venv lives in $AGX_CI_CACHE/oras-venv
 #   AGX_BIN       the agx binary (default: target/debug/agx, built with `cargo build`)
@@ -59,4 +61,17 @@ grep -q "sha256 = \"$(sha256sum "$archive" | cut -d' ' -f1)\"" "$receipt" \
     || { echo "the receipt does not name the pushed archive:" >&2; cat "$receipt" >&2; exit 1; }
 grep -q "registry = \"oci://$HOST/corp\"" "$receipt"
 echo "agx installed acme/quotes $version from what oras-py pushed"
+
+echo "==> (c) oras-py pushes a skill as ToolHive does, agx installs it into the clients"
+mkdir -p "$TMP/skill/review/references"
+printf -- '---\nname: review\ndescription: Review a change before it is merged.\n---\nRead the diff, then [the guide](references/guide.md).\n' >"$TMP/skill/review/SKILL.md"
+printf 'Check the tests first.\n' >"$TMP/skill/review/references/guide.md"
+"$PY" scripts/ci/oci_reference.py push-skill "$HOST/corp/skills/review:1.0.0" "$TMP/skill/review"
+"$AGX" install skills/review
+"$AGX" install-skill all skills/review/review
+for folder in "$HOME/.claude/skills/review" "$HOME/.agents/skills/review"; do
+    cmp "$TMP/skill/review/SKILL.md" "$folder/SKILL.md"
+    cmp "$TMP/skill/review/references/guide.md" "$folder/references/guide.md"
+done
+echo "agx installed the skill oras-py pushed into ~/.claude/skills and ~/.agents/skills"
 echo "oci-reference: ok"

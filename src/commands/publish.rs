@@ -15,6 +15,14 @@ pub fn run(ctx: &Context, args: &PublishArgs) -> CliResult {
     let selected = source::select_entry(Some(&args.to), ctx.paths()?)?;
     let to = selected.source.display();
     let (entry, published, manifest) = match &selected.source {
+        Source::Folder(_) | Source::Http(_) if args.skill => {
+            return Err(CliError::new(format!(
+                "--skill pushes ToolHive's skill artifact to an OCI registry, and {to} is not one"
+            ))
+            .with_hint(
+                "publish to an OCI source (`--to oci://HOST/NAMESPACE`), or `agx new DIR --skill NAME` makes a package of a skill for a folder registry",
+            ));
+        }
         Source::Folder(dir) => {
             match super::registry::add_to_folder(ctx, dir, &package, &args.signing)? {
                 Added::Published(entry) => (entry, true, None),
@@ -34,7 +42,15 @@ pub fn run(ctx: &Context, args: &PublishArgs) -> CliResult {
                 selected.plain_http,
             )?;
             let registry = OciRegistry::new(location.clone(), ctx.global.offline, access)?;
-            let (entry, pushed) = publish::push(&registry, &package)?;
+            let (entry, pushed) = match args.skill {
+                true => publish::push_skill(
+                    &registry,
+                    &package,
+                    &args.publisher,
+                    args.skill_version.as_ref(),
+                )?,
+                false => publish::push(&registry, &package)?,
+            };
             match &pushed {
                 Pushed::Published { manifest } => {
                     report(ctx, "Published", &entry, &to, manifest);

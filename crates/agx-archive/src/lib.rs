@@ -15,11 +15,12 @@ mod zip;
 use std::path::{Path, PathBuf};
 
 pub use pack::{
-    PACK_MTIME, Refused, RefusedKind, archive_file_name, pack_dir, refused_entries, top_folder_name,
+    FlatArchive, PACK_MTIME, Refused, RefusedKind, archive_file_name, pack_dir, pack_flat,
+    refused_entries, top_folder_name,
 };
 pub use unpack::{
     MAX_MANIFEST_SIZE, MIN_EXPANSION_CAP, check_path_syntax, expansion_cap, read_manifest, unpack,
-    unpack_reader,
+    unpack_flat, unpack_reader,
 };
 pub use zip::{read_zip_file, unpack_zip};
 

@@ -65,22 +65,77 @@ pub fn pack_dir(
     // Byte order of `/`-separated paths: a folder always precedes its contents.
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
 
+    let top = top_folder_name(name, version);
+    let (archive, _) = persist_archive(&out_dir, &file_name, Some(&top), &entries)?;
+    Ok(archive)
+}
+
+/// A folder packed with its files at the archive's root: no top folder and no folder
+/// entries, as the one layer of a ToolHive skill artifact holds a skill
+/// (`SKILL.md` at the root). The same walk and refusals as [`pack_dir`]; deterministic.
+#[derive(Debug)]
+pub struct FlatArchive {
+    pub archive: PackedArchive,
+    /// Lowercase hex sha256 of the uncompressed tar (an OCI image's `diff_id`).
+    pub tar_sha256: String,
+    /// Every file packed, `/`-separated, in archive order.
+    pub files: Vec<String>,
+}
+
+/// Pack `dir` flat (see [`FlatArchive`]) into `out_dir/file_name`.
+pub fn pack_flat(dir: &Path, out_dir: &Path, file_name: &str) -> Result<FlatArchive, ArchiveError> {
+    fs::create_dir_all(out_dir).map_err(at("create the folder", out_dir))?;
+    let out_dir = fs::canonicalize(out_dir).map_err(at("open the folder", out_dir))?;
+    let dir = fs::canonicalize(dir).map_err(at("open the folder", dir))?;
+    let walker = Walker {
+        root: &dir,
+        ignore: load_ignore_file(&dir)?,
+        out_dir: Some(&out_dir),
+        own_archive_prefix: file_name.to_string(),
+    };
+    let mut entries = Vec::new();
+    let mut refused = Vec::new();
+    walker.walk(&dir, "", &mut entries, &mut refused)?;
+    if let Some(first) = refused.into_iter().next() {
+        return Err(first.into_error());
+    }
+    entries.retain(|e| matches!(e.kind, EntryKind::File { .. }));
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    let files = entries.iter().map(|e| e.rel.clone()).collect();
+    let (archive, tar_sha256) = persist_archive(&out_dir, file_name, None, &entries)?;
+    Ok(FlatArchive {
+        archive,
+        tar_sha256,
+        files,
+    })
+}
+
+/// Write `entries` to a temporary file in `out_dir` and rename it to `file_name`, so a
+/// reader never sees a half-written archive. Returns the archive and its tar's sha256.
+fn persist_archive(
+    out_dir: &Path,
+    file_name: &str,
+    top: Option<&str>,
+    entries: &[Entry],
+) -> Result<(PackedArchive, String), ArchiveError> {
     let temp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .suffix(".tmp")
-        .tempfile_in(&out_dir)
-        .map_err(at("create a temporary file in", &out_dir))?;
-    let (sha256, size) = write_archive(
-        temp.as_file(),
-        &top_folder_name(name, version),
-        &entries,
-        &out_dir,
-    )?;
+        .tempfile_in(out_dir)
+        .map_err(at("create a temporary file in", out_dir))?;
+    let written = write_archive(temp.as_file(), top, entries, out_dir)?;
     set_archive_permissions(temp.as_file(), temp.path())?;
     let path = out_dir.join(file_name);
     temp.persist(&path)
         .map_err(|e| at("write the archive", &path)(e.error))?;
-    Ok(PackedArchive { path, sha256, size })
+    Ok((
+        PackedArchive {
+            path,
+            sha256: written.sha256,
+            size: written.size,
+        },
+        written.tar_sha256,
+    ))
 }
 
 /// What `pack` would refuse in a package folder, every entry and not only the first, so
@@ -250,13 +305,21 @@ fn load_ignore_file(dir: &Path) -> Result<Gitignore, ArchiveError> {
         .map_err(|source| ArchiveError::IgnoreFile { path, source })
 }
 
-/// Stream the tar through gzip into `file`, hashing the compressed bytes on the way.
+/// What [`write_archive`] wrote.
+struct Written {
+    sha256: String,
+    size: u64,
+    tar_sha256: String,
+}
+
+/// Stream the tar through gzip into `file`, hashing the tar and the compressed bytes on the
+/// way. Under `top` (every path prefixed, folders as entries), or flat without one.
 fn write_archive(
     file: &File,
-    top: &str,
+    top: Option<&str>,
     entries: &[Entry],
     out_dir: &Path,
-) -> Result<(String, u64), ArchiveError> {
+) -> Result<Written, ArchiveError> {
     let write_err = |e| at("write the archive in", out_dir)(e);
     let hashing = HashingWriter {
         inner: BufWriter::new(file),
@@ -267,12 +330,21 @@ fn write_archive(
     let gzip = GzBuilder::new()
         .mtime(0)
         .write(hashing, Compression::default());
-    let mut tar = tar::Builder::new(gzip);
+    let mut tar = tar::Builder::new(HashingWriter {
+        inner: gzip,
+        hasher: Sha256::new(),
+        bytes: 0,
+    });
 
-    tar.append_data(&mut dir_header(), top, io::empty())
-        .map_err(write_err)?;
+    if let Some(top) = top {
+        tar.append_data(&mut dir_header(), top, io::empty())
+            .map_err(write_err)?;
+    }
     for entry in entries {
-        let path = format!("{top}/{}", entry.rel);
+        let path = match top {
+            Some(top) => format!("{top}/{}", entry.rel),
+            None => entry.rel.clone(),
+        };
         match entry.kind {
             EntryKind::Dir => tar
                 .append_data(&mut dir_header(), &path, io::empty())
@@ -292,11 +364,16 @@ fn write_archive(
             }
         }
     }
-    let gzip = tar.into_inner().map_err(write_err)?;
-    let mut hashing = gzip.finish().map_err(write_err)?;
+    let tar_hashing = tar.into_inner().map_err(write_err)?;
+    let tar_sha256 = hex::encode(tar_hashing.hasher.finalize());
+    let mut hashing = tar_hashing.inner.finish().map_err(write_err)?;
     hashing.inner.flush().map_err(write_err)?;
     file.sync_all().map_err(write_err)?;
-    Ok((hex::encode(hashing.hasher.finalize()), hashing.bytes))
+    Ok(Written {
+        sha256: hex::encode(hashing.hasher.finalize()),
+        size: hashing.bytes,
+        tar_sha256,
+    })
 }
 
 fn base_header(kind: tar::EntryType) -> tar::Header {
@@ -368,5 +445,84 @@ impl<W: Write> Write for HashingWriter<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::read::GzDecoder;
+
+    fn skill(dir: &Path) {
+        fs::create_dir_all(dir.join("references")).unwrap();
+        fs::write(dir.join("SKILL.md"), "---\nname: review\n---\nBody\n").unwrap();
+        fs::write(dir.join("references/guide.md"), "Guide\n").unwrap();
+    }
+
+    #[test]
+    fn a_flat_pack_has_files_at_the_root_is_deterministic_and_unpacks_flat() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("review");
+        skill(&dir);
+        let first = pack_flat(&dir, &temp.path().join("a"), "skill.tar.gz").unwrap();
+        let second = pack_flat(&dir, &temp.path().join("b"), "skill.tar.gz").unwrap();
+        assert_eq!(first.archive.sha256, second.archive.sha256);
+        assert_eq!(first.files, ["SKILL.md", "references/guide.md"]);
+
+        let mut tar = Vec::new();
+        GzDecoder::new(File::open(&first.archive.path).unwrap())
+            .read_to_end(&mut tar)
+            .unwrap();
+        assert_eq!(first.tar_sha256, hex::encode(Sha256::digest(&tar)));
+        let names: Vec<String> = tar::Archive::new(&tar[..])
+            .entries()
+            .unwrap()
+            .map(|e| e.unwrap().path().unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["SKILL.md", "references/guide.md"]);
+
+        let out = temp.path().join("out");
+        crate::unpack_flat(&first.archive.path, &out).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("references/guide.md")).unwrap(),
+            "Guide\n"
+        );
+        // The stripping unpack refuses it: its files have no top folder.
+        assert!(crate::unpack(&first.archive.path, &temp.path().join("strip")).is_err());
+    }
+
+    #[test]
+    fn a_flat_unpack_takes_dot_slash_paths_and_refuses_escapes() {
+        let temp = tempfile::tempdir().unwrap();
+        let write = |name: &str, entries: &[(&str, bool)]| {
+            let path = temp.path().join(name);
+            let gz = GzBuilder::new().write(File::create(&path).unwrap(), Compression::fast());
+            let mut tar = tar::Builder::new(gz);
+            for (entry, dir) in entries {
+                let mut header = tar::Header::new_gnu();
+                header.set_entry_type(if *dir {
+                    tar::EntryType::Directory
+                } else {
+                    tar::EntryType::Regular
+                });
+                header.set_size(if *dir { 0 } else { 2 });
+                header.set_mode(0o644);
+                let data: &[u8] = if *dir { b"" } else { b"hi" };
+                // `append_data` refuses `..`; write the raw name as a hostile tool would.
+                header.as_old_mut().name[..entry.len()].copy_from_slice(entry.as_bytes());
+                header.set_cksum();
+                tar.append(&header, data).unwrap();
+            }
+            tar.into_inner().unwrap().finish().unwrap();
+            path
+        };
+        let dotted = write("dotted.tar.gz", &[("./", true), ("./SKILL.md", false)]);
+        crate::unpack_flat(&dotted, &temp.path().join("d")).unwrap();
+        assert!(temp.path().join("d/SKILL.md").is_file());
+        let escape = write("escape.tar.gz", &[("../SKILL.md", false)]);
+        assert!(crate::unpack_flat(&escape, &temp.path().join("e")).is_err());
+        assert!(!temp.path().join("e").exists() && !temp.path().join("SKILL.md").exists());
+        let empty = write("empty.tar.gz", &[("./", true)]);
+        assert!(crate::unpack_flat(&empty, &temp.path().join("f")).is_err());
     }
 }

@@ -38,6 +38,23 @@ pub fn unpack(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
     unpack_reader(BufReader::new(file), &label, expansion_cap(size), dest)
 }
 
+/// Unpack a verified `.tar.gz` whose files sit at its root (no top folder to strip: the
+/// layer of a ToolHive skill artifact) into `dest`, with the same refusals and cap as
+/// [`unpack`]. On any error, whatever was written is removed.
+pub fn unpack_flat(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
+    let file = File::open(archive).map_err(at("open the archive", archive))?;
+    let size = file
+        .metadata()
+        .map_err(at("read the archive", archive))?
+        .len();
+    let label = archive.display().to_string();
+    into_new_dir(dest, |dest| {
+        let mut extraction = Extraction::new(&label, expansion_cap(size), dest);
+        extraction.flat = true;
+        extraction.run(BufReader::new(file))
+    })
+}
+
 /// Unpack a `.tar.gz` stream into `dest` (which must not exist yet). `label` names the archive
 /// in errors (a path or URL); `cap` bounds the uncompressed size (see [`expansion_cap`]).
 /// On any error, whatever was written is removed.
@@ -146,6 +163,8 @@ struct Extraction<'a> {
     declared: u64,
     /// Set by `CappedReader` when the uncompressed stream passes the cap.
     stream_exceeded: Rc<Cell<bool>>,
+    /// Entries sit at the root: nothing is stripped.
+    flat: bool,
 }
 
 /// What an accepted entry becomes.
@@ -164,6 +183,7 @@ impl<'a> Extraction<'a> {
             seen: HashSet::new(),
             declared: 0,
             stream_exceeded: Rc::new(Cell::new(false)),
+            flat: false,
         }
     }
 
@@ -221,6 +241,14 @@ impl<'a> Extraction<'a> {
             .split('/')
             .filter(|c| !c.is_empty() && *c != ".")
             .collect();
+        if self.flat {
+            // `./` itself, as `tar -C DIR .` writes it.
+            if components.is_empty() && matches!(kind, Kind::Dir) {
+                return Ok((String::new(), kind));
+            }
+            self.top.get_or_insert_with(String::new);
+            return self.accept(entry, entry_name, components.join("/"), kind);
+        }
         let Some((first, below)) = components.split_first() else {
             return Err(UnsafeEntry::NoTopFolder { entry: entry_name });
         };
@@ -244,7 +272,20 @@ impl<'a> Extraction<'a> {
             Some(_) => {}
         }
 
-        let rel = below.join("/");
+        self.accept(entry, entry_name, below.join("/"), kind)
+    }
+
+    /// An entry at `rel` (below the top folder), unless it repeats one or passes the cap.
+    fn accept<R: Read>(
+        &mut self,
+        entry: &tar::Entry<R>,
+        entry_name: String,
+        rel: String,
+        kind: Kind,
+    ) -> Result<(String, Kind), UnsafeEntry> {
+        if rel.is_empty() && matches!(kind, Kind::File { .. }) {
+            return Err(UnsafeEntry::NoTopFolder { entry: entry_name });
+        }
         if !self.seen.insert(rel.clone()) {
             return Err(UnsafeEntry::Duplicate { entry: entry_name });
         }

@@ -26,6 +26,7 @@ use agx_core::name::PackageName;
 pub use agx_core::report::Outcome;
 use agx_core::report::Reporter;
 use agx_model::manifest::Package;
+use agx_sources::index::{ArchiveForm, IndexEntry};
 use agx_store::{
     COMPLETE_MARKER, Receipt, Source, Staging, Store, StoreError, VERSION_RECEIPT, now_rfc3339,
 };
@@ -281,7 +282,10 @@ impl Installer<'_> {
         self.reporter.finish_download();
         downloaded?;
         let what = format!("the archive of {} {}", entry.name, entry.vers);
-        let package = unpack_checked(&archive, stage, &what, true)?;
+        let package = match source.archive_form(entry) {
+            ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,
+            ArchiveForm::Skill => unpack_skill(&archive, stage, entry, &what, &source.source())?,
+        };
         if package.name() != &entry.name || package.version() != &entry.vers {
             return Err(StoreError::WrongPackage {
                 expected: format!("{} {}", entry.name, entry.vers),
@@ -801,6 +805,42 @@ fn unpack_checked(
         source,
     })?;
     load_checked(&dest, what, from_registry)
+}
+
+/// Unpack a skill artifact's archive (its files at the root) and wrap the skill in a
+/// package named and versioned as `entry`, its skill folder named as the artifact's skill.
+fn unpack_skill(
+    archive: &Path,
+    stage: &Path,
+    entry: &IndexEntry,
+    what: &str,
+    source: &str,
+) -> Result<Package, StoreError> {
+    let files = stage.join("skill");
+    agx_archive::unpack_flat(archive, &files).map_err(|source| StoreError::Archive {
+        name: what.to_string(),
+        source,
+    })?;
+    let skill = entry
+        .extension
+        .skills
+        .first()
+        .map_or(entry.name.name(), |s| s.name.as_str());
+    let dest = stage.join("package");
+    fs_err::create_dir(&dest)?;
+    agx_model::skills::wrap::wrap_published(
+        &files,
+        &dest,
+        &entry.name,
+        &entry.vers,
+        skill,
+        entry.description.as_deref().unwrap_or_default(),
+        &format!(
+            "the skill artifact {} {} of {source}",
+            entry.name, entry.vers
+        ),
+    )?;
+    load_checked(&dest, what, true)
 }
 
 /// Load the package in `dir` (validation only; nothing runs) and write its snapshot.

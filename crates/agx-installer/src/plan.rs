@@ -32,6 +32,12 @@ pub trait PackageSource {
         dest: &Path,
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError>;
+
+    /// How a version's archive holds its files: an agx package unless the source read it
+    /// as a skill artifact.
+    fn archive_form(&self, _entry: &IndexEntry) -> agx_sources::index::ArchiveForm {
+        agx_sources::index::ArchiveForm::Package
+    }
 }
 
 impl PackageSource for Registry {
@@ -57,6 +63,10 @@ impl PackageSource for Registry {
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError> {
         Registry::download(self, entry, dest, progress)
+    }
+
+    fn archive_form(&self, entry: &IndexEntry) -> agx_sources::index::ArchiveForm {
+        Registry::archive_form(self, entry)
     }
 }
 

@@ -149,6 +149,20 @@ fn to_node(node: &YamlNode, base: usize) -> Node {
     Node { span, value }
 }
 
+/// A top-level string of `SKILL.md`'s front matter (`version: 1.2.0`, which ToolHive reads),
+/// `None` when absent, not a string, or the front matter does not parse.
+pub fn top_level(text: &str, key: &str) -> Option<String> {
+    let split = split(text).ok()?;
+    let node = parse(text, &split.yaml).ok()?;
+    let Value::Table(entries) = node.value else {
+        return None;
+    };
+    entries
+        .into_iter()
+        .find(|e| e.key == key)
+        .and_then(|e| e.value.as_str().map(str::to_string))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +223,13 @@ mod tests {
         let e = parse(text, &split(text).unwrap().yaml).unwrap_err();
         assert!(e.span.start >= 4, "{e:?}");
         assert!(e.message.to_lowercase().contains("duplicate"), "{e:?}");
+    }
+
+    #[test]
+    fn a_top_level_string_is_read() {
+        let text = "---\nname: review\nversion: 1.2.0\nmetadata:\n  version: 9.9.9\n---\nBody\n";
+        assert_eq!(top_level(text, "version").as_deref(), Some("1.2.0"));
+        assert_eq!(top_level(text, "license"), None);
+        assert_eq!(top_level("no front matter", "version"), None);
     }
 }

@@ -63,6 +63,17 @@ pub struct IndexEntry {
     pub extension: ExtensionSummary,
 }
 
+/// How a version's archive holds its files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ArchiveForm {
+    /// An agx package: one top folder, with `agx.toml`.
+    #[default]
+    Package,
+    /// One skill's files at the archive's root (a ToolHive skill artifact from an OCI
+    /// registry), installed as a generated package of that skill.
+    Skill,
+}
+
 /// `catalog.json`: every package with its newest version.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalog {

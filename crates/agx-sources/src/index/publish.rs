@@ -67,6 +67,25 @@ pub enum PublishError {
         version: Version,
         registry: PathBuf,
     },
+
+    #[error("{} is not a skill folder: it has no SKILL.md at its root", path.display())]
+    NotASkill { path: PathBuf },
+
+    #[error("{} says no version to publish the skill as", path.display())]
+    NoSkillVersion { path: PathBuf },
+
+    #[error("the skill's version `{version}` (from {from}) is not a semantic version")]
+    BadSkillVersion { version: String, from: String },
+
+    #[error("cannot name the skill's package `{publisher}/{skill}`: {source}")]
+    SkillPackageName {
+        publisher: String,
+        skill: String,
+        source: agx_core::name::NameError,
+    },
+
+    #[error(transparent)]
+    Wrap(#[from] agx_model::skills::wrap::WrapError),
 }
 
 impl From<std::io::Error> for PublishError {
@@ -104,6 +123,20 @@ impl agx_core::error::Hint for PublishError {
                 "see the published versions in packages/{}.json",
                 name
             )),
+            PublishError::NotASkill { .. } => Some(
+                "give the folder that holds SKILL.md, or leave out --skill to publish an agx package"
+                    .into(),
+            ),
+            PublishError::NoSkillVersion { .. } => Some(
+                "pass --skill-version 1.0.0, or add `version: 1.0.0` to SKILL.md's front matter".into(),
+            ),
+            PublishError::BadSkillVersion { .. } => {
+                Some("write it as MAJOR.MINOR.PATCH, e.g. 1.0.0".into())
+            }
+            PublishError::SkillPackageName { .. } => Some(
+                "choose another --publisher: lowercase letters, digits and `-`".into(),
+            ),
+            PublishError::Wrap(e) => e.hint(),
         }
     }
 }
@@ -246,6 +279,117 @@ pub fn push(
     let entry = index_entry(&loaded, &tarball)?;
     let source = loaded.manifest.package.repository.as_deref();
     let pushed = registry.push(&entry, &tarball, source)?;
+    Ok((entry, pushed))
+}
+
+/// Publish a skill folder (`SKILL.md` at its root) to an OCI registry as ToolHive's skill
+/// artifact: the package `PUBLISHER/SKILL` at `version`, or else the version its front
+/// matter gives (`version`, then `metadata.version`). The skill is validated first; a tag
+/// holding another skill is refused, and nothing is pushed.
+pub fn push_skill(
+    registry: &super::oci::OciRegistry,
+    dir: &Path,
+    publisher: &str,
+    version: Option<&Version>,
+) -> Result<(IndexEntry, super::oci::Pushed), PublishError> {
+    use agx_model::skills::{front_matter, wrap};
+    if !dir.is_dir() {
+        return Err(PublishError::MissingPackage {
+            path: dir.to_path_buf(),
+        });
+    }
+    if wrap::detect(dir) != Some(wrap::SkillFolder::One) {
+        return Err(PublishError::NotASkill {
+            path: dir.to_path_buf(),
+        });
+    }
+    let report = wrap::check(dir, &wrap::SkillFolder::One)?;
+    let skill = match report.package.as_ref().and_then(|p| p.skills.first()) {
+        Some(skill) if !report.has_errors() => skill.clone(),
+        _ => {
+            return Err(LoadError {
+                dir: dir.to_path_buf(),
+                findings: report.errors().cloned().collect(),
+            }
+            .into());
+        }
+    };
+    let skill_file = dir.join(agx_model::skills::check::SKILL_FILE);
+    let version = match version {
+        Some(version) => version.clone(),
+        None => {
+            let text = fs_err::read_to_string(&skill_file).map_err(IndexError::from)?;
+            let (said, from) = match front_matter::top_level(&text, "version") {
+                Some(said) => (said, "`version`"),
+                None => match skill.metadata.get("version") {
+                    Some(said) => (said.clone(), "`metadata.version`"),
+                    None => {
+                        return Err(PublishError::NoSkillVersion { path: skill_file });
+                    }
+                },
+            };
+            Version::parse(said.trim().trim_start_matches('v')).map_err(|_| {
+                PublishError::BadSkillVersion {
+                    version: said.clone(),
+                    from: format!("{from} in {}", skill_file.display()),
+                }
+            })?
+        }
+    };
+    let name = PackageName::parse(&format!("{publisher}/{}", skill.name)).map_err(|source| {
+        PublishError::SkillPackageName {
+            publisher: publisher.to_string(),
+            skill: skill.name.clone(),
+            source,
+        }
+    })?;
+    let work = tempfile::tempdir().map_err(at("create a temp folder in", std::env::temp_dir()))?;
+    let flat = agx_archive::pack_flat(dir, work.path(), super::oci::skill::LAYER_FILE).map_err(
+        |source| PublishError::Archive {
+            path: dir.to_path_buf(),
+            source,
+        },
+    )?;
+    let facts = super::oci::skill::SkillFacts {
+        name: skill.name.clone(),
+        description: skill.description.clone(),
+        version: version.clone(),
+        license: skill.license.clone(),
+        allowed_tools: skill
+            .allowed_tools
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    };
+    let created = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let built = super::oci::skill::build(&facts, &flat, &created);
+    let pushed = registry.push_skill(
+        &name,
+        &version,
+        &flat.archive.path,
+        &flat.archive.sha256,
+        &built,
+    )?;
+    let entry = IndexEntry {
+        v: 1,
+        name,
+        vers: version,
+        cksum: flat.archive.sha256.clone(),
+        size: flat.archive.size,
+        deps: Default::default(),
+        yanked: false,
+        agx: None,
+        description: Some(skill.description.clone()),
+        extension: agx_model::manifest::ExtensionSummary {
+            skills: vec![agx_model::manifest::SkillSummary {
+                name: skill.name,
+                description: skill.description,
+            }],
+            ..Default::default()
+        },
+    };
     Ok((entry, pushed))
 }
 

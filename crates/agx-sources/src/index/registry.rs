@@ -730,6 +730,13 @@ impl Registry {
     }
 
     /// The OCI registry, if this is one.
+    /// How a version's archive holds its files (a skill artifact's are at its root).
+    pub fn archive_form(&self, entry: &IndexEntry) -> super::ArchiveForm {
+        self.oci
+            .as_ref()
+            .map_or(super::ArchiveForm::Package, |oci| oci.archive_form(entry))
+    }
+
     pub fn oci(&self) -> Option<&OciRegistry> {
         self.oci.as_deref()
     }

@@ -41,7 +41,7 @@ pub const MAX_MANIFEST: usize = 4 * 1024 * 1024;
 
 /// Layer media types read as a package's `.tar.gz`: agx's own, and the generic ones other
 /// tools (`oras push file.tar.gz`, a plain image layer) give a gzipped tarball.
-const GZIP_LAYERS: [&str; 4] = [
+pub(super) const GZIP_LAYERS: [&str; 4] = [
     LAYER_TYPE,
     "application/vnd.oci.image.layer.v1.tar+gzip",
     "application/gzip",
@@ -141,6 +141,8 @@ pub fn manifest_for(entry: &IndexEntry, created: &str, source: Option<&str>) -> 
 pub enum Pulled {
     /// An agx package: the index entry for the version its tag names.
     Package(Box<IndexEntry>),
+    /// A ToolHive skill artifact ([`super::skill`]): installed as a package of that one skill.
+    Skill(Box<IndexEntry>),
     /// Some other artifact or image (its `artifactType` or config type): not a version.
     Other(String),
 }
@@ -178,6 +180,10 @@ pub fn read_manifest(
         .filter(|t| *t != MANIFEST_TYPE)
     {
         return Ok(Pulled::Other(media_type.to_string()));
+    }
+    if super::skill::is_skill(&manifest) {
+        return super::skill::entry(&manifest, name, version, location)
+            .map(|entry| Pulled::Skill(Box::new(entry)));
     }
     let kind = manifest
         .artifact_type

@@ -9,6 +9,7 @@
 //! current-thread runtime: the rest of the registry code is blocking.
 
 pub mod artifact;
+pub mod skill;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -21,7 +22,7 @@ use oci_client::errors::OciDistributionError;
 use oci_client::secrets::RegistryAuth;
 use oci_client::{Client, Reference};
 
-use super::{Catalog, CatalogEntry, IndexEntry, IndexError};
+use super::{ArchiveForm, Catalog, CatalogEntry, IndexEntry, IndexError};
 use agx_core::name::PackageName;
 use artifact::{MANIFEST_TYPE, Pulled};
 
@@ -206,8 +207,9 @@ pub struct OciRegistry {
     token_var: Option<String>,
     ca: Vec<u8>,
     runtime: tokio::runtime::Runtime,
-    /// The manifest digest of each version read, for what is recorded.
-    digests: Mutex<BTreeMap<(PackageName, semver::Version), String>>,
+    /// The manifest digest and archive form of each version read, for what is recorded
+    /// and how it unpacks.
+    read: Mutex<BTreeMap<(PackageName, semver::Version), (String, ArchiveForm)>>,
 }
 
 impl std::fmt::Debug for OciRegistry {
@@ -274,7 +276,7 @@ impl OciRegistry {
             token_var: access.token_var,
             ca: access.ca,
             runtime,
-            digests: Mutex::new(BTreeMap::new()),
+            read: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -409,8 +411,7 @@ impl OciRegistry {
                     let at = self.at(name, &tag);
                     async move {
                         let (bytes, digest) = self
-                            .client
-                            .pull_manifest_raw(&reference, &self.auth, &[MANIFEST_TYPE])
+                            .pull_tagged(&reference)
                             .await
                             .map_err(|e| self.error(&at, e))?;
                         let pulled = artifact::read_manifest(&bytes, name, &version, &at)?;
@@ -419,18 +420,19 @@ impl OciRegistry {
                 }))
                 .buffer_unordered(CONCURRENT_MANIFESTS);
             while let Some(pulled) = pulls.next().await {
-                match pulled? {
-                    (Pulled::Package(entry), digest, _) => {
-                        self.digests
-                            .lock()
-                            .expect("digests")
-                            .insert((name.clone(), entry.vers.clone()), digest);
-                        entries.push(*entry);
-                    }
+                let (entry, form, digest) = match pulled? {
+                    (Pulled::Package(entry), digest, _) => (entry, ArchiveForm::Package, digest),
+                    (Pulled::Skill(entry), digest, _) => (entry, ArchiveForm::Skill, digest),
                     (Pulled::Other(kind), _, at) => {
                         tracing::debug!("{at} is not an agx package ({kind}); not a version");
+                        continue;
                     }
-                }
+                };
+                self.read
+                    .lock()
+                    .expect("versions read")
+                    .insert((name.clone(), entry.vers.clone()), (digest, form));
+                entries.push(*entry);
             }
             if entries.is_empty() {
                 return Err(IndexError::PackageNotFound {
@@ -448,11 +450,43 @@ impl OciRegistry {
 
     /// The manifest digest of a version read by [`Self::versions`].
     pub fn manifest_digest(&self, name: &PackageName, version: &semver::Version) -> Option<String> {
-        self.digests
+        self.read
             .lock()
-            .expect("digests")
+            .expect("versions read")
             .get(&(name.clone(), version.clone()))
-            .cloned()
+            .map(|(digest, _)| digest.clone())
+    }
+
+    /// How the archive of a version read by [`Self::versions`] holds its files.
+    pub fn archive_form(&self, entry: &IndexEntry) -> ArchiveForm {
+        self.read
+            .lock()
+            .expect("versions read")
+            .get(&(entry.name.clone(), entry.vers.clone()))
+            .map_or(ArchiveForm::Package, |(_, form)| *form)
+    }
+
+    /// The image manifest a tag names, and its digest: the tagged manifest, or for a skill
+    /// artifact's image index its first platform's manifest (pulled by digest, checked).
+    async fn pull_tagged(
+        &self,
+        reference: &Reference,
+    ) -> Result<(bytes::Bytes, String), OciDistributionError> {
+        let (bytes, digest) = self
+            .client
+            .pull_manifest_raw(reference, &self.auth, &[MANIFEST_TYPE, skill::INDEX_TYPE])
+            .await?;
+        let Some(manifest) = skill::first_manifest(&bytes) else {
+            return Ok((bytes, digest));
+        };
+        let by_digest = Reference::with_digest(
+            reference.registry().to_string(),
+            reference.repository().to_string(),
+            manifest,
+        );
+        self.client
+            .pull_manifest_raw(&by_digest, &self.auth, &[MANIFEST_TYPE])
+            .await
     }
 
     /// `oci://HOST/NAMESPACE/publisher/name@sha256:…` of a version's manifest, or `:VERSION`
@@ -591,53 +625,129 @@ impl OciRegistry {
         self.online(at.clone())?;
         let reference = self.reference(&entry.name, &tag);
         let layer_digest = format!("sha256:{}", entry.cksum);
-        let auth = &self.auth;
         self.runtime.block_on(async {
-            match self
-                .client
-                .pull_manifest_raw(&reference, auth, &[MANIFEST_TYPE])
-                .await
-            {
-                Ok((bytes, manifest)) => {
-                    return match artifact::layer_digest(&bytes) {
-                        Some(existing) if existing == layer_digest => {
-                            Ok(Pushed::Unchanged { manifest })
-                        }
-                        existing => Err(IndexError::TagTaken {
-                            location: at.clone(),
-                            existing: existing.unwrap_or_else(|| "another artifact".into()),
-                            new: layer_digest.clone(),
-                        }),
-                    };
-                }
-                Err(e) if is_not_found(&e) => {}
-                Err(e) => return Err(self.error(&at, e)),
+            if let Some(manifest) = self.tag_holds(&reference, &at, &layer_digest).await? {
+                return Ok(Pushed::Unchanged { manifest });
             }
-            let data = fs_err::read(archive)?;
-            self.client
-                .push_blob(&reference, data, &layer_digest)
-                .await
-                .map_err(|e| self.error(&at, e))?;
-            self.client
-                .push_blob(&reference, artifact::EMPTY_DATA, artifact::EMPTY_DIGEST)
-                .await
-                .map_err(|e| self.error(&at, e))?;
+            self.push_blob(&reference, &at, fs_err::read(archive)?, &layer_digest)
+                .await?;
+            self.push_blob(
+                &reference,
+                &at,
+                artifact::EMPTY_DATA.to_vec(),
+                artifact::EMPTY_DIGEST,
+            )
+            .await?;
             let created = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
             let manifest = artifact::manifest_for(entry, &created, source);
             let digest = format!(
                 "sha256:{}",
                 hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&manifest))
             );
-            self.client
-                .push_manifest_raw(
-                    &reference,
-                    manifest,
-                    MANIFEST_TYPE.parse().expect("a header value"),
-                )
-                .await
-                .map_err(|e| self.error(&at, e))?;
+            self.push_manifest(&reference, &at, manifest, MANIFEST_TYPE)
+                .await?;
             Ok(Pushed::Published { manifest: digest })
         })
+    }
+
+    /// Push a skill as ToolHive's skill artifact ([`skill`]) tagged `version`: the layer
+    /// (`layer`, whose sha256 is `layer_sha256`), the configs, each platform's manifest by
+    /// digest, then the index at the tag. A tag that holds another skill is never replaced.
+    pub fn push_skill(
+        &self,
+        name: &PackageName,
+        version: &semver::Version,
+        layer: &Path,
+        layer_sha256: &str,
+        built: &skill::SkillArtifact,
+    ) -> Result<Pushed, IndexError> {
+        let tag = version.to_string();
+        let at = self.at(name, &tag);
+        self.online(at.clone())?;
+        let reference = self.reference(name, &tag);
+        let layer_digest = format!("sha256:{layer_sha256}");
+        self.runtime.block_on(async {
+            if let Some(manifest) = self.tag_holds(&reference, &at, &layer_digest).await? {
+                return Ok(Pushed::Unchanged { manifest });
+            }
+            self.push_blob(&reference, &at, fs_err::read(layer)?, &layer_digest)
+                .await?;
+            for (config, digest) in &built.configs {
+                self.push_blob(&reference, &at, config.clone(), digest)
+                    .await?;
+            }
+            for (manifest, digest) in &built.manifests {
+                let by_digest = Reference::with_digest(
+                    reference.registry().to_string(),
+                    reference.repository().to_string(),
+                    digest.clone(),
+                );
+                self.push_manifest(&by_digest, &at, manifest.clone(), MANIFEST_TYPE)
+                    .await?;
+            }
+            let index = format!(
+                "sha256:{}",
+                hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&built.index))
+            );
+            self.push_manifest(&reference, &at, built.index.clone(), skill::INDEX_TYPE)
+                .await?;
+            Ok(Pushed::Published { manifest: index })
+        })
+    }
+
+    /// Before a push to a tag: `None` when the tag is free, the manifest's digest when it
+    /// already holds the archive whose digest is `layer_digest`; a tag holding anything else
+    /// is refused, before any byte is sent.
+    async fn tag_holds(
+        &self,
+        reference: &Reference,
+        at: &str,
+        layer_digest: &str,
+    ) -> Result<Option<String>, IndexError> {
+        match self.pull_tagged(reference).await {
+            Ok((bytes, manifest)) => match artifact::layer_digest(&bytes) {
+                Some(existing) if existing == layer_digest => Ok(Some(manifest)),
+                existing => Err(IndexError::TagTaken {
+                    location: at.to_string(),
+                    existing: existing.unwrap_or_else(|| "another artifact".into()),
+                    new: layer_digest.to_string(),
+                }),
+            },
+            Err(e) if is_not_found(&e) => Ok(None),
+            Err(e) => Err(self.error(at, e)),
+        }
+    }
+
+    async fn push_blob(
+        &self,
+        reference: &Reference,
+        at: &str,
+        data: Vec<u8>,
+        digest: &str,
+    ) -> Result<(), IndexError> {
+        self.client
+            .push_blob(reference, data, digest)
+            .await
+            .map(drop)
+            .map_err(|e| self.error(at, e))
+    }
+
+    async fn push_manifest(
+        &self,
+        reference: &Reference,
+        at: &str,
+        manifest: Vec<u8>,
+        media_type: &str,
+    ) -> Result<(), IndexError> {
+        self.client
+            .push_manifest_raw(
+                reference,
+                manifest,
+                media_type.parse().expect("a header value"),
+            )
+            .await
+            .map(drop)
+            .map_err(|e| self.error(at, e))
     }
 }
 
