@@ -559,3 +559,187 @@ fn a_credential_is_not_sent_to_the_host_a_registry_redirects_to() {
     assert_eq!(store_auth, [None], "the blob store saw {store_auth:?}");
     assert!(receipt(&home, "acme/geo").contains(&format!("registry = \"{source}\"")));
 }
+
+/// A skill folder `review` in `parent`, with front matter `extra` lines.
+fn skill_folder(parent: &std::path::Path, extra: &str) -> std::path::PathBuf {
+    let dir = parent.join("review");
+    crate::support::write_files(
+        &dir,
+        &[
+            (
+                "SKILL.md",
+                &format!(
+                    "---\nname: review\ndescription: Review a change before it is merged.\n{extra}---\nRead the diff, then [the guide](references/guide.md).\n"
+                ),
+            ),
+            ("references/guide.md", "Check the tests first.\n"),
+        ],
+    );
+    dir
+}
+
+#[test]
+fn a_skill_published_in_toolhives_form_installs_into_the_clients_and_skopeo_reads_it() {
+    let registry = OciRegistry::start();
+    let home = TestHome::new();
+    ok(
+        &home,
+        &["registry", "add-source", "corp", &registry.source("corp")],
+    );
+    let work = tempfile::tempdir().unwrap();
+    let skill = skill_folder(
+        work.path(),
+        "version: 1.0.0\nlicense: MIT\nallowed-tools: Read Grep\n",
+    );
+    let skill = skill.to_str().unwrap();
+    let published: Value = serde_json::from_str(&ok(
+        &home,
+        &["publish", skill, "--skill", "--to", "corp", "--json"],
+    ))
+    .unwrap();
+    assert_eq!(published["name"], "skills/review");
+    assert_eq!(published["version"], "1.0.0");
+    assert_eq!(published["published"], true);
+    let again: Value = serde_json::from_str(&ok(
+        &home,
+        &["publish", skill, "--skill", "--to", "corp", "--json"],
+    ))
+    .unwrap();
+    assert_eq!(again["published"], false);
+
+    // skopeo reads ToolHive's form: an index of two platforms, each an image manifest whose
+    // config's labels repeat the front matter and whose one layer is the skill.
+    let repository = format!("docker://{}/corp/skills/review", registry.host());
+    let raw = |reference: &str| -> Value {
+        serde_json::from_str(&skopeo(&[
+            "inspect",
+            "--tls-verify=false",
+            "--raw",
+            reference,
+        ]))
+        .unwrap()
+    };
+    let index = raw(&format!("{repository}:1.0.0"));
+    assert_eq!(
+        index["mediaType"],
+        "application/vnd.oci.image.index.v1+json"
+    );
+    assert_eq!(index["artifactType"], "dev.toolhive.skills.v1");
+    let platforms: Vec<&str> = index["manifests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["platform"]["architecture"].as_str().unwrap())
+        .collect();
+    assert_eq!(platforms, ["amd64", "arm64"]);
+    let digest = index["manifests"][1]["digest"].as_str().unwrap();
+    let manifest = raw(&format!("{repository}@{digest}"));
+    assert_eq!(manifest["artifactType"], "dev.toolhive.skills.v1");
+    assert_eq!(
+        manifest["layers"][0]["digest"],
+        format!("sha256:{}", published["sha256"].as_str().unwrap())
+    );
+    let config: Value = serde_json::from_str(&skopeo(&[
+        "inspect",
+        "--tls-verify=false",
+        "--config",
+        "--raw",
+        &format!("{repository}@{digest}"),
+    ]))
+    .unwrap();
+    let labels = &config["config"]["Labels"];
+    assert_eq!(labels["dev.toolhive.skills.name"], "review");
+    assert_eq!(
+        labels["dev.toolhive.skills.files"],
+        r#"["SKILL.md","references/guide.md"]"#
+    );
+    assert_eq!(
+        labels["dev.toolhive.skills.allowedTools"],
+        r#"["Read","Grep"]"#
+    );
+    assert_eq!(config["architecture"], "arm64");
+
+    // Installed as the package skills/review, then copied into the clients' folders.
+    ok(&home, &["install", "skills/review"]);
+    assert!(receipt(&home, "skills/review").contains(&format!(
+        "sha256 = \"{}\"",
+        published["sha256"].as_str().unwrap()
+    )));
+    ok(&home, &["install-skill", "all", "skills/review/review"]);
+    for folder in [".claude/skills/review", ".agents/skills/review"] {
+        let copy = home.home().join(folder);
+        assert_eq!(
+            std::fs::read_to_string(copy.join("references/guide.md")).unwrap(),
+            "Check the tests first.\n"
+        );
+        assert!(
+            std::fs::read_to_string(copy.join("SKILL.md"))
+                .unwrap()
+                .contains("name: review")
+        );
+    }
+
+    // The same version with other content is refused; the tag keeps its skill.
+    let changed = tempfile::tempdir().unwrap();
+    let other = skill_folder(changed.path(), "version: 1.0.0\n");
+    let err = fails(
+        &home,
+        &[
+            "publish",
+            other.to_str().unwrap(),
+            "--skill",
+            "--to",
+            "corp",
+        ],
+    );
+    assert!(err.contains("already holds another archive"), "{err}");
+    assert_eq!(raw(&format!("{repository}:1.0.0")), index);
+
+    // Without a version anywhere, the error says how to give one; --skill-version does.
+    let bare = tempfile::tempdir().unwrap();
+    let unversioned = skill_folder(bare.path(), "");
+    let unversioned = unversioned.to_str().unwrap();
+    let err = fails(&home, &["publish", unversioned, "--skill", "--to", "corp"]);
+    assert!(
+        err.contains("no version") && err.contains("--skill-version"),
+        "{err}"
+    );
+    ok(
+        &home,
+        &[
+            "publish",
+            unversioned,
+            "--skill",
+            "--skill-version",
+            "2.0.0",
+            "--publisher",
+            "team",
+            "--to",
+            "corp",
+        ],
+    );
+    ok(&home, &["install", "team/review@^2"]);
+
+    // Not a skill, or not an OCI registry: refused before anything is pushed.
+    let err = fails(
+        &home,
+        &["publish", &fixture("acme-geo"), "--skill", "--to", "corp"],
+    );
+    assert!(err.contains("no SKILL.md at its root"), "{err}");
+    let folder = tempfile::tempdir().unwrap();
+    ok(
+        &home,
+        &["registry", "init", folder.path().to_str().unwrap()],
+    );
+    let err = fails(
+        &home,
+        &[
+            "publish",
+            skill,
+            "--skill",
+            "--to",
+            folder.path().to_str().unwrap(),
+        ],
+    );
+    assert!(err.contains("not one"), "{err}");
+}

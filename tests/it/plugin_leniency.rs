@@ -96,7 +96,7 @@ fn a_plugin_with_a_bad_skill_and_server_installs_the_rest_and_names_them() {
         stderr.contains("name `Start Here` → `start-here`"),
         "{stderr}"
     );
-    assert!(stderr.contains("left out `version`, `tools`"), "{stderr}");
+    assert!(stderr.contains("left out `tools`"), "{stderr}");
     assert!(stderr.contains("shortened from"), "{stderr}");
 
     let info = info_of(&home, "kwp/productivity");

@@ -27,10 +27,13 @@ pub const CLIENT_KEYS: &[(&str, &[&str])] = &[
     ("hooks", CLAUDE_ONLY),
     ("paths", CLAUDE_ONLY),
     ("shell", CLAUDE_ONLY),
+    // The version ToolHive's skill artifacts are tagged with (`agx publish --skill` reads it).
+    ("version", TOOLHIVE),
 ];
 
 const CLAUDE_ONLY: &[&str] = &["Claude Code"];
 const CLAUDE_AND_VSCODE: &[&str] = &["Claude Code", "VS Code"];
+const TOOLHIVE: &[&str] = &["ToolHive"];
 
 /// The clients that read `key`, when it is a client key.
 pub fn clients_reading(key: &str) -> Option<&'static [&'static str]> {

@@ -168,13 +168,13 @@ mod tests {
         let adapted = adapt(text, "meeting-notes").unwrap();
         assert_eq!(
             adapted.text,
-            "---\nname: \"meeting-notes\"\ndescription: >\n  Takes notes.\n  Twice.\nallowed-tools: Read\n---\n# Notes\nBody `x`\n"
+            "---\nname: \"meeting-notes\"\ndescription: >\n  Takes notes.\n  Twice.\nversion: 1.0\nallowed-tools: Read\n---\n# Notes\nBody `x`\n"
         );
         assert_eq!(
             adapted.changes,
             [
                 "name `Meeting Notes` → `meeting-notes`, after its folder",
-                "left out `version`, `tools` (keys the Agent Skills rules do not define)"
+                "left out `tools` (keys the Agent Skills rules do not define)"
             ]
         );
     }
