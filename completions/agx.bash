@@ -2584,7 +2584,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__publish)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --to --keys --expires --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --to --skill --publisher --skill-version --keys --expires --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2603,6 +2603,14 @@ _agx() {
                     return 0
                     ;;
                 --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --publisher)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skill-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

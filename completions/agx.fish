@@ -275,11 +275,14 @@ complete -c agx -n "__fish_agx_using_subcommand publish" -l color -d 'When to us
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand publish" -l to -d 'Where to: a configured source\'s name, an oci://HOST/NAMESPACE location, or a registry folder' -r
+complete -c agx -n "__fish_agx_using_subcommand publish" -l publisher -d 'With --skill: the package\'s publisher (the repository\'s second-to-last segment)' -r
+complete -c agx -n "__fish_agx_using_subcommand publish" -l skill-version -d 'With --skill: the version to tag (default: `version` in SKILL.md\'s front matter, then `metadata.version`)' -r
 complete -c agx -n "__fish_agx_using_subcommand publish" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand publish" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
 complete -c agx -n "__fish_agx_using_subcommand publish" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand publish" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand publish" -l offline -d 'Use only cached index data; never touch the network'
+complete -c agx -n "__fish_agx_using_subcommand publish" -l skill -d 'DIR is one Agent Skill (SKILL.md at its root): push it to the OCI registry as ToolHive\'s skill artifact, as the package PUBLISHER/SKILL'
 complete -c agx -n "__fish_agx_using_subcommand publish" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand publish" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand publish" -s V -l version -d 'Print version'
