@@ -109,6 +109,15 @@ def unpack_seeds():
     }
     for name, members in hostile.items():
         write("unpack", f"hostile-{name}", b"\x00" + tar_bytes(members))
+    # A skill artifact's layer (files at the root), unpacked flat (second bit set).
+    flat = {
+        "skill": [("SKILL.md", f, b"---\nname: x\n---\n"), ("references/a.md", f, b"a")],
+        "dot-slash": [("./", d, None), ("./SKILL.md", f, b"x")],
+        "dotdot": [("../SKILL.md", f, b"x")],
+        "symlink": [("link", tarfile.SYMTYPE, "/etc/passwd")],
+    }
+    for name, members in flat.items():
+        write("unpack", f"flat-{name}", b"\x02" + tar_bytes(members))
 
 
 def zip_bytes(members):
@@ -324,9 +333,31 @@ def oci_manifest_seeds():
     two_layers = dict(agx, layers=[layer, layer])
     bad_digest = dict(agx, layers=[dict(layer, digest="sha512:00")])
     other_name = dict(agx, annotations={"dev.agx.package.name": "evil/weather"})
+    # ToolHive's skill artifact: its index, a platform's manifest, and oras-py's push of it
+    # (no artifactType, ToolHive's annotations).
+    skill_layer = {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                   "digest": "sha256:" + "ef" * 32, "size": 312,
+                   "annotations": {"org.opencontainers.image.title": "skill.tar.gz"}}
+    skill_notes = {"dev.toolhive.skills.name": "weather",
+                   "dev.toolhive.skills.description": "Forecasts",
+                   "dev.toolhive.skills.version": "1.2.0"}
+    skill_config = {"mediaType": "application/vnd.oci.image.config.v1+json",
+                    "digest": "sha256:" + "12" * 32, "size": 400}
+    skill = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+             "artifactType": "dev.toolhive.skills.v1", "config": skill_config,
+             "layers": [skill_layer], "annotations": skill_notes}
+    skill_oras = {k: v for k, v in skill.items() if k != "artifactType"}
+    skill_index = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                   "artifactType": "dev.toolhive.skills.v1",
+                   "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json",
+                                  "digest": "sha256:" + "34" * 32, "size": 700,
+                                  "platform": {"architecture": arch, "os": "linux"}}
+                                 for arch in ("amd64", "arm64")],
+                   "annotations": skill_notes}
     for name, doc in {"agx": agx, "oras": oras, "image": image, "index": index,
                       "two-layers": two_layers, "bad-digest": bad_digest,
-                      "other-name": other_name}.items():
+                      "other-name": other_name, "skill": skill, "skill-oras": skill_oras,
+                      "skill-index": skill_index}.items():
         write("oci_manifest", name, json.dumps(doc).encode())
 
 

@@ -1,6 +1,8 @@
 //! `.tar.gz` unpacking. The first byte picks the input's form: even, the rest is a tar stream
 //! that this target gzips (so the fuzzer mutates tar headers, not compressed bits); odd, the
-//! rest is handed over as the `.tar.gz` itself.
+//! rest is handed over as the `.tar.gz` itself. Its second bit picks the unpack: clear, a
+//! package's (one top folder stripped); set, a skill artifact's layer (files at the root,
+//! `unpack_flat`).
 //!
 //! Property: nothing is written outside the destination; a failed unpack leaves no
 //! destination; a successful one holds only regular files and folders.
@@ -31,7 +33,13 @@ fuzz_target!(|data: &[u8]| {
     // Two levels below the root, so `../x` and `../../x` escapes would land where the walk
     // below sees them.
     let dest = root.path().join("store").join("pkg");
-    let result = agx_archive::unpack_reader(gz.as_slice(), "fuzz.tar.gz", CAP, &dest);
+    let result = if mode & 2 == 0 {
+        agx_archive::unpack_reader(gz.as_slice(), "fuzz.tar.gz", CAP, &dest)
+    } else {
+        let input = tempfile::NamedTempFile::new().expect("create a temp file");
+        std::fs::write(input.path(), &gz).expect("write the archive");
+        agx_archive::unpack_flat(input.path(), &dest)
+    };
     if result.is_err() {
         assert!(!dest.exists(), "a failed unpack left {}", dest.display());
     }
