@@ -271,6 +271,8 @@ fn the_receipt_records_the_exact_version_and_integrity() {
         "{receipt}"
     );
     assert!(receipt.contains("integrity = [\"sha512-"), "{receipt}");
+    // The registry npm fetched it from, as a URL without credentials.
+    assert!(receipt.contains("served_by = \"http"), "{receipt}");
     // The same spec again needs no network and changes nothing.
     let again = agx(
         &home,

@@ -96,6 +96,7 @@ pub struct PreparedEcosystem {
     package: Package,
     exact: String,
     integrity: Vec<String>,
+    served_by: Option<String>,
     origin: Option<agx_store::EntryOrigin>,
     /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
     plugin: Option<agx_sources::plugins::import::PluginOrigin>,
@@ -448,6 +449,7 @@ impl Installer<'_> {
             package,
             exact: provisioned.exact,
             integrity: provisioned.integrity,
+            served_by: provisioned.served_by,
             origin: provisioned.origin,
             plugin: None,
             stage,
@@ -744,6 +746,7 @@ fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
             spec: prepared.exact.clone(),
             integrity: prepared.integrity.clone(),
             entry: prepared.origin.clone(),
+            served_by: prepared.served_by.clone(),
         },
     };
     new_receipt(

@@ -479,6 +479,7 @@ fn lock_ecosystem(
             spec,
             integrity,
             entry,
+            ..
         } => (
             entry
                 .as_ref()

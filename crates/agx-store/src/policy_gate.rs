@@ -67,16 +67,26 @@ impl PolicyGate {
                 spec,
                 integrity,
                 entry,
+                served_by,
             } => {
                 let kind = spec.split_once(':').map_or(spec.as_str(), |(k, _)| k);
                 let mut ids = vec![kind.to_string()];
                 ids.extend(entry.iter().flat_map(|e| at(&e.registry)));
+                // The registry npm or pip fetched it from: `sources.allow` may name it.
+                ids.extend(served_by.iter().cloned());
+                let served = served_by
+                    .as_ref()
+                    .map(|url| format!(", served by {url}"))
+                    .unwrap_or_default();
                 Origin {
                     ids,
                     configured: entry.iter().flat_map(|e| configured(&e.registry)).collect(),
                     shown: match entry {
-                        Some(entry) => format!("{kind} (listed in {})", shown(&entry.registry)),
-                        None => kind.to_string(),
+                        Some(entry) => {
+                            format!("{kind} (listed in {}{served})", shown(&entry.registry))
+                        }
+                        None if served.is_empty() => kind.to_string(),
+                        None => format!("{kind} ({})", &served[2..]),
                     },
                     // A bundle's sha256 is a published digest only when a registry entry
                     // gave it; otherwise agx computed it from what it fetched.
@@ -296,6 +306,7 @@ mod tests {
                 version: "1.2.0".into(),
                 chosen: "npm:@acme/weather@1.2.0".into(),
             }),
+            served_by: None,
         });
         assert_eq!(npm.ids, ["npm", "https://registry.example/"]);
         assert_eq!(npm.configured, ["mcp"]);
@@ -318,9 +329,22 @@ mod tests {
             spec: "pypi:weather==1.0".into(),
             integrity: vec![],
             entry: None,
+            served_by: None,
         });
         assert_eq!(unsigned.ids, ["pypi"]);
         assert!(!unsigned.checksum);
+        // The registry npm fetched from is a name `sources.allow` can give.
+        let private = gate.origin(&Source::Ecosystem {
+            spec: "npm:@acme/x@1.0.0".into(),
+            integrity: vec!["sha512-abc".into()],
+            entry: None,
+            served_by: Some("https://npm.corp.example/npm/".into()),
+        });
+        assert_eq!(private.ids, ["npm", "https://npm.corp.example/npm/"]);
+        assert_eq!(
+            private.shown,
+            "npm (served by https://npm.corp.example/npm/)"
+        );
     }
 
     #[test]
@@ -341,6 +365,7 @@ mod tests {
             spec: "mcpb:/tmp/x.mcpb".into(),
             integrity: vec!["sha256:00".into()],
             entry: None,
+            served_by: None,
         });
         assert!(
             !bundle.checksum,

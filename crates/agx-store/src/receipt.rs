@@ -37,6 +37,10 @@ pub enum Source {
         /// and what was chosen of it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         entry: Option<EntryOrigin>,
+        /// The registry npm or pip fetched it from (`https://registry.npmjs.org/`), never
+        /// with a credential; absent where the ecosystem does not say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        served_by: Option<String>,
     },
     /// A Claude Code plugin of a marketplace (`agx install PLUGIN@SOURCE`).
     Plugin {

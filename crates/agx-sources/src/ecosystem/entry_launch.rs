@@ -190,6 +190,7 @@ mod tests {
             version: semver::Version::new(1, 0, 0),
             exact: String::new(),
             integrity: Vec::new(),
+            served_by: None,
             description: None,
             server: ItemName::parse("weather").unwrap(),
             command: command.iter().map(|c| c.to_string()).collect(),

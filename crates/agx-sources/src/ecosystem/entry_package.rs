@@ -25,6 +25,8 @@ pub(super) struct EntryPackage {
     /// `npm:…@1.2.3`, `pypi:…==1.2.3`, `oci:<image reference>`, `mcpb:<url>`.
     pub exact: String,
     pub integrity: Vec<String>,
+    /// Where npm or pip fetched it from.
+    pub served_by: Option<String>,
 }
 
 /// Provision `package` of the entry `server`: files go to `dir` (the package folder), a
@@ -85,6 +87,7 @@ pub(super) fn provision(
                 extras: PackageExtras::default(),
                 exact: provisioned.exact,
                 integrity: provisioned.integrity,
+                served_by: provisioned.served_by,
             })
         }
         "oci" => {
@@ -107,6 +110,7 @@ pub(super) fn provision(
                 extras: PackageExtras::default(),
                 exact: format!("oci:{reference}"),
                 integrity,
+                served_by: None,
             })
         }
         "mcpb" => {
@@ -129,6 +133,7 @@ pub(super) fn provision(
                 extras,
                 exact: launch.exact,
                 integrity: launch.integrity,
+                served_by: None,
             })
         }
         other => Err(EcosystemError::NotFound {

@@ -235,6 +235,8 @@ pub struct Provisioned {
     pub integrity: Vec<String>,
     /// The MCP registry entry it was installed from, if any.
     pub origin: Option<EntryOrigin>,
+    /// Where npm or pip fetched the package from (see [`served_by`]).
+    pub served_by: Option<String>,
     /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
     pub warnings: Vec<String>,
 }
@@ -357,6 +359,7 @@ pub fn provision(
         version: launch.version,
         exact: launch.exact,
         integrity: launch.integrity,
+        served_by: launch.served_by,
         origin: None,
         warnings: extras.warnings,
     })
@@ -367,11 +370,34 @@ struct Launch {
     version: semver::Version,
     exact: String,
     integrity: Vec<String>,
+    /// Where the package's files came from ([`served_by`]).
+    served_by: Option<String>,
     description: Option<String>,
     /// The server's name (the bin or console script it runs).
     server: ItemName,
     /// Program and arguments, paths relative to the package folder.
     command: Vec<String>,
+}
+
+/// The registry that served a package, from the URL npm or pip downloaded it from
+/// (`https://npm.corp.example/npm/` of `…/npm/@acme/x/-/x-1.0.0.tgz`, when the package's
+/// path `@acme/x/-/` is in it; else the URL's `scheme://host[:port]/`). Never a credential:
+/// user, password, query and fragment are dropped; `None` for what is not an http(s) URL.
+fn served_by(url: &str, package_path: Option<&str>) -> Option<String> {
+    let mut parsed = reqwest::Url::parse(url).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return None;
+    }
+    parsed.set_username("").ok()?;
+    parsed.set_password(None).ok()?;
+    parsed.set_query(None);
+    parsed.set_fragment(None);
+    let path = parsed.path().to_string();
+    let registry_path = package_path
+        .and_then(|package| path.find(&format!("/{package}")))
+        .map_or("/", |at| &path[..=at]);
+    parsed.set_path(registry_path);
+    Some(parsed.to_string())
 }
 
 /// What some ecosystems add to the generated package beyond [`Launch`] (a bundle's
@@ -707,6 +733,26 @@ impl From<EcosystemError> for agx_store::StoreError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_registry_that_served_a_package_is_recorded_without_credentials() {
+        let npm = "https://registry.npmjs.org/@acme/x/-/x-1.0.0.tgz";
+        assert_eq!(
+            served_by(npm, Some("@acme/x/-/")).as_deref(),
+            Some("https://registry.npmjs.org/")
+        );
+        let private = "https://ci:s3cret@npm.corp.example/npm/x/-/x-1.0.0.tgz?token=abc#frag";
+        let recorded = served_by(private, Some("x/-/")).unwrap();
+        assert_eq!(recorded, "https://npm.corp.example/npm/");
+        assert!(!recorded.contains("s3cret") && !recorded.contains("abc"));
+        let wheel = "https://files.pythonhosted.org/packages/ab/cd/x-1.0-py3-none-any.whl";
+        assert_eq!(
+            served_by(wheel, None).as_deref(),
+            Some("https://files.pythonhosted.org/")
+        );
+        assert_eq!(served_by("file:///tmp/x.tgz", None), None);
+        assert_eq!(served_by("not a url", None), None);
+    }
+
     #[test]
     fn a_refused_download_says_which_credential_to_set() {
         let npm = super::credential_hint(

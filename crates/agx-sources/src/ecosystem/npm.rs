@@ -42,8 +42,8 @@ pub(super) fn provision(
     args.extend(["--", &pinned]);
     run(spec, "npm", &args, dir, missing("npm"))?;
 
-    let integrity = lock_integrity(dir, &name)?;
-    let package_dir = Path::new("node_modules").join(name);
+    let (integrity, resolved) = lock_entry(dir, &name)?;
+    let package_dir = Path::new("node_modules").join(&name);
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
             .map_err(|e| no_launch(spec, format!("its package.json is not JSON: {e}")))?;
@@ -59,6 +59,7 @@ pub(super) fn provision(
         version,
         exact: format!("npm:{pinned}"),
         integrity: integrity.into_iter().collect(),
+        served_by: resolved.and_then(|url| super::served_by(&url, Some(&format!("{name}/-/")))),
         description: manifest["description"].as_str().map(str::to_string),
         server: server_name(spec, &bin_name)?,
         command: vec!["node".into(), script.to_string_lossy().into_owned()],
@@ -136,14 +137,12 @@ fn no_such_version(spec: &EcosystemSpec) -> String {
 }
 
 /// The `integrity` package-lock.json records for the package itself.
-fn lock_integrity(dir: &Path, name: &str) -> Result<Option<String>, EcosystemError> {
+fn lock_entry(dir: &Path, name: &str) -> Result<(Option<String>, Option<String>), EcosystemError> {
     let lock: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join("package-lock.json"))?).unwrap_or_default();
-    Ok(
-        lock["packages"][format!("node_modules/{name}")]["integrity"]
-            .as_str()
-            .map(str::to_string),
-    )
+    let entry = &lock["packages"][format!("node_modules/{name}")];
+    let field = |key: &str| entry[key].as_str().map(str::to_string);
+    Ok((field("integrity"), field("resolved")))
 }
 
 /// The `bin` entry to run: the only one, or the one named like the package (without scope).

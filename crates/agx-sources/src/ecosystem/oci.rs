@@ -244,6 +244,7 @@ pub(super) fn provision(spec: &EcosystemSpec, _dir: &Path) -> Result<Launch, Eco
         version,
         exact: format!("oci:{reference}"),
         integrity,
+        served_by: None,
         description: Some(format!("the container image {}", image.repository)),
         server: server_name(spec, last)?,
         command: run_command(runtime, &reference, &[]),

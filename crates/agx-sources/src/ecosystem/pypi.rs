@@ -125,6 +125,11 @@ pub(super) fn provision(
             command: format!("pip install {requirement}"),
             detail: "pip's report does not list the package".into(),
         })?;
+    let served_by = installs
+        .iter()
+        .find(|item| std::ptr::eq(&item["metadata"], ours))
+        .and_then(|item| item["download_info"]["url"].as_str())
+        .and_then(|url| super::served_by(url, None));
     let exact = ours["version"].as_str().unwrap_or_default().to_string();
     let version = to_semver(spec, &exact)?;
 
@@ -134,6 +139,7 @@ pub(super) fn provision(
         version,
         exact: format!("pypi:{name}=={exact}"),
         integrity,
+        served_by,
         description: ours["summary"].as_str().map(str::to_string),
         server: server_name(spec, &script)?,
         command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],

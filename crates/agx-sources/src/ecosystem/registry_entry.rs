@@ -393,7 +393,7 @@ pub fn provision(
     )?;
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
-    let (launch, settings, extras, exact, integrity, chosen) = match planned.choice {
+    let (launch, settings, extras, exact, integrity, served_by, chosen) = match planned.choice {
         Choice::Package(i) => {
             let package = entry_package::provision(
                 &server.name,
@@ -409,6 +409,7 @@ pub fn provision(
                 package.extras,
                 package.exact.clone(),
                 package.integrity,
+                package.served_by,
                 package.exact,
             )
         }
@@ -426,6 +427,7 @@ pub fn provision(
                 Default::default(),
                 chosen.clone(),
                 Vec::new(),
+                None,
                 chosen,
             )
         }
@@ -446,6 +448,7 @@ pub fn provision(
         version,
         exact: format!("{}@{} ({exact})", server.name, server.version),
         integrity,
+        served_by,
         origin: Some(EntryOrigin {
             registry: planned.registry.clone(),
             server: server.name.clone(),

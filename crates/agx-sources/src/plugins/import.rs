@@ -175,6 +175,7 @@ pub fn provision(
             version,
             exact: format!("plugin:{label}"),
             integrity: vec![revision.clone()],
+            served_by: None,
             origin: None,
             warnings,
         },

@@ -346,6 +346,7 @@ pub(super) fn provision(
         version,
         exact: format!("mcpb:{}", bundle.origin),
         integrity: vec![format!("sha256:{}", bundle.sha256)],
+        served_by: None,
         description: Some(manifest.description.clone()),
         server: super::server_name(spec, spec.name.name())?,
         command: prepared.command,
