@@ -319,8 +319,9 @@ struct Sources(BTreeMap<String, Registry>);
 enum Staged {
     /// By the source of its registry in [`Sources`].
     Registry(String, StagedPlan),
-    Local(PreparedLocal),
-    Ecosystem(PreparedEcosystem),
+    /// Boxed, as the next: a prepared package is large, and the list holds every version.
+    Local(Box<PreparedLocal>),
+    Ecosystem(Box<PreparedEcosystem>),
 }
 
 impl Staged {
@@ -329,8 +330,8 @@ impl Staged {
             Staged::Registry(source, plan) => {
                 installer.place_staged(&sources.0[&source], plan).map(drop)
             }
-            Staged::Local(prepared) => installer.place_local(prepared),
-            Staged::Ecosystem(prepared) => installer.place_ecosystem(prepared),
+            Staged::Local(prepared) => installer.place_local(*prepared),
+            Staged::Ecosystem(prepared) => installer.place_ecosystem(*prepared),
         }
     }
 }
@@ -406,13 +407,13 @@ fn stage(
             if prepared.sha256() != package.sha256 {
                 return Err(mismatch(&origin, prepared.sha256()).into());
             }
-            Ok(Staged::Local(prepared))
+            Ok(Staged::Local(Box::new(prepared)))
         }
         Origin::Ecosystem(spec) => {
             ctx.reporter.status("Provisioning", &spec.to_string());
             let prepared =
                 installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
-            Ok(Staged::Ecosystem(checked(prepared)?))
+            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
         }
         Origin::Bundle(bundle) => {
             let dir = staging.new_dir("bundle")?;
@@ -421,7 +422,7 @@ fn stage(
             ctx.reporter.status("Provisioning", &spec.to_string());
             let prepared =
                 installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
-            Ok(Staged::Ecosystem(checked(prepared)?))
+            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
         }
         Origin::Entry(entry) => {
             // From the registry the lock names, choosing the kind it chose.
@@ -440,13 +441,13 @@ fn stage(
                 staging,
                 options,
             )?;
-            Ok(Staged::Ecosystem(checked(prepared)?))
+            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
         }
         Origin::Plugin(reference) => {
             // Imported again; its revision (files, archive, commit or npm integrity) must be
             // the one locked, which the checked sha256 covers.
             let prepared = super::install::prepare_plugin(ctx, installer, &reference, staging)?;
-            Ok(Staged::Ecosystem(checked(prepared)?))
+            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
         }
     }
 }
