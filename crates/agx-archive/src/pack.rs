@@ -43,28 +43,10 @@ pub fn pack_dir(
     out_dir: &Path,
 ) -> Result<PackedArchive, ArchiveError> {
     let file_name = archive_file_name(name, version);
-    fs::create_dir_all(out_dir).map_err(at("create the folder", out_dir))?;
-    let out_dir = fs::canonicalize(out_dir).map_err(at("open the folder", out_dir))?;
-    let dir = fs::canonicalize(dir).map_err(at("open the package folder", dir))?;
-
-    let walker = Walker {
-        root: &dir,
-        ignore: load_ignore_file(&dir)?,
-        out_dir: Some(&out_dir),
-        own_archive_prefix: format!("{}-", name.file_stem()),
-    };
-    let mut entries = Vec::new();
-    let mut refused = Vec::new();
-    walker.walk(&dir, "", &mut entries, &mut refused)?;
-    if let Some(first) = refused.into_iter().next() {
-        return Err(first.into_error());
-    }
+    let (dir, out_dir, entries) = entries_to_pack(dir, out_dir, format!("{}-", name.file_stem()))?;
     if !entries.iter().any(|e| e.rel == "agx.toml") {
         return Err(ArchiveError::ManifestIgnored { dir });
     }
-    // Byte order of `/`-separated paths: a folder always precedes its contents.
-    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-
     let top = top_folder_name(name, version);
     let (archive, _) = persist_archive(&out_dir, &file_name, Some(&top), &entries)?;
     Ok(archive)
@@ -84,23 +66,8 @@ pub struct FlatArchive {
 
 /// Pack `dir` flat (see [`FlatArchive`]) into `out_dir/file_name`.
 pub fn pack_flat(dir: &Path, out_dir: &Path, file_name: &str) -> Result<FlatArchive, ArchiveError> {
-    fs::create_dir_all(out_dir).map_err(at("create the folder", out_dir))?;
-    let out_dir = fs::canonicalize(out_dir).map_err(at("open the folder", out_dir))?;
-    let dir = fs::canonicalize(dir).map_err(at("open the folder", dir))?;
-    let walker = Walker {
-        root: &dir,
-        ignore: load_ignore_file(&dir)?,
-        out_dir: Some(&out_dir),
-        own_archive_prefix: file_name.to_string(),
-    };
-    let mut entries = Vec::new();
-    let mut refused = Vec::new();
-    walker.walk(&dir, "", &mut entries, &mut refused)?;
-    if let Some(first) = refused.into_iter().next() {
-        return Err(first.into_error());
-    }
+    let (_, out_dir, mut entries) = entries_to_pack(dir, out_dir, file_name.to_string())?;
     entries.retain(|e| matches!(e.kind, EntryKind::File { .. }));
-    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     let files = entries.iter().map(|e| e.rel.clone()).collect();
     let (archive, tar_sha256) = persist_archive(&out_dir, file_name, None, &entries)?;
     Ok(FlatArchive {
@@ -108,6 +75,33 @@ pub fn pack_flat(dir: &Path, out_dir: &Path, file_name: &str) -> Result<FlatArch
         tar_sha256,
         files,
     })
+}
+
+/// What to pack of `dir` into `out_dir` (created): the walk's entries in byte order of their
+/// `/`-separated paths (a folder always precedes its contents), or the first entry refused.
+/// Returns the canonical folders too. `own_archive_prefix`: see [`Walker`].
+fn entries_to_pack(
+    dir: &Path,
+    out_dir: &Path,
+    own_archive_prefix: String,
+) -> Result<(PathBuf, PathBuf, Vec<Entry>), ArchiveError> {
+    fs::create_dir_all(out_dir).map_err(at("create the folder", out_dir))?;
+    let out_dir = fs::canonicalize(out_dir).map_err(at("open the folder", out_dir))?;
+    let dir = fs::canonicalize(dir).map_err(at("open the package folder", dir))?;
+    let walker = Walker {
+        root: &dir,
+        ignore: load_ignore_file(&dir)?,
+        out_dir: Some(&out_dir),
+        own_archive_prefix,
+    };
+    let mut entries = Vec::new();
+    let mut refused = Vec::new();
+    walker.walk(&dir, "", &mut entries, &mut refused)?;
+    if let Some(first) = refused.into_iter().next() {
+        return Err(first.into_error());
+    }
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok((dir, out_dir, entries))
 }
 
 /// Write `entries` to a temporary file in `out_dir` and rename it to `file_name`, so a

@@ -29,19 +29,18 @@ pub fn expansion_cap(compressed_size: u64) -> u64 {
 /// folder, rejecting anything unsafe. The expansion cap comes from the file's size. On any
 /// error, whatever was written is removed.
 pub fn unpack(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
-    let file = File::open(archive).map_err(at("open the archive", archive))?;
-    let size = file
-        .metadata()
-        .map_err(at("read the archive", archive))?
-        .len();
-    let label = archive.display().to_string();
-    unpack_reader(BufReader::new(file), &label, expansion_cap(size), dest)
+    unpack_file(archive, dest, false)
 }
 
 /// Unpack a verified `.tar.gz` whose files sit at its root (no top folder to strip: the
 /// layer of a ToolHive skill artifact) into `dest`, with the same refusals and cap as
 /// [`unpack`]. On any error, whatever was written is removed.
 pub fn unpack_flat(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
+    unpack_file(archive, dest, true)
+}
+
+/// [`unpack`] (`flat`: [`unpack_flat`]) of the file `archive`, capped by its size.
+fn unpack_file(archive: &Path, dest: &Path, flat: bool) -> Result<(), ArchiveError> {
     let file = File::open(archive).map_err(at("open the archive", archive))?;
     let size = file
         .metadata()
@@ -50,7 +49,7 @@ pub fn unpack_flat(archive: &Path, dest: &Path) -> Result<(), ArchiveError> {
     let label = archive.display().to_string();
     into_new_dir(dest, |dest| {
         let mut extraction = Extraction::new(&label, expansion_cap(size), dest);
-        extraction.flat = true;
+        extraction.flat = flat;
         extraction.run(BufReader::new(file))
     })
 }

@@ -41,7 +41,7 @@ pub const MAX_MANIFEST: usize = 4 * 1024 * 1024;
 
 /// Layer media types read as a package's `.tar.gz`: agx's own, and the generic ones other
 /// tools (`oras push file.tar.gz`, a plain image layer) give a gzipped tarball.
-pub(super) const GZIP_LAYERS: [&str; 4] = [
+const GZIP_LAYERS: [&str; 4] = [
     LAYER_TYPE,
     "application/vnd.oci.image.layer.v1.tar+gzip",
     "application/gzip",
@@ -192,24 +192,12 @@ pub fn read_manifest(
     if kind != ARTIFACT_TYPE {
         return Ok(Pulled::Other(kind));
     }
-    let [layer] = manifest.layers.as_slice() else {
-        return Err(bad(format!(
-            "an agx package has one layer (its .tar.gz), and this manifest has {}",
-            manifest.layers.len()
-        )));
-    };
-    if !GZIP_LAYERS.contains(&layer.media_type.as_str()) {
-        return Err(bad(format!(
-            "the layer's media type `{}` is not a gzipped tarball (expected {LAYER_TYPE})",
-            layer.media_type
-        )));
-    }
-    let cksum = sha256_hex(&layer.digest).ok_or_else(|| {
-        bad(format!(
-            "the layer's digest `{}` is not `sha256:` and 64 lowercase hex digits",
-            layer.digest
-        ))
-    })?;
+    let (layer, cksum) = one_gzip_layer(
+        &manifest,
+        "an agx package has one layer (its .tar.gz)",
+        LAYER_TYPE,
+    )
+    .map_err(bad)?;
     let annotation = |key: &str| manifest.annotations.get(key).map(String::as_str);
     if let Some(named) = annotation(NAME_ANNOTATION)
         && named != name.to_string()
@@ -242,6 +230,35 @@ pub fn read_manifest(
         description: annotation(DESCRIPTION).map(str::to_string),
         extension: facts.extension,
     })))
+}
+
+/// The one layer of `manifest`, a gzipped tarball with a sha256 digest, and that digest's
+/// hex; `Err` says what is wrong (`has_one`: what the artifact holds, `expected`: its
+/// layer's media type).
+pub(super) fn one_gzip_layer<'a>(
+    manifest: &'a Manifest,
+    has_one: &str,
+    expected: &str,
+) -> Result<(&'a Descriptor, String), String> {
+    let [layer] = manifest.layers.as_slice() else {
+        return Err(format!(
+            "{has_one}, and this manifest has {}",
+            manifest.layers.len()
+        ));
+    };
+    if !GZIP_LAYERS.contains(&layer.media_type.as_str()) {
+        return Err(format!(
+            "the layer's media type `{}` is not a gzipped tarball (expected {expected})",
+            layer.media_type
+        ));
+    }
+    let cksum = sha256_hex(&layer.digest).ok_or_else(|| {
+        format!(
+            "the layer's digest `{}` is not `sha256:` and 64 lowercase hex digits",
+            layer.digest
+        )
+    })?;
+    Ok((layer, cksum))
 }
 
 /// The hex of a `sha256:<64 lowercase hex>` digest.

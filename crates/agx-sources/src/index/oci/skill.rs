@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use super::artifact::{Descriptor, GZIP_LAYERS, MANIFEST_TYPE, Manifest, sha256_hex};
+use super::artifact::{Descriptor, MANIFEST_TYPE, Manifest, one_gzip_layer};
 use crate::index::{IndexEntry, IndexError};
 use agx_core::name::PackageName;
 use agx_model::manifest::{ExtensionSummary, SkillSummary};
@@ -58,24 +58,12 @@ pub fn entry(
         location: location.to_string(),
         message,
     };
-    let [layer] = manifest.layers.as_slice() else {
-        return Err(bad(format!(
-            "a skill artifact has one layer (the skill's files), and this manifest has {}",
-            manifest.layers.len()
-        )));
-    };
-    if !GZIP_LAYERS.contains(&layer.media_type.as_str()) {
-        return Err(bad(format!(
-            "the skill's layer has media type `{}`, not a gzipped tarball ({IMAGE_LAYER_TYPE})",
-            layer.media_type
-        )));
-    }
-    let cksum = sha256_hex(&layer.digest).ok_or_else(|| {
-        bad(format!(
-            "the layer's digest `{}` is not `sha256:` and 64 lowercase hex digits",
-            layer.digest
-        ))
-    })?;
+    let (layer, cksum) = one_gzip_layer(
+        manifest,
+        "a skill artifact has one layer (the skill's files)",
+        IMAGE_LAYER_TYPE,
+    )
+    .map_err(bad)?;
     let annotation = |key: &str| {
         manifest
             .annotations
