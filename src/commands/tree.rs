@@ -1,21 +1,26 @@
-//! `agx tree`: the packages a project needs, under the server keys that need them.
+//! `agx tree`: the packages a project needs, under the server and skill keys that need them.
 
 use super::Context;
 use crate::cli::TreeArgs;
 use agx_core::error::CliResult;
-use agx_ops::project::{self, TreeNode};
+use agx_ops::project::{self, TreeNode, TreeRoot};
 
 pub fn run(ctx: &Context, args: &TreeArgs) -> CliResult {
-    let servers = project::tree(args.project.project.as_deref())?;
+    let roots = project::tree(args.project.project.as_deref())?;
     if args.project.json {
         ctx.printer
-            .outln(&serde_json::to_string_pretty(&servers).expect("serializable"))?;
+            .outln(&serde_json::to_string_pretty(&roots).expect("serializable"))?;
         return Ok(());
     }
     let mut out = String::new();
-    for s in &servers {
-        out.push_str(&format!("{} ({})\n", s.key, s.launches));
-        write_node(&mut out, &s.package, "");
+    for root in &roots {
+        let (heading, package) = match root {
+            TreeRoot::Server(s) => (format!("{} ({})", s.key, s.launches), &s.package),
+            TreeRoot::Skill(s) => (format!("{} (skill {})", s.key, s.skill), &s.package),
+        };
+        out.push_str(&heading);
+        out.push('\n');
+        write_node(&mut out, package, "");
     }
     ctx.printer.out(out)
 }

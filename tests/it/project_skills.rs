@@ -45,6 +45,19 @@ fn add_skill_locks_it_and_sync_copies_it_once_into_each_folder() {
     }
     assert!(!setup.project.join(".cursor").exists());
 
+    // `agx tree` shows the skill key under the package that holds it.
+    let shown = setup.ok(&["tree"]);
+    assert!(
+        shown.contains("review (skill acme/dev/review)\n└── acme/dev 1."),
+        "{shown}"
+    );
+    let (ok, json) = setup.json(&["tree"]);
+    assert!(ok, "{json}");
+    let skill = &json.as_array().unwrap().last().unwrap();
+    assert_eq!(skill["key"], "review");
+    assert_eq!(skill["skill"], "acme/dev/review");
+    assert_eq!(skill["package"]["name"], "acme/dev");
+
     let again = setup.ok(&["sync"]);
     assert!(again.contains("nothing to change"), "{again}");
     setup.ok(&["sync", "--check"]);

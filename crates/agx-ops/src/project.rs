@@ -1551,8 +1551,26 @@ pub struct TreeServer {
     pub package: TreeNode,
 }
 
-/// `agx tree`: which packages the project needs, and why (from agx.lock).
-pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
+/// One `[skills]` key of `agx tree`, with the package that holds the skill.
+#[derive(Debug, Serialize)]
+pub struct TreeSkill {
+    pub key: String,
+    /// The skill, `publisher/package/skill`.
+    pub skill: String,
+    pub package: TreeNode,
+}
+
+/// A root of `agx tree`: a server key or a skill key (JSON: the fields of either).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum TreeRoot {
+    Server(TreeServer),
+    Skill(TreeSkill),
+}
+
+/// `agx tree`: which packages the project needs, and why (from agx.lock): each server key,
+/// then each skill key.
+pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeRoot>> {
     let project = open(explicit)?;
     let lock = LockFile::read(&project.dir)?.ok_or(ProjectOpError::NoLock {
         dir: project.dir.clone(),
@@ -1584,17 +1602,23 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeServer>> {
         }
     }
     let enabled: BTreeSet<&String> = project.active_servers().map(|(key, _)| key).collect();
-    Ok(lock
-        .servers
-        .iter()
-        .map(|s| TreeServer {
+    let servers = lock.servers.iter().map(|s| {
+        TreeRoot::Server(TreeServer {
             key: s.key.clone(),
             launches: s.launches.clone(),
             args: project_entry(&s.launches, &s.version, &s.args).args,
             enabled: enabled.contains(&s.key),
             package: node(&lock, &s.package, &s.version, 0),
         })
-        .collect())
+    });
+    let skills = lock.skills.iter().map(|s| {
+        TreeRoot::Skill(TreeSkill {
+            key: s.key.clone(),
+            skill: s.skill.clone(),
+            package: node(&lock, &s.package, &s.version, 0),
+        })
+    });
+    Ok(servers.chain(skills).collect())
 }
 
 #[cfg(test)]
