@@ -221,6 +221,35 @@ fn sync_writes_one_entry_per_profile_and_serve_uses_the_locked_versions() {
 }
 
 #[test]
+fn sync_refuses_a_profile_whose_servers_show_one_name_without_namespacing() {
+    // Two keys of one server show the same tools: under `namespace = "none"` one would be
+    // unreachable, so sync refuses before writing the lock or any client file.
+    let s = crate::project::Setup::new(
+        "[project]\nclients = [\"cursor\"]\n\n[servers]\n\
+         a = { server = \"acme/weather/forecast\", version = \"~1.1\" }\n\
+         b = { server = \"acme/weather/forecast\", version = \"~1.1\" }\n\n\
+         [profiles.flat]\nservers = [\"a\", \"b\"]\nnamespace = \"none\"\n",
+    );
+    let err = s.fails(&["sync"]);
+    assert!(
+        err.contains("servers `a` and `b` all show a tool `alerts`"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert!(
+        !s.project.join(".cursor").exists(),
+        "no client file written"
+    );
+    assert!(!s.project.join("agx.lock").exists(), "no lock written");
+    // With the keys as prefixes (the default), the same servers sync.
+    write_file(
+        &s.project.join("agx.toml"),
+        &s.read("agx.toml").replace("namespace = \"none\"\n", ""),
+    );
+    s.ok(&["sync"]);
+}
+
+#[test]
 fn a_bad_profile_is_refused_at_its_place_with_a_hint() {
     let s = crate::project::Setup::new(
         "[servers]\nweather = { server = \"acme/weather/forecast\" }\n\n\

@@ -753,6 +753,9 @@ fn sync_project(
     // After installing: the declarations the values are checked against are known now
     // (an install checked them before the project's root was written).
     check_setting_values(ctx, project)?;
+    if !options.check {
+        check_profile_names(ctx, project, &lock)?;
+    }
     if lock_changed {
         report.lock_written = write_lock(&project.dir, &lock)?;
     }
@@ -760,6 +763,21 @@ fn sync_project(
     write_entries(ctx, project, &wanted, options, &mut report)?;
     super::project_skills::sync_skills(ctx, project, &lock, options, &mut report)?;
     Ok(report)
+}
+
+/// A profile with `namespace = "none"` whose servers would show one tool name is refused
+/// before anything is written, naming both keys, as `install-server @NAME` refuses it: each
+/// member is asked for its tools (docs/profiles.md, "Names").
+fn check_profile_names(ctx: &Context, project: &Project, lock: &LockFile) -> ProjectResult<()> {
+    for profile in project.profiles.values() {
+        if profile.namespace != agx_project::profile::Namespace::None {
+            continue;
+        }
+        let mut profile = profile.clone();
+        agx_project::pin_profile(&mut profile, project, &project.dir, Some(lock));
+        super::tools::profile_tools(ctx, &profile, false)?;
+    }
+    Ok(())
 }
 
 /// The project's setting values against their installed packages' declarations, exactly

@@ -203,17 +203,28 @@ pub fn serve_profile(
     let Some(mut profile) = project.profiles.get(name).cloned() else {
         return Ok(None);
     };
-    profile.source = dir.join(PROJECT_FILE);
     let lock = LockFile::read(&dir).ok().flatten();
+    pin_profile(&mut profile, &project, &dir, lock.as_ref());
+    Ok(Some(profile))
+}
+
+/// A project's profile as `agx serve @NAME` runs it: each member that is a `[servers]` key
+/// at the version and with the arguments `lock` gives it.
+pub fn pin_profile(
+    profile: &mut crate::profile::Profile,
+    project: &Project,
+    dir: &std::path::Path,
+    lock: Option<&LockFile>,
+) {
+    profile.source = dir.join(PROJECT_FILE);
     for member in &mut profile.members {
-        if let Some(locked) = lock.as_ref().and_then(|l| l.server(&member.key))
+        if let Some(locked) = lock.and_then(|l| l.server(&member.key))
             && project.servers.contains_key(&member.key)
         {
             member.reference = format!("{}@={}", locked.launches, locked.version);
             member.args = locked.args.clone();
         }
     }
-    Ok(Some(profile))
 }
 
 /// The project `agx serve` runs in: `AGX_PROJECT`, else the nearest one at or above the
