@@ -62,3 +62,4 @@ mod store_hardening;
 mod tuf;
 mod validate;
 mod validate_hardening;
+mod well_known;

@@ -285,7 +285,9 @@ impl Installer<'_> {
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
             ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,
-            ArchiveForm::Skill => unpack_skill(&archive, stage, entry, &what, &source.source())?,
+            form @ (ArchiveForm::Skill | ArchiveForm::SkillFile) => {
+                unpack_skill(&archive, form, stage, entry, &what, &source.source())?
+            }
         };
         if package.name() != &entry.name || package.version() != &entry.vers {
             return Err(StoreError::WrongPackage {
@@ -810,20 +812,30 @@ fn unpack_checked(
     load_checked(&dest, what, from_registry)
 }
 
-/// Unpack a skill artifact's archive (its files at the root) and wrap the skill in a
-/// package named and versioned as `entry`, its skill folder named as the artifact's skill.
+/// Unpack a skill's artifact (`form`: an archive with its files at the root, a `.tar.gz` or
+/// a `.zip` by its first bytes; or its `SKILL.md` alone) and wrap the skill in a package
+/// named and versioned as `entry`, its skill folder named as the artifact's skill.
 fn unpack_skill(
     archive: &Path,
+    form: ArchiveForm,
     stage: &Path,
     entry: &IndexEntry,
     what: &str,
     source: &str,
 ) -> Result<Package, StoreError> {
     let files = stage.join("skill");
-    agx_archive::unpack_flat(archive, &files).map_err(|source| StoreError::Archive {
+    let archive_error = |source| StoreError::Archive {
         name: what.to_string(),
         source,
-    })?;
+    };
+    if form == ArchiveForm::SkillFile {
+        fs_err::create_dir(&files)?;
+        fs_err::copy(archive, files.join(agx_model::skills::check::SKILL_FILE))?;
+    } else if is_zip(archive)? {
+        agx_archive::unpack_zip(archive, &files).map_err(archive_error)?;
+    } else {
+        agx_archive::unpack_flat(archive, &files).map_err(archive_error)?;
+    }
     let skill = entry
         .extension
         .skills
@@ -844,6 +856,14 @@ fn unpack_skill(
         ),
     )?;
     load_checked(&dest, what, true)
+}
+
+/// Whether a file starts as a zip does (`PK\x03\x04`, or `PK\x05\x06` for an empty one).
+fn is_zip(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    let n = fs_err::File::open(path)?.read(&mut magic)?;
+    Ok(n == 4 && (magic == *b"PK\x03\x04" || magic == *b"PK\x05\x06"))
 }
 
 /// Load the package in `dir` (validation only; nothing runs) and write its snapshot.

@@ -375,7 +375,9 @@ fn gather(ctx: &Context, store: &Store, name: &PackageName) -> OpsResult<Package
         .is_none_or(|p| p.receipt.source.is_registry());
     let mut versions: Vec<IndexEntry> = Vec::new();
     if from_registry {
-        let fetched = ctx.open_registry().and_then(|r| r.versions(name));
+        let fetched = ctx
+            .open_registry_for(std::iter::once(name))
+            .and_then(|r| r.versions(name));
         match (fetched, &installed) {
             (Ok(v), _) => versions = v,
             (Err(e), Some(_)) => tracing::debug!("registry not consulted: {e}"),

@@ -229,7 +229,7 @@ pub fn install_with(
     let registry = if roots.is_empty() {
         None
     } else {
-        Some(ctx.open_registry()?)
+        Some(ctx.open_registry_for(roots.iter().map(|r| &r.spec.name))?)
     };
     store.prepare_then_commit(
         |installed, previous| -> OpsResult<Option<StagedPlan>> {

@@ -41,6 +41,7 @@ pub use locked::{
     LockedInstallReport, LockedPackage, install_locked, is_installed, is_synced, release_project,
 };
 
+use agx_core::name::PackageName;
 use agx_core::paths::AgxPaths;
 use agx_core::report::Reporter;
 use agx_sources::index::{IndexError, Registry};
@@ -84,6 +85,41 @@ impl Context<'_> {
     /// The registry chosen by `--registry`, `AGX_REGISTRY` or the config file.
     pub fn open_registry(&self) -> Result<Registry, IndexError> {
         agx_sources::index::open(self.registry, self.registry_root, self.offline, self.paths)
+    }
+
+    /// [`Context::open_registry`] for `names`: when no registry is asked for and every name's
+    /// publisher is a configured `.well-known` site (`docs/review`), that site.
+    pub fn open_registry_for<'n>(
+        &self,
+        mut names: impl Iterator<Item = &'n PackageName>,
+    ) -> Result<Registry, IndexError> {
+        let first = names.next();
+        let site = match first {
+            Some(first) => self.site_of(first)?,
+            None => None,
+        };
+        match site {
+            Some(site) if names.all(|n| n.publisher() == first.and_then(|f| f.publisher())) => {
+                self.open_site(&site)
+            }
+            _ => self.open_registry(),
+        }
+    }
+
+    /// The configured `.well-known` site `name` installs from (its publisher is the site's
+    /// name), unless a registry is asked for.
+    pub fn site_of(&self, name: &PackageName) -> Result<Option<String>, IndexError> {
+        match name.publisher() {
+            Some(publisher) if self.registry.is_none_or(str::is_empty) => {
+                agx_sources::index::source::well_known_named(self.paths, publisher)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The configured source `site`.
+    pub fn open_site(&self, site: &str) -> Result<Registry, IndexError> {
+        agx_sources::index::open(Some(site), None, self.offline, self.paths)
     }
 }
 

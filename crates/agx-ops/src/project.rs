@@ -236,8 +236,20 @@ pub fn resolve_lock(
                 .map(|d| (&d.skill.package, &d.requirement)),
         )
         .collect();
-    if !native.is_empty() {
-        let registry = ctx.open_registry()?;
+    // Skills of a `.well-known` site resolve from it; everything else from the registry.
+    let mut groups: BTreeMap<Option<String>, Vec<(&PackageName, &semver::VersionReq)>> =
+        BTreeMap::new();
+    for (name, requirement) in native {
+        groups
+            .entry(ctx.site_of(name)?)
+            .or_default()
+            .push((name, requirement));
+    }
+    for (site, native) in groups {
+        let registry = match &site {
+            Some(site) => ctx.open_site(site)?,
+            None => ctx.open_registry()?,
+        };
         let source = registry.source().to_string();
         let keep: BTreeMap<PackageName, semver::Version> = previous
             .map(|l| l.packages.as_slice())

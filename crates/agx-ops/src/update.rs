@@ -182,7 +182,38 @@ fn update_roots(
 
     let registry = match registry {
         Some(registry) => registry,
-        None => ctx.open_registry()?,
+        None => {
+            // A `.well-known` site's skills update from it: alone, or by their names.
+            let mut sites = BTreeMap::new();
+            for package in &targets {
+                sites.insert(package.name.clone(), ctx.site_of(&package.name)?);
+            }
+            let first = targets.first().and_then(|p| sites[&p.name].clone());
+            match first {
+                Some(site) if sites.values().all(|s| s.as_deref() == Some(site.as_str())) => {
+                    ctx.open_site(&site)?
+                }
+                _ => {
+                    targets.retain(|p| match &sites[&p.name] {
+                        Some(site) => {
+                            ctx.reporter.status(
+                                "Note",
+                                &format!(
+                                    "{} comes from the site `{site}`: `agx update {}` updates it",
+                                    p.name, p.name
+                                ),
+                            );
+                            false
+                        }
+                        None => true,
+                    });
+                    if targets.is_empty() {
+                        return Ok(None);
+                    }
+                    ctx.open_registry()?
+                }
+            }
+        }
     };
     let checks = agx_installer::update::check(&registry, installed, &targets)?;
     let roots: Vec<Root> = checks

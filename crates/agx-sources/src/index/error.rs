@@ -63,6 +63,9 @@ pub enum IndexError {
     #[error("{url} is larger than {}, the limit for an index file", agx_core::regular_file::human_size(*limit))]
     IndexTooLarge { url: String, limit: u64 },
 
+    #[error("{url} is larger than {}, the most a skill's file or archive may be", agx_core::regular_file::human_size(*limit))]
+    TooLarge { url: String, limit: u64 },
+
     #[error("{url} did not arrive within {} s{}: {received} bytes received", deadline.as_secs_f64(), attempts_note(*attempts))]
     DeadlineExceeded {
         url: String,
@@ -284,6 +287,9 @@ impl agx_core::error::Hint for IndexError {
             ),
             IndexError::Network { .. } => Some(
                 "check your connection and proxy settings (HTTPS_PROXY, NO_PROXY); AGX_HTTP_TIMEOUT sets the timeout in seconds".into(),
+            ),
+            IndexError::TooLarge { .. } => Some(
+                "no skill is that large: check the index's `url` for this skill, or ask its publisher".into(),
             ),
             IndexError::IndexTooLarge { .. } => Some(
                 "an index file of 10,000 packages is about 5 MB: check the registry URL, or raise the limit with AGX_HTTP_MAX_INDEX_SIZE (bytes)".into(),

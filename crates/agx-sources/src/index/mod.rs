@@ -25,6 +25,7 @@ pub mod signed;
 pub mod signing;
 pub mod source;
 mod tuf_fetch;
+pub mod well_known;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
@@ -69,9 +70,12 @@ pub enum ArchiveForm {
     /// An agx package: one top folder, with `agx.toml`.
     #[default]
     Package,
-    /// One skill's files at the archive's root (a ToolHive skill artifact from an OCI
-    /// registry), installed as a generated package of that skill.
+    /// One skill's files at the archive's root, a `.tar.gz` or (from a `.well-known` site)
+    /// a `.zip`: a ToolHive skill artifact, or a `.well-known` skill of type `archive`.
+    /// Installed as a generated package of that skill.
     Skill,
+    /// A skill's `SKILL.md`, alone (a `.well-known` skill of type `skill-md`).
+    SkillFile,
 }
 
 /// `catalog.json`: every package with its newest version.

@@ -12,6 +12,7 @@ use super::mcp_registry::{McpRegistry, api as mcp_api, cache as mcp_cache};
 use super::oci::{OciAccess, OciRegistry};
 use super::signed::{RootSummary, SignedIndex, pin_root};
 use super::source::{Selected, SourceKind};
+use super::well_known::WellKnown;
 use super::{Catalog, HttpSettings, IndexEntry, IndexError, Source, source};
 use agx_core::io_context::at;
 use agx_core::name::PackageName;
@@ -199,6 +200,15 @@ fn open_selected(
                 reason: "an MCP registry is a web API: give its https:// base URL".into(),
             });
         }
+        (SourceKind::WellKnown, Source::Http(url)) => AnyRegistry::Agx(Registry::from_well_known(
+            &url,
+            selected.name.as_deref(),
+            offline,
+            paths,
+        )?),
+        (SourceKind::WellKnown, Source::Folder(path)) => {
+            return Err(well_known_folder(&path));
+        }
         (SourceKind::ClaudeMarketplace, source) => {
             AnyRegistry::Marketplace(Marketplace::new(source, offline, paths)?)
         }
@@ -358,8 +368,15 @@ pub fn add_source(
         });
     }
     // Opened and read once, so a source that cannot be read is never configured.
-    if kind == SourceKind::ClaudeMarketplace {
-        Marketplace::new(source.clone(), offline, paths)?.catalog()?;
+    match (kind, &source) {
+        (SourceKind::ClaudeMarketplace, _) => {
+            Marketplace::new(source.clone(), offline, paths)?.catalog()?;
+        }
+        (SourceKind::WellKnown, Source::Folder(path)) => return Err(well_known_folder(path)),
+        (SourceKind::WellKnown, Source::Http(url)) if !offline => {
+            WellKnown::new(url, Some(name), offline, paths)?.index()?;
+        }
+        _ => {}
     }
     let pinned = match root {
         None => None,
@@ -386,6 +403,15 @@ pub fn add_source(
         return Err(e);
     }
     Ok((source, kind, pinned))
+}
+
+/// A folder configured as a `.well-known` site.
+fn well_known_folder(path: &Path) -> IndexError {
+    IndexError::InvalidUrl {
+        url: path.display().to_string(),
+        reason: "`.well-known` skills are published by a web site: give its https:// address"
+            .into(),
+    }
 }
 
 /// An OCI location configured as another kind, or another location as kind `oci`.
@@ -441,8 +467,9 @@ fn pin_and_check(
 }
 
 /// What the web registry at `url` is: an agx index serves `config.json`; a Claude-format
-/// marketplace is a `.json` URL serving one, or serves `.claude-plugin/marketplace.json`; an
-/// MCP registry answers `GET /v0.1/servers`. `None` when it is none of them.
+/// marketplace is a `.json` URL serving one, or serves `.claude-plugin/marketplace.json`; a
+/// `.well-known` site serves a skills index; an MCP registry answers `GET /v0.1/servers`.
+/// `None` when it is none of them.
 pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> {
     let serves_marketplace = || -> Result<bool, IndexError> {
         let catalog = marketplace::catalog_url(url);
@@ -470,8 +497,15 @@ pub fn detect(http: &Http, url: &str) -> Result<Option<SourceKind>, IndexError> 
     if serves_marketplace()? {
         return Ok(Some(SourceKind::ClaudeMarketplace));
     }
+    if super::well_known::find_index(http, url)?.is_some() {
+        return Ok(Some(SourceKind::WellKnown));
+    }
     Ok(mcp_api::answers_api(http, url)?.then_some(SourceKind::McpRegistry))
 }
+
+/// The most a file of unannounced size may be: a `.well-known` skill's `SKILL.md` or
+/// archive (64 MiB; no skill agx copies is near it).
+pub(super) const MAX_UNSIZED: u64 = 64 * 1024 * 1024;
 
 /// A registry opened from a source (URL, `file://` or a folder), with its cache.
 #[derive(Debug)]
@@ -485,6 +519,8 @@ pub struct Registry {
     signed: Option<Box<SignedIndex>>,
     /// Set for an OCI registry, which answers every read instead of index files.
     oci: Option<Box<OciRegistry>>,
+    /// Set for a `.well-known` site, which answers every read from its skills index.
+    well_known: Option<Box<WellKnown>>,
 }
 
 impl Registry {
@@ -551,6 +587,7 @@ impl Registry {
             remote,
             signed: None,
             oci,
+            well_known: None,
         })
     }
 
@@ -568,6 +605,27 @@ impl Registry {
             remote: None,
             signed: None,
             oci: Some(Box::new(OciRegistry::new(location, offline, access)?)),
+            well_known: None,
+        })
+    }
+
+    /// A `.well-known` site at `url`, its skills published as `NAME/SKILL` (`name`: the
+    /// configured source's; `None` for a location given directly).
+    pub fn from_well_known(
+        url: &str,
+        name: Option<&str>,
+        offline: bool,
+        paths: &AgxPaths,
+    ) -> Result<Registry, IndexError> {
+        let source = Source::Http(url.to_string());
+        Ok(Registry {
+            display: source.display(),
+            source,
+            offline,
+            remote: None,
+            signed: None,
+            oci: None,
+            well_known: Some(Box::new(WellKnown::new(url, name, offline, paths)?)),
         })
     }
 
@@ -608,6 +666,9 @@ impl Registry {
         if let Some(oci) = &self.oci {
             return oci.versions(name);
         }
+        if let Some(site) = &self.well_known {
+            return site.versions(name);
+        }
         let (publisher, short) = name.path_segments();
         let rel = format!("packages/{publisher}/{short}.json");
         let Some(mut entries) = self.index_file(&rel, parse_version_lines)? else {
@@ -624,6 +685,9 @@ impl Registry {
     pub fn catalog(&self) -> Result<Catalog, IndexError> {
         if let Some(oci) = &self.oci {
             return oci.catalog();
+        }
+        if let Some(site) = &self.well_known {
+            return site.catalog();
         }
         let rel = "catalog.json";
         let parse = |body: &[u8], location: &str| {
@@ -647,6 +711,9 @@ impl Registry {
         if let Some(oci) = &self.oci {
             return oci.archive_location(entry);
         }
+        if let Some(site) = &self.well_known {
+            return site.artifact_location(entry);
+        }
         self.location_of(&tarball_path(&entry.name, &entry.vers))
     }
 
@@ -662,6 +729,15 @@ impl Registry {
         if let Some(oci) = &self.oci {
             let result = oci.download(entry, &mut |body, location| {
                 copy_verified(body, dest, entry, location, progress)
+            });
+            if result.is_err() {
+                let _ = std::fs::remove_file(dest);
+            }
+            return result;
+        }
+        if let Some(site) = &self.well_known {
+            let result = site.download(entry, &mut |body, location| {
+                copy_checked(body, dest, &entry.cksum, None, location, progress)
             });
             if result.is_err() {
                 let _ = std::fs::remove_file(dest);
@@ -732,6 +808,9 @@ impl Registry {
     /// The OCI registry, if this is one.
     /// How a version's archive holds its files (a skill artifact's are at its root).
     pub fn archive_form(&self, entry: &IndexEntry) -> super::ArchiveForm {
+        if let Some(site) = &self.well_known {
+            return site.archive_form(entry);
+        }
         self.oci
             .as_ref()
             .map_or(super::ArchiveForm::Package, |oci| oci.archive_form(entry))
@@ -824,6 +903,28 @@ fn copy_verified(
     location: &str,
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), SinkError> {
+    copy_checked(
+        body,
+        dest,
+        &entry.cksum,
+        Some(entry.size),
+        location,
+        progress,
+    )
+}
+
+/// Copy `body` into `dest`, hashing as it writes: its sha256 must be `cksum`, and its size
+/// `size` (when known) or at most `MAX_UNSIZED` (a `.well-known` skill, whose index gives
+/// no size).
+pub(super) fn copy_checked(
+    body: &mut dyn Read,
+    dest: &Path,
+    cksum: &str,
+    size: Option<u64>,
+    location: &str,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), SinkError> {
+    let most = size.unwrap_or(MAX_UNSIZED);
     let write_error = |e: std::io::Error| SinkError::Fatal(IndexError::from(at("write", dest)(e)));
     let mut file = std::fs::File::create(dest).map_err(write_error)?;
     let mut hasher = Sha256::new();
@@ -838,11 +939,17 @@ fn copy_verified(
             Err(e) => return Err(SinkError::Read(e, received)),
         };
         received += n as u64;
-        if received > entry.size {
-            return Err(SinkError::Fatal(IndexError::SizeMismatch {
-                url: location.to_string(),
-                expected: entry.size,
-                actual: received,
+        if received > most {
+            return Err(SinkError::Fatal(match size {
+                Some(expected) => IndexError::SizeMismatch {
+                    url: location.to_string(),
+                    expected,
+                    actual: received,
+                },
+                None => IndexError::TooLarge {
+                    url: location.to_string(),
+                    limit: MAX_UNSIZED,
+                },
             }));
         }
         hasher.update(&buf[..n]);
@@ -850,18 +957,20 @@ fn copy_verified(
         progress(received);
     }
     file.sync_all().map_err(write_error)?;
-    if received != entry.size {
+    if let Some(expected) = size
+        && received != expected
+    {
         return Err(SinkError::Fatal(IndexError::SizeMismatch {
             url: location.to_string(),
-            expected: entry.size,
+            expected,
             actual: received,
         }));
     }
     let actual = hex::encode(hasher.finalize());
-    if !actual.eq_ignore_ascii_case(&entry.cksum) {
+    if !actual.eq_ignore_ascii_case(cksum) {
         return Err(SinkError::Fatal(IndexError::ChecksumMismatch {
             url: location.to_string(),
-            expected: entry.cksum.clone(),
+            expected: cksum.to_string(),
             actual,
             bytes: received,
         }));

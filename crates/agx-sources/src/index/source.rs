@@ -150,10 +150,18 @@ pub enum SourceKind {
     ClaudeMarketplace,
     /// An OCI registry holding agx packages as artifacts (`oci://HOST/NAMESPACE`).
     Oci,
+    /// A web site publishing Agent Skills at `/.well-known/agent-skills/index.json`.
+    WellKnown,
 }
 
 impl SourceKind {
-    pub const ALL: [&'static str; 4] = ["agx-index", "mcp-registry", "claude-marketplace", "oci"];
+    pub const ALL: [&'static str; 5] = [
+        "agx-index",
+        "mcp-registry",
+        "claude-marketplace",
+        "oci",
+        "well-known",
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -161,6 +169,7 @@ impl SourceKind {
             SourceKind::McpRegistry => "mcp-registry",
             SourceKind::ClaudeMarketplace => "claude-marketplace",
             SourceKind::Oci => "oci",
+            SourceKind::WellKnown => "well-known",
         }
     }
 
@@ -170,6 +179,7 @@ impl SourceKind {
             "mcp-registry" => Some(SourceKind::McpRegistry),
             "claude-marketplace" => Some(SourceKind::ClaudeMarketplace),
             "oci" => Some(SourceKind::Oci),
+            "well-known" => Some(SourceKind::WellKnown),
             _ => None,
         }
     }
@@ -272,6 +282,19 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
         .collect()
 }
 
+/// The configured `.well-known` site whose skills install as `publisher/SKILL` (its name,
+/// kebab-cased, is their publisher), when there is one.
+pub fn well_known_named(paths: &AgxPaths, publisher: &str) -> Result<Option<String>, IndexError> {
+    Ok(read_config(paths)?
+        .registries
+        .iter()
+        .find(|(name, entry)| {
+            entry.kind == Some(SourceKind::WellKnown)
+                && super::marketplace::publisher_of_source(name).is_ok_and(|p| p == publisher)
+        })
+        .map(|(name, _)| name.clone()))
+}
+
 fn parse_configured(name: &str, url: &str, config_path: &Path) -> Result<Source, IndexError> {
     Source::parse(url).map_err(|e| match e {
         IndexError::InvalidUrl { url, reason } => IndexError::Config {
@@ -345,8 +368,12 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
     }
     if config.registries.len() == 1 && !config.official_built_in {
         let (name, entry) = config.registries.iter().next().expect("one entry");
-        // A marketplace installs `PLUGIN@SOURCE` by its name: never the default.
-        if entry.kind != Some(SourceKind::ClaudeMarketplace) {
+        // A marketplace installs `PLUGIN@SOURCE` by its name, a `.well-known` site's skills
+        // by theirs (`NAME/SKILL`): never the default.
+        if !matches!(
+            entry.kind,
+            Some(SourceKind::ClaudeMarketplace | SourceKind::WellKnown)
+        ) {
             return from_config(name).expect("configured");
         }
     }
@@ -359,7 +386,9 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
         .filter(|(_, r)| {
             !matches!(
                 r.kind,
-                Some(SourceKind::McpRegistry | SourceKind::ClaudeMarketplace)
+                Some(
+                    SourceKind::McpRegistry | SourceKind::ClaudeMarketplace | SourceKind::WellKnown
+                )
             )
         })
         .map(|(name, _)| name)
