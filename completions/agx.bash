@@ -2713,7 +2713,7 @@ _agx() {
                     return 0
                     ;;
                 --kind)
-                    COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace oci" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "agx-index mcp-registry claude-marketplace oci well-known" -- "${cur}"))
                     return 0
                     ;;
                 *)

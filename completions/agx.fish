@@ -449,7 +449,8 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)' -r -f -a "agx-index\t''
 mcp-registry\t''
 claude-marketplace\t''
-oci\t''"
+oci\t''
+well-known\t''"
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l offline -d 'Use only cached index data; never touch the network'

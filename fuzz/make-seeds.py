@@ -396,6 +396,34 @@ allow = ["claude-code", "cursor"]
         write("policy_file", name, text.encode())
 
 
+def well_known_index_seeds():
+    # The specification's example, both digest spellings, a versioned entry, relative,
+    # path-absolute and absolute URLs, and entries agx skips (unknown type, no digest, a bad
+    # name, plain http elsewhere, a name twice), plus a missing and an unknown `$schema`.
+    schema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    digest = "sha256:" + "c4" * 32
+    good = {"$schema": schema, "skills": [
+        {"name": "code-review", "type": "skill-md", "description": "Review code.",
+         "url": "/.well-known/agent-skills/code-review/SKILL.md", "digest": digest},
+        {"name": "wrangler", "type": "archive", "description": "Deploy workers.",
+         "url": "wrangler.tar.gz", "digest": digest, "version": "1.2.0"},
+        {"name": "cdn", "type": "archive", "description": "On a CDN.",
+         "url": "https://cdn.example.net/cdn.zip", "sha256": "c4" * 32}]}
+    skipped = {"$schema": schema, "skills": [
+        {"name": "movie", "type": "video", "description": "x", "url": "m", "digest": digest},
+        {"name": "nodigest", "type": "skill-md", "description": "x", "url": "n"},
+        {"name": "Bad Name", "type": "skill-md", "description": "x", "url": "b", "digest": digest},
+        {"name": "plain", "type": "skill-md", "description": "x",
+         "url": "http://cdn.example.net/p", "digest": digest},
+        {"name": "twice", "type": "skill-md", "description": "x", "url": "t", "digest": digest},
+        {"name": "twice", "type": "skill-md", "description": "x", "url": "t2", "digest": digest}]}
+    for name, doc in {"spec-example": good, "skipped": skipped,
+                      "no-schema": {"skills": []},
+                      "future-schema": {"$schema": schema.replace("0.2.0", "9.0.0"),
+                                        "skills": []}}.items():
+        write("well_known_index", name, json.dumps(doc).encode())
+
+
 def main():
     # Only the targets generated here are rebuilt: seeds of the others (written by hand or
     # kept from a finding) stay as they are.
@@ -413,6 +441,7 @@ def main():
     tuf_metadata_seeds()
     oci_manifest_seeds()
     policy_file_seeds()
+    well_known_index_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)

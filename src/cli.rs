@@ -714,6 +714,7 @@ pub enum SourceKindArg {
     McpRegistry,
     ClaudeMarketplace,
     Oci,
+    WellKnown,
 }
 
 impl From<SourceKindArg> for agx_sources::index::SourceKind {
@@ -723,6 +724,7 @@ impl From<SourceKindArg> for agx_sources::index::SourceKind {
             SourceKindArg::McpRegistry => agx_sources::index::SourceKind::McpRegistry,
             SourceKindArg::ClaudeMarketplace => agx_sources::index::SourceKind::ClaudeMarketplace,
             SourceKindArg::Oci => agx_sources::index::SourceKind::Oci,
+            SourceKindArg::WellKnown => agx_sources::index::SourceKind::WellKnown,
         }
     }
 }

@@ -75,7 +75,7 @@ fn trim_url(url: &reqwest::Url) -> String {
     url.as_str().trim_end_matches('/').to_string()
 }
 
-fn is_loopback(url: &reqwest::Url) -> bool {
+pub(super) fn is_loopback(url: &reqwest::Url) -> bool {
     let Some(host) = url.host_str() else {
         return false;
     };

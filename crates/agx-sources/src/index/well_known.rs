@@ -146,8 +146,12 @@ fn read_skill(value: serde_json::Value, base: &reqwest::Url) -> Result<ListedSki
     let url = base
         .join(&raw.url)
         .map_err(|e| format!("`{}`: its url `{}` does not parse: {e}", raw.name, raw.url))?;
-    if !matches!(url.scheme(), "https" | "http") {
-        return Err(format!("`{}`: its url `{url}` is not http(s)", raw.name));
+    let plain_loopback = url.scheme() == "http" && super::source::is_loopback(&url);
+    if url.scheme() != "https" && !plain_loopback {
+        return Err(format!(
+            "`{}`: its url `{url}` is not https (plain http only on this machine)",
+            raw.name
+        ));
     }
     let sha256 = match (&raw.digest, &raw.sha256) {
         (Some(digest), _) => digest.strip_prefix("sha256:").map(str::to_string),
@@ -529,6 +533,7 @@ mod tests {
                {{"name": "nodigest", "description": "x", "type": "skill-md", "url": "n"}},
                {{"name": "short", "description": "x", "type": "skill-md", "url": "s", "digest": "sha256:abc"}},
                {{"name": "ftp", "description": "x", "type": "skill-md", "url": "ftp://x/y", "digest": "sha256:{hex}"}},
+               {{"name": "plain", "description": "x", "type": "skill-md", "url": "http://cdn.example.net/p", "digest": "sha256:{hex}"}},
                {{"name": "ok", "description": "x", "type": "skill-md", "url": "o", "digest": "sha256:{hex}"}},
                {{"name": "ok", "description": "x", "type": "skill-md", "url": "o2", "digest": "sha256:{hex}"}}"#
         ));
@@ -540,7 +545,7 @@ mod tests {
             "`Bad Name` is not a skill name",
             "`nodigest` has no `digest`",
             "`short` has no `digest`",
-            "not http(s)",
+            "not https",
             "listed twice",
         ] {
             assert!(skipped.contains(why), "{why}: {skipped}");
