@@ -244,7 +244,7 @@ fn sync_refuses_a_profile_whose_servers_show_one_name_without_namespacing() {
     // With the keys as prefixes (the default), the same servers sync.
     write_file(
         &s.project.join("agx.toml"),
-        &s.read("agx.toml").replace("namespace = \"none\"\n", ""),
+        s.read("agx.toml").replace("namespace = \"none\"\n", ""),
     );
     s.ok(&["sync"]);
 }
