@@ -606,6 +606,10 @@ fn a_skill_published_in_toolhives_form_installs_into_the_clients_and_skopeo_read
     ))
     .unwrap();
     assert_eq!(again["published"], false);
+    assert_eq!(
+        again["manifest"], published["manifest"],
+        "the index's digest"
+    );
 
     // skopeo reads ToolHive's form: an index of two platforms, each an image manifest whose
     // config's labels repeat the front matter and whose one layer is the skill.

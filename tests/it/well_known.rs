@@ -288,6 +288,14 @@ fn versioned_indexes_give_ranges_and_the_legacy_path_is_read() {
     );
     write_index(&dir.join("index.json"), &[entry]);
     let old = HttpServer::serve(legacy.path());
+    // It refuses the newer path as object stores do (403), not with a 404.
+    old.fault(
+        "/.well-known/agent-skills/index.json",
+        Fault::Fail {
+            status: 403,
+            times: 1000,
+        },
+    );
     ok(&home, &["registry", "add-source", "old", &old.url()]);
     ok(&home, &["install", "old/review"]);
 }

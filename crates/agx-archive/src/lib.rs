@@ -155,6 +155,41 @@ pub struct PackedArchive {
 
 pub use agx_core::regular_file::human_size;
 
+/// The formats an archive from elsewhere may be in, told by their first bytes (a URL, file
+/// name or `Content-Type` says nothing reliable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveFormat {
+    TarGz,
+    Zip,
+}
+
+impl ArchiveFormat {
+    pub fn of(head: &[u8]) -> Option<ArchiveFormat> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(ArchiveFormat::TarGz)
+        } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+            Some(ArchiveFormat::Zip)
+        } else {
+            None
+        }
+    }
+
+    /// The format of the file at `path`, from its first bytes.
+    pub fn of_file(path: &Path) -> std::io::Result<Option<ArchiveFormat>> {
+        use std::io::Read;
+        let mut head = [0u8; 4];
+        let mut file = fs_err::File::open(path)?;
+        let mut read = 0;
+        while read < head.len() {
+            match file.read(&mut head[read..])? {
+                0 => break,
+                n => read += n,
+            }
+        }
+        Ok(Self::of(&head[..read]))
+    }
+}
+
 /// Lowercase hex sha256 of a file, read in one streaming pass (archives can be large).
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
@@ -173,6 +208,19 @@ pub fn sha256_file(path: &Path) -> std::io::Result<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::ArchiveFormat;
+
+    #[test]
+    fn archives_are_told_by_their_first_bytes() {
+        assert_eq!(
+            ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]),
+            Some(ArchiveFormat::TarGz)
+        );
+        assert_eq!(ArchiveFormat::of(b"PK\x03\x04"), Some(ArchiveFormat::Zip));
+        assert_eq!(ArchiveFormat::of(b"<htm"), None);
+        assert_eq!(ArchiveFormat::of(b""), None);
+    }
+
     #[test]
     fn human_sizes() {
         assert_eq!(super::human_size(512), "512 bytes");

@@ -831,7 +831,8 @@ fn unpack_skill(
     if form == ArchiveForm::SkillFile {
         fs_err::create_dir(&files)?;
         fs_err::copy(archive, files.join(agx_model::skills::check::SKILL_FILE))?;
-    } else if is_zip(archive)? {
+    } else if agx_archive::ArchiveFormat::of_file(archive)? == Some(agx_archive::ArchiveFormat::Zip)
+    {
         agx_archive::unpack_zip(archive, &files).map_err(archive_error)?;
     } else {
         agx_archive::unpack_flat(archive, &files).map_err(archive_error)?;
@@ -856,14 +857,6 @@ fn unpack_skill(
         ),
     )?;
     load_checked(&dest, what, true)
-}
-
-/// Whether a file starts as a zip does (`PK\x03\x04`, or `PK\x05\x06` for an empty one).
-fn is_zip(path: &Path) -> std::io::Result<bool> {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    let n = fs_err::File::open(path)?.read(&mut magic)?;
-    Ok(n == 4 && (magic == *b"PK\x03\x04" || magic == *b"PK\x05\x06"))
 }
 
 /// Load the package in `dir` (validation only; nothing runs) and write its snapshot.

@@ -379,25 +379,20 @@ struct Launch {
     command: Vec<String>,
 }
 
-/// The registry that served a package, from the URL npm or pip downloaded it from
-/// (`https://npm.corp.example/npm/` of `…/npm/@acme/x/-/x-1.0.0.tgz`, when the package's
-/// path `@acme/x/-/` is in it; else the URL's `scheme://host[:port]/`). Never a credential:
-/// user, password, query and fragment are dropped; `None` for what is not an http(s) URL.
-fn served_by(url: &str, package_path: Option<&str>) -> Option<String> {
-    let mut parsed = reqwest::Url::parse(url).ok()?;
-    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+/// The registry that served a package: the `scheme://host[:port]/` of the URL npm or pip
+/// downloaded it from. Only that: user and password, and a path, which some registries
+/// put a token in (`https://npm-proxy.fury.io/TOKEN/…`), are never recorded. `None` for what
+/// is not an http(s) URL.
+fn served_by(url: &str) -> Option<String> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https") {
         return None;
     }
-    parsed.set_username("").ok()?;
-    parsed.set_password(None).ok()?;
-    parsed.set_query(None);
-    parsed.set_fragment(None);
-    let path = parsed.path().to_string();
-    let registry_path = package_path
-        .and_then(|package| path.find(&format!("/{package}")))
-        .map_or("/", |at| &path[..=at]);
-    parsed.set_path(registry_path);
-    Some(parsed.to_string())
+    let host = parsed.host_str()?;
+    Some(match parsed.port() {
+        Some(port) => format!("{}://{host}:{port}/", parsed.scheme()),
+        None => format!("{}://{host}/", parsed.scheme()),
+    })
 }
 
 /// What some ecosystems add to the generated package beyond [`Launch`] (a bundle's
@@ -737,20 +732,27 @@ mod tests {
     fn the_registry_that_served_a_package_is_recorded_without_credentials() {
         let npm = "https://registry.npmjs.org/@acme/x/-/x-1.0.0.tgz";
         assert_eq!(
-            served_by(npm, Some("@acme/x/-/")).as_deref(),
+            served_by(npm).as_deref(),
             Some("https://registry.npmjs.org/")
         );
-        let private = "https://ci:s3cret@npm.corp.example/npm/x/-/x-1.0.0.tgz?token=abc#frag";
-        let recorded = served_by(private, Some("x/-/")).unwrap();
-        assert_eq!(recorded, "https://npm.corp.example/npm/");
-        assert!(!recorded.contains("s3cret") && !recorded.contains("abc"));
+        let private = "https://ci:s3cret@npm.corp.example:8443/npm/x/-/x-1.0.0.tgz?token=abc#f";
+        assert_eq!(
+            served_by(private).as_deref(),
+            Some("https://npm.corp.example:8443/")
+        );
+        // A token in the path stays out too.
+        let fury = "https://npm-proxy.fury.io/Tok3n/acme/x/-/x-1.0.0.tgz";
+        assert_eq!(
+            served_by(fury).as_deref(),
+            Some("https://npm-proxy.fury.io/")
+        );
         let wheel = "https://files.pythonhosted.org/packages/ab/cd/x-1.0-py3-none-any.whl";
         assert_eq!(
-            served_by(wheel, None).as_deref(),
+            served_by(wheel).as_deref(),
             Some("https://files.pythonhosted.org/")
         );
-        assert_eq!(served_by("file:///tmp/x.tgz", None), None);
-        assert_eq!(served_by("not a url", None), None);
+        assert_eq!(served_by("file:///tmp/x.tgz"), None);
+        assert_eq!(served_by("not a url"), None);
     }
 
     #[test]

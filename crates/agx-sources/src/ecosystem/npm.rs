@@ -59,7 +59,7 @@ pub(super) fn provision(
         version,
         exact: format!("npm:{pinned}"),
         integrity: integrity.into_iter().collect(),
-        served_by: resolved.and_then(|url| super::served_by(&url, Some(&format!("{name}/-/")))),
+        served_by: resolved.and_then(|url| super::served_by(&url)),
         description: manifest["description"].as_str().map(str::to_string),
         server: server_name(spec, &bin_name)?,
         command: vec!["node".into(), script.to_string_lossy().into_owned()],

@@ -129,7 +129,7 @@ pub(super) fn provision(
         .iter()
         .find(|item| std::ptr::eq(&item["metadata"], ours))
         .and_then(|item| item["download_info"]["url"].as_str())
-        .and_then(|url| super::served_by(url, None));
+        .and_then(super::served_by);
     let exact = ours["version"].as_str().unwrap_or_default().to_string();
     let version = to_semver(spec, &exact)?;
 

@@ -30,8 +30,8 @@ pub const INDEX_PATHS: [&str; 2] = [
 ];
 /// The version a skill without one is installed as.
 const UNVERSIONED: semver::Version = semver::Version::new(0, 0, 0);
-/// The index and version list kept for `--offline`.
-const INDEX_CACHE: &str = "well-known/index.json";
+/// The indexes (of each of [`INDEX_PATHS`]) and version list kept for `--offline`.
+const INDEX_CACHES: [&str; 2] = ["well-known/index.json", "well-known/legacy-index.json"];
 const VERSIONS_CACHE: &str = "well-known/versions.json";
 
 /// What a skill's artifact is.
@@ -113,9 +113,10 @@ pub fn parse_index(bytes: &[u8], index_url: &str) -> Result<SkillIndex, IndexErr
     let base = reqwest::Url::parse(index_url)
         .map_err(|e| bad(format!("the index's own URL does not parse: {e}")))?;
     let mut index = SkillIndex::default();
+    let mut seen = std::collections::HashSet::new();
     for (i, value) in raw.skills.into_iter().enumerate() {
         match read_skill(value, &base) {
-            Ok(skill) if index.skills.iter().any(|s| s.name == skill.name) => index
+            Ok(skill) if !seen.insert(skill.name.clone()) => index
                 .skipped
                 .push(format!("skills[{i}] `{}`: listed twice", skill.name)),
             Ok(skill) => index.skills.push(skill),
@@ -225,6 +226,8 @@ pub struct WellKnown {
     read: Mutex<BTreeMap<(PackageName, semver::Version), ListedSkill>>,
     /// The current index, once read (a run reads it once, and warns once).
     current: std::sync::OnceLock<SkillIndex>,
+    /// The versioned indexes, once read.
+    snapshots: std::sync::OnceLock<Vec<(semver::Version, SkillIndex)>>,
 }
 
 impl std::fmt::Debug for WellKnown {
@@ -243,6 +246,8 @@ impl WellKnown {
         paths: &AgxPaths,
     ) -> Result<Self, IndexError> {
         let http = Http::new(HttpSettings::from_env()?, super::http::Limits::from_env()?);
+        // A site behind a sign-in gets the source's credential, as every web source does.
+        http.offer_login(base, publisher, paths);
         let publisher = publisher
             .map(super::marketplace::publisher_of_source)
             .transpose()?;
@@ -253,6 +258,7 @@ impl WellKnown {
             remote: CachedRemote::new(http, IndexCache::new(&paths.cache_dir, base)),
             read: Mutex::new(BTreeMap::new()),
             current: std::sync::OnceLock::new(),
+            snapshots: std::sync::OnceLock::new(),
         })
     }
 
@@ -270,31 +276,40 @@ impl WellKnown {
     }
 
     fn read_index(&self) -> Result<SkillIndex, IndexError> {
-        for (i, path) in INDEX_PATHS.iter().enumerate() {
+        let mut first_error = None;
+        for (path, cached) in INDEX_PATHS.iter().zip(INDEX_CACHES) {
             let url = index_url(&self.base, path);
-            // Cached under one name: whichever path the site serves.
-            let got = self
-                .remote
-                .get(&url, INDEX_CACHE, self.offline, parse_index);
-            match got {
+            match self.remote.get(&url, cached, self.offline, parse_index) {
                 Ok(Some(index)) => {
                     for skipped in &index.skipped {
                         tracing::warn!("{url}: skipped {skipped}");
                     }
                     return Ok(index);
                 }
-                Ok(None) if i + 1 < INDEX_PATHS.len() => continue,
-                Ok(None) => break,
+                Ok(None) => {}
+                // A host that refuses a missing path (403, as object stores answer) may
+                // still serve the other; what parses badly is the site's answer, final.
+                Err(e @ (IndexError::Status { .. } | IndexError::Offline { .. })) => {
+                    first_error.get_or_insert(e);
+                }
                 Err(e) => return Err(e),
             }
         }
-        Err(IndexError::NotFound {
+        Err(first_error.unwrap_or_else(|| IndexError::NotFound {
             url: index_url(&self.base, INDEX_PATHS[0]),
-        })
+        }))
     }
 
-    /// The versioned indexes the site lists in `versions.json`, beside its index.
+    /// The versioned indexes the site lists in `versions.json`, beside its index; read once.
     fn versioned(&self) -> Result<Vec<(semver::Version, SkillIndex)>, IndexError> {
+        if let Some(snapshots) = self.snapshots.get() {
+            return Ok(snapshots.clone());
+        }
+        let snapshots = self.read_versioned()?;
+        Ok(self.snapshots.get_or_init(|| snapshots).clone())
+    }
+
+    fn read_versioned(&self) -> Result<Vec<(semver::Version, SkillIndex)>, IndexError> {
         let list_url = index_url(&self.base, "/.well-known/agent-skills/versions.json");
         let parse = |body: &[u8], location: &str| {
             serde_json::from_slice::<Versions>(body).map_err(|e| IndexError::Parse {

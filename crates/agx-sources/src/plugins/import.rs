@@ -14,6 +14,7 @@ use crate::index::marketplace::{
     self, Marketplace, MarketplaceJson, PluginEntry, PluginLocation, RemoteLocation,
 };
 use crate::index::marketplace_files;
+use agx_archive::ArchiveFormat;
 use agx_core::name::PackageName;
 
 /// What the receipt records of an imported plugin.
@@ -378,26 +379,6 @@ fn npm_fetch(
 /// What the error says of a plugin folder agx does not copy.
 const COPY_HINT: &str = "a plugin holds regular files and folders (a symbolic link is left out; no FIFO or device), of at most 512 MiB in all";
 
-/// The formats an `archive` source may be in, told by their first bytes (a URL or file name
-/// says nothing reliable).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ArchiveFormat {
-    TarGz,
-    Zip,
-}
-
-impl ArchiveFormat {
-    fn of(head: &[u8]) -> Option<ArchiveFormat> {
-        if head.starts_with(&[0x1f, 0x8b]) {
-            Some(ArchiveFormat::TarGz)
-        } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
-            Some(ArchiveFormat::Zip)
-        } else {
-            None
-        }
-    }
-}
-
 /// Fetch an `archive` source into `stage`, check it against `sha256` and unpack it into
 /// `dir`. Returns `sha256:<hex>` of the archive.
 fn archive_fetch(
@@ -450,13 +431,7 @@ fn archive_fetch(
             actual,
         });
     }
-    let mut head = [0u8; 4];
-    let read = {
-        use std::io::Read;
-        let mut file = fs_err::File::open(&archive)?;
-        file.read(&mut head)?
-    };
-    match ArchiveFormat::of(&head[..read]) {
+    match ArchiveFormat::of_file(&archive)? {
         Some(ArchiveFormat::TarGz) => agx_archive::unpack(&archive, dir)?,
         Some(ArchiveFormat::Zip) => unpack_zip_plugin(&archive, stage, dir)?,
         None => {
@@ -775,17 +750,6 @@ mod tests {
             );
         }
         assert!(package_name(&catalog, &reference("notes", "m")).is_ok());
-    }
-
-    #[test]
-    fn archives_are_told_by_their_first_bytes() {
-        assert_eq!(
-            ArchiveFormat::of(&[0x1f, 0x8b, 8, 0]),
-            Some(ArchiveFormat::TarGz)
-        );
-        assert_eq!(ArchiveFormat::of(b"PK\x03\x04"), Some(ArchiveFormat::Zip));
-        assert_eq!(ArchiveFormat::of(b"<htm"), None);
-        assert_eq!(ArchiveFormat::of(b""), None);
     }
 
     #[test]

@@ -166,6 +166,20 @@ pub fn read_manifest(
             bytes.len()
         )));
     }
+    // Another kind of document (an image index of a container image) is not a version,
+    // whatever fields it has.
+    #[derive(Deserialize)]
+    struct Kind {
+        #[serde(rename = "mediaType")]
+        media_type: Option<String>,
+    }
+    if let Ok(Kind {
+        media_type: Some(media_type),
+    }) = serde_json::from_slice(bytes)
+        && media_type != MANIFEST_TYPE
+    {
+        return Ok(Pulled::Other(media_type));
+    }
     let manifest: Manifest = serde_json::from_slice(bytes)
         .map_err(|e| bad(format!("not an OCI image manifest: {e}")))?;
     if manifest.schema_version != 2 {
@@ -173,13 +187,6 @@ pub fn read_manifest(
             "schemaVersion is {}, and OCI image manifests have 2",
             manifest.schema_version
         )));
-    }
-    if let Some(media_type) = manifest
-        .media_type
-        .as_deref()
-        .filter(|t| *t != MANIFEST_TYPE)
-    {
-        return Ok(Pulled::Other(media_type.to_string()));
     }
     if super::skill::is_skill(&manifest) {
         return super::skill::entry(&manifest, name, version, location)
@@ -333,6 +340,12 @@ mod tests {
         let index = r#"{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json",
             "config":{"mediaType":"x","digest":"sha256:00","size":1},"layers":[]}"#;
         assert!(matches!(read(index.as_bytes()).unwrap(), Pulled::Other(_)));
+        // A real image index has neither config nor layers.
+        let multi_arch = r#"{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json",
+            "manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:00","size":1}]}"#;
+        assert!(
+            matches!(read(multi_arch.as_bytes()).unwrap(), Pulled::Other(t) if t.contains("index"))
+        );
     }
 
     #[test]

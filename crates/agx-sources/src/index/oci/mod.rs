@@ -410,7 +410,7 @@ impl OciRegistry {
                     let reference = self.reference(name, &tag);
                     let at = self.at(name, &tag);
                     async move {
-                        let (bytes, digest) = self
+                        let (bytes, digest, _) = self
                             .pull_tagged(&reference)
                             .await
                             .map_err(|e| self.error(&at, e))?;
@@ -466,27 +466,30 @@ impl OciRegistry {
             .map_or(ArchiveForm::Package, |(_, form)| *form)
     }
 
-    /// The image manifest a tag names, and its digest: the tagged manifest, or for a skill
-    /// artifact's image index its first platform's manifest (pulled by digest, checked).
+    /// The image manifest a tag names and its digest, then the digest of what the tag
+    /// holds: the tagged manifest (both digests the same), or for a skill artifact's image
+    /// index its first platform's manifest (pulled by digest, checked) and the index's.
     async fn pull_tagged(
         &self,
         reference: &Reference,
-    ) -> Result<(bytes::Bytes, String), OciDistributionError> {
+    ) -> Result<(bytes::Bytes, String, String), OciDistributionError> {
         let (bytes, digest) = self
             .client
             .pull_manifest_raw(reference, &self.auth, &[MANIFEST_TYPE, skill::INDEX_TYPE])
             .await?;
         let Some(manifest) = skill::first_manifest(&bytes) else {
-            return Ok((bytes, digest));
+            return Ok((bytes, digest.clone(), digest));
         };
         let by_digest = Reference::with_digest(
             reference.registry().to_string(),
             reference.repository().to_string(),
             manifest,
         );
-        self.client
+        let (bytes, manifest) = self
+            .client
             .pull_manifest_raw(&by_digest, &self.auth, &[MANIFEST_TYPE])
-            .await
+            .await?;
+        Ok((bytes, manifest, digest))
     }
 
     /// `oci://HOST/NAMESPACE/publisher/name@sha256:…` of a version's manifest, or `:VERSION`
@@ -705,8 +708,8 @@ impl OciRegistry {
         layer_digest: &str,
     ) -> Result<Option<String>, IndexError> {
         match self.pull_tagged(reference).await {
-            Ok((bytes, manifest)) => match artifact::layer_digest(&bytes) {
-                Some(existing) if existing == layer_digest => Ok(Some(manifest)),
+            Ok((bytes, _, tagged)) => match artifact::layer_digest(&bytes) {
+                Some(existing) if existing == layer_digest => Ok(Some(tagged)),
                 existing => Err(IndexError::TagTaken {
                     location: at.to_string(),
                     existing: existing.unwrap_or_else(|| "another artifact".into()),
