@@ -93,33 +93,39 @@ impl Context<'_> {
         &self,
         mut names: impl Iterator<Item = &'n PackageName>,
     ) -> Result<Registry, IndexError> {
+        let sites = self.sites()?;
         let first = names.next();
-        let site = match first {
-            Some(first) => self.site_of(first)?,
-            None => None,
-        };
-        match site {
+        match first.and_then(|first| sites.of(first)) {
             Some(site) if names.all(|n| n.publisher() == first.and_then(|f| f.publisher())) => {
-                self.open_site(&site)
+                self.open_site(site)
             }
             _ => self.open_registry(),
         }
     }
 
-    /// The configured `.well-known` site `name` installs from (its publisher is the site's
-    /// name), unless a registry is asked for.
-    pub fn site_of(&self, name: &PackageName) -> Result<Option<String>, IndexError> {
-        match name.publisher() {
-            Some(publisher) if self.registry.is_none_or(str::is_empty) => {
-                agx_sources::index::source::well_known_named(self.paths, publisher)
-            }
-            _ => Ok(None),
-        }
+    /// The configured `.well-known` sites packages install from (read once per operation),
+    /// none when a registry is asked for.
+    pub fn sites(&self) -> Result<Sites, IndexError> {
+        Ok(Sites(match self.registry.is_none_or(str::is_empty) {
+            true => agx_sources::index::source::well_known_sites(self.paths)?,
+            false => Default::default(),
+        }))
     }
 
     /// The configured source `site`.
     pub fn open_site(&self, site: &str) -> Result<Registry, IndexError> {
         agx_sources::index::open(Some(site), None, self.offline, self.paths)
+    }
+}
+
+/// The configured `.well-known` sites, by the publisher of their skills' packages.
+#[derive(Debug, Default)]
+pub struct Sites(std::collections::BTreeMap<String, String>);
+
+impl Sites {
+    /// The site `name` installs from (its publisher is the site's name), if any.
+    pub fn of(&self, name: &PackageName) -> Option<&str> {
+        self.0.get(name.publisher()?).map(String::as_str)
     }
 }
 

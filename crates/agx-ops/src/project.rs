@@ -237,16 +237,17 @@ pub fn resolve_lock(
         )
         .collect();
     // Skills of a `.well-known` site resolve from it; everything else from the registry.
-    let mut groups: BTreeMap<Option<String>, Vec<(&PackageName, &semver::VersionReq)>> =
+    let sites = ctx.sites()?;
+    let mut groups: BTreeMap<Option<&str>, Vec<(&PackageName, &semver::VersionReq)>> =
         BTreeMap::new();
     for (name, requirement) in native {
         groups
-            .entry(ctx.site_of(name)?)
+            .entry(sites.of(name))
             .or_default()
             .push((name, requirement));
     }
     for (site, native) in groups {
-        let registry = match &site {
+        let registry = match site {
             Some(site) => ctx.open_site(site)?,
             None => ctx.open_registry()?,
         };

@@ -184,17 +184,14 @@ fn update_roots(
         Some(registry) => registry,
         None => {
             // A `.well-known` site's skills update from it: alone, or by their names.
-            let mut sites = BTreeMap::new();
-            for package in &targets {
-                sites.insert(package.name.clone(), ctx.site_of(&package.name)?);
-            }
-            let first = targets.first().and_then(|p| sites[&p.name].clone());
+            let sites = ctx.sites()?;
+            let first = targets.first().and_then(|p| sites.of(&p.name));
             match first {
-                Some(site) if sites.values().all(|s| s.as_deref() == Some(site.as_str())) => {
-                    ctx.open_site(&site)?
+                Some(site) if targets.iter().all(|p| sites.of(&p.name) == Some(site)) => {
+                    ctx.open_site(site)?
                 }
                 _ => {
-                    targets.retain(|p| match &sites[&p.name] {
+                    targets.retain(|p| match sites.of(&p.name) {
                         Some(site) => {
                             ctx.reporter.status(
                                 "Note",

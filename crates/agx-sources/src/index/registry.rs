@@ -597,16 +597,13 @@ impl Registry {
         offline: bool,
         access: OciAccess,
     ) -> Result<Registry, IndexError> {
-        let source = Source::Oci(location.clone());
-        Ok(Registry {
-            display: source.display(),
-            source,
+        let oci = OciRegistry::new(location.clone(), offline, access)?;
+        Ok(Self::answered_by(
+            Source::Oci(location),
             offline,
-            remote: None,
-            signed: None,
-            oci: Some(Box::new(OciRegistry::new(location, offline, access)?)),
-            well_known: None,
-        })
+            Some(oci),
+            None,
+        ))
     }
 
     /// A `.well-known` site at `url`, its skills published as `NAME/SKILL` (`name`: the
@@ -617,16 +614,27 @@ impl Registry {
         offline: bool,
         paths: &AgxPaths,
     ) -> Result<Registry, IndexError> {
+        let site = WellKnown::new(url, name, offline, paths)?;
         let source = Source::Http(url.to_string());
-        Ok(Registry {
+        Ok(Self::answered_by(source, offline, None, Some(site)))
+    }
+
+    /// A registry whose reads a backend answers instead of index files.
+    fn answered_by(
+        source: Source,
+        offline: bool,
+        oci: Option<OciRegistry>,
+        well_known: Option<WellKnown>,
+    ) -> Registry {
+        Registry {
             display: source.display(),
             source,
             offline,
             remote: None,
             signed: None,
-            oci: None,
-            well_known: Some(Box::new(WellKnown::new(url, name, offline, paths)?)),
-        })
+            oci: oci.map(Box::new),
+            well_known: well_known.map(Box::new),
+        }
     }
 
     /// Verify everything this registry serves through TUF, as the root pinned in `trust`

@@ -282,17 +282,20 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
         .collect()
 }
 
-/// The configured `.well-known` site whose skills install as `publisher/SKILL` (its name,
-/// kebab-cased, is their publisher), when there is one.
-pub fn well_known_named(paths: &AgxPaths, publisher: &str) -> Result<Option<String>, IndexError> {
+/// The configured `.well-known` sites by the publisher of their skills' packages (the
+/// site's name, kebab-cased: `docs` installs `docs/SKILL`).
+pub fn well_known_sites(
+    paths: &AgxPaths,
+) -> Result<std::collections::BTreeMap<String, String>, IndexError> {
     Ok(read_config(paths)?
         .registries
         .iter()
-        .find(|(name, entry)| {
-            entry.kind == Some(SourceKind::WellKnown)
-                && super::marketplace::publisher_of_source(name).is_ok_and(|p| p == publisher)
+        .filter(|(_, entry)| entry.kind == Some(SourceKind::WellKnown))
+        .filter_map(|(name, _)| {
+            let publisher = super::marketplace::publisher_of_source(name).ok()?;
+            Some((publisher, name.clone()))
         })
-        .map(|(name, _)| name.clone()))
+        .collect())
 }
 
 fn parse_configured(name: &str, url: &str, config_path: &Path) -> Result<Source, IndexError> {
