@@ -29,7 +29,14 @@ export PATH="$fuzz_root/bin:$PATH"
 # machine, where an optimised, address-sanitised build of every dependency takes half an
 # hour; the long runs (fuzz/README.md) use the optimised build.
 flags=(--dev --sanitizer none --target-dir "$cache/fuzz-target")
-cargo +nightly fuzz build "${flags[@]}"
+if ! cargo +nightly fuzz build "${flags[@]}"; then
+    # CI once saw the linker crash here (rust-lld, no message of its own): say what the
+    # machine had left, then try once more, one job at a time, which needs half the memory.
+    echo "the fuzz build failed; disk and memory left:" >&2
+    df -h "$cache" . >&2 || true
+    free -m >&2 || true
+    CARGO_BUILD_JOBS=1 cargo +nightly fuzz build "${flags[@]}"
+fi
 # Each clone's path gives agx and the targets new artifact names (a path dependency's hash
 # includes its path), so builds from other clones pile up in the cache at ~4 GB each: keep
 # only the newest build of each.

@@ -882,3 +882,93 @@ fn a_registry_that_asks_for_credentials_gets_them_and_no_other_host_does() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A real TLS server on 127.0.0.1 (`openssl s_server -WWW`, serving `root`'s files), its
+/// certificate signed by a CA made for the test; stopped when dropped.
+struct TlsFiles {
+    child: std::process::Child,
+    port: u16,
+    certs: tempfile::TempDir,
+}
+
+impl TlsFiles {
+    fn serve(root: &Path) -> TlsFiles {
+        use crate::support::oci_registry::{make_certificates, tool};
+        let certs = tempfile::tempdir().unwrap();
+        make_certificates(certs.path());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = std::process::Command::new(tool("openssl"))
+            .args(["s_server", "-quiet", "-WWW", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("-cert")
+            .arg(certs.path().join("server.crt"))
+            .arg("-key")
+            .arg(certs.path().join("server.key"))
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "s_server did not start"
+            );
+            assert!(child.try_wait().unwrap().is_none(), "s_server exited");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        TlsFiles { child, port, certs }
+    }
+
+    fn url(&self) -> String {
+        format!("https://127.0.0.1:{}", self.port)
+    }
+
+    fn ca_file(&self) -> PathBuf {
+        self.certs.path().join("ca.crt")
+    }
+}
+
+impl Drop for TlsFiles {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The system's roots are read at the first HTTPS handshake (not when agx starts), and they
+/// still decide: a certificate they do not vouch for is refused, one they do is accepted.
+#[test]
+fn an_https_registry_is_checked_against_the_system_roots() {
+    let home = TestHome::new();
+    let reg = sample_registry(&home);
+    let from_folder = outcome(&mut search_weather(&home, &reg.display().to_string()));
+    let server = TlsFiles::serve(&reg);
+
+    // The test's CA is not among the machine's roots: refused at once (a retry would be
+    // refused too), with a hint about trust, not about the connection.
+    let mut cmd = search_weather(&home, &server.url());
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("invalid peer certificate"), "{stderr}");
+    assert!(!stderr.contains("attempts)"), "{stderr}");
+    assert!(
+        stderr.contains("hint: the server's certificate is not one this machine trusts"),
+        "{stderr}"
+    );
+
+    // The system's roots as the test says (rustls-native-certs reads SSL_CERT_FILE): found.
+    let mut cmd = search_weather(&home, &server.url());
+    cmd.env("SSL_CERT_FILE", server.ca_file());
+    let trusted = outcome(&mut cmd);
+    assert_eq!(
+        trusted.replace(&server.url(), &reg.display().to_string()),
+        from_folder
+    );
+}

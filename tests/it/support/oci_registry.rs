@@ -158,7 +158,7 @@ impl OciRegistry {
 
 /// A CA and a server certificate for 127.0.0.1 signed by it, with `openssl`: `ca.crt`,
 /// `server.crt`, `server.key` in `dir`.
-fn make_certificates(dir: &Path) {
+pub(crate) fn make_certificates(dir: &Path) {
     let openssl = tool("openssl");
     let run = |args: &[&str]| {
         let out = Command::new(&openssl)

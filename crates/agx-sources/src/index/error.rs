@@ -285,6 +285,13 @@ impl agx_core::error::Hint for IndexError {
             IndexError::Status { status, .. } if *status == 429 || *status >= 500 => Some(
                 "the registry is failing or rate-limiting; try again later, or use --offline to work from the cache".into(),
             ),
+            IndexError::Network { source, .. }
+                if super::tls::is_certificate_error(source.as_ref()) =>
+            {
+                Some(
+                    "the server's certificate is not one this machine trusts: if your organisation signs its own, add its CA to the system's trust store (on Linux, SSL_CERT_FILE may also name a PEM file that holds it)".into(),
+                )
+            }
             IndexError::Network { .. } => Some(
                 "check your connection and proxy settings (HTTPS_PROXY, NO_PROXY); AGX_HTTP_TIMEOUT sets the timeout in seconds".into(),
             ),

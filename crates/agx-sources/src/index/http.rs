@@ -370,8 +370,8 @@ impl Http {
         attempt: u32,
     ) -> Result<Response, Failure> {
         let response = request.send().map_err(|e| {
-            // A refused redirect will be refused again: no retry.
-            let retry = !e.is_redirect();
+            // A refused redirect or certificate will be refused again: no retry.
+            let retry = !e.is_redirect() && !super::tls::is_certificate_error(&e);
             let error = IndexError::Network {
                 url: url.to_string(),
                 attempts: attempt,
@@ -628,11 +628,17 @@ pub(crate) fn install_tls_provider() {
     });
 }
 
-/// The HTTP client: rustls with the system's roots, timeouts, and redirects that never
+/// The HTTP client: rustls with the system's roots (loaded at the first HTTPS handshake), timeouts, and redirects that never
 /// downgrade to plain HTTP off this machine.
 fn build_client(settings: &Settings) -> Result<Client, IndexError> {
-    install_tls_provider();
+    let setup_failed = |source: Box<dyn std::error::Error + Send + Sync>| IndexError::Network {
+        url: "(client setup)".into(),
+        attempts: 0,
+        source,
+    };
+    let tls = super::tls::lazy_platform_config().map_err(|e| setup_failed(Box::new(e)))?;
     Client::builder()
+        .tls_backend_preconfigured(tls)
         .user_agent(concat!("agx/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(settings.timeout)
         .timeout(settings.timeout)
@@ -653,11 +659,7 @@ fn build_client(settings: &Settings) -> Result<Client, IndexError> {
             }
         }))
         .build()
-        .map_err(|e| IndexError::Network {
-            url: "(client setup)".into(),
-            attempts: 0,
-            source: Box::new(e),
-        })
+        .map_err(|e| setup_failed(Box::new(e)))
 }
 
 fn header(response: &Response, name: reqwest::header::HeaderName) -> Option<String> {

@@ -24,6 +24,7 @@ pub mod search;
 pub mod signed;
 pub mod signing;
 pub mod source;
+mod tls;
 mod tuf_fetch;
 pub mod well_known;
 
