@@ -36,6 +36,7 @@ mod oci;
 mod oci_source;
 mod pack;
 mod pinning;
+mod plugin_dialects;
 mod plugin_leniency;
 mod plugins;
 mod poison_scan;

@@ -184,15 +184,25 @@ fn package_of(source: &str) -> String {
 /// `agx serve` of the plugin's server imported from `source`, with the secret given through
 /// its override variable: one `tools/call`, answered by the plugin's own Python server.
 fn call_forecast(home: &TestHome, source: &str) -> serde_json::Value {
-    use std::io::Write;
     let variable = format!(
         "AGX_SETTING__{}__WEATHER_TOOLS__API_KEY",
         source.to_uppercase().replace('-', "_")
     );
+    call_forecast_of(home, &package_of(source), &[(&variable, "k-123")])
+}
+
+/// `agx serve PACKAGE/forecast` with `env`: one `tools/call` of a fixture plugin's forecast
+/// server (registry-fixtures/marketplace, registry-fixtures/plugin-dialects), its answer.
+pub(crate) fn call_forecast_of(
+    home: &TestHome,
+    package: &str,
+    env: &[(&str, &str)],
+) -> serde_json::Value {
+    use std::io::Write;
     let mut child = home
         .command(crate::support::AGX)
-        .args(["serve", &format!("{}/forecast", package_of(source))])
-        .env(variable, "k-123")
+        .args(["serve", &format!("{package}/forecast")])
+        .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

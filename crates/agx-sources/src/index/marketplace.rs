@@ -11,13 +11,31 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cache::{CachedRemote, IndexCache};
+pub use super::dialect::Dialect;
 use super::http::{Http, Limits};
 use super::marketplace_files::{self, MAX_PLUGIN_FILE_BYTES};
 use super::{HttpSettings, IndexError, Source};
 use agx_core::paths::AgxPaths;
 
-/// Where a marketplace folder keeps its catalog.
+/// Where a Claude-format marketplace keeps its catalog (and where a web marketplace's is
+/// looked for when its URL names no `.json` file).
 pub const MARKETPLACE_FILE: &str = ".claude-plugin/marketplace.json";
+/// Every place a marketplace folder may keep its catalog, in the order they are looked for:
+/// Claude Code's, Codex's and Cursor's. All three hold the same shape (`name`, `plugins[]`
+/// of `name` and `source`); Codex's sources are `{"source": "local", "path": …}`.
+pub const MARKETPLACE_FILES: [&str; 3] = [
+    MARKETPLACE_FILE,
+    ".agents/plugins/marketplace.json",
+    ".cursor-plugin/marketplace.json",
+];
+
+/// The catalog file of the marketplace folder `dir`, when it has one (a link counts: reading
+/// it says why it is refused).
+pub fn catalog_file_of(dir: &Path) -> Option<&'static str> {
+    MARKETPLACE_FILES
+        .into_iter()
+        .find(|file| marketplace_files::exists(&dir.join(file)))
+}
 /// The cache entry of a web marketplace's catalog.
 const CACHED_FILE: &str = "claude-marketplace.json";
 
@@ -82,6 +100,10 @@ pub enum RemoteLocation {
         #[serde(default)]
         sha: Option<String>,
     },
+    /// Codex's spelling of a folder inside the marketplace.
+    Local {
+        path: String,
+    },
     GitSubdir {
         url: String,
         path: String,
@@ -106,6 +128,16 @@ pub enum RemoteLocation {
 }
 
 impl PluginLocation {
+    /// The folder inside the marketplace, for a plugin kept there (either spelling).
+    pub fn inside_marketplace(&self) -> Option<&str> {
+        match self {
+            PluginLocation::Path(path) | PluginLocation::Remote(RemoteLocation::Local { path }) => {
+                Some(path)
+            }
+            PluginLocation::Remote(_) => None,
+        }
+    }
+
     /// `./plugins/weather`, `github:owner/repo@sha`, `npm:@scope/x@1.2.0`, …
     pub fn describe(&self) -> String {
         let pinned =
@@ -117,6 +149,7 @@ impl PluginLocation {
         match self {
             PluginLocation::Path(path) => path.clone(),
             PluginLocation::Remote(remote) => match remote {
+                RemoteLocation::Local { path } => path.clone(),
                 RemoteLocation::Github { repo, git_ref, sha } => {
                     pinned(format!("github:{repo}"), git_ref, sha)
                 }
@@ -159,6 +192,9 @@ pub struct Components {
     pub lsp_servers: Option<Value>,
     #[serde(default)]
     pub output_styles: Option<Value>,
+    /// The format of the plugin these came from: where its files are by default.
+    #[serde(skip)]
+    pub dialect: Dialect,
 }
 
 /// What discovery shows of one plugin.
@@ -206,12 +242,15 @@ pub struct Marketplace {
     remote: Option<CachedRemote>,
     /// The largest catalog read, from a folder as over HTTP (`AGX_HTTP_MAX_INDEX_SIZE`).
     max_catalog: u64,
+    /// Where a folder marketplace keeps its catalog (one of [`MARKETPLACE_FILES`]).
+    catalog_file: &'static str,
 }
 
 impl Marketplace {
     pub fn new(source: Source, offline: bool, paths: &AgxPaths) -> Result<Self, IndexError> {
         let limits = Limits::from_env()?;
         let max_catalog = limits.max_index_size;
+        let mut catalog_file = MARKETPLACE_FILE;
         let remote = match &source {
             Source::Http(url) => Some(CachedRemote::new(
                 Http::new(HttpSettings::from_env()?, limits),
@@ -220,9 +259,8 @@ impl Marketplace {
             Source::Folder(dir) => {
                 // Not followed: a catalog that is a link is there, and reading it says why
                 // it is refused.
-                if !marketplace_files::exists(&dir.join(MARKETPLACE_FILE)) {
-                    return Err(IndexError::NotAMarketplace { path: dir.clone() });
-                }
+                catalog_file = catalog_file_of(dir)
+                    .ok_or_else(|| IndexError::NotAMarketplace { path: dir.clone() })?;
                 None
             }
             Source::Oci(location) => {
@@ -239,6 +277,7 @@ impl Marketplace {
             offline,
             remote,
             max_catalog,
+            catalog_file,
         })
     }
 
@@ -259,9 +298,9 @@ impl Marketplace {
     pub fn catalog(&self) -> Result<MarketplaceJson, IndexError> {
         match (&self.source, &self.remote) {
             (Source::Folder(dir), _) => {
-                let path = dir.join(MARKETPLACE_FILE);
+                let path = dir.join(self.catalog_file);
                 // Bounded and link-free: a catalog linked to /dev/zero or a FIFO is refused.
-                let body = marketplace_files::read(dir, MARKETPLACE_FILE, self.max_catalog)?
+                let body = marketplace_files::read(dir, self.catalog_file, self.max_catalog)?
                     .ok_or_else(|| IndexError::NotAMarketplace { path: dir.clone() })?;
                 parse_catalog(&body, &path.display().to_string())
             }
@@ -307,7 +346,8 @@ impl Marketplace {
         catalog: &MarketplaceJson,
         entry: &PluginEntry,
     ) -> Result<Option<PathBuf>, IndexError> {
-        let (Source::Folder(root), PluginLocation::Path(relative)) = (&self.source, &entry.source)
+        let (Source::Folder(root), Some(relative)) =
+            (&self.source, entry.source.inside_marketplace())
         else {
             return Ok(None);
         };
@@ -315,11 +355,11 @@ impl Marketplace {
             Some(base) if !relative.starts_with("./") && !relative.starts_with("../") => {
                 format!("{}/{relative}", base.trim_end_matches('/'))
             }
-            _ => relative.clone(),
+            _ => relative.to_string(),
         };
         if !marketplace_files::is_plain(&relative) {
             return Err(IndexError::Parse {
-                location: root.join(MARKETPLACE_FILE).display().to_string(),
+                location: root.join(self.catalog_file).display().to_string(),
                 message: format!(
                     "plugin `{}`: source `{relative}` leaves the marketplace folder",
                     entry.name
@@ -452,7 +492,8 @@ pub fn parse_catalog(body: &[u8], location: &str) -> Result<MarketplaceJson, Ind
     })
 }
 
-/// `.claude-plugin/plugin.json` of a plugin folder: the parts agx reads.
+/// A plugin folder's manifest (`.claude-plugin/plugin.json` or another dialect's): the parts
+/// agx reads.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PluginManifest {
@@ -466,33 +507,51 @@ pub struct PluginManifest {
     pub components: Components,
 }
 
-/// Where a plugin keeps its manifest.
+/// Where a Claude Code plugin keeps its manifest.
 pub const MANIFEST_FILE: &str = ".claude-plugin/plugin.json";
 
-/// The plugin's raw manifest, read as every plugin file is (inside `dir`, no link, a regular
-/// file within [`MAX_PLUGIN_FILE_BYTES`]); `None` when it has none.
+/// The plugin's raw manifest in its dialect ([`Dialect::of`]), read as every plugin file is
+/// (inside `dir`, no link, a regular file within [`MAX_PLUGIN_FILE_BYTES`]); `None` when it
+/// has none.
 pub fn read_manifest_json(dir: &Path) -> Result<Option<Value>, IndexError> {
-    let Some(body) = marketplace_files::read(dir, MANIFEST_FILE, MAX_PLUGIN_FILE_BYTES)? else {
+    let file = Dialect::of(dir).manifest_file();
+    let Some(body) = marketplace_files::read(dir, file, MAX_PLUGIN_FILE_BYTES)? else {
         return Ok(None);
     };
     serde_json::from_slice(&body)
         .map(Some)
         .map_err(|e| IndexError::Parse {
-            location: dir.join(MANIFEST_FILE).display().to_string(),
+            location: dir.join(file).display().to_string(),
             message: e.to_string(),
         })
 }
 
+/// The plugin's manifest, its components marked with its dialect (a plugin without one is
+/// Claude's, whose manifest is optional: the default).
 pub fn read_manifest(dir: &Path) -> Result<Option<PluginManifest>, IndexError> {
+    let dialect = Dialect::of(dir);
     let Some(doc) = read_manifest_json(dir)? else {
         return Ok(None);
     };
-    serde_json::from_value(doc)
-        .map(Some)
-        .map_err(|e| IndexError::Parse {
-            location: dir.join(MANIFEST_FILE).display().to_string(),
+    let mut manifest: PluginManifest =
+        serde_json::from_value(doc).map_err(|e| IndexError::Parse {
+            location: dir.join(dialect.manifest_file()).display().to_string(),
             message: e.to_string(),
-        })
+        })?;
+    if !dialect.manifest_moves_components() {
+        manifest.components = Components::default();
+    }
+    manifest.components.dialect = dialect;
+    Ok(Some(manifest))
+}
+
+/// The plugin's manifest, or an empty one of its dialect when it has none.
+pub fn read_manifest_or_default(dir: &Path) -> Result<PluginManifest, IndexError> {
+    Ok(read_manifest(dir)?.unwrap_or_else(|| {
+        let mut manifest = PluginManifest::default();
+        manifest.components.dialect = Dialect::of(dir);
+        manifest
+    }))
 }
 
 /// What a plugin holds, by component.
@@ -539,7 +598,7 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
             path: dir.to_path_buf(),
         });
     }
-    let manifest = read_manifest(dir)?.unwrap_or_default();
+    let manifest = read_manifest_or_default(dir)?;
     let mut found = Found::from_inline(inline);
     let mut servers = found.servers.clone();
     servers.extend(
@@ -566,22 +625,32 @@ fn read_plugin_folder(dir: &Path, inline: &Components) -> Result<Found, IndexErr
 /// The components agx does not carry that the plugin in `dir` has, by its manifest's fields
 /// or their default places (`hooks`, `lsp servers`, …).
 pub fn uncarried_components(dir: &Path, manifest: &Components) -> Vec<String> {
-    NOT_CARRIED
+    let mut found: Vec<String> = NOT_CARRIED
         .iter()
         .filter(|(_, field, place)| {
             field(manifest).is_some() || marketplace_files::exists(&dir.join(place))
         })
         .map(|(label, _, _)| label.to_string())
-        .collect()
+        .collect();
+    for (label, place) in manifest.dialect.other_components() {
+        if marketplace_files::exists(&dir.join(place)) && !found.iter().any(|f| f == label) {
+            found.push(label.to_string());
+        }
+    }
+    found
 }
 
 /// Where the plugin's MCP servers are written, for messages: `.mcp.json`, the file the
 /// manifest names, or the manifest itself.
 pub fn servers_place(manifest: &Components) -> String {
+    let dialect = manifest.dialect;
     match &manifest.mcp_servers {
-        Some(Value::Object(_)) => MANIFEST_FILE.to_string(),
+        Some(Value::Object(_)) => dialect.manifest_file().to_string(),
         Some(Value::String(relative)) => relative.trim_start_matches("./").to_string(),
-        _ => ".mcp.json".to_string(),
+        _ => dialect
+            .servers_file()
+            .unwrap_or(dialect.manifest_file())
+            .to_string(),
     }
 }
 
@@ -609,7 +678,11 @@ pub fn skill_roots(manifest: &Components) -> Vec<String> {
 /// The components of the plugin in `dir` that agx does not carry (`hooks`, `agents`, …), for
 /// `agx info` of an imported plugin.
 pub fn not_carried(dir: &Path) -> Result<Vec<String>, IndexError> {
-    Ok(read_plugin_folder(dir, &Components::default())?.not_carried)
+    let inline = Components {
+        dialect: Dialect::of(dir),
+        ..Components::default()
+    };
+    Ok(read_plugin_folder(dir, &inline)?.not_carried)
 }
 
 /// The plugin's MCP servers by name: the manifest's inline `mcpServers` object, or the
@@ -621,10 +694,13 @@ pub fn plugin_servers(
     let relative = match &manifest.mcp_servers {
         Some(Value::Object(servers)) => return Ok(servers.clone()),
         Some(Value::String(relative)) => {
-            inside(dir, relative)?;
+            inside(dir, manifest.dialect, relative)?;
             relative.as_str()
         }
-        _ => ".mcp.json",
+        _ => match manifest.dialect.servers_file() {
+            Some(file) => file,
+            None => return Ok(Default::default()),
+        },
     };
     let file = dir.join(relative);
     let Some(body) = marketplace_files::read(dir, relative, MAX_PLUGIN_FILE_BYTES)? else {
@@ -654,7 +730,7 @@ pub fn plugin_skills(
     let mut skills = Vec::new();
     for relative in skill_roots(manifest) {
         let relative = relative.as_str();
-        inside(dir, relative)?;
+        inside(dir, manifest.dialect, relative)?;
         // No link is followed: a skill folder reached through one is left out, not read (an
         // import lists it as not carried, naming the link).
         let Ok(root) = marketplace_files::contained(dir, relative) else {
@@ -696,7 +772,7 @@ pub fn plugin_skills(
 }
 
 /// `relative` under `dir`, refused when it leaves it.
-fn inside(dir: &Path, relative: &str) -> Result<PathBuf, IndexError> {
+fn inside(dir: &Path, dialect: Dialect, relative: &str) -> Result<PathBuf, IndexError> {
     let contained = Path::new(relative)
         .components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
@@ -704,7 +780,7 @@ fn inside(dir: &Path, relative: &str) -> Result<PathBuf, IndexError> {
         Ok(dir.join(relative))
     } else {
         Err(IndexError::Parse {
-            location: dir.join(".claude-plugin/plugin.json").display().to_string(),
+            location: dir.join(dialect.manifest_file()).display().to_string(),
             message: format!("the path `{relative}` leaves the plugin folder"),
         })
     }

@@ -12,6 +12,7 @@
 
 pub mod cache;
 pub mod credentials;
+pub mod dialect;
 mod error;
 mod http;
 pub mod marketplace;

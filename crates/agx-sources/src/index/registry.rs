@@ -282,10 +282,10 @@ pub fn known_kind(selected: &Selected, paths: &AgxPaths) -> Result<Option<Source
         .and_then(|body| SourceKind::parse(String::from_utf8_lossy(&body).trim())))
 }
 
-/// A folder holding `.claude-plugin/marketplace.json` is a marketplace; any other an agx
-/// index (which reports its own errors when it is not one).
+/// A folder holding a marketplace catalog (Claude Code's, Codex's or Cursor's) is a
+/// marketplace; any other an agx index (which reports its own errors when it is not one).
 fn folder_kind(dir: &Path) -> SourceKind {
-    if dir.join(marketplace::MARKETPLACE_FILE).is_file() {
+    if marketplace::catalog_file_of(dir).is_some() {
         SourceKind::ClaudeMarketplace
     } else {
         SourceKind::AgxIndex

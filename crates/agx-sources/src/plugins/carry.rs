@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::lenient_skill;
 use super::names::{self, Author};
 use crate::ecosystem::EcosystemError;
-use crate::index::marketplace::{self, Components, MANIFEST_FILE};
+use crate::index::marketplace::{self, Components, Dialect};
 use crate::index::marketplace_files;
 use agx_core::name::PackageName;
 use agx_model::manifest::diagnostics::{Findings, Severity};
@@ -81,25 +81,52 @@ pub(crate) fn write_package(
         detail,
         hint: hint.to_string(),
     };
-    if let Some(link) = skipped_links
+    // Any dialect's: the copy left the link out, so the folder may now look like another
+    // dialect's plugin (a root `plugin.json` beside a linked `.claude-plugin/plugin.json`).
+    let linked_manifest = |link: &String| {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| Some(link.as_str()) == d.manifest_folder() || link == d.manifest_file())
+    };
+    if let Some((link, dialect)) = skipped_links
         .iter()
-        .find(|l| *l == ".claude-plugin" || *l == MANIFEST_FILE)
+        .find_map(|l| linked_manifest(l).map(|d| (l, d)))
     {
         return Err(bad(
             format!(
                 "`{link}` is a symbolic link: agx reads a plugin's manifest only as a regular file of the plugin, and follows no link"
             ),
-            "ask the plugin's maintainer to commit the file itself; Claude Code can still install the plugin",
+            &format!(
+                "ask the plugin's maintainer to commit the file itself; {} can still install the plugin",
+                dialect.client()
+            ),
         ));
     }
+    let dialect = Dialect::of(dir);
+    let manifest_hint = manifest_hint(dialect);
     let manifest_doc = marketplace::read_manifest_json(dir)
-        .map_err(|e| bad(e.to_string(), MANIFEST_HINT))?
+        .map_err(|e| bad(e.to_string(), &manifest_hint))?
         .unwrap_or(Value::Null);
-    let manifest = marketplace::read_manifest(dir)
-        .map_err(|e| bad(e.to_string(), MANIFEST_HINT))?
-        .unwrap_or_default();
+    let manifest = marketplace::read_manifest_or_default(dir)
+        .map_err(|e| bad(e.to_string(), &manifest_hint))?;
     let mut not_carried = Vec::new();
-    let mut servers = servers(dir, &manifest.components, skipped_links, &mut not_carried);
+    // Read first, listed after the servers and skills: a Gemini setting also adds its
+    // variable to every server's environment.
+    let mut settings_not_carried = Vec::new();
+    let (settings, setting_env) = match dialect {
+        Dialect::Gemini => gemini_settings(&manifest_doc, &mut settings_not_carried),
+        _ => (
+            user_config_settings(&manifest_doc, &mut settings_not_carried),
+            BTreeMap::new(),
+        ),
+    };
+    let mut servers = servers(
+        dir,
+        &manifest.components,
+        &setting_env,
+        skipped_links,
+        &mut not_carried,
+    );
     let (mut skills, adapted) = skills(
         label,
         dir,
@@ -112,7 +139,7 @@ pub(crate) fn write_package(
         .description
         .clone()
         .or_else(|| facts.description.clone())
-        .unwrap_or_else(|| format!("{label} (a Claude Code plugin)"));
+        .unwrap_or_else(|| format!("{label} ({})", dialect.describe()));
     let mut package = toml::Table::new();
     package.insert("name".into(), facts.name.to_string().into());
     package.insert("version".into(), facts.version.to_string().into());
@@ -125,7 +152,7 @@ pub(crate) fn write_package(
             package.insert(key.into(), value.into());
         }
     }
-    let settings = user_config_settings(&manifest_doc, &mut not_carried);
+    not_carried.extend(settings_not_carried);
     // What validation refuses is left out with the plugin's file named, and the rest checked
     // again: a definition agx generated is never what the user is told to fix.
     loop {
@@ -182,7 +209,10 @@ pub(crate) fn write_package(
                 .collect();
             return Err(bad(
                 format!("agx cannot make a package of it: {}", messages.join("; ")),
-                "this is likely a bug in agx's import; please report it with the plugin's name. Claude Code can install the plugin as it is",
+                &format!(
+                    "this is likely a bug in agx's import; please report it with the plugin's name. {} can install the plugin as it is",
+                    dialect.client()
+                ),
             ));
         }
     }
@@ -204,7 +234,13 @@ pub(crate) fn write_package(
     Ok(warnings)
 }
 
-const MANIFEST_HINT: &str = "fix the plugin's .claude-plugin/plugin.json, or ask its maintainer to";
+/// What to do about a manifest agx cannot read.
+fn manifest_hint(dialect: Dialect) -> String {
+    format!(
+        "fix the plugin's {}, or ask its maintainer to",
+        dialect.manifest_file()
+    )
+}
 
 /// The refusal of a plugin with no server or skill agx can carry, naming what it has.
 fn nothing_to_carry(
@@ -223,7 +259,10 @@ fn nothing_to_carry(
     EcosystemError::Bundle {
         bundle: label.to_string(),
         detail,
-        hint: "agx carries a plugin's MCP servers and skills to every client; hooks, agents, commands, LSP servers and output styles are Claude Code's own: install this plugin with Claude Code".into(),
+        hint: format!(
+            "agx carries a plugin's MCP servers and skills to every client; its other parts (hooks, agents, commands, rules, …) belong to the client it was written for: install this plugin with {}",
+            manifest.dialect.client()
+        ),
     }
 }
 
@@ -231,6 +270,7 @@ fn nothing_to_carry(
 fn servers(
     dir: &Path,
     manifest: &Components,
+    setting_env: &BTreeMap<String, String>,
     skipped_links: &[String],
     not_carried: &mut Vec<NotCarried>,
 ) -> Vec<Server> {
@@ -255,7 +295,7 @@ fn servers(
     };
     let mut servers: Vec<Server> = Vec::new();
     for (key, def) in defs {
-        let made = server_table(&def).and_then(|mut table| {
+        let made = server_table(&def, manifest.dialect, setting_env).and_then(|mut table| {
             let item = crate::ecosystem::server_name_from("", &key).map_err(|_| {
                 "its name has no letter or digit agx can name a server with".to_string()
             })?;
@@ -289,8 +329,14 @@ fn servers(
     servers
 }
 
-/// A server definition from its `.mcp.json` entry, or why there is none.
-fn server_table(def: &Value) -> Result<toml::Table, String> {
+/// A server definition from its `.mcp.json` entry, or why there is none; a command server's
+/// environment also gets `setting_env` where the entry does not set the variable itself.
+fn server_table(
+    def: &Value,
+    dialect: Dialect,
+    setting_env: &BTreeMap<String, String>,
+) -> Result<toml::Table, String> {
+    let translate = |text: &str| dialect.translate(text);
     let Some(def) = def.as_object() else {
         return Err("its entry is not an object".into());
     };
@@ -320,19 +366,20 @@ fn server_table(def: &Value) -> Result<toml::Table, String> {
             line.push(translate(&json_text(arg)));
         }
         table.insert("command".into(), line.into());
-        let env = pairs("env");
+        let mut env = pairs("env");
+        for (name, value) in setting_env {
+            env.entry(name.clone()).or_insert_with(|| value.clone());
+        }
         if !env.is_empty() {
             table.insert("env".into(), toml::Value::try_from(env).expect("strings"));
         }
-        if let Some(cwd) = def.get("cwd").and_then(Value::as_str) {
-            let cwd = cwd
-                .trim_start_matches("${CLAUDE_PLUGIN_ROOT}")
-                .trim_start_matches('/');
-            if !cwd.is_empty() {
-                table.insert("cwd".into(), cwd.into());
-            }
+        if let Some(cwd) = def.get("cwd").and_then(Value::as_str)
+            && let Some(cwd) = dialect.relative_cwd(cwd)
+        {
+            table.insert("cwd".into(), cwd.into());
         }
-    } else if let Some(url) = text("url")? {
+    } else if let Some(url) = text("url")?.or(text("httpUrl")?) {
+        // (`httpUrl` is Gemini CLI's streamable-HTTP server; its `url` is SSE.)
         table.insert("url".into(), translate(url).into());
         let headers = pairs("headers");
         if !headers.is_empty() {
@@ -361,7 +408,7 @@ fn skills(
     let found = marketplace::plugin_skills(dir, manifest).map_err(|e| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail: e.to_string(),
-        hint: MANIFEST_HINT.into(),
+        hint: manifest_hint(manifest.dialect),
     })?;
     let relative = |folder: &Path| {
         folder
@@ -465,7 +512,7 @@ fn skills(
                     EcosystemError::Bundle {
                         bundle: label.to_string(),
                         detail: e.to_string(),
-                        hint: MANIFEST_HINT.into(),
+                        hint: manifest_hint(manifest.dialect),
                     }
                 })?;
             }
@@ -613,12 +660,19 @@ fn write_files(
     let mut ignore = String::new();
     for folder in [
         "/.claude-plugin/",
+        "/.codex-plugin/",
+        "/.cursor-plugin/",
+        "/plugin.json",
+        "/gemini-extension.json",
         "/hooks/",
         "/agents/",
         "/commands/",
+        "/rules/",
         "/output-styles/",
         "/.mcp.json",
+        "/mcp.json",
         "/.lsp.json",
+        "/.app.json",
     ] {
         ignore.push_str(folder);
         ignore.push('\n');
@@ -633,13 +687,6 @@ pub(crate) fn json_text(value: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
-}
-
-/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and `${user_config.KEY}` in agx's words.
-pub(crate) fn translate(text: &str) -> String {
-    text.replace("${CLAUDE_PLUGIN_ROOT}", "${package.dir}")
-        .replace("${CLAUDE_PLUGIN_DATA}", "${package.data}")
-        .replace("${user_config.", "${settings.")
 }
 
 /// `userConfig` options as `[extension.settings]`: `sensitive` → `secret`, `required`,
@@ -706,6 +753,62 @@ pub(crate) fn user_config_settings(
         settings.insert(key.clone(), setting.into());
     }
     settings
+}
+
+/// Gemini CLI's `settings` (`[{name, description, envVar, sensitive}]`) as
+/// `[extension.settings]`, each keyed by its variable in lower case (`API_KEY` → `api_key`),
+/// and the environment that gives each server its value (`API_KEY = "${settings.api_key}"`),
+/// as Gemini CLI passes a setting to the extension's servers. None is required: an unset
+/// setting's variable is left out, as Gemini CLI leaves it unset.
+pub(crate) fn gemini_settings(
+    manifest: &Value,
+    not_carried: &mut Vec<NotCarried>,
+) -> (toml::Table, BTreeMap<String, String>) {
+    let mut settings = toml::Table::new();
+    let mut env = BTreeMap::new();
+    let Some(options) = manifest.get("settings").and_then(Value::as_array) else {
+        return (settings, env);
+    };
+    for option in options {
+        let text = |field: &str| option.get(field).and_then(Value::as_str);
+        let name = text("name").unwrap_or("(unnamed)");
+        let key = text("envVar").map(str::to_ascii_lowercase);
+        let problem = match &key {
+            None => Some("it has no `envVar`".to_string()),
+            Some(key) if !agx_model::settings::declaration::is_valid_key(key) => Some(format!(
+                "`{}` is no name agx can give a setting (ASCII letters, digits and `_`, starting with a letter)",
+                text("envVar").unwrap_or_default()
+            )),
+            Some(key) if settings.contains_key(key) => {
+                Some(format!("another setting has the variable `{key}` too"))
+            }
+            Some(_) => None,
+        };
+        let (Some(key), None) = (key, &problem) else {
+            not_carried.push(NotCarried {
+                what: format!("setting `{name}`"),
+                place: "gemini-extension.json settings".into(),
+                reason: problem.unwrap_or_default(),
+            });
+            continue;
+        };
+        let mut setting = toml::Table::new();
+        let description = match text("description") {
+            Some(description) => format!("{name}: {description}"),
+            None => name.to_string(),
+        };
+        setting.insert("description".into(), description.into());
+        setting.insert("type".into(), "string".into());
+        if option.get("sensitive").and_then(Value::as_bool) == Some(true) {
+            setting.insert("secret".into(), true.into());
+        }
+        env.insert(
+            text("envVar").unwrap_or_default().to_string(),
+            format!("${{settings.{key}}}"),
+        );
+        settings.insert(key, setting.into());
+    }
+    (settings, env)
 }
 
 #[cfg(test)]
@@ -823,7 +926,7 @@ mod tests {
             "p@m: nothing agx can carry: commands, lsp servers, server `s` (.mcp.json: \"url\" is empty)"
         );
         assert!(!dir.join("agx.toml").exists());
-        let err = import(dir, &[MANIFEST_FILE.to_string()])
+        let err = import(dir, &[marketplace::MANIFEST_FILE.to_string()])
             .unwrap_err()
             .to_string();
         assert!(err.contains("is a symbolic link"), "{err}");
@@ -838,7 +941,9 @@ mod tests {
     #[test]
     fn placeholders_are_translated() {
         assert_eq!(
-            translate("${CLAUDE_PLUGIN_ROOT}/s.py --data=${CLAUDE_PLUGIN_DATA} ${user_config.k}"),
+            Dialect::Claude.translate(
+                "${CLAUDE_PLUGIN_ROOT}/s.py --data=${CLAUDE_PLUGIN_DATA} ${user_config.k}"
+            ),
             "${package.dir}/s.py --data=${package.data} ${settings.k}"
         );
     }

@@ -189,12 +189,12 @@ pub fn provision(
     })
 }
 
-/// Whether `dir` is a Claude Code plugin rather than an agx package: it has
-/// `.claude-plugin/plugin.json` (a link counts: importing it says why it is refused) and no
-/// `agx.toml`.
+/// Whether `dir` is a plugin rather than an agx package: it has the manifest of some
+/// dialect (`.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`,
+/// `.cursor-plugin/plugin.json`, `plugin.json`, `gemini-extension.json`; a link counts:
+/// importing it says why it is refused) and no `agx.toml`.
 pub fn is_plugin_folder(dir: &Path) -> bool {
-    marketplace_files::exists(&dir.join(marketplace::MANIFEST_FILE))
-        && !marketplace_files::exists(&dir.join("agx.toml"))
+    marketplace::Dialect::has_manifest(dir) && !marketplace_files::exists(&dir.join("agx.toml"))
 }
 
 /// `agx install ./plugin`: the plugin folder `folder` copied into `into` (to be created) and
@@ -210,9 +210,9 @@ pub fn import_folder(folder: &Path, into: &Path) -> Result<Vec<String>, Ecosyste
     };
     let skipped_links = marketplace_files::copy_plugin_tree(folder, into)
         .map_err(|e| bad(e.to_string(), COPY_HINT))?;
-    let manifest = marketplace::read_manifest(into)
-        .map_err(|e| bad(e.to_string(), "fix the plugin's .claude-plugin/plugin.json"))?
-        .unwrap_or_default();
+    let manifest_file = marketplace::Dialect::of(into).manifest_file();
+    let manifest = marketplace::read_manifest_or_default(into)
+        .map_err(|e| bad(e.to_string(), &format!("fix the plugin's {manifest_file}")))?;
     let folder_name = std::path::absolute(folder)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -221,7 +221,7 @@ pub fn import_folder(folder: &Path, into: &Path) -> Result<Vec<String>, Ecosyste
     let name = PackageName::parse(&super::names::kebab(&plugin)).map_err(|e| {
         bad(
             format!("no agx package name can be made of `{plugin}`: {e}"),
-            "give the plugin a `name` in .claude-plugin/plugin.json",
+            &format!("give the plugin a `name` in {manifest_file}"),
         )
     })?;
     let version = plugin_version(None, None, into, &label)?;
@@ -264,7 +264,8 @@ fn fetch(
         skipped_links: Vec::new(),
     };
     match &entry.source {
-        PluginLocation::Path(relative) => {
+        PluginLocation::Path(relative)
+        | PluginLocation::Remote(RemoteLocation::Local { path: relative }) => {
             let folder = marketplace
                 .plugin_folder(catalog, entry)
                 .map_err(|e| bad(e.to_string(), "fix the plugin's `source` in marketplace.json"))?
@@ -659,7 +660,10 @@ fn plugin_version(
     let manifest = marketplace::read_manifest(dir).map_err(|e| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail: e.to_string(),
-        hint: "fix the plugin's .claude-plugin/plugin.json".into(),
+        hint: format!(
+            "fix the plugin's {}",
+            marketplace::Dialect::of(dir).manifest_file()
+        ),
     })?;
     let text = manifest.and_then(|m| m.version).or(published).or(listed);
     match text {
