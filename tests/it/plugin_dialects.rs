@@ -106,6 +106,14 @@ fn a_gemini_extension_installs_with_its_settings_as_settings() {
         Some(&serde_json::json!(true)),
         "{info}"
     );
+    // The setting's variable in the extension's own arguments is the setting.
+    let dir = PathBuf::from(info["installed"]["dir"].as_str().unwrap());
+    let server = std::fs::read_to_string(dir.join("agx/servers/forecast.toml")).unwrap();
+    assert!(
+        server.contains("\"--key=${settings.forecast_api_key}\"")
+            && server.contains("${package.dir}/server/forecast.py"),
+        "{server}"
+    );
     let answer = call_forecast_of(&home, "weather-gemini", &[]);
     assert_eq!(answer["has_api_key"], false, "{answer}");
     assert_eq!(answer["units"], "imperial", "{answer}");

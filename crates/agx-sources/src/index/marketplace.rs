@@ -645,7 +645,7 @@ pub fn uncarried_components(dir: &Path, manifest: &Components) -> Vec<String> {
 pub fn servers_place(manifest: &Components) -> String {
     let dialect = manifest.dialect;
     match &manifest.mcp_servers {
-        Some(Value::Object(_)) => dialect.manifest_file().to_string(),
+        Some(Value::Object(_) | Value::Array(_)) => dialect.manifest_file().to_string(),
         Some(Value::String(relative)) => relative.trim_start_matches("./").to_string(),
         _ => dialect
             .servers_file()
@@ -691,17 +691,37 @@ pub fn plugin_servers(
     dir: &Path,
     manifest: &Components,
 ) -> Result<serde_json::Map<String, Value>, IndexError> {
-    let relative = match &manifest.mcp_servers {
-        Some(Value::Object(servers)) => return Ok(servers.clone()),
-        Some(Value::String(relative)) => {
-            inside(dir, manifest.dialect, relative)?;
-            relative.as_str()
+    match &manifest.mcp_servers {
+        Some(Value::Object(servers)) => Ok(servers.clone()),
+        Some(Value::String(relative)) => servers_file(dir, manifest.dialect, relative),
+        // Cursor's list of files and inline maps, merged in order (a later name wins).
+        Some(Value::Array(parts)) => {
+            let mut servers = serde_json::Map::new();
+            for part in parts {
+                match part {
+                    Value::Object(inline) => servers.extend(inline.clone()),
+                    Value::String(relative) => {
+                        servers.extend(servers_file(dir, manifest.dialect, relative)?)
+                    }
+                    _ => {}
+                }
+            }
+            Ok(servers)
         }
         _ => match manifest.dialect.servers_file() {
-            Some(file) => file,
-            None => return Ok(Default::default()),
+            Some(file) => servers_file(dir, manifest.dialect, file),
+            None => Ok(Default::default()),
         },
-    };
+    }
+}
+
+/// The servers of the MCP file `relative` of the plugin; none when it has no such file.
+fn servers_file(
+    dir: &Path,
+    dialect: Dialect,
+    relative: &str,
+) -> Result<serde_json::Map<String, Value>, IndexError> {
+    inside(dir, dialect, relative)?;
     let file = dir.join(relative);
     let Some(body) = marketplace_files::read(dir, relative, MAX_PLUGIN_FILE_BYTES)? else {
         return Ok(Default::default());
@@ -710,7 +730,8 @@ pub fn plugin_servers(
         location: file.display().to_string(),
         message: e.to_string(),
     })?;
-    // `.mcp.json` holds `{"mcpServers": {...}}`, or (as Claude Code also reads) the map itself.
+    // `.mcp.json` holds `{"mcpServers": {...}}` (Agent Plugins' also a `$schema`), or (as
+    // Claude Code and Codex also read) the map itself.
     let servers = doc.get("mcpServers").cloned().unwrap_or(doc);
     match servers {
         Value::Object(servers) => Ok(servers),

@@ -336,7 +336,15 @@ fn server_table(
     dialect: Dialect,
     setting_env: &BTreeMap<String, String>,
 ) -> Result<toml::Table, String> {
-    let translate = |text: &str| dialect.translate(text);
+    // A Gemini setting's variable in the extension's own text (`"--key=${API_KEY}"`) is the
+    // setting, as Gemini CLI substitutes it.
+    let translate = |text: &str| {
+        let mut out = dialect.translate(text);
+        for (variable, setting) in setting_env {
+            out = out.replace(&format!("${{{variable}}}"), setting);
+        }
+        out
+    };
     let Some(def) = def.as_object() else {
         return Err("its entry is not an object".into());
     };
