@@ -424,6 +424,28 @@ def well_known_index_seeds():
         write("well_known_index", name, json.dumps(doc).encode())
 
 
+def plugin_import_seeds():
+    # One plugin of each dialect from registry-fixtures/plugin-dialects (and Claude's from
+    # registry-fixtures/marketplace), in the target's form: the dialect's number, then its
+    # manifest, MCP file and SKILL.md split by 0xFF.
+    fixtures = REPO / "registry-fixtures"
+    dialects = fixtures / "plugin-dialects"
+    plugins = [
+        (0, fixtures / "marketplace/plugins/weather-tools", ".claude-plugin/plugin.json", ".mcp.json"),
+        (1, dialects / "codex-marketplace/plugins/weather-codex", ".codex-plugin/plugin.json", ".mcp.json"),
+        (2, dialects / "cursor-marketplace/plugins/weather-cursor", ".cursor-plugin/plugin.json", "mcp.json"),
+        (3, dialects / "agent-plugin/weather-agent", "plugin.json", "mcp.json"),
+        (4, dialects / "gemini/weather-gemini", "gemini-extension.json", None),
+    ]
+    for number, folder, manifest, servers in plugins:
+        parts = [
+            (folder / manifest).read_bytes(),
+            (folder / servers).read_bytes() if servers else b"",
+            (folder / "skills/umbrella-advice/SKILL.md").read_bytes(),
+        ]
+        write("plugin_import", folder.name, bytes([number]) + b"\xff".join(parts))
+
+
 def main():
     # Only the targets generated here are rebuilt: seeds of the others (written by hand or
     # kept from a finding) stay as they are.
@@ -442,6 +464,7 @@ def main():
     oci_manifest_seeds()
     policy_file_seeds()
     well_known_index_seeds()
+    plugin_import_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())
         size = sum(f.stat().st_size for f in files)
