@@ -926,7 +926,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__export)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --name --json --help --version claude-marketplace agent-plugin gemini-extension codex-marketplace cursor-marketplace"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -395,7 +395,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
             cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
-            cand --name 'The marketplace''s name (claude-marketplace; default: OUT_DIR''s name in kebab-case)'
+            cand --name 'The marketplace''s name (claude-, codex- and cursor-marketplace; default: OUT_DIR''s name in kebab-case)'
             cand -q 'Print less: only results and errors'
             cand --quiet 'Print less: only results and errors'
             cand -v 'Print more detail (repeat for even more)'

@@ -328,7 +328,7 @@ complete -c agx -n "__fish_agx_using_subcommand export" -l root -d 'A TUF root (
 complete -c agx -n "__fish_agx_using_subcommand export" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c agx -n "__fish_agx_using_subcommand export" -l name -d 'The marketplace\'s name (claude-marketplace; default: OUT_DIR\'s name in kebab-case)' -r
+complete -c agx -n "__fish_agx_using_subcommand export" -l name -d 'The marketplace\'s name (claude-, codex- and cursor-marketplace; default: OUT_DIR\'s name in kebab-case)' -r
 complete -c agx -n "__fish_agx_using_subcommand export" -s q -l quiet -d 'Print less: only results and errors'
 complete -c agx -n "__fish_agx_using_subcommand export" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand export" -l offline -d 'Use only cached index data; never touch the network'

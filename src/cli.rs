@@ -538,7 +538,8 @@ pub struct ExportArgs {
     /// installed first when absent.
     #[arg(value_name = "PACKAGE", required = true)]
     pub packages: Vec<String>,
-    /// The marketplace's name (claude-marketplace; default: OUT_DIR's name in kebab-case).
+    /// The marketplace's name (claude-, codex- and cursor-marketplace; default: OUT_DIR's name
+    /// in kebab-case).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Print JSON (the shapes are documented in docs/json.md).
@@ -555,6 +556,10 @@ pub enum ExportFormat {
     AgentPlugin,
     /// A Gemini CLI extension per package.
     GeminiExtension,
+    /// `.agents/plugins/marketplace.json` and a Codex plugin per package (Codex).
+    CodexMarketplace,
+    /// `.cursor-plugin/marketplace.json` and a Cursor plugin per package (Cursor).
+    CursorMarketplace,
 }
 
 #[derive(Debug, Subcommand)]

@@ -113,6 +113,19 @@ echo "$out"
 expect "codex mcp list shows forecast" "^forecast +agx +serve acme/weather/forecast@=1.2.0" "$out"
 expect "codex mcp list shows quotes" "^quotes +agx +serve acme/quotes/quotes@=1.0.0" "$out"
 
+# --- Codex's own marketplace format (`agx export codex-marketplace`), in a Codex home of
+# its own so that only its plugins are listed.
+"$AGX" export codex-marketplace "$TMP/codex-market" --name agx-codex "${EXPORTED[@]}"
+export CODEX_HOME="$HOME/.codex-own"
+mkdir -p "$CODEX_HOME"
+timeout 120 "$BIN/codex" plugin marketplace add "$TMP/codex-market" || fail "codex plugin marketplace add (codex-marketplace)"
+timeout 120 "$BIN/codex" plugin add acme-weather@agx-codex || fail "codex plugin add acme-weather@agx-codex"
+timeout 120 "$BIN/codex" plugin add acme-dev@agx-codex || fail "codex plugin add acme-dev@agx-codex"
+out="$(timeout 120 "$BIN/codex" mcp list 2>&1 || true)"
+echo "$out"
+expect "codex mcp list shows forecast from the codex-marketplace export" "^forecast +agx +serve acme/weather/forecast@=1.2.0" "$out"
+unset CODEX_HOME
+
 # --- Gemini CLI: validate, install each extension, list its servers and skills, connect.
 for ext in acme-weather acme-quotes acme-dev; do
     timeout 120 "$BIN/gemini" extensions validate "$TMP/gemini/$ext" || fail "gemini extensions validate $ext"

@@ -11,6 +11,8 @@ pub fn run(ctx: &Context, args: &ExportArgs) -> CliResult {
         ExportFormat::ClaudeMarketplace => Format::ClaudeMarketplace,
         ExportFormat::AgentPlugin => Format::AgentPlugin,
         ExportFormat::GeminiExtension => Format::GeminiExtension,
+        ExportFormat::CodexMarketplace => Format::CodexMarketplace,
+        ExportFormat::CursorMarketplace => Format::CursorMarketplace,
     };
     let exported = export::export(
         &ctx.ops()?,

@@ -1,4 +1,4 @@
-//! `agx export` (docs/plugins.md): the three plugin formats from the fixture packages
+//! `agx export` (docs/plugins.md): the plugin formats from the fixture packages
 //! acme/dev (skills), acme/quotes (a server, a required secret, settings) and acme/weather
 //! (a server with a dependency); their entries start `agx serve` with a cleared environment.
 
@@ -41,7 +41,13 @@ fn each_format_is_written_twice_byte_for_byte_and_never_holds_a_secret() {
     let fixture = Fixture::new();
     let home = home_with_secret(&fixture);
     let out = tempfile::tempdir().unwrap();
-    for format in ["claude-marketplace", "agent-plugin", "gemini-extension"] {
+    for format in [
+        "claude-marketplace",
+        "agent-plugin",
+        "gemini-extension",
+        "codex-marketplace",
+        "cursor-marketplace",
+    ] {
         let (a, b) = (
             out.path().join(format!("{format}-a")),
             out.path().join(format!("{format}-b")),
@@ -51,7 +57,7 @@ fn each_format_is_written_twice_byte_for_byte_and_never_holds_a_secret() {
         // marketplace's default name, so give it explicitly).
         let mut second = fixture.agx(&home);
         second.args(["export", format]).arg(&b);
-        if format == "claude-marketplace" {
+        if format.ends_with("-marketplace") {
             second.args(["--name", &format!("{format}-a")]);
         }
         second.args(PACKAGES.iter().rev()).assert().success();
@@ -327,4 +333,92 @@ fn an_exported_entry_starts_with_a_cleared_environment_from_the_default_home() {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     assert!(names.contains(&"get_forecast"), "{names:?}");
+}
+
+/// Codex's and Cursor's marketplaces as Codex and Cursor read them, and back: each exported
+/// marketplace is a source agx imports, whose plugins carry the same servers and skills.
+#[test]
+fn codex_and_cursor_marketplaces_round_trip() {
+    let fixture = Fixture::new();
+    let home = home_with_secret(&fixture);
+    let out = tempfile::tempdir().unwrap();
+    for (format, catalog, manifest, servers) in [
+        (
+            "codex-marketplace",
+            ".agents/plugins/marketplace.json",
+            ".codex-plugin/plugin.json",
+            ".mcp.json",
+        ),
+        (
+            "cursor-marketplace",
+            ".cursor-plugin/marketplace.json",
+            ".cursor-plugin/plugin.json",
+            "mcp.json",
+        ),
+    ] {
+        let market = out.path().join(format);
+        export(&fixture, &home, format, &market);
+        let listed = read_json(&market.join(catalog));
+        let names: Vec<&str> = listed["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["acme-dev", "acme-quotes", "acme-weather"],
+            "{listed}"
+        );
+        let quotes = market.join("plugins/acme-quotes");
+        assert_eq!(read_json(&quotes.join(manifest))["version"], "1.0.0");
+        assert_eq!(
+            read_json(&quotes.join(servers))["mcpServers"]["quotes"],
+            json!({"command": "agx", "args": ["serve", "acme/quotes/quotes@=1.0.0"]})
+        );
+        assert!(market.join("plugins/acme-dev/skills").is_dir());
+
+        // Back: the marketplace is a source, each plugin a package with the same parts.
+        let source = format.trim_end_matches("-marketplace");
+        fixture
+            .agx(&home)
+            .args(["registry", "add-source", source])
+            .arg(&market)
+            .assert()
+            .success();
+        for plugin in ["acme-quotes", "acme-dev"] {
+            fixture
+                .agx(&home)
+                .args(["install", &format!("{plugin}@{source}")])
+                .assert()
+                .success();
+        }
+        let info = |package: &str| -> Value {
+            let out = fixture
+                .agx(&home)
+                .args(["info", package, "--json"])
+                .output()
+                .unwrap();
+            serde_json::from_slice(&out.stdout).unwrap()
+        };
+        let names = |info: &Value, key: &str| -> Vec<String> {
+            let mut names: Vec<String> = info[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["name"].as_str().unwrap().to_string())
+                .collect();
+            names.sort();
+            names
+        };
+        let original = info("acme/dev");
+        let imported = info(&format!("{source}/acme-dev"));
+        assert_eq!(
+            names(&imported, "skills"),
+            names(&original, "skills"),
+            "{format}"
+        );
+        let imported = info(&format!("{source}/acme-quotes"));
+        assert_eq!(names(&imported, "servers"), ["quotes"], "{format}");
+    }
 }

@@ -9,7 +9,7 @@ use crate::Context;
 use crate::install::{self, Target};
 use agx_core::name::PackageSpec;
 use agx_sources::plugins::model::{BundleFile, PluginSource};
-use agx_sources::plugins::{Format, agent_plugin, claude, gemini, names};
+use agx_sources::plugins::{Format, agent_plugin, claude, codex, cursor, gemini, names};
 
 /// What to export.
 #[derive(Debug, Clone)]
@@ -140,7 +140,7 @@ pub fn export(ctx: &Context, request: &ExportRequest<'_>) -> Result<Exported, Ex
         source,
     })?;
     let (files, roots): (Vec<BundleFile>, Vec<PathBuf>) = match request.format {
-        Format::ClaudeMarketplace => {
+        Format::ClaudeMarketplace | Format::CodexMarketplace | Format::CursorMarketplace => {
             let marketplace = claude::Marketplace {
                 name: marketplace_name(request.marketplace_name, &out_dir)?,
                 owner: owner(&sources),
@@ -149,7 +149,12 @@ pub fn export(ctx: &Context, request: &ExportRequest<'_>) -> Result<Exported, Ex
                 .iter()
                 .map(|s| Path::new(claude::PLUGINS_FOLDER).join(&s.name))
                 .collect();
-            (claude::marketplace_files(&marketplace, &sources), roots)
+            let files = match request.format {
+                Format::CodexMarketplace => codex::marketplace_files(&marketplace, &sources),
+                Format::CursorMarketplace => cursor::marketplace_files(&marketplace, &sources),
+                _ => claude::marketplace_files(&marketplace, &sources),
+            };
+            (files, roots)
         }
         Format::AgentPlugin => per_package(&sources, agent_plugin::plugin_files),
         Format::GeminiExtension => per_package(&sources, gemini::extension_files),

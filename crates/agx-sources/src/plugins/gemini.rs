@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::model::{BundleFile, PluginSource, json_text, skill_files};
+use super::model::{BundleFile, PluginSource, json_text, plain_servers, skill_files};
 use agx_model::settings::override_name;
 
 pub const MANIFEST_FILE: &str = "gemini-extension.json";
@@ -25,17 +25,7 @@ pub fn extension_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
 
 /// `gemini-extension.json`.
 pub fn manifest(source: &PluginSource) -> Value {
-    let servers: Map<String, Value> = source
-        .servers
-        .iter()
-        .map(|(key, launches)| {
-            let entry = source.entry(launches);
-            (
-                key.clone(),
-                json!({"command": entry.command, "args": entry.args}),
-            )
-        })
-        .collect();
+    let servers = plain_servers(source);
     let mut m = Map::new();
     m.insert("name".into(), source.name.clone().into());
     m.insert("version".into(), source.version.to_string().into());

@@ -138,6 +138,22 @@ pub fn mcp_file(
     }]
 }
 
+/// Each server as a bare `{"command": "agx", "args": ["serve", …]}` entry, by its key: the
+/// servers map of formats that pass no settings through the entry (Codex, Cursor, Gemini).
+pub fn plain_servers(source: &PluginSource) -> serde_json::Map<String, serde_json::Value> {
+    source
+        .servers
+        .iter()
+        .map(|(key, launches)| {
+            let entry = source.entry(launches);
+            (
+                key.clone(),
+                serde_json::json!({"command": entry.command, "args": entry.args}),
+            )
+        })
+        .collect()
+}
+
 /// `value` as pretty JSON ending in a newline: the bytes every format writes.
 pub fn json_text(value: &serde_json::Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();

@@ -1,0 +1,121 @@
+//! Cursor plugins in a Cursor marketplace: `.cursor-plugin/marketplace.json` listing one
+//! plugin folder per package under `plugins/`, each with `.cursor-plugin/plugin.json`,
+//! `mcp.json` and `skills/` in the places Cursor looks by default. Cursor's manifest is a
+//! closed schema (no field beyond its own), so only its fields are written; settings are
+//! named in the description and set with `agx config set`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::claude::{Marketplace, PLUGINS_FOLDER};
+use super::model::{BundleFile, PluginSource, json_text, mcp_file, plain_servers, skill_files};
+
+/// Where Cursor reads a marketplace's catalog.
+pub const MARKETPLACE_FILE: &str = ".cursor-plugin/marketplace.json";
+
+/// Every file of the marketplace of `sources`.
+pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) -> Vec<BundleFile> {
+    let plugins: Vec<Value> = sources
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "source": format!("{PLUGINS_FOLDER}/{}", s.name),
+                "description": s.description(),
+            })
+        })
+        .collect();
+    let packages: Vec<String> = sources
+        .iter()
+        .map(|s| format!("{} {}", s.package, s.version))
+        .collect();
+    let catalog = json!({
+        "name": marketplace.name,
+        "owner": {"name": marketplace.owner},
+        "metadata": {"description": format!("agx packages: {}", packages.join(", "))},
+        "plugins": plugins,
+    });
+    let mut files = vec![BundleFile::Text {
+        path: PathBuf::from(MARKETPLACE_FILE),
+        text: json_text(&catalog),
+    }];
+    for source in sources {
+        files.extend(plugin_files(
+            source,
+            &Path::new(PLUGINS_FOLDER).join(&source.name),
+        ));
+    }
+    files
+}
+
+/// The files of one plugin, rooted at `root`.
+pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
+    let mut files = vec![BundleFile::Text {
+        path: root.join(".cursor-plugin/plugin.json"),
+        text: json_text(&manifest(source)),
+    }];
+    let servers = json!({"mcpServers": plain_servers(source)});
+    files.extend(mcp_file(source, root.join("mcp.json"), servers));
+    files.extend(skill_files(source, root));
+    files
+}
+
+/// `.cursor-plugin/plugin.json`: Cursor's fields only (its `author` is a name and an email).
+pub fn manifest(source: &PluginSource) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), source.name.clone().into());
+    m.insert("version".into(), source.version.to_string().into());
+    m.insert("description".into(), source.description().into());
+    if let Some(author) = &source.author {
+        let mut object = Map::new();
+        object.insert("name".into(), author.name.clone().into());
+        if let Some(email) = &author.email {
+            object.insert("email".into(), email.clone().into());
+        }
+        m.insert("author".into(), Value::Object(object));
+    }
+    if let Some(homepage) = source.web_homepage() {
+        m.insert("homepage".into(), homepage.into());
+    }
+    if let Some(repository) = &source.repository {
+        m.insert("repository".into(), repository.clone().into());
+    }
+    if let Some(license) = &source.license {
+        m.insert("license".into(), license.clone().into());
+    }
+    if !source.keywords.is_empty() {
+        m.insert("keywords".into(), source.keywords.clone().into());
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugins::model::fixture;
+
+    #[test]
+    fn the_manifest_holds_only_cursors_fields() {
+        const FIELDS: [&str; 8] = [
+            "name",
+            "version",
+            "description",
+            "author",
+            "homepage",
+            "repository",
+            "license",
+            "keywords",
+        ];
+        let m = manifest(&fixture::source());
+        assert!(
+            m.as_object()
+                .unwrap()
+                .keys()
+                .all(|k| FIELDS.contains(&k.as_str())),
+            "{m}"
+        );
+        let files = plugin_files(&fixture::source(), Path::new("plugins/acme-quotes"));
+        assert_eq!(files[1].path(), Path::new("plugins/acme-quotes/mcp.json"));
+    }
+}
