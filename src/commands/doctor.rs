@@ -26,7 +26,11 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
         }
         for f in &report.skill_findings {
             let what = format!("skill {} at {}: {}", f.skill, f.path, f.detail);
-            finding(&mut out, &what, f.fixed, args.fix, &f.action);
+            if f.problem.is_problem() {
+                finding(&mut out, &what, f.fixed, args.fix, &f.action);
+            } else {
+                let _ = writeln!(out, "note: {what}\n  fix: {}", f.action);
+            }
         }
     }
     ctx.printer.out(out)?;
@@ -35,7 +39,11 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
             .status("Sandbox", &agx_sandbox::machine_summary());
     }
     let open = report.findings.iter().filter(|f| !f.fixed).count()
-        + report.skill_findings.iter().filter(|f| !f.fixed).count();
+        + report
+            .skill_findings
+            .iter()
+            .filter(|f| !f.fixed && f.problem.is_problem())
+            .count();
     if open == 0 {
         ctx.printer.status(
             "Checked",

@@ -557,6 +557,8 @@ fn install_skill_names_a_missing_package_or_skill() {
 fn clients_and_doctor_report_edited_missing_and_orphaned_copies_and_fix_restores() {
     let fixture = Fixture::new();
     let home = fixture.home_with(&["acme/dev"]);
+    // Codex is set up here, so its copies are read (doctor_notes_a_copy_no_client_here_reads).
+    fs_err::create_dir_all(home.home().join(".codex")).unwrap();
     for skill in ["acme/dev/review", "acme/dev/release-notes"] {
         fixture
             .agx(&home)
@@ -1072,5 +1074,45 @@ fn a_second_folder_of_skills_with_an_installed_name_is_refused() {
     assert!(
         stderr.contains("review: installed from") && stderr.contains("agx install"),
         "{stderr}"
+    );
+}
+
+/// A copy agx placed where no client set up on this machine looks (`~/.agents/skills` with
+/// only Claude Code here) is noted by doctor, with where to put it instead; it is not a
+/// problem (the client may come later), and the note goes once a reader is set up.
+#[test]
+fn doctor_notes_a_copy_no_client_here_reads() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/dev"]);
+    fixture
+        .agx(&home)
+        .args(["install-skill", "codex", "acme/dev/review"])
+        .assert()
+        .success();
+    fs_err::create_dir_all(home.home().join(".claude")).unwrap();
+    let out = fixture.agx(&home).arg("doctor").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("note: skill acme/dev/review at")
+            && stdout.contains("no client set up on this machine reads")
+            && stdout.contains("`agx install-skill claude-code acme/dev/review`"),
+        "{stdout}"
+    );
+    let out = fixture
+        .agx(&home)
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["skill_findings"][0]["problem"], "no-reader", "{doc:#}");
+
+    // Codex is set up: it reads the folder, nothing to note.
+    fs_err::create_dir_all(home.home().join(".codex")).unwrap();
+    let out = fixture.agx(&home).arg("doctor").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && !stdout.contains("note:"),
+        "{stdout}"
     );
 }

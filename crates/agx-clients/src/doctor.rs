@@ -8,7 +8,8 @@ use super::apply::lock_client_file;
 use super::in_use::uninstall_command;
 use super::resolve::resolve_server;
 use super::{
-    ClientError, Record, Records, ServerEntry, Target, agx_binary, plan_install, read_doc, shape,
+    ClientError, HostEnv, Record, Records, ServerEntry, Target, agx_binary, plan_install, read_doc,
+    shape,
 };
 use agx_core::paths::AgxPaths;
 use agx_model::settings::{PackageSettings, SettingsError, SettingsStore, set_command};
@@ -211,7 +212,8 @@ pub fn run(paths: &AgxPaths, fix: bool) -> Result<DoctorReport, ClientError> {
         changed_records |= records.remove_place(&r.place());
     }
     let skills_checked = records.skills.len();
-    let skill_findings = super::skill_doctor::check(paths, &mut records.skills, fix);
+    let host = HostEnv::current();
+    let skill_findings = super::skill_doctor::check(paths, host.as_ref(), &mut records.skills, fix);
     changed_records |= skill_findings.iter().any(|f| f.fixed);
     if changed_records {
         records.save(&records_path)?;

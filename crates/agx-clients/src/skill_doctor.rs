@@ -1,12 +1,15 @@
 //! `agx doctor` for skill copies: a copy edited by hand, one whose package is no longer
 //! installed, one that is missing. `--fix` restores a missing copy from the installed
 //! package and removes an unedited copy of an uninstalled package; an edited copy is left
-//! for the user to decide (docs/skills.md, "Doctor").
+//! for the user to decide (docs/skills.md, "Doctor"). A copy in a user folder that no
+//! client set up on this machine reads is noted (not a problem: the client may come later).
 
 use serde::Serialize;
 
+use crate::HostEnv;
 use agx_core::paths::AgxPaths;
 use agx_model::skills::copies::{self, CopyState, SkillCopy};
+use agx_model::skills::folders::{self, FolderScope};
 
 /// What is wrong with one recorded copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -18,6 +21,16 @@ pub enum SkillProblem {
     CopyMissing,
     /// The skill's package is not installed any more (or no longer has the skill).
     PackageMissing,
+    /// A note, not a problem: no client set up on this machine reads the copy's folder
+    /// (`~/.agents/skills` with only Claude Code here), so no agent will see the skill yet.
+    NoReader,
+}
+
+impl SkillProblem {
+    /// Whether the finding is a problem (`agx doctor` fails) rather than a note.
+    pub fn is_problem(self) -> bool {
+        !matches!(self, SkillProblem::NoReader)
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -58,6 +71,7 @@ fn source_of(
 /// removed are dropped from `recorded`.
 pub(crate) fn check(
     paths: &AgxPaths,
+    host: Option<&HostEnv>,
     recorded: &mut Vec<SkillCopy>,
     fix: bool,
 ) -> Vec<SkillFinding> {
@@ -149,6 +163,67 @@ pub(crate) fn check(
             }
         }
     }
+    if let Some(host) = host {
+        findings.extend(recorded_without_reader(&keep, host));
+    }
     *recorded = keep;
     findings
+}
+
+/// A note for each copy in a user's skills folder that no client set up here reads.
+fn recorded_without_reader(copies: &[SkillCopy], host: &HostEnv) -> Vec<SkillFinding> {
+    let set_up: Vec<&str> = folders::SKILL_CLIENTS
+        .iter()
+        .copied()
+        .filter(|client| is_set_up(client, host))
+        .collect();
+    let mut notes = Vec::new();
+    for copy in copies {
+        let Some(folder) = copy.path.parent() else {
+            continue;
+        };
+        let readers = folders::readers(folder, Some(&host.home));
+        let user_folder = readers.iter().any(|(_, s)| *s == FolderScope::User);
+        if !user_folder || readers.iter().any(|(c, _)| set_up.contains(c)) {
+            continue;
+        }
+        let names: Vec<&str> = readers.iter().map(|(c, _)| display(c)).collect();
+        let action = match set_up.first() {
+            Some(client) => format!(
+                "install it where a client you use reads it: `agx install-skill {client} {}`",
+                copy.skill
+            ),
+            None => format!("set up {} to use it", names.join(" or ")),
+        };
+        notes.push(SkillFinding {
+            path: copy.path.display().to_string(),
+            skill: copy.skill.to_string(),
+            problem: SkillProblem::NoReader,
+            detail: format!(
+                "no client set up on this machine reads {} ({} would)",
+                folder.display(),
+                names.join(", ")
+            ),
+            action,
+            fixed: false,
+        });
+    }
+    notes
+}
+
+/// Whether `client` has been used on this machine: its user file's folder exists (for
+/// Claude Code, whose file is in the home folder itself, the file or `~/.claude`).
+pub(crate) fn is_set_up(client: &str, host: &HostEnv) -> bool {
+    let Some(spec) = crate::table::find(client) else {
+        return false;
+    };
+    let file = (spec.user)(host);
+    if client == "claude-code" {
+        return file.is_file() || host.home.join(".claude").is_dir();
+    }
+    file.parent().is_some_and(std::path::Path::is_dir)
+}
+
+fn display(client: &str) -> &'static str {
+    crate::table::find(client).map_or("a client", |c| c.display)
 }
