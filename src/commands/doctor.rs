@@ -4,11 +4,10 @@ use std::fmt::Write;
 
 use super::Context;
 use crate::cli::DoctorArgs;
-use agx_clients::doctor;
 use agx_core::error::{CliError, CliResult};
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
-    let report = doctor::run(ctx.paths()?, args.fix)?;
+    let report = agx_ops::doctor::run(&ctx.ops()?, args.fix)?;
     let mut out = String::new();
     if args.json {
         let _ = writeln!(

@@ -717,3 +717,47 @@ fn a_profile_answers_a_2026_07_28_client_without_initialize() {
     let touched = legacy.call(3, "flaky__touch", json!({}));
     assert!(touched["result"].get("resultType").is_none(), "{touched}");
 }
+
+/// `agx doctor` checks the entries that serve a profile (they have no record): one whose
+/// member's package is gone, and one whose profile is gone, are problems naming the entry.
+#[test]
+fn doctor_checks_the_entries_that_serve_a_profile() {
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let profiles = home.agx_home().join("profiles-v1.toml");
+    write_file(
+        &profiles,
+        "[profiles.dev]\nservers = [\"acme/weather/forecast\", \"acme/flaky/flaky\"]\n",
+    );
+    let out = agx(&home, &["install-server", "cursor", "@dev"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx(&home, &["doctor"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let out = agx(&home, &["uninstall", "acme/flaky"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = agx(&home, &["doctor", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finding = &report["findings"][0];
+    assert_eq!(finding["problem"], "profile-member-broken", "{report:#}");
+    assert_eq!(finding["client"], "cursor", "{report:#}");
+    assert_eq!(finding["server"], "@dev", "{report:#}");
+    assert!(
+        finding["detail"]
+            .as_str()
+            .unwrap()
+            .contains("acme/flaky/flaky"),
+        "{report:#}"
+    );
+
+    std::fs::remove_file(&profiles).unwrap();
+    let out = agx(&home, &["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("no profile `dev`") && text.contains("agx uninstall-server cursor dev"),
+        "{text}"
+    );
+}

@@ -41,6 +41,11 @@ pub enum Problem {
     FilterUnusable,
     /// The server's recorded filter hides every one of its tools.
     FilterHidesAll,
+    /// An entry serves a profile (`agx serve @NAME`) that no profile file defines.
+    ProfileMissing,
+    /// A member of the profile an entry serves does not resolve (its package is gone, its
+    /// server no longer exists).
+    ProfileMemberBroken,
 }
 
 #[derive(Debug, Serialize)]

@@ -12,6 +12,7 @@ pub mod call;
 pub mod clients;
 pub mod config;
 pub mod discover;
+pub mod doctor;
 pub mod export;
 pub mod gc;
 pub mod info;
