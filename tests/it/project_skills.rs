@@ -389,3 +389,42 @@ fn clients_json_lists_each_copy_under_the_clients_that_read_it() {
     }
     assert_eq!(skills_of("zed"), Vec::<serde_json::Value>::new());
 }
+
+/// A project's `[skills]` from an imported plugin (a marketplace's package, not the agx
+/// registry's): locked at the plugin's revision, copied by sync, and provisioned again from
+/// the marketplace by sync on a machine that never installed it.
+#[test]
+fn a_skill_of_an_imported_plugin_is_locked_and_synced_from_its_marketplace() {
+    let setup = Setup::new(&format!(
+        "{CLIENTS}\n[skills]\numbrella = {{ skill = \"acme/weather-tools/umbrella-advice\" }}\n"
+    ));
+    let market = setup.project.join("market");
+    crate::support::copy_tree(&fixtures().join("marketplace"), &market);
+    setup.ok(&["registry", "add-source", "acme", "./market"]);
+    setup.ok(&["install", "weather-tools@acme"]);
+    setup.ok(&["sync"]);
+    let lock = setup.read("agx.lock");
+    assert!(
+        lock.contains("name = \"acme/weather-tools\"")
+            && lock.contains("source = \"plugin:weather-tools@./market\""),
+        "{lock}"
+    );
+    let copy = setup
+        .project
+        .join(".claude/skills/umbrella-advice/SKILL.md");
+    assert!(copy.is_file(), "{}", copy.display());
+
+    // Another machine: a fresh home with the project (and its marketplace folder) only.
+    let elsewhere = Setup::new("");
+    crate::support::copy_tree(&setup.project, &elsewhere.project);
+    for folder in [".claude", ".agents"] {
+        std::fs::remove_dir_all(elsewhere.project.join(folder)).unwrap();
+    }
+    elsewhere.ok(&["sync", "--locked"]);
+    assert!(
+        elsewhere
+            .project
+            .join(".agents/skills/umbrella-advice/SKILL.md")
+            .is_file()
+    );
+}

@@ -210,25 +210,11 @@ pub fn resolve_lock(
     previous: Option<&LockFile>,
     upgrade: &Upgrade,
 ) -> ProjectResult<LockFile> {
-    // Imported plugins are provisioned again from their marketplace, like ecosystem packages.
-    let mut plugins: BTreeMap<PackageName, PluginRef> = BTreeMap::new();
-    for decl in project.servers.values() {
-        let name = decl.target.package();
-        if !provisioned(name)
-            && let Some(reference) = plugin_origin(ctx, &project.dir, name, previous)?
-        {
-            plugins.insert(name.clone(), reference);
-        }
-    }
-    let (ecosystem, native): (Vec<_>, Vec<_>) = project.servers.iter().partition(|(_, d)| {
-        provisioned(d.target.package()) || plugins.contains_key(d.target.package())
-    });
-    let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
-    let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
-    // Skills come from agx registry packages, resolved with the servers' packages.
-    let native: Vec<(&PackageName, &semver::VersionReq)> = native
-        .iter()
-        .map(|(_, d)| (d.target.package(), &d.requirement))
+    // Every package a server or a skill names, with its requirement.
+    let wanted: Vec<(&PackageName, &semver::VersionReq)> = project
+        .servers
+        .values()
+        .map(|d| (d.target.package(), &d.requirement))
         .chain(
             project
                 .skills
@@ -236,6 +222,24 @@ pub fn resolve_lock(
                 .map(|d| (&d.skill.package, &d.requirement)),
         )
         .collect();
+    // Imported plugins are provisioned again from their marketplace, like ecosystem packages.
+    let mut plugins: BTreeMap<PackageName, PluginRef> = BTreeMap::new();
+    for (name, _) in &wanted {
+        if !provisioned(name)
+            && !plugins.contains_key(*name)
+            && let Some(reference) = plugin_origin(ctx, &project.dir, name, previous)?
+        {
+            plugins.insert((*name).clone(), reference);
+        }
+    }
+    // npm and PyPI packages, MCP registry entries and plugins are locked as provisioning
+    // installs them (a skill's as a server's); the rest resolve in an agx registry or a
+    // `.well-known` site.
+    let (ecosystem, native): (Vec<_>, Vec<_>) = wanted
+        .into_iter()
+        .partition(|(name, _)| provisioned(name) || plugins.contains_key(*name));
+    let mut packages: BTreeMap<PackageName, LockedPackage> = BTreeMap::new();
+    let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
     // Skills of a `.well-known` site resolve from it; everything else from the registry.
     let sites = ctx.sites()?;
     let mut groups: BTreeMap<Option<&str>, Vec<(&PackageName, &semver::VersionReq)>> =
@@ -314,9 +318,20 @@ pub fn resolve_lock(
             packages.insert(p.name.clone(), locked);
         }
     }
-    for (_, decl) in &ecosystem {
-        let plugin = plugins.get(decl.target.package());
-        let (locked, servers) = lock_ecosystem(ctx, &project.dir, decl, plugin)?;
+    // A package that both a server and a skill name: both requirements must hold.
+    let mut provisioned_reqs: BTreeMap<&PackageName, semver::VersionReq> = BTreeMap::new();
+    for (name, requirement) in ecosystem {
+        provisioned_reqs
+            .entry(name)
+            .or_insert(semver::VersionReq {
+                comparators: Vec::new(),
+            })
+            .comparators
+            .extend(requirement.comparators.iter().cloned());
+    }
+    for (name, requirement) in &provisioned_reqs {
+        let plugin = plugins.get(*name);
+        let (locked, servers) = lock_ecosystem(ctx, &project.dir, name, requirement, plugin)?;
         summaries.insert(locked.name.clone(), servers);
         packages.insert(locked.name.clone(), locked);
     }
@@ -454,12 +469,12 @@ fn plugin_origin(
 fn lock_ecosystem(
     ctx: &Context,
     dir: &Path,
-    decl: &ServerDecl,
+    name: &PackageName,
+    requirement: &semver::VersionReq,
     plugin: Option<&PluginRef>,
 ) -> ProjectResult<(LockedPackage, Vec<String>)> {
-    let name = decl.target.package();
     let store = ctx.store();
-    let fits = |p: &agx_store::InstalledPackage| decl.requirement.matches(&p.version);
+    let fits = |p: &agx_store::InstalledPackage| requirement.matches(&p.version);
     if let Some(reference) = plugin {
         if !store.installed(name)?.is_some_and(|p| fits(&p)) {
             super::install::install(
