@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::model::{BundleFile, PluginSource, json_text, mcp_file, skill_files};
+use super::model::{BundleFile, PluginSource, json_text, manifest_metadata, mcp_file, skill_files};
 use super::names::is_valid_plugin_name;
 
 pub const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
@@ -29,24 +29,11 @@ pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
 pub fn manifest(source: &PluginSource) -> Value {
     let mut m = Map::new();
     m.insert("$schema".into(), PLUGIN_SCHEMA.into());
-    m.insert("name".into(), source.name.clone().into());
-    m.insert("version".into(), source.version.to_string().into());
-    m.insert("description".into(), source.description().into());
-    if let Some(author) = &source.author {
-        m.insert("author".into(), author.to_json());
-    }
-    if let Some(homepage) = &source.homepage {
-        m.insert("homepage".into(), homepage.clone().into());
-    }
-    if let Some(repository) = &source.repository {
-        m.insert("repository".into(), repository.clone().into());
-    }
-    if let Some(license) = &source.license {
-        m.insert("license".into(), license.clone().into());
-    }
-    if !source.keywords.is_empty() {
-        m.insert("keywords".into(), source.keywords.clone().into());
-    }
+    m.extend(manifest_metadata(
+        source,
+        source.author.as_ref().map(|a| a.to_json()),
+        source.homepage.as_deref(),
+    ));
     Value::Object(m)
 }
 

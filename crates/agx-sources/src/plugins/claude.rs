@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::model::{BundleFile, PluginSource, json_text, mcp_file, skill_files};
+use super::model::{
+    BundleFile, PluginSource, json_text, manifest_metadata, mcp_file, plugins_folder, skill_files,
+};
 use agx_model::settings::{Setting, SettingType, override_name};
 
 /// The folder holding every plugin of an exported marketplace.
@@ -51,12 +53,7 @@ pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) ->
         path: PathBuf::from(".claude-plugin/marketplace.json"),
         text: json_text(&catalog),
     }];
-    for source in sources {
-        files.extend(plugin_files(
-            source,
-            &Path::new(PLUGINS_FOLDER).join(&source.name),
-        ));
-    }
+    files.extend(plugins_folder(sources, plugin_files));
     files
 }
 
@@ -73,25 +70,11 @@ pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
 
 /// `.claude-plugin/plugin.json`.
 pub fn manifest(source: &PluginSource) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), source.name.clone().into());
-    m.insert("version".into(), source.version.to_string().into());
-    m.insert("description".into(), source.description().into());
-    if let Some(author) = &source.author {
-        m.insert("author".into(), author.to_json());
-    }
-    if let Some(homepage) = source.web_homepage() {
-        m.insert("homepage".into(), homepage.into());
-    }
-    if let Some(repository) = &source.repository {
-        m.insert("repository".into(), repository.clone().into());
-    }
-    if let Some(license) = &source.license {
-        m.insert("license".into(), license.clone().into());
-    }
-    if !source.keywords.is_empty() {
-        m.insert("keywords".into(), source.keywords.clone().into());
-    }
+    let mut m = manifest_metadata(
+        source,
+        source.author.as_ref().map(|a| a.to_json()),
+        source.web_homepage(),
+    );
     let options: Map<String, Value> = source
         .required_settings()
         .map(|s| (s.key.clone(), user_config_option(s)))

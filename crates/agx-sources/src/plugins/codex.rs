@@ -6,10 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::claude::{Marketplace, PLUGINS_FOLDER};
-use super::model::{BundleFile, PluginSource, json_text, mcp_file, plain_servers, skill_files};
+use super::model::{
+    BundleFile, PluginSource, json_text, manifest_metadata, mcp_file, plain_servers,
+    plugins_folder, skill_files,
+};
 
 /// Where Codex reads a marketplace's catalog.
 pub const MARKETPLACE_FILE: &str = ".agents/plugins/marketplace.json";
@@ -36,12 +39,7 @@ pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) ->
         path: PathBuf::from(MARKETPLACE_FILE),
         text: json_text(&catalog),
     }];
-    for source in sources {
-        files.extend(plugin_files(
-            source,
-            &Path::new(PLUGINS_FOLDER).join(&source.name),
-        ));
-    }
+    files.extend(plugins_folder(sources, plugin_files));
     files
 }
 
@@ -59,25 +57,11 @@ pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
 
 /// `.codex-plugin/plugin.json`: every path starts with `./`, as Codex requires.
 pub fn manifest(source: &PluginSource) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), source.name.clone().into());
-    m.insert("version".into(), source.version.to_string().into());
-    m.insert("description".into(), source.description().into());
-    if let Some(author) = &source.author {
-        m.insert("author".into(), author.to_json());
-    }
-    if let Some(homepage) = source.web_homepage() {
-        m.insert("homepage".into(), homepage.into());
-    }
-    if let Some(repository) = &source.repository {
-        m.insert("repository".into(), repository.clone().into());
-    }
-    if let Some(license) = &source.license {
-        m.insert("license".into(), license.clone().into());
-    }
-    if !source.keywords.is_empty() {
-        m.insert("keywords".into(), source.keywords.clone().into());
-    }
+    let mut m = manifest_metadata(
+        source,
+        source.author.as_ref().map(|a| a.to_json()),
+        source.web_homepage(),
+    );
     if !source.skills.is_empty() {
         m.insert("skills".into(), "./skills/".into());
     }

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::claude::{Marketplace, PLUGINS_FOLDER};
-use super::model::{BundleFile, PluginSource, json_text, mcp_file, plain_servers, skill_files};
+use super::model::{
+    BundleFile, PluginSource, json_text, manifest_metadata, mcp_file, plain_servers,
+    plugins_folder, skill_files,
+};
 
 /// Where Cursor reads a marketplace's catalog.
 pub const MARKETPLACE_FILE: &str = ".cursor-plugin/marketplace.json";
@@ -40,12 +43,7 @@ pub fn marketplace_files(marketplace: &Marketplace, sources: &[PluginSource]) ->
         path: PathBuf::from(MARKETPLACE_FILE),
         text: json_text(&catalog),
     }];
-    for source in sources {
-        files.extend(plugin_files(
-            source,
-            &Path::new(PLUGINS_FOLDER).join(&source.name),
-        ));
-    }
+    files.extend(plugins_folder(sources, plugin_files));
     files
 }
 
@@ -63,31 +61,15 @@ pub fn plugin_files(source: &PluginSource, root: &Path) -> Vec<BundleFile> {
 
 /// `.cursor-plugin/plugin.json`: Cursor's fields only (its `author` is a name and an email).
 pub fn manifest(source: &PluginSource) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), source.name.clone().into());
-    m.insert("version".into(), source.version.to_string().into());
-    m.insert("description".into(), source.description().into());
-    if let Some(author) = &source.author {
+    let author = source.author.as_ref().map(|author| {
         let mut object = Map::new();
         object.insert("name".into(), author.name.clone().into());
         if let Some(email) = &author.email {
             object.insert("email".into(), email.clone().into());
         }
-        m.insert("author".into(), Value::Object(object));
-    }
-    if let Some(homepage) = source.web_homepage() {
-        m.insert("homepage".into(), homepage.into());
-    }
-    if let Some(repository) = &source.repository {
-        m.insert("repository".into(), repository.clone().into());
-    }
-    if let Some(license) = &source.license {
-        m.insert("license".into(), license.clone().into());
-    }
-    if !source.keywords.is_empty() {
-        m.insert("keywords".into(), source.keywords.clone().into());
-    }
-    Value::Object(m)
+        Value::Object(object)
+    });
+    Value::Object(manifest_metadata(source, author, source.web_homepage()))
 }
 
 #[cfg(test)]

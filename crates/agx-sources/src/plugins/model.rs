@@ -138,6 +138,54 @@ pub fn mcp_file(
     }]
 }
 
+/// The descriptive fields every plugin manifest shares: `name`, `version`, `description`,
+/// then `author`, `homepage`, `repository`, `license` and `keywords` when the package has
+/// them. Each format gives its own `author` object and `homepage` (Claude Code accepts only
+/// an http(s) one; Cursor's author has no `url`).
+pub fn manifest_metadata(
+    source: &PluginSource,
+    author: Option<serde_json::Value>,
+    homepage: Option<&str>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("name".into(), source.name.clone().into());
+    m.insert("version".into(), source.version.to_string().into());
+    m.insert("description".into(), source.description().into());
+    if let Some(author) = author {
+        m.insert("author".into(), author);
+    }
+    if let Some(homepage) = homepage {
+        m.insert("homepage".into(), homepage.into());
+    }
+    if let Some(repository) = &source.repository {
+        m.insert("repository".into(), repository.clone().into());
+    }
+    if let Some(license) = &source.license {
+        m.insert("license".into(), license.clone().into());
+    }
+    if !source.keywords.is_empty() {
+        m.insert("keywords".into(), source.keywords.clone().into());
+    }
+    m
+}
+
+/// The files of every plugin of a marketplace, each in `plugins/<name>/` as `plugin_files`
+/// writes one.
+pub fn plugins_folder(
+    sources: &[PluginSource],
+    plugin_files: fn(&PluginSource, &std::path::Path) -> Vec<BundleFile>,
+) -> Vec<BundleFile> {
+    sources
+        .iter()
+        .flat_map(|source| {
+            plugin_files(
+                source,
+                &std::path::Path::new(super::claude::PLUGINS_FOLDER).join(&source.name),
+            )
+        })
+        .collect()
+}
+
 /// Each server as a bare `{"command": "agx", "args": ["serve", …]}` entry, by its key: the
 /// servers map of formats that pass no settings through the entry (Codex, Cursor, Gemini).
 pub fn plain_servers(source: &PluginSource) -> serde_json::Map<String, serde_json::Value> {
