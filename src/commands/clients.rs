@@ -38,6 +38,12 @@ pub fn run(ctx: &Context, args: &JsonArgs) -> CliResult {
             for e in &f.entries {
                 let _ = writeln!(out, "           {} -> {}", e.key, e.server);
             }
+            for key in &f.other_entries {
+                let _ = writeln!(out, "           {key} (not agx's)");
+            }
+        }
+        for path in &info.other_skills {
+            let _ = writeln!(out, "  skill    {}  (not agx's)", path.display());
         }
     }
     let copies = ops::skills::recorded_copies(ctx.paths()?)?;

@@ -413,3 +413,57 @@ fn install_server_takes_several_clients_with_client_flags() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// `agx clients` shows, per client, everything it will load: agx's entries and copies, and
+/// the servers and skills someone else put where it reads (the user's own, another tool's).
+#[test]
+fn clients_lists_the_entries_and_skills_agx_did_not_write() {
+    let home = TestHome::new();
+    let write = |relative: &str, text: &str| {
+        let path = home.home().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {"mine": {"command": "node", "args": ["server.js"]}}}"#,
+    );
+    write(
+        ".agents/skills/notes/SKILL.md",
+        "---\nname: notes\ndescription: Mine.\n---\nBody\n",
+    );
+    write(".agents/skills/not-a-skill/README.md", "no SKILL.md here");
+    let out = home.agx().args(["clients", "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let clients: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let client = |id: &str| {
+        clients
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["client"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        client("cursor")["files"][0]["other_entries"],
+        serde_json::json!(["mine"])
+    );
+    let notes = home.home().join(".agents/skills/notes");
+    for reader in ["codex", "cursor", "gemini"] {
+        assert_eq!(
+            client(reader)["other_skills"],
+            serde_json::json!([notes.display().to_string()]),
+            "{reader}"
+        );
+    }
+    // Claude Code does not read the shared folder.
+    assert!(client("claude-code").get("other_skills").is_none());
+
+    let text = String::from_utf8(home.agx().arg("clients").output().unwrap().stdout).unwrap();
+    assert!(text.contains("mine (not agx's)"), "{text}");
+    assert!(
+        text.contains(&format!("skill    {}  (not agx's)", notes.display())),
+        "{text}"
+    );
+}

@@ -36,7 +36,9 @@ pub use agx_model::client_table::{self as table, CLIENTS, Client, Format, HostEn
 pub use apply::{Applied, install_entry, uninstall_entry};
 pub use error::ClientError;
 pub use in_use::{refuse_uninstall_while_used, uninstall_command};
-pub use plan::{Change, Outcome, agx_entries, plan_install, plan_uninstall, read_doc};
+pub use plan::{
+    Change, Outcome, agx_entries, entries_by_owner, plan_install, plan_uninstall, read_doc,
+};
 pub use records::{Record, Records};
 pub use scope::Scope;
 pub use target::{Target, absolute_dir};

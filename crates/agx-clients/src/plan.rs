@@ -218,14 +218,27 @@ pub fn plan_uninstall(target: &Target, key_or_server: &str) -> Result<Change, Cl
 
 /// The agx entries of a file's container: (key, qualified server, entry).
 pub fn agx_entries(target: &Target) -> Result<Vec<(String, String, ServerEntry)>, ClientError> {
-    let (_, doc) = read_doc(target)?;
-    Ok(doc
-        .entries(&target.container)
-        .into_iter()
-        .filter_map(|(key, value)| {
-            let entry = shape::parse(target.client.shape, &value)?;
-            let server = entry.agx_server()?.to_string();
-            Some((key, server, entry))
-        })
-        .collect())
+    Ok(entries_by_owner(target)?.0)
 }
+
+/// The entries of `target`'s file: those that run `agx serve` (key, server, entry), and the
+/// keys of the others (the user's own servers, another tool's).
+pub fn entries_by_owner(target: &Target) -> Result<AgxAndOther, ClientError> {
+    let (_, doc) = read_doc(target)?;
+    let mut agx = Vec::new();
+    let mut other = Vec::new();
+    for (key, value) in doc.entries(&target.container) {
+        let entry = shape::parse(target.client.shape, &value);
+        match entry
+            .as_ref()
+            .and_then(|e| e.agx_server().map(str::to_string))
+        {
+            Some(server) => agx.push((key, server, entry.expect("parsed"))),
+            None => other.push(key),
+        }
+    }
+    Ok((agx, other))
+}
+
+/// What [`entries_by_owner`] gives: agx's entries, and the keys of the others.
+pub type AgxAndOther = (Vec<(String, String, ServerEntry)>, Vec<String>);

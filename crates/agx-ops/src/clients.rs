@@ -17,6 +17,10 @@ pub struct ClientInfo {
     pub files: Vec<FileInfo>,
     /// The skill copies agx wrote into folders this client reads (docs/skills.md).
     pub skills: Vec<SkillCopyInfo>,
+    /// The other skills in the user's folders this client reads (`~/.agents/skills/x`
+    /// written by hand or by another tool): the client loads them too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_skills: Vec<PathBuf>,
 }
 
 /// One skill copy in a folder a client reads.
@@ -46,6 +50,9 @@ pub struct FileInfo {
     pub path: String,
     pub exists: bool,
     pub entries: Vec<EntryInfo>,
+    /// The keys of the file's other servers (not `agx serve`): the client starts them too.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_entries: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -75,23 +82,23 @@ pub fn clients(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<ClientInfo>> 
             // The project scope is shown for the current directory.
             let target = Target::new(client, scope, None, None, "KEY", &host)?;
             let exists = target.file.is_file();
-            let (entries, error) = if exists {
-                match clients::agx_entries(&target) {
-                    Ok(found) => (
-                        found
-                            .into_iter()
+            let (entries, other_entries, error) = if exists {
+                match clients::entries_by_owner(&target) {
+                    Ok((agx, other)) => (
+                        agx.into_iter()
                             .map(|(key, server, e)| EntryInfo {
                                 key,
                                 server,
                                 command: e.command,
                             })
                             .collect(),
+                        other,
                         None,
                     ),
-                    Err(e) => (Vec::new(), Some(e.to_string())),
+                    Err(e) => (Vec::new(), Vec::new(), Some(e.to_string())),
                 }
             } else {
-                (Vec::new(), None)
+                (Vec::new(), Vec::new(), None)
             };
             // Project files of other projects and absent local entries say nothing useful.
             if scope != Scope::User && !exists {
@@ -102,6 +109,7 @@ pub fn clients(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<ClientInfo>> 
                 path: target.file.display().to_string(),
                 exists,
                 entries,
+                other_entries,
                 error,
             });
         }
@@ -112,9 +120,38 @@ pub fn clients(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<ClientInfo>> 
             format: client.format.as_str(),
             files,
             skills: skill_copies(client.id, &copies, &host.home),
+            other_skills: other_skills(client.id, &copies, &host.home),
         });
     }
     Ok(infos)
+}
+
+/// The skills in the user folders `client` reads that agx did not record: each a folder
+/// holding `SKILL.md`, in name order.
+fn other_skills(
+    client: &str,
+    copies: &[super::skills::CopyStatus],
+    home: &std::path::Path,
+) -> Vec<PathBuf> {
+    use agx_model::skills::folders::{FolderChoice, folder};
+    let mut found = Vec::new();
+    for choice in [FolderChoice::Shared, FolderChoice::Own] {
+        let Some(relative) = folder(client, false, choice) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(home.join(relative)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let recorded = copies.iter().any(|c| c.copy.path == path);
+            if !recorded && !found.contains(&path) && path.join("SKILL.md").is_file() {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// The recorded copies in the folders `client` reads.
