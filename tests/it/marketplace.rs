@@ -191,43 +191,42 @@ fn call_forecast(home: &TestHome, source: &str) -> serde_json::Value {
     call_forecast_of(home, &package_of(source), &[(&variable, "k-123")])
 }
 
-/// `agx serve PACKAGE/forecast` with `env`: one `tools/call` of a fixture plugin's forecast
-/// server (registry-fixtures/marketplace, registry-fixtures/plugin-dialects), its answer.
+/// `agx serve PACKAGE/forecast` with `env`, driven by rmcp's client (the Rust SDK, not the
+/// client a plugin was written for): one `tools/call` of a fixture plugin's forecast server
+/// (registry-fixtures/marketplace, registry-fixtures/plugin-dialects), its answer.
 pub(crate) fn call_forecast_of(
     home: &TestHome,
     package: &str,
     env: &[(&str, &str)],
 ) -> serde_json::Value {
-    use std::io::Write;
-    let mut child = home
-        .command(crate::support::AGX)
-        .args(["serve", &format!("{package}/forecast")])
-        .envs(env.iter().copied())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    let mut cmd = home.command(crate::support::AGX);
+    cmd.args(["serve", &format!("{package}/forecast")])
+        .envs(env.iter().copied());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
         .unwrap();
-    let requests = concat!(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast","arguments":{"place":"Paris"}}}"#,
-        "\n"
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(requests.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let reply = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|v| v["id"] == 2)
-        .unwrap_or_else(|| panic!("no answer: {text} {}", String::from_utf8_lossy(&out.stderr)));
-    serde_json::from_str(reply["result"]["content"][0]["text"].as_str().unwrap()).unwrap()
+    runtime.block_on(async {
+        let (transport, _) =
+            rmcp::transport::TokioChildProcess::builder(tokio::process::Command::from(cmd))
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn agx serve");
+        let client = ().serve(transport).await.expect("initialize");
+        let arguments = serde_json::json!({"place": "Paris"});
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("forecast")
+                    .with_arguments(arguments.as_object().unwrap().clone()),
+            )
+            .await
+            .expect("tools/call");
+        client.cancel().await.unwrap();
+        let result = serde_json::to_value(&result).unwrap();
+        serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap()
+    })
 }
 
 fn receipt(home: &TestHome, source: &str) -> toml::Table {
