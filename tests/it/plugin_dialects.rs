@@ -3,9 +3,8 @@
 //! Codex marketplace (`.agents/plugins/marketplace.json`, `{"source": "local"}`) and a Cursor
 //! plugin from a Cursor marketplace (`.cursor-plugin/marketplace.json`). Each becomes a
 //! package whose forecast server runs under `agx serve`, called by rmcp's client (its folder
-//! and data placeholders translated), and
-//! whose skill installs; what agx does not carry is named. Fixtures:
-//! `registry-fixtures/plugin-dialects/`.
+//! and data placeholders translated), and whose skill installs; what agx does not carry is
+//! named. Fixtures: `registry-fixtures/plugin-dialects/`.
 
 use std::path::PathBuf;
 
