@@ -210,8 +210,10 @@ pub fn resolve_lock(
     previous: Option<&LockFile>,
     upgrade: &Upgrade,
 ) -> ProjectResult<LockFile> {
-    // Every package a server or a skill names, with its requirement.
-    let wanted: Vec<(&PackageName, &semver::VersionReq)> = project
+    // Every package a server or a skill names, with its requirement; a package two keys
+    // name must meet both requirements.
+    let mut wanted: BTreeMap<&PackageName, semver::VersionReq> = BTreeMap::new();
+    let named = project
         .servers
         .values()
         .map(|d| (d.target.package(), &d.requirement))
@@ -220,13 +222,18 @@ pub fn resolve_lock(
                 .skills
                 .values()
                 .map(|d| (&d.skill.package, &d.requirement)),
-        )
-        .collect();
+        );
+    for (name, requirement) in named {
+        wanted
+            .entry(name)
+            .or_insert(semver::VersionReq::STAR)
+            .comparators
+            .extend(requirement.comparators.iter().cloned());
+    }
     // Imported plugins are provisioned again from their marketplace, like ecosystem packages.
     let mut plugins: BTreeMap<PackageName, PluginRef> = BTreeMap::new();
-    for (name, _) in &wanted {
+    for name in wanted.keys() {
         if !provisioned(name)
-            && !plugins.contains_key(*name)
             && let Some(reference) = plugin_origin(ctx, &project.dir, name, previous)?
         {
             plugins.insert((*name).clone(), reference);
@@ -242,7 +249,7 @@ pub fn resolve_lock(
     let mut summaries: BTreeMap<PackageName, Vec<String>> = BTreeMap::new();
     // Skills of a `.well-known` site resolve from it; everything else from the registry.
     let sites = ctx.sites()?;
-    let mut groups: BTreeMap<Option<&str>, Vec<(&PackageName, &semver::VersionReq)>> =
+    let mut groups: BTreeMap<Option<&str>, Vec<(&PackageName, semver::VersionReq)>> =
         BTreeMap::new();
     for (name, requirement) in native {
         groups
@@ -268,22 +275,13 @@ pub fn resolve_lock(
             })
             .map(|p| (p.name.clone(), p.version.clone()))
             .collect();
-        let mut roots: Vec<PackageSpec> = Vec::new();
-        for (name, requirement) in &native {
-            match roots.iter_mut().find(|r| &r.name == *name) {
-                // Two keys on one package: both requirements must hold.
-                Some(root) => {
-                    let mut both = root.req.clone().unwrap_or(semver::VersionReq::STAR);
-                    both.comparators
-                        .extend(requirement.comparators.iter().cloned());
-                    root.req = Some(both);
-                }
-                None => roots.push(PackageSpec {
-                    name: (*name).clone(),
-                    req: Some((*requirement).clone()),
-                }),
-            }
-        }
+        let roots: Vec<PackageSpec> = native
+            .into_iter()
+            .map(|(name, requirement)| PackageSpec {
+                name: name.clone(),
+                req: Some(requirement),
+            })
+            .collect();
         let fetch = |name: &PackageName| registry.versions(name);
         let resolution = resolve::resolve(&roots, &keep, &fetch)?;
         // Read after the index files, which loaded the signed source's metadata.
@@ -318,18 +316,7 @@ pub fn resolve_lock(
             packages.insert(p.name.clone(), locked);
         }
     }
-    // A package that both a server and a skill name: both requirements must hold.
-    let mut provisioned_reqs: BTreeMap<&PackageName, semver::VersionReq> = BTreeMap::new();
-    for (name, requirement) in ecosystem {
-        provisioned_reqs
-            .entry(name)
-            .or_insert(semver::VersionReq {
-                comparators: Vec::new(),
-            })
-            .comparators
-            .extend(requirement.comparators.iter().cloned());
-    }
-    for (name, requirement) in &provisioned_reqs {
+    for (name, requirement) in &ecosystem {
         let plugin = plugins.get(*name);
         let (locked, servers) = lock_ecosystem(ctx, &project.dir, name, requirement, plugin)?;
         summaries.insert(locked.name.clone(), servers);

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cache::{CachedRemote, IndexCache};
-pub use super::dialect::Dialect;
+use super::dialect::Dialect;
 use super::http::{Http, Limits};
 use super::marketplace_files::{self, MAX_PLUGIN_FILE_BYTES};
 use super::{HttpSettings, IndexError, Source};
@@ -514,7 +514,12 @@ pub const MANIFEST_FILE: &str = ".claude-plugin/plugin.json";
 /// (inside `dir`, no link, a regular file within [`MAX_PLUGIN_FILE_BYTES`]); `None` when it
 /// has none.
 pub fn read_manifest_json(dir: &Path) -> Result<Option<Value>, IndexError> {
-    let file = Dialect::of(dir).manifest_file();
+    read_dialect_manifest(dir, Dialect::of(dir))
+}
+
+/// The raw manifest of the plugin in `dir`, read as `dialect`'s (see [`read_manifest_json`]).
+pub fn read_dialect_manifest(dir: &Path, dialect: Dialect) -> Result<Option<Value>, IndexError> {
+    let file = dialect.manifest_file();
     let Some(body) = marketplace_files::read(dir, file, MAX_PLUGIN_FILE_BYTES)? else {
         return Ok(None);
     };
@@ -530,28 +535,39 @@ pub fn read_manifest_json(dir: &Path) -> Result<Option<Value>, IndexError> {
 /// Claude's, whose manifest is optional: the default).
 pub fn read_manifest(dir: &Path) -> Result<Option<PluginManifest>, IndexError> {
     let dialect = Dialect::of(dir);
-    let Some(doc) = read_manifest_json(dir)? else {
-        return Ok(None);
-    };
-    let mut manifest: PluginManifest =
-        serde_json::from_value(doc).map_err(|e| IndexError::Parse {
-            location: dir.join(dialect.manifest_file()).display().to_string(),
-            message: e.to_string(),
-        })?;
-    if !dialect.manifest_moves_components() {
-        manifest.components = Components::default();
-    }
-    manifest.components.dialect = dialect;
-    Ok(Some(manifest))
+    read_dialect_manifest(dir, dialect)?
+        .map(|doc| PluginManifest::parse(dir, dialect, doc))
+        .transpose()
 }
 
 /// The plugin's manifest, or an empty one of its dialect when it has none.
 pub fn read_manifest_or_default(dir: &Path) -> Result<PluginManifest, IndexError> {
-    Ok(read_manifest(dir)?.unwrap_or_else(|| {
+    let dialect = Dialect::of(dir);
+    Ok(read_manifest(dir)?.unwrap_or_else(|| PluginManifest::empty(dialect)))
+}
+
+impl PluginManifest {
+    /// `doc`, the manifest of the plugin in `dir` in `dialect`, with its components marked
+    /// with the dialect (Agent Plugins' manifest cannot move them: none are read from it).
+    pub fn parse(dir: &Path, dialect: Dialect, doc: Value) -> Result<PluginManifest, IndexError> {
+        let mut manifest: PluginManifest =
+            serde_json::from_value(doc).map_err(|e| IndexError::Parse {
+                location: dir.join(dialect.manifest_file()).display().to_string(),
+                message: e.to_string(),
+            })?;
+        if !dialect.manifest_moves_components() {
+            manifest.components = Components::default();
+        }
+        manifest.components.dialect = dialect;
+        Ok(manifest)
+    }
+
+    /// The manifest of a plugin of `dialect` that has none.
+    pub fn empty(dialect: Dialect) -> PluginManifest {
         let mut manifest = PluginManifest::default();
-        manifest.components.dialect = Dialect::of(dir);
+        manifest.components.dialect = dialect;
         manifest
-    }))
+    }
 }
 
 /// What a plugin holds, by component.

@@ -13,7 +13,8 @@ use serde_json::Value;
 use super::lenient_skill;
 use super::names::{self, Author};
 use crate::ecosystem::EcosystemError;
-use crate::index::marketplace::{self, Components, Dialect};
+use crate::index::dialect::Dialect;
+use crate::index::marketplace::{self, Components};
 use crate::index::marketplace_files;
 use agx_core::name::PackageName;
 use agx_model::manifest::diagnostics::{Findings, Severity};
@@ -70,7 +71,31 @@ struct Skill {
 /// Write `agx.toml`, one server definition per MCP server and `.agxignore` into `dir`, which
 /// holds the plugin's files; `skipped_links` are the links its copy left out. Returns the
 /// warnings for the user: what was not carried, and skills rewritten for other clients.
+/// `dir` is a staging copy that is gone when the user reads a message: messages name the
+/// plugin (`facts.label`) in its place.
 pub(crate) fn write_package(
+    facts: &PackageFacts<'_>,
+    dir: &Path,
+    skipped_links: &[String],
+) -> Result<Vec<String>, EcosystemError> {
+    let staged = dir.display().to_string();
+    let in_plugin = |text: String| text.replace(&staged, facts.label);
+    match write_staged(facts, dir, skipped_links) {
+        Ok(warnings) => Ok(warnings.into_iter().map(in_plugin).collect()),
+        Err(EcosystemError::Bundle {
+            bundle,
+            detail,
+            hint,
+        }) => Err(EcosystemError::Bundle {
+            bundle,
+            detail: in_plugin(detail),
+            hint,
+        }),
+        Err(other) => Err(other),
+    }
+}
+
+fn write_staged(
     facts: &PackageFacts<'_>,
     dir: &Path,
     skipped_links: &[String],
@@ -104,11 +129,16 @@ pub(crate) fn write_package(
     }
     let dialect = Dialect::of(dir);
     let manifest_hint = manifest_hint(dialect);
-    let manifest_doc = marketplace::read_manifest_json(dir)
-        .map_err(|e| bad(e.to_string(), &manifest_hint))?
-        .unwrap_or(Value::Null);
-    let manifest = marketplace::read_manifest_or_default(dir)
+    // Read once: the raw document for the fields only some dialects have (settings,
+    // author), parsed for the components.
+    let manifest_doc = marketplace::read_dialect_manifest(dir, dialect)
         .map_err(|e| bad(e.to_string(), &manifest_hint))?;
+    let manifest = match &manifest_doc {
+        None => marketplace::PluginManifest::empty(dialect),
+        Some(doc) => marketplace::PluginManifest::parse(dir, dialect, doc.clone())
+            .map_err(|e| bad(e.to_string(), &manifest_hint))?,
+    };
+    let manifest_doc = manifest_doc.unwrap_or(Value::Null);
     let mut not_carried = Vec::new();
     // Read first, listed after the servers and skills: a Gemini setting also adds its
     // variable to every server's environment.

@@ -10,6 +10,7 @@ use std::process::Command;
 use sha2::{Digest, Sha256};
 
 use crate::ecosystem::{EcosystemError, Provisioned};
+use crate::index::dialect::Dialect;
 use crate::index::marketplace::{
     self, Marketplace, MarketplaceJson, PluginEntry, PluginLocation, RemoteLocation,
 };
@@ -194,7 +195,7 @@ pub fn provision(
 /// `.cursor-plugin/plugin.json`, `plugin.json`, `gemini-extension.json`; a link counts:
 /// importing it says why it is refused) and no `agx.toml`.
 pub fn is_plugin_folder(dir: &Path) -> bool {
-    marketplace::Dialect::has_manifest(dir) && !marketplace_files::exists(&dir.join("agx.toml"))
+    Dialect::has_manifest(dir) && !marketplace_files::exists(&dir.join("agx.toml"))
 }
 
 /// `agx install ./plugin`: the plugin folder `folder` copied into `into` (to be created) and
@@ -210,7 +211,7 @@ pub fn import_folder(folder: &Path, into: &Path) -> Result<Vec<String>, Ecosyste
     };
     let skipped_links = marketplace_files::copy_plugin_tree(folder, into)
         .map_err(|e| bad(e.to_string(), COPY_HINT))?;
-    let manifest_file = marketplace::Dialect::of(into).manifest_file();
+    let manifest_file = Dialect::of(into).manifest_file();
     let manifest = marketplace::read_manifest_or_default(into)
         .map_err(|e| bad(e.to_string(), &format!("fix the plugin's {manifest_file}")))?;
     let folder_name = std::path::absolute(folder)
@@ -660,10 +661,7 @@ fn plugin_version(
     let manifest = marketplace::read_manifest(dir).map_err(|e| EcosystemError::Bundle {
         bundle: label.to_string(),
         detail: e.to_string(),
-        hint: format!(
-            "fix the plugin's {}",
-            marketplace::Dialect::of(dir).manifest_file()
-        ),
+        hint: format!("fix the plugin's {}", Dialect::of(dir).manifest_file()),
     })?;
     let text = manifest.and_then(|m| m.version).or(published).or(listed);
     match text {
