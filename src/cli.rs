@@ -267,6 +267,30 @@ pub struct InstallArgs {
     pub warm: bool,
     #[command(flatten)]
     pub accept: AcceptArgs,
+    #[command(flatten)]
+    pub signer: SignerArgs,
+}
+
+// The changes of signer an install may make (trust on first use, docs/security.md).
+#[derive(Debug, Args)]
+pub struct SignerArgs {
+    /// Install a version signed by someone other than the signer its installed version
+    /// recorded, and trust the new signer from now on (recorded; `agx info` shows it).
+    #[arg(long)]
+    pub allow_signer_change: bool,
+    /// Install a version without a Sigstore bundle although its installed version had one
+    /// (recorded; the earlier signer stays the one expected next).
+    #[arg(long)]
+    pub allow_unsigned: bool,
+}
+
+impl SignerArgs {
+    pub fn changes(&self) -> agx_store::provenance::SignerChanges {
+        agx_store::provenance::SignerChanges {
+            allow_signer_change: self.allow_signer_change,
+            allow_unsigned: self.allow_unsigned,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -335,6 +359,8 @@ pub struct UpdateArgs {
     /// ones (without it, such a package keeps its version and agx says what grew).
     #[arg(long)]
     pub accept_permissions: bool,
+    #[command(flatten)]
+    pub signer: SignerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -580,6 +606,19 @@ pub enum RegistryCommand {
         /// A package folder (packed first) or a .tar.gz made by `agx pack`.
         #[arg(value_name = "DIR|TARBALL")]
         package: PathBuf,
+        /// The archive's Sigstore bundle (`FILE.sigstore.json`): checked against the archive,
+        /// then published beside it so installs verify who built it (docs/registry.md).
+        #[arg(long, value_name = "FILE.sigstore.json")]
+        bundle: Option<PathBuf>,
+        /// The Sigstore trusted root the bundle is checked against (default: Sigstore's
+        /// public-good instance).
+        #[arg(
+            long,
+            value_name = "trusted_root.json",
+            env = "AGX_TRUSTED_ROOT",
+            requires = "bundle"
+        )]
+        trusted_root: Option<PathBuf>,
         #[command(flatten)]
         signing: SigningArgs,
     },
@@ -639,6 +678,11 @@ pub enum RegistryCommand {
         /// system's (an OCI registry behind a company CA).
         #[arg(long, value_name = "FILE")]
         ca: Option<PathBuf>,
+        /// The Sigstore trusted root (`trusted_root.json`) its packages' bundles are verified
+        /// against, for a registry whose publishers sign with their own Sigstore instance
+        /// (default: Sigstore's public-good instance); agx keeps a copy.
+        #[arg(long, value_name = "trusted_root.json")]
+        trusted_root: Option<PathBuf>,
         /// What it is; detected when absent (an agx index serves config.json, an MCP registry
         /// answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json).
         #[arg(long, value_enum)]

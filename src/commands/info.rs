@@ -169,6 +169,9 @@ fn package_text(info: &PackageInfo) -> String {
     if let Some(d) = &info.description {
         let _ = writeln!(out, "{d}");
     }
+    if let Some(provenance) = info.installed.as_ref().and_then(|p| p.provenance.as_ref()) {
+        let _ = writeln!(out, "provenance: {}", provenance.summary());
+    }
     for (label, value) in [
         ("license", &info.license),
         ("homepage", &info.homepage),

@@ -44,6 +44,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
     let ops = agx_ops::Context {
         reporter: &recorder,
         accept_findings: &args.accept.codes,
+        signer_changes: args.signer.changes(),
         ..ctx.ops()?
     };
     install::install_with(&ops, &targets, args.force, provision)?;
@@ -59,6 +60,12 @@ pub(super) fn show_permissions(
 ) -> CliResult {
     let mut out = String::new();
     for (name, version) in done {
+        if let Some(provenance) = agx_ops::info::installed_provenance(ops, &name)? {
+            ctx.printer.status(
+                "Provenance",
+                &format!("{name} v{version}: {}", provenance.summary()),
+            );
+        }
         let Some(shown) = agx_ops::info::installed_permissions(ops, &name)? else {
             continue;
         };

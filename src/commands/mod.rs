@@ -91,6 +91,7 @@ impl Context {
             offline: self.global.offline,
             reporter: &self.printer,
             accept_findings: &[],
+            signer_changes: Default::default(),
         })
     }
 

@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, args: &PublishArgs) -> CliResult {
             ));
         }
         Source::Folder(dir) => {
-            match super::registry::add_to_folder(ctx, dir, &package, &args.signing)? {
+            match super::registry::add_to_folder(ctx, dir, &package, None, &args.signing)? {
                 Added::Published(entry) => (entry, true, None),
                 Added::Unchanged(entry) => (entry, false, None),
             }

@@ -22,9 +22,15 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
         RegistryCommand::Add {
             registry_dir,
             package,
+            bundle,
+            trusted_root,
             signing,
         } => {
-            add_to_folder(ctx, registry_dir, package, signing)?;
+            let bundle = bundle.as_deref().map(|path| publish::BundleToAttach {
+                path,
+                trusted_root: trusted_root.as_deref(),
+            });
+            add_to_folder(ctx, registry_dir, package, bundle, signing)?;
         }
         RegistryCommand::Yank {
             registry_dir,
@@ -43,10 +49,10 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             let resigner = Resigner::prepare(registry_dir, &options(signing))?;
             let changed = publish::yank(registry_dir, &spec.name, &version, !undo)?;
             let verb = if *undo { "Unyanked" } else { "Yanked" };
-            if changed {
+            if let Some(entry) = changed {
                 ctx.printer
                     .status(verb, &format!("{} v{version}", spec.name));
-                resign(ctx, resigner, &publish::written_paths(&spec.name, &version))?;
+                resign(ctx, resigner, &publish::written_paths(&entry))?;
             } else {
                 let state = if *undo {
                     "not yanked"
@@ -62,6 +68,7 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
             url,
             kind,
             ca,
+            trusted_root,
             yes,
         } => {
             let root = match &ctx.global.root {
@@ -75,7 +82,10 @@ pub fn run(ctx: &Context, args: &RegistryCommand) -> CliResult {
                 kind.map(Into::into),
                 ctx.global.offline,
                 root.as_deref(),
-                ca.as_deref(),
+                agx_sources::index::SourceFiles {
+                    ca: ca.as_deref(),
+                    trusted_root: trusted_root.as_deref(),
+                },
             )?;
             let signed = match &pinned {
                 Some(root) => format!(
@@ -234,16 +244,20 @@ pub fn add_to_folder(
     ctx: &Context,
     registry_dir: &std::path::Path,
     package: &std::path::Path,
+    bundle: Option<publish::BundleToAttach<'_>>,
     signing: &SigningArgs,
 ) -> CliResult<Added> {
     let resigner = Resigner::prepare(registry_dir, &options(signing))?;
-    let added = publish::add(registry_dir, package)?;
+    let (added, signer) = publish::add(registry_dir, package, bundle)?;
+    let provenance = signer
+        .map(|signer| format!("; provenance: {}", signer.summary()))
+        .unwrap_or_default();
     match &added {
         Added::Published(e) => {
             ctx.printer.status(
                 "Published",
                 &format!(
-                    "{} v{} ({} bytes, sha256 {}) to {}",
+                    "{} v{} ({} bytes, sha256 {}) to {}{provenance}",
                     e.name,
                     e.vers,
                     e.size,
@@ -251,12 +265,12 @@ pub fn add_to_folder(
                     registry_dir.display()
                 ),
             );
-            resign(ctx, resigner, &publish::written_paths(&e.name, &e.vers))?;
+            resign(ctx, resigner, &publish::written_paths(e))?;
         }
         Added::Unchanged(e) => ctx.printer.status(
             "Unchanged",
             &format!(
-                "{} v{} is already published with the same bytes",
+                "{} v{} is already published with the same bytes{provenance}",
                 e.name, e.vers
             ),
         ),

@@ -15,6 +15,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> CliResult {
     let recorder = agx_core::report::Recorder::new(&ctx.printer);
     let ops = ops::Context {
         reporter: &recorder,
+        signer_changes: args.signer.changes(),
         ..ctx.ops()?
     };
     let held = ops::update::update(&ops, &names, args.accept_permissions)?;

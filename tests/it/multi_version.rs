@@ -121,6 +121,7 @@ fn try_sync(
         offline: false,
         reporter: &Silent,
         accept_findings: &[],
+        signer_changes: Default::default(),
     };
     // Blocking HTTP inside the async tests: off the runtime's worker.
     tokio::task::block_in_place(|| ops::install_locked(&ctx, project, packages, &|_| Ok(())))
@@ -368,6 +369,7 @@ async fn projects_and_the_user_hold_versions_side_by_side_until_gc() {
             offline: false,
             reporter: &Silent,
             accept_findings: &[],
+            signer_changes: Default::default(),
         };
         tokio::task::block_in_place(|| ops::release_project(&ctx, &a).unwrap())
     };

@@ -272,7 +272,7 @@ fn publish_link(registry: &Path, sources: &Path, i: usize, depth: usize) {
         "name = \"Next\"\ndescription = \"The next link\"\ncontent = \"next\"\n",
     )
     .unwrap();
-    agx_sources::index::publish::add(registry, &dir).unwrap();
+    agx_sources::index::publish::add(registry, &dir, None).unwrap();
 }
 
 #[test]

@@ -16,3 +16,4 @@ pub mod regular_file;
 pub mod report;
 pub mod server_table;
 pub mod style;
+pub mod wildcard;

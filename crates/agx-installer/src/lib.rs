@@ -159,6 +159,8 @@ struct StagedPackage {
     /// The index entry's checksum: a later plan reuses the package only for the same bytes.
     cksum: String,
     package: Package,
+    /// Who signed it, and what its receipt records of that.
+    provenance: agx_store::provenance::Provenance,
     stage: PathBuf,
 }
 
@@ -187,6 +189,8 @@ pub struct Installer<'a> {
     /// The organisation's policy: a package it refuses is refused before anything is in
     /// place (docs/policy.md).
     pub policy: &'a agx_store::PolicyGate,
+    /// Which changes of a package's signer this run accepts (trust on first use).
+    pub signer_changes: agx_store::provenance::SignerChanges,
 }
 
 impl Installer<'_> {
@@ -256,9 +260,10 @@ impl Installer<'_> {
         let stage = staging.new_dir("install")?;
         let package = self.download_and_unpack(source, planned, &stage);
         match package {
-            Ok(package) => Ok(StagedPackage {
+            Ok((package, provenance)) => Ok(StagedPackage {
                 cksum: planned.entry.cksum.clone(),
                 package,
+                provenance,
                 stage,
             }),
             Err(e) => {
@@ -273,7 +278,7 @@ impl Installer<'_> {
         source: &dyn PackageSource,
         planned: &PlannedInstall,
         stage: &Path,
-    ) -> Result<Package, StoreError> {
+    ) -> Result<(Package, agx_store::provenance::Provenance), StoreError> {
         let entry = &planned.entry;
         let archive = stage.join("package.tar.gz");
         self.reporter
@@ -282,6 +287,17 @@ impl Installer<'_> {
         let downloaded = source.download(entry, &archive, &mut report_bytes);
         self.reporter.finish_download();
         downloaded?;
+        // Before anything of the archive is unpacked: a bundle that does not verify, or a
+        // signer other than the trusted one, refuses the version here.
+        let signer = source.provenance(entry, &archive)?;
+        let previous = self.current_receipt(&entry.name)?;
+        let provenance = agx_store::provenance::decide(
+            &entry.name,
+            &entry.vers,
+            previous.as_ref().and_then(|r| r.provenance.as_ref()),
+            signer,
+            self.signer_changes,
+        )?;
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
             ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,
@@ -301,7 +317,7 @@ impl Installer<'_> {
             verified: source.verified(),
         };
         self.policy.check_package(&package, &origin)?;
-        Ok(package)
+        Ok((package, provenance))
     }
 
     fn commit_staged(
@@ -313,7 +329,7 @@ impl Installer<'_> {
     ) -> Result<Outcome, StoreError> {
         let entry = &planned.entry;
         let previous = self.current_receipt(&entry.name)?;
-        let receipt = new_receipt(
+        let mut receipt = new_receipt(
             &staged.package,
             entry.cksum.clone(),
             Source::Registry {
@@ -322,6 +338,7 @@ impl Installer<'_> {
             },
             record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
         );
+        receipt.provenance = Some(staged.provenance.clone());
         self.commit(&staged.package.dir, &receipt, previous.as_ref())
     }
 
@@ -792,6 +809,7 @@ fn new_receipt(
         accepted_findings: agx_model::scan::high_codes(&agx_model::scan::scan_package(package)),
         dependencies: package.manifest.dependencies.clone(),
         source,
+        provenance: None,
         extension: package.summary(),
     }
 }

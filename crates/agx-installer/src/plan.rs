@@ -33,6 +33,16 @@ pub trait PackageSource {
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError>;
 
+    /// Who signed a downloaded, checksum-verified archive, as its Sigstore bundle proves;
+    /// `None` when the source publishes no bundle for it.
+    fn provenance(
+        &self,
+        _entry: &IndexEntry,
+        _archive: &Path,
+    ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
+        Ok(None)
+    }
+
     /// How a version's archive holds its files: an agx package unless the source read it
     /// as a skill artifact.
     fn archive_form(&self, _entry: &IndexEntry) -> agx_sources::index::ArchiveForm {
@@ -63,6 +73,14 @@ impl PackageSource for Registry {
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError> {
         Registry::download(self, entry, dest, progress)
+    }
+
+    fn provenance(
+        &self,
+        entry: &IndexEntry,
+        archive: &Path,
+    ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
+        Registry::provenance(self, entry, archive)
     }
 
     fn archive_form(&self, entry: &IndexEntry) -> agx_sources::index::ArchiveForm {
@@ -263,6 +281,7 @@ pub(crate) mod tests {
                 .collect(),
             yanked: false,
             agx: None,
+            provenance: None,
             description: None,
             extension: Default::default(),
         }
@@ -284,6 +303,7 @@ pub(crate) mod tests {
                 registry: "test".into(),
                 verified: None,
             },
+            provenance: None,
             extension: Default::default(),
         };
         (e.name, receipt)

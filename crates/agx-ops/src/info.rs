@@ -213,6 +213,9 @@ pub struct Installation {
     pub sha256: String,
     pub installed_at: String,
     pub dir: PathBuf,
+    /// Who built it, for a registry package (docs/json.md); absent for other sources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<agx_store::provenance::Provenance>,
 }
 
 /// One installed version, side by side with the others.
@@ -479,6 +482,18 @@ pub fn installed_permissions(
         .map(|package| permissions_of(&package)))
 }
 
+/// What the installed version of `name` recorded of who built it; `None` when it is not
+/// installed or came from a source agx does not check.
+pub fn installed_provenance(
+    ctx: &Context,
+    name: &PackageName,
+) -> OpsResult<Option<agx_store::provenance::Provenance>> {
+    Ok(ctx
+        .store()
+        .installed(name)?
+        .and_then(|installed| installed.receipt.provenance))
+}
+
 /// An installed package from its definition files; from its receipt (with a warning) when
 /// they no longer load.
 fn describe_installed(
@@ -626,6 +641,7 @@ fn package_info(
             sha256: p.receipt.sha256,
             installed_at: p.receipt.installed_at,
             dir: p.dir,
+            provenance: p.receipt.provenance,
         }),
         installed_versions: installed_versions(store, name),
         versions,

@@ -62,6 +62,9 @@ pub struct Context<'a> {
     /// Codes of the poisoning scan's high findings that installs and skill copies of this
     /// run accept (`--accept-finding`, docs/security.md); empty for every other command.
     pub accept_findings: &'a [String],
+    /// The changes of a package's signer that installs of this run accept
+    /// (`--allow-signer-change`, `--allow-unsigned`); none for every other command.
+    pub signer_changes: agx_store::provenance::SignerChanges,
 }
 
 impl Context<'_> {
@@ -80,6 +83,7 @@ impl Context<'_> {
             reporter: self.reporter,
             accept: self.accept_findings,
             policy,
+            signer_changes: self.signer_changes,
         }
     }
 

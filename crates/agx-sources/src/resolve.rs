@@ -580,6 +580,7 @@ mod tests {
             agx: None,
             description: None,
             extension: Default::default(),
+            provenance: None,
         }
     }
 

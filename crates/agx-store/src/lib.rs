@@ -29,6 +29,7 @@ pub mod gc;
 mod lock;
 pub mod pins;
 pub mod policy_gate;
+pub mod provenance;
 mod receipt;
 pub mod remove;
 mod roots;
@@ -105,6 +106,20 @@ pub enum StoreError {
     },
     #[error("the archive for {expected} contains {found}")]
     WrongPackage { expected: String, found: String },
+    /// Trust on first use: another signer than the one recorded (crate::provenance).
+    #[error("{name} {version} is signed by {}, but its installed version was signed by {}", found.summary(), trusted.summary())]
+    SignerChanged {
+        name: PackageName,
+        version: semver::Version,
+        trusted: Box<provenance::Signer>,
+        found: Box<provenance::Signer>,
+    },
+    #[error("{name} {version} is not signed, but its installed version was signed by {}", trusted.summary())]
+    NoLongerSigned {
+        name: PackageName,
+        version: semver::Version,
+        trusted: Box<provenance::Signer>,
+    },
     /// An error of a layer above the store that an install step met: resolving, planning,
     /// a registry or an ecosystem's tools. Those layers convert their errors into this one.
     #[error(transparent)]
@@ -217,6 +232,12 @@ impl agx_core::error::Hint for StoreError {
             StoreError::WrongPackage { .. } => {
                 Some("the registry serves a wrong archive; tell its maintainer".into())
             }
+            StoreError::SignerChanged { name, .. } => Some(format!(
+                "someone else built this version: ask {name}'s publisher whether the change is theirs (a new repository or workflow) before you install it; if it is, pass --allow-signer-change, which trusts the new signer from now on"
+            )),
+            StoreError::NoLongerSigned { name, .. } => Some(format!(
+                "{name}'s earlier versions came with a Sigstore bundle and this one does not: ask its publisher why before you install it; if expected, pass --allow-unsigned (the earlier signer stays the one expected next)"
+            )),
             StoreError::Upstream(e) => e.hint(),
             StoreError::Archive { source, .. } => agx_core::error::Hint::hint(source),
             StoreError::Load(e) => agx_core::error::Hint::hint(e.as_ref()),
@@ -650,6 +671,7 @@ mod tests {
             accepted_findings: Vec::new(),
             dependencies: Default::default(),
             source: Source::Local { path: "/x".into() },
+            provenance: None,
             extension: Default::default(),
         };
         receipt.write(&s.receipt_path(&name)).unwrap();

@@ -109,6 +109,10 @@ pub struct Receipt {
     #[serde(default)]
     pub dependencies: BTreeMap<PackageName, semver::VersionReq>,
     pub source: Source,
+    /// Who built it, for a registry package (docs/security.md, "Provenance"); absent for
+    /// other sources, which agx does not check yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<crate::provenance::Provenance>,
     /// What the package contributes (servers, tools, prompts), as shown by `list`.
     #[serde(default)]
     pub extension: ExtensionSummary,
@@ -273,6 +277,7 @@ mod tests {
                 registry: "http://127.0.0.1:1/".into(),
                 verified: None,
             },
+            provenance: None,
             extension: ExtensionSummary::default(),
         }
     }

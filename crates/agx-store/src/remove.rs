@@ -150,6 +150,7 @@ mod tests {
                 .map(|d| (PackageName::parse(d).unwrap(), semver::VersionReq::STAR))
                 .collect(),
             source: Source::Local { path: "/x".into() },
+            provenance: None,
             extension: Default::default(),
         }
         .write(&store.receipt_path(&name))

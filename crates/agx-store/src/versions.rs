@@ -278,6 +278,7 @@ mod tests {
             accepted_findings: Vec::new(),
             dependencies: Default::default(),
             source: Source::Local { path: "/x".into() },
+            provenance: None,
             extension: Default::default(),
         }
         .write(&store.receipt_path(name))

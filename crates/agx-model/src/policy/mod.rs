@@ -107,36 +107,8 @@ impl Pattern {
 
     pub fn matches(&self, candidate: &str) -> bool {
         let text: Vec<char> = candidate.chars().collect();
-        wildcard_match(&self.chars, &text)
+        agx_core::wildcard::matches_chars(&self.chars, &text)
     }
-}
-
-/// Glob matching with `*` and `?`, linear in practice: on a mismatch it backs up to the
-/// last `*` only, which is enough since a later `*` subsumes what an earlier one could take.
-fn wildcard_match(pattern: &[char], text: &[char]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match pattern.get(p) {
-            Some('*') => {
-                star = Some((p, t));
-                p += 1;
-            }
-            Some(&c) if c == '?' || c == text[t] => {
-                p += 1;
-                t += 1;
-            }
-            _ => match star {
-                Some((sp, st)) => {
-                    p = sp + 1;
-                    t = st + 1;
-                    star = Some((sp, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern[p..].iter().all(|&c| c == '*')
 }
 
 fn any_matches(patterns: &[Pattern], candidate: &str) -> bool {

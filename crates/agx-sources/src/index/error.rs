@@ -232,6 +232,13 @@ pub enum IndexError {
         source_name: String,
         error: agx_tuf::TufError,
     },
+
+    /// A version's Sigstore bundle (or the trusted root it is checked against) failed.
+    #[error("{what}: provenance refused: {error}")]
+    Provenance {
+        what: String,
+        error: agx_provenance::ProvenanceError,
+    },
 }
 
 /// ` (3 attempts)`, when there was more than one.
@@ -255,6 +262,7 @@ impl agx_core::error::Hint for IndexError {
     fn hint(&self) -> Option<String> {
         match self {
             IndexError::Signed { error, .. } => error.hint(),
+            IndexError::Provenance { error, .. } => error.hint(),
             IndexError::NoRegistry { config } => Some(how_to_add(config)),
             IndexError::UnknownRegistry { known, config, .. } => Some(if known.is_empty() {
                 how_to_add(config)

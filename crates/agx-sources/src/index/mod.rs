@@ -33,8 +33,8 @@ pub use error::IndexError;
 pub use http::Settings as HttpSettings;
 pub use http::{Http, Limits as HttpLimits, SinkError};
 pub use registry::{
-    AnyRegistry, Opened, Registry, add_source, detect, kind_of, known_kind, open, open_any,
-    open_each, open_every, parse_version_lines,
+    AnyRegistry, Opened, Registry, SourceFiles, add_source, detect, kind_of, known_kind, open,
+    open_any, open_each, open_every, parse_version_lines,
 };
 pub use source::{Source, SourceKind};
 
@@ -64,6 +64,24 @@ pub struct IndexEntry {
     pub description: Option<String>,
     #[serde(default)]
     pub extension: ExtensionSummary,
+    /// Where the archive's provenance is published (docs/registry.md, "Provenance").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<ProvenanceRef>,
+}
+
+/// An index entry's `provenance`: the archive's Sigstore bundle, published beside it as
+/// `dl/<publisher>/<name>/<version>.tar.gz.sigstore.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenanceRef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigstore: Option<FileRef>,
+}
+
+/// A published file's size and lowercase hex sha256, which its download must match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRef {
+    pub sha256: String,
+    pub size: u64,
 }
 
 /// How a version's archive holds its files.

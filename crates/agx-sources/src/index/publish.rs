@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 use semver::Version;
 
-use super::registry::{parse_version_lines, tarball_path};
+use super::registry::{bundle_path, parse_version_lines, tarball_path};
 use super::{Catalog, CatalogEntry, IndexEntry, IndexError, RegistryConfig};
 use agx_archive::ArchiveError;
 use agx_core::file_lock::{FileLock, LockMode};
 use agx_core::io_context::at;
 use agx_core::name::PackageName;
 use agx_model::manifest::{LoadError, Package};
+use sha2::Digest;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {
@@ -86,6 +87,15 @@ pub enum PublishError {
 
     #[error(transparent)]
     Wrap(#[from] agx_model::skills::wrap::WrapError),
+
+    /// `--bundle` does not verify against the archive it is published with.
+    #[error("cannot publish {name} {version} with the bundle {}: {error}", bundle.display())]
+    Bundle {
+        name: PackageName,
+        version: Version,
+        bundle: PathBuf,
+        error: agx_provenance::ProvenanceError,
+    },
 }
 
 impl From<std::io::Error> for PublishError {
@@ -137,6 +147,9 @@ impl agx_core::error::Hint for PublishError {
                 "choose another --publisher: lowercase letters, digits and `-`".into(),
             ),
             PublishError::Wrap(e) => e.hint(),
+            PublishError::Bundle { .. } => Some(
+                "give the bundle that was made for this archive (`cosign sign-blob --bundle` or the GitHub Actions steps in docs/registry.md); a bundle from another Sigstore instance needs its trusted root (--trusted-root FILE)".into(),
+            ),
         }
     }
 }
@@ -197,12 +210,33 @@ pub enum Added {
     Unchanged(IndexEntry),
 }
 
-/// Publish a package folder (packed first) or a tarball made by `agx pack`.
-pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
+/// A Sigstore bundle published with an archive (`agx registry add --bundle`).
+#[derive(Debug, Clone)]
+pub struct BundleToAttach<'a> {
+    pub path: &'a Path,
+    /// The trusted root it is checked against before publishing (`None`: public good).
+    pub trusted_root: Option<&'a Path>,
+}
+
+/// What publishing proved about a bundle: the archive's signer.
+pub type Attached = Option<agx_provenance::Signer>;
+
+/// Publish a package folder (packed first) or a tarball made by `agx pack`, with its
+/// Sigstore bundle when given: the bundle must verify against the archive, and is published
+/// beside it. A version already published with the same bytes gets the bundle added.
+pub fn add(
+    registry: &Path,
+    package: &Path,
+    bundle: Option<BundleToAttach<'_>>,
+) -> Result<(Added, Attached), PublishError> {
     let _lock = lock_registry(registry)?;
     let work = tempfile::tempdir_in(registry).map_err(at("create a temp folder in", registry))?;
     let (loaded, tarball) = archive_of(package, work.path())?;
-    let entry = index_entry(&loaded, &tarball)?;
+    let mut entry = index_entry(&loaded, &tarball)?;
+    let attached = match &bundle {
+        Some(bundle) => Some(check_bundle(&entry, &tarball, bundle)?),
+        None => None,
+    };
 
     let versions_path = versions_file(registry, &entry.name);
     let mut versions = read_versions(&versions_path)?;
@@ -217,10 +251,40 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
                 new: entry.cksum,
             });
         }
-        if agx_archive::sha256_file(&dest).ok().as_deref() == Some(entry.cksum.as_str()) {
-            return Ok(Added::Unchanged(existing.clone()));
+        let archive_in_place =
+            agx_archive::sha256_file(&dest).ok().as_deref() == Some(entry.cksum.as_str());
+        let same_bundle = attached.is_none()
+            || attached.as_ref().map(|(file, _)| file)
+                == existing
+                    .provenance
+                    .as_ref()
+                    .and_then(|p| p.sigstore.as_ref());
+        if archive_in_place && same_bundle {
+            return Ok((
+                Added::Unchanged(existing.clone()),
+                attached.map(|(_, signer)| signer),
+            ));
+        }
+        // Published before with a bundle, and given none now: keep it.
+        if attached.is_none() {
+            entry.provenance = existing.provenance.clone();
         }
     }
+    let signer = match (attached, &bundle) {
+        (Some((file, signer)), Some(bundle)) => {
+            let bundle_dest = registry.join(bundle_path(&entry.name, &entry.vers));
+            let bytes = fs_err::read(bundle.path)?;
+            if let Some(dir) = bundle_dest.parent() {
+                std::fs::create_dir_all(dir).map_err(at("create folder", dir))?;
+            }
+            agx_core::atomic::write_file(&bundle_dest, &bytes, None)?;
+            entry.provenance = Some(super::ProvenanceRef {
+                sigstore: Some(file),
+            });
+            Some(signer)
+        }
+        _ => None,
+    };
 
     // The tarball first: a crash before the index lines leaves an unlisted file only.
     let dl_dir = dest.parent().expect("dl path has a folder");
@@ -238,7 +302,39 @@ pub fn add(registry: &Path, package: &Path) -> Result<Added, PublishError> {
     versions.push(entry.clone());
     write_versions(&versions_path, &mut versions)?;
     update_catalog(registry, &entry.name, &versions)?;
-    Ok(Added::Published(entry))
+    Ok((Added::Published(entry), signer))
+}
+
+/// Verify `bundle` against the archive about to be published: a bundle that would refuse
+/// every install is refused here, before anything is written.
+fn check_bundle(
+    entry: &IndexEntry,
+    tarball: &Path,
+    bundle: &BundleToAttach<'_>,
+) -> Result<(super::FileRef, agx_provenance::Signer), PublishError> {
+    use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
+    let refused = |error| PublishError::Bundle {
+        name: entry.name.clone(),
+        version: entry.vers.clone(),
+        bundle: bundle.path.to_path_buf(),
+        error,
+    };
+    let parsed = SigstoreBundle::read(bundle.path).map_err(refused)?;
+    let root = match bundle.trusted_root {
+        Some(path) => TrustRoot::read(path),
+        None => TrustRoot::public_good(),
+    }
+    .map_err(refused)?;
+    let archive = fs_err::read(tarball)?;
+    let signer = root
+        .verify(Subject::Bytes(&archive), &parsed, &IdentityPolicy::any())
+        .map_err(refused)?;
+    let bytes = fs_err::read(bundle.path)?;
+    let file = super::FileRef {
+        sha256: hex::encode(sha2::Sha256::digest(&bytes)),
+        size: bytes.len() as u64,
+    };
+    Ok((file, signer))
 }
 
 /// The package a folder (packed into `work`) or a tarball made by `agx pack` holds, and its
@@ -382,6 +478,7 @@ pub fn push_skill(
         yanked: false,
         agx: None,
         description: Some(skill.description.clone()),
+        provenance: None,
         extension: agx_model::manifest::ExtensionSummary {
             skills: vec![agx_model::manifest::SkillSummary {
                 name: skill.name,
@@ -399,7 +496,7 @@ pub fn yank(
     name: &PackageName,
     version: &Version,
     yanked: bool,
-) -> Result<bool, PublishError> {
+) -> Result<Option<IndexEntry>, PublishError> {
     let _lock = lock_registry(registry)?;
     let path = versions_file(registry, name);
     let mut versions = read_versions(&path)?;
@@ -413,12 +510,13 @@ pub fn yank(
         .find(|e| &e.vers == version)
         .ok_or_else(not_found)?;
     if entry.yanked == yanked {
-        return Ok(false);
+        return Ok(None);
     }
     entry.yanked = yanked;
+    let changed = entry.clone();
     write_versions(&path, &mut versions)?;
     update_catalog(registry, name, &versions)?;
-    Ok(true)
+    Ok(Some(changed))
 }
 
 /// Check that `dir` is a registry and take its publishing lock (on `config.json`, which
@@ -476,6 +574,7 @@ fn index_entry(package: &Package, tarball: &Path) -> Result<IndexEntry, PublishE
         yanked: false,
         agx: meta.agx.clone(),
         description: Some(description),
+        provenance: None,
         extension: package.summary(),
     })
 }
@@ -562,15 +661,23 @@ fn catalog_json(catalog: &Catalog) -> Vec<u8> {
     format!("{{\"v\":{},\"packages\":[{body}]}}\n", catalog.v).into_bytes()
 }
 
-/// The registry files (`/`-separated, relative) that publishing or yanking `name` at
-/// `version` writes: what a signed registry re-signs.
-pub fn written_paths(name: &PackageName, version: &Version) -> Vec<String> {
-    let (publisher, short) = name.path_segments();
-    vec![
-        tarball_path(name, version),
+/// The registry files (`/`-separated, relative) that publishing or yanking `entry`
+/// writes: what a signed registry re-signs (its bundle too, when it has one).
+pub fn written_paths(entry: &IndexEntry) -> Vec<String> {
+    let (publisher, short) = entry.name.path_segments();
+    let mut paths = vec![
+        tarball_path(&entry.name, &entry.vers),
         format!("packages/{publisher}/{short}.json"),
         "catalog.json".to_string(),
-    ]
+    ];
+    if entry
+        .provenance
+        .as_ref()
+        .is_some_and(|p| p.sigstore.is_some())
+    {
+        paths.push(bundle_path(&entry.name, &entry.vers));
+    }
+    paths
 }
 
 #[cfg(test)]

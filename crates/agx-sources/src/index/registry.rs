@@ -221,6 +221,7 @@ fn open_selected(
                     .http
                     .offer_login(url, selected.name.as_deref(), paths);
             }
+            let registry = registry.with_trusted_root(selected.trusted_root.clone());
             AnyRegistry::Agx(match &selected.trust {
                 Some(dir) => {
                     let name = selected.name.clone().unwrap_or_else(|| source.display());
@@ -304,6 +305,15 @@ fn remember_kind(paths: &AgxPaths, url: &str, kind: SourceKind) {
     }
 }
 
+/// Files `agx registry add-source` is given for a source.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceFiles<'a> {
+    /// `--ca`: extra certificate authorities (OCI registries).
+    pub ca: Option<&'a Path>,
+    /// `--trusted-root`: the Sigstore trusted root of its bundles (agx indexes).
+    pub trusted_root: Option<&'a Path>,
+}
+
 /// `agx registry add-source`: check the location, learn its kind (detected when `kind` is
 /// `None`: a web registry must answer as one kind or the other) and add it to
 /// `config.toml`. Returns the kind recorded.
@@ -314,8 +324,9 @@ pub fn add_source(
     kind: Option<SourceKind>,
     offline: bool,
     root: Option<&[u8]>,
-    ca: Option<&Path>,
+    files: SourceFiles<'_>,
 ) -> Result<(Source, SourceKind, Option<RootSummary>), IndexError> {
+    let SourceFiles { ca, trusted_root } = files;
     let source = Source::parse(location)?;
     let ca = match ca {
         None => None,
@@ -388,21 +399,52 @@ pub fn add_source(
         }
         Some(root) => Some(pin_and_check(paths, name, &source, root, offline)?),
     };
+    let sigstore_root = match trusted_root {
+        None => None,
+        Some(_) if !matches!(kind, SourceKind::AgxIndex) => {
+            return Err(IndexError::InvalidUrl {
+                url: source.display(),
+                reason:
+                    "only agx indexes publish Sigstore bundles today; --trusted-root does not apply"
+                        .into(),
+            });
+        }
+        Some(file) => Some(keep_sigstore_root(paths, name, file)?),
+    };
     if let Err(e) = source::add_to_config_with(
         paths,
         name,
         &source,
         kind,
         pinned.is_some(),
-        ca.as_deref(),
-        plain_http,
+        source::SourceExtras {
+            ca: ca.as_deref(),
+            plain_http,
+            trusted_root: sigstore_root.as_deref(),
+        },
     ) {
-        if pinned.is_some() {
+        if pinned.is_some() || sigstore_root.is_some() {
             let _ = fs_err::remove_dir_all(source::trust_dir(paths, name));
         }
         return Err(e);
     }
     Ok((source, kind, pinned))
+}
+
+/// Check that `file` is a Sigstore trusted root and keep a copy for the source `name`.
+fn keep_sigstore_root(paths: &AgxPaths, name: &str, file: &Path) -> Result<PathBuf, IndexError> {
+    let refused = |error| IndexError::Provenance {
+        what: format!("registry {name}"),
+        error,
+    };
+    agx_provenance::TrustRoot::read(file).map_err(refused)?;
+    let kept = source::sigstore_root_file(paths, name);
+    let bytes = fs_err::read(file)?;
+    if let Some(dir) = kept.parent() {
+        fs_err::create_dir_all(dir)?;
+    }
+    agx_core::atomic::write_file(&kept, &bytes, None)?;
+    Ok(kept)
 }
 
 /// A folder configured as a `.well-known` site.
@@ -521,6 +563,8 @@ pub struct Registry {
     oci: Option<Box<OciRegistry>>,
     /// Set for a `.well-known` site, which answers every read from its skills index.
     well_known: Option<Box<WellKnown>>,
+    /// The Sigstore trusted root its bundles are verified against (`None`: public good).
+    trusted_root: Option<PathBuf>,
 }
 
 impl Registry {
@@ -588,6 +632,7 @@ impl Registry {
             signed: None,
             oci,
             well_known: None,
+            trusted_root: None,
         })
     }
 
@@ -634,6 +679,7 @@ impl Registry {
             signed: None,
             oci: oci.map(Box::new),
             well_known: well_known.map(Box::new),
+            trusted_root: None,
         }
     }
 
@@ -644,6 +690,45 @@ impl Registry {
         let signed = SignedIndex::new(trust, name, &self.source, self.offline, http);
         self.signed = Some(Box::new(signed));
         self
+    }
+
+    /// Verify this registry's Sigstore bundles against `trusted_root` instead of the
+    /// public-good instance's root.
+    pub fn with_trusted_root(mut self, trusted_root: Option<PathBuf>) -> Self {
+        self.trusted_root = trusted_root;
+        self
+    }
+
+    /// The provenance of a downloaded, checksum-verified `archive`: `None` when its index
+    /// entry names no bundle (unsigned); else the signer its bundle proves, or an error when
+    /// the bundle does not verify against the archive and the trusted root.
+    pub fn provenance(
+        &self,
+        entry: &IndexEntry,
+        archive: &Path,
+    ) -> Result<Option<agx_provenance::Signer>, IndexError> {
+        use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
+        let bundle_file = archive.with_file_name("provenance.sigstore.json");
+        if !self.download_bundle(entry, &bundle_file)? {
+            return Ok(None);
+        }
+        let refused = |error| IndexError::Provenance {
+            what: format!("{} {}", entry.name, entry.vers),
+            error,
+        };
+        let location = self.location_of(&bundle_path(&entry.name, &entry.vers));
+        let bytes = fs_err::read(&bundle_file)?;
+        let _ = std::fs::remove_file(&bundle_file);
+        let bundle = SigstoreBundle::parse(&bytes, &location).map_err(refused)?;
+        let root = match &self.trusted_root {
+            Some(path) => TrustRoot::read(path),
+            None => TrustRoot::public_good(),
+        }
+        .map_err(refused)?;
+        let artifact = fs_err::read(archive)?;
+        root.verify(Subject::Bytes(&artifact), &bundle, &IdentityPolicy::any())
+            .map(Some)
+            .map_err(refused)
     }
 
     /// The key ids of a signed source's trusted root role (empty when unsigned).
@@ -753,29 +838,57 @@ impl Registry {
             return result;
         }
         let rel = tarball_path(&entry.name, &entry.vers);
-        let location = self.location_of(&rel);
-        if let Some(signed) = &self.signed {
-            signed.check_archive(&rel, entry.size, &entry.cksum)?;
+        self.download_file(&rel, entry.size, &entry.cksum, dest, progress)
+    }
+
+    /// Download a version's Sigstore bundle (`VERSION.tar.gz.sigstore.json` beside its
+    /// archive) into `dest`, checked against the size and sha256 its index entry gives;
+    /// `Ok(false)` when the entry names none.
+    pub fn download_bundle(&self, entry: &IndexEntry, dest: &Path) -> Result<bool, IndexError> {
+        let Some(bundle) = entry.provenance.as_ref().and_then(|p| p.sigstore.as_ref()) else {
+            return Ok(false);
+        };
+        if self.oci.is_some() || self.well_known.is_some() {
+            return Ok(false);
         }
+        let rel = bundle_path(&entry.name, &entry.vers);
+        self.download_file(&rel, bundle.size, &bundle.sha256, dest, &mut |_| {})?;
+        Ok(true)
+    }
+
+    /// One file of an agx index (`rel`) into `dest`, which must be `size` bytes hashing to
+    /// `cksum`; through TUF for a signed source. `dest` is removed on failure.
+    fn download_file(
+        &self,
+        rel: &str,
+        size: u64,
+        cksum: &str,
+        dest: &Path,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), IndexError> {
+        let location = self.location_of(rel);
+        if let Some(signed) = &self.signed {
+            signed.check_archive(rel, size, cksum)?;
+        }
+        let copy = |body: &mut dyn Read, progress: &mut dyn FnMut(u64)| {
+            copy_checked(body, dest, cksum, Some(size), &location, progress)
+        };
         let result = match (&self.source, &self.remote) {
             (Source::Http(_), Some(remote)) => {
                 if self.offline {
                     return Err(IndexError::Offline { url: location });
                 }
-                remote.http.download(&location, entry.size, |body| {
-                    copy_verified(body, dest, entry, &location, progress)
-                })
+                remote
+                    .http
+                    .download(&location, size, |body| copy(body, progress))
             }
             (Source::Folder(dir), _) => {
-                let path = dir.join(&rel);
+                let path = dir.join(rel);
                 match std::fs::File::open(&path) {
-                    Ok(mut file) => copy_verified(&mut file, dest, entry, &location, progress)
-                        .map_err(|e| match e {
-                            SinkError::Read(err, _) => {
-                                IndexError::from(at("read", path.clone())(err))
-                            }
-                            SinkError::Fatal(e) => e,
-                        }),
+                    Ok(mut file) => copy(&mut file, progress).map_err(|e| match e {
+                        SinkError::Read(err, _) => IndexError::from(at("read", path.clone())(err)),
+                        SinkError::Fatal(e) => e,
+                    }),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                         Err(IndexError::NotFound { url: location })
                     }
@@ -783,21 +896,21 @@ impl Registry {
                 }
             }
             (Source::Http(_), None) | (Source::Oci(_), _) => {
-                unreachable!("web registries have a client, and OCI ones returned above")
+                unreachable!("web registries have a client, and OCI ones are answered above")
             }
         };
         if result.is_err() {
             let _ = std::fs::remove_file(dest);
         }
         match (result, &self.signed) {
-            // The archive differs from its signed target: say so in TUF's words.
+            // The file differs from its signed target: say so in TUF's words.
             (
                 Err(IndexError::SizeMismatch { .. } | IndexError::ChecksumMismatch { .. }),
                 Some(signed),
             ) => Err(IndexError::Signed {
                 source_name: signed.name().to_string(),
                 error: agx_tuf::TufError::Tampered {
-                    file: rel,
+                    file: rel.to_string(),
                     what: "length or sha256".into(),
                 },
             }),
@@ -883,6 +996,11 @@ impl Registry {
 pub(crate) fn tarball_path(name: &PackageName, version: &semver::Version) -> String {
     let (publisher, short) = name.path_segments();
     format!("dl/{publisher}/{short}/{version}.tar.gz")
+}
+
+/// `dl/<publisher>/<name>/<version>.tar.gz.sigstore.json`: the archive's Sigstore bundle.
+pub(crate) fn bundle_path(name: &PackageName, version: &semver::Version) -> String {
+    format!("{}.sigstore.json", tarball_path(name, version))
 }
 
 /// Parse `packages/<publisher>/<name>.json`: one JSON object per non-empty line.

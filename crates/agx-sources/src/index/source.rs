@@ -129,6 +129,21 @@ pub struct RegistryEntry {
     /// absent: plain HTTP for loopback hosts, HTTPS for the rest.
     #[serde(default, rename = "plain-http")]
     pub plain_http: Option<bool>,
+    /// The Sigstore trusted root (`trusted_root.json`) this source's bundles are verified
+    /// against; absent: `AGX_TRUSTED_ROOT`, else Sigstore's public-good instance.
+    #[serde(default, rename = "trusted-root")]
+    pub trusted_root: Option<PathBuf>,
+}
+
+/// The Sigstore trusted root for sources that configure none (docs/registry.md).
+pub const TRUSTED_ROOT_ENV: &str = "AGX_TRUSTED_ROOT";
+
+fn trusted_root_of(configured: Option<&PathBuf>) -> Option<PathBuf> {
+    configured.cloned().or_else(|| {
+        std::env::var_os(TRUSTED_ROOT_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
 }
 
 /// Where a signed source's pinned root and trusted metadata live:
@@ -136,6 +151,12 @@ pub struct RegistryEntry {
 /// the cache never forgets what the source's signatures said).
 pub fn trust_dir(paths: &AgxPaths, name: &str) -> std::path::PathBuf {
     paths.config_dir.join("trust").join(name)
+}
+
+/// Where `add-source --trusted-root` keeps its copy of the source's Sigstore trusted root
+/// (a copy: the file given may change or go away).
+pub fn sigstore_root_file(paths: &AgxPaths, name: &str) -> std::path::PathBuf {
+    trust_dir(paths, name).join("sigstore-trusted-root.json")
 }
 
 /// What protocol a registry speaks.
@@ -199,6 +220,9 @@ pub struct Selected {
     pub ca: Option<PathBuf>,
     /// `plain-http` in its table.
     pub plain_http: Option<bool>,
+    /// The Sigstore trusted root for its bundles (`trusted-root`, else `AGX_TRUSTED_ROOT`);
+    /// `None`: the public-good instance's.
+    pub trusted_root: Option<PathBuf>,
 }
 
 /// Read `config.toml` (a missing file is an empty configuration) and add the built-in
@@ -235,6 +259,7 @@ fn add_official(config: &mut Config, env: Option<&str>) -> Result<(), IndexError
                 tuf: false,
                 ca: None,
                 plain_http: None,
+                trusted_root: None,
             },
         );
         config.official_built_in = true;
@@ -277,6 +302,7 @@ pub fn configured(paths: &AgxPaths) -> Result<Vec<Selected>, IndexError> {
                 trust: entry.tuf.then(|| trust_dir(paths, name)),
                 ca: entry.ca.clone(),
                 plain_http: entry.plain_http,
+                trusted_root: trusted_root_of(entry.trusted_root.as_ref()),
             })
         })
         .collect()
@@ -321,6 +347,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 trust: r.tuf.then(|| trust_dir(paths, name)),
                 ca: r.ca.clone(),
                 plain_http: r.plain_http,
+                trusted_root: trusted_root_of(r.trusted_root.as_ref()),
             })
         })
     };
@@ -351,6 +378,7 @@ pub fn select_entry(requested: Option<&str>, paths: &AgxPaths) -> Result<Selecte
                 trust: None,
                 ca: None,
                 plain_http: None,
+                trusted_root: trusted_root_of(None),
             });
         }
         return Err(IndexError::UnknownRegistry {
@@ -456,19 +484,29 @@ pub fn add_to_config(
     kind: SourceKind,
     signed: bool,
 ) -> Result<(), IndexError> {
-    add_to_config_with(paths, name, source, kind, signed, None, None)
+    add_to_config_with(paths, name, source, kind, signed, SourceExtras::default())
 }
 
 /// [`add_to_config`], with `ca` (an absolute path) written as the source's extra authorities
 /// and `plain_http` as what a loopback OCI registry speaks.
+/// The optional keys of a source's table beside its URL, kind and `tuf`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceExtras<'a> {
+    /// `ca`: extra certificate authorities (an OCI registry behind a company CA).
+    pub ca: Option<&'a Path>,
+    /// `plain-http`: an OCI registry on this machine that answers plain HTTP.
+    pub plain_http: Option<bool>,
+    /// `trusted-root`: the Sigstore trusted root of the source's bundles.
+    pub trusted_root: Option<&'a Path>,
+}
+
 pub fn add_to_config_with(
     paths: &AgxPaths,
     name: &str,
     source: &Source,
     kind: SourceKind,
     signed: bool,
-    ca: Option<&Path>,
-    plain_http: Option<bool>,
+    extras: SourceExtras<'_>,
 ) -> Result<(), IndexError> {
     check_source_name(name)?;
     let (path, mut doc) = edit_config(paths)?;
@@ -507,11 +545,14 @@ pub fn add_to_config_with(
     if signed {
         table.insert("tuf", toml_edit::value(true));
     }
-    if let Some(ca) = ca {
+    if let Some(ca) = extras.ca {
         table.insert("ca", toml_edit::value(ca.display().to_string()));
     }
-    if let Some(plain) = plain_http {
+    if let Some(plain) = extras.plain_http {
         table.insert("plain-http", toml_edit::value(plain));
+    }
+    if let Some(root) = extras.trusted_root {
+        table.insert("trusted-root", toml_edit::value(root.display().to_string()));
     }
     registries.insert(name, toml_edit::Item::Table(table));
     write_config(&path, &doc)

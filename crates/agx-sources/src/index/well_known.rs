@@ -489,6 +489,7 @@ fn entry_of(name: &PackageName, version: &semver::Version, skill: &ListedSkill) 
         agx: None,
         description: Some(skill.description.clone()),
         extension: summary(skill),
+        provenance: None,
     }
 }
 

@@ -236,6 +236,7 @@ pub fn read_manifest(
         agx: facts.agx,
         description: annotation(DESCRIPTION).map(str::to_string),
         extension: facts.extension,
+        provenance: None,
     })))
 }
 
@@ -304,6 +305,7 @@ mod tests {
             agx: None,
             description: Some("Weather".into()),
             extension: ExtensionSummary::default(),
+            provenance: None,
         }
     }
 

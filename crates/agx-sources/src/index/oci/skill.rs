@@ -98,6 +98,7 @@ pub fn entry(
         yanked: false,
         agx: None,
         description: description.clone(),
+        provenance: None,
         extension: ExtensionSummary {
             skills: vec![SkillSummary {
                 name: skill.to_string(),

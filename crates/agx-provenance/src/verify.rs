@@ -1,0 +1,384 @@
+//! Verifying a Sigstore bundle offline against a trusted root: sigstore-verify does every
+//! check (the certificate chain to the CA, the SCT, the transparency log's inclusion proof,
+//! checkpoint and promise, RFC 3161 timestamps, the signature or DSSE statement over the
+//! artifact); agx adds the identity patterns and turns the certificate into a [`Signer`].
+
+use std::path::{Path, PathBuf};
+
+use agx_core::error::Hint;
+use sigstore_verify::crypto::SubjectAltName;
+use sigstore_verify::trust_root::{
+    SIGSTORE_GITHUB_TRUSTED_ROOT, SIGSTORE_PRODUCTION_TRUSTED_ROOT, TrustedRoot,
+};
+use sigstore_verify::types::{Artifact, Bundle, DerPublicKey, Sha256Hash};
+use sigstore_verify::{
+    IdentityMatcher, PublicKeyVerificationPolicy, VerificationPolicy, VerificationResult, Verifier,
+};
+
+use crate::crypto;
+use crate::signer::Signer;
+
+/// The largest bundle agx reads: real ones are a few KB (a certificate, a log entry and a
+/// signature, or a DSSE statement); anything far larger is not a bundle.
+pub const MAX_BUNDLE_BYTES: usize = 4 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProvenanceError {
+    #[error("{origin}: not a Sigstore bundle: {reason}")]
+    Malformed { origin: String, reason: String },
+    #[error("{origin}: the trusted root is not usable: {reason}")]
+    BadRoot { origin: String, reason: String },
+    #[error("{origin}: not a PEM public key: {reason}")]
+    BadKey { origin: String, reason: String },
+    #[error("the bundle does not verify: {reason}")]
+    Rejected { reason: String },
+    #[error("the bundle is signed by {found}, not {expected}")]
+    WrongSigner { expected: String, found: String },
+}
+
+impl Hint for ProvenanceError {
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            ProvenanceError::Malformed { .. } => "a bundle is the JSON `cosign sign-blob --bundle` or `sigstore sign` writes (media type application/vnd.dev.sigstore.bundle.v0.3+json); ask the publisher for it".into(),
+            ProvenanceError::BadRoot { .. } => "a trusted root is the trusted_root.json of a Sigstore instance (for the public-good instance, agx's own is used when none is given)".into(),
+            ProvenanceError::BadKey { .. } => "give the publisher's public key as PEM (-----BEGIN PUBLIC KEY-----)".into(),
+            ProvenanceError::Rejected { .. } => "the artifact, its bundle or the signer's certificate is not what was signed or logged: do not install it; tell its publisher".into(),
+            ProvenanceError::WrongSigner { .. } => "someone other than the expected publisher signed it: do not install it unless the publisher confirms the change".into(),
+        })
+    }
+}
+
+/// Which identity a bundle must carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdentityRule {
+    /// Any identity the trusted root's CA certified (the signer is recorded, not checked).
+    Any,
+    /// This SAN, exactly.
+    Exact(String),
+    /// A SAN matching this pattern (`*` and `?`).
+    Pattern(String),
+}
+
+/// The identity policy: the SAN rule and, optionally, the OIDC issuer it must come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdentityPolicy {
+    pub identity: IdentityRule,
+    pub issuer: Option<String>,
+}
+
+impl IdentityPolicy {
+    pub fn any() -> IdentityPolicy {
+        IdentityPolicy {
+            identity: IdentityRule::Any,
+            issuer: None,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let identity = match &self.identity {
+            IdentityRule::Any => "any identity".to_string(),
+            IdentityRule::Exact(value) => value.clone(),
+            IdentityRule::Pattern(pattern) => format!("an identity matching `{pattern}`"),
+        };
+        match &self.issuer {
+            Some(issuer) => format!("{identity} ({issuer})"),
+            None => identity,
+        }
+    }
+}
+
+/// What was signed: the artifact's bytes, or only its SHA-256 (then the signature must be
+/// one that can be checked over a digest: ECDSA or a DSSE statement).
+#[derive(Debug, Clone, Copy)]
+pub enum Subject<'a> {
+    Bytes(&'a [u8]),
+    Sha256([u8; 32]),
+}
+
+/// A parsed bundle.
+pub struct SigstoreBundle {
+    bundle: Bundle,
+}
+
+impl SigstoreBundle {
+    /// Parses a bundle (v0.1 to v0.3); `origin` names it in errors.
+    pub fn parse(bytes: &[u8], origin: &str) -> Result<SigstoreBundle, ProvenanceError> {
+        let malformed = |reason: String| ProvenanceError::Malformed {
+            origin: origin.to_string(),
+            reason,
+        };
+        if bytes.len() > MAX_BUNDLE_BYTES {
+            return Err(malformed(format!(
+                "{} bytes, more than a bundle's {MAX_BUNDLE_BYTES}",
+                bytes.len()
+            )));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|_| malformed("not UTF-8 text".into()))?;
+        let bundle = Bundle::from_json(text).map_err(|error| malformed(error.to_string()))?;
+        Ok(SigstoreBundle { bundle })
+    }
+
+    pub fn read(path: &Path) -> Result<SigstoreBundle, ProvenanceError> {
+        let origin = path.display().to_string();
+        let bytes =
+            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::Malformed {
+                origin: origin.clone(),
+                reason,
+            })?;
+        SigstoreBundle::parse(&bytes, &origin)
+    }
+}
+
+fn read_capped(path: &Path, limit: usize) -> Result<Vec<u8>, String> {
+    agx_core::regular_file::read(path, limit as u64)
+        .map_err(|problem| format!("it {}", problem.describe()))
+}
+
+/// Where a trusted root came from, for messages and receipts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootOrigin {
+    /// Sigstore's public-good instance (Fulcio, Rekor), shipped with agx.
+    PublicGood,
+    /// GitHub's instance, which signs artifact attestations of private repositories.
+    GitHub,
+    /// A `trusted_root.json` the user or the source named.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for RootOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RootOrigin::PublicGood => f.write_str("Sigstore's public-good instance"),
+            RootOrigin::GitHub => f.write_str("GitHub's Sigstore instance"),
+            RootOrigin::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// A trusted root, ready to verify bundles against.
+pub struct TrustRoot {
+    verifier: Verifier,
+    origin: RootOrigin,
+}
+
+impl TrustRoot {
+    pub fn public_good() -> Result<TrustRoot, ProvenanceError> {
+        TrustRoot::from_json(SIGSTORE_PRODUCTION_TRUSTED_ROOT, RootOrigin::PublicGood)
+    }
+
+    pub fn github() -> Result<TrustRoot, ProvenanceError> {
+        TrustRoot::from_json(SIGSTORE_GITHUB_TRUSTED_ROOT, RootOrigin::GitHub)
+    }
+
+    pub fn read(path: &Path) -> Result<TrustRoot, ProvenanceError> {
+        let origin = RootOrigin::File(path.to_path_buf());
+        let bytes =
+            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::BadRoot {
+                origin: origin.to_string(),
+                reason,
+            })?;
+        let text = String::from_utf8(bytes).map_err(|_| ProvenanceError::BadRoot {
+            origin: origin.to_string(),
+            reason: "not UTF-8 text".into(),
+        })?;
+        TrustRoot::from_json(&text, origin)
+    }
+
+    pub fn from_json(text: &str, origin: RootOrigin) -> Result<TrustRoot, ProvenanceError> {
+        crypto::install();
+        let bad = |reason: String| ProvenanceError::BadRoot {
+            origin: origin.to_string(),
+            reason,
+        };
+        let root = TrustedRoot::from_json(text).map_err(|error| bad(error.to_string()))?;
+        let verifier = Verifier::new(&root).map_err(|error| bad(error.to_string()))?;
+        Ok(TrustRoot { verifier, origin })
+    }
+
+    pub fn origin(&self) -> &RootOrigin {
+        &self.origin
+    }
+
+    /// Verifies a keyless (certificate) bundle and returns its signer, if it meets `policy`.
+    pub fn verify(
+        &self,
+        subject: Subject<'_>,
+        bundle: &SigstoreBundle,
+        policy: &IdentityPolicy,
+    ) -> Result<Signer, ProvenanceError> {
+        let mut checks = VerificationPolicy::any_identity();
+        if let IdentityRule::Exact(identity) = &policy.identity {
+            checks = checks.require_identity(IdentityMatcher::Exact(identity.clone()));
+        }
+        if let Some(issuer) = &policy.issuer {
+            checks = checks.require_issuer(issuer.clone());
+        }
+        let result = self
+            .verifier
+            .verify(artifact(subject)?, &bundle.bundle, &checks)
+            .map_err(|error| match error {
+                sigstore_verify::Error::IdentityMismatch { actual, .. } => {
+                    ProvenanceError::WrongSigner {
+                        expected: policy.describe(),
+                        found: actual
+                            .map_or_else(|| "no identity".into(), |a| a.as_str().to_string()),
+                    }
+                }
+                sigstore_verify::Error::IssuerMismatch { actual, .. } => {
+                    ProvenanceError::WrongSigner {
+                        expected: policy.describe(),
+                        found: format!(
+                            "an identity from {}",
+                            actual.as_deref().unwrap_or("no issuer")
+                        ),
+                    }
+                }
+                other => rejected(other),
+            })?;
+        let signer = signer_of(&result)?;
+        if let IdentityRule::Pattern(pattern) = &policy.identity
+            && !agx_core::wildcard::matches(pattern, &signer.identity)
+        {
+            return Err(ProvenanceError::WrongSigner {
+                expected: policy.describe(),
+                found: signer.summary(),
+            });
+        }
+        Ok(signer)
+    }
+
+    /// Verifies a bundle signed with a managed key (`key_pem`) instead of a certificate.
+    pub fn verify_with_key(
+        &self,
+        subject: Subject<'_>,
+        bundle: &SigstoreBundle,
+        key_pem: &str,
+        key_origin: &str,
+    ) -> Result<Signer, ProvenanceError> {
+        let key = DerPublicKey::from_pem(key_pem).map_err(|error| ProvenanceError::BadKey {
+            origin: key_origin.to_string(),
+            reason: error.to_string(),
+        })?;
+        let digest = ring::digest::digest(&ring::digest::SHA256, key.as_bytes());
+        let policy = PublicKeyVerificationPolicy::new(key);
+        self.verifier
+            .verify(artifact(subject)?, &bundle.bundle, &policy)
+            .map_err(rejected)?;
+        Ok(Signer::key(&hex(digest.as_ref())))
+    }
+}
+
+fn artifact(subject: Subject<'_>) -> Result<Artifact<'_>, ProvenanceError> {
+    Ok(match subject {
+        Subject::Bytes(bytes) => Artifact::from_blob(bytes),
+        Subject::Sha256(digest) => Artifact::from_digest(Sha256Hash::new(digest)),
+    })
+}
+
+fn rejected(error: sigstore_verify::Error) -> ProvenanceError {
+    ProvenanceError::Rejected {
+        reason: error.to_string(),
+    }
+}
+
+fn signer_of(result: &VerificationResult) -> Result<Signer, ProvenanceError> {
+    let identity = match result.identity() {
+        Some(SubjectAltName::Email(value) | SubjectAltName::Uri(value)) => value.clone(),
+        Some(other) => other.as_str().to_string(),
+        None => {
+            return Err(ProvenanceError::Rejected {
+                reason: "the signing certificate names no identity".into(),
+            });
+        }
+    };
+    let claims = result
+        .certificate()
+        .map(|certificate| &certificate.ci_claims);
+    Ok(Signer {
+        issuer: result.issuer().unwrap_or_default().to_string(),
+        identity,
+        repository: claims.and_then(|c| c.source_repository_uri.clone()),
+        source_ref: claims.and_then(|c| c.source_repository_ref.clone()),
+        workflow: claims.and_then(|c| c.build_signer_uri.clone()),
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod conformance_cases {
+    //! Every case of the Sigstore conformance suite's `bundle-verify` assets
+    //! (registry-fixtures/sigstore-conformance), with the outcome its name gives.
+
+    use super::*;
+
+    const DEFAULT_IDENTITY: &str = "https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml@refs/heads/main";
+    const DEFAULT_ISSUER: &str = "https://token.actions.githubusercontent.com";
+
+    fn cases_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../registry-fixtures/sigstore-conformance/bundle-verify")
+    }
+
+    fn verify_case(dir: &Path) -> Result<Signer, String> {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+        let bundle =
+            SigstoreBundle::read(&dir.join("bundle.sigstore.json")).map_err(|e| e.to_string())?;
+        let root = match dir.join("trusted_root.json") {
+            path if path.is_file() => TrustRoot::read(&path),
+            _ => TrustRoot::public_good(),
+        }
+        .map_err(|e| e.to_string())?;
+        let artifact_path = match dir.join("artifact") {
+            path if path.is_file() => path,
+            _ => dir.join("../../a.txt"),
+        };
+        let artifact = std::fs::read(artifact_path).unwrap();
+        let subject = Subject::Bytes(&artifact);
+        match read("key.pub") {
+            Some(key) => root.verify_with_key(subject, &bundle, &key, "key.pub"),
+            None => {
+                let policy = IdentityPolicy {
+                    identity: IdentityRule::Exact(
+                        read("identity").map_or(DEFAULT_IDENTITY.into(), |s| s.trim().into()),
+                    ),
+                    issuer: Some(read("issuer").map_or(DEFAULT_ISSUER.into(), |s| s.trim().into())),
+                };
+                root.verify(subject, &bundle, &policy)
+            }
+        }
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_case_has_the_outcome_its_name_gives() {
+        let mut cases: Vec<PathBuf> = std::fs::read_dir(cases_dir())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        cases.sort();
+        assert!(cases.len() > 60, "the suite's cases are there");
+        let mut wrong = Vec::new();
+        for case in &cases {
+            let name = case.file_name().unwrap().to_string_lossy().into_owned();
+            let must_fail = name.ends_with("_fail");
+            match (verify_case(case), must_fail) {
+                (Ok(_), false) | (Err(_), true) => {}
+                (Ok(signer), true) => {
+                    wrong.push(format!("{name}: verified ({})", signer.summary()))
+                }
+                (Err(error), false) => wrong.push(format!("{name}: refused: {error}")),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {} cases:\n{}",
+            wrong.len(),
+            cases.len(),
+            wrong.join("\n")
+        );
+    }
+}
