@@ -333,7 +333,7 @@ mod conformance_cases {
         .map_err(|e| e.to_string())?;
         let artifact_path = match dir.join("artifact") {
             path if path.is_file() => path,
-            _ => dir.join("../../a.txt"),
+            _ => dir.join("../a.txt"),
         };
         let artifact = std::fs::read(artifact_path).unwrap();
         let subject = Subject::Bytes(&artifact);
