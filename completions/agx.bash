@@ -1862,7 +1862,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__install)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --accept-finding --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --sha256 --force --allow-scripts --allow-sdist --prefer --warm --accept-finding --allow-signer-change --allow-unsigned --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2656,7 +2656,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --keys --expires --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --bundle --trusted-root --keys --expires --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2672,6 +2672,14 @@ _agx() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --keys)
@@ -2690,7 +2698,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__registry__subcmd__add__subcmd__source)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --ca --kind --yes --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --ca --trusted-root --kind --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2709,6 +2717,10 @@ _agx() {
                     return 0
                     ;;
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3576,7 +3588,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__update)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --accept-permissions --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --accept-permissions --allow-signer-change --allow-unsigned --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -93,6 +93,8 @@ complete -c agx -n "__fish_agx_using_subcommand install" -l force -d 'Reinstall 
 complete -c agx -n "__fish_agx_using_subcommand install" -l allow-scripts -d 'Let npm run the package\'s install scripts (off by default: installing runs no package code)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l allow-sdist -d 'Let pip build PyPI packages from source distributions (off by default: wheels only, as building runs the package\'s code)'
 complete -c agx -n "__fish_agx_using_subcommand install" -l warm -d 'Start each newly installed wrapped or remote server once to fill its compile cache and pin its definitions before a client sees them (this runs the server\'s code)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l allow-signer-change -d 'Install a version signed by someone other than the signer its installed version recorded, and trust the new signer from now on (recorded; `agx info` shows it)'
+complete -c agx -n "__fish_agx_using_subcommand install" -l allow-unsigned -d 'Install a version without a Sigstore bundle although its installed version had one (recorded; the earlier signer stays the one expected next)'
 complete -c agx -n "__fish_agx_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand install" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand uninstall" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -116,6 +118,8 @@ complete -c agx -n "__fish_agx_using_subcommand update" -s q -l quiet -d 'Print 
 complete -c agx -n "__fish_agx_using_subcommand update" -s v -l verbose -d 'Print more detail (repeat for even more)'
 complete -c agx -n "__fish_agx_using_subcommand update" -l offline -d 'Use only cached index data; never touch the network'
 complete -c agx -n "__fish_agx_using_subcommand update" -l accept-permissions -d 'Move to newer versions even when they ask for more permissions than the installed ones (without it, such a package keeps its version and agx says what grew)'
+complete -c agx -n "__fish_agx_using_subcommand update" -l allow-signer-change -d 'Install a version signed by someone other than the signer its installed version recorded, and trust the new signer from now on (recorded; `agx info` shows it)'
+complete -c agx -n "__fish_agx_using_subcommand update" -l allow-unsigned -d 'Install a version without a Sigstore bundle although its installed version had one (recorded; the earlier signer stays the one expected next)'
 complete -c agx -n "__fish_agx_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c agx -n "__fish_agx_using_subcommand update" -s V -l version -d 'Print version'
 complete -c agx -n "__fish_agx_using_subcommand outdated" -l registry -d 'Registry to use: a configured name, an https:// URL or a local folder' -r
@@ -372,6 +376,8 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l color -d 'When to use colours in messages' -r -f -a "auto\t'Colour on a terminal unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l bundle -d 'The archive\'s Sigstore bundle (`FILE.sigstore.json`): checked against the archive, then published beside it so installs verify who built it (docs/registry.md)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l trusted-root -d 'The Sigstore trusted root the bundle is checked against (default: Sigstore\'s public-good instance)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l keys -d 'The keys folder (`agx registry keys generate`); keys may also come from AGX_TUF_KEY_<ROLE> (a PEM) or AGX_TUF_KEY_<ROLE>_FILE (a path, e.g. /dev/fd/3)' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -l expires -d 'How long a role\'s new metadata stays valid, as ROLE=DURATION (30d, 12h, 90m, 3600s); defaults: root=365d, targets=90d, snapshot=7d, timestamp=1d' -r
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print less: only results and errors'
@@ -446,6 +452,7 @@ complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcom
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l ca -d 'A PEM file of certificate authorities to trust for this source beside the system\'s (an OCI registry behind a company CA)' -r -F
+complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l trusted-root -d 'The Sigstore trusted root (`trusted_root.json`) its packages\' bundles are verified against, for a registry whose publishers sign with their own Sigstore instance (default: Sigstore\'s public-good instance); agx keeps a copy' -r -F
 complete -c agx -n "__fish_agx_using_subcommand registry; and __fish_seen_subcommand_from add-source" -l kind -d 'What it is; detected when absent (an agx index serves config.json, an MCP registry answers /v0.1/servers, a marketplace holds .claude-plugin/marketplace.json)' -r -f -a "agx-index\t''
 mcp-registry\t''
 claude-marketplace\t''

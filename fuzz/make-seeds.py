@@ -446,6 +446,19 @@ def plugin_import_seeds():
         write("plugin_import", folder.name, bytes([number]) + b"\xff".join(parts))
 
 
+def sigstore_bundle_seeds():
+    # Bundles of the Sigstore conformance suite, one per shape (v0.1-v0.3, DSSE, Rekor v2,
+    # a managed key, a refused one), and a trusted root of its own.
+    cases = REPO / "registry-fixtures" / "sigstore-conformance" / "bundle-verify"
+    for name in ["happy-path-v0.1", "happy-path-v0.2", "happy-path-v0.3",
+                 "happy-path-intoto-in-dsse-v3", "rekor2-happy-path", "rekor2-dsse-happy-path",
+                 "managed-key-happy-path", "signature-mismatch_fail"]:
+        write("sigstore_bundle", f"bundle-{name}",
+              b"\x00" + (cases / name / "bundle.sigstore.json").read_bytes())
+    write("sigstore_bundle", "root-custom",
+          b"\x01" + (cases / "intoto-with-custom-trust-root" / "trusted_root.json").read_bytes())
+
+
 def main():
     # Only the targets generated here are rebuilt: seeds of the others (written by hand or
     # kept from a finding) stay as they are.
@@ -464,6 +477,7 @@ def main():
     oci_manifest_seeds()
     policy_file_seeds()
     well_known_index_seeds()
+    sigstore_bundle_seeds()
     plugin_import_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())

@@ -612,12 +612,7 @@ pub enum RegistryCommand {
         bundle: Option<PathBuf>,
         /// The Sigstore trusted root the bundle is checked against (default: Sigstore's
         /// public-good instance).
-        #[arg(
-            long,
-            value_name = "trusted_root.json",
-            env = "AGX_TRUSTED_ROOT",
-            requires = "bundle"
-        )]
+        #[arg(long, value_name = "trusted_root.json", env = "AGX_TRUSTED_ROOT")]
         trusted_root: Option<PathBuf>,
         #[command(flatten)]
         signing: SigningArgs,

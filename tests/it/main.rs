@@ -47,6 +47,7 @@ mod project_lock;
 mod project_safety;
 mod project_skills;
 mod project_sources;
+mod provenance;
 mod registry;
 mod resources;
 mod runtime_hardening;

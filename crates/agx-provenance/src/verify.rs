@@ -382,3 +382,83 @@ mod conformance_cases {
         );
     }
 }
+
+#[cfg(test)]
+mod test_instance_cases {
+    //! The private Sigstore test instance's cases (registry-fixtures/sigstore/cases.json),
+    //! which CI also runs through sigstore-python (scripts/ci/sigstore-reference.sh): agx
+    //! must agree with the reference on each, and read the signer the certificate names.
+
+    use super::*;
+
+    fn folder() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../registry-fixtures/sigstore")
+    }
+
+    #[test]
+    fn agx_agrees_with_the_reference_on_every_case() {
+        let dir = folder();
+        let spec: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("cases.json")).unwrap())
+                .unwrap();
+        let root = TrustRoot::read(&dir.join("trusted_root.json")).unwrap();
+        let cases = spec["cases"].as_array().unwrap();
+        let mut checked = 0;
+        for case in cases {
+            let name = case["name"].as_str().unwrap();
+            let Some(bundle) = case["bundle"].as_str() else {
+                continue;
+            };
+            let bundle = SigstoreBundle::read(&dir.join(bundle)).unwrap();
+            let artifact = std::fs::read(dir.join(case["artifact"].as_str().unwrap())).unwrap();
+            let policy = IdentityPolicy {
+                identity: IdentityRule::Exact(case["identity"].as_str().unwrap().into()),
+                issuer: Some(case["issuer"].as_str().unwrap().into()),
+            };
+            let result = root.verify(Subject::Bytes(&artifact), &bundle, &policy);
+            match case["expect"].as_str().unwrap() {
+                "pass" => {
+                    let signer = result.unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(
+                        signer.identity,
+                        case["identity"].as_str().unwrap(),
+                        "{name}"
+                    );
+                    if let Some(repository) = case.get("source_repository") {
+                        assert_eq!(signer.repository.as_deref(), repository.as_str(), "{name}");
+                        assert_eq!(
+                            signer.source_ref.as_deref(),
+                            case["source_ref"].as_str(),
+                            "{name}"
+                        );
+                        assert_eq!(
+                            signer.workflow.as_deref(),
+                            case["build_signer"].as_str(),
+                            "{name}"
+                        );
+                    }
+                }
+                "fail" => {
+                    let error = result.err().unwrap_or_else(|| panic!("{name}: verified"));
+                    let identity = matches!(error, ProvenanceError::WrongSigner { .. });
+                    assert_eq!(identity, case["fails_at"] == "identity", "{name}: {error}");
+                }
+                other => panic!("{name}: unknown expectation {other}"),
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, cases.len() - 1, "every case but the unsigned one");
+    }
+
+    #[test]
+    fn a_bundle_of_the_test_instance_is_refused_against_the_public_good_root() {
+        let dir = folder();
+        let bundle = SigstoreBundle::read(&dir.join("hello.txt.sigstore.json")).unwrap();
+        let artifact = std::fs::read(dir.join("hello.txt")).unwrap();
+        let error = TrustRoot::public_good()
+            .unwrap()
+            .verify(Subject::Bytes(&artifact), &bundle, &IdentityPolicy::any())
+            .unwrap_err();
+        assert!(matches!(error, ProvenanceError::Rejected { .. }), "{error}");
+    }
+}

@@ -1,0 +1,37 @@
+//! Sigstore bundles and trusted roots as a registry serves them (agx-provenance).
+//!
+//! The first byte picks what the rest is: 0, a bundle checked against the Sigstore
+//! conformance suite's artifact (`a.txt`) and Sigstore's public-good root; 1, a trusted
+//! root. Properties: no panic; a bundle that verifies is signed by the one identity the
+//! seeds' real bundles carry (nothing else can be certified by that root over that artifact
+//! without a new signature, which a fuzzer cannot make).
+#![no_main]
+
+use agx_provenance::{IdentityPolicy, RootOrigin, SigstoreBundle, Subject, TrustRoot};
+use libfuzzer_sys::fuzz_target;
+
+const ARTIFACT: &[u8] =
+    include_bytes!("../../registry-fixtures/sigstore-conformance/bundle-verify/a.txt");
+const BEACON: &str = "https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml@refs/heads/main";
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, body)) = data.split_first() else {
+        return;
+    };
+    match mode % 2 {
+        0 => {
+            let Ok(bundle) = SigstoreBundle::parse(body, "fuzz.sigstore.json") else {
+                return;
+            };
+            let root = TrustRoot::public_good().expect("the shipped root loads");
+            if let Ok(signer) = root.verify(Subject::Bytes(ARTIFACT), &bundle, &IdentityPolicy::any()) {
+                assert_eq!(signer.identity, BEACON, "verified as {signer:?}");
+            }
+        }
+        _ => {
+            if let Ok(text) = std::str::from_utf8(body) {
+                let _ = TrustRoot::from_json(text, RootOrigin::PublicGood);
+            }
+        }
+    }
+});

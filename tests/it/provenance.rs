@@ -1,0 +1,367 @@
+//! Provenance (docs/registry.md, "Provenance"): a registry package published with a
+//! Sigstore bundle is verified before it is unpacked, its signer is pinned on first use, and
+//! a change of signer or a version without a bundle is refused unless allowed. The bundles
+//! come from the private Sigstore test instance in registry-fixtures/sigstore (its trusted
+//! root, given as AGX_TRUSTED_ROOT or `add-source --trusted-root`).
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use crate::support::http::HttpServer;
+use crate::support::{TestHome, repo_root, tree};
+
+const ACME: &str = "github.com/acme/geo, workflow release.yml@refs/tags/v";
+const MALLORY: &str = "github.com/mallory/geo, workflow release.yml@refs/tags/v1.2.0";
+
+fn instance() -> PathBuf {
+    repo_root().join("registry-fixtures/sigstore")
+}
+
+fn trusted_root() -> PathBuf {
+    instance().join("trusted_root.json")
+}
+
+fn archive(version: &str) -> PathBuf {
+    instance().join(format!("packages/acme-geo-{version}.tar.gz"))
+}
+
+fn bundle(version: &str) -> PathBuf {
+    instance().join(format!("packages/acme-geo-{version}.tar.gz.sigstore.json"))
+}
+
+/// agx with the test instance's trusted root for every source.
+fn agx(home: &TestHome) -> assert_cmd::Command {
+    let mut cmd = home.agx();
+    cmd.env("AGX_TRUSTED_ROOT", trusted_root());
+    cmd
+}
+
+/// A folder registry holding acme/geo 1.0.0 to 1.3.0: the first three with their bundles
+/// (1.0.0 and 1.1.0 by acme's release workflow, 1.2.0 by mallory's), 1.3.0 without.
+fn registry(home: &TestHome) -> PathBuf {
+    let registry = home.home().join("registry");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .assert()
+        .success();
+    for version in ["1.0.0", "1.1.0", "1.2.0"] {
+        agx(home)
+            .args(["registry", "add"])
+            .arg(&registry)
+            .arg(archive(version))
+            .arg("--bundle")
+            .arg(bundle(version))
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("; provenance: github.com/"));
+    }
+    agx(home)
+        .args(["registry", "add"])
+        .arg(&registry)
+        .arg(archive("1.3.0"))
+        .assert()
+        .success();
+    registry
+}
+
+fn install(home: &TestHome, registry: &Path, version: &str) -> assert_cmd::Command {
+    let mut cmd = agx(home);
+    cmd.arg("--registry")
+        .arg(registry)
+        .args(["install", &format!("acme/geo@={version}")]);
+    cmd
+}
+
+/// The store's packages and the receipts (not the store's lock and staging folder).
+fn store_tree(home: &TestHome) -> std::collections::BTreeMap<String, String> {
+    let agx_home = home.agx_home();
+    let mut listing = if agx_home.exists() {
+        tree(&agx_home)
+    } else {
+        Default::default()
+    };
+    listing.retain(|path, _| {
+        (path.starts_with("store-v1/") && path != "store-v1/" && !path.starts_with("store-v1/."))
+            || path.starts_with("receipts-v1/")
+    });
+    listing
+}
+
+fn receipt(home: &TestHome) -> toml::Value {
+    let path = home.agx_home().join("receipts-v1/acme/geo.toml");
+    toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_signed_package_is_verified_and_its_signer_recorded_and_shown() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    // The entry names the bundle, which sits beside the archive.
+    let index = std::fs::read_to_string(registry.join("packages/acme/geo.json")).unwrap();
+    assert!(
+        index.contains(r#""provenance":{"sigstore":{"sha256":""#),
+        "{index}"
+    );
+    assert!(
+        registry
+            .join("dl/acme/geo/1.0.0.tar.gz.sigstore.json")
+            .is_file()
+    );
+
+    install(&home, &registry, "1.0.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "Provenance acme/geo v1.0.0: {ACME}1.0.0"
+        )));
+    let signer = &receipt(&home)["provenance"]["signer"];
+    assert_eq!(
+        signer["identity"].as_str(),
+        Some("https://github.com/acme/geo/.github/workflows/release.yml@refs/tags/v1.0.0")
+    );
+    assert_eq!(
+        signer["issuer"].as_str(),
+        Some("https://token.actions.githubusercontent.com")
+    );
+    assert_eq!(
+        signer["repository"].as_str(),
+        Some("https://github.com/acme/geo")
+    );
+
+    // The same workflow at the next tag, signing a DSSE statement this time: the same signer.
+    install(&home, &registry, "1.1.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "Provenance acme/geo v1.1.0: {ACME}1.1.0"
+        )));
+    agx(&home)
+        .args(["info", "acme/geo"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "provenance: {ACME}1.1.0\n"
+        )));
+    let json = agx(&home)
+        .args(["info", "acme/geo", "--json"])
+        .output()
+        .unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        info["installed"]["provenance"]["signer"]["ref"],
+        "refs/tags/v1.1.0"
+    );
+}
+
+#[test]
+fn another_signer_is_refused_with_both_named_until_allowed() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.0.0").assert().success();
+    let before = store_tree(&home);
+
+    install(&home, &registry, "1.2.0")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "acme/geo 1.2.0 is signed by {MALLORY}, but its installed version was signed by {ACME}1.0.0"
+        )))
+        .stderr(predicate::str::contains("--allow-signer-change"));
+    assert_eq!(store_tree(&home), before, "the store is as it was");
+
+    install(&home, &registry, "1.2.0")
+        .arg("--allow-signer-change")
+        .assert()
+        .success();
+    assert_eq!(
+        receipt(&home)["provenance"]["allowed"].as_str(),
+        Some("signer-change")
+    );
+    agx(&home)
+        .args(["info", "acme/geo"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "provenance: {MALLORY} (a new signer, allowed with --allow-signer-change)"
+        )));
+    // The new signer is the one trusted now: acme's next release is the change.
+    install(&home, &registry, "1.1.0")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "but its installed version was signed by github.com/mallory/geo",
+        ));
+}
+
+#[test]
+fn a_version_without_a_bundle_after_signed_ones_is_refused_unless_allowed() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.0.0").assert().success();
+    let before = store_tree(&home);
+    install(&home, &registry, "1.3.0")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "acme/geo 1.3.0 is not signed, but its installed version was signed by {ACME}1.0.0"
+        )))
+        .stderr(predicate::str::contains("--allow-unsigned"));
+    assert_eq!(store_tree(&home), before);
+
+    install(&home, &registry, "1.3.0")
+        .arg("--allow-unsigned")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Provenance acme/geo v1.3.0: unsigned (allowed with --allow-unsigned; earlier versions were signed by"));
+    // The earlier signer is still expected: mallory's 1.2.0 is refused, acme's 1.1.0 is not.
+    install(&home, &registry, "1.2.0").assert().code(1);
+    install(&home, &registry, "1.1.0").assert().success();
+}
+
+#[test]
+fn an_unsigned_package_installs_as_unsigned_from_the_start() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.3.0")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "Provenance acme/geo v1.3.0: unsigned\n",
+        ));
+    // Nothing was trusted yet, so the first signed version is simply recorded.
+    install(&home, &registry, "1.0.0").assert().success();
+}
+
+#[test]
+fn an_archive_changed_with_its_index_is_refused_by_its_bundle_over_http() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    // Whoever controls the registry swaps 1.0.0's archive for other bytes (one changed byte)
+    // and fixes the index's size and sha256 to match: only the bundle can tell.
+    let tampered = instance().join("negative/acme-geo-1.0.0.tar.gz");
+    let bytes = std::fs::read(&tampered).unwrap();
+    let old = std::fs::read(archive("1.0.0")).unwrap();
+    assert_ne!(bytes, old);
+    std::fs::write(registry.join("dl/acme/geo/1.0.0.tar.gz"), &bytes).unwrap();
+    let index_path = registry.join("packages/acme/geo.json");
+    let index = std::fs::read_to_string(&index_path).unwrap();
+    let sha = |b: &[u8]| hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b));
+    std::fs::write(&index_path, index.replace(&sha(&old), &sha(&bytes))).unwrap();
+
+    let server = HttpServer::serve(&registry);
+    agx(&home)
+        .arg("--registry")
+        .arg(server.url())
+        .args(["install", "acme/geo@=1.0.0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "acme/geo 1.0.0: provenance refused: the bundle does not verify",
+        ))
+        .stderr(predicate::str::contains("do not install it"));
+    assert!(
+        store_tree(&home).is_empty(),
+        "nothing installed: {:?}",
+        store_tree(&home)
+    );
+    assert!(
+        !server
+            .requests_for("/dl/acme/geo/1.0.0.tar.gz.sigstore.json")
+            .is_empty(),
+        "the bundle was fetched from the registry"
+    );
+}
+
+#[test]
+fn a_bundle_is_checked_against_the_sources_trusted_root() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    // Without the test instance's root, the public-good one refuses its bundles.
+    home.agx()
+        .arg("--registry")
+        .arg(&registry)
+        .args(["install", "acme/geo@=1.0.0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("provenance refused"));
+    assert!(store_tree(&home).is_empty(), "{:?}", store_tree(&home));
+
+    // A source configured with the root keeps a copy of it and verifies against it.
+    home.agx()
+        .args(["registry", "add-source", "corp"])
+        .arg(&registry)
+        .arg("--trusted-root")
+        .arg(trusted_root())
+        .assert()
+        .success();
+    let config = std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap();
+    assert!(config.contains("trusted-root = "), "{config}");
+    home.agx()
+        .args(["--registry", "corp", "install", "acme/geo@=1.0.0"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("{ACME}1.0.0")));
+
+    // A file that is not a trusted root is refused, and nothing is configured.
+    let bogus = home.home().join("bogus.json");
+    std::fs::write(&bogus, "{}").unwrap();
+    home.agx()
+        .args(["registry", "add-source", "other"])
+        .arg(&registry)
+        .arg("--trusted-root")
+        .arg(&bogus)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("the trusted root is not usable"));
+    let config = std::fs::read_to_string(home.agx_home().join("config.toml")).unwrap();
+    assert!(!config.contains("[registries.other]"), "{config}");
+}
+
+#[test]
+fn publishing_a_bundle_that_does_not_match_the_archive_is_refused_and_writes_nothing() {
+    let home = TestHome::new();
+    let registry = home.home().join("registry");
+    home.agx()
+        .args(["registry", "init"])
+        .arg(&registry)
+        .assert()
+        .success();
+    let before = tree(&registry);
+    agx(&home)
+        .args(["registry", "add"])
+        .arg(&registry)
+        .arg(archive("1.3.0"))
+        .arg("--bundle")
+        .arg(bundle("1.0.0"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "cannot publish acme/geo 1.3.0 with the bundle",
+        ))
+        .stderr(predicate::str::contains("the bundle does not verify"));
+    assert_eq!(tree(&registry), before, "nothing written");
+
+    // A bundle given later for an archive already published is added to its entry.
+    agx(&home)
+        .args(["registry", "add"])
+        .arg(&registry)
+        .arg(archive("1.0.0"))
+        .assert()
+        .success();
+    agx(&home)
+        .args(["registry", "add"])
+        .arg(&registry)
+        .arg(archive("1.0.0"))
+        .arg("--bundle")
+        .arg(bundle("1.0.0"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Published"));
+    assert!(
+        registry
+            .join("dl/acme/geo/1.0.0.tar.gz.sigstore.json")
+            .is_file()
+    );
+}
