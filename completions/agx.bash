@@ -2030,7 +2030,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__lock)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --upgrade --upgrade-package --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --upgrade --upgrade-package --allow-signer-change --allow-unsigned --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3366,7 +3366,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__sync)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --locked --frozen --check --force --warm --accept-finding --project --json --help --version"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --locked --frozen --check --force --warm --accept-finding --allow-signer-change --allow-unsigned --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

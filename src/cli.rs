@@ -190,6 +190,8 @@ pub struct LockArgs {
     #[arg(long, value_name = "PKG")]
     pub upgrade_package: Vec<String>,
     #[command(flatten)]
+    pub signer: SignerArgs,
+    #[command(flatten)]
     pub project: ProjectArgs,
 }
 
@@ -213,6 +215,8 @@ pub struct SyncArgs {
     pub warm: bool,
     #[command(flatten)]
     pub accept: AcceptArgs,
+    #[command(flatten)]
+    pub signer: SignerArgs,
     #[command(flatten)]
     pub project: ProjectArgs,
 }

@@ -19,7 +19,11 @@ pub fn run(ctx: &Context, args: &LockArgs) -> CliResult {
                 .collect::<Result<_, _>>()?,
         )
     };
-    let report = project::lock(&ctx.ops()?, args.project.project.as_deref(), &upgrade)?;
+    let ops = agx_ops::Context {
+        signer_changes: args.signer.changes(),
+        ..ctx.ops()?
+    };
+    let report = project::lock(&ops, args.project.project.as_deref(), &upgrade)?;
     if args.project.json {
         ctx.printer
             .outln(&serde_json::to_string_pretty(&report).expect("serializable"))?;

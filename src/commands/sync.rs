@@ -22,6 +22,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> CliResult {
     };
     let ops = agx_ops::Context {
         accept_findings: &args.accept.codes,
+        signer_changes: args.signer.changes(),
         ..ctx.ops()?
     };
     let report = project::sync(&ops, args.project.project.as_deref(), options)?;

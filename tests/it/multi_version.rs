@@ -90,6 +90,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             integrity: Vec::new(),
             root_keys: Vec::new(),
             dependencies: Vec::new(),
+            provenance: None,
         },
         LockedPackage {
             name: PackageName::parse("acme/weather").unwrap(),
@@ -99,6 +100,7 @@ fn weather_lock(fx: &Fixture, weather: &str) -> Vec<LockedPackage> {
             integrity: Vec::new(),
             root_keys: Vec::new(),
             dependencies: vec![(geo, geo_version)],
+            provenance: None,
         },
     ]
 }
@@ -199,6 +201,7 @@ fn a_local_package_in_a_lock_is_packed_and_checked() {
         integrity: Vec::new(),
         root_keys: Vec::new(),
         dependencies: Vec::new(),
+        provenance: None,
     };
     let report = sync(&home, &a, std::slice::from_ref(&notes));
     assert_eq!(report.installed.len(), 1, "{report:?}");

@@ -365,3 +365,89 @@ fn publishing_a_bundle_that_does_not_match_the_archive_is_refused_and_writes_not
             .is_file()
     );
 }
+
+#[test]
+fn a_project_lock_records_the_signer_and_sync_holds_every_machine_to_it() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    let project = home.home().join("repo");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("agx.toml"),
+        "[project]\nclients = [\"claude-code\"]\n",
+    )
+    .unwrap();
+    let in_project = |args: &[&str]| {
+        let mut cmd = agx(&home);
+        cmd.current_dir(&project)
+            .arg("--registry")
+            .arg(&registry)
+            .args(args);
+        cmd
+    };
+    in_project(&["add", "acme/geo/geo@=1.0.0", "--name", "geo"])
+        .assert()
+        .success();
+    let lock_path = project.join("agx.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    assert!(lock.contains("[package.provenance.signer]"), "{lock}");
+    assert!(
+        lock.contains(
+            "identity = \"https://github.com/acme/geo/.github/workflows/release.yml@refs/tags/v1.0.0\""
+        ),
+        "{lock}"
+    );
+
+    // Moving to mallory's 1.2.0 is a change of signer: refused until allowed, then recorded.
+    let manifest = std::fs::read_to_string(project.join("agx.toml")).unwrap();
+    std::fs::write(
+        project.join("agx.toml"),
+        manifest.replace("=1.0.0", "=1.2.0"),
+    )
+    .unwrap();
+    in_project(&["lock"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "acme/geo 1.2.0 is signed by {MALLORY}"
+        )));
+    assert_eq!(
+        std::fs::read_to_string(&lock_path).unwrap(),
+        lock,
+        "the lock is as it was"
+    );
+    in_project(&["lock", "--allow-signer-change"])
+        .assert()
+        .success();
+    let relocked = std::fs::read_to_string(&lock_path).unwrap();
+    assert!(
+        relocked.contains("allowed = \"signer-change\""),
+        "{relocked}"
+    );
+
+    // A teammate's machine: the lock says who signed 1.2.0. A lock edited to name another
+    // signer than the bundle's is refused before anything is installed.
+    let teammate = TestHome::new();
+    let forged = relocked.replace("github.com/mallory/geo", "github.com/acme/geo");
+    std::fs::write(&lock_path, &forged).unwrap();
+    let mut sync = agx(&teammate);
+    sync.current_dir(&project)
+        .args(["sync", "--frozen"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "acme/geo 1.2.0 is signed by {MALLORY}, but agx.lock records github.com/acme/geo, workflow release.yml@refs/tags/v1.2.0 as its signer"
+        )))
+        .stderr(predicate::str::contains("if agx.lock was edited, restore it"));
+    assert!(
+        store_tree(&teammate).is_empty(),
+        "{:?}",
+        store_tree(&teammate)
+    );
+    std::fs::write(&lock_path, &relocked).unwrap();
+    let mut sync = agx(&teammate);
+    sync.current_dir(&project)
+        .args(["sync", "--frozen"])
+        .assert()
+        .success();
+}

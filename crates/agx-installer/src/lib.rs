@@ -191,6 +191,10 @@ pub struct Installer<'a> {
     pub policy: &'a agx_store::PolicyGate,
     /// Which changes of a package's signer this run accepts (trust on first use).
     pub signer_changes: agx_store::provenance::SignerChanges,
+    /// For a project's locked install: the signer the lock records for each package
+    /// (`None`: unsigned when locked), which a download must match instead of what this
+    /// machine's receipts trust; no change is allowed (`agx lock` records one).
+    pub locked_signers: Option<BTreeMap<PackageName, Option<agx_store::provenance::Signer>>>,
 }
 
 impl Installer<'_> {
@@ -290,14 +294,34 @@ impl Installer<'_> {
         // Before anything of the archive is unpacked: a bundle that does not verify, or a
         // signer other than the trusted one, refuses the version here.
         let signer = source.provenance(entry, &archive)?;
-        let previous = self.current_receipt(&entry.name)?;
-        let provenance = agx_store::provenance::decide(
-            &entry.name,
-            &entry.vers,
-            previous.as_ref().and_then(|r| r.provenance.as_ref()),
-            signer,
-            self.signer_changes,
-        )?;
+        let provenance = match &self.locked_signers {
+            Some(locked) => {
+                let expected = agx_store::provenance::Provenance {
+                    trusted: locked.get(&entry.name).cloned().flatten(),
+                    ..Default::default()
+                };
+                agx_store::provenance::decide(
+                    &entry.name,
+                    &entry.vers,
+                    (Some(&expected), agx_store::provenance::Basis::Lock),
+                    signer,
+                    Default::default(),
+                )?
+            }
+            None => {
+                let previous = self.current_receipt(&entry.name)?;
+                agx_store::provenance::decide(
+                    &entry.name,
+                    &entry.vers,
+                    (
+                        previous.as_ref().and_then(|r| r.provenance.as_ref()),
+                        agx_store::provenance::Basis::InstalledVersion,
+                    ),
+                    signer,
+                    self.signer_changes,
+                )?
+            }
+        };
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
             ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,

@@ -84,6 +84,7 @@ impl Context<'_> {
             accept: self.accept_findings,
             policy,
             signer_changes: self.signer_changes,
+            locked_signers: None,
         }
     }
 

@@ -379,6 +379,7 @@ mod tests {
             integrity: Vec::new(),
             root_keys: Vec::new(),
             pins: Default::default(),
+            provenance: None,
             dependencies: deps
                 .iter()
                 .map(|(n, v)| (PackageName::parse(n).unwrap(), v.parse().unwrap()))

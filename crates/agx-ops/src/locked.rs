@@ -35,6 +35,9 @@ pub struct LockedPackage {
     pub root_keys: Vec<String>,
     /// The exact versions of its dependencies, as the lock chose them.
     pub dependencies: Vec<(PackageName, semver::Version)>,
+    /// Who the lock says signed it (a registry package with a Sigstore bundle): a
+    /// download signed by anyone else is refused.
+    pub provenance: Option<agx_store::provenance::Provenance>,
 }
 
 /// What [`install_locked`] did.
@@ -88,7 +91,17 @@ pub fn install_locked(
         return Ok(report);
     }
 
-    let installer = ctx.installer(&store, &policy);
+    let mut installer = ctx.installer(&store, &policy);
+    // The lock, not this machine's receipts, says who signed each version.
+    installer.locked_signers = Some(
+        packages
+            .iter()
+            .map(|p| {
+                let signer = p.provenance.as_ref().and_then(|v| v.signer.clone());
+                (p.name.clone(), signer)
+            })
+            .collect(),
+    );
     // Only a download needs a staging folder; a sync that only changes the root makes none.
     let mut staging: Option<Staging> = None;
     let mut sources = Sources::default();
@@ -529,6 +542,7 @@ mod tests {
             integrity: Vec::new(),
             root_keys: Vec::new(),
             dependencies: Vec::new(),
+            provenance: None,
         }
     }
 

@@ -293,7 +293,11 @@ pub fn resolve_lock(
             .collect();
         for p in &resolution.packages {
             let locked = match &p.entry {
-                Some(entry) => locked_from_index(entry, &source, &root_keys, &chosen),
+                Some(entry) => {
+                    let mut locked = locked_from_index(entry, &source, &root_keys, &chosen);
+                    locked.provenance = locked_provenance(ctx, &registry, entry, previous)?;
+                    locked
+                }
                 // Kept, though the registry no longer lists it: the lock already has it.
                 None => previous
                     .and_then(|l| l.packages.iter().find(|x| x.name == p.name))
@@ -390,6 +394,38 @@ fn follow_locked_pins(ctx: &Context, lock: &LockFile) -> ProjectResult<Vec<Strin
     Ok(changed)
 }
 
+/// What the lock records of who signed `entry` (a version with a Sigstore bundle, or one
+/// of a package the previous lock knew as signed): its bundle verified against the archive's
+/// sha256, and trust on first use against the previous lock, as an install does against
+/// the receipts. A version locked before with the same bytes keeps what was recorded.
+fn locked_provenance(
+    ctx: &Context,
+    registry: &agx_sources::index::Registry,
+    entry: &IndexEntry,
+    previous: Option<&LockFile>,
+) -> ProjectResult<Option<agx_store::provenance::Provenance>> {
+    let before = previous.and_then(|lock| lock.package(&entry.name));
+    if let Some(before) = before
+        && before.version == entry.vers
+        && before.sha256 == entry.cksum
+        && before.provenance.is_some()
+    {
+        return Ok(before.provenance.clone());
+    }
+    let earlier = before.and_then(|p| p.provenance.as_ref());
+    let signer = registry.signer_of(entry)?;
+    if signer.is_none() && earlier.is_none_or(|p| p.trusted.is_none()) {
+        return Ok(None);
+    }
+    Ok(Some(agx_store::provenance::decide(
+        &entry.name,
+        &entry.vers,
+        (earlier, agx_store::provenance::Basis::LockedVersion),
+        signer,
+        ctx.signer_changes,
+    )?))
+}
+
 fn locked_from_index(
     entry: &IndexEntry,
     source: &str,
@@ -404,6 +440,7 @@ fn locked_from_index(
         integrity: Vec::new(),
         root_keys: root_keys.to_vec(),
         pins: Default::default(),
+        provenance: None,
         dependencies: entry
             .deps
             .keys()
@@ -528,6 +565,7 @@ fn lock_ecosystem(
             integrity,
             root_keys: Vec::new(),
             pins: Default::default(),
+            provenance: None,
             dependencies: Vec::new(),
         },
         servers,

@@ -18,6 +18,7 @@ fn for_store(packages: &[LockedPackage]) -> Vec<locked::LockedPackage> {
             integrity: p.integrity.clone(),
             root_keys: p.root_keys.clone(),
             dependencies: p.dependencies.clone(),
+            provenance: p.provenance.clone(),
         })
         .collect()
 }

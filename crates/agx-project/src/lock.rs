@@ -96,6 +96,11 @@ pub struct LockedPackage {
     )]
     pub dependencies: Vec<(PackageName, semver::Version)>,
     // Last: tables follow the values in TOML.
+    /// For a package of an agx registry that publishes its Sigstore bundle: who signed the
+    /// locked version, and who is trusted to sign the next (docs/projects.md); `sync`
+    /// refuses the version when its bundle names another signer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<agx_store::provenance::Provenance>,
     /// The pinned definitions of each of its wrapped or remote servers, by server: the hash
     /// of every tool, prompt and resource template as first seen (docs/security.md, "Pinned
     /// definitions"). `sync` pins them on every machine, so `agx serve` withholds what a
@@ -388,6 +393,7 @@ mod tests {
                 integrity: vec![],
                 root_keys: Vec::new(),
                 pins: Default::default(),
+                provenance: None,
                 dependencies: vec![(
                     PackageName::parse("acme/geo").unwrap(),
                     "1.0.0".parse().unwrap(),
@@ -522,6 +528,7 @@ mod tests {
                         integrity,
                         root_keys,
                         pins: Default::default(),
+                        provenance: None,
                         dependencies,
                     }
                 },

@@ -33,6 +33,32 @@ pub enum Allowed {
     Unsigned,
 }
 
+/// What the signer of a version is compared with, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The user's installed version (an install or update).
+    InstalledVersion,
+    /// The version the project's previous lock held (`agx lock`, `agx sync`).
+    LockedVersion,
+    /// What agx.lock records for this very version (a locked sync).
+    Lock,
+}
+
+impl Basis {
+    fn describe(self, trusted: &Signer) -> String {
+        match self {
+            Basis::InstalledVersion => {
+                format!("its installed version was signed by {}", trusted.summary())
+            }
+            Basis::LockedVersion => format!(
+                "the version agx.lock held was signed by {}",
+                trusted.summary()
+            ),
+            Basis::Lock => format!("agx.lock records {} as its signer", trusted.summary()),
+        }
+    }
+}
+
 /// The changes of signer a command may make (`--allow-signer-change`, `--allow-unsigned`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SignerChanges {
@@ -68,7 +94,7 @@ impl Provenance {
 pub fn decide(
     name: &PackageName,
     version: &semver::Version,
-    previous: Option<&Provenance>,
+    (previous, basis): (Option<&Provenance>, Basis),
     signer: Option<Signer>,
     changes: SignerChanges,
 ) -> Result<Provenance, StoreError> {
@@ -89,8 +115,9 @@ pub fn decide(
                 return Err(StoreError::SignerChanged {
                     name: name.clone(),
                     version: version.clone(),
-                    trusted: Box::new(trusted.clone()),
+                    expected: basis.describe(trusted),
                     found: Box::new(signer),
+                    basis,
                 });
             }
             Ok(Provenance {
@@ -104,7 +131,8 @@ pub fn decide(
                 return Err(StoreError::NoLongerSigned {
                     name: name.clone(),
                     version: version.clone(),
-                    trusted: Box::new(trusted.clone()),
+                    expected: basis.describe(trusted),
+                    basis,
                 });
             }
             Ok(Provenance {
@@ -145,7 +173,7 @@ mod tests {
         let first = decide(
             &name,
             &version,
-            None,
+            (None, Basis::InstalledVersion),
             Some(signer("acme/geo")),
             SignerChanges::default(),
         )
@@ -154,7 +182,7 @@ mod tests {
         let next = decide(
             &name,
             &version,
-            Some(&first),
+            (Some(&first), Basis::InstalledVersion),
             Some(signer("acme/geo")),
             SignerChanges::default(),
         )
@@ -168,7 +196,7 @@ mod tests {
         let first = decide(
             &name,
             &version,
-            None,
+            (None, Basis::InstalledVersion),
             Some(signer("acme/geo")),
             SignerChanges::default(),
         )
@@ -176,7 +204,7 @@ mod tests {
         let err = decide(
             &name,
             &version,
-            Some(&first),
+            (Some(&first), Basis::InstalledVersion),
             Some(signer("mallory/geo")),
             SignerChanges::default(),
         )
@@ -187,7 +215,7 @@ mod tests {
             decide(
                 &name,
                 &version,
-                Some(&first),
+                (Some(&first), Basis::InstalledVersion),
                 None,
                 SignerChanges::default()
             ),
@@ -196,7 +224,7 @@ mod tests {
         let unsigned = decide(
             &name,
             &version,
-            Some(&first),
+            (Some(&first), Basis::InstalledVersion),
             None,
             SignerChanges {
                 allow_unsigned: true,
@@ -210,7 +238,7 @@ mod tests {
             decide(
                 &name,
                 &version,
-                Some(&unsigned),
+                (Some(&unsigned), Basis::InstalledVersion),
                 Some(signer("mallory/geo")),
                 SignerChanges::default()
             )
@@ -219,7 +247,7 @@ mod tests {
         let changed = decide(
             &name,
             &version,
-            Some(&first),
+            (Some(&first), Basis::InstalledVersion),
             Some(signer("mallory/geo")),
             SignerChanges {
                 allow_signer_change: true,

@@ -707,9 +707,58 @@ impl Registry {
         entry: &IndexEntry,
         archive: &Path,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
-        use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
         let bundle_file = archive.with_file_name("provenance.sigstore.json");
-        if !self.download_bundle(entry, &bundle_file)? {
+        let artifact = || fs_err::read(archive);
+        self.verify_bundle(
+            entry,
+            &bundle_file,
+            |bytes| Ok(agx_provenance::Subject::Bytes(bytes)),
+            artifact,
+        )
+    }
+
+    /// The signer of a version's bundle, verified against the archive's sha256 as its index
+    /// entry gives it (for `agx lock`, which downloads no archive): a DSSE statement's
+    /// subject, or an ECDSA signature over that digest. `None` when it has no bundle.
+    pub fn signer_of(
+        &self,
+        entry: &IndexEntry,
+    ) -> Result<Option<agx_provenance::Signer>, IndexError> {
+        if entry
+            .provenance
+            .as_ref()
+            .and_then(|p| p.sigstore.as_ref())
+            .is_none()
+        {
+            return Ok(None);
+        }
+        let scratch = tempfile::tempdir()?;
+        let digest: [u8; 32] = hex::decode(&entry.cksum)
+            .ok()
+            .and_then(|d| d.try_into().ok())
+            .ok_or_else(|| IndexError::Parse {
+                location: self.location_of(&tarball_path(&entry.name, &entry.vers)),
+                message: format!("`cksum` is not a sha256: {}", entry.cksum),
+            })?;
+        self.verify_bundle(
+            entry,
+            &scratch.path().join("provenance.sigstore.json"),
+            |_| Ok(agx_provenance::Subject::Sha256(digest)),
+            || Ok(Vec::new()),
+        )
+    }
+
+    /// Download `entry`'s bundle into `bundle_file` and verify it against the artifact
+    /// (`subject` of the bytes `artifact` reads) and this source's trusted root.
+    fn verify_bundle(
+        &self,
+        entry: &IndexEntry,
+        bundle_file: &Path,
+        subject: impl for<'a> Fn(&'a [u8]) -> Result<agx_provenance::Subject<'a>, IndexError>,
+        artifact: impl FnOnce() -> std::io::Result<Vec<u8>>,
+    ) -> Result<Option<agx_provenance::Signer>, IndexError> {
+        use agx_provenance::{IdentityPolicy, SigstoreBundle, TrustRoot};
+        if !self.download_bundle(entry, bundle_file)? {
             return Ok(None);
         }
         let refused = |error| IndexError::Provenance {
@@ -717,16 +766,16 @@ impl Registry {
             error,
         };
         let location = self.location_of(&bundle_path(&entry.name, &entry.vers));
-        let bytes = fs_err::read(&bundle_file)?;
-        let _ = std::fs::remove_file(&bundle_file);
+        let bytes = fs_err::read(bundle_file)?;
+        let _ = std::fs::remove_file(bundle_file);
         let bundle = SigstoreBundle::parse(&bytes, &location).map_err(refused)?;
         let root = match &self.trusted_root {
             Some(path) => TrustRoot::read(path),
             None => TrustRoot::public_good(),
         }
         .map_err(refused)?;
-        let artifact = fs_err::read(archive)?;
-        root.verify(Subject::Bytes(&artifact), &bundle, &IdentityPolicy::any())
+        let artifact = artifact()?;
+        root.verify(subject(&artifact)?, &bundle, &IdentityPolicy::any())
             .map(Some)
             .map_err(refused)
     }
