@@ -107,22 +107,10 @@ pub enum StoreError {
     #[error("the archive for {expected} contains {found}")]
     WrongPackage { expected: String, found: String },
     /// Trust on first use: another signer than the one recorded (crate::provenance).
-    #[error("{name} {version} is signed by {}, but {expected}", found.summary())]
-    SignerChanged {
-        name: PackageName,
-        version: semver::Version,
-        /// What it was compared with and who that names.
-        expected: String,
-        found: Box<provenance::Signer>,
-        basis: provenance::Basis,
-    },
-    #[error("{name} {version} is not signed, but {expected}")]
-    NoLongerSigned {
-        name: PackageName,
-        version: semver::Version,
-        expected: String,
-        basis: provenance::Basis,
-    },
+    /// Trust on first use: another signer than the one recorded, or none
+    /// (crate::provenance).
+    #[error(transparent)]
+    SignerMismatch(Box<provenance::SignerMismatch>),
     /// An error of a layer above the store that an install step met: resolving, planning,
     /// a registry or an ecosystem's tools. Those layers convert their errors into this one.
     #[error(transparent)]
@@ -235,22 +223,7 @@ impl agx_core::error::Hint for StoreError {
             StoreError::WrongPackage { .. } => {
                 Some("the registry serves a wrong archive; tell its maintainer".into())
             }
-            StoreError::SignerChanged {
-                basis: provenance::Basis::Lock,
-                ..
-            }
-            | StoreError::NoLongerSigned {
-                basis: provenance::Basis::Lock,
-                ..
-            } => Some(
-                "the registry's bundle and agx.lock disagree on who built it: if agx.lock was edited, restore it; if the publisher's change is expected, run `agx lock --allow-signer-change` (or --allow-unsigned) and review the lock's diff".into(),
-            ),
-            StoreError::SignerChanged { name, .. } => Some(format!(
-                "someone else built this version: ask {name}'s publisher whether the change is theirs (a new repository or workflow) before you install it; if it is, pass --allow-signer-change, which trusts the new signer from now on"
-            )),
-            StoreError::NoLongerSigned { name, .. } => Some(format!(
-                "{name}'s earlier versions came with a Sigstore bundle and this one does not: ask its publisher why before you install it; if expected, pass --allow-unsigned (the earlier signer stays the one expected next)"
-            )),
+            StoreError::SignerMismatch(mismatch) => Some(mismatch.hint()),
             StoreError::Upstream(e) => e.hint(),
             StoreError::Archive { source, .. } => agx_core::error::Hint::hint(source),
             StoreError::Load(e) => agx_core::error::Hint::hint(e.as_ref()),

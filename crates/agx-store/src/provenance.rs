@@ -59,6 +59,33 @@ impl Basis {
     }
 }
 
+/// A version whose signer is not the one expected: another signer (`found`), or none.
+#[derive(Debug, thiserror::Error)]
+#[error("{name} {version} is {}, but {expected}", match found { Some(signer) => format!("signed by {}", signer.summary()), None => "not signed".into() })]
+pub struct SignerMismatch {
+    pub name: PackageName,
+    pub version: semver::Version,
+    /// What it was compared with, and who that names.
+    pub expected: String,
+    pub found: Option<Signer>,
+    pub basis: Basis,
+}
+
+impl SignerMismatch {
+    pub(crate) fn hint(&self) -> String {
+        let name = &self.name;
+        match (self.basis, &self.found) {
+            (Basis::Lock, _) => "the registry's bundle and agx.lock disagree on who built it: if agx.lock was edited, restore it; if the publisher's change is expected, run `agx lock --allow-signer-change` (or --allow-unsigned) and review the lock's diff".into(),
+            (_, Some(_)) => format!(
+                "someone else built this version: ask {name}'s publisher whether the change is theirs (a new repository or workflow) before you install it; if it is, pass --allow-signer-change, which trusts the new signer from now on"
+            ),
+            (_, None) => format!(
+                "{name}'s earlier versions came with a Sigstore bundle and this one does not: ask its publisher why before you install it; if expected, pass --allow-unsigned (the earlier signer stays the one expected next)"
+            ),
+        }
+    }
+}
+
 /// The changes of signer a command may make (`--allow-signer-change`, `--allow-unsigned`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SignerChanges {
@@ -112,13 +139,13 @@ pub fn decide(
         }),
         (Some(trusted), Some(signer)) => {
             if !changes.allow_signer_change {
-                return Err(StoreError::SignerChanged {
-                    name: name.clone(),
-                    version: version.clone(),
-                    expected: basis.describe(trusted),
-                    found: Box::new(signer),
+                return Err(mismatch(
+                    name,
+                    version,
+                    basis.describe(trusted),
+                    Some(signer),
                     basis,
-                });
+                ));
             }
             Ok(Provenance {
                 trusted: Some(signer.clone()),
@@ -128,12 +155,13 @@ pub fn decide(
         }
         (Some(trusted), None) => {
             if !changes.allow_unsigned {
-                return Err(StoreError::NoLongerSigned {
-                    name: name.clone(),
-                    version: version.clone(),
-                    expected: basis.describe(trusted),
+                return Err(mismatch(
+                    name,
+                    version,
+                    basis.describe(trusted),
+                    None,
                     basis,
-                });
+                ));
             }
             Ok(Provenance {
                 signer: None,
@@ -142,6 +170,22 @@ pub fn decide(
             })
         }
     }
+}
+
+fn mismatch(
+    name: &PackageName,
+    version: &semver::Version,
+    expected: String,
+    found: Option<Signer>,
+    basis: Basis,
+) -> StoreError {
+    StoreError::SignerMismatch(Box::new(SignerMismatch {
+        name: name.clone(),
+        version: version.clone(),
+        expected,
+        found,
+        basis,
+    }))
 }
 
 #[cfg(test)]
@@ -219,7 +263,7 @@ mod tests {
                 None,
                 SignerChanges::default()
             ),
-            Err(StoreError::NoLongerSigned { .. })
+            Err(StoreError::SignerMismatch(m)) if m.found.is_none()
         ));
         let unsigned = decide(
             &name,
