@@ -136,6 +136,9 @@ _agx() {
             agx,validate)
                 cmd="agx__subcmd__validate"
                 ;;
+            agx,verify)
+                cmd="agx__subcmd__verify"
+                ;;
             agx__subcmd__config,get)
                 cmd="agx__subcmd__config__subcmd__get"
                 ;;
@@ -285,6 +288,9 @@ _agx() {
                 ;;
             agx__subcmd__help,validate)
                 cmd="agx__subcmd__help__subcmd__validate"
+                ;;
+            agx__subcmd__help,verify)
+                cmd="agx__subcmd__help__subcmd__verify"
                 ;;
             agx__subcmd__help__subcmd__config,get)
                 cmd="agx__subcmd__help__subcmd__config__subcmd__get"
@@ -476,7 +482,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -982,7 +988,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools trust new discover validate audit pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1822,6 +1828,20 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3634,6 +3654,32 @@ _agx() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__verify)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --json --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

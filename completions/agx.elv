@@ -44,6 +44,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand discover 'Find the tools in a folder of scripts and write their definitions'
             cand validate 'Check an extension package before publishing'
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
+            cand verify 'Check installed packages against what their install recorded: files, and Sigstore bundles against the signer (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
             cand sbom 'Write a software bill of materials (CycloneDX or SPDX JSON)'
@@ -302,6 +303,21 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --verbose 'Print more detail (repeat for even more)'
             cand --offline 'Use only cached index data; never touch the network'
             cand --project 'The packages of the project''s agx.lock instead (the nearest folder at or above the current one with an agx.toml that has [project] or [servers])'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;verify'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -1179,6 +1195,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand discover 'Find the tools in a folder of scripts and write their definitions'
             cand validate 'Check an extension package before publishing'
             cand audit 'Run the poisoning scan over installed packages (docs/security.md)'
+            cand verify 'Check installed packages against what their install recorded: files, and Sigstore bundles against the signer (docs/security.md)'
             cand pack 'Build a deterministic .tar.gz of a package'
             cand publish 'Publish a package to an OCI registry (oci://HOST/NAMESPACE) or a folder registry'
             cand sbom 'Write a software bill of materials (CycloneDX or SPDX JSON)'
@@ -1233,6 +1250,8 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;validate'= {
         }
         &'agx;help;audit'= {
+        }
+        &'agx;help;verify'= {
         }
         &'agx;help;pack'= {
         }

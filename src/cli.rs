@@ -86,6 +86,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Run the poisoning scan over installed packages (docs/security.md).
     Audit(AuditArgs),
+    /// Check installed packages against what their install recorded: files, and Sigstore
+    /// bundles against the signer (docs/security.md).
+    Verify(VerifyArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),
     /// Publish a package to an OCI registry (oci://HOST/NAMESPACE) or a folder registry.
@@ -295,6 +298,16 @@ impl SignerArgs {
             allow_unsigned: self.allow_unsigned,
         }
     }
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Installed packages to check (`publisher/name`; default: every installed package).
+    #[arg(value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

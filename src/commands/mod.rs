@@ -41,6 +41,7 @@ pub mod uninstall;
 pub mod uninstall_server;
 pub mod update;
 pub mod validate;
+pub mod verify;
 
 /// The clients of a command that takes `CLIENT TARGET` or `--client C… TARGET`, and the
 /// target (`install-skill`, `uninstall-skill`, `install-server`); `example` is such a target
@@ -123,6 +124,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Discover(a) => discover::run(&ctx, a),
         Command::Validate(a) => validate::run(&ctx, a),
         Command::Audit(a) => audit::run(&ctx, a),
+        Command::Verify(a) => verify::run(&ctx, a),
         Command::Pack(a) => pack::run(&ctx, a),
         Command::Publish(a) => publish::run(&ctx, a),
         Command::Sbom(a) => sbom::run(&ctx, a),

@@ -451,3 +451,75 @@ fn a_project_lock_records_the_signer_and_sync_holds_every_machine_to_it() {
         .assert()
         .success();
 }
+
+#[test]
+fn verify_rechecks_the_files_and_the_bundle_of_what_is_installed() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.0.0").assert().success();
+    agx(&home)
+        .args(["verify"])
+        .assert()
+        .success()
+        .stdout(format!(
+            "acme/geo 1.0.0: files unchanged; provenance verified: {ACME}1.0.0\n"
+        ));
+    let json = agx(&home).args(["verify", "--json"]).output().unwrap();
+    let checked: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(checked[0]["files"]["state"], "unchanged", "{checked}");
+    assert_eq!(checked[0]["provenance"]["state"], "verified", "{checked}");
+
+    // The bundle kept with the version is swapped for another archive's.
+    let dir = home.agx_home().join("store-v1/acme/geo/1.0.0");
+    crate::support::make_writable(&dir);
+    let kept = dir.join(".agx-provenance.sigstore.json");
+    std::fs::copy(bundle("1.2.0"), &kept).unwrap();
+    agx(&home)
+        .args(["verify", "acme/geo"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "provenance FAILED: the bundle is signed by https://github.com/mallory/geo/",
+        ))
+        .stderr(predicate::str::contains(
+            "1 package differs from what was installed: acme/geo",
+        ));
+    std::fs::copy(bundle("1.0.0"), &kept).unwrap();
+
+    // A file of the package is edited in the store.
+    let manifest = dir.join("agx.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("Geocoding", "Geocodin")).unwrap();
+    agx(&home)
+        .args(["verify"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "acme/geo 1.0.0: files CHANGED since install",
+        ))
+        .stderr(predicate::str::contains("agx install --force acme/geo"));
+
+    // Reinstalled, it verifies again.
+    install(&home, &registry, "1.0.0")
+        .arg("--force")
+        .assert()
+        .success();
+    agx(&home).args(["verify"]).assert().success();
+    agx(&home)
+        .args(["verify", "acme/nothing"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("acme/nothing is not installed"));
+}
+
+#[test]
+fn verify_says_unsigned_for_a_package_without_a_bundle() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.3.0").assert().success();
+    agx(&home)
+        .args(["verify"])
+        .assert()
+        .success()
+        .stdout("acme/geo 1.3.0: files unchanged; unsigned\n");
+}

@@ -31,6 +31,10 @@ use agx_store::{
     COMPLETE_MARKER, Receipt, Source, Staging, Store, StoreError, VERSION_RECEIPT, now_rfc3339,
 };
 
+/// Where a downloaded Sigstore bundle waits in a package's staging folder, beside the
+/// unpacked `package/` it is moved into.
+const BUNDLE_IN_STAGE: &str = "provenance.sigstore.json";
+
 #[derive(Debug, Clone, Copy, Default)]
 pub struct InstallOptions {
     /// Reinstall even when the same version is installed.
@@ -293,7 +297,7 @@ impl Installer<'_> {
         downloaded?;
         // Before anything of the archive is unpacked: a bundle that does not verify, or a
         // signer other than the trusted one, refuses the version here.
-        let signer = source.provenance(entry, &archive)?;
+        let signer = source.provenance(entry, &archive, &stage.join(BUNDLE_IN_STAGE))?;
         let provenance = match &self.locked_signers {
             Some(locked) => {
                 let expected = agx_store::provenance::Provenance {
@@ -648,6 +652,11 @@ impl Installer<'_> {
     /// rename it into `store-v1/<publisher>/<name>/<version>/`, and remove its staging
     /// folder. Whoever holds the version records that afterwards.
     fn put_in_place(&self, unpacked: &Path, receipt: &Receipt) -> Result<(), StoreError> {
+        // A registry package's bundle, kept with the version for `agx verify`.
+        let bundle = unpacked.with_file_name(BUNDLE_IN_STAGE);
+        if bundle.is_file() {
+            fs_err::rename(&bundle, unpacked.join(agx_store::PROVENANCE_BUNDLE))?;
+        }
         receipt.write(&unpacked.join(VERSION_RECEIPT))?;
         fs_err::write(unpacked.join(COMPLETE_MARKER), receipt.sha256.as_bytes())?;
         let target = self.store.package_dir(&receipt.name, &receipt.version);
@@ -673,7 +682,7 @@ impl Installer<'_> {
         let StagedPlan { plan, packages } = staged;
         let mut placed = Vec::new();
         for (planned, staged) in plan.installs.iter().zip(packages) {
-            let receipt = new_receipt(
+            let mut receipt = new_receipt(
                 &staged.package,
                 planned.entry.cksum.clone(),
                 Source::Registry {
@@ -682,6 +691,7 @@ impl Installer<'_> {
                 },
                 (planned.requested.clone(), false),
             );
+            receipt.provenance = Some(staged.provenance.clone());
             self.put_in_place(&staged.package.dir, &receipt)?;
             self.reporter
                 .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
@@ -825,6 +835,11 @@ fn new_receipt(
         name: package.name().clone(),
         version: package.version().clone(),
         sha256,
+        // What `agx verify` checks the folder against; it cannot fail for a folder that was
+        // just unpacked and loaded, and a receipt without it is only not checked.
+        files: agx_model::skills::tree_hash::hash_except(&package.dir, &agx_store::AGX_FILES)
+            .ok()
+            .map(|hash| format!("sha256:{hash}")),
         requested,
         explicit,
         installed_at: now_rfc3339(),

@@ -33,12 +33,13 @@ pub trait PackageSource {
         progress: &mut dyn FnMut(u64),
     ) -> Result<(), IndexError>;
 
-    /// Who signed a downloaded, checksum-verified archive, as its Sigstore bundle proves;
-    /// `None` when the source publishes no bundle for it.
+    /// Who signed a downloaded, checksum-verified archive, as its Sigstore bundle proves
+    /// (the bundle is left at `bundle_file`); `None` when the source publishes no bundle.
     fn provenance(
         &self,
         _entry: &IndexEntry,
         _archive: &Path,
+        _bundle_file: &Path,
     ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
         Ok(None)
     }
@@ -79,8 +80,9 @@ impl PackageSource for Registry {
         &self,
         entry: &IndexEntry,
         archive: &Path,
+        bundle_file: &Path,
     ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
-        Registry::provenance(self, entry, archive)
+        Registry::provenance(self, entry, archive, bundle_file)
     }
 
     fn archive_form(&self, entry: &IndexEntry) -> agx_sources::index::ArchiveForm {
@@ -293,6 +295,7 @@ pub(crate) mod tests {
             name: e.name.clone(),
             version: e.vers,
             sha256: e.cksum,
+            files: None,
             requested: semver::VersionReq::STAR,
             explicit: true,
             installed_at: String::new(),

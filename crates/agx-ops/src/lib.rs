@@ -36,6 +36,7 @@ pub mod skills;
 pub mod tools;
 pub mod uninstall;
 pub mod update;
+pub mod verify;
 pub mod warm;
 
 pub use locked::{

@@ -52,6 +52,19 @@ use agx_core::paths::AgxPaths;
 /// The file whose presence marks a version folder as complete.
 pub const COMPLETE_MARKER: &str = ".agx-complete";
 
+/// A version's Sigstore bundle, inside its folder (as its source published it), which
+/// `agx verify` checks again.
+pub const PROVENANCE_BUNDLE: &str = ".agx-provenance.sigstore.json";
+
+/// The files of a version folder that agx writes (not the package's): left out of the hash
+/// of its files.
+pub const AGX_FILES: [&str; 4] = [
+    COMPLETE_MARKER,
+    VERSION_RECEIPT,
+    PROVENANCE_BUNDLE,
+    agx_model::manifest::snapshot::SNAPSHOT_FILE,
+];
+
 /// The receipt of a version, inside its folder: what any installed version is, whoever
 /// holds it (`receipts-v1/` says only which version the user holds).
 pub const VERSION_RECEIPT: &str = ".agx-receipt.toml";
@@ -650,6 +663,7 @@ mod tests {
             name: name.clone(),
             version: semver::Version::new(1, 2, 0),
             sha256: String::new(),
+            files: None,
             requested: semver::VersionReq::STAR,
             explicit: true,
             installed_at: receipt::now_rfc3339(),

@@ -90,6 +90,11 @@ pub struct Receipt {
     pub version: semver::Version,
     /// Lowercase hex sha256 of the archive the files came from.
     pub sha256: String,
+    /// `sha256:HEX` of the installed files as they were put in place (the package's own,
+    /// not agx's markers: `agx_model::skills::tree_hash` over the folder without
+    /// [`crate::AGX_FILES`]), which `agx verify` checks; absent in older receipts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<String>,
     /// The requirement the user asked for (`*` when none); for a dependency, the requirement
     /// of the package that pulled it in.
     pub requested: semver::VersionReq,
@@ -263,6 +268,7 @@ mod tests {
             name: PackageName::parse("acme/weather").unwrap(),
             version: semver::Version::new(1, 2, 0),
             sha256: "ab".repeat(32),
+            files: None,
             requested: semver::VersionReq::parse("^1.2").unwrap(),
             explicit: true,
             installed_at: now_rfc3339(),

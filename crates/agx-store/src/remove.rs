@@ -140,6 +140,7 @@ mod tests {
             name: name.clone(),
             version,
             sha256: String::new(),
+            files: None,
             requested: semver::VersionReq::STAR,
             explicit,
             installed_at: String::new(),

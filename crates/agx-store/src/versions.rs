@@ -271,6 +271,7 @@ mod tests {
             name: name.clone(),
             version: version.clone(),
             sha256: "aa".into(),
+            files: None,
             requested: semver::VersionReq::STAR,
             explicit: true,
             installed_at: String::new(),

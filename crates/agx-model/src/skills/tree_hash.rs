@@ -15,6 +15,12 @@ pub const MAX_TREE_BYTES: u64 = 1024 * 1024 * 1024;
 /// hashed by kind only, never followed. An error when `dir` is not a folder (a link to one
 /// is not: it is never followed), or its files hold more than [`MAX_TREE_BYTES`].
 pub fn hash(dir: &Path) -> std::io::Result<String> {
+    hash_except(dir, &[])
+}
+
+/// [`hash`], leaving out the entries of `dir` itself named in `skip` (files another program
+/// keeps beside the ones hashed).
+pub fn hash_except(dir: &Path, skip: &[&str]) -> std::io::Result<String> {
     if !fs_err::symlink_metadata(dir)?.is_dir() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -23,12 +29,19 @@ pub fn hash(dir: &Path) -> std::io::Result<String> {
     }
     let mut hasher = Sha256::new();
     let mut budget = MAX_TREE_BYTES;
-    walk(dir, "", &mut hasher, &mut budget)?;
+    walk(dir, "", skip, &mut hasher, &mut budget)?;
     Ok(hex::encode(hasher.finalize()))
 }
 
-fn walk(dir: &Path, prefix: &str, hasher: &mut Sha256, budget: &mut u64) -> std::io::Result<()> {
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    skip: &[&str],
+    hasher: &mut Sha256,
+    budget: &mut u64,
+) -> std::io::Result<()> {
     let mut entries: Vec<_> = fs_err::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.retain(|e| !skip.iter().any(|s| e.file_name() == **s));
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -49,7 +62,7 @@ fn walk(dir: &Path, prefix: &str, hasher: &mut Sha256, budget: &mut u64) -> std:
         hasher.update(rel.as_bytes());
         hasher.update([0]);
         if meta.is_dir() {
-            walk(&entry.path(), &format!("{rel}/"), hasher, budget)?;
+            walk(&entry.path(), &format!("{rel}/"), &[], hasher, budget)?;
         } else if meta.is_file() {
             let len = meta.len();
             if len > *budget {

@@ -701,20 +701,25 @@ impl Registry {
 
     /// The provenance of a downloaded, checksum-verified `archive`: `None` when its index
     /// entry names no bundle (unsigned); else the signer its bundle proves, or an error when
-    /// the bundle does not verify against the archive and the trusted root.
+    /// the bundle does not verify against the archive and the trusted root. The bundle is
+    /// left at `bundle_file` (removed when it does not verify).
     pub fn provenance(
         &self,
         entry: &IndexEntry,
         archive: &Path,
+        bundle_file: &Path,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
-        let bundle_file = archive.with_file_name("provenance.sigstore.json");
         let artifact = || fs_err::read(archive);
-        self.verify_bundle(
+        let verified = self.verify_bundle(
             entry,
-            &bundle_file,
+            bundle_file,
             |bytes| Ok(agx_provenance::Subject::Bytes(bytes)),
             artifact,
-        )
+        );
+        if verified.is_err() {
+            let _ = std::fs::remove_file(bundle_file);
+        }
+        verified
     }
 
     /// The signer of a version's bundle, verified against the archive's sha256 as its index
@@ -767,7 +772,6 @@ impl Registry {
         };
         let location = self.location_of(&bundle_path(&entry.name, &entry.vers));
         let bytes = fs_err::read(bundle_file)?;
-        let _ = std::fs::remove_file(bundle_file);
         let bundle = SigstoreBundle::parse(&bytes, &location).map_err(refused)?;
         let root = match &self.trusted_root {
             Some(path) => TrustRoot::read(path),

@@ -1,0 +1,163 @@
+//! `agx verify`: check what is installed against what its install recorded (docs/security.md,
+//! "Provenance"): each version's files against the hash its receipt took when they were put
+//! in place, and a signed version's Sigstore bundle (kept in its folder) against the archive
+//! digest and the signer the receipt recorded, with its source's trusted root.
+
+use serde::Serialize;
+
+use super::{Context, OpsResult};
+use agx_core::name::PackageName;
+use agx_provenance::{IdentityPolicy, IdentityRule, SigstoreBundle, Subject, TrustRoot};
+use agx_store::provenance::Signer;
+use agx_store::{AGX_FILES, InstalledPackage, PROVENANCE_BUNDLE, Source, StoreError};
+
+/// How a version's files compare with its receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum FilesCheck {
+    /// The same as when they were put in place.
+    Unchanged,
+    /// Different: a file was edited, added, removed or made (not) executable.
+    Changed,
+    /// The receipt has no hash (installed by an agx before 0.4): not checked.
+    NotRecorded,
+    /// The version's folder is gone or cannot be read.
+    Unreadable { problem: String },
+}
+
+/// How a version's provenance compares with its receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum ProvenanceCheck {
+    /// Its bundle verifies again for the installed archive and names the recorded signer.
+    Verified { signer: String },
+    /// Installed without a bundle.
+    Unsigned,
+    /// From a source agx does not check for provenance (a folder, npm, PyPI, …).
+    NotChecked,
+    /// The bundle is missing, does not verify, or names another signer.
+    Failed { problem: String },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VerifiedPackage {
+    pub name: PackageName,
+    pub version: semver::Version,
+    pub files: FilesCheck,
+    pub provenance: ProvenanceCheck,
+}
+
+impl VerifiedPackage {
+    /// Whether anything differs from what was installed.
+    pub fn is_mismatch(&self) -> bool {
+        matches!(
+            self.files,
+            FilesCheck::Changed | FilesCheck::Unreadable { .. }
+        ) || matches!(self.provenance, ProvenanceCheck::Failed { .. })
+    }
+}
+
+/// Check `names` (every installed package when empty), in name order.
+pub fn verify(ctx: &Context, names: &[PackageName]) -> OpsResult<Vec<VerifiedPackage>> {
+    let store = ctx.store();
+    let packages = if names.is_empty() {
+        store.list()?
+    } else {
+        let mut packages = Vec::new();
+        for name in names {
+            let path = store.receipt_path(name);
+            if !path.is_file() {
+                return Err(StoreError::NotInstalled { name: name.clone() }.into());
+            }
+            let receipt = agx_store::Receipt::read(&path)?;
+            packages.push(InstalledPackage {
+                name: receipt.name.clone(),
+                version: receipt.version.clone(),
+                dir: store.package_dir(&receipt.name, &receipt.version),
+                receipt,
+            });
+        }
+        packages
+    };
+    Ok(packages
+        .into_iter()
+        .map(|package| VerifiedPackage {
+            files: files_of(&package),
+            provenance: provenance_of(ctx, &package),
+            name: package.name,
+            version: package.version,
+        })
+        .collect())
+}
+
+fn files_of(package: &InstalledPackage) -> FilesCheck {
+    let Some(recorded) = &package.receipt.files else {
+        return FilesCheck::NotRecorded;
+    };
+    match agx_model::skills::tree_hash::hash_except(&package.dir, &AGX_FILES) {
+        Ok(hash) if recorded.strip_prefix("sha256:") == Some(hash.as_str()) => {
+            FilesCheck::Unchanged
+        }
+        Ok(_) => FilesCheck::Changed,
+        Err(error) => FilesCheck::Unreadable {
+            problem: error.to_string(),
+        },
+    }
+}
+
+fn provenance_of(ctx: &Context, package: &InstalledPackage) -> ProvenanceCheck {
+    let receipt = &package.receipt;
+    let (Some(provenance), Source::Registry { registry, .. }) =
+        (&receipt.provenance, &receipt.source)
+    else {
+        return ProvenanceCheck::NotChecked;
+    };
+    let Some(signer) = &provenance.signer else {
+        return ProvenanceCheck::Unsigned;
+    };
+    match check_bundle(ctx, package, registry, signer) {
+        Ok(()) => ProvenanceCheck::Verified {
+            signer: signer.summary(),
+        },
+        Err(problem) => ProvenanceCheck::Failed { problem },
+    }
+}
+
+/// The kept bundle verified again: for the archive digest the receipt records, against the
+/// trusted root of the source it came from, naming exactly the recorded signer.
+fn check_bundle(
+    ctx: &Context,
+    package: &InstalledPackage,
+    registry: &str,
+    signer: &Signer,
+) -> Result<(), String> {
+    let path = package.dir.join(PROVENANCE_BUNDLE);
+    if !path.is_file() {
+        return Err(format!("its bundle {} is missing", path.display()));
+    }
+    let bundle = SigstoreBundle::read(&path).map_err(|e| e.to_string())?;
+    let trusted_root = agx_sources::index::source::select_entry(Some(registry), ctx.paths)
+        .map_err(|e| e.to_string())?
+        .trusted_root;
+    let root = match &trusted_root {
+        Some(path) => TrustRoot::read(path),
+        None => TrustRoot::public_good(),
+    }
+    .map_err(|e| e.to_string())?;
+    let digest: [u8; 32] = hex::decode(&package.receipt.sha256)
+        .ok()
+        .and_then(|bytes| bytes.try_into().ok())
+        .ok_or_else(|| {
+            format!(
+                "the receipt's sha256 `{}` is damaged",
+                package.receipt.sha256
+            )
+        })?;
+    let policy = IdentityPolicy {
+        identity: IdentityRule::Exact(signer.identity.clone()),
+        issuer: Some(signer.issuer.clone()).filter(|issuer| !issuer.is_empty()),
+    };
+    root.verify(Subject::Sha256(digest), &bundle, &policy)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
