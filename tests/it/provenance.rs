@@ -523,3 +523,26 @@ fn verify_says_unsigned_for_a_package_without_a_bundle() {
         .success()
         .stdout("acme/geo 1.3.0: files unchanged; unsigned\n");
 }
+
+#[test]
+fn the_bill_of_materials_names_who_built_each_package() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    install(&home, &registry, "1.0.0").assert().success();
+    let out = agx(&home)
+        .args(["sbom", "--format", "cyclonedx"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bom: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let properties = bom["components"][0]["properties"].as_array().unwrap();
+    assert!(
+        properties.iter().any(|p| p["name"] == "agx:provenance"
+            && p["value"] == format!("{ACME}1.0.0").as_str()),
+        "{properties:?}"
+    );
+}

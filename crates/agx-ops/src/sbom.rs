@@ -45,6 +45,9 @@ pub struct Component {
     pub license: Option<String>,
     /// What verified the source (`tuf: NAME, root vN`), when something did.
     pub verified: Option<String>,
+    /// Who built it (a Sigstore signer's summary) or `unsigned`, for a registry package;
+    /// absent for sources agx does not check (docs/registry.md, "Provenance").
+    pub provenance: Option<String>,
     /// `package` (the package's own permissions) or a server's name, with what its
     /// programs may do.
     pub permissions: Vec<(String, String)>,
@@ -93,6 +96,7 @@ pub fn components(ctx: &Context, target: SbomTarget<'_>) -> ProjectResult<Vec<Co
                         source: String::new(),
                         license: None,
                         verified: None,
+                        provenance: None,
                         permissions: Vec::new(),
                         dependencies: Vec::new(),
                         root: false,
@@ -106,6 +110,9 @@ pub fn components(ctx: &Context, target: SbomTarget<'_>) -> ProjectResult<Vec<Co
                 component.dependencies =
                     locked.dependencies.iter().map(|(n, _)| n.clone()).collect();
                 component.root = !needed.contains(&locked.name);
+                if let Some(provenance) = &locked.provenance {
+                    component.provenance = Some(provenance.summary());
+                }
                 component.purl = purl(
                     &locked.name,
                     &locked.version,
@@ -168,6 +175,7 @@ fn component_of(receipt: &Receipt, dir: &Path, root: bool) -> Component {
         source,
         license,
         verified,
+        provenance: receipt.provenance.as_ref().map(|p| p.summary()),
         permissions,
         dependencies: receipt.dependencies.keys().cloned().collect(),
         root,
@@ -292,6 +300,9 @@ fn properties(c: &Component) -> Vec<Value> {
     if let Some(verified) = &c.verified {
         properties.push(json!({"name": "agx:verified", "value": verified}));
     }
+    if let Some(provenance) = &c.provenance {
+        properties.push(json!({"name": "agx:provenance", "value": provenance}));
+    }
     for (scope, permissions) in &c.permissions {
         let name = match scope.as_str() {
             "package" => "agx:permissions".to_string(),
@@ -400,6 +411,9 @@ fn spdx(components: &[Component], subject: &str, serial: &str, now: &str) -> Val
             let mut comment = format!("source ({}): {}", c.source_kind, c.source);
             if let Some(verified) = &c.verified {
                 comment.push_str(&format!("; verified: {verified}"));
+            }
+            if let Some(provenance) = &c.provenance {
+                comment.push_str(&format!("; provenance: {provenance}"));
             }
             for (scope, permissions) in &c.permissions {
                 comment.push_str(&format!("; permissions ({scope}): {permissions}"));
