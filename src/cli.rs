@@ -86,8 +86,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Run the poisoning scan over installed packages (docs/security.md).
     Audit(AuditArgs),
-    /// Check installed packages against what their install recorded: files, and Sigstore
-    /// bundles against the signer (docs/security.md).
+    /// Check installed files and signers against what their install recorded.
     Verify(VerifyArgs),
     /// Build a deterministic .tar.gz of a package.
     Pack(PackArgs),

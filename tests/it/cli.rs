@@ -63,6 +63,7 @@ fn help_lists_every_command() {
             "discover",
             "validate",
             "audit",
+            "verify",
             "pack",
             "publish",
             "sbom",
