@@ -139,11 +139,8 @@ fn check_bundle(
     let trusted_root = agx_sources::index::source::select_entry(Some(registry), ctx.paths)
         .map_err(|e| e.to_string())?
         .trusted_root;
-    let root = match &trusted_root {
-        Some(path) => TrustRoot::read(path),
-        None => TrustRoot::public_good(),
-    }
-    .map_err(|e| e.to_string())?;
+    let root =
+        TrustRoot::configured_or_public_good(trusted_root.as_deref()).map_err(|e| e.to_string())?;
     let digest: [u8; 32] = hex::decode(&package.receipt.sha256)
         .ok()
         .and_then(|bytes| bytes.try_into().ok())

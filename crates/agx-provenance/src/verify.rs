@@ -166,6 +166,14 @@ impl TrustRoot {
         TrustRoot::from_json(SIGSTORE_PRODUCTION_TRUSTED_ROOT, RootOrigin::PublicGood)
     }
 
+    /// The trusted root at `path` when one is configured, else the public-good one.
+    pub fn configured_or_public_good(path: Option<&Path>) -> Result<TrustRoot, ProvenanceError> {
+        match path {
+            Some(path) => TrustRoot::read(path),
+            None => TrustRoot::public_good(),
+        }
+    }
+
     pub fn github() -> Result<TrustRoot, ProvenanceError> {
         TrustRoot::from_json(SIGSTORE_GITHUB_TRUSTED_ROOT, RootOrigin::GitHub)
     }

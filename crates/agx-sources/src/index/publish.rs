@@ -320,11 +320,7 @@ fn check_bundle(
         error,
     };
     let parsed = SigstoreBundle::read(bundle.path).map_err(refused)?;
-    let root = match bundle.trusted_root {
-        Some(path) => TrustRoot::read(path),
-        None => TrustRoot::public_good(),
-    }
-    .map_err(refused)?;
+    let root = TrustRoot::configured_or_public_good(bundle.trusted_root).map_err(refused)?;
     let archive = fs_err::read(tarball)?;
     let signer = root
         .verify(Subject::Bytes(&archive), &parsed, &IdentityPolicy::any())

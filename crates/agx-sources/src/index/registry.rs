@@ -773,11 +773,8 @@ impl Registry {
         let location = self.location_of(&bundle_path(&entry.name, &entry.vers));
         let bytes = fs_err::read(bundle_file)?;
         let bundle = SigstoreBundle::parse(&bytes, &location).map_err(refused)?;
-        let root = match &self.trusted_root {
-            Some(path) => TrustRoot::read(path),
-            None => TrustRoot::public_good(),
-        }
-        .map_err(refused)?;
+        let root =
+            TrustRoot::configured_or_public_good(self.trusted_root.as_deref()).map_err(refused)?;
         let artifact = artifact()?;
         root.verify(subject(&artifact)?, &bundle, &IdentityPolicy::any())
             .map(Some)
