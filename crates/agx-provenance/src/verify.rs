@@ -18,12 +18,21 @@ use sigstore_verify::{
 use crate::crypto;
 use crate::signer::Signer;
 
+/// The media type of a trusted root, before its `+json;version=…`.
+const TRUSTED_ROOT_MEDIA_TYPE: &str = "application/vnd.dev.sigstore.trustedroot";
+
 /// The largest bundle agx reads: real ones are a few KB (a certificate, a log entry and a
 /// signature, or a DSSE statement); anything far larger is not a bundle.
 pub const MAX_BUNDLE_BYTES: usize = 4 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProvenanceError {
+    #[error("cannot read the {what} {origin}: {reason}")]
+    Unreadable {
+        what: &'static str,
+        origin: String,
+        reason: String,
+    },
     #[error("{origin}: not a Sigstore bundle: {reason}")]
     Malformed { origin: String, reason: String },
     #[error("{origin}: the trusted root is not usable: {reason}")]
@@ -39,6 +48,7 @@ pub enum ProvenanceError {
 impl Hint for ProvenanceError {
     fn hint(&self) -> Option<String> {
         Some(match self {
+            ProvenanceError::Unreadable { .. } => "check the path".into(),
             ProvenanceError::Malformed { .. } => "a bundle is the JSON `cosign sign-blob --bundle` or `sigstore sign` writes (media type application/vnd.dev.sigstore.bundle.v0.3+json); ask the publisher for it".into(),
             ProvenanceError::BadRoot { .. } => "a trusted root is the trusted_root.json of a Sigstore instance (for the public-good instance, agx's own is used when none is given)".into(),
             ProvenanceError::BadKey { .. } => "give the publisher's public key as PEM (-----BEGIN PUBLIC KEY-----)".into(),
@@ -121,7 +131,8 @@ impl SigstoreBundle {
     pub fn read(path: &Path) -> Result<SigstoreBundle, ProvenanceError> {
         let origin = path.display().to_string();
         let bytes =
-            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::Malformed {
+            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::Unreadable {
+                what: "Sigstore bundle",
                 origin: origin.clone(),
                 reason,
             })?;
@@ -181,7 +192,8 @@ impl TrustRoot {
     pub fn read(path: &Path) -> Result<TrustRoot, ProvenanceError> {
         let origin = RootOrigin::File(path.to_path_buf());
         let bytes =
-            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::BadRoot {
+            read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::Unreadable {
+                what: "trusted root",
                 origin: origin.to_string(),
                 reason,
             })?;
@@ -199,6 +211,19 @@ impl TrustRoot {
             reason,
         };
         let root = TrustedRoot::from_json(text).map_err(|error| bad(error.to_string()))?;
+        // Every field but the media type may be absent, so a JSON object that is not a
+        // trusted root would otherwise load and refuse every bundle for an unrelated reason.
+        if !root.media_type.starts_with(TRUSTED_ROOT_MEDIA_TYPE) {
+            return Err(bad(format!(
+                "its mediaType is `{}`, not {TRUSTED_ROOT_MEDIA_TYPE}+json",
+                root.media_type
+            )));
+        }
+        if root.tlogs.is_empty() && root.timestamp_authorities.is_empty() {
+            return Err(bad(
+                "it names no transparency log and no timestamp authority, so no bundle can verify against it".into(),
+            ));
+        }
         let verifier = Verifier::new(&root).map_err(|error| bad(error.to_string()))?;
         Ok(TrustRoot { verifier, origin })
     }
@@ -456,6 +481,29 @@ mod test_instance_cases {
             checked += 1;
         }
         assert_eq!(checked, cases.len() - 1, "every case but the unsigned one");
+    }
+
+    #[test]
+    fn a_json_object_that_is_not_a_trusted_root_is_refused_as_one() {
+        for (text, why) in [
+            (r#"{"mediaType": "x"}"#, "its mediaType is `x`"),
+            (
+                r#"{"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1"}"#,
+                "names no transparency log",
+            ),
+            ("[]", "not usable"),
+        ] {
+            let error = TrustRoot::from_json(text, RootOrigin::File("t.json".into()))
+                .err()
+                .unwrap_or_else(|| panic!("{text} loaded"));
+            assert!(
+                error
+                    .to_string()
+                    .contains("t.json: the trusted root is not usable"),
+                "{error}"
+            );
+            assert!(error.to_string().contains(why), "{error}");
+        }
     }
 
     #[test]

@@ -147,9 +147,13 @@ impl agx_core::error::Hint for PublishError {
                 "choose another --publisher: lowercase letters, digits and `-`".into(),
             ),
             PublishError::Wrap(e) => e.hint(),
-            PublishError::Bundle { .. } => Some(
+            PublishError::Bundle {
+                error: agx_provenance::ProvenanceError::Rejected { .. },
+                ..
+            } => Some(
                 "give the bundle that was made for this archive (`cosign sign-blob --bundle` or the GitHub Actions steps in docs/registry.md); a bundle from another Sigstore instance needs its trusted root (--trusted-root FILE)".into(),
             ),
+            PublishError::Bundle { error, .. } => error.hint(),
         }
     }
 }
