@@ -546,3 +546,31 @@ fn the_bill_of_materials_names_who_built_each_package() {
         "{properties:?}"
     );
 }
+
+#[test]
+fn a_policy_that_requires_signed_packages_accepts_a_verified_bundle() {
+    let home = TestHome::new();
+    let registry = registry(&home);
+    std::fs::create_dir_all(home.agx_home()).unwrap();
+    std::fs::write(
+        home.agx_home().join("policy.toml"),
+        "require = \"signed\"\n",
+    )
+    .unwrap();
+    install(&home, &registry, "1.3.0")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is not signed"))
+        .stderr(predicate::str::contains(
+            "no TUF metadata, no Sigstore bundle",
+        ));
+    assert!(store_tree(&home).is_empty(), "{:?}", store_tree(&home));
+    install(&home, &registry, "1.0.0").assert().success();
+    // What is installed keeps meeting it: a later command checks the receipt's provenance.
+    agx(&home)
+        .args(["--registry"])
+        .arg(&registry)
+        .args(["install", "acme/geo@=1.0.0"])
+        .assert()
+        .success();
+}

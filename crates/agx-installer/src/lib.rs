@@ -344,7 +344,8 @@ impl Installer<'_> {
             registry: source.source(),
             verified: source.verified(),
         };
-        self.policy.check_package(&package, &origin)?;
+        self.policy
+            .check_package(&package, &origin, Some(&provenance))?;
         Ok((package, provenance))
     }
 
@@ -451,7 +452,7 @@ impl Installer<'_> {
         let origin = Source::Local {
             path: prepared.origin.display().to_string(),
         };
-        self.policy.check_package(&package, &origin)?;
+        self.policy.check_package(&package, &origin, None)?;
         prepared.package = Some(package);
         Ok(prepared)
     }
@@ -507,7 +508,7 @@ impl Installer<'_> {
     /// record. Callers with several packages check each before committing any.
     pub fn check_policy(&self, prepared: &PreparedEcosystem) -> Result<(), StoreError> {
         self.policy
-            .check_package(&prepared.package, &ecosystem_receipt(prepared).source)
+            .check_package(&prepared.package, &ecosystem_receipt(prepared).source, None)
     }
 
     /// The poisoning scan of a staged package (docs/security.md).

@@ -66,7 +66,12 @@ fn refuse_unless(result: Result<(), agx_model::policy::Refusal>) -> Result<(), S
 fn check_origin(gate: &PolicyGate, package_dir: &Path) -> Result<(), ServeError> {
     let receipt = Receipt::read(&package_dir.join(VERSION_RECEIPT))?;
     let name = receipt.name.to_string();
-    gate.check_name(&name, receipt.name.publisher(), &receipt.source)?;
+    gate.check_name(
+        &name,
+        receipt.name.publisher(),
+        &receipt.source,
+        receipt.provenance.as_ref(),
+    )?;
     Ok(())
 }
 

@@ -115,13 +115,19 @@ impl PolicyGate {
     }
 
     /// Whether `package` from `source` may be installed: its origin, its name, and what its
-    /// programs may touch.
-    pub fn check_package(&self, package: &Package, source: &Source) -> Result<(), StoreError> {
+    /// programs may touch. `provenance`: what its install proved of who built it, when it
+    /// was checked.
+    pub fn check_package(
+        &self,
+        package: &Package,
+        source: &Source,
+        provenance: Option<&crate::provenance::Provenance>,
+    ) -> Result<(), StoreError> {
         if self.is_empty() {
             return Ok(());
         }
         let name = package.name().to_string();
-        self.check_name(&name, package.name().publisher(), source)?;
+        self.check_name(&name, package.name().publisher(), source, provenance)?;
         let runs_programs = !(package.tools.is_empty()
             && package.prompts.is_empty()
             && package.resources.is_empty());
@@ -152,8 +158,11 @@ impl PolicyGate {
         name: &str,
         publisher: Option<&str>,
         source: &Source,
+        provenance: Option<&crate::provenance::Provenance>,
     ) -> Result<(), StoreError> {
-        let origin = self.origin(source);
+        let mut origin = self.origin(source);
+        // `signed`: a TUF-signed source, or a Sigstore bundle that verified at install.
+        origin.signed |= provenance.is_some_and(|p| p.signer.is_some());
         self.policy
             .check_package(&Subject {
                 name,
@@ -178,7 +187,7 @@ impl PolicyGate {
             return Ok(());
         };
         let package = agx_model::manifest::load_installed(&store.package_dir(name, version))?;
-        self.check_package(&package, &receipt.source)
+        self.check_package(&package, &receipt.source, receipt.provenance.as_ref())
     }
 
     /// Whether agx may write the configuration or skills of the client `id`.

@@ -60,7 +60,8 @@ pub enum Require {
     /// Bytes checked against a digest its source published (an index's sha256, an OCI
     /// digest, npm's integrity, a wheel's hash, a git commit).
     Checksum,
-    /// A checksum that a signature vouches for: a TUF-signed source.
+    /// A checksum that a signature vouches for: a TUF-signed source, or a Sigstore bundle
+    /// that verified (docs/registry.md, "Provenance").
     Signed,
 }
 
@@ -305,7 +306,7 @@ pub struct Origin {
     pub shown: String,
     /// Its bytes were checked against a digest the source published.
     pub checksum: bool,
-    /// That digest was signed (TUF).
+    /// That digest was signed: a TUF-signed source, or a Sigstore bundle that verified.
     pub signed: bool,
 }
 
@@ -393,7 +394,7 @@ impl Policy {
                 };
                 if !met {
                     let has = if origin.checksum {
-                        "its source checks a digest but signs nothing"
+                        "its source checks a digest but signs nothing (no TUF metadata, no Sigstore bundle)"
                     } else {
                         "nothing checks its bytes against a published digest"
                     };
