@@ -108,12 +108,45 @@ pub fn parse(format: Format, text: &str) -> Result<Box<dyn ConfigDoc>, SyntaxErr
     if let Some(rest) = text.strip_prefix(BOM) {
         return Ok(Box::new(WithBom(parse(format, rest)?)));
     }
-    Ok(match format {
+    let doc: Box<dyn ConfigDoc> = match format {
         Format::Json => Box::new(json::JsonDoc::parse(text, false)?),
         Format::Jsonc => Box::new(json::JsonDoc::parse(text, true)?),
         Format::Toml => Box::new(toml::TomlDoc::parse(text)?),
         Format::Yaml => Box::new(yaml::YamlDoc::parse(text)?),
-    })
+    };
+    // Every edit is lossless only if the untouched document prints back as read; a parser
+    // that drops a byte somewhere (a lone carriage return in a YAML comment, found by the
+    // client_edit fuzz target) would change the user's file, so such a file is refused.
+    let printed = doc.text();
+    if printed != text {
+        return Err(not_kept(text, &printed));
+    }
+    Ok(doc)
+}
+
+/// Where `printed` first differs from `text`, as a refusal of the file.
+fn not_kept(text: &str, printed: &str) -> SyntaxError {
+    let at = text
+        .char_indices()
+        .zip(printed.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(text.len().min(printed.len()), |((i, _), _)| i);
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let found = match text[at..].chars().next() {
+        Some('\r') => "a carriage return that does not end a line".to_string(),
+        Some(c) if c.is_control() => format!("the control character U+{:04X}", c as u32),
+        Some(c) => format!("`{c}`"),
+        None => "the end of the file".to_string(),
+    };
+    SyntaxError {
+        line,
+        column,
+        message: format!(
+            "agx could not edit this file without changing it here ({found}); remove or replace that character, then run the command again"
+        ),
+    }
 }
 
 const BOM: char = '\u{feff}';
@@ -169,6 +202,27 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
+}
+
+#[cfg(test)]
+mod lossless_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_the_editor_would_change_is_refused_with_its_place() {
+        // The client_edit fuzz target's finding: a carriage return doubled before a line
+        // feed, which a parser printed back as one. Any format must keep it or refuse it.
+        let text = "# CodeCodexnodexn\r\r\n#";
+        for format in [Format::Yaml, Format::Toml, Format::Json, Format::Jsonc] {
+            if let Ok(doc) = parse(format, text) {
+                assert_eq!(doc.text(), text, "{format:?}");
+            }
+        }
+        // toml_edit reads it, and would print the comment's line end as one `\r\n`.
+        let error = parse(Format::Toml, text).err().expect("refused");
+        assert_eq!((error.line, error.column), (1, 19), "{error}");
+        assert!(error.message.contains("carriage return"), "{error}");
+    }
 }
 
 #[cfg(test)]
