@@ -59,26 +59,20 @@ impl VerifiedPackage {
 
 /// Check `names` (every installed package when empty), in name order.
 pub fn verify(ctx: &Context, names: &[PackageName]) -> OpsResult<Vec<VerifiedPackage>> {
-    let store = ctx.store();
-    let packages = if names.is_empty() {
-        store.list()?
-    } else {
-        let mut packages = Vec::new();
-        for name in names {
-            let path = store.receipt_path(name);
-            if !path.is_file() {
-                return Err(StoreError::NotInstalled { name: name.clone() }.into());
-            }
-            let receipt = agx_store::Receipt::read(&path)?;
-            packages.push(InstalledPackage {
-                name: receipt.name.clone(),
-                version: receipt.version.clone(),
-                dir: store.package_dir(&receipt.name, &receipt.version),
-                receipt,
-            });
+    // The store's own listing: a version whose folder is damaged is reported, not skipped.
+    let mut packages = ctx.store().list()?;
+    if let Some(missing) = names
+        .iter()
+        .find(|n| !packages.iter().any(|p| &p.name == *n))
+    {
+        return Err(StoreError::NotInstalled {
+            name: missing.clone(),
         }
-        packages
-    };
+        .into());
+    }
+    if !names.is_empty() {
+        packages.retain(|p| names.contains(&p.name));
+    }
     Ok(packages
         .into_iter()
         .map(|package| VerifiedPackage {

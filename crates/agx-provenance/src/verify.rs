@@ -129,6 +129,11 @@ impl SigstoreBundle {
     }
 
     pub fn read(path: &Path) -> Result<SigstoreBundle, ProvenanceError> {
+        SigstoreBundle::read_with_bytes(path).map(|(bundle, _)| bundle)
+    }
+
+    /// [`SigstoreBundle::read`], keeping the file's bytes (to publish or hash them).
+    pub fn read_with_bytes(path: &Path) -> Result<(SigstoreBundle, Vec<u8>), ProvenanceError> {
         let origin = path.display().to_string();
         let bytes =
             read_capped(path, MAX_BUNDLE_BYTES).map_err(|reason| ProvenanceError::Unreadable {
@@ -136,7 +141,7 @@ impl SigstoreBundle {
                 origin: origin.clone(),
                 reason,
             })?;
-        SigstoreBundle::parse(&bytes, &origin)
+        Ok((SigstoreBundle::parse(&bytes, &origin)?, bytes))
     }
 }
 

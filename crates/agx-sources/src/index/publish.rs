@@ -258,7 +258,7 @@ pub fn add(
         let archive_in_place =
             agx_archive::sha256_file(&dest).ok().as_deref() == Some(entry.cksum.as_str());
         let same_bundle = attached.is_none()
-            || attached.as_ref().map(|(file, _)| file)
+            || attached.as_ref().map(|checked| &checked.file)
                 == existing
                     .provenance
                     .as_ref()
@@ -266,7 +266,7 @@ pub fn add(
         if archive_in_place && same_bundle {
             return Ok((
                 Added::Unchanged(existing.clone()),
-                attached.map(|(_, signer)| signer),
+                attached.map(|checked| checked.signer),
             ));
         }
         // Published before with a bundle, and given none now: keep it.
@@ -274,20 +274,19 @@ pub fn add(
             entry.provenance = existing.provenance.clone();
         }
     }
-    let signer = match (attached, &bundle) {
-        (Some((file, signer)), Some(bundle)) => {
+    let signer = match attached {
+        Some(checked) => {
             let bundle_dest = registry.join(bundle_path(&entry.name, &entry.vers));
-            let bytes = fs_err::read(bundle.path)?;
             if let Some(dir) = bundle_dest.parent() {
                 std::fs::create_dir_all(dir).map_err(at("create folder", dir))?;
             }
-            agx_core::atomic::write_file(&bundle_dest, &bytes, None)?;
+            agx_core::atomic::write_file(&bundle_dest, &checked.bytes, None)?;
             entry.provenance = Some(super::ProvenanceRef {
-                sigstore: Some(file),
+                sigstore: Some(checked.file),
             });
-            Some(signer)
+            Some(checked.signer)
         }
-        _ => None,
+        None => None,
     };
 
     // The tarball first: a crash before the index lines leaves an unlisted file only.
@@ -315,7 +314,7 @@ fn check_bundle(
     entry: &IndexEntry,
     tarball: &Path,
     bundle: &BundleToAttach<'_>,
-) -> Result<(super::FileRef, agx_provenance::Signer), PublishError> {
+) -> Result<CheckedBundle, PublishError> {
     use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
     let refused = |error| PublishError::Bundle {
         name: entry.name.clone(),
@@ -323,18 +322,28 @@ fn check_bundle(
         bundle: bundle.path.to_path_buf(),
         error,
     };
-    let parsed = SigstoreBundle::read(bundle.path).map_err(refused)?;
+    let (parsed, bytes) = SigstoreBundle::read_with_bytes(bundle.path).map_err(refused)?;
     let root = TrustRoot::configured_or_public_good(bundle.trusted_root).map_err(refused)?;
     let archive = fs_err::read(tarball)?;
     let signer = root
         .verify(Subject::Bytes(&archive), &parsed, &IdentityPolicy::any())
         .map_err(refused)?;
-    let bytes = fs_err::read(bundle.path)?;
     let file = super::FileRef {
         sha256: hex::encode(sha2::Sha256::digest(&bytes)),
         size: bytes.len() as u64,
     };
-    Ok((file, signer))
+    Ok(CheckedBundle {
+        file,
+        signer,
+        bytes,
+    })
+}
+
+/// A bundle that verified against the archive it is published with, read once.
+struct CheckedBundle {
+    file: super::FileRef,
+    signer: agx_provenance::Signer,
+    bytes: Vec<u8>,
 }
 
 /// The package a folder (packed into `work`) or a tarball made by `agx pack` holds, and its
