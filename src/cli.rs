@@ -98,6 +98,9 @@ pub enum Command {
     Login(LoginArgs),
     /// Forget a registry's stored credential.
     Logout(LogoutArgs),
+    /// Sign in to remote MCP servers that ask for it (OAuth), once for every client.
+    #[command(subcommand)]
+    Auth(AuthCommand),
     /// Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles.
     Export(ExportArgs),
     /// Manage configured registries and folder registries.
@@ -930,6 +933,67 @@ pub enum PermissionsCommand {
     /// In a project: trust the permissions its agx.toml gives a server, where they grant
     /// more than the package's (or yours); agx serve refuses them until you do.
     Accept(PermissionsServerArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Sign in to a remote server in the browser; the tokens go to the keyring.
+    Login(AuthLoginArgs),
+    /// Forget the sign-in to a remote server (its tokens and record).
+    Logout(AuthServerArgs),
+    /// Show the sign-ins (or one), their issuer, scopes and when their token expires.
+    Status(AuthStatusArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AuthServerArgs {
+    /// An installed remote server (`publisher/name[/server]`) or its URL (`https://…`).
+    #[arg(value_name = "SERVER|URL")]
+    pub server: String,
+}
+
+#[derive(Debug, Args)]
+pub struct AuthLoginArgs {
+    /// An installed remote server (`publisher/name[/server]`) or its URL (`https://…`).
+    #[arg(value_name = "SERVER|URL")]
+    pub server: String,
+    /// A client ID the authorization server's administrator gave you (instead of
+    /// registering agx).
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// Read that client's secret from standard input (one line).
+    #[arg(long, requires = "client_id")]
+    pub client_secret_stdin: bool,
+    /// An HTTPS URL serving agx's client metadata document, used as the client ID where the
+    /// server accepts those (docs/auth.md). Default: `AGX_OAUTH_CLIENT_METADATA_URL`.
+    #[arg(long, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// A scope to ask for (repeat for more; default: what the server asks for).
+    #[arg(long = "scope", value_name = "SCOPE")]
+    pub scopes: Vec<String>,
+    /// The loopback port of the redirect (default: any free port). For a client ID
+    /// registered with a fixed redirect URI.
+    #[arg(long, value_name = "PORT")]
+    pub callback_port: Option<u16>,
+    /// Print the sign-in URL without opening a browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// How long to wait for the browser, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub timeout: u64,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AuthStatusArgs {
+    /// An installed remote server or its URL (default: every sign-in).
+    #[arg(value_name = "SERVER|URL")]
+    pub server: Option<String>,
+    /// Print JSON (the shapes are documented in docs/json.md).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

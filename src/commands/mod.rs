@@ -7,6 +7,7 @@ use agx_printer::Printer;
 
 pub mod add;
 pub mod audit;
+pub mod auth;
 pub mod call;
 pub mod clients;
 pub mod completions;
@@ -131,6 +132,7 @@ pub fn run(cli: Cli, printer: Printer) -> CliResult {
         Command::Policy(a) => policy::run(&ctx, a),
         Command::Login(a) => login::login(&ctx, a),
         Command::Logout(a) => login::logout(&ctx, a),
+        Command::Auth(a) => auth::run(&ctx, a),
         Command::Export(a) => export::run(&ctx, a),
         Command::Registry(a) => registry::run(&ctx, a),
         Command::InstallServer(a) => install_server::run(&ctx, a),

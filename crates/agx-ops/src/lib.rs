@@ -7,6 +7,7 @@
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
 pub mod audit;
+pub mod auth;
 pub mod author;
 pub mod call;
 pub mod clients;
@@ -149,6 +150,12 @@ pub enum OpsError {
     #[error(transparent)]
     Serve(Box<agx_runtime::ServeError>),
     #[error(transparent)]
+    Auth(#[from] agx_auth::AuthError),
+    #[error(
+        "{server} is not a remote server: it runs a program on this machine, which needs no sign-in"
+    )]
+    NotRemote { server: String },
+    #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
     Policy(#[from] agx_model::policy::PolicyError),
@@ -269,6 +276,11 @@ impl agx_core::error::Hint for OpsError {
             OpsError::Filter(e) => e.hint(),
             OpsError::Profile(e) => e.hint(),
             OpsError::Serve(e) => e.hint(),
+            OpsError::Auth(e) => e.hint(),
+            OpsError::NotRemote { .. } => Some(
+                "`agx auth login` signs in to servers reached by URL; `agx info PACKAGE` shows which those are"
+                    .into(),
+            ),
             OpsError::SkillCopy(e) => e.as_ref().hint(),
             OpsError::NoSuchSkill { known, .. } if known.is_empty() => {
                 Some("the package has no skills; `agx list --skills` lists installed ones".into())

@@ -113,6 +113,9 @@ pub struct WrappedServer {
     pub data_dir: Option<PathBuf>,
     /// What the server's permissions let it touch, when it declares any (docs/sandbox.md).
     pub sandbox: Option<Arc<Resolved>>,
+    /// Where a remote's sign-in is kept (`agx auth login`, docs/auth.md), set by `agx serve`
+    /// from agx's home for a server with a `url`.
+    pub sign_ins: Option<agx_auth::SignIns>,
 }
 
 impl WrappedServer {
@@ -618,6 +621,7 @@ fn assemble_from(
             code_cache_problem: None,
             pins_file: None,
             data_dir: None,
+            sign_ins: None,
             sandbox: agx_sandbox::for_package(owner, Some(server.item.as_str())),
         }));
     }

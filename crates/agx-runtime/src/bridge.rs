@@ -9,6 +9,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use futures_util::future::Either;
+use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, Transport};
@@ -58,6 +60,9 @@ pub(crate) struct Remote {
     pub url: RemoteUrl,
     headers: Vec<(String, String)>,
     redactor: Redactor,
+    /// The reference `agx auth login` takes to sign in to it.
+    server: String,
+    sign_ins: Option<agx_auth::SignIns>,
 }
 
 // Headers may carry secrets: never print them.
@@ -91,7 +96,15 @@ impl Remote {
             url: RemoteUrl::new(expanded, &redactor),
             headers: placeholders::expand_pairs(headers, &w.settings),
             redactor,
+            server: w.server.to_string(),
+            sign_ins: w.sign_ins.clone(),
         })
+    }
+
+    /// The URL with settings substituted, secrets included: for the HTTP client and the
+    /// sign-in's key alone.
+    pub(crate) fn resolved_url(&self) -> &str {
+        &self.url.resolved
     }
 
     /// `text` (an error about this remote) without the server's secret values.
@@ -99,9 +112,8 @@ impl Remote {
         self.redactor.redact(text).into_owned()
     }
 
-    pub(super) fn transport(
-        &self,
-    ) -> Result<StreamableHttpClientTransport<reqwest::Client>, String> {
+    /// The transport to the remote: signed in when `agx auth login` signed in to its URL.
+    pub(super) async fn transport(&self) -> Result<RemoteTransport, String> {
         let mut custom = HashMap::new();
         for (name, value) in &self.headers {
             let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
@@ -117,10 +129,100 @@ impl Remote {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.resolved.as_str())
             .custom_headers(custom);
-        Ok(StreamableHttpClientTransport::with_client(
-            reqwest::Client::new(),
-            config,
-        ))
+        let http = reqwest::Client::new();
+        let signed_in = match (
+            &self.sign_ins,
+            agx_auth::Resource::parse(&self.url.resolved),
+        ) {
+            (Some(sign_ins), Ok(resource)) => {
+                agx_auth::signed_in_client(sign_ins, &resource, http.clone())
+                    .await
+                    .map_err(|e| {
+                        let hint = agx_core::error::Hint::hint(&e).unwrap_or_default();
+                        format!("{e} ({hint})")
+                    })?
+            }
+            _ => None,
+        };
+        Ok(match signed_in {
+            Some(client) => RemoteTransport::SignedIn(Box::new(
+                StreamableHttpClientTransport::with_client(client, config),
+            )),
+            None => RemoteTransport::Plain(Box::new(StreamableHttpClientTransport::with_client(
+                http, config,
+            ))),
+        })
+    }
+
+    /// What to tell the client when the remote wants a sign-in (`detail` is the HTTP
+    /// client's error), or `None` for any other failure.
+    fn sign_in_needed(&self, error: &(dyn std::error::Error + 'static)) -> Option<String> {
+        use rmcp::transport::streamable_http_client::StreamableHttpError;
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+        while let Some(e) = cause {
+            if let Some(http) = e.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+                return match http {
+                    StreamableHttpError::AuthRequired(_) => Some(format!(
+                        "it needs a sign-in: run `agx auth login {}` in a terminal, then restart this server in your client",
+                        self.server
+                    )),
+                    StreamableHttpError::InsufficientScope(challenge) => Some(format!(
+                        "the sign-in lacks a permission it needs{}: run `agx auth login {} --scope SCOPE` to sign in again",
+                        challenge
+                            .required_scope
+                            .as_deref()
+                            .map(|s| format!(" (scope `{s}`)"))
+                            .unwrap_or_default(),
+                        self.server
+                    )),
+                    _ => None,
+                };
+            }
+            cause = e.source();
+        }
+        None
+    }
+
+    /// The reason to give for a failed send.
+    fn failure_detail(&self, error: &(dyn std::error::Error + 'static)) -> String {
+        self.sign_in_needed(error)
+            .unwrap_or_else(|| self.redact(&error.to_string()))
+    }
+}
+
+/// The HTTP transport, plain or signed in; both report the same errors.
+pub(crate) enum RemoteTransport {
+    Plain(Box<StreamableHttpClientTransport<reqwest::Client>>),
+    SignedIn(Box<StreamableHttpClientTransport<agx_auth::SignedInClient>>),
+}
+
+type HttpError = rmcp::transport::streamable_http_client::StreamableHttpError<reqwest::Error>;
+
+impl Transport<RoleClient> for RemoteTransport {
+    type Error = HttpError;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        match self {
+            RemoteTransport::Plain(t) => Either::Left(t.send(item)),
+            RemoteTransport::SignedIn(t) => Either::Right(t.send(item)),
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        match self {
+            RemoteTransport::Plain(t) => t.receive().await,
+            RemoteTransport::SignedIn(t) => t.receive().await,
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        match self {
+            RemoteTransport::Plain(t) => t.close().await,
+            RemoteTransport::SignedIn(t) => t.close().await,
+        }
     }
 }
 
@@ -144,7 +246,7 @@ pub(crate) async fn run<R, W>(
     W: AsyncWrite + Unpin,
 {
     let mut lines = reader.lines();
-    let mut state = match remote.transport() {
+    let mut state = match remote.transport().await {
         Ok(transport) => Link::Up(Box::new(transport)),
         Err(detail) => Link::Down(remote.redact(&detail)),
     };
@@ -243,10 +345,7 @@ async fn send<W: AsyncWrite + Unpin>(
 ) {
     let id = request_id(&message);
     let sent = match state {
-        Link::Up(t) => t
-            .send(message)
-            .await
-            .map_err(|e| remote.redact(&e.to_string())),
+        Link::Up(t) => t.send(message).await.map_err(|e| remote.failure_detail(&e)),
         Link::Down(detail) => Err(detail.clone()),
     };
     match (sent, id) {
@@ -266,7 +365,7 @@ async fn send<W: AsyncWrite + Unpin>(
 
 /// The HTTP side: working, or failed with the reason every later request is told.
 enum Link {
-    Up(Box<StreamableHttpClientTransport<reqwest::Client>>),
+    Up(Box<RemoteTransport>),
     Down(String),
 }
 

@@ -68,6 +68,7 @@ mod tests {
             code_cache_problem: None,
             pins_file: None,
             data_dir: None,
+            sign_ins: None,
             sandbox: None,
         }
     }

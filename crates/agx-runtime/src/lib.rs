@@ -315,6 +315,27 @@ pub fn load_installed(
     Ok(loaded)
 }
 
+/// An installed remote server's URL with its settings substituted: the URL itself (it may
+/// carry a secret, for the HTTP client and the sign-in's key alone) and the URL as shown,
+/// secrets redacted. `None` when the server runs a program instead.
+pub fn remote_url(
+    paths: &AgxPaths,
+    pinned: &PinnedServer,
+) -> Result<Option<(String, String)>, ServeError> {
+    let loaded = load_installed(paths, pinned, &[])?;
+    let Assembled::Wrapped(w) = &loaded.assembled else {
+        return Ok(None);
+    };
+    let Some(url) = &w.url else {
+        return Ok(None);
+    };
+    let remote = bridge::Remote::of(w, url, &w.headers)?;
+    Ok(Some((
+        remote.resolved_url().to_string(),
+        remote.url.to_string(),
+    )))
+}
+
 /// [`load_installed`] before the policy's check.
 fn load_unchecked(
     paths: &AgxPaths,
@@ -367,6 +388,15 @@ fn load_unchecked(
         if let Assembled::Wrapped(w) = &mut assembled {
             with_code_cache(&store, w);
             w.pins_file = store.pins_file(&w.package_dir, w.server.item.as_str());
+            if w.url.is_some() {
+                w.sign_ins =
+                    Some(
+                        agx_auth::SignIns::open(paths).map_err(|e| ServeError::Remote {
+                            server: w.server.to_string(),
+                            detail: e.to_string(),
+                        })?,
+                    );
+            }
         }
         confine(paths, &server, &mut assembled)?;
         let mut notes: Vec<String> = served

@@ -111,7 +111,7 @@ async fn list_remote(
         server: w.server.to_string(),
         detail: remote.redact(&detail),
     };
-    let transport = remote.transport().map_err(&failed)?;
+    let transport = remote.transport().await.map_err(&failed)?;
     let client = ().serve(transport).await.map_err(|e| failed(e.to_string()))?;
     let capabilities = client
         .peer_info()

@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 pub use agx_core::fsutil::make_writable;
 pub use lock::{LockMode, StoreLock};
 pub use policy_gate::{PolicyGate, policy_hint};
-pub use receipt::{EntryOrigin, Receipt, ReceiptHeader, Source, now_rfc3339};
+pub use receipt::{EntryOrigin, Receipt, ReceiptHeader, Source, now_rfc3339, rfc3339};
 pub use roots::{HeldVersion, Holder, Holdings, ProjectRoot};
 pub use staging::Staging;
 pub use versions::ServedVersion;

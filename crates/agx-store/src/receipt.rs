@@ -203,7 +203,7 @@ pub fn now_rfc3339() -> String {
 }
 
 /// Format seconds since the Unix epoch as an RFC 3339 UTC timestamp.
-fn rfc3339(secs: u64) -> String {
+pub fn rfc3339(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     // Civil-from-days (H. Hinnant's algorithm).

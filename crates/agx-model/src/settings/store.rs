@@ -19,6 +19,30 @@ use agx_core::paths::AgxPaths;
 fn registry_owner(host: &str) -> String {
     format!("registry:{}", host.to_ascii_lowercase())
 }
+/// A sign-in to a remote server sits under `oauth:RESOURCE` (docs/auth.md).
+fn sign_in_owner(resource: &str) -> String {
+    format!("oauth:{resource}")
+}
+const PARTS_KEY: &str = "parts";
+/// Characters per keyring entry of a sign-in: Windows stores an entry as UTF-16 in at most
+/// 2,560 bytes.
+const SECRET_PART_CHARS: usize = 1_000;
+
+/// `text` in pieces of at most `chars` characters (at least one piece).
+fn split_at_chars(text: &str, chars: usize) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while rest.chars().count() > chars {
+        let end = rest
+            .char_indices()
+            .nth(chars)
+            .map_or(rest.len(), |(i, _)| i);
+        parts.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+    parts.push(rest);
+    parts
+}
 const USERNAME_KEY: &str = "username";
 const SECRET_KEY: &str = "secret";
 
@@ -115,6 +139,66 @@ impl SettingsStore {
         let owner = registry_owner(host);
         let user = self.secrets().remove(&owner, USERNAME_KEY)?;
         Ok(self.secrets().remove(&owner, SECRET_KEY)? || user)
+    }
+
+    /// The secret of a sign-in to a remote server (`agx auth login`, docs/auth.md), kept under
+    /// `oauth:RESOURCE`. Stored in parts, since Windows' Credential Manager holds at most
+    /// 2,560 bytes per entry and a token response is often longer.
+    pub fn sign_in_secret(&self, resource: &str) -> Result<Option<String>, SettingsError> {
+        let owner = sign_in_owner(resource);
+        let Some(parts) = self.secrets().get(&owner, PARTS_KEY)? else {
+            return Ok(None);
+        };
+        let parts: usize = parts.parse().unwrap_or(0);
+        let mut whole = String::new();
+        for part in 1..=parts {
+            match self.secrets().get(&owner, &format!("part-{part}"))? {
+                Some(text) => whole.push_str(&text),
+                // A part went missing (removed by hand): the sign-in is gone, not half there.
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(whole))
+    }
+
+    /// Store a sign-in's secret (replacing the one before); where it went.
+    pub fn set_sign_in_secret(
+        &self,
+        resource: &str,
+        secret: &str,
+    ) -> Result<SecretsLocation, SettingsError> {
+        let _lock = document::lock(&self.config_dir)?;
+        let owner = sign_in_owner(resource);
+        let secrets = self.secrets();
+        let before: usize = secrets
+            .get(&owner, PARTS_KEY)?
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let parts = split_at_chars(secret, SECRET_PART_CHARS);
+        for (i, part) in parts.iter().enumerate() {
+            secrets.set(&owner, &format!("part-{}", i + 1), part)?;
+        }
+        secrets.set(&owner, PARTS_KEY, &parts.len().to_string())?;
+        for stale in parts.len() + 1..=before {
+            secrets.remove(&owner, &format!("part-{stale}"))?;
+        }
+        Ok(secrets.location().clone())
+    }
+
+    /// Forget a sign-in's secret; whether there was one.
+    pub fn remove_sign_in_secret(&self, resource: &str) -> Result<bool, SettingsError> {
+        let _lock = document::lock(&self.config_dir)?;
+        let owner = sign_in_owner(resource);
+        let secrets = self.secrets();
+        let parts: usize = secrets
+            .get(&owner, PARTS_KEY)?
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let mut removed = secrets.remove(&owner, PARTS_KEY)?;
+        for part in 1..=parts {
+            removed |= secrets.remove(&owner, &format!("part-{part}"))?;
+        }
+        Ok(removed)
     }
 
     /// Every stored non-secret value.
@@ -278,6 +362,36 @@ mod tests {
                 ..Setting::new("units")
             },
         ]
+    }
+
+    #[test]
+    fn a_long_sign_in_secret_is_kept_in_parts_and_shrinks_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = store(dir.path());
+        let resource = "https://mcp.example.com/mcp";
+        assert_eq!(s.sign_in_secret(resource).unwrap(), None);
+        let long: String = "é".repeat(2_500);
+        s.set_sign_in_secret(resource, &long).unwrap();
+        assert_eq!(
+            s.sign_in_secret(resource).unwrap().as_deref(),
+            Some(long.as_str())
+        );
+        // A shorter secret replaces it whole: no part of the longer one is read back.
+        s.set_sign_in_secret(resource, "short").unwrap();
+        assert_eq!(
+            s.sign_in_secret(resource).unwrap().as_deref(),
+            Some("short")
+        );
+        assert!(s.remove_sign_in_secret(resource).unwrap());
+        assert_eq!(s.sign_in_secret(resource).unwrap(), None);
+        assert!(!s.remove_sign_in_secret(resource).unwrap());
+    }
+
+    #[test]
+    fn secrets_split_on_character_boundaries() {
+        assert_eq!(split_at_chars("", 3), vec![""]);
+        assert_eq!(split_at_chars("abcdefg", 3), vec!["abc", "def", "g"]);
+        assert_eq!(split_at_chars("ééé", 2), vec!["éé", "é"]);
     }
 
     #[test]

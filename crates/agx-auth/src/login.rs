@@ -1,0 +1,234 @@
+//! `agx auth login`: discover how a remote server wants clients to sign in, register agx as
+//! a client, send the person to the authorization page with a PKCE challenge, take the code
+//! from the loopback redirect, exchange it, and keep the tokens.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rmcp::transport::auth::{
+    AuthorizationCallback, AuthorizationManager, AuthorizationMetadataSource, AuthorizationRequest,
+    AuthorizationSession,
+};
+
+use super::callback::{Listener, Redirect};
+use super::sign_ins::{Resource, SignIn, SignIns};
+use super::{AuthError, install_tls_provider};
+
+/// How agx identifies itself to the authorization server, in the specification's order:
+/// a client ID the person was given (with its secret, if any), else a Client ID Metadata
+/// Document URL when the server accepts those, else dynamic registration.
+#[derive(Debug, Clone, Default)]
+pub struct ClientChoice {
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    /// An HTTPS URL serving agx's client metadata (docs/auth.md).
+    pub metadata_url: Option<String>,
+}
+
+// The secret stays out of logs.
+#[derive(Debug, Clone)]
+pub struct LoginRequest {
+    pub resource: Resource,
+    pub client: ClientChoice,
+    /// Scopes to ask for; empty: the server's challenge, else its `scopes_supported`.
+    pub scopes: Vec<String>,
+    /// The loopback port for the redirect; `None`: any free one.
+    pub callback_port: Option<u16>,
+    /// How long to wait for the browser to come back.
+    pub timeout: Duration,
+}
+
+/// The name agx registers under.
+const CLIENT_NAME: &str = "agx";
+
+/// Sign in to `request.resource`; `present` is given the authorization page's URL to show
+/// (and open). The tokens are in the keyring when this returns.
+pub async fn login(
+    sign_ins: &SignIns,
+    request: LoginRequest,
+    present: &mut dyn FnMut(&str),
+) -> Result<SignIn, AuthError> {
+    install_tls_provider();
+    let resource = &request.resource;
+    let flow = |detail: String| AuthError::Flow {
+        resource: resource.to_string(),
+        detail,
+    };
+    let discovery = |e: rmcp::transport::auth::AuthError| AuthError::Discovery {
+        resource: resource.to_string(),
+        detail: e.to_string(),
+    };
+
+    let challenge = probe(resource).await;
+    let mut manager = AuthorizationManager::new(resource.as_str())
+        .await
+        .map_err(discovery)?;
+    let resolution = manager
+        .resolve_metadata_from_challenge(challenge.as_ref().and_then(Challenge::header))
+        .await
+        .map_err(discovery)?;
+    if resolution.source == AuthorizationMetadataSource::LegacyEndpointFallback
+        && matches!(challenge, Some(Challenge::Open))
+    {
+        return Err(AuthError::NotRequired {
+            resource: resource.to_string(),
+        });
+    }
+    let metadata = resolution.metadata;
+    let issuer = metadata.issuer.clone();
+    manager.set_metadata(metadata.clone());
+
+    let listener = Listener::bind(request.callback_port.unwrap_or(0)).await?;
+    let redirect_uri = listener.redirect_uri();
+    let scopes = if request.scopes.is_empty() {
+        manager.select_initial_scopes(&[]).await
+    } else {
+        request.scopes.clone()
+    };
+
+    // Registration, in the specification's order.
+    let supports_metadata_documents = metadata
+        .additional_fields
+        .get("client_id_metadata_document_supported")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    let (client_id, client_secret, registration) = match &request.client {
+        ClientChoice {
+            client_id: Some(id),
+            client_secret,
+            ..
+        } => (id.clone(), client_secret.clone(), "pre-registered"),
+        ClientChoice {
+            metadata_url: Some(url),
+            ..
+        } if supports_metadata_documents => (url.clone(), None, "metadata-document"),
+        _ => {
+            let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
+            let config = manager
+                .register_client(CLIENT_NAME, &redirect_uri, &scope_refs)
+                .await
+                .map_err(|e| AuthError::Registration {
+                    issuer: issuer.clone().unwrap_or_else(|| resource.to_string()),
+                    detail: match e {
+                        rmcp::transport::auth::AuthError::RegistrationFailed(d)
+                            if d.contains("not supported") =>
+                        {
+                            "it offers no dynamic client registration".into()
+                        }
+                        e => e.to_string(),
+                    },
+                })?;
+            (config.client_id, config.client_secret, "dynamic")
+        }
+    };
+    let credentials = sign_ins.credentials(resource, client_secret.clone());
+    manager.set_credential_store(credentials);
+
+    let mut authorization = AuthorizationRequest::new(redirect_uri.clone())
+        .with_client_name(CLIENT_NAME)
+        .with_preregistered_client(client_id.clone())
+        .with_scopes(scopes.clone());
+    if let Some(secret) = &client_secret {
+        authorization = authorization.with_client_secret(secret.clone());
+    }
+    let session = AuthorizationSession::new(manager, authorization)
+        .await
+        .map_err(|(_, e)| flow(e.to_string()))?;
+
+    present(&session.auth_url);
+    let redirect = tokio::time::timeout(request.timeout, listener.wait())
+        .await
+        .map_err(|_| AuthError::TimedOut {
+            resource: resource.to_string(),
+            seconds: request.timeout.as_secs(),
+        })?;
+    let callback_url = match redirect {
+        Redirect::Code { url } => url,
+        Redirect::Error { error, description } => {
+            return Err(AuthError::Denied {
+                resource: resource.to_string(),
+                error,
+                description,
+            });
+        }
+    };
+    let callback =
+        AuthorizationCallback::from_redirect_url(&callback_url).map_err(|e| flow(e.to_string()))?;
+    // rmcp checks `state` against the one it sent and `iss` against the issuer (RFC 9207),
+    // then saves the tokens through the keyring store.
+    session
+        .handle_callback_with_issuer(
+            &callback.code,
+            &callback.csrf_token,
+            callback.issuer.as_deref(),
+        )
+        .await
+        .map_err(|e| flow(e.to_string()))?;
+
+    let sign_in = SignIn {
+        issuer,
+        client_id,
+        registration: registration.to_string(),
+        scopes,
+        signed_in_at: now(),
+        redirect_uri,
+        metadata,
+    };
+    sign_ins.record(resource, sign_in.clone())?;
+    Ok(sign_in)
+}
+
+/// How the server answered a request without a sign-in.
+enum Challenge {
+    /// 401 with this `WWW-Authenticate` (possibly empty).
+    Unauthorized(String),
+    /// It answered: no sign-in needed (or none asked for yet).
+    Open,
+}
+
+impl Challenge {
+    fn header(&self) -> Option<&str> {
+        match self {
+            Challenge::Unauthorized(h) if !h.is_empty() => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// Ask the server as an MCP client would (an `initialize` request), to read its challenge.
+/// `None` when it could not be asked (discovery then goes on from well-known URLs).
+async fn probe(resource: &Resource) -> Option<Challenge> {
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .ok()?;
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}}
+    });
+    let response = client
+        .post(resource.as_str())
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .ok()?;
+    if response.status() == reqwest::StatusCode::UNAUTHORIZED {
+        let header = response
+            .headers()
+            .get(reqwest::header::WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        return Some(Challenge::Unauthorized(header));
+    }
+    response.status().is_success().then_some(Challenge::Open)
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}

@@ -1,0 +1,178 @@
+//! `agx auth login|logout|status` (docs/auth.md): sign in to a remote MCP server once, for
+//! every client whose entry launches `agx serve` of it.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use super::{Context, OpsError, OpsResult};
+pub use agx_auth::{ClientChoice, open_in_browser};
+use agx_auth::{LoginRequest, Resource, SignIn, SignIns};
+use agx_core::name::PinnedServer;
+
+/// What `agx auth` signs in to: an installed remote server or a URL.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub resource: Resource,
+    /// The URL as shown: secret settings in it redacted.
+    pub shown: String,
+    /// The installed server it was named by, if it was.
+    pub server: Option<String>,
+}
+
+/// `reference`: an installed server (`PUBLISHER/NAME[/SERVER]`) whose definition has a
+/// `url`, or an `http(s)://` URL.
+pub fn target(ctx: &Context, reference: &str) -> OpsResult<Target> {
+    if reference.starts_with("http://") || reference.starts_with("https://") {
+        let resource = Resource::parse(reference)?;
+        return Ok(Target {
+            shown: resource.to_string(),
+            resource,
+            server: None,
+        });
+    }
+    let pinned = PinnedServer::parse(reference)?;
+    let Some((url, shown)) = agx_runtime::remote_url(ctx.paths, &pinned)? else {
+        return Err(OpsError::NotRemote {
+            server: reference.to_string(),
+        });
+    };
+    Ok(Target {
+        resource: Resource::parse(&url)?,
+        shown,
+        server: Some(reference.to_string()),
+    })
+}
+
+/// How `agx auth login` was asked to sign in.
+#[derive(Debug, Clone, Default)]
+pub struct LoginOptions {
+    pub client: ClientChoice,
+    pub scopes: Vec<String>,
+    pub callback_port: Option<u16>,
+    pub timeout: Option<Duration>,
+}
+
+/// The time a person has to finish signing in, unless told otherwise.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The result of `agx auth login`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoggedIn {
+    pub resource: String,
+    pub server: Option<String>,
+    pub issuer: Option<String>,
+    pub client_id: String,
+    pub registration: String,
+    pub scopes: Vec<String>,
+    /// Where the tokens went.
+    pub stored_in: String,
+}
+
+/// Sign in to `target`; `present` shows (and opens) the authorization page.
+pub fn login(
+    ctx: &Context,
+    target: &Target,
+    options: LoginOptions,
+    present: &mut dyn FnMut(&str),
+) -> OpsResult<LoggedIn> {
+    let sign_ins = SignIns::open(ctx.paths)?;
+    let request = LoginRequest {
+        resource: target.resource.clone(),
+        client: options.client,
+        scopes: options.scopes,
+        callback_port: options.callback_port,
+        timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| agx_auth::AuthError::Flow {
+            resource: target.shown.clone(),
+            detail: e.to_string(),
+        })?;
+    let sign_in = runtime.block_on(agx_auth::login(&sign_ins, request, present))?;
+    let stored_in = agx_model::settings::SettingsStore::open(ctx.paths)
+        .map(|s| s.secrets().location().to_string())
+        .unwrap_or_default();
+    Ok(LoggedIn {
+        resource: target.shown.clone(),
+        server: target.server.clone(),
+        issuer: sign_in.issuer,
+        client_id: sign_in.client_id,
+        registration: sign_in.registration,
+        scopes: sign_in.scopes,
+        stored_in,
+    })
+}
+
+/// Forget the sign-in to `target`; whether there was one.
+pub fn logout(ctx: &Context, target: &Target) -> OpsResult<bool> {
+    Ok(SignIns::open(ctx.paths)?.remove(&target.resource)?)
+}
+
+/// One sign-in, as `agx auth status` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Status {
+    pub resource: String,
+    pub issuer: Option<String>,
+    pub client_id: String,
+    pub registration: String,
+    pub scopes: Vec<String>,
+    pub signed_in_at: u64,
+    /// `valid`, `expired` (a refresh renews it), `signed-out` (no token in the keyring) or
+    /// `needs-login` (expired, nothing to refresh it with).
+    pub state: &'static str,
+    /// When the access token expires (seconds since the epoch), when the server said.
+    pub expires_at: Option<u64>,
+    pub refreshable: bool,
+}
+
+/// The sign-ins, or the one to `target`.
+pub fn status(ctx: &Context, target: Option<&Target>) -> OpsResult<Vec<Status>> {
+    let sign_ins = SignIns::open(ctx.paths)?;
+    let chosen: Vec<(Resource, SignIn)> = match target {
+        Some(t) => sign_ins
+            .get(&t.resource)?
+            .map(|s| (t.resource.clone(), s))
+            .into_iter()
+            .collect(),
+        None => sign_ins.list()?,
+    };
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut out = Vec::new();
+    for (resource, sign_in) in chosen {
+        let tokens = sign_ins.token_state(&resource)?;
+        let (state, expires_at, refreshable, scopes) = match tokens {
+            None => ("signed-out", None, false, sign_in.scopes.clone()),
+            Some(t) => {
+                let expired = t.expires_at.is_some_and(|at| at <= now);
+                let state = match (expired, t.refreshable) {
+                    (false, _) => "valid",
+                    (true, true) => "expired",
+                    (true, false) => "needs-login",
+                };
+                let scopes = if t.granted_scopes.is_empty() {
+                    sign_in.scopes.clone()
+                } else {
+                    t.granted_scopes
+                };
+                (state, t.expires_at, t.refreshable, scopes)
+            }
+        };
+        out.push(Status {
+            resource: resource.to_string(),
+            issuer: sign_in.issuer,
+            client_id: sign_in.client_id,
+            registration: sign_in.registration,
+            scopes,
+            signed_in_at: sign_in.signed_in_at,
+            state,
+            expires_at,
+            refreshable,
+        });
+    }
+    Ok(out)
+}
