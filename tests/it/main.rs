@@ -12,6 +12,7 @@
 mod support;
 
 mod archive;
+mod auth;
 mod bridge;
 mod call;
 mod channel;

@@ -23,7 +23,8 @@ pub struct Target {
 /// `reference`: an installed server (`PUBLISHER/NAME[/SERVER]`) whose definition has a
 /// `url`, or an `http(s)://` URL.
 pub fn target(ctx: &Context, reference: &str) -> OpsResult<Target> {
-    if reference.starts_with("http://") || reference.starts_with("https://") {
+    // Anything with a scheme is meant as a URL (and refused if it is not http(s)).
+    if reference.contains("://") {
         let resource = Resource::parse(reference)?;
         return Ok(Target {
             shown: resource.to_string(),
