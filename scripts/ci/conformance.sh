@@ -18,19 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
-SUITE_VERSION=0.1.16
-CACHE="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}"
-PREFIX="$CACHE/node22"
-# The pinned Node 22, shared with the compile-cache tests.
-NODE="$(scripts/ci/node22.sh "$PREFIX")/node"
-NODE_VERSION="$("$NODE" --version)"
-SUITE="$PREFIX/node_modules/@modelcontextprotocol/conformance"
-installed_version() { "$NODE" -p "require('$1/package.json').version" 2>/dev/null || true; }
-if [[ "$(installed_version "$SUITE")" != "$SUITE_VERSION" ]]; then
-    echo "==> npm install @modelcontextprotocol/conformance@$SUITE_VERSION"
-    npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
-        "@modelcontextprotocol/conformance@$SUITE_VERSION"
-fi
+# The pinned suite and Node 22: SUITE_VERSION, NODE, NODE_VERSION, SUITE.
+. scripts/ci/conformance-suite.sh
 
 . scripts/agx-bin.sh
 AGX="$(agx_bin debug)"

@@ -11,12 +11,14 @@
 
 mod browser;
 mod callback;
+mod challenge;
 mod client;
 mod error;
 mod login;
 mod sign_ins;
 
 pub use browser::{BROWSER_ENV, open_in_browser};
+pub use challenge::{Challenge, challenge_in};
 pub use client::{SignedInClient, signed_in_client};
 pub use error::AuthError;
 pub use login::{ClientChoice, LoginRequest, login};

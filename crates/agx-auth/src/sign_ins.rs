@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::AuthError;
 use agx_core::paths::AgxPaths;
-use agx_model::settings::SettingsStore;
+use agx_model::settings::{KeyringChoice, SettingsStore};
 
 /// A remote MCP server's URL as the key of its sign-in: scheme and host lowercased, no
 /// fragment (the RFC 8707 resource indicator's form). A URL with query parameters keeps them:
@@ -105,6 +105,14 @@ impl SignIns {
             paths: paths.clone(),
             settings: Arc::new(Mutex::new(SettingsStore::open(paths)?)),
         })
+    }
+
+    /// The sign-ins of `paths` with secrets where `choice` says (not `AGX_KEYRING`).
+    pub fn open_with_choice(paths: &AgxPaths, choice: KeyringChoice) -> SignIns {
+        SignIns {
+            paths: paths.clone(),
+            settings: Arc::new(Mutex::new(SettingsStore::with_choice(paths, choice))),
+        }
     }
 
     fn index_path(&self) -> PathBuf {

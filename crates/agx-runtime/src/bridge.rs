@@ -154,33 +154,24 @@ impl Remote {
         })
     }
 
-    /// What to tell the client when the remote wants a sign-in (`detail` is the HTTP
-    /// client's error), or `None` for any other failure.
+    /// What to tell the client when the remote wants a sign-in, or `None` for any other
+    /// failure.
     fn sign_in_needed(&self, error: &(dyn std::error::Error + 'static)) -> Option<String> {
-        use rmcp::transport::streamable_http_client::StreamableHttpError;
-        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
-        while let Some(e) = cause {
-            if let Some(http) = e.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
-                return match http {
-                    StreamableHttpError::AuthRequired(_) => Some(format!(
-                        "it needs a sign-in: run `agx auth login {}` in a terminal, then restart this server in your client",
-                        self.server
-                    )),
-                    StreamableHttpError::InsufficientScope(challenge) => Some(format!(
-                        "the sign-in lacks a permission it needs{}: run `agx auth login {} --scope SCOPE` to sign in again",
-                        challenge
-                            .required_scope
-                            .as_deref()
-                            .map(|s| format!(" (scope `{s}`)"))
-                            .unwrap_or_default(),
-                        self.server
-                    )),
-                    _ => None,
-                };
-            }
-            cause = e.source();
-        }
-        None
+        Some(match agx_auth::challenge_in(error)? {
+            agx_auth::Challenge::SignInNeeded => format!(
+                "it needs a sign-in: run `agx auth login {}` in a terminal, then restart this server in your client",
+                self.server
+            ),
+            agx_auth::Challenge::ScopeNeeded { scope } => format!(
+                "the sign-in lacks a permission it needs{}: run `agx auth login {} --scope {}` to sign in again",
+                scope
+                    .as_deref()
+                    .map(|s| format!(" (scope `{s}`)"))
+                    .unwrap_or_default(),
+                self.server,
+                scope.as_deref().unwrap_or("SCOPE"),
+            ),
+        })
     }
 
     /// The reason to give for a failed send.
