@@ -22,6 +22,9 @@ _agx() {
             agx,audit)
                 cmd="agx__subcmd__audit"
                 ;;
+            agx,auth)
+                cmd="agx__subcmd__auth"
+                ;;
             agx,call)
                 cmd="agx__subcmd__call"
                 ;;
@@ -139,6 +142,30 @@ _agx() {
             agx,verify)
                 cmd="agx__subcmd__verify"
                 ;;
+            agx__subcmd__auth,help)
+                cmd="agx__subcmd__auth__subcmd__help"
+                ;;
+            agx__subcmd__auth,login)
+                cmd="agx__subcmd__auth__subcmd__login"
+                ;;
+            agx__subcmd__auth,logout)
+                cmd="agx__subcmd__auth__subcmd__logout"
+                ;;
+            agx__subcmd__auth,status)
+                cmd="agx__subcmd__auth__subcmd__status"
+                ;;
+            agx__subcmd__auth__subcmd__help,help)
+                cmd="agx__subcmd__auth__subcmd__help__subcmd__help"
+                ;;
+            agx__subcmd__auth__subcmd__help,login)
+                cmd="agx__subcmd__auth__subcmd__help__subcmd__login"
+                ;;
+            agx__subcmd__auth__subcmd__help,logout)
+                cmd="agx__subcmd__auth__subcmd__help__subcmd__logout"
+                ;;
+            agx__subcmd__auth__subcmd__help,status)
+                cmd="agx__subcmd__auth__subcmd__help__subcmd__status"
+                ;;
             agx__subcmd__config,get)
                 cmd="agx__subcmd__config__subcmd__get"
                 ;;
@@ -174,6 +201,9 @@ _agx() {
                 ;;
             agx__subcmd__help,audit)
                 cmd="agx__subcmd__help__subcmd__audit"
+                ;;
+            agx__subcmd__help,auth)
+                cmd="agx__subcmd__help__subcmd__auth"
                 ;;
             agx__subcmd__help,call)
                 cmd="agx__subcmd__help__subcmd__call"
@@ -291,6 +321,15 @@ _agx() {
                 ;;
             agx__subcmd__help,verify)
                 cmd="agx__subcmd__help__subcmd__verify"
+                ;;
+            agx__subcmd__help__subcmd__auth,login)
+                cmd="agx__subcmd__help__subcmd__auth__subcmd__login"
+                ;;
+            agx__subcmd__help__subcmd__auth,logout)
+                cmd="agx__subcmd__help__subcmd__auth__subcmd__logout"
+                ;;
+            agx__subcmd__help__subcmd__auth,status)
+                cmd="agx__subcmd__help__subcmd__auth__subcmd__status"
                 ;;
             agx__subcmd__help__subcmd__config,get)
                 cmd="agx__subcmd__help__subcmd__config__subcmd__get"
@@ -482,7 +521,7 @@ _agx() {
 
     case "${cmd}" in
         agx)
-            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout auth export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -544,6 +583,200 @@ _agx() {
         agx__subcmd__audit)
             opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --project --json --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version login logout status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__help)
+            opts="login logout status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__help__subcmd__login)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__help__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__login)
+            opts="-q -v -h -V --client-id --client-secret-stdin --client-metadata-url --scope --callback-port --no-browser --timeout --json --registry --root --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-metadata-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --callback-port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__logout)
+            opts="-q -v -h -V --registry --root --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__auth__subcmd__status)
+            opts="-q -v -h -V --json --registry --root --quiet --verbose --offline --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -988,7 +1221,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__help)
-            opts="install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
+            opts="install uninstall update outdated gc list search info tools trust new discover validate audit verify pack publish sbom login logout auth export registry install-server uninstall-server install-skill uninstall-skill clients doctor config permissions policy serve call prompt add remove lock sync tree completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1018,6 +1251,62 @@ _agx() {
         agx__subcmd__help__subcmd__audit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__auth)
+            opts="login logout status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__auth__subcmd__login)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__auth__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        agx__subcmd__help__subcmd__auth__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

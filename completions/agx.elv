@@ -50,6 +50,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand sbom 'Write a software bill of materials (CycloneDX or SPDX JSON)'
             cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
             cand logout 'Forget a registry''s stored credential'
+            cand auth 'Sign in to remote MCP servers that ask for it (OAuth), once for every client'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -410,6 +411,89 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'agx;auth'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand login 'Sign in to a remote server in the browser; the tokens go to the keyring'
+            cand logout 'Forget the sign-in to a remote server (its tokens and record)'
+            cand status 'Show the sign-ins (or one), their issuer, scopes and when their token expires'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;auth;login'= {
+            cand --client-id 'A client ID the authorization server''s administrator gave you (instead of registering agx)'
+            cand --client-metadata-url 'An HTTPS URL serving agx''s client metadata document, used as the client ID where the server accepts those (docs/auth.md). Default: `AGX_OAUTH_CLIENT_METADATA_URL`'
+            cand --scope 'A scope to ask for (repeat for more; default: what the server asks for)'
+            cand --callback-port 'The loopback port of the redirect (default: any free port). For a client ID registered with a fixed redirect URI'
+            cand --timeout 'How long to wait for the browser, in seconds'
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand --client-secret-stdin 'Read that client''s secret from standard input (one line)'
+            cand --no-browser 'Print the sign-in URL without opening a browser'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;auth;logout'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;auth;status'= {
+            cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
+            cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
+            cand --color 'When to use colours in messages'
+            cand --json 'Print JSON (the shapes are documented in docs/json.md)'
+            cand -q 'Print less: only results and errors'
+            cand --quiet 'Print less: only results and errors'
+            cand -v 'Print more detail (repeat for even more)'
+            cand --verbose 'Print more detail (repeat for even more)'
+            cand --offline 'Use only cached index data; never touch the network'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'agx;auth;help'= {
+            cand login 'Sign in to a remote server in the browser; the tokens go to the keyring'
+            cand logout 'Forget the sign-in to a remote server (its tokens and record)'
+            cand status 'Show the sign-ins (or one), their issuer, scopes and when their token expires'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'agx;auth;help;login'= {
+        }
+        &'agx;auth;help;logout'= {
+        }
+        &'agx;auth;help;status'= {
+        }
+        &'agx;auth;help;help'= {
         }
         &'agx;export'= {
             cand --registry 'Registry to use: a configured name, an https:// URL or a local folder'
@@ -1201,6 +1285,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand sbom 'Write a software bill of materials (CycloneDX or SPDX JSON)'
             cand login 'Store a registry''s credential in the keyring (docs/organizations.md)'
             cand logout 'Forget a registry''s stored credential'
+            cand auth 'Sign in to remote MCP servers that ask for it (OAuth), once for every client'
             cand export 'Write packages as Claude Code/Codex, Gemini CLI or Agent Plugins bundles'
             cand registry 'Manage configured registries and folder registries'
             cand install-server 'Add an entry that launches `agx serve` to an MCP client''s configuration'
@@ -1262,6 +1347,17 @@ set edit:completion:arg-completer[agx] = {|@words|
         &'agx;help;login'= {
         }
         &'agx;help;logout'= {
+        }
+        &'agx;help;auth'= {
+            cand login 'Sign in to a remote server in the browser; the tokens go to the keyring'
+            cand logout 'Forget the sign-in to a remote server (its tokens and record)'
+            cand status 'Show the sign-ins (or one), their issuer, scopes and when their token expires'
+        }
+        &'agx;help;auth;login'= {
+        }
+        &'agx;help;auth;logout'= {
+        }
+        &'agx;help;auth;status'= {
         }
         &'agx;help;export'= {
         }

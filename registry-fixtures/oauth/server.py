@@ -11,9 +11,10 @@ It answers as the hosted MCP servers do (MCP authorization, 2025-11-25):
   `/token` (authorization code with PKCE S256 checked, `resource` checked against RFC 8707,
   refresh tokens rotated on use).
 Options: `--no-dcr` (no registration endpoint; a pre-registered client `agx-preregistered`
-with secret `pre-secret` exists), `--open` (no sign-in asked for), `--ttl SECONDS`.
+with secret `pre-secret` and a public one, `agx-public`, exist), `--open` (no sign-in asked for), `--ttl SECONDS`.
 For tests: `POST /admin/expire` expires every access token, `POST /admin/revoke` revokes
-every refresh token, `GET /admin/log` lists what the token endpoint and `/mcp` saw.
+every refresh token, `GET /admin/log` lists what the metadata URLs, the token endpoint and
+`/mcp` saw.
 Prints `listening on http://127.0.0.1:PORT` when ready.
 """
 
@@ -29,6 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SCOPE = "mcp:tools"
 PRE_ID, PRE_SECRET = "agx-preregistered", "pre-secret"
+PUBLIC_ID = "agx-public"
 
 
 class State:
@@ -37,7 +39,8 @@ class State:
         self.dcr = "--no-dcr" not in args
         self.open = "--open" in args
         self.ttl = int(args[args.index("--ttl") + 1]) if "--ttl" in args else 3600
-        self.clients = {PRE_ID: {"secret": PRE_SECRET, "redirect_uris": None}}
+        self.clients = {PRE_ID: {"secret": PRE_SECRET, "redirect_uris": None},
+                        PUBLIC_ID: {"secret": None, "redirect_uris": None}}
         self.codes = {}
         self.access = {}  # token -> expiry
         self.refresh = {}  # token -> client_id
@@ -79,6 +82,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
+        if url.path.startswith("/.well-known/"):
+            with STATE.lock:
+                STATE.log.append({"at": "metadata", "path": url.path})
         if url.path in ("/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"):
             if STATE.open:
                 return self.send_json(404, {"error": "not_found"})

@@ -107,6 +107,11 @@ const QUALIFIED: &str = "acme/linear/linear";
 
 /// Install `acme/linear`, a package whose one server is the remote at `url`.
 fn install_remote(home: &TestHome, url: &str) {
+    install_remote_with(home, url, "");
+}
+
+/// Install `acme/linear` with `extra` (TOML) at the end of its server definition.
+fn install_remote_with(home: &TestHome, url: &str, extra: &str) {
     let dir = home.home().join("src/linear");
     std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
     std::fs::write(
@@ -116,7 +121,7 @@ fn install_remote(home: &TestHome, url: &str) {
     .unwrap();
     std::fs::write(
         dir.join("agx/servers/linear.toml"),
-        format!("name = \"linear\"\ndescription = \"The hosted server\"\nurl = \"{url}\"\n"),
+        format!("name = \"linear\"\ndescription = \"The hosted server\"\nurl = \"{url}\"\n{extra}"),
     )
     .unwrap();
     home.agx().arg("install").arg(&dir).assert().success();
@@ -301,7 +306,17 @@ async fn an_expired_token_is_refreshed_and_a_revoked_one_asks_for_a_new_sign_in(
     install_remote(&home, &server.mcp_url());
     let (ok, out) = login(&home, &[&server.mcp_url()], None);
     assert!(ok, "{out}");
+    let metadata_requests = || {
+        server
+            .log()
+            .iter()
+            .filter(|e| e["at"] == "metadata")
+            .count()
+    };
+    let discovered = metadata_requests();
+    assert!(discovered > 0);
 
+    assert_eq!(serve_whoami(&home).await.as_deref(), Ok("signed in"));
     server.admin("expire");
     assert_eq!(serve_whoami(&home).await.as_deref(), Ok("signed in"));
     assert!(
@@ -312,6 +327,8 @@ async fn an_expired_token_is_refreshed_and_a_revoked_one_asks_for_a_new_sign_in(
     // The rotated refresh token was saved: expiring again refreshes again.
     server.admin("expire");
     assert_eq!(serve_whoami(&home).await.as_deref(), Ok("signed in"));
+    // Starts and refreshes use the metadata kept at sign-in: no discovery request.
+    assert_eq!(metadata_requests(), discovered);
 
     server.admin("revoke");
     server.admin("expire");
@@ -383,6 +400,24 @@ fn a_pre_registered_client_signs_in_where_registration_is_closed() {
     assert_eq!(signed_in[0]["client_id"], "agx-preregistered");
     let index = std::fs::read_to_string(home.agx_home().join("sign-ins-v1.json")).unwrap();
     assert!(!index.contains("pre-secret"), "{index}");
+}
+
+#[test]
+fn the_publishers_client_id_and_scopes_are_used() {
+    let home = TestHome::new();
+    let server = OAuthServer::start(&["--no-dcr"]);
+    install_remote_with(
+        &home,
+        &server.mcp_url(),
+        "\n[oauth]\nclient_id = \"agx-public\"\nscopes = [\"mcp:tools\"]\n",
+    );
+    let (ok, out) = login(&home, &[SERVER], None);
+    assert!(ok, "{out}");
+    let signed_in = status(&home);
+    assert_eq!(signed_in[0]["client_id"], "agx-public");
+    assert_eq!(signed_in[0]["registration"], "pre-registered");
+    let browser = std::fs::read_to_string(home.home().join("browser.log")).unwrap();
+    assert!(browser.contains("scope=mcp%3Atools"), "{browser}");
 }
 
 #[test]

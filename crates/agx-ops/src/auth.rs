@@ -18,6 +18,8 @@ pub struct Target {
     pub shown: String,
     /// The installed server it was named by, if it was.
     pub server: Option<String>,
+    /// What the server's publisher says about signing in (defaults for the options).
+    pub hints: agx_model::manifest::model::OAuthHints,
 }
 
 /// `reference`: an installed server (`PUBLISHER/NAME[/SERVER]`) whose definition has a
@@ -30,18 +32,20 @@ pub fn target(ctx: &Context, reference: &str) -> OpsResult<Target> {
             shown: resource.to_string(),
             resource,
             server: None,
+            hints: Default::default(),
         });
     }
     let pinned = PinnedServer::parse(reference)?;
-    let Some((url, shown)) = agx_runtime::remote_url(ctx.paths, &pinned)? else {
+    let Some(remote) = agx_runtime::remote_server(ctx.paths, &pinned)? else {
         return Err(OpsError::NotRemote {
             server: reference.to_string(),
         });
     };
     Ok(Target {
-        resource: Resource::parse(&url)?,
-        shown,
+        resource: Resource::parse(&remote.url)?,
+        shown: remote.shown,
         server: Some(reference.to_string()),
+        hints: remote.oauth.unwrap_or_default(),
     })
 }
 
@@ -70,7 +74,8 @@ pub struct LoggedIn {
     pub stored_in: String,
 }
 
-/// Sign in to `target`; `present` shows (and opens) the authorization page.
+/// Sign in to `target`; `present` shows (and opens) the authorization page. What the options
+/// leave out comes from the server's publisher (`target.hints`).
 pub fn login(
     ctx: &Context,
     target: &Target,
@@ -78,11 +83,19 @@ pub fn login(
     present: &mut dyn FnMut(&str),
 ) -> OpsResult<LoggedIn> {
     let sign_ins = SignIns::open(ctx.paths)?;
+    let mut client = options.client;
+    if client.client_id.is_none() {
+        client.client_id = target.hints.client_id.clone();
+    }
     let request = LoginRequest {
         resource: target.resource.clone(),
-        client: options.client,
-        scopes: options.scopes,
-        callback_port: options.callback_port,
+        client,
+        scopes: if options.scopes.is_empty() {
+            target.hints.scopes.clone()
+        } else {
+            options.scopes
+        },
+        callback_port: options.callback_port.or(target.hints.callback_port),
         timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

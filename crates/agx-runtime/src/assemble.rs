@@ -98,6 +98,8 @@ pub struct WrappedServer {
     /// `command`, with the headers it sends.
     pub url: Option<String>,
     pub headers: BTreeMap<String, String>,
+    /// How `agx auth login` signs in to the remote `url`, as its publisher says.
+    pub oauth: Option<agx_model::manifest::model::OAuthHints>,
     /// Arguments given after `--` (`agx serve REF -- ARG…`), appended to `command` as they
     /// are: never expanded as placeholders.
     pub args: Vec<String>,
@@ -616,6 +618,7 @@ fn assemble_from(
             settings: declared_settings(owner),
             url: def.url.clone(),
             headers: def.headers.clone(),
+            oauth: def.oauth.clone(),
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,

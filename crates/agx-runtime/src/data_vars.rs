@@ -63,6 +63,7 @@ mod tests {
             settings: Arc::new(PackageSettings::declared(package, &[])),
             url: None,
             headers: BTreeMap::new(),
+            oauth: None,
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,

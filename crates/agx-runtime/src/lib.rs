@@ -315,13 +315,24 @@ pub fn load_installed(
     Ok(loaded)
 }
 
-/// An installed remote server's URL with its settings substituted: the URL itself (it may
-/// carry a secret, for the HTTP client and the sign-in's key alone) and the URL as shown,
-/// secrets redacted. `None` when the server runs a program instead.
-pub fn remote_url(
+/// An installed remote server, as `agx auth login` needs it.
+#[derive(Debug, Clone)]
+pub struct RemoteServer {
+    /// The URL with settings substituted (it may carry a secret: for the HTTP client and the
+    /// sign-in's key alone).
+    pub url: String,
+    /// The URL as shown, secrets redacted.
+    pub shown: String,
+    /// What its publisher says about signing in.
+    pub oauth: Option<agx_model::manifest::model::OAuthHints>,
+}
+
+/// An installed remote server's URL with its settings substituted, or `None` when the server
+/// runs a program instead.
+pub fn remote_server(
     paths: &AgxPaths,
     pinned: &PinnedServer,
-) -> Result<Option<(String, String)>, ServeError> {
+) -> Result<Option<RemoteServer>, ServeError> {
     let loaded = load_installed(paths, pinned, &[])?;
     let Assembled::Wrapped(w) = &loaded.assembled else {
         return Ok(None);
@@ -330,10 +341,11 @@ pub fn remote_url(
         return Ok(None);
     };
     let remote = bridge::Remote::of(w, url, &w.headers)?;
-    Ok(Some((
-        remote.resolved_url().to_string(),
-        remote.url.to_string(),
-    )))
+    Ok(Some(RemoteServer {
+        url: remote.resolved_url().to_string(),
+        shown: remote.url.to_string(),
+        oauth: w.oauth.clone(),
+    }))
 }
 
 /// [`load_installed`] before the policy's check.

@@ -309,6 +309,21 @@ impl ToolDef {
     }
 }
 
+/// A remote server's sign-in, as its publisher knows it (`[oauth]` of a server definition,
+/// `oauth` of a plugin's `.mcp.json` entry; docs/auth.md): defaults for `agx auth login`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OAuthHints {
+    /// A client ID registered with the server's authorization server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// The loopback port that client's redirect URI names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_port: Option<u16>,
+    /// The scopes to ask for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
 /// A server definition (`servers/<name>.toml`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ServerDef {
@@ -331,6 +346,9 @@ pub struct ServerDef {
     pub url: Option<String>,
     /// HTTP headers sent to the remote `url`.
     pub headers: BTreeMap<String, String>,
+    /// How `agx auth login` signs in to the remote `url`, as its publisher says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthHints>,
     /// The server's own permissions, in place of the package's (docs/sandbox.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permissions: Option<crate::permissions::Permissions>,

@@ -426,10 +426,47 @@ fn server_table(
                 toml::Value::try_from(headers).expect("strings"),
             );
         }
+        if let Some(oauth) = def.get("oauth").and_then(oauth_table) {
+            table.insert("oauth".into(), oauth.into());
+        }
     } else {
         return Err("it has neither \"command\" nor \"url\"".into());
     }
     Ok(table)
+}
+
+/// A remote entry's sign-in (Claude Code's `oauth`: `clientId`, `callbackPort`, `scopes` as
+/// one space-separated string or a list) as the server definition's `[oauth]` (docs/auth.md);
+/// `None` when it has none of those.
+fn oauth_table(oauth: &Value) -> Option<toml::Table> {
+    let mut table = toml::Table::new();
+    if let Some(id) = oauth
+        .get("clientId")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+    {
+        table.insert("client_id".into(), id.into());
+    }
+    if let Some(port) = oauth
+        .get("callbackPort")
+        .and_then(Value::as_u64)
+        .filter(|p| (1..=u64::from(u16::MAX)).contains(p))
+    {
+        table.insert("callback_port".into(), (port as i64).into());
+    }
+    let scopes: Vec<String> = match oauth.get("scopes") {
+        Some(Value::String(s)) => s.split_whitespace().map(str::to_string).collect(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !scopes.is_empty() {
+        table.insert("scopes".into(), scopes.into());
+    }
+    (!table.is_empty()).then_some(table)
 }
 
 /// The skills agx carries, each in `skills/<name>/` of `dir` and valid for every client
@@ -999,6 +1036,28 @@ mod tests {
             "[api_key]\ndescription = \"Key: The key\"\nrequired = true\nsecret = true\ntype = \"string\"\n\n[days]\ndefault = \"3\"\ntype = \"number\"\n"
         );
         assert!(not_carried.is_empty());
+    }
+
+    #[test]
+    fn a_remote_entrys_sign_in_is_carried_as_its_oauth_table() {
+        let entry = serde_json::json!({
+            "type": "http", "url": "https://mcp.example.com/mcp",
+            "oauth": {"clientId": "claude-code-client", "callbackPort": 8765, "scopes": "read write"}
+        });
+        let table = server_table(&entry, Dialect::Claude, &BTreeMap::new()).unwrap();
+        let oauth = table["oauth"].as_table().unwrap();
+        assert_eq!(oauth["client_id"].as_str(), Some("claude-code-client"));
+        assert_eq!(oauth["callback_port"].as_integer(), Some(8765));
+        assert_eq!(
+            oauth["scopes"].as_array().unwrap().len(),
+            2,
+            "a space-separated string becomes a list"
+        );
+        // Nothing usable: no table.
+        let bare =
+            serde_json::json!({"url": "https://x.example/mcp", "oauth": {"callbackPort": 0}});
+        let table = server_table(&bare, Dialect::Claude, &BTreeMap::new()).unwrap();
+        assert!(!table.contains_key("oauth"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::source::{DefinitionSource, invalid_value};
 use crate::manifest::agx_toml::{Kind, is_inside_package};
 use crate::manifest::diagnostics::{self as codes, Findings};
 use crate::manifest::fields::{Table, did_you_mean};
-use crate::manifest::model::{ServerDef, SourceLocation};
+use crate::manifest::model::{OAuthHints, ServerDef, SourceLocation};
 use crate::settings::placeholders;
 use agx_core::name::{ItemRef, NameError};
 
@@ -27,8 +27,10 @@ const SERVER_KEYS: &[&str] = &[
     "cwd",
     "url",
     "headers",
+    "oauth",
     "permissions",
 ];
+const OAUTH_KEYS: &[&str] = &["client_id", "callback_port", "scopes"];
 
 /// A server's reference to a tool or prompt, kept with its place for cross-checking.
 pub struct Reference {
@@ -84,6 +86,7 @@ pub fn check_server(
         }
     });
     let (url, headers) = check_remote(f, src, t);
+    let oauth = check_oauth(f, src, t);
     check_setting_references(f, src, t);
     let permissions = t.get("permissions").and_then(|entry| {
         super::read_permissions(
@@ -126,10 +129,64 @@ pub fn check_server(
         cwd,
         url,
         headers,
+        oauth,
         permissions,
         location: src.location.clone(),
     };
     (Some(server), references)
+}
+
+/// `[oauth]`: how `agx auth login` signs in to the remote (docs/auth.md); only beside `url`.
+fn check_oauth(f: &mut Findings, src: &DefinitionSource<'_>, t: &Table<'_>) -> Option<OAuthHints> {
+    let entry = t.get("oauth")?;
+    if !t.has("url") {
+        f.at(
+            codes::CONFLICTING_KEYS,
+            src.file,
+            &entry.key_span,
+            format!("server `{}` has `oauth` but no `url`", src.declared),
+            Some(
+                "`oauth` says how to sign in to a remote server: add its `url`, or remove `oauth`"
+                    .into(),
+            ),
+        );
+        return None;
+    }
+    let table = Table::read(
+        f,
+        src.file,
+        &entry.value,
+        entry.key_span.clone(),
+        format!("the `oauth` table of server `{}`", src.declared),
+        OAUTH_KEYS,
+    )?;
+    let callback_port =
+        table
+            .integer(f, "callback_port")
+            .and_then(|(port, node)| match u16::try_from(port) {
+                Ok(port) if port > 0 => Some(port),
+                _ => {
+                    invalid_value(
+                        f,
+                        src.file,
+                        node,
+                        "callback_port",
+                        &port.to_string(),
+                        "a port from 1 to 65535",
+                    );
+                    None
+                }
+            });
+    Some(OAuthHints {
+        client_id: table.opt_string(f, "client_id"),
+        callback_port,
+        scopes: table
+            .strings(f, "scopes")
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect(),
+    })
 }
 
 /// A remote server (`url`, `headers`) that `agx serve` bridges: an `http(s)` URL, and
