@@ -111,10 +111,9 @@ fn status(ctx: &Context, args: &AuthStatusArgs) -> CliResult {
             .as_ref()
             .map(|t| format!("no sign-in to {}", t.shown))
             .unwrap_or_else(|| "no sign-ins".to_string());
-        ctx.printer.note(&format!(
+        return ctx.printer.outln(&format!(
             "{what}; `agx auth login SERVER` signs in to a remote server that asks for it"
         ));
-        return Ok(());
     }
     let mut out = String::new();
     for s in &sign_ins {

@@ -60,6 +60,14 @@ pub(super) fn show_permissions(
 ) -> CliResult {
     let mut out = String::new();
     for (name, version) in done {
+        for server in agx_ops::auth::sign_ins_wanted(ops, &name)? {
+            ctx.printer.status(
+                "Sign in",
+                &format!(
+                    "{server} asks for one: run `agx auth login {server}` (once, for every client)"
+                ),
+            );
+        }
         if let Some(provenance) = agx_ops::info::installed_provenance(ops, &name)? {
             ctx.printer.status(
                 "Provenance",

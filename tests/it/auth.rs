@@ -106,12 +106,13 @@ const SERVER: &str = "acme/linear";
 const QUALIFIED: &str = "acme/linear/linear";
 
 /// Install `acme/linear`, a package whose one server is the remote at `url`.
-fn install_remote(home: &TestHome, url: &str) {
-    install_remote_with(home, url, "");
+fn install_remote(home: &TestHome, url: &str) -> String {
+    install_remote_with(home, url, "")
 }
 
-/// Install `acme/linear` with `extra` (TOML) at the end of its server definition.
-fn install_remote_with(home: &TestHome, url: &str, extra: &str) {
+/// Install `acme/linear` with `extra` (TOML) at the end of its server definition; what the
+/// install printed.
+fn install_remote_with(home: &TestHome, url: &str, extra: &str) -> String {
     let dir = home.home().join("src/linear");
     std::fs::create_dir_all(dir.join("agx/servers")).unwrap();
     std::fs::write(
@@ -124,7 +125,9 @@ fn install_remote_with(home: &TestHome, url: &str, extra: &str) {
         format!("name = \"linear\"\ndescription = \"The hosted server\"\nurl = \"{url}\"\n{extra}"),
     )
     .unwrap();
-    home.agx().arg("install").arg(&dir).assert().success();
+    let out = home.agx().arg("install").arg(&dir).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// `agx auth login ARGS…` with the scripted browser; its output (stdout and stderr).
@@ -241,7 +244,13 @@ fn entry_command(file: &Path) -> (String, Vec<String>) {
 async fn one_sign_in_serves_every_client_and_its_tokens_stay_in_the_keyring_store() {
     let home = TestHome::new();
     let server = OAuthServer::start(&[]);
-    install_remote(&home, &server.mcp_url());
+    let installed = install_remote(&home, &server.mcp_url());
+    assert!(
+        installed.contains(&format!(
+            "Sign in {QUALIFIED} asks for one: run `agx auth login {QUALIFIED}`"
+        )),
+        "{installed}"
+    );
 
     // Before signing in, the client is told what to run instead of an opaque failure.
     let before = serve_whoami(&home).await.unwrap_err();
@@ -443,5 +452,7 @@ fn bad_targets_are_refused_with_what_to_do() {
     refused(&["acme/absent"], &["not installed"]);
     let open = OAuthServer::start(&["--open"]);
     refused(&[&open.mcp_url()], &["does not ask for a sign-in"]);
+    let installed = install_remote(&home, &open.mcp_url());
+    assert!(!installed.contains("Sign in"), "{installed}");
     assert!(status(&home).is_empty());
 }

@@ -37,6 +37,9 @@ pub struct LoginRequest {
     pub timeout: Duration,
 }
 
+/// How long a request without a sign-in may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The name agx registers under.
 const CLIENT_NAME: &str = "agx";
 
@@ -177,6 +180,15 @@ pub async fn login(
     Ok(sign_in)
 }
 
+/// Whether `resource` refuses a request without a sign-in with an OAuth challenge (a 401
+/// with `WWW-Authenticate: Bearer …`), as `agx install` asks to offer one. A server that
+/// cannot be reached, or refuses for want of an API key, does not.
+pub async fn asks_for_sign_in(resource: &Resource) -> bool {
+    install_tls_provider();
+    matches!(probe(resource).await, Some(Challenge::Unauthorized(header))
+        if header.trim_start().to_ascii_lowercase().starts_with("bearer"))
+}
+
 /// How the server answered a request without a sign-in.
 enum Challenge {
     /// 401 with this `WWW-Authenticate` (possibly empty).
@@ -198,7 +210,7 @@ impl Challenge {
 /// `None` when it could not be asked (discovery then goes on from well-known URLs).
 async fn probe(resource: &Resource) -> Option<Challenge> {
     let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
+        .timeout(PROBE_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .ok()?;

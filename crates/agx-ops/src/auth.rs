@@ -190,3 +190,52 @@ pub fn status(ctx: &Context, target: Option<&Target>) -> OpsResult<Vec<Status>> 
     }
     Ok(out)
 }
+
+/// The remote servers of the installed package `name` that ask for a sign-in agx does not
+/// hold yet, each as `PUBLISHER/NAME/SERVER`, for `agx install` to offer one. Asked of each
+/// server over the network; none offline.
+pub fn sign_ins_wanted(
+    ctx: &Context,
+    name: &agx_core::name::PackageName,
+) -> OpsResult<Vec<String>> {
+    if ctx.offline {
+        return Ok(Vec::new());
+    }
+    let Some(installed) = ctx.store().installed(name)? else {
+        return Ok(Vec::new());
+    };
+    let Ok(package) = agx_model::manifest::load_installed(&installed.dir) else {
+        return Ok(Vec::new());
+    };
+    let remotes: Vec<String> = package
+        .servers
+        .iter()
+        // A server given headers (an API key) signs in with those.
+        .filter(|s| s.url.is_some() && s.headers.is_empty())
+        .map(|s| format!("{name}/{}", s.name))
+        .collect();
+    if remotes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sign_ins = SignIns::open(ctx.paths)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| agx_auth::AuthError::Flow {
+            resource: name.to_string(),
+            detail: e.to_string(),
+        })?;
+    let mut wanted = Vec::new();
+    for server in remotes {
+        // A server whose URL needs a setting not given yet is asked once it has one.
+        let Ok(target) = target(ctx, &server) else {
+            continue;
+        };
+        if sign_ins.get(&target.resource)?.is_none()
+            && runtime.block_on(agx_auth::asks_for_sign_in(&target.resource))
+        {
+            wanted.push(server);
+        }
+    }
+    Ok(wanted)
+}
