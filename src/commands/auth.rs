@@ -54,7 +54,8 @@ fn login(ctx: &Context, args: &AuthLoginArgs) -> CliResult {
         } else {
             "by visiting"
         };
-        printer.status("Sign in", &format!("to {} {how}:\n  {url}", target.shown));
+        // Shown even with `-q`: without it the sign-in cannot be finished.
+        printer.always("Sign in", &format!("to {} {how}:\n  {url}", target.shown));
     };
     let done = auth::login(&ops, &target, options, &mut present)?;
     if args.json {

@@ -420,8 +420,11 @@ fn the_publishers_client_id_and_scopes_are_used() {
         &server.mcp_url(),
         "\n[oauth]\nclient_id = \"agx-public\"\nscopes = [\"mcp:tools\"]\n",
     );
-    let (ok, out) = login(&home, &[SERVER], None);
+    // `-q` keeps the sign-in page's URL: without it the sign-in cannot be finished.
+    let (ok, out) = login(&home, &["-q", SERVER], None);
     assert!(ok, "{out}");
+    assert!(out.contains("/authorize?"), "{out}");
+    assert!(!out.contains("Signed in"), "{out}");
     let signed_in = status(&home);
     assert_eq!(signed_in[0]["client_id"], "agx-public");
     assert_eq!(signed_in[0]["registration"], "pre-registered");
@@ -449,6 +452,14 @@ fn bad_targets_are_refused_with_what_to_do() {
         &["not an http:// or https:// URL", "hint"],
     );
     refused(&["agx/edge/edge"], &["is not a remote server"]);
+    refused(
+        &[
+            "https://mcp.example.invalid/mcp",
+            "--client-metadata-url",
+            "http://corp.example/agx.json",
+        ],
+        &["is not an HTTPS URL with a path"],
+    );
     refused(&["acme/absent"], &["not installed"]);
     let open = OAuthServer::start(&["--open"]);
     refused(&[&open.mcp_url()], &["does not ask for a sign-in"]);

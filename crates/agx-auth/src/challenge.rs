@@ -1,6 +1,7 @@
 //! Reading a remote's refusal out of an HTTP client error: a 401 (a sign-in is needed, or the
 //! one kept was revoked) or a 403 `insufficient_scope` (the sign-in lacks a scope).
 
+use rmcp::transport::auth::AuthError;
 use rmcp::transport::streamable_http_client::StreamableHttpError;
 
 /// Why a remote refused a request.
@@ -23,7 +24,11 @@ pub fn challenge_in(error: &(dyn std::error::Error + 'static)) -> Option<Challen
                 StreamableHttpError::InsufficientScope(refusal) => Some(Challenge::ScopeNeeded {
                     scope: refusal.required_scope.clone(),
                 }),
-                StreamableHttpError::Auth(_) => Some(Challenge::SignInNeeded),
+                // A refresh the authorization server refused, or nothing to refresh with; a
+                // refresh that failed otherwise (network, store) is an ordinary failure.
+                StreamableHttpError::Auth(
+                    AuthError::AuthorizationRequired | AuthError::TokenRefreshRejected(_),
+                ) => Some(Challenge::SignInNeeded),
                 _ => None,
             };
         }

@@ -8,6 +8,9 @@ pub enum AuthError {
     #[error("`{0}` is not an http:// or https:// URL of a remote MCP server")]
     BadUrl(String),
 
+    #[error("`{0}` is not an HTTPS URL with a path, as a client metadata document's must be")]
+    BadMetadataUrl(String),
+
     #[error(
         "{resource} does not ask for a sign-in: it answered without one and publishes no authorization metadata"
     )]
@@ -54,6 +57,10 @@ impl Hint for AuthError {
         match self {
             AuthError::BadUrl(_) => Some(
                 "name an installed remote server (`agx auth login PUBLISHER/NAME`) or its URL (`https://…`)"
+                    .into(),
+            ),
+            AuthError::BadMetadataUrl(_) => Some(
+                "give the URL your organisation hosts agx's client metadata at (`https://…/client-metadata.json`), or leave out --client-metadata-url and AGX_OAUTH_CLIENT_METADATA_URL"
                     .into(),
             ),
             AuthError::NotRequired { .. } => Some(

@@ -52,6 +52,11 @@ pub async fn login(
 ) -> Result<SignIn, AuthError> {
     install_tls_provider();
     let resource = &request.resource;
+    if let Some(url) = &request.client.metadata_url
+        && !is_metadata_document_url(url)
+    {
+        return Err(AuthError::BadMetadataUrl(url.clone()));
+    }
     let flow = |detail: String| AuthError::Flow {
         resource: resource.to_string(),
         detail,
@@ -239,8 +244,34 @@ async fn probe(resource: &Resource) -> Option<Challenge> {
     response.status().is_success().then_some(Challenge::Open)
 }
 
+/// A Client ID Metadata Document's URL: HTTPS, with a host and a path (it is the client ID).
+fn is_metadata_document_url(url: &str) -> bool {
+    url::Url::parse(url)
+        .is_ok_and(|u| u.scheme() == "https" && u.host_str().is_some() && u.path() != "/")
+}
+
 fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metadata_document_url_is_https_with_a_path() {
+        assert!(is_metadata_document_url(
+            "https://tools.corp.example/agx/client.json"
+        ));
+        for bad in [
+            "http://tools.corp.example/agx/client.json",
+            "https://tools.corp.example/",
+            "https://tools.corp.example",
+            "not a url",
+        ] {
+            assert!(!is_metadata_document_url(bad), "{bad}");
+        }
+    }
 }

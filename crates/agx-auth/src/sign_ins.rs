@@ -17,9 +17,10 @@ use super::AuthError;
 use agx_core::paths::AgxPaths;
 use agx_model::settings::{KeyringChoice, SettingsStore};
 
-/// A remote MCP server's URL as the key of its sign-in: scheme and host lowercased, no
-/// fragment (the RFC 8707 resource indicator's form). A URL with query parameters keeps them:
-/// they may choose the tenant.
+/// A remote MCP server's URL as the key of its sign-in: scheme and host lowercased, without
+/// its query and fragment (RFC 8707: a resource indicator has no fragment and should have no
+/// query). A query may carry a secret setting (`?key=${settings.token}`), which must not
+/// become a keyring account name, a record's key or a line of `agx auth status`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Resource(String);
 
@@ -31,6 +32,7 @@ impl Resource {
             return Err(AuthError::BadUrl(url.to_string()));
         }
         parsed.set_fragment(None);
+        parsed.set_query(None);
         Ok(Resource(parsed.to_string()))
     }
 
@@ -388,7 +390,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn resources_are_urls_without_fragments() {
+    fn resources_are_urls_without_query_or_fragment() {
         assert_eq!(
             Resource::parse("HTTPS://MCP.Example.com/mcp#x")
                 .unwrap()
@@ -398,6 +400,13 @@ mod tests {
         assert_eq!(
             Resource::parse("http://127.0.0.1:8080").unwrap().as_str(),
             "http://127.0.0.1:8080/"
+        );
+        assert_eq!(
+            Resource::parse("https://mcp.example.com/mcp?key=s3cret")
+                .unwrap()
+                .as_str(),
+            "https://mcp.example.com/mcp",
+            "a query (which may hold a secret) is not part of the key"
         );
         for bad in ["ftp://x/y", "not a url", "acme/geo", "file:///etc/passwd"] {
             assert!(

@@ -123,6 +123,14 @@ impl Printer {
         }
     }
 
+    /// A status line shown even with `-q`: what the person must act on to go on.
+    pub fn always(&self, verb: &str, message: &str) {
+        self.emit(&format!(
+            "{:>12} {message}",
+            self.paint(Style::Status, verb)
+        ));
+    }
+
     /// A warning; shown even with `-q`.
     pub fn warn(&self, message: &str) {
         self.emit(&format!(

@@ -163,7 +163,7 @@ impl Remote {
                 self.server
             ),
             agx_auth::Challenge::ScopeNeeded { scope } => format!(
-                "the sign-in lacks a permission it needs{}: run `agx auth login {} --scope {}` to sign in again",
+                "the sign-in lacks a permission it needs{}: sign in again naming every scope it needs, those it has (`agx auth status`) and this one: `agx auth login {} --scope {} …`",
                 scope
                     .as_deref()
                     .map(|s| format!(" (scope `{s}`)"))
