@@ -459,6 +459,18 @@ def sigstore_bundle_seeds():
           b"\x01" + (cases / "intoto-with-custom-trust-root" / "trusted_root.json").read_bytes())
 
 
+def oauth_callback_seeds():
+    # What browsers send back to the loopback listener, and what else may arrive there.
+    requests = {
+        "code": b"GET /callback?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj&iss=https%3A%2F%2Fauth.example HTTP/1.1\r\nHost: 127.0.0.1:43117\r\nUser-Agent: Mozilla/5.0\r\nAccept: text/html\r\n\r\n",
+        "error": b"GET /callback?error=access_denied&error_description=The+user+said+no&state=x HTTP/1.1\r\nHost: 127.0.0.1:43117\r\n\r\n",
+        "favicon": b"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1:43117\r\n\r\n",
+        "post": b"POST /callback?code=a HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
+    }
+    for name, request in requests.items():
+        write("oauth_callback", name, request)
+
+
 def main():
     # Only the targets generated here are rebuilt: seeds of the others (written by hand or
     # kept from a finding) stay as they are.
@@ -478,6 +490,7 @@ def main():
     policy_file_seeds()
     well_known_index_seeds()
     sigstore_bundle_seeds()
+    oauth_callback_seeds()
     plugin_import_seeds()
     for folder in sorted(SEEDS.iterdir()):
         files = list(folder.iterdir())

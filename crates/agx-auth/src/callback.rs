@@ -20,7 +20,8 @@ pub(crate) struct Listener {
 
 /// What the authorization server sent back: the whole redirect URL (for rmcp's parser) or its
 /// error.
-pub(crate) enum Redirect {
+#[derive(Debug, PartialEq, Eq)]
+pub enum Redirect {
     Code {
         url: String,
     },
@@ -66,47 +67,84 @@ impl Listener {
     }
 
     async fn answer(&self, mut stream: TcpStream) -> Option<Redirect> {
-        let target = read_target(&mut stream).await?;
-        let url = url::Url::parse(&format!("http://127.0.0.1:{}{target}", self.port)).ok()?;
-        if url.path() != CALLBACK_PATH {
-            respond(&mut stream, "404 Not Found", "Not found.").await;
-            return None;
+        let head = read_head(&mut stream).await?;
+        match parse_callback(&head, self.port) {
+            Callback::NotFound => {
+                respond(&mut stream, "404 Not Found", "Not found.").await;
+                None
+            }
+            Callback::BadRequest => {
+                respond(&mut stream, "400 Bad Request", "No authorization code.").await;
+                None
+            }
+            Callback::Redirect(redirect) => {
+                let page = match &redirect {
+                    Redirect::Code { .. } => {
+                        "Signed in. You can close this tab and return to the terminal."
+                    }
+                    Redirect::Error { .. } => {
+                        "The sign-in was refused. Return to the terminal for details."
+                    }
+                };
+                respond(&mut stream, "200 OK", page).await;
+                Some(redirect)
+            }
         }
-        let param = |name: &str| {
-            url.query_pairs()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.into_owned())
-        };
-        if let Some(error) = param("error") {
-            respond(
-                &mut stream,
-                "200 OK",
-                "The sign-in was refused. Return to the terminal for details.",
-            )
-            .await;
-            return Some(Redirect::Error {
-                error,
-                description: param("error_description"),
-            });
-        }
-        if param("code").is_none() {
-            respond(&mut stream, "400 Bad Request", "No authorization code.").await;
-            return None;
-        }
-        respond(
-            &mut stream,
-            "200 OK",
-            "Signed in. You can close this tab and return to the terminal.",
-        )
-        .await;
-        Some(Redirect::Code {
-            url: url.to_string(),
-        })
     }
 }
 
-/// The request target of an HTTP/1 GET, read from its head.
-async fn read_target(stream: &mut TcpStream) -> Option<String> {
+/// What one request to the loopback listener is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Callback {
+    /// Not a GET of `/callback`.
+    NotFound,
+    /// `/callback` without a code or an error.
+    BadRequest,
+    Redirect(Redirect),
+}
+
+/// Read a request head (`head`: its bytes up to the blank line) sent to the listener on
+/// `port`. Public for the fuzz target `oauth_callback`: any local program can connect.
+pub fn parse_callback(head: &[u8], port: u16) -> Callback {
+    let Some(target) = request_target(head) else {
+        return Callback::NotFound;
+    };
+    let Ok(url) = url::Url::parse(&format!("http://127.0.0.1:{port}{target}")) else {
+        return Callback::NotFound;
+    };
+    if url.path() != CALLBACK_PATH {
+        return Callback::NotFound;
+    }
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    if let Some(error) = param("error") {
+        return Callback::Redirect(Redirect::Error {
+            error,
+            description: param("error_description"),
+        });
+    }
+    if param("code").is_none() {
+        return Callback::BadRequest;
+    }
+    Callback::Redirect(Redirect::Code {
+        url: url.to_string(),
+    })
+}
+
+/// The request target of an HTTP/1 GET head.
+fn request_target(head: &[u8]) -> Option<&str> {
+    let line = head.split(|b| *b == b'\n').next()?;
+    let line = std::str::from_utf8(line).ok()?.trim_end();
+    let mut words = line.split(' ');
+    let (method, target) = (words.next()?, words.next()?);
+    (method == "GET" && target.starts_with('/')).then_some(target)
+}
+
+/// A request's head, up to its blank line; `None` for a connection that sends none.
+async fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
     let mut head = Vec::with_capacity(1024);
     let mut buf = [0u8; 2048];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") {
@@ -116,11 +154,7 @@ async fn read_target(stream: &mut TcpStream) -> Option<String> {
         }
         head.extend_from_slice(&buf[..n]);
     }
-    let line = head.split(|b| *b == b'\n').next()?;
-    let line = std::str::from_utf8(line).ok()?.trim_end();
-    let mut words = line.split(' ');
-    let (method, target) = (words.next()?, words.next()?);
-    (method == "GET" && target.starts_with('/')).then(|| target.to_string())
+    Some(head)
 }
 
 async fn respond(stream: &mut TcpStream, status: &str, message: &str) {
@@ -133,4 +167,47 @@ async fn respond(stream: &mut TcpStream, status: &str, message: &str) {
     );
     let _ = stream.write_all(response.as_bytes()).await;
     let _ = stream.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_get_of_the_callback_with_a_code_or_an_error_counts() {
+        let code = parse_callback(
+            b"GET /callback?code=abc&state=xyz HTTP/1.1\r\nHost: x\r\n\r\n",
+            4242,
+        );
+        assert_eq!(
+            code,
+            Callback::Redirect(Redirect::Code {
+                url: "http://127.0.0.1:4242/callback?code=abc&state=xyz".into()
+            })
+        );
+        let refused = parse_callback(
+            b"GET /callback?error=access_denied&error_description=no HTTP/1.1\r\n\r\n",
+            1,
+        );
+        assert_eq!(
+            refused,
+            Callback::Redirect(Redirect::Error {
+                error: "access_denied".into(),
+                description: Some("no".into())
+            })
+        );
+        assert_eq!(
+            parse_callback(b"GET /callback HTTP/1.1\r\n\r\n", 1),
+            Callback::BadRequest
+        );
+        for other in [
+            &b"GET /favicon.ico HTTP/1.1\r\n\r\n"[..],
+            b"POST /callback?code=a HTTP/1.1\r\n\r\n",
+            b"GET http://evil.example/callback?code=a HTTP/1.1\r\n\r\n",
+            b"\xff\xfe",
+            b"",
+        ] {
+            assert_eq!(parse_callback(other, 1), Callback::NotFound);
+        }
+    }
 }

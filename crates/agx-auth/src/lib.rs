@@ -18,6 +18,7 @@ mod login;
 mod sign_ins;
 
 pub use browser::{BROWSER_ENV, open_in_browser};
+pub use callback::{Callback, Redirect, parse_callback};
 pub use challenge::{Challenge, challenge_in};
 pub use client::{SignedInClient, signed_in_client};
 pub use error::AuthError;
