@@ -150,7 +150,7 @@ pub enum OpsError {
     #[error(transparent)]
     Serve(Box<agx_runtime::ServeError>),
     #[error(transparent)]
-    Auth(#[from] agx_auth::AuthError),
+    Auth(Box<agx_auth::AuthError>),
     #[error(
         "{server} is not a remote server: it runs a program on this machine, which needs no sign-in"
     )]
@@ -250,6 +250,12 @@ impl From<agx_model::skills::copies::CopyError> for OpsError {
 }
 
 // Boxed: a config error is large, and every operation returns this type.
+impl From<agx_auth::AuthError> for OpsError {
+    fn from(e: agx_auth::AuthError) -> Self {
+        OpsError::Auth(Box::new(e))
+    }
+}
+
 impl From<agx_runtime::ServeError> for OpsError {
     fn from(e: agx_runtime::ServeError) -> Self {
         OpsError::Serve(Box::new(e))

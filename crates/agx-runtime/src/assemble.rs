@@ -99,7 +99,7 @@ pub struct WrappedServer {
     pub url: Option<String>,
     pub headers: BTreeMap<String, String>,
     /// How `agx auth login` signs in to the remote `url`, as its publisher says.
-    pub oauth: Option<agx_model::manifest::model::OAuthHints>,
+    pub oauth: Option<Box<agx_model::manifest::model::OAuthHints>>,
     /// Arguments given after `--` (`agx serve REF -- ARG…`), appended to `command` as they
     /// are: never expanded as placeholders.
     pub args: Vec<String>,
@@ -117,7 +117,7 @@ pub struct WrappedServer {
     pub sandbox: Option<Arc<Resolved>>,
     /// Where a remote's sign-in is kept (`agx auth login`, docs/auth.md), set by `agx serve`
     /// from agx's home for a server with a `url`.
-    pub sign_ins: Option<agx_auth::SignIns>,
+    pub sign_ins: Option<Box<agx_auth::SignIns>>,
 }
 
 impl WrappedServer {
@@ -618,7 +618,7 @@ fn assemble_from(
             settings: declared_settings(owner),
             url: def.url.clone(),
             headers: def.headers.clone(),
-            oauth: def.oauth.clone(),
+            oauth: def.oauth.clone().map(Box::new),
             args: Vec::new(),
             code_cache: None,
             code_cache_problem: None,

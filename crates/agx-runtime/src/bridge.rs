@@ -97,7 +97,7 @@ impl Remote {
             headers: placeholders::expand_pairs(headers, &w.settings),
             redactor,
             server: w.server.to_string(),
-            sign_ins: w.sign_ins.clone(),
+            sign_ins: w.sign_ins.as_deref().cloned(),
         })
     }
 

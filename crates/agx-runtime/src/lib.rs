@@ -344,7 +344,7 @@ pub fn remote_server(
     Ok(Some(RemoteServer {
         url: remote.resolved_url().to_string(),
         shown: remote.url.to_string(),
-        oauth: w.oauth.clone(),
+        oauth: w.oauth.as_deref().cloned(),
     }))
 }
 
@@ -401,13 +401,11 @@ fn load_unchecked(
             with_code_cache(&store, w);
             w.pins_file = store.pins_file(&w.package_dir, w.server.item.as_str());
             if w.url.is_some() {
-                w.sign_ins =
-                    Some(
-                        agx_auth::SignIns::open(paths).map_err(|e| ServeError::Remote {
-                            server: w.server.to_string(),
-                            detail: e.to_string(),
-                        })?,
-                    );
+                let sign_ins = agx_auth::SignIns::open(paths).map_err(|e| ServeError::Remote {
+                    server: w.server.to_string(),
+                    detail: e.to_string(),
+                })?;
+                w.sign_ins = Some(Box::new(sign_ins));
             }
         }
         confine(paths, &server, &mut assembled)?;
