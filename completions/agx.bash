@@ -703,7 +703,7 @@ _agx() {
             return 0
             ;;
         agx__subcmd__auth__subcmd__login)
-            opts="-q -v -h -V --client-id --client-secret-stdin --client-metadata-url --scope --callback-port --no-browser --timeout --json --registry --root --quiet --verbose --offline --color --help --version"
+            opts="-q -v -h -V --client-id --client-secret-stdin --client-credentials --client-metadata-url --scope --callback-port --no-browser --timeout --json --registry --root --quiet --verbose --offline --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -440,6 +440,7 @@ set edit:completion:arg-completer[agx] = {|@words|
             cand --root 'A TUF root (`root.json` from the registry''s operator): pins it for `registry add-source`, or verifies a `--registry URL|FOLDER` against it for this run'
             cand --color 'When to use colours in messages'
             cand --client-secret-stdin 'Read that client''s secret from standard input (one line)'
+            cand --client-credentials 'Sign in as that client itself, with its secret and no browser (OAuth client credentials: for machines and CI where the server allows it)'
             cand --no-browser 'Print the sign-in URL without opening a browser'
             cand --json 'Print JSON (the shapes are documented in docs/json.md)'
             cand -q 'Print less: only results and errors'

@@ -365,6 +365,7 @@ complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand
 always\t'Always colour'
 never\t'Never colour'"
 complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand_from login" -l client-secret-stdin -d 'Read that client\'s secret from standard input (one line)'
+complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand_from login" -l client-credentials -d 'Sign in as that client itself, with its secret and no browser (OAuth client credentials: for machines and CI where the server allows it)'
 complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand_from login" -l no-browser -d 'Print the sign-in URL without opening a browser'
 complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand_from login" -l json -d 'Print JSON (the shapes are documented in docs/json.md)'
 complete -c agx -n "__fish_agx_using_subcommand auth; and __fish_seen_subcommand_from login" -s q -l quiet -d 'Print less: only results and errors'

@@ -10,6 +10,7 @@
 //!
 //! The suite runs `mcp_client URL` with `MCP_CONFORMANCE_SCENARIO` (the scenario's name) and
 //! `MCP_CONFORMANCE_CONTEXT` (JSON: a pre-registered `client_id`/`client_secret`, tool calls).
+//! The client-credentials scenarios sign in as `agx auth login --client-credentials` does.
 //! The client connects, signs in when the server asks (as a person would with
 //! `agx auth login`, the browser step done by following the authorization server's redirect),
 //! lists the tools and calls each; a 403 `insufficient_scope` signs in again with the scope
@@ -109,6 +110,15 @@ async fn sign_in(
     scopes: &[String],
 ) -> Result<(), Failure> {
     let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_string);
+    // A machine's sign-in (the suite's client-credentials scenarios): the client's own ID and
+    // secret, no browser.
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    if scenario.starts_with("auth/client-credentials")
+        && let (Some(id), Some(secret)) = (text("client_id"), text("client_secret"))
+    {
+        agx_auth::login_client_credentials(sign_ins, resource, &id, &secret, scopes).await?;
+        return Ok(());
+    }
     let request = LoginRequest {
         resource: resource.clone(),
         client: ClientChoice {

@@ -964,6 +964,10 @@ pub struct AuthLoginArgs {
     /// Read that client's secret from standard input (one line).
     #[arg(long, requires = "client_id")]
     pub client_secret_stdin: bool,
+    /// Sign in as that client itself, with its secret and no browser (OAuth client
+    /// credentials: for machines and CI where the server allows it).
+    #[arg(long, requires_all = ["client_id", "client_secret_stdin"])]
+    pub client_credentials: bool,
     /// An HTTPS URL serving agx's client metadata document, used as the client ID where the
     /// server accepts those (docs/auth.md). Default: `AGX_OAUTH_CLIENT_METADATA_URL`.
     #[arg(long, value_name = "URL")]

@@ -9,7 +9,7 @@ It answers as the hosted MCP servers do (MCP authorization, 2025-11-25):
 - `/.well-known/oauth-authorization-server` (RFC 8414), `/register` (RFC 7591 dynamic
   registration), `/authorize` (redirects at once with a code, as if the person approved),
   `/token` (authorization code with PKCE S256 checked, `resource` checked against RFC 8707,
-  refresh tokens rotated on use).
+  refresh tokens rotated on use; client credentials for a client with a secret).
 Options: `--no-dcr` (no registration endpoint; a pre-registered client `agx-preregistered`
 with secret `pre-secret` and a public one, `agx-public`, exist), `--open` (no sign-in asked for), `--ttl SECONDS`.
 For tests: `POST /admin/expire` expires every access token, `POST /admin/revoke` revokes
@@ -104,7 +104,7 @@ class Handler(BaseHTTPRequestHandler):
                 "authorization_endpoint": self.base + "/authorize",
                 "token_endpoint": self.base + "/token",
                 "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
                 "code_challenge_methods_supported": ["S256"],
                 "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
                 "scopes_supported": [SCOPE],
@@ -217,6 +217,13 @@ class Handler(BaseHTTPRequestHandler):
             if form.get("resource") != self.base + "/mcp":
                 return self.send_json(400, {"error": "invalid_target", "error_description": "resource missing"})
             return self.issue(client_id, code["scope"])
+        if grant == "client_credentials":
+            # Confidential clients only; no refresh token (the client asks again).
+            if STATE.clients[client_id]["secret"] is None:
+                return self.send_json(401, {"error": "invalid_client"})
+            if form.get("resource") != self.base + "/mcp":
+                return self.send_json(400, {"error": "invalid_target", "error_description": "resource missing"})
+            return self.issue(client_id, form.get("scope", SCOPE), refresh=False)
         if grant == "refresh_token":
             with STATE.lock:
                 owner = STATE.refresh.pop(form.get("refresh_token"), None)
@@ -225,14 +232,18 @@ class Handler(BaseHTTPRequestHandler):
             return self.issue(client_id, SCOPE)
         self.send_json(400, {"error": "unsupported_grant_type"})
 
-    def issue(self, client_id, scope):
-        access, refresh = "at-" + secrets.token_urlsafe(24), "rt-" + secrets.token_urlsafe(24)
+    def issue(self, client_id, scope, refresh=True):
+        access = "at-" + secrets.token_urlsafe(24)
+        answer = {"access_token": access, "token_type": "Bearer", "expires_in": STATE.ttl,
+                  "scope": scope or SCOPE}
         with STATE.lock:
             STATE.access[access] = time.time() + STATE.ttl
-            STATE.refresh[refresh] = client_id
-            STATE.log.append({"at": "issued", "access_token": access, "refresh_token": refresh})
-        self.send_json(200, {"access_token": access, "token_type": "Bearer", "expires_in": STATE.ttl,
-                             "refresh_token": refresh, "scope": scope or SCOPE})
+            entry = {"at": "issued", "access_token": access}
+            if refresh:
+                answer["refresh_token"] = entry["refresh_token"] = "rt-" + secrets.token_urlsafe(24)
+                STATE.refresh[answer["refresh_token"]] = client_id
+            STATE.log.append(entry)
+        self.send_json(200, answer)
 
     def authorized(self):
         if STATE.open:

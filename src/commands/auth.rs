@@ -41,6 +41,7 @@ fn login(ctx: &Context, args: &AuthLoginArgs) -> CliResult {
                 .or_else(|| std::env::var(CLIENT_METADATA_URL_ENV).ok())
                 .filter(|u| !u.trim().is_empty()),
         },
+        client_credentials: args.client_credentials,
         scopes: args.scopes.clone(),
         callback_port: args.callback_port,
         timeout: Some(Duration::from_secs(args.timeout)),

@@ -293,13 +293,13 @@ async fn one_sign_in_serves_every_client_and_its_tokens_stay_in_the_keyring_stor
         );
     }
 
-    // No token is anywhere but the keyring's store (here the owner-only secrets file, as
+    // No token is anywhere under HOME (AGX_HOME is inside it) but the keyring's store (here the owner-only secrets file, as
     // no OS keyring answers in the test's environment), nor in `-v` output.
     let tokens = server.issued_tokens();
     assert!(!tokens.is_empty());
     for token in &tokens {
         assert!(!out.contains(token.as_str()), "`-v` printed a token: {out}");
-        let holders = files_containing(home.home().parent().unwrap(), token);
+        let holders = files_containing(home.home(), token);
         assert!(
             holders.iter().all(|p| p.ends_with("secrets-v1.toml")),
             "a token is written outside the keyring store: {holders:?}"
@@ -366,7 +366,7 @@ fn logout_forgets_the_sign_in() {
     let tokens = server.issued_tokens();
     for token in &tokens {
         assert!(
-            files_containing(home.home().parent().unwrap(), token).is_empty(),
+            files_containing(home.home(), token).is_empty(),
             "logout leaves no token behind"
         );
     }
@@ -430,6 +430,68 @@ fn the_publishers_client_id_and_scopes_are_used() {
     assert_eq!(signed_in[0]["registration"], "pre-registered");
     let browser = std::fs::read_to_string(home.home().join("browser.log")).unwrap();
     assert!(browser.contains("scope=mcp%3Atools"), "{browser}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_machine_signs_in_with_client_credentials_and_agx_serve_renews_them() {
+    let home = TestHome::new();
+    // Tokens live 64 s: agx exchanges again once less than a minute is left, 4 s on (whole seconds: waited 6).
+    let server = OAuthServer::start(&["--no-dcr", "--ttl", "64"]);
+    install_remote(&home, &server.mcp_url());
+    let (ok, out) = login(
+        &home,
+        &[
+            SERVER,
+            "--client-credentials",
+            "--client-id",
+            "agx-preregistered",
+            "--client-secret-stdin",
+        ],
+        Some("pre-secret\n"),
+    );
+    assert!(ok, "{out}");
+    assert!(
+        !home.home().join("browser.log").exists(),
+        "no browser for a machine"
+    );
+    assert_eq!(status(&home)[0]["registration"], "client-credentials");
+
+    // No refresh token: a token about to expire is exchanged for again.
+    std::thread::sleep(std::time::Duration::from_millis(6000));
+    assert_eq!(serve_whoami(&home).await.as_deref(), Ok("signed in"));
+    let exchanges = server
+        .grants()
+        .iter()
+        .filter(|g| *g == "client_credentials")
+        .count();
+    assert!(exchanges >= 2, "{:?}", server.grants());
+    for token in server.issued_tokens() {
+        let holders = files_containing(home.home(), &token);
+        assert!(
+            holders.iter().all(|p| p.ends_with("secrets-v1.toml")),
+            "{holders:?}"
+        );
+    }
+    let index = std::fs::read_to_string(home.agx_home().join("sign-ins-v1.json")).unwrap();
+    assert!(!index.contains("pre-secret"));
+
+    // A secret the server no longer accepts is a sign-in to make again.
+    let (ok, out) = login(
+        &home,
+        &[
+            SERVER,
+            "--client-credentials",
+            "--client-id",
+            "agx-preregistered",
+            "--client-secret-stdin",
+        ],
+        Some("wrong\n"),
+    );
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("invalid_client") || out.contains("failed"),
+        "{out}"
+    );
 }
 
 #[test]

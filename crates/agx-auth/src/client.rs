@@ -36,7 +36,19 @@ pub async fn signed_in_client(
         .await
         .map_err(|e| stored(e.to_string()))?;
     manager.set_metadata(sign_in.metadata.clone());
-    manager.set_credential_store(sign_ins.credentials(resource, client_secret.clone()));
+    let credentials = match (&client_secret, sign_in.registration.as_str()) {
+        (Some(secret), super::login::CLIENT_CREDENTIALS) => sign_ins.renewing_credentials(
+            resource,
+            super::sign_ins::Renewal {
+                metadata: sign_in.metadata.clone(),
+                client_id: sign_in.client_id.clone(),
+                client_secret: secret.clone(),
+                scopes: sign_in.scopes.clone(),
+            },
+        ),
+        _ => sign_ins.credentials(resource, client_secret.clone()),
+    };
+    manager.set_credential_store(credentials);
     if !manager
         .initialize_from_store()
         .await

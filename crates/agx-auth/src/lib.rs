@@ -22,7 +22,7 @@ pub use callback::{Callback, Redirect, parse_callback};
 pub use challenge::{Challenge, challenge_in};
 pub use client::{SignedInClient, signed_in_client};
 pub use error::AuthError;
-pub use login::{ClientChoice, LoginRequest, asks_for_sign_in, login};
+pub use login::{ClientChoice, LoginRequest, asks_for_sign_in, login, login_client_credentials};
 pub use sign_ins::{Resource, SignIn, SignIns};
 
 /// reqwest is built without a default TLS provider; installing one twice fails harmlessly.

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::transport::auth::{
     AuthorizationCallback, AuthorizationManager, AuthorizationMetadataSource, AuthorizationRequest,
-    AuthorizationSession,
+    AuthorizationSession, ClientCredentialsConfig,
 };
 
 use super::callback::{Listener, Redirect};
@@ -183,6 +183,86 @@ pub async fn login(
     };
     sign_ins.record(resource, sign_in.clone())?;
     Ok(sign_in)
+}
+
+/// How a client-credentials sign-in is recorded.
+pub(crate) const CLIENT_CREDENTIALS: &str = "client-credentials";
+
+/// Sign in without a person (OAuth client credentials, for machines and CI): `client_id` and
+/// its `client_secret` are exchanged for a token directly, and `agx serve` exchanges them again
+/// when it expires. The secret is kept in the keyring with the token.
+pub async fn login_client_credentials(
+    sign_ins: &SignIns,
+    resource: &Resource,
+    client_id: &str,
+    client_secret: &str,
+    scopes: &[String],
+) -> Result<SignIn, AuthError> {
+    install_tls_provider();
+    let discovery = |e: rmcp::transport::auth::AuthError| AuthError::Discovery {
+        resource: resource.to_string(),
+        detail: e.to_string(),
+    };
+    let challenge = probe(resource).await;
+    let mut manager = AuthorizationManager::new(resource.as_str())
+        .await
+        .map_err(discovery)?;
+    let metadata = manager
+        .resolve_metadata_from_challenge(challenge.as_ref().and_then(Challenge::header))
+        .await
+        .map_err(discovery)?
+        .metadata;
+    manager.set_metadata(metadata.clone());
+    let scopes = if scopes.is_empty() {
+        manager.select_initial_scopes(&[]).await
+    } else {
+        scopes.to_vec()
+    };
+    manager.set_credential_store(sign_ins.credentials(resource, Some(client_secret.to_string())));
+    exchange_client_credentials(&mut manager, resource, client_id, client_secret, &scopes).await?;
+    let sign_in = SignIn {
+        issuer: metadata.issuer.clone(),
+        client_id: client_id.to_string(),
+        registration: CLIENT_CREDENTIALS.to_string(),
+        scopes,
+        signed_in_at: now(),
+        redirect_uri: resource.to_string(),
+        metadata,
+    };
+    sign_ins.record(resource, sign_in.clone())?;
+    Ok(sign_in)
+}
+
+/// Exchange a client's ID and secret for a token; `manager` (with metadata) saves it in its
+/// credential store.
+pub(crate) async fn exchange_client_credentials(
+    manager: &mut AuthorizationManager,
+    resource: &Resource,
+    client_id: &str,
+    client_secret: &str,
+    scopes: &[String],
+) -> Result<(), AuthError> {
+    let config = ClientCredentialsConfig::ClientSecret {
+        client_id: client_id.to_string(),
+        client_secret: client_secret.to_string(),
+        scopes: scopes.to_vec(),
+        resource: Some(resource.to_string()),
+    };
+    let flow = |e: rmcp::transport::auth::AuthError| AuthError::Flow {
+        resource: resource.to_string(),
+        detail: e.to_string(),
+    };
+    manager
+        .validate_client_credentials_metadata(&config)
+        .map_err(flow)?;
+    manager
+        .configure_client_credentials(&config)
+        .map_err(flow)?;
+    manager
+        .exchange_client_credentials(&config)
+        .await
+        .map_err(flow)?;
+    Ok(())
 }
 
 /// Whether `resource` refuses a request without a sign-in with an OAuth challenge (a 401

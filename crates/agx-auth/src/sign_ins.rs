@@ -272,6 +272,21 @@ impl SignIns {
             resource: resource.clone(),
             client_secret: Arc::new(Mutex::new(client_secret)),
             cached: Arc::new(Mutex::new(None)),
+            renewal: None,
+        }
+    }
+
+    /// [`SignIns::credentials`] for a client-credentials sign-in, which `renewal` exchanges
+    /// again whenever the kept token is about to expire.
+    pub(crate) fn renewing_credentials(
+        &self,
+        resource: &Resource,
+        renewal: Renewal,
+    ) -> KeyringCredentials {
+        let secret = Some(renewal.client_secret.clone());
+        KeyringCredentials {
+            renewal: Some(Arc::new(renewal)),
+            ..self.credentials(resource, secret)
         }
     }
 
@@ -299,6 +314,37 @@ pub(crate) struct KeyringCredentials {
     resource: Resource,
     client_secret: Arc<Mutex<Option<String>>>,
     cached: Arc<Mutex<Option<Option<StoredCredentials>>>>,
+    /// A client-credentials sign-in: how to get a new token when the one kept expires (there
+    /// is no refresh token).
+    renewal: Option<Arc<Renewal>>,
+}
+
+/// What a client-credentials sign-in is exchanged again with.
+pub(crate) struct Renewal {
+    pub metadata: AuthorizationMetadata,
+    pub client_id: String,
+    pub client_secret: String,
+    pub scopes: Vec<String>,
+}
+
+/// A token this close to its expiry is renewed first: before rmcp's own refresh, which it
+/// starts 30 s before expiry and which a client-credentials sign-in has no token for.
+const RENEW_BEFORE_SECS: u64 = 60;
+
+fn expires_soon(credentials: &StoredCredentials) -> bool {
+    use oauth2::TokenResponse;
+    let Some(tokens) = &credentials.token_response else {
+        return true;
+    };
+    match (tokens.expires_in(), credentials.token_received_at) {
+        (Some(lifetime), Some(received)) => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            received + lifetime.as_secs() < now + RENEW_BEFORE_SECS
+        }
+        _ => false,
+    }
 }
 
 fn store_error(e: impl std::fmt::Display) -> RmcpAuthError {
@@ -315,9 +361,60 @@ async fn blocking<T: Send + 'static>(
         .map_err(store_error)
 }
 
+impl KeyringCredentials {
+    /// A new token for a client-credentials sign-in, saved through this store.
+    async fn renew(&self, renewal: &Renewal) -> Result<(), RmcpAuthError> {
+        let mut manager =
+            rmcp::transport::auth::AuthorizationManager::new(self.resource.as_str()).await?;
+        manager.set_metadata(renewal.metadata.clone());
+        manager.set_credential_store(KeyringCredentials {
+            renewal: None,
+            ..self.clone()
+        });
+        crate::login::exchange_client_credentials(
+            &mut manager,
+            &self.resource,
+            &renewal.client_id,
+            &renewal.client_secret,
+            &renewal.scopes,
+        )
+        .await
+        .map_err(|e| match e {
+            // The server refused the client: a sign-in to make again, as a refused refresh.
+            AuthError::Flow { .. } => RmcpAuthError::TokenRefreshRejected(e.to_string()),
+            e => store_error(e),
+        })
+    }
+}
+
 #[async_trait::async_trait]
 impl CredentialStore for KeyringCredentials {
     async fn load(&self) -> Result<Option<StoredCredentials>, RmcpAuthError> {
+        let loaded = self.load_kept().await?;
+        if let Some(renewal) = &self.renewal
+            && loaded.as_ref().is_none_or(expires_soon)
+        {
+            self.renew(renewal).await?;
+            return self.load_kept().await;
+        }
+        Ok(loaded)
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
+        self.save_kept(credentials).await
+    }
+
+    async fn clear(&self) -> Result<(), RmcpAuthError> {
+        self.clear_kept().await
+    }
+
+    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
+        self.refresh_guard().await
+    }
+}
+
+impl KeyringCredentials {
+    async fn load_kept(&self) -> Result<Option<StoredCredentials>, RmcpAuthError> {
         if let Some(cached) = self.cached.lock().map_err(store_error)?.clone() {
             return Ok(cached);
         }
@@ -333,7 +430,7 @@ impl CredentialStore for KeyringCredentials {
         Ok(credentials)
     }
 
-    async fn save(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
+    async fn save_kept(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
         let secret = Secret {
             client_secret: self.client_secret.lock().map_err(store_error)?.clone(),
             credentials: credentials.clone(),
@@ -344,7 +441,7 @@ impl CredentialStore for KeyringCredentials {
         Ok(())
     }
 
-    async fn clear(&self) -> Result<(), RmcpAuthError> {
+    async fn clear_kept(&self) -> Result<(), RmcpAuthError> {
         let (sign_ins, resource) = (self.sign_ins.clone(), self.resource.clone());
         blocking(move || {
             sign_ins
@@ -357,7 +454,7 @@ impl CredentialStore for KeyringCredentials {
         Ok(())
     }
 
-    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
+    async fn refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
         let path = self.sign_ins.refresh_lock_path();
         let lock = blocking(move || {
             if let Some(dir) = path.parent() {

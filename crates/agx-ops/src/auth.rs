@@ -53,6 +53,8 @@ pub fn target(ctx: &Context, reference: &str) -> OpsResult<Target> {
 #[derive(Debug, Clone, Default)]
 pub struct LoginOptions {
     pub client: ClientChoice,
+    /// Sign in as the client itself (OAuth client credentials): no browser, no person.
+    pub client_credentials: bool,
     pub scopes: Vec<String>,
     pub callback_port: Option<u16>,
     pub timeout: Option<Duration>,
@@ -105,7 +107,22 @@ pub fn login(
             resource: target.shown.clone(),
             detail: e.to_string(),
         })?;
-    let sign_in = runtime.block_on(agx_auth::login(&sign_ins, request, present))?;
+    let sign_in = if options.client_credentials {
+        let (Some(client_id), Some(secret)) =
+            (&request.client.client_id, &request.client.client_secret)
+        else {
+            return Err(OpsError::ClientCredentialsNeedSecret);
+        };
+        runtime.block_on(agx_auth::login_client_credentials(
+            &sign_ins,
+            &request.resource,
+            client_id,
+            secret,
+            &request.scopes,
+        ))?
+    } else {
+        runtime.block_on(agx_auth::login(&sign_ins, request, present))?
+    };
     let stored_in = agx_model::settings::SettingsStore::open(ctx.paths)
         .map(|s| s.secrets().location().to_string())
         .unwrap_or_default();

@@ -155,6 +155,8 @@ pub enum OpsError {
         "{server} is not a remote server: it runs a program on this machine, which needs no sign-in"
     )]
     NotRemote { server: String },
+    #[error("a client-credentials sign-in needs the client's ID and secret")]
+    ClientCredentialsNeedSecret,
     #[error(transparent)]
     Index(#[from] IndexError),
     #[error(transparent)]
@@ -283,6 +285,9 @@ impl agx_core::error::Hint for OpsError {
             OpsError::Profile(e) => e.hint(),
             OpsError::Serve(e) => e.hint(),
             OpsError::Auth(e) => e.hint(),
+            OpsError::ClientCredentialsNeedSecret => Some(
+                "pass --client-id ID and pipe its secret in with --client-secret-stdin".into(),
+            ),
             OpsError::NotRemote { .. } => Some(
                 "`agx auth login` signs in to servers reached by URL; `agx info PACKAGE` shows which those are"
                     .into(),
