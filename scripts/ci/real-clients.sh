@@ -203,6 +203,45 @@ else
     fail "claude mcp list did not connect to io.github.modelcontextprotocol/time"
 fi
 
+# --- A remote server that asks for a sign-in (docs/auth.md): one `agx auth login`, through a
+# scripted browser, and both Claude Code's and Gemini CLI's entries connect with it. The
+# remote is the loopback fixture registry-fixtures/oauth/server.py.
+python3 "$ROOT/registry-fixtures/oauth/server.py" > "$TMP/oauth-url" &
+OAUTH_PID=$!
+trap 'kill $REGISTRY_PID $OAUTH_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do [[ -s "$TMP/oauth-url" ]] && break; sleep 0.1; done
+OAUTH="$(sed -n 's/^listening on //p' "$TMP/oauth-url")"
+REMOTE="$TMP/src/linear"
+mkdir -p "$REMOTE/agx/servers"
+printf '[package]\nname = "acme/linear"\nversion = "1.0.0"\ndescription = "A remote that asks for a sign-in"\n\n[extension]\nservers = ["linear"]\n' > "$REMOTE/agx.toml"
+printf 'name = "linear"\ndescription = "The hosted server"\nurl = "%s/mcp"\n' "$OAUTH" > "$REMOTE/agx/servers/linear.toml"
+"$AGX" install "$REMOTE"
+AGX_BROWSER="python3 $ROOT/registry-fixtures/oauth/browser.py" "$AGX" auth login acme/linear
+"$AGX" install-server claude-code acme/linear/linear
+"$AGX" install-server gemini acme/linear/linear
+out="$(MCP_TIMEOUT=20000 timeout 120 "$BIN/claude" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "^linear:.*✔ Connected" <<<"$out"; then
+    pass "claude mcp list connects to a signed-in remote through agx serve"
+else
+    fail "claude mcp list did not connect to the signed-in remote acme/linear/linear"
+fi
+out="$(GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$BIN/gemini" mcp list 2>&1 || true)"
+echo "$out"
+if grep -q "linear.*Connected" <<<"$out" && ! grep -q "linear.*Disconnected" <<<"$out"; then
+    pass "gemini mcp list connects to the same sign-in"
+else
+    fail "gemini mcp list did not connect to the signed-in remote"
+fi
+for token in $(curl -s "$OAUTH/admin/log" | python3 -c 'import json, sys
+for e in json.load(sys.stdin):
+    for k in ("access_token", "refresh_token"):
+        if e.get(k): print(e[k])'); do
+    if grep -rlF "$token" "$HOME" "$AGX_HOME" --exclude=secrets-v1.toml; then
+        fail "a token of the sign-in was written into the files above"
+    fi
+done
+
 if (( failures > 0 )); then
     echo "$failures real-client check(s) failed"
     exit 1
