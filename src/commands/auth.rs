@@ -22,7 +22,7 @@ fn login(ctx: &Context, args: &AuthLoginArgs) -> CliResult {
     let ops = ctx.ops()?;
     let target = auth::target(&ops, &args.server)?;
     let client_secret = if args.client_secret_stdin {
-        let secret = read_line()?;
+        let secret = super::login::read_line()?;
         if secret.is_empty() {
             return Err(CliError::new("the client secret is empty")
                 .with_hint("pipe the secret in on standard input, or leave out --client-secret-stdin for a client without one"));
@@ -140,13 +140,4 @@ fn status(ctx: &Context, args: &AuthStatusArgs) -> CliResult {
         }
     }
     ctx.printer.out(out)
-}
-
-/// One line of standard input, without its line ending.
-fn read_line() -> Result<String, CliError> {
-    let mut line = String::new();
-    std::io::stdin()
-        .read_line(&mut line)
-        .map_err(|e| CliError::new(format!("cannot read standard input: {e}")))?;
-    Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }

@@ -66,7 +66,7 @@ pub fn logout(ctx: &Context, args: &LogoutArgs) -> CliResult {
 }
 
 /// One line of standard input, without its line ending.
-fn read_line() -> Result<String, CliError> {
+pub(super) fn read_line() -> Result<String, CliError> {
     let mut line = String::new();
     std::io::stdin()
         .read_line(&mut line)

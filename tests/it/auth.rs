@@ -12,7 +12,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 
-use crate::support::{AGX, TestHome, fixtures, repo_root};
+use crate::support::{AGX, TestHome, files_holding, fixtures, repo_root};
 
 /// The authorization server and protected MCP server; killed when dropped.
 struct OAuthServer {
@@ -199,32 +199,6 @@ fn status(home: &TestHome) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Files under `root` whose bytes contain `needle`.
-fn files_containing(root: &Path, needle: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Ok(meta) = std::fs::symlink_metadata(&path) else {
-                continue;
-            };
-            if meta.is_dir() {
-                stack.push(path);
-            } else if meta.is_file()
-                && let Ok(bytes) = std::fs::read(&path)
-                && bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
-            {
-                found.push(path.display().to_string());
-            }
-        }
-    }
-    found
-}
-
 /// The command and arguments of the entry a client's config file holds for the server.
 fn entry_command(file: &Path) -> (String, Vec<String>) {
     let config: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -299,7 +273,7 @@ async fn one_sign_in_serves_every_client_and_its_tokens_stay_in_the_keyring_stor
     assert!(!tokens.is_empty());
     for token in &tokens {
         assert!(!out.contains(token.as_str()), "`-v` printed a token: {out}");
-        let holders = files_containing(home.home(), token);
+        let holders = files_holding(home.home(), token);
         assert!(
             holders.iter().all(|p| p.ends_with("secrets-v1.toml")),
             "a token is written outside the keyring store: {holders:?}"
@@ -366,7 +340,7 @@ fn logout_forgets_the_sign_in() {
     let tokens = server.issued_tokens();
     for token in &tokens {
         assert!(
-            files_containing(home.home(), token).is_empty(),
+            files_holding(home.home(), token).is_empty(),
             "logout leaves no token behind"
         );
     }
@@ -466,7 +440,7 @@ async fn a_machine_signs_in_with_client_credentials_and_agx_serve_renews_them() 
         .count();
     assert!(exchanges >= 2, "{:?}", server.grants());
     for token in server.issued_tokens() {
-        let holders = files_containing(home.home(), &token);
+        let holders = files_holding(home.home(), &token);
         assert!(
             holders.iter().all(|p| p.ends_with("secrets-v1.toml")),
             "{holders:?}"

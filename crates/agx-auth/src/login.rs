@@ -61,29 +61,8 @@ pub async fn login(
         resource: resource.to_string(),
         detail,
     };
-    let discovery = |e: rmcp::transport::auth::AuthError| AuthError::Discovery {
-        resource: resource.to_string(),
-        detail: e.to_string(),
-    };
-
-    let challenge = probe(resource).await;
-    let mut manager = AuthorizationManager::new(resource.as_str())
-        .await
-        .map_err(discovery)?;
-    let resolution = manager
-        .resolve_metadata_from_challenge(challenge.as_ref().and_then(Challenge::header))
-        .await
-        .map_err(discovery)?;
-    if resolution.source == AuthorizationMetadataSource::LegacyEndpointFallback
-        && matches!(challenge, Some(Challenge::Open))
-    {
-        return Err(AuthError::NotRequired {
-            resource: resource.to_string(),
-        });
-    }
-    let metadata = resolution.metadata;
+    let (mut manager, metadata) = discover(resource).await?;
     let issuer = metadata.issuer.clone();
-    manager.set_metadata(metadata.clone());
 
     let listener = Listener::bind(request.callback_port.unwrap_or(0)).await?;
     let redirect_uri = listener.redirect_uri();
@@ -185,6 +164,41 @@ pub async fn login(
     Ok(sign_in)
 }
 
+/// Find how `resource` wants clients to sign in: its challenge, then its metadata. The
+/// manager returned holds that metadata. A server that answers without a sign-in and
+/// publishes no metadata does not ask for one.
+async fn discover(
+    resource: &Resource,
+) -> Result<
+    (
+        AuthorizationManager,
+        rmcp::transport::auth::AuthorizationMetadata,
+    ),
+    AuthError,
+> {
+    let discovery = |e: rmcp::transport::auth::AuthError| AuthError::Discovery {
+        resource: resource.to_string(),
+        detail: e.to_string(),
+    };
+    let challenge = probe(resource).await;
+    let mut manager = AuthorizationManager::new(resource.as_str())
+        .await
+        .map_err(discovery)?;
+    let resolution = manager
+        .resolve_metadata_from_challenge(challenge.as_ref().and_then(Challenge::header))
+        .await
+        .map_err(discovery)?;
+    if resolution.source == AuthorizationMetadataSource::LegacyEndpointFallback
+        && matches!(challenge, Some(Challenge::Open))
+    {
+        return Err(AuthError::NotRequired {
+            resource: resource.to_string(),
+        });
+    }
+    manager.set_metadata(resolution.metadata.clone());
+    Ok((manager, resolution.metadata))
+}
+
 /// How a client-credentials sign-in is recorded.
 pub(crate) const CLIENT_CREDENTIALS: &str = "client-credentials";
 
@@ -199,20 +213,7 @@ pub async fn login_client_credentials(
     scopes: &[String],
 ) -> Result<SignIn, AuthError> {
     install_tls_provider();
-    let discovery = |e: rmcp::transport::auth::AuthError| AuthError::Discovery {
-        resource: resource.to_string(),
-        detail: e.to_string(),
-    };
-    let challenge = probe(resource).await;
-    let mut manager = AuthorizationManager::new(resource.as_str())
-        .await
-        .map_err(discovery)?;
-    let metadata = manager
-        .resolve_metadata_from_challenge(challenge.as_ref().and_then(Challenge::header))
-        .await
-        .map_err(discovery)?
-        .metadata;
-    manager.set_metadata(metadata.clone());
+    let (mut manager, metadata) = discover(resource).await?;
     let scopes = if scopes.is_empty() {
         manager.select_initial_scopes(&[]).await
     } else {

@@ -28,6 +28,14 @@ const PARTS_KEY: &str = "parts";
 /// 2,560 bytes.
 const SECRET_PART_CHARS: usize = 1_000;
 
+/// How many parts the secret kept under `owner` has (0 when none).
+fn parts_kept(secrets: &Secrets, owner: &str) -> Result<usize, SettingsError> {
+    Ok(secrets
+        .get(owner, PARTS_KEY)?
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0))
+}
+
 /// `text` in pieces of at most `chars` characters (at least one piece).
 fn split_at_chars(text: &str, chars: usize) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -146,10 +154,10 @@ impl SettingsStore {
     /// 2,560 bytes per entry and a token response is often longer.
     pub fn sign_in_secret(&self, resource: &str) -> Result<Option<String>, SettingsError> {
         let owner = sign_in_owner(resource);
-        let Some(parts) = self.secrets().get(&owner, PARTS_KEY)? else {
+        if self.secrets().get(&owner, PARTS_KEY)?.is_none() {
             return Ok(None);
-        };
-        let parts: usize = parts.parse().unwrap_or(0);
+        }
+        let parts = parts_kept(self.secrets(), &owner)?;
         let mut whole = String::new();
         for part in 1..=parts {
             match self.secrets().get(&owner, &format!("part-{part}"))? {
@@ -170,10 +178,7 @@ impl SettingsStore {
         let _lock = document::lock(&self.config_dir)?;
         let owner = sign_in_owner(resource);
         let secrets = self.secrets();
-        let before: usize = secrets
-            .get(&owner, PARTS_KEY)?
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
+        let before = parts_kept(secrets, &owner)?;
         let parts = split_at_chars(secret, SECRET_PART_CHARS);
         for (i, part) in parts.iter().enumerate() {
             secrets.set(&owner, &format!("part-{}", i + 1), part)?;
@@ -190,10 +195,7 @@ impl SettingsStore {
         let _lock = document::lock(&self.config_dir)?;
         let owner = sign_in_owner(resource);
         let secrets = self.secrets();
-        let parts: usize = secrets
-            .get(&owner, PARTS_KEY)?
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
+        let parts = parts_kept(secrets, &owner)?;
         let mut removed = secrets.remove(&owner, PARTS_KEY)?;
         for part in 1..=parts {
             removed |= secrets.remove(&owner, &format!("part-{part}"))?;
