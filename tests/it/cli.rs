@@ -69,6 +69,7 @@ fn help_lists_every_command() {
             "sbom",
             "login",
             "logout",
+            "auth",
             "export",
             "registry",
             "install-server",
