@@ -280,6 +280,27 @@ async fn one_sign_in_serves_every_client_and_its_tokens_stay_in_the_keyring_stor
         );
         assert!(!holders.is_empty(), "the token is kept");
     }
+
+    // The keyring lost the tokens (here: the secrets file is gone): doctor names the entries
+    // whose sign-in can no longer be used, and the command that mends them.
+    std::fs::remove_file(home.agx_home().join("secrets-v1.toml")).unwrap();
+    let out = home.agx().args(["doctor", "--json"]).output().unwrap();
+    assert!(!out.status.success());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["problem"] == "sign-in-needed")
+        .collect();
+    assert_eq!(findings.len(), 2, "{report:#}");
+    assert!(
+        findings[0]["action"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("agx auth login {QUALIFIED}")),
+        "{report:#}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -46,6 +46,9 @@ pub enum Problem {
     /// A member of the profile an entry serves does not resolve (its package is gone, its
     /// server no longer exists).
     ProfileMemberBroken,
+    /// The entry's remote server has a sign-in (`agx auth login`) that can no longer be used:
+    /// its token expired with nothing to refresh it, or the keyring no longer holds it.
+    SignInNeeded,
 }
 
 #[derive(Debug, Serialize)]

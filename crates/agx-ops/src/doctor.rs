@@ -1,7 +1,8 @@
 //! `agx doctor`: the client entries agx recorded and the skill copies it wrote
 //! (`agx_clients::doctor`), and the entries that serve a profile (`agx serve @NAME`), which
 //! have no record: each must name a profile that exists, every member of which resolves as
-//! `agx serve` would start it (docs/profiles.md).
+//! `agx serve` would start it (docs/profiles.md). An entry of a remote server whose sign-in
+//! can no longer be used is a finding too (docs/auth.md).
 
 use agx_clients::doctor::{DoctorReport, Finding, Problem};
 use agx_clients::{self as clients, CLIENTS, ClientError, HostEnv, Scope, Target};
@@ -23,10 +24,6 @@ pub fn run(ctx: &Context, fix: bool) -> OpsResult<DoctorReport> {
             continue;
         };
         for (key, server, _) in entries {
-            let Some(name) = server.strip_prefix('@') else {
-                continue;
-            };
-            report.checked += 1;
             let finding = |problem, detail: String, action: String| Finding {
                 client: client.id.to_string(),
                 scope: Scope::User.as_str().to_string(),
@@ -38,6 +35,17 @@ pub fn run(ctx: &Context, fix: bool) -> OpsResult<DoctorReport> {
                 action,
                 fixed: false,
             };
+            let Some(name) = server.strip_prefix('@') else {
+                if let Some((state, resource)) = unusable_sign_in(ctx, &server) {
+                    report.findings.push(finding(
+                        Problem::SignInNeeded,
+                        format!("the sign-in to {resource} is {state}"),
+                        format!("sign in again: `agx auth login {server}` (docs/auth.md)"),
+                    ));
+                }
+                continue;
+            };
+            report.checked += 1;
             let profile = match agx_project::profile::find_profile(ctx.paths, name) {
                 Ok(profile) => profile,
                 Err(e) => {
@@ -66,6 +74,17 @@ pub fn run(ctx: &Context, fix: bool) -> OpsResult<DoctorReport> {
         }
     }
     Ok(report)
+}
+
+/// The state of the sign-in to the remote `server` serves, and its URL, when there is one
+/// that `agx serve` can no longer use. Asks no server: only what agx keeps.
+fn unusable_sign_in(ctx: &Context, server: &str) -> Option<(&'static str, String)> {
+    let target = crate::auth::target(ctx, server).ok()?;
+    let status = crate::auth::status(ctx, Some(&target))
+        .ok()?
+        .into_iter()
+        .next()?;
+    matches!(status.state, "needs-login" | "signed-out").then(|| (status.state, status.resource))
 }
 
 /// Why `agx serve` could not start the member `reference`, if it could not.
