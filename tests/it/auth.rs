@@ -343,6 +343,42 @@ async fn an_expired_token_is_refreshed_and_a_revoked_one_asks_for_a_new_sign_in(
     );
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_running_session_goes_on_once_the_person_signs_in_again() {
+    let home = TestHome::new();
+    let server = OAuthServer::start(&[]);
+    install_remote(&home, &server.mcp_url());
+    let (ok, out) = login(&home, &[SERVER], None);
+    assert!(ok, "{out}");
+
+    let mut command: tokio::process::Command = home.command(AGX).into();
+    command.args(["serve", SERVER]).env("AGX_LOG", "warn");
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = ().serve(transport).await.unwrap();
+    let whoami = || async {
+        client
+            .call_tool(CallToolRequestParams::new("whoami"))
+            .await
+            .map(|r| serde_json::to_value(&r).unwrap()["content"][0]["text"].clone())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(whoami().await, Ok(Value::from("signed in")));
+
+    // The provider revokes the sign-in: the client is told what to run.
+    server.admin("revoke");
+    server.admin("expire");
+    let refused = whoami().await.unwrap_err();
+    assert!(refused.contains("agx auth login"), "{refused}");
+    let (ok, out) = login(&home, &[SERVER], None);
+    assert!(ok, "{out}");
+    // The same session, not restarted, goes on with the new sign-in.
+    assert_eq!(whoami().await, Ok(Value::from("signed in")));
+    let _ = client.cancel().await;
+}
+
 #[test]
 fn logout_forgets_the_sign_in() {
     let home = TestHome::new();

@@ -159,7 +159,7 @@ impl Remote {
     fn sign_in_needed(&self, error: &(dyn std::error::Error + 'static)) -> Option<String> {
         Some(match agx_auth::challenge_in(error)? {
             agx_auth::Challenge::SignInNeeded => format!(
-                "it needs a sign-in: run `agx auth login {}` in a terminal, then restart this server in your client",
+                "it needs a sign-in: run `agx auth login {}` in a terminal, then try again (or restart this server in your client if it gave up)",
                 self.server
             ),
             agx_auth::Challenge::ScopeNeeded { scope } => format!(
@@ -174,10 +174,19 @@ impl Remote {
         })
     }
 
-    /// The reason to give for a failed send.
-    fn failure_detail(&self, error: &(dyn std::error::Error + 'static)) -> String {
-        self.sign_in_needed(error)
-            .unwrap_or_else(|| self.redact(&error.to_string()))
+    /// The reason to give for a failed send, and whether a new sign-in would mend it.
+    fn failure_detail(&self, error: &(dyn std::error::Error + 'static)) -> (String, bool) {
+        match self.sign_in_needed(error) {
+            Some(detail) => (detail, true),
+            None => (self.redact(&error.to_string()), false),
+        }
+    }
+
+    /// When the sign-in to this remote was made (seconds since the epoch), if there is one.
+    fn signed_in_at(&self) -> Option<u64> {
+        let sign_ins = self.sign_ins.as_ref()?;
+        let resource = agx_auth::Resource::parse(&self.url.resolved).ok()?;
+        Some(sign_ins.get(&resource).ok()??.signed_in_at)
     }
 }
 
@@ -243,11 +252,12 @@ pub(crate) async fn run<R, W>(
     };
     // Requests the remote has not answered yet: each gets an error if it goes away.
     let mut pending: HashSet<RequestId> = HashSet::new();
+    let mut resume = Resume::default();
     loop {
         let from_remote = async {
             match &mut state {
                 Link::Up(t) => t.receive().await,
-                Link::Down(_) => std::future::pending().await,
+                Link::Down(_) | Link::NeedsSignIn { .. } => std::future::pending().await,
             }
         };
         tokio::select! {
@@ -279,13 +289,18 @@ pub(crate) async fn run<R, W>(
                             continue;
                         }
                     };
-                    send(&remote, &mut state, &mut pending, &mut writer, message).await;
+                    send(&remote, &mut state, &mut pending, &mut resume, &mut writer, message).await;
                 }
             }
             message = from_remote => {
                 match message {
                     Some(message) => {
                         if let Some(id) = response_id(&message) {
+                            // The answer to a handshake replayed after a new sign-in is not
+                            // the client's.
+                            if resume.replayed.remove(&id) {
+                                continue;
+                            }
                             pending.remove(&id);
                         }
                         match &mut rewriter {
@@ -299,7 +314,7 @@ pub(crate) async fn run<R, W>(
                                         // The filter's own list requests and the calls that
                                         // waited for them.
                                         if let Ok(message) = serde_json::from_value(message) {
-                                            send(&remote, &mut state, &mut pending, &mut writer, message).await;
+                                            send(&remote, &mut state, &mut pending, &mut resume, &mut writer, message).await;
                                         }
                                     }
                                 }
@@ -314,7 +329,9 @@ pub(crate) async fn run<R, W>(
                         for id in pending.drain() {
                             write_line(&mut writer, &remote.failure(&detail, id)).await;
                         }
-                        state = Link::Down(detail);
+                        if !matches!(state, Link::NeedsSignIn { .. }) {
+                            state = Link::Down(detail);
+                        }
                     }
                 }
             }
@@ -326,38 +343,114 @@ pub(crate) async fn run<R, W>(
 }
 
 /// Send one message to the remote; a request it cannot take is answered with the reason,
-/// and the link is down from then on.
+/// and the link is down from then on, unless a new sign-in mends it: a link down for want of
+/// one comes back up at the next message once `agx auth login` signed in again.
 async fn send<W: AsyncWrite + Unpin>(
     remote: &Remote,
     state: &mut Link,
     pending: &mut HashSet<RequestId>,
+    resume: &mut Resume,
     writer: &mut W,
     message: ClientJsonRpcMessage,
 ) {
+    resume.record(&message);
+    if let Link::NeedsSignIn { since, .. } = state
+        && remote.signed_in_at().is_some_and(|at| Some(at) != *since)
+        && let Ok(transport) = remote.transport().await
+    {
+        tracing::info!("remote {}: signed in again; reconnecting", remote.url);
+        let mut transport = Box::new(transport);
+        resume.replay(&mut transport, &message).await;
+        *state = Link::Up(transport);
+    }
     let id = request_id(&message);
     let sent = match state {
         Link::Up(t) => t.send(message).await.map_err(|e| remote.failure_detail(&e)),
-        Link::Down(detail) => Err(detail.clone()),
+        Link::Down(detail) | Link::NeedsSignIn { detail, .. } => Err((detail.clone(), false)),
     };
     match (sent, id) {
         (Ok(()), Some(id)) => {
             pending.insert(id);
         }
         (Ok(()), None) => {}
-        (Err(detail), id) => {
+        (Err((detail, needs_sign_in)), id) => {
             tracing::warn!("remote {} failed: {detail}", remote.url);
             if let Some(id) = id {
                 write_line(writer, &remote.failure(&detail, id)).await;
             }
-            *state = Link::Down(detail);
+            if needs_sign_in {
+                *state = Link::NeedsSignIn {
+                    detail,
+                    since: remote.signed_in_at(),
+                };
+            } else if !matches!(state, Link::NeedsSignIn { .. }) {
+                *state = Link::Down(detail);
+            }
         }
     }
 }
 
-/// The HTTP side: working, or failed with the reason every later request is told.
+/// The HTTP side: working, failed with the reason every later request is told, or failed
+/// for want of a sign-in newer than the one made at `since`.
 enum Link {
     Up(Box<RemoteTransport>),
     Down(String),
+    NeedsSignIn { detail: String, since: Option<u64> },
+}
+
+/// The client's handshake, kept to open a new connection after a new sign-in: the remote
+/// then sees the client's own `initialize` (under an id of agx's, whose answer the client
+/// never sees) and `notifications/initialized`, then the client's next message.
+#[derive(Default)]
+struct Resume {
+    initialize: Option<serde_json::Value>,
+    initialized: Option<ClientJsonRpcMessage>,
+    /// Ids of replayed requests whose answers are dropped.
+    replayed: HashSet<RequestId>,
+    count: u64,
+}
+
+impl Resume {
+    fn record(&mut self, message: &ClientJsonRpcMessage) {
+        if self.initialize.is_some() && self.initialized.is_some() {
+            return;
+        }
+        let Ok(value) = serde_json::to_value(message) else {
+            return;
+        };
+        match value.get("method").and_then(serde_json::Value::as_str) {
+            Some("initialize") if self.initialize.is_none() => self.initialize = Some(value),
+            Some("notifications/initialized") => self.initialized = Some(message.clone()),
+            _ => {}
+        }
+    }
+
+    /// Replay the handshake on `transport`, unless `next` is itself the client's
+    /// `initialize`.
+    async fn replay(&mut self, transport: &mut RemoteTransport, next: &ClientJsonRpcMessage) {
+        let next_is_initialize = serde_json::to_value(next).is_ok_and(|v| {
+            v.get("method").and_then(serde_json::Value::as_str) == Some("initialize")
+        });
+        let Some(initialize) = &self.initialize else {
+            return;
+        };
+        if next_is_initialize {
+            return;
+        }
+        self.count += 1;
+        let id = format!("agx-resume-{}", self.count);
+        let mut request = initialize.clone();
+        request["id"] = serde_json::Value::String(id.clone());
+        let Ok(request) = serde_json::from_value::<ClientJsonRpcMessage>(request) else {
+            return;
+        };
+        if transport.send(request).await.is_ok() {
+            self.replayed.insert(RequestId::String(id.into()));
+        }
+        if let Some(initialized) = &self.initialized {
+            let _ = transport.send(initialized.clone()).await;
+        }
+    }
 }
 
 fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
