@@ -12,6 +12,8 @@ use super::AuthError;
 const CALLBACK_PATH: &str = "/callback";
 /// A request head larger than this is not a browser's redirect.
 const HEAD_CAP: usize = 16 * 1024;
+/// How long one connection to the listener may take to send its request.
+const CONNECTION_DEADLINE: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub(crate) struct Listener {
     listener: TcpListener,
@@ -19,7 +21,8 @@ pub(crate) struct Listener {
 }
 
 /// What the authorization server sent back: the whole redirect URL (for rmcp's parser) or its
-/// error.
+/// error (with the `state` it came back with; control characters removed, as the text is
+/// printed).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Redirect {
     Code {
@@ -28,7 +31,25 @@ pub enum Redirect {
     Error {
         error: String,
         description: Option<String>,
+        state: Option<String>,
     },
+}
+
+/// The `state` a redirect came back with.
+fn redirect_state(redirect: &Redirect) -> Option<String> {
+    match redirect {
+        Redirect::Error { state, .. } => state.clone(),
+        Redirect::Code { url } => url::Url::parse(url).ok().and_then(|u| {
+            u.query_pairs()
+                .find(|(k, _)| k == "state")
+                .map(|(_, v)| v.into_owned())
+        }),
+    }
+}
+
+/// `text` without control characters (a terminal's escape sequences).
+fn printable(text: String) -> String {
+    text.chars().filter(|c| !c.is_control()).collect()
 }
 
 impl Listener {
@@ -54,21 +75,29 @@ impl Listener {
         format!("http://127.0.0.1:{}{CALLBACK_PATH}", self.port)
     }
 
-    /// Wait for the browser's redirect.
-    pub(crate) async fn wait(&self) -> Redirect {
+    /// Wait for the browser's redirect: the first to `/callback` that carries `state` (the
+    /// one agx sent), so that no other local program or web page can end the sign-in.
+    pub(crate) async fn wait(&self, state: &str) -> Redirect {
         loop {
             let Ok((stream, _)) = self.listener.accept().await else {
                 continue;
             };
-            if let Some(redirect) = self.answer(stream).await {
+            // A connection that sends nothing (a browser's preconnect) must not hold the
+            // redirect up.
+            let answered = tokio::time::timeout(CONNECTION_DEADLINE, self.answer(stream, state));
+            if let Ok(Some(redirect)) = answered.await {
                 return redirect;
             }
         }
     }
 
-    async fn answer(&self, mut stream: TcpStream) -> Option<Redirect> {
+    async fn answer(&self, mut stream: TcpStream, state: &str) -> Option<Redirect> {
         let head = read_head(&mut stream).await?;
         match parse_callback(&head, self.port) {
+            Callback::Redirect(redirect) if redirect_state(&redirect).as_deref() != Some(state) => {
+                respond(&mut stream, "400 Bad Request", "Not this sign-in.").await;
+                None
+            }
             Callback::NotFound => {
                 respond(&mut stream, "404 Not Found", "Not found.").await;
                 None
@@ -122,8 +151,9 @@ pub fn parse_callback(head: &[u8], port: u16) -> Callback {
     };
     if let Some(error) = param("error") {
         return Callback::Redirect(Redirect::Error {
-            error,
-            description: param("error_description"),
+            error: printable(error),
+            description: param("error_description").map(printable),
+            state: param("state"),
         });
     }
     if param("code").is_none() {
@@ -193,7 +223,8 @@ mod tests {
             refused,
             Callback::Redirect(Redirect::Error {
                 error: "access_denied".into(),
-                description: Some("no".into())
+                description: Some("no".into()),
+                state: None,
             })
         );
         assert_eq!(

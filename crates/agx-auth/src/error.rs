@@ -86,7 +86,9 @@ impl Hint for AuthError {
             AuthError::Denied { .. } => {
                 Some("sign in again with `agx auth login`; check the account has access".into())
             }
-            AuthError::Flow { .. } => Some("run `agx auth login` again; `-v` shows each step".into()),
+            AuthError::Flow { .. } => Some(
+                "run `agx auth login` again; check the URL, the client ID and the account".into(),
+            ),
             AuthError::Stored { .. } => {
                 Some("sign in again with `agx auth login`, which replaces it".into())
             }

@@ -16,7 +16,7 @@ use super::{AuthError, install_tls_provider};
 /// How agx identifies itself to the authorization server, in the specification's order:
 /// a client ID the person was given (with its secret, if any), else a Client ID Metadata
 /// Document URL when the server accepts those, else dynamic registration.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ClientChoice {
     pub client_id: Option<String>,
     pub client_secret: Option<String>,
@@ -25,6 +25,19 @@ pub struct ClientChoice {
 }
 
 // The secret stays out of logs.
+impl std::fmt::Debug for ClientChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientChoice")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field("metadata_url", &self.metadata_url)
+            .finish()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct LoginRequest {
     pub resource: Resource,
@@ -121,8 +134,16 @@ pub async fn login(
         .await
         .map_err(|(_, e)| flow(e.to_string()))?;
 
+    let state = url::Url::parse(&session.auth_url)
+        .ok()
+        .and_then(|u| {
+            u.query_pairs()
+                .find(|(k, _)| k == "state")
+                .map(|(_, v)| v.into_owned())
+        })
+        .ok_or_else(|| flow("the authorization URL carries no state".into()))?;
     present(&session.auth_url);
-    let redirect = tokio::time::timeout(request.timeout, listener.wait())
+    let redirect = tokio::time::timeout(request.timeout, listener.wait(&state))
         .await
         .map_err(|_| AuthError::TimedOut {
             resource: resource.to_string(),
@@ -130,7 +151,9 @@ pub async fn login(
         })?;
     let callback_url = match redirect {
         Redirect::Code { url } => url,
-        Redirect::Error { error, description } => {
+        Redirect::Error {
+            error, description, ..
+        } => {
             return Err(AuthError::Denied {
                 resource: resource.to_string(),
                 error,

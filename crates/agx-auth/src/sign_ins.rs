@@ -33,6 +33,9 @@ impl Resource {
         }
         parsed.set_fragment(None);
         parsed.set_query(None);
+        // A user name or password in the URL is a credential too.
+        let _ = parsed.set_username("");
+        let _ = parsed.set_password(None);
         Ok(Resource(parsed.to_string()))
     }
 
@@ -231,6 +234,19 @@ impl SignIns {
         }))
     }
 
+    /// A value that changes whenever the tokens kept for `resource` do (a new sign-in, a
+    /// refresh by another process); `None` when none are kept. Not a secret: a hash, for
+    /// noticing a change.
+    pub fn tokens_marker(&self, resource: &Resource) -> Result<Option<u64>, AuthError> {
+        use std::hash::{Hash, Hasher};
+        let Some(text) = self.settings()?.sign_in_secret(resource.as_str())? else {
+            return Ok(None);
+        };
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut hasher);
+        Ok(Some(hasher.finish()))
+    }
+
     fn settings(&self) -> Result<std::sync::MutexGuard<'_, SettingsStore>, AuthError> {
         self.settings.lock().map_err(|_| AuthError::Stored {
             resource: String::new(),
@@ -246,7 +262,12 @@ impl SignIns {
             .map(Some)
             .map_err(|e| AuthError::Stored {
                 resource: resource.to_string(),
-                detail: format!("its keyring entry is not agx's ({e})"),
+                // Line and column only: the parser's message may quote what is stored.
+                detail: format!(
+                    "its keyring entry is not agx's (at line {}, column {})",
+                    e.line(),
+                    e.column()
+                ),
             })
     }
 
@@ -380,9 +401,14 @@ impl KeyringCredentials {
         )
         .await
         .map_err(|e| match e {
-            // The server refused the client: a sign-in to make again, as a refused refresh.
-            AuthError::Flow { .. } => RmcpAuthError::TokenRefreshRejected(e.to_string()),
-            e => store_error(e),
+            // The token endpoint refused the client (an OAuth error response): a sign-in to
+            // make again, as a refused refresh. Anything else (the network) may pass.
+            AuthError::Flow { ref detail, .. }
+                if detail.contains("Server returned error response") =>
+            {
+                RmcpAuthError::TokenRefreshRejected(e.to_string())
+            }
+            e => RmcpAuthError::TokenRefreshFailed(e.to_string()),
         })
     }
 }
@@ -504,6 +530,12 @@ mod tests {
                 .as_str(),
             "https://mcp.example.com/mcp",
             "a query (which may hold a secret) is not part of the key"
+        );
+        assert_eq!(
+            Resource::parse("https://user:pw@mcp.example.com/mcp")
+                .unwrap()
+                .as_str(),
+            "https://mcp.example.com/mcp"
         );
         for bad in ["ftp://x/y", "not a url", "acme/geo", "file:///etc/passwd"] {
             assert!(

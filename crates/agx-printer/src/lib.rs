@@ -166,7 +166,8 @@ impl Printer {
 
     /// Route the library's `tracing` events through this printer: warnings always; agx's
     /// info events that carry a `verb` as status lines (hidden by `-q`); debug events as
-    /// `note:` lines with `-v` (agx's own) or `-vv` (every crate's as well).
+    /// `note:` lines with `-v` (agx's own) or `-vv` (every crate's as well, but never the
+    /// OAuth code's: they carry codes and tokens).
     pub fn install_logger(&self) {
         use tracing_subscriber::filter::{LevelFilter, Targets};
         use tracing_subscriber::prelude::*;
@@ -177,9 +178,14 @@ impl Printer {
             1 => Targets::new()
                 .with_default(LevelFilter::WARN)
                 .with_target("agx", LevelFilter::DEBUG),
+            // Every crate's debug events but the OAuth ones: rmcp's `auth` debug-prints an
+            // authorization code and token responses' extra fields (an `id_token`).
             _ => Targets::new()
                 .with_default(LevelFilter::DEBUG)
-                .with_target("agx", LevelFilter::TRACE),
+                .with_target("agx", LevelFilter::TRACE)
+                .with_target("rmcp::transport::auth", LevelFilter::WARN)
+                .with_target("rmcp::transport::common::auth", LevelFilter::WARN)
+                .with_target("oauth2", LevelFilter::WARN),
         };
         let layer = PrinterLayer {
             printer: self.clone(),

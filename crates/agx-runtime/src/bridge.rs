@@ -182,11 +182,12 @@ impl Remote {
         }
     }
 
-    /// When the sign-in to this remote was made (seconds since the epoch), if there is one.
-    fn signed_in_at(&self) -> Option<u64> {
+    /// A marker of the tokens kept for this remote, which changes with a new sign-in (or a
+    /// refresh by another process); `None` when none are kept.
+    fn tokens_marker(&self) -> Option<u64> {
         let sign_ins = self.sign_ins.as_ref()?;
         let resource = agx_auth::Resource::parse(&self.url.resolved).ok()?;
-        Some(sign_ins.get(&resource).ok()??.signed_in_at)
+        sign_ins.tokens_marker(&resource).ok()?
     }
 }
 
@@ -355,13 +356,24 @@ async fn send<W: AsyncWrite + Unpin>(
 ) {
     resume.record(&message);
     if let Link::NeedsSignIn { since, .. } = state
-        && remote.signed_in_at().is_some_and(|at| Some(at) != *since)
-        && let Ok(transport) = remote.transport().await
+        && let Some(at) = remote.tokens_marker().filter(|at| Some(*at) != *since)
     {
-        tracing::info!("remote {}: signed in again; reconnecting", remote.url);
-        let mut transport = Box::new(transport);
-        resume.replay(&mut transport, &message).await;
-        *state = Link::Up(transport);
+        // One attempt per new sign-in: a refused one leaves the link waiting for the next.
+        *since = Some(at);
+        if let Ok(transport) = remote.transport().await {
+            tracing::info!("remote {}: signed in again; reconnecting", remote.url);
+            let mut transport = Box::new(transport);
+            match resume.replay(&mut transport, &message).await {
+                Ok(()) => *state = Link::Up(transport),
+                Err(e) => {
+                    let (detail, _) = remote.failure_detail(&e);
+                    *state = Link::NeedsSignIn {
+                        detail,
+                        since: Some(at),
+                    };
+                }
+            }
+        }
     }
     let id = request_id(&message);
     let sent = match state {
@@ -378,10 +390,14 @@ async fn send<W: AsyncWrite + Unpin>(
             if let Some(id) = id {
                 write_line(writer, &remote.failure(&detail, id)).await;
             }
+            // The transport is gone: what it had not answered never will be.
+            for id in pending.drain() {
+                write_line(writer, &remote.failure(&detail, id)).await;
+            }
             if needs_sign_in {
                 *state = Link::NeedsSignIn {
                     detail,
-                    since: remote.signed_in_at(),
+                    since: remote.tokens_marker(),
                 };
             } else if !matches!(state, Link::NeedsSignIn { .. }) {
                 *state = Link::Down(detail);
@@ -391,7 +407,7 @@ async fn send<W: AsyncWrite + Unpin>(
 }
 
 /// The HTTP side: working, failed with the reason every later request is told, or failed
-/// for want of a sign-in newer than the one made at `since`.
+/// for want of tokens other than those `since` marks (`SignIns::tokens_marker`).
 enum Link {
     Up(Box<RemoteTransport>),
     Down(String),
@@ -427,29 +443,35 @@ impl Resume {
 
     /// Replay the handshake on `transport`, unless `next` is itself the client's
     /// `initialize`.
-    async fn replay(&mut self, transport: &mut RemoteTransport, next: &ClientJsonRpcMessage) {
+    async fn replay(
+        &mut self,
+        transport: &mut RemoteTransport,
+        next: &ClientJsonRpcMessage,
+    ) -> Result<(), HttpError> {
         let next_is_initialize = serde_json::to_value(next).is_ok_and(|v| {
             v.get("method").and_then(serde_json::Value::as_str) == Some("initialize")
         });
         let Some(initialize) = &self.initialize else {
-            return;
+            return Ok(());
         };
         if next_is_initialize {
-            return;
+            return Ok(());
         }
         self.count += 1;
-        let id = format!("agx-resume-{}", self.count);
+        // An id no client picks: the process's and a count.
+        let id = format!("agx-bridge-resume-{}-{}", std::process::id(), self.count);
         let mut request = initialize.clone();
         request["id"] = serde_json::Value::String(id.clone());
         let Ok(request) = serde_json::from_value::<ClientJsonRpcMessage>(request) else {
-            return;
+            return Ok(());
         };
-        if transport.send(request).await.is_ok() {
-            self.replayed.insert(RequestId::String(id.into()));
-        }
+        transport.send(request).await?;
+        self.replayed.insert(RequestId::String(id.into()));
         if let Some(initialized) = &self.initialized {
+            // A notification: the remote's answer to `initialize` is what tells.
             let _ = transport.send(initialized.clone()).await;
         }
+        Ok(())
     }
 }
 
