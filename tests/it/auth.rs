@@ -163,6 +163,18 @@ fn login(home: &TestHome, args: &[&str], stdin: Option<&str>) -> (bool, String) 
     (out.status.success(), text)
 }
 
+/// `agx auth login --client-credentials` as the fixture's pre-registered client, with `secret`.
+fn login_as_machine(home: &TestHome, secret: &str) -> (bool, String) {
+    let args = [
+        SERVER,
+        "--client-credentials",
+        "--client-id",
+        "agx-preregistered",
+        "--client-secret-stdin",
+    ];
+    login(home, &args, Some(&format!("{secret}\n")))
+}
+
 /// Start `program ARGS…` (a client entry's command) as an MCP client would, call `whoami`,
 /// and return its text, or the error the client sees.
 async fn call_whoami(home: &TestHome, program: &str, args: &[String]) -> Result<String, String> {
@@ -469,17 +481,7 @@ async fn a_machine_signs_in_with_client_credentials_and_agx_serve_renews_them() 
     // Tokens live 64 s: agx exchanges again once less than a minute is left, 4 s on (whole seconds: waited 6).
     let server = OAuthServer::start(&["--no-dcr", "--ttl", "64"]);
     install_remote(&home, &server.mcp_url());
-    let (ok, out) = login(
-        &home,
-        &[
-            SERVER,
-            "--client-credentials",
-            "--client-id",
-            "agx-preregistered",
-            "--client-secret-stdin",
-        ],
-        Some("pre-secret\n"),
-    );
+    let (ok, out) = login_as_machine(&home, "pre-secret");
     assert!(ok, "{out}");
     assert!(
         !home.home().join("browser.log").exists(),
@@ -507,17 +509,7 @@ async fn a_machine_signs_in_with_client_credentials_and_agx_serve_renews_them() 
     assert!(!index.contains("pre-secret"));
 
     // A secret the server no longer accepts is a sign-in to make again.
-    let (ok, out) = login(
-        &home,
-        &[
-            SERVER,
-            "--client-credentials",
-            "--client-id",
-            "agx-preregistered",
-            "--client-secret-stdin",
-        ],
-        Some("wrong\n"),
-    );
+    let (ok, out) = login_as_machine(&home, "wrong");
     assert!(!ok, "{out}");
     assert!(
         out.contains("invalid_client") || out.contains("failed"),
@@ -545,6 +537,11 @@ fn bad_targets_are_refused_with_what_to_do() {
         &["not an http:// or https:// URL", "hint"],
     );
     refused(&["agx/edge/edge"], &["is not a remote server"]);
+    // Nothing listens on the discard port of loopback.
+    refused(
+        &["http://127.0.0.1:9/mcp"],
+        &["could not reach", "network, proxy, VPN"],
+    );
     refused(
         &[
             "https://mcp.example.invalid/mcp",

@@ -39,12 +39,16 @@ pub enum Redirect {
 fn redirect_state(redirect: &Redirect) -> Option<String> {
     match redirect {
         Redirect::Error { state, .. } => state.clone(),
-        Redirect::Code { url } => url::Url::parse(url).ok().and_then(|u| {
-            u.query_pairs()
-                .find(|(k, _)| k == "state")
-                .map(|(_, v)| v.into_owned())
-        }),
+        Redirect::Code { url } => query_param(url, "state"),
     }
+}
+
+/// The value of the query parameter `name` in `url`, decoded.
+pub(crate) fn query_param(url: &str, name: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    url.query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 /// `text` without control characters (a terminal's escape sequences).

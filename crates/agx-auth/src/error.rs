@@ -16,6 +16,9 @@ pub enum AuthError {
     )]
     NotRequired { resource: String },
 
+    #[error("could not reach {resource}: {detail}")]
+    Unreachable { resource: String, detail: String },
+
     #[error("could not find how to sign in to {resource}: {detail}")]
     Discovery { resource: String, detail: String },
 
@@ -65,6 +68,10 @@ impl Hint for AuthError {
             ),
             AuthError::NotRequired { .. } => Some(
                 "nothing to do: agx serve reaches it without a sign-in; if it needs an API key instead, set it with `agx config set`"
+                    .into(),
+            ),
+            AuthError::Unreachable { .. } => Some(
+                "check the URL, and that this machine reaches the server (network, proxy, VPN)"
                     .into(),
             ),
             AuthError::Discovery { .. } => Some(

@@ -2,14 +2,14 @@
 //! a client, send the person to the authorization page with a PKCE challenge, take the code
 //! from the loopback redirect, exchange it, and keep the tokens.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rmcp::transport::auth::{
     AuthorizationCallback, AuthorizationManager, AuthorizationMetadataSource, AuthorizationRequest,
     AuthorizationSession, ClientCredentialsConfig,
 };
 
-use super::callback::{Listener, Redirect};
+use super::callback::{Listener, Redirect, query_param};
 use super::sign_ins::{Resource, SignIn, SignIns};
 use super::{AuthError, install_tls_provider};
 
@@ -134,13 +134,7 @@ pub async fn login(
         .await
         .map_err(|(_, e)| flow(e.to_string()))?;
 
-    let state = url::Url::parse(&session.auth_url)
-        .ok()
-        .and_then(|u| {
-            u.query_pairs()
-                .find(|(k, _)| k == "state")
-                .map(|(_, v)| v.into_owned())
-        })
+    let state = query_param(&session.auth_url, "state")
         .ok_or_else(|| flow("the authorization URL carries no state".into()))?;
     present(&session.auth_url);
     let redirect = tokio::time::timeout(request.timeout, listener.wait(&state))
@@ -179,7 +173,7 @@ pub async fn login(
         client_id,
         registration: registration.to_string(),
         scopes,
-        signed_in_at: now(),
+        signed_in_at: agx_core::clock::unix_now(),
         redirect_uri,
         metadata,
     };
@@ -203,7 +197,12 @@ async fn discover(
         resource: resource.to_string(),
         detail: e.to_string(),
     };
-    let challenge = probe(resource).await;
+    let challenge = probe(resource)
+        .await
+        .map_err(|detail| AuthError::Unreachable {
+            resource: resource.to_string(),
+            detail,
+        })?;
     let mut manager = AuthorizationManager::new(resource.as_str())
         .await
         .map_err(discovery)?;
@@ -249,7 +248,7 @@ pub async fn login_client_credentials(
         client_id: client_id.to_string(),
         registration: CLIENT_CREDENTIALS.to_string(),
         scopes,
-        signed_in_at: now(),
+        signed_in_at: agx_core::clock::unix_now(),
         redirect_uri: resource.to_string(),
         metadata,
     };
@@ -294,7 +293,7 @@ pub(crate) async fn exchange_client_credentials(
 /// cannot be reached, or refuses for want of an API key, does not.
 pub async fn asks_for_sign_in(resource: &Resource) -> bool {
     install_tls_provider();
-    matches!(probe(resource).await, Some(Challenge::Unauthorized(header))
+    matches!(probe(resource).await, Ok(Some(Challenge::Unauthorized(header)))
         if header.trim_start().to_ascii_lowercase().starts_with("bearer"))
 }
 
@@ -316,13 +315,14 @@ impl Challenge {
 }
 
 /// Ask the server as an MCP client would (an `initialize` request), to read its challenge.
-/// `None` when it could not be asked (discovery then goes on from well-known URLs).
-async fn probe(resource: &Resource) -> Option<Challenge> {
+/// `Ok(None)` when its answer says neither (discovery then goes on from well-known URLs);
+/// an error, with its innermost cause, when it cannot be reached at all.
+async fn probe(resource: &Resource) -> Result<Option<Challenge>, String> {
     let client = reqwest::Client::builder()
         .timeout(PROBE_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .ok()?;
+        .map_err(|e| e.to_string())?;
     let body = serde_json::json!({
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -335,7 +335,7 @@ async fn probe(resource: &Resource) -> Option<Challenge> {
         .body(body.to_string())
         .send()
         .await
-        .ok()?;
+        .map_err(|e| innermost_cause(&e))?;
     if response.status() == reqwest::StatusCode::UNAUTHORIZED {
         let header = response
             .headers()
@@ -343,21 +343,24 @@ async fn probe(resource: &Resource) -> Option<Challenge> {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_string();
-        return Some(Challenge::Unauthorized(header));
+        return Ok(Some(Challenge::Unauthorized(header)));
     }
-    response.status().is_success().then_some(Challenge::Open)
+    Ok(response.status().is_success().then_some(Challenge::Open))
+}
+
+/// The deepest cause of `error` (reqwest's own text names only the request).
+fn innermost_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = error;
+    while let Some(inner) = cause.source() {
+        cause = inner;
+    }
+    cause.to_string()
 }
 
 /// A Client ID Metadata Document's URL: HTTPS, with a host and a path (it is the client ID).
 fn is_metadata_document_url(url: &str) -> bool {
     url::Url::parse(url)
         .is_ok_and(|u| u.scheme() == "https" && u.host_str().is_some() && u.path() != "/")
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 #[cfg(test)]

@@ -215,12 +215,10 @@ impl SignIns {
     /// whether a refresh token is kept with it; `None` when no token is kept.
     pub fn token_state(&self, resource: &Resource) -> Result<Option<TokenState>, AuthError> {
         use oauth2::TokenResponse;
-        use rmcp::transport::auth::OAuthTokenResponse;
         let Some(secret) = self.secret(resource)? else {
             return Ok(None);
         };
-        let Some(tokens): Option<&OAuthTokenResponse> = secret.credentials.token_response.as_ref()
-        else {
+        let Some(tokens) = &secret.credentials.token_response else {
             return Ok(None);
         };
         let expires_at = match (tokens.expires_in(), secret.credentials.token_received_at) {
@@ -359,10 +357,7 @@ fn expires_soon(credentials: &StoredCredentials) -> bool {
     };
     match (tokens.expires_in(), credentials.token_received_at) {
         (Some(lifetime), Some(received)) => {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            received + lifetime.as_secs() < now + RENEW_BEFORE_SECS
+            received + lifetime.as_secs() < agx_core::clock::unix_now() + RENEW_BEFORE_SECS
         }
         _ => false,
     }
@@ -411,6 +406,23 @@ impl KeyringCredentials {
             e => RmcpAuthError::TokenRefreshFailed(e.to_string()),
         })
     }
+
+    /// What the keyring holds (read once per process, and again after a refresh lock).
+    async fn load_kept(&self) -> Result<Option<StoredCredentials>, RmcpAuthError> {
+        if let Some(cached) = self.cached.lock().map_err(store_error)?.clone() {
+            return Ok(cached);
+        }
+        let (sign_ins, resource) = (self.sign_ins.clone(), self.resource.clone());
+        let secret = blocking(move || sign_ins.secret(&resource)).await?;
+        if let Some(secret) = &secret
+            && let Some(client_secret) = &secret.client_secret
+        {
+            *self.client_secret.lock().map_err(store_error)? = Some(client_secret.clone());
+        }
+        let credentials = secret.map(|s| s.credentials);
+        *self.cached.lock().map_err(store_error)? = Some(credentials.clone());
+        Ok(credentials)
+    }
 }
 
 #[async_trait::async_trait]
@@ -427,36 +439,6 @@ impl CredentialStore for KeyringCredentials {
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
-        self.save_kept(credentials).await
-    }
-
-    async fn clear(&self) -> Result<(), RmcpAuthError> {
-        self.clear_kept().await
-    }
-
-    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
-        self.refresh_guard().await
-    }
-}
-
-impl KeyringCredentials {
-    async fn load_kept(&self) -> Result<Option<StoredCredentials>, RmcpAuthError> {
-        if let Some(cached) = self.cached.lock().map_err(store_error)?.clone() {
-            return Ok(cached);
-        }
-        let (sign_ins, resource) = (self.sign_ins.clone(), self.resource.clone());
-        let secret = blocking(move || sign_ins.secret(&resource)).await?;
-        if let Some(secret) = &secret
-            && let Some(client_secret) = &secret.client_secret
-        {
-            *self.client_secret.lock().map_err(store_error)? = Some(client_secret.clone());
-        }
-        let credentials = secret.map(|s| s.credentials);
-        *self.cached.lock().map_err(store_error)? = Some(credentials.clone());
-        Ok(credentials)
-    }
-
-    async fn save_kept(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
         let secret = Secret {
             client_secret: self.client_secret.lock().map_err(store_error)?.clone(),
             credentials: credentials.clone(),
@@ -467,7 +449,7 @@ impl KeyringCredentials {
         Ok(())
     }
 
-    async fn clear_kept(&self) -> Result<(), RmcpAuthError> {
+    async fn clear(&self) -> Result<(), RmcpAuthError> {
         let (sign_ins, resource) = (self.sign_ins.clone(), self.resource.clone());
         blocking(move || {
             sign_ins
@@ -480,7 +462,7 @@ impl KeyringCredentials {
         Ok(())
     }
 
-    async fn refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
+    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, RmcpAuthError> {
         let path = self.sign_ins.refresh_lock_path();
         let lock = blocking(move || {
             if let Some(dir) = path.parent() {

@@ -5,6 +5,7 @@
 #![cfg_attr(windows, allow(clippy::result_large_err))]
 
 pub mod atomic;
+pub mod clock;
 pub mod error;
 pub mod file_lock;
 pub mod fsutil;

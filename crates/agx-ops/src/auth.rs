@@ -1,7 +1,7 @@
 //! `agx auth login|logout|status` (docs/auth.md): sign in to a remote MCP server once, for
 //! every client whose entry launches `agx serve` of it.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -100,13 +100,7 @@ pub fn login(
         callback_port: options.callback_port.or(target.hints.callback_port),
         timeout: options.timeout.unwrap_or(DEFAULT_TIMEOUT),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| agx_auth::AuthError::Flow {
-            resource: target.shown.clone(),
-            detail: e.to_string(),
-        })?;
+    let runtime = runtime(&target.shown)?;
     let sign_in = if options.client_credentials {
         let (Some(client_id), Some(secret)) =
             (&request.client.client_id, &request.client.client_secret)
@@ -170,9 +164,7 @@ pub fn status(ctx: &Context, target: Option<&Target>) -> OpsResult<Vec<Status>> 
             .collect(),
         None => sign_ins.list()?,
     };
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = agx_core::clock::unix_now();
     let mut out = Vec::new();
     for (resource, sign_in) in chosen {
         let tokens = sign_ins.token_state(&resource)?;
@@ -235,13 +227,7 @@ pub fn sign_ins_wanted(
         return Ok(Vec::new());
     }
     let sign_ins = SignIns::open(ctx.paths)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| agx_auth::AuthError::Flow {
-            resource: name.to_string(),
-            detail: e.to_string(),
-        })?;
+    let runtime = runtime(&name.to_string())?;
     let mut wanted = Vec::new();
     for server in remotes {
         // A server whose URL needs a setting not given yet is asked once it has one.
@@ -255,4 +241,15 @@ pub fn sign_ins_wanted(
         }
     }
     Ok(wanted)
+}
+
+/// The runtime the sign-in's requests run on, for what `about` names.
+fn runtime(about: &str) -> Result<tokio::runtime::Runtime, agx_auth::AuthError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| agx_auth::AuthError::Flow {
+            resource: about.to_string(),
+            detail: e.to_string(),
+        })
 }

@@ -11,7 +11,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use futures_util::future::Either;
 use rmcp::RoleClient;
-use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, ErrorCode, ErrorData, RequestId,
+    ServerJsonRpcMessage,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, Transport};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -62,7 +65,8 @@ pub(crate) struct Remote {
     redactor: Redactor,
     /// The reference `agx auth login` takes to sign in to it.
     server: String,
-    sign_ins: Option<agx_auth::SignIns>,
+    /// Where its sign-in is kept, and the key it is kept under (its URL).
+    sign_in: Option<(agx_auth::SignIns, agx_auth::Resource)>,
 }
 
 // Headers may carry secrets: never print them.
@@ -92,12 +96,17 @@ impl Remote {
             });
         };
         let redactor = Redactor::new(w.settings.secret_values().map(str::to_string));
+        let sign_in = w
+            .sign_ins
+            .as_deref()
+            .zip(agx_auth::Resource::parse(&expanded).ok())
+            .map(|(sign_ins, resource)| (sign_ins.clone(), resource));
         Ok(Remote {
             url: RemoteUrl::new(expanded, &redactor),
             headers: placeholders::expand_pairs(headers, &w.settings),
             redactor,
             server: w.server.to_string(),
-            sign_ins: w.sign_ins.as_deref().cloned(),
+            sign_in,
         })
     }
 
@@ -130,19 +139,16 @@ impl Remote {
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.resolved.as_str())
             .custom_headers(custom);
         let http = reqwest::Client::new();
-        let signed_in = match (
-            &self.sign_ins,
-            agx_auth::Resource::parse(&self.url.resolved),
-        ) {
-            (Some(sign_ins), Ok(resource)) => {
-                agx_auth::signed_in_client(sign_ins, &resource, http.clone())
+        let signed_in = match &self.sign_in {
+            Some((sign_ins, resource)) => {
+                agx_auth::signed_in_client(sign_ins, resource, http.clone())
                     .await
                     .map_err(|e| {
                         let hint = agx_core::error::Hint::hint(&e).unwrap_or_default();
                         format!("{e} ({hint})")
                     })?
             }
-            _ => None,
+            None => None,
         };
         Ok(match signed_in {
             Some(client) => RemoteTransport::SignedIn(Box::new(
@@ -185,9 +191,8 @@ impl Remote {
     /// A marker of the tokens kept for this remote, which changes with a new sign-in (or a
     /// refresh by another process); `None` when none are kept.
     fn tokens_marker(&self) -> Option<u64> {
-        let sign_ins = self.sign_ins.as_ref()?;
-        let resource = agx_auth::Resource::parse(&self.url.resolved).ok()?;
-        sign_ins.tokens_marker(&resource).ok()?
+        let (sign_ins, resource) = self.sign_in.as_ref()?;
+        sign_ins.tokens_marker(resource).ok()?
     }
 }
 
@@ -428,16 +433,15 @@ struct Resume {
 
 impl Resume {
     fn record(&mut self, message: &ClientJsonRpcMessage) {
-        if self.initialize.is_some() && self.initialized.is_some() {
-            return;
-        }
-        let Ok(value) = serde_json::to_value(message) else {
-            return;
-        };
-        match value.get("method").and_then(serde_json::Value::as_str) {
-            Some("initialize") if self.initialize.is_none() => self.initialize = Some(value),
-            Some("notifications/initialized") => self.initialized = Some(message.clone()),
-            _ => {}
+        if is_initialize(message) && self.initialize.is_none() {
+            self.initialize = serde_json::to_value(message).ok();
+        } else if let ClientJsonRpcMessage::Notification(n) = message
+            && matches!(
+                n.notification,
+                ClientNotification::InitializedNotification(_)
+            )
+        {
+            self.initialized = Some(message.clone());
         }
     }
 
@@ -448,13 +452,10 @@ impl Resume {
         transport: &mut RemoteTransport,
         next: &ClientJsonRpcMessage,
     ) -> Result<(), HttpError> {
-        let next_is_initialize = serde_json::to_value(next).is_ok_and(|v| {
-            v.get("method").and_then(serde_json::Value::as_str) == Some("initialize")
-        });
         let Some(initialize) = &self.initialize else {
             return Ok(());
         };
-        if next_is_initialize {
+        if is_initialize(next) {
             return Ok(());
         }
         self.count += 1;
@@ -473,6 +474,11 @@ impl Resume {
         }
         Ok(())
     }
+}
+
+fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
+    matches!(message, ClientJsonRpcMessage::Request(r)
+        if matches!(r.request, ClientRequest::InitializeRequest(_)))
 }
 
 fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {

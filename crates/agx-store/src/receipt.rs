@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -195,11 +194,7 @@ impl Receipt {
 
 /// Now as RFC 3339 (`2026-01-31T12:00:00Z`).
 pub fn now_rfc3339() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    rfc3339(secs)
+    rfc3339(agx_core::clock::unix_now())
 }
 
 /// Format seconds since the Unix epoch as an RFC 3339 UTC timestamp.
