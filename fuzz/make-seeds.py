@@ -457,6 +457,9 @@ def sigstore_bundle_seeds():
               b"\x00" + (cases / name / "bundle.sigstore.json").read_bytes())
     write("sigstore_bundle", "root-custom",
           b"\x01" + (cases / "intoto-with-custom-trust-root" / "trusted_root.json").read_bytes())
+    npm = REPO / "registry-fixtures" / "npm-attestations"
+    write("sigstore_bundle", "npm-gundam-visor",
+          b"\x02" + (npm / "gundam-visor-1.0.1.tgz.json").read_bytes())
 
 
 def oauth_callback_seeds():

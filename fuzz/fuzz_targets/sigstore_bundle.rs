@@ -2,9 +2,11 @@
 //!
 //! The first byte picks what the rest is: 0, a bundle checked against the Sigstore
 //! conformance suite's artifact (`a.txt`) and Sigstore's public-good root; 1, a trusted
-//! root. Properties: no panic; a bundle that verifies is signed by the one identity the
-//! seeds' real bundles carry (nothing else can be certified by that root over that artifact
-//! without a new signature, which a fuzzer cannot make).
+//! root; 2, an npm attestations document (agx-sources' npm provenance) checked against the
+//! real `gundam-visor@1.0.1` tarball. Properties: no panic; a bundle or document that
+//! verifies is signed by the one identity the seeds' real ones carry (nothing else can be
+//! certified by that root over that artifact without a new signature, which a fuzzer cannot
+//! make).
 #![no_main]
 
 use agx_provenance::{IdentityPolicy, RootOrigin, SigstoreBundle, Subject, TrustRoot};
@@ -12,13 +14,17 @@ use libfuzzer_sys::fuzz_target;
 
 const ARTIFACT: &[u8] =
     include_bytes!("../../registry-fixtures/sigstore-conformance/bundle-verify/a.txt");
+const NPM_TARBALL: &[u8] =
+    include_bytes!("../../registry-fixtures/npm-attestations/gundam-visor-1.0.1.tgz");
+const GUNDAM: &str =
+    "https://github.com/ramonpetgrave64/gundam-visor/.github/workflows/npm-publish.yml@refs/tags/v1.0.1";
 const BEACON: &str = "https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml@refs/heads/main";
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, body)) = data.split_first() else {
         return;
     };
-    match mode % 2 {
+    match mode % 3 {
         0 => {
             let Ok(bundle) = SigstoreBundle::parse(body, "fuzz.sigstore.json") else {
                 return;
@@ -26,6 +32,22 @@ fuzz_target!(|data: &[u8]| {
             let root = TrustRoot::public_good().expect("the shipped root loads");
             if let Ok(signer) = root.verify(Subject::Bytes(ARTIFACT), &bundle, &IdentityPolicy::any()) {
                 assert_eq!(signer.identity, BEACON, "verified as {signer:?}");
+            }
+        }
+        2 => {
+            use sha2::Digest as _;
+            let digest: [u8; 64] = sha2::Sha512::digest(NPM_TARBALL).into();
+            let root = TrustRoot::public_good().expect("the shipped root loads");
+            let verified = agx_sources::ecosystem::npm_provenance::verify_document(
+                body,
+                "fuzz",
+                "gundam-visor",
+                "1.0.1",
+                digest,
+                &root,
+            );
+            if let Ok(Some((signer, _))) = verified {
+                assert_eq!(signer.identity, GUNDAM, "verified as {signer:?}");
             }
         }
         _ => {

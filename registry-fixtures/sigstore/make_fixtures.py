@@ -22,8 +22,10 @@ instance would have issued:
     RFC 6962 inclusion proof in the log of every entry made here, with a signed checkpoint.
 
 What is signed: acme/geo 1.0.0-1.2.0, packed by agx itself from
-registry-fixtures/packages/acme-geo (1.3.0 is packed and left unsigned), `hello.txt`, and
-the negative cases; `cases.json` lists each case with its expected outcome (see README.md).
+registry-fixtures/packages/acme-geo (1.3.0 is packed and left unsigned), `hello.txt`, the
+negative cases, and the npm tarballs of @acme/hello-mcp 1.0.0-1.2.0 in npm/ (SLSA provenance
+statements naming `pkg:npm/%40acme/hello-mcp@VERSION` by sha512, served as the registry's
+attestations documents `npm/@acme%2fhello-mcp@VERSION.json`); `cases.json` lists each case with its expected outcome (see README.md).
 
 Keys come from fixed seeds and every ECDSA signature uses RFC 6979 nonces, so a rerun with
 the same agx binary writes the same bytes. Needs only pyca/cryptography (>= 44, for
@@ -509,12 +511,19 @@ IN_TOTO = "application/vnd.in-toto+json"
 class Signing:
     """One signing event: a leaf certificate, a signature and (after the log closes) a bundle."""
 
-    def __init__(self, name, artifact, identity, when, ca, ct_key, log, dsse=False):
+    def __init__(self, name, artifact, identity, when, ca, ct_key, log, dsse=False,
+                 subject=None):
+        """`subject`: for a DSSE statement, the subject's name and digest algorithm in place
+        of the file name and sha256 (npm's statements: `pkg:npm/NAME@VERSION`, sha512)."""
         self.name = name
         self.artifact = artifact
         self.identity = identity
         data = artifact.read_bytes()
         self.digest = hashlib.sha256(data).digest()
+        subject_name, subject_digest = artifact.name, {"sha256": self.digest.hex()}
+        if subject:
+            subject_name, algorithm = subject
+            subject_digest = {algorithm: hashlib.new(algorithm, data).hexdigest()}
         leaf_key = p256(f"leaf/{name}")
         self.cert = ca.issue(
             name,
@@ -527,7 +536,7 @@ class Signing:
         )
         self.integrated_time = int(when.timestamp()) + 2
         if dsse:
-            payload = in_toto_statement(artifact.name, self.digest, identity)
+            payload = in_toto_statement(subject_name, subject_digest, identity)
             signature = sign(leaf_key, pae(IN_TOTO, payload))
             self.content = {
                 "dsseEnvelope": {
@@ -563,13 +572,14 @@ class Signing:
 
 
 def in_toto_statement(name, digest, identity):
+    """`digest`: the subject's digest set (`{"sha256": HEX}`)."""
     """An in-toto v1 statement with a small SLSA v1 provenance predicate, as GitHub's
     attest-build-provenance writes for a tag-triggered release workflow."""
     gh = identity["github"]
     repo_uri = identity["source_repository"]
     statement = {
         "_type": "https://in-toto.io/Statement/v1",
-        "subject": [{"name": name, "digest": {"sha256": digest.hex()}}],
+        "subject": [{"name": name, "digest": digest}],
         "predicateType": "https://slsa.dev/provenance/v1",
         "predicate": {
             "buildDefinition": {
@@ -639,6 +649,50 @@ def pack_geo(versions, out_dir):
             assert archive.name == target.name, archive.name
             shutil.copyfile(archive, target)
     return names
+
+
+def pack_npm(name, version, out_dir):
+    """The npm tarball of `name@version`: a dependency-free MCP server (the MCPB fixture's
+    server) with one `bin`, laid out as `npm pack` does (`package/…`), with fixed times so a
+    rerun writes the same bytes."""
+    import gzip
+    import io
+    import tarfile
+
+    server = (REPO / "registry-fixtures" / "mcpb" / "hello" / "server" / "index.js").read_bytes()
+    manifest = json.dumps({
+        "name": name,
+        "version": version,
+        "description": "A test MCP server with npm provenance from agx's Sigstore test instance",
+        "bin": {name.split("/")[-1]: "index.js"},
+        "license": "MIT",
+    }, indent=2).encode() + b"\n"
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for path, data, mode in (("package/package.json", manifest, 0o644),
+                                 ("package/index.js", server, 0o755)):
+            info = tarfile.TarInfo(path)
+            info.size, info.mode, info.mtime = len(data), mode, 499162500  # npm's fixed date
+            tar.addfile(info, io.BytesIO(data))
+    target = out_dir / f"{name.split('/')[-1]}-{version}.tgz"
+    target.write_bytes(gzip.compress(raw.getvalue(), mtime=0))
+    return target
+
+
+def npm_purl(name, version):
+    return "pkg:npm/" + name.replace("@", "%40", 1) + "@" + version
+
+
+def write_npm_attestations(signing, out_dir, name, version):
+    """The registry's answer at /-/npm/v1/attestations/NAME@VERSION: the SLSA provenance
+    bundle (npm's document also holds the registry's publish attestation, which agx does
+    not read)."""
+    path = out_dir / f"{name.replace('/', '%2f')}@{version}.json"
+    write_json(path, {"attestations": [{
+        "predicateType": "https://slsa.dev/provenance/v1",
+        "bundle": signing.bundle(),
+    }]})
+    return path
 
 
 def write_json(path, value):
@@ -748,7 +802,30 @@ def main():
                     log)
     rogue_sct = Signing("untrusted-ct-log", archives["1.0.0"], acme("1.0.0"), t(20, 12, 30), ca,
                         rogue_ct_key, log)
+    # npm packages with provenance (docs/ecosystem.md): @acme/hello-mcp 1.0.0 and 1.1.0 from
+    # acme's release workflow, 1.2.0 from mallory's.
+    npm_dir = HERE / "npm"
+    npm_dir.mkdir(exist_ok=True)
+    for f in npm_dir.iterdir():
+        f.unlink()
+    npm_name = "@acme/hello-mcp"
+
+    def npm_identity(repo, version):
+        return github_identity(repo, f"refs/tags/v{version}",
+                               "812302" if repo.startswith("acme") else "666014",
+                               "401101" if repo.startswith("acme") else "666001",
+                               "91000" + version.replace(".", ""))
+
+    npm_signings = []
+    for day, (version, repo) in enumerate(
+            [("1.0.0", "acme/hello-mcp"), ("1.1.0", "acme/hello-mcp"), ("1.2.0", "mallory/hello-mcp")]):
+        tarball = pack_npm(npm_name, version, npm_dir)
+        npm_signings.append((version, Signing(
+            f"npm-hello-mcp-{version}", tarball, npm_identity(repo, version), t(22 + day, 12),
+            ca, ct_key, log, dsse=True, subject=(npm_purl(npm_name, version), "sha512"))))
     log.close()
+    for version, signing in npm_signings:
+        write_npm_attestations(signing, npm_dir, npm_name, version)
 
     rel = lambda p: p.relative_to(HERE).as_posix()  # noqa: E731
     cases = []

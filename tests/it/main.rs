@@ -33,6 +33,7 @@ mod mcp_registry_install;
 mod mcpb;
 mod multi_version;
 mod network_hardening;
+mod npm_provenance;
 mod oci;
 mod oci_source;
 mod pack;

@@ -101,6 +101,9 @@ pub struct PreparedEcosystem {
     exact: String,
     integrity: Vec<String>,
     served_by: Option<String>,
+    /// Who built it and what trust on first use decided; `None` when its source kind is
+    /// not checked.
+    provenance: Option<agx_store::provenance::Provenance>,
     origin: Option<agx_store::EntryOrigin>,
     /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
     plugin: Option<agx_sources::plugins::import::PluginOrigin>,
@@ -298,34 +301,7 @@ impl Installer<'_> {
         // Before anything of the archive is unpacked: a bundle that does not verify, or a
         // signer other than the trusted one, refuses the version here.
         let signer = source.provenance(entry, &archive, &stage.join(BUNDLE_IN_STAGE))?;
-        let provenance = match &self.locked_signers {
-            Some(locked) => {
-                let expected = agx_store::provenance::Provenance {
-                    trusted: locked.get(&entry.name).cloned().flatten(),
-                    ..Default::default()
-                };
-                agx_store::provenance::decide(
-                    &entry.name,
-                    &entry.vers,
-                    (Some(&expected), agx_store::provenance::Basis::Lock),
-                    signer,
-                    Default::default(),
-                )?
-            }
-            None => {
-                let previous = self.current_receipt(&entry.name)?;
-                agx_store::provenance::decide(
-                    &entry.name,
-                    &entry.vers,
-                    (
-                        previous.as_ref().and_then(|r| r.provenance.as_ref()),
-                        agx_store::provenance::Basis::InstalledVersion,
-                    ),
-                    signer,
-                    self.signer_changes,
-                )?
-            }
-        };
+        let provenance = self.trust_on_first_use(&entry.name, &entry.vers, signer)?;
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
             ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,
@@ -347,6 +323,46 @@ impl Installer<'_> {
         self.policy
             .check_package(&package, &origin, Some(&provenance))?;
         Ok((package, provenance))
+    }
+
+    /// The provenance to record for `version` of `name`, signed by `signer` (`None`:
+    /// unsigned): checked against what agx.lock records in a locked install, else against
+    /// the installed version's signer (trust on first use; docs/security.md).
+    fn trust_on_first_use(
+        &self,
+        name: &PackageName,
+        version: &semver::Version,
+        signer: Option<agx_store::provenance::Signer>,
+    ) -> Result<agx_store::provenance::Provenance, StoreError> {
+        use agx_store::provenance::{Basis, Provenance, decide};
+        match &self.locked_signers {
+            Some(locked) => {
+                let expected = Provenance {
+                    trusted: locked.get(name).cloned().flatten(),
+                    ..Default::default()
+                };
+                decide(
+                    name,
+                    version,
+                    (Some(&expected), Basis::Lock),
+                    signer,
+                    Default::default(),
+                )
+            }
+            None => {
+                let previous = self.current_receipt(name)?;
+                decide(
+                    name,
+                    version,
+                    (
+                        previous.as_ref().and_then(|r| r.provenance.as_ref()),
+                        Basis::InstalledVersion,
+                    ),
+                    signer,
+                    self.signer_changes,
+                )
+            }
+        }
     }
 
     fn commit_staged(
@@ -492,12 +508,19 @@ impl Installer<'_> {
         }
         let package = load_checked(&provisioned.dir, what, false)?;
         self.gate(&package)?;
+        let provenance = match provisioned.built_by {
+            agx_sources::ecosystem::BuiltBy::NotChecked => None,
+            agx_sources::ecosystem::BuiltBy::Checked(signer) => {
+                Some(self.trust_on_first_use(package.name(), package.version(), signer)?)
+            }
+        };
         guard.0 = None;
         Ok(PreparedEcosystem {
             package,
             exact: provisioned.exact,
             integrity: provisioned.integrity,
             served_by: provisioned.served_by,
+            provenance,
             origin: provisioned.origin,
             plugin: None,
             stage,
@@ -507,8 +530,11 @@ impl Installer<'_> {
     /// Whether the policy lets a provisioned package in, from the source its receipt will
     /// record. Callers with several packages check each before committing any.
     pub fn check_policy(&self, prepared: &PreparedEcosystem) -> Result<(), StoreError> {
-        self.policy
-            .check_package(&prepared.package, &ecosystem_receipt(prepared).source, None)
+        self.policy.check_package(
+            &prepared.package,
+            &ecosystem_receipt(prepared).source,
+            prepared.provenance.as_ref(),
+        )
     }
 
     /// The poisoning scan of a staged package (docs/security.md).
@@ -803,12 +829,14 @@ fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
             served_by: prepared.served_by.clone(),
         },
     };
-    new_receipt(
+    let mut receipt = new_receipt(
         package,
         sha256,
         source,
         (exact_requirement(package.version()), true),
-    )
+    );
+    receipt.provenance = prepared.provenance.clone();
+    receipt
 }
 
 /// The requirement and explicit flag a receipt records: roots record what the user asked;

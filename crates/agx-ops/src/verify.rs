@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Context, OpsResult};
 use agx_core::name::PackageName;
 use agx_provenance::{IdentityPolicy, IdentityRule, SigstoreBundle, Subject, TrustRoot};
+use agx_sources::ecosystem::{npm_provenance, provenance, pypi_provenance};
 use agx_store::provenance::Signer;
 use agx_store::{AGX_FILES, InstalledPackage, PROVENANCE_BUNDLE, Source, StoreError};
 
@@ -33,7 +34,7 @@ pub enum ProvenanceCheck {
     Verified { signer: String },
     /// Installed without a bundle.
     Unsigned,
-    /// From a source agx does not check for provenance (a folder, npm, PyPI, …).
+    /// From a source agx does not check for provenance (a folder, PyPI, OCI, …).
     NotChecked,
     /// The bundle is missing, does not verify, or names another signer.
     Failed { problem: String },
@@ -101,15 +102,13 @@ fn files_of(package: &InstalledPackage) -> FilesCheck {
 
 fn provenance_of(ctx: &Context, package: &InstalledPackage) -> ProvenanceCheck {
     let receipt = &package.receipt;
-    let (Some(provenance), Source::Registry { registry, .. }) =
-        (&receipt.provenance, &receipt.source)
-    else {
+    let Some(provenance) = &receipt.provenance else {
         return ProvenanceCheck::NotChecked;
     };
     let Some(signer) = &provenance.signer else {
         return ProvenanceCheck::Unsigned;
     };
-    match check_bundle(ctx, package, registry, signer) {
+    match check_bundle(ctx, package, signer) {
         Ok(()) => ProvenanceCheck::Verified {
             signer: signer.summary(),
         },
@@ -117,38 +116,55 @@ fn provenance_of(ctx: &Context, package: &InstalledPackage) -> ProvenanceCheck {
     }
 }
 
-/// The kept bundle verified again: for the archive digest the receipt records, against the
-/// trusted root of the source it came from, naming exactly the recorded signer.
-fn check_bundle(
-    ctx: &Context,
-    package: &InstalledPackage,
-    registry: &str,
-    signer: &Signer,
-) -> Result<(), String> {
+/// The kept bundle verified again: for the artifact digest the receipt records (a registry
+/// archive's sha256, an npm tarball's sha512), against the trusted root of the source it
+/// came from, naming exactly the recorded signer.
+fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> Result<(), String> {
     let path = package.dir.join(PROVENANCE_BUNDLE);
     if !path.is_file() {
         return Err(format!("its bundle {} is missing", path.display()));
     }
     let bundle = SigstoreBundle::read(&path).map_err(|e| e.to_string())?;
-    let trusted_root = agx_sources::index::source::select_entry(Some(registry), ctx.paths)
-        .map_err(|e| e.to_string())?
-        .trusted_root;
+    let receipt = &package.receipt;
+    let (subject, trusted_root) = match &receipt.source {
+        Source::Registry { registry, .. } => {
+            let trusted_root = agx_sources::index::source::select_entry(Some(registry), ctx.paths)
+                .map_err(|e| e.to_string())?
+                .trusted_root;
+            let digest: [u8; 32] = hex::decode(&receipt.sha256)
+                .ok()
+                .and_then(|bytes| bytes.try_into().ok())
+                .ok_or_else(|| format!("the receipt's sha256 `{}` is damaged", receipt.sha256))?;
+            (Subject::Sha256(digest), trusted_root)
+        }
+        Source::Ecosystem {
+            spec, integrity, ..
+        } if spec.starts_with("pypi:") => {
+            let digest = pypi_provenance::sha256_of(spec, integrity).ok_or_else(|| {
+                "the receipt records no sha256 of the package's distribution".to_string()
+            })?;
+            (Subject::Sha256(digest), provenance::trusted_root())
+        }
+        Source::Ecosystem { integrity, .. } => {
+            let digest = integrity
+                .iter()
+                .find_map(|i| npm_provenance::sha512_of(i))
+                .ok_or_else(|| "the receipt records no sha512 integrity".to_string())?;
+            (Subject::Sha512(digest), provenance::trusted_root())
+        }
+        other => {
+            return Err(format!(
+                "a package from {other} carries no provenance agx checks"
+            ));
+        }
+    };
     let root =
         TrustRoot::configured_or_public_good(trusted_root.as_deref()).map_err(|e| e.to_string())?;
-    let digest: [u8; 32] = hex::decode(&package.receipt.sha256)
-        .ok()
-        .and_then(|bytes| bytes.try_into().ok())
-        .ok_or_else(|| {
-            format!(
-                "the receipt's sha256 `{}` is damaged",
-                package.receipt.sha256
-            )
-        })?;
     let policy = IdentityPolicy {
         identity: IdentityRule::Exact(signer.identity.clone()),
         issuer: Some(signer.issuer.clone()).filter(|issuer| !issuer.is_empty()),
     };
-    root.verify(Subject::Sha256(digest), &bundle, &policy)
+    root.verify(subject, &bundle, &policy)
         .map(drop)
         .map_err(|e| e.to_string())
 }

@@ -11,5 +11,5 @@ mod verify;
 pub use signer::Signer;
 pub use verify::{
     IdentityPolicy, IdentityRule, MAX_BUNDLE_BYTES, ProvenanceError, RootOrigin, SigstoreBundle,
-    Subject, TrustRoot,
+    Statement, Subject, TrustRoot,
 };

@@ -10,7 +10,9 @@ use sigstore_verify::crypto::SubjectAltName;
 use sigstore_verify::trust_root::{
     SIGSTORE_GITHUB_TRUSTED_ROOT, SIGSTORE_PRODUCTION_TRUSTED_ROOT, TrustedRoot,
 };
-use sigstore_verify::types::{Artifact, Bundle, DerPublicKey, Sha256Hash};
+use sigstore_verify::types::{
+    Artifact, ArtifactDigest, Bundle, DerPublicKey, HashAlgorithm, Sha256Hash, SignatureContent,
+};
 use sigstore_verify::{
     IdentityMatcher, PublicKeyVerificationPolicy, VerificationPolicy, VerificationResult, Verifier,
 };
@@ -97,12 +99,23 @@ impl IdentityPolicy {
     }
 }
 
-/// What was signed: the artifact's bytes, or only its SHA-256 (then the signature must be
-/// one that can be checked over a digest: ECDSA or a DSSE statement).
+/// What was signed: the artifact's bytes, or only its digest (then the signature must be
+/// one that can be checked over a digest: ECDSA or a DSSE statement; npm's statements name
+/// a tarball by its SHA-512 only).
 #[derive(Debug, Clone, Copy)]
 pub enum Subject<'a> {
     Bytes(&'a [u8]),
     Sha256([u8; 32]),
+    Sha512([u8; 64]),
+}
+
+/// The in-toto statement a DSSE bundle carries, as far as agx reads it: what it is about
+/// and what kind of claim it makes. Only meaningful once the bundle verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    pub predicate_type: String,
+    /// Each subject's `name` (for npm, `pkg:npm/NAME@VERSION`).
+    pub subject_names: Vec<String>,
 }
 
 /// A parsed bundle.
@@ -130,6 +143,31 @@ impl SigstoreBundle {
 
     pub fn read(path: &Path) -> Result<SigstoreBundle, ProvenanceError> {
         SigstoreBundle::read_with_bytes(path).map(|(bundle, _)| bundle)
+    }
+
+    /// The in-toto statement of a DSSE bundle; `None` for a message signature or a payload
+    /// that is not an in-toto statement (which does not verify anyway).
+    pub fn statement(&self) -> Option<Statement> {
+        #[derive(serde::Deserialize)]
+        struct Subject {
+            #[serde(default)]
+            name: String,
+        }
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Raw {
+            predicate_type: String,
+            #[serde(default)]
+            subject: Vec<Subject>,
+        }
+        let SignatureContent::DsseEnvelope(envelope) = &self.bundle.content else {
+            return None;
+        };
+        let raw: Raw = serde_json::from_slice(envelope.payload.as_bytes()).ok()?;
+        Some(Statement {
+            predicate_type: raw.predicate_type,
+            subject_names: raw.subject.into_iter().map(|s| s.name).collect(),
+        })
     }
 
     /// [`SigstoreBundle::read`], keeping the file's bytes (to publish or hash them).
@@ -310,6 +348,13 @@ fn artifact(subject: Subject<'_>) -> Result<Artifact<'_>, ProvenanceError> {
     Ok(match subject {
         Subject::Bytes(bytes) => Artifact::from_blob(bytes),
         Subject::Sha256(digest) => Artifact::from_digest(Sha256Hash::new(digest)),
+        Subject::Sha512(digest) => Artifact::from_digest(
+            ArtifactDigest::new(HashAlgorithm::Sha2512, digest.to_vec()).map_err(|error| {
+                ProvenanceError::Rejected {
+                    reason: error.to_string(),
+                }
+            })?,
+        ),
     })
 }
 

@@ -191,6 +191,7 @@ mod tests {
             exact: String::new(),
             integrity: Vec::new(),
             served_by: None,
+            built_by: Default::default(),
             description: None,
             server: ItemName::parse("weather").unwrap(),
             command: command.iter().map(|c| c.to_string()).collect(),

@@ -27,6 +27,7 @@ pub(super) struct EntryPackage {
     pub integrity: Vec<String>,
     /// Where npm or pip fetched it from.
     pub served_by: Option<String>,
+    pub built_by: super::BuiltBy,
 }
 
 /// Provision `package` of the entry `server`: files go to `dir` (the package folder), a
@@ -88,6 +89,7 @@ pub(super) fn provision(
                 exact: provisioned.exact,
                 integrity: provisioned.integrity,
                 served_by: provisioned.served_by,
+                built_by: provisioned.built_by,
             })
         }
         "oci" => {
@@ -111,6 +113,7 @@ pub(super) fn provision(
                 exact: format!("oci:{reference}"),
                 integrity,
                 served_by: None,
+                built_by: Default::default(),
             })
         }
         "mcpb" => {
@@ -134,6 +137,7 @@ pub(super) fn provision(
                 exact: launch.exact,
                 integrity: launch.integrity,
                 served_by: None,
+                built_by: Default::default(),
             })
         }
         other => Err(EcosystemError::NotFound {

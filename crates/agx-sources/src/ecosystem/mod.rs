@@ -10,8 +10,11 @@ mod entry_package;
 pub mod latest;
 pub mod mcpb;
 mod npm;
+pub mod npm_provenance;
 pub mod oci;
+pub mod provenance;
 mod pypi;
+pub mod pypi_provenance;
 pub mod registry_entry;
 
 pub use agx_store::EntryOrigin;
@@ -208,6 +211,18 @@ impl fmt::Display for EcosystemSpec {
     }
 }
 
+/// Who built a provisioned package, as far as its source tells (docs/ecosystem.md,
+/// "Provenance by source kind").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum BuiltBy {
+    /// Its source kind publishes no provenance agx reads (yet).
+    #[default]
+    NotChecked,
+    /// Checked: the signer its attestation proved, or `None` when its registry serves none
+    /// for this version (unsigned).
+    Checked(Option<agx_provenance::Signer>),
+}
+
 /// What may run at install time; both default to nothing.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ProvisionOptions {
@@ -237,6 +252,8 @@ pub struct Provisioned {
     pub origin: Option<EntryOrigin>,
     /// Where npm or pip fetched the package from (see [`served_by`]).
     pub served_by: Option<String>,
+    /// Who built it, as far as its source tells.
+    pub built_by: BuiltBy,
     /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
     pub warnings: Vec<String>,
 }
@@ -292,6 +309,12 @@ pub enum EcosystemError {
     /// A limit in the environment (`AGX_HTTP_DEADLINE`) that does not parse.
     #[error(transparent)]
     Limits(Box<crate::index::IndexError>),
+    /// The package's provenance attestation was served and does not verify.
+    #[error("{spec}: provenance refused: {error}")]
+    Provenance {
+        spec: String,
+        error: agx_provenance::ProvenanceError,
+    },
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -328,6 +351,7 @@ impl agx_core::error::Hint for EcosystemError {
                     .into(),
             ),
             EcosystemError::Limits(source) => agx_core::error::Hint::hint(source.as_ref()),
+            EcosystemError::Provenance { error, .. } => agx_core::error::Hint::hint(error),
             EcosystemError::Version { .. } | EcosystemError::Io(_) => None,
         }
     }
@@ -360,6 +384,7 @@ pub fn provision(
         exact: launch.exact,
         integrity: launch.integrity,
         served_by: launch.served_by,
+        built_by: launch.built_by,
         origin: None,
         warnings: extras.warnings,
     })
@@ -372,6 +397,7 @@ struct Launch {
     integrity: Vec<String>,
     /// Where the package's files came from ([`served_by`]).
     served_by: Option<String>,
+    built_by: BuiltBy,
     description: Option<String>,
     /// The server's name (the bin or console script it runs).
     server: ItemName,

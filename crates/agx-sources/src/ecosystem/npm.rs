@@ -43,6 +43,29 @@ pub(super) fn provision(
     run(spec, "npm", &args, dir, missing("npm"))?;
 
     let (integrity, resolved) = lock_entry(dir, &name)?;
+    // Before anything of the package is read: a provenance attestation that does not
+    // verify refuses the version here.
+    let built_by = match (
+        &integrity,
+        resolved
+            .as_deref()
+            .and_then(|url| super::npm_provenance::registry_of(url, &name)),
+    ) {
+        (Some(integrity), Some(registry)) => {
+            let verified = super::npm_provenance::signer(
+                &spec.to_string(),
+                &registry,
+                &name,
+                &exact,
+                integrity,
+            )?;
+            if let Some(verified) = &verified {
+                fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &verified.bundle)?;
+            }
+            super::BuiltBy::Checked(verified.map(|v| v.signer))
+        }
+        _ => super::BuiltBy::NotChecked,
+    };
     let package_dir = Path::new("node_modules").join(&name);
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
@@ -60,6 +83,7 @@ pub(super) fn provision(
         exact: format!("npm:{pinned}"),
         integrity: integrity.into_iter().collect(),
         served_by: resolved.and_then(|url| super::served_by(&url)),
+        built_by,
         description: manifest["description"].as_str().map(str::to_string),
         server: server_name(spec, &bin_name)?,
         command: vec!["node".into(), script.to_string_lossy().into_owned()],

@@ -245,6 +245,7 @@ pub(super) fn provision(spec: &EcosystemSpec, _dir: &Path) -> Result<Launch, Eco
         exact: format!("oci:{reference}"),
         integrity,
         served_by: None,
+        built_by: Default::default(),
         description: Some(format!("the container image {}", image.repository)),
         server: server_name(spec, last)?,
         command: run_command(runtime, &reference, &[]),

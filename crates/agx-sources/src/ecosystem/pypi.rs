@@ -125,13 +125,15 @@ pub(super) fn provision(
             command: format!("pip install {requirement}"),
             detail: "pip's report does not list the package".into(),
         })?;
-    let served_by = installs
+    let download = installs
         .iter()
         .find(|item| std::ptr::eq(&item["metadata"], ours))
-        .and_then(|item| item["download_info"]["url"].as_str())
-        .and_then(super::served_by);
+        .map(|item| &item["download_info"]);
+    let download_url = download.and_then(|d| d["url"].as_str());
+    let served_by = download_url.and_then(super::served_by);
     let exact = ours["version"].as_str().unwrap_or_default().to_string();
     let version = to_semver(spec, &exact)?;
+    let built_by = built_by(spec, dir, &name, &exact, download)?;
 
     let script = console_script(spec, dir)?;
     compile_bytecode(spec, dir, &[0])?;
@@ -140,10 +142,55 @@ pub(super) fn provision(
         exact: format!("pypi:{name}=={exact}"),
         integrity,
         served_by,
+        built_by,
         description: ours["summary"].as_str().map(str::to_string),
         server: server_name(spec, &script)?,
         command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
     })
+}
+
+/// Who built the package's own distribution, from the PEP 740 provenance of the index it
+/// came from (docs/ecosystem.md, "Provenance by source kind"); the verified bundle is kept in
+/// the package folder for `agx verify`. Not checked for a file from another index, or one
+/// pip did not download (a local path).
+fn built_by(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    project: &str,
+    version: &str,
+    download: Option<&serde_json::Value>,
+) -> Result<super::BuiltBy, EcosystemError> {
+    let Some(download) = download else {
+        return Ok(super::BuiltBy::NotChecked);
+    };
+    let url = download["url"].as_str().unwrap_or_default();
+    let sha256: Option<[u8; 32]> = download["archive_info"]["hashes"]["sha256"]
+        .as_str()
+        .and_then(|hex| hex::decode(hex).ok())
+        .and_then(|bytes| bytes.try_into().ok());
+    let filename = url
+        .rsplit('/')
+        .next()
+        .and_then(|last| last.split(['#', '?']).next())
+        .unwrap_or_default();
+    let (Some(base), Some(sha256)) = (super::pypi_provenance::integrity_base(url), sha256) else {
+        return Ok(super::BuiltBy::NotChecked);
+    };
+    if filename.is_empty() {
+        return Ok(super::BuiltBy::NotChecked);
+    }
+    let verified = super::pypi_provenance::signer(
+        &spec.to_string(),
+        &base,
+        project,
+        version,
+        filename,
+        sha256,
+    )?;
+    if let Some(verified) = &verified {
+        fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &verified.bundle)?;
+    }
+    Ok(super::BuiltBy::Checked(verified.map(|v| v.signer)))
 }
 
 /// Compile every Python file of the venv to bytecode at each optimization `level` the

@@ -393,45 +393,48 @@ pub fn provision(
     )?;
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
-    let (launch, settings, extras, exact, integrity, served_by, chosen) = match planned.choice {
-        Choice::Package(i) => {
-            let package = entry_package::provision(
-                &server.name,
-                &server.packages[i],
-                planned.image.as_ref(),
-                stage,
-                &dir,
-                options,
-            )?;
-            (
-                package.launch,
-                package.settings,
-                package.extras,
-                package.exact.clone(),
-                package.integrity,
-                package.served_by,
-                package.exact,
-            )
-        }
-        Choice::Remote(i) => {
-            let remote = &server.remotes[i];
-            let (url, headers) = remote_launch(remote);
-            let chosen = format!(
-                "remote:{} {}",
-                remote.kind(),
-                remote.url().unwrap_or_default()
-            );
-            (
-                ServerLaunch::Remote { url, headers },
-                ServerJson::remote_settings(remote),
-                Default::default(),
-                chosen.clone(),
-                Vec::new(),
-                None,
-                chosen,
-            )
-        }
-    };
+    let (launch, settings, extras, exact, integrity, served_by, built_by, chosen) =
+        match planned.choice {
+            Choice::Package(i) => {
+                let package = entry_package::provision(
+                    &server.name,
+                    &server.packages[i],
+                    planned.image.as_ref(),
+                    stage,
+                    &dir,
+                    options,
+                )?;
+                (
+                    package.launch,
+                    package.settings,
+                    package.extras,
+                    package.exact.clone(),
+                    package.integrity,
+                    package.served_by,
+                    package.built_by,
+                    package.exact,
+                )
+            }
+            Choice::Remote(i) => {
+                let remote = &server.remotes[i];
+                let (url, headers) = remote_launch(remote);
+                let chosen = format!(
+                    "remote:{} {}",
+                    remote.kind(),
+                    remote.url().unwrap_or_default()
+                );
+                (
+                    ServerLaunch::Remote { url, headers },
+                    ServerJson::remote_settings(remote),
+                    Default::default(),
+                    chosen.clone(),
+                    Vec::new(),
+                    None,
+                    Default::default(),
+                    chosen,
+                )
+            }
+        };
     GeneratedPackage {
         name: &name,
         version: &version,
@@ -449,6 +452,7 @@ pub fn provision(
         exact: format!("{}@{} ({exact})", server.name, server.version),
         integrity,
         served_by,
+        built_by,
         origin: Some(EntryOrigin {
             registry: planned.registry.clone(),
             server: server.name.clone(),

@@ -31,7 +31,7 @@ pub mod well_known;
 
 pub use error::IndexError;
 pub use http::Settings as HttpSettings;
-pub use http::{Http, Limits as HttpLimits, SinkError};
+pub use http::{Fetched, Http, Limits as HttpLimits, SinkError};
 pub use registry::{
     AnyRegistry, Opened, Registry, SourceFiles, add_source, detect, kind_of, known_kind, open,
     open_any, open_each, open_every, parse_version_lines,

@@ -178,6 +178,7 @@ pub fn provision(
             exact: format!("plugin:{label}"),
             integrity: vec![revision.clone()],
             served_by: None,
+            built_by: Default::default(),
             origin: None,
             warnings,
         },

@@ -347,6 +347,7 @@ pub(super) fn provision(
         exact: format!("mcpb:{}", bundle.origin),
         integrity: vec![format!("sha256:{}", bundle.sha256)],
         served_by: None,
+        built_by: Default::default(),
         description: Some(manifest.description.clone()),
         server: super::server_name(spec, spec.name.name())?,
         command: prepared.command,

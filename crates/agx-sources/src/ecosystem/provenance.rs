@@ -1,0 +1,63 @@
+//! What the ecosystems' provenance checks share (npm attestations, PyPI's PEP 740
+//! provenance): asking the registry for a version's document, what counts as "serves none",
+//! and the trusted root they are verified against.
+
+use std::path::PathBuf;
+
+use agx_provenance::{ProvenanceError, Signer, TrustRoot};
+
+use super::EcosystemError;
+use crate::index::{Fetched, Http, HttpLimits, HttpSettings, IndexError};
+
+/// A verified provenance: who signed it, and its Sigstore bundle (kept in the version's
+/// folder for `agx verify`).
+pub(super) struct Verified {
+    pub signer: Signer,
+    pub bundle: Vec<u8>,
+}
+
+/// The provenance document at `url`, through agx's HTTP layer (its limits, retries and
+/// proxies); `None` when the registry serves none for this version.
+pub(super) fn fetch_document(url: &str) -> Result<Option<Vec<u8>>, EcosystemError> {
+    let failed = |e: IndexError| EcosystemError::Download {
+        url: url.to_string(),
+        source: Box::new(e),
+    };
+    let http = Http::new(
+        HttpSettings::from_env().map_err(failed)?,
+        HttpLimits::from_env().map_err(failed)?,
+    );
+    match http.fetch(url, &Default::default()) {
+        Ok(Fetched::Fresh { body, .. }) => Ok(Some(body)),
+        Ok(Fetched::NotModified) => Ok(None),
+        Err(e) if serves_none(&e) => {
+            tracing::debug!("{url}: no provenance ({e})");
+            Ok(None)
+        }
+        Err(e) => Err(failed(e)),
+    }
+}
+
+/// A registry that does not serve provenance (or none for this version) answers 404, or
+/// another refusal: the version is unsigned. A network failure or a server error is not an
+/// answer, and fails the install instead of passing for unsigned.
+fn serves_none(error: &IndexError) -> bool {
+    match error {
+        IndexError::NotFound { .. } | IndexError::Unauthorized { .. } => true,
+        IndexError::Status { status, .. } => (400..500).contains(status),
+        _ => false,
+    }
+}
+
+/// The trusted root that replaces the public-good one for the ecosystems' provenance
+/// (`AGX_TRUSTED_ROOT`).
+pub fn trusted_root() -> Option<PathBuf> {
+    std::env::var_os(crate::index::source::TRUSTED_ROOT_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The trusted root to verify against: `AGX_TRUSTED_ROOT`, else Sigstore's public-good one.
+pub(super) fn trust_root() -> Result<TrustRoot, ProvenanceError> {
+    TrustRoot::configured_or_public_good(trusted_root().as_deref())
+}

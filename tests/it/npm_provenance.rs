@@ -1,0 +1,238 @@
+//! npm provenance (docs/ecosystem.md, "Provenance by source kind"): the real `npm` installs
+//! from a loopback registry that serves packuments, tarballs and the attestations endpoint
+//! (`/-/npm/v1/attestations/NAME@VERSION`); agx verifies the SLSA provenance against the
+//! tarball npm installed and pins its signer on first use. The attestations come from the
+//! private Sigstore test instance (registry-fixtures/sigstore/npm, AGX_TRUSTED_ROOT).
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha512};
+
+use crate::ecosystem::{Session, command, stderr, store_files};
+use crate::support::http::HttpServer;
+use crate::support::{TestHome, repo_root};
+
+const NAME: &str = "@acme/hello-mcp";
+const PACKAGE: &str = "npm/@acme/hello-mcp";
+const ACME: &str = "github.com/acme/hello-mcp, workflow release.yml@refs/tags/v";
+const MALLORY: &str = "github.com/mallory/hello-mcp, workflow release.yml@refs/tags/v1.2.0";
+
+fn fixture(file: &str) -> Vec<u8> {
+    std::fs::read(
+        repo_root()
+            .join("registry-fixtures/sigstore/npm")
+            .join(file),
+    )
+    .unwrap()
+}
+
+/// A loopback npm registry serving @acme/hello-mcp: each version's tarball (as given), its
+/// packument entry with the tarball's integrity, and, for the versions in `attested`, the
+/// attestations document the test instance signed.
+struct Registry {
+    server: HttpServer,
+    _root: tempfile::TempDir,
+}
+
+impl Registry {
+    fn serve(tarballs: &[(&str, Vec<u8>)], attested: &[&str]) -> Registry {
+        let root = tempfile::tempdir().unwrap();
+        let server = HttpServer::serve(root.path());
+        let url = server.url();
+        let mut versions = serde_json::Map::new();
+        for (version, tarball) in tarballs {
+            let file = format!("hello-mcp-{version}.tgz");
+            crate::support::write_file(&root.path().join(NAME).join("-").join(&file), tarball);
+            let integrity = format!(
+                "sha512-{}",
+                base64::engine::general_purpose::STANDARD.encode(Sha512::digest(tarball))
+            );
+            versions.insert(
+                version.to_string(),
+                json!({"name": NAME, "version": version, "bin": {"hello-mcp": "index.js"},
+                       "dist": {"tarball": format!("{url}/{NAME}/-/{file}"), "integrity": integrity}}),
+            );
+        }
+        let latest = tarballs.last().unwrap().0;
+        crate::support::write_file(
+            &root.path().join("@acme%2fhello-mcp"),
+            json!({"name": NAME, "dist-tags": {"latest": latest}, "versions": versions})
+                .to_string(),
+        );
+        for version in attested {
+            let document = format!("@acme%2fhello-mcp@{version}.json");
+            crate::support::write_file(
+                &root
+                    .path()
+                    .join("-/npm/v1/attestations")
+                    .join(document.trim_end_matches(".json")),
+                fixture(&document),
+            );
+        }
+        Registry {
+            server,
+            _root: root,
+        }
+    }
+
+    fn all() -> Registry {
+        let versions = ["1.0.0", "1.1.0", "1.2.0"];
+        let tarballs: Vec<_> = versions
+            .iter()
+            .map(|v| (*v, fixture(&format!("hello-mcp-{v}.tgz"))))
+            .collect();
+        Registry::serve(&tarballs, &versions)
+    }
+}
+
+fn agx(home: &TestHome, registry: &Registry, args: &[&str]) -> std::process::Output {
+    command(home, crate::support::AGX)
+        .env("npm_config_registry", registry.server.url())
+        .env(
+            "AGX_TRUSTED_ROOT",
+            repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+        )
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn install(
+    home: &TestHome,
+    registry: &Registry,
+    version: &str,
+    more: &[&str],
+) -> std::process::Output {
+    let spec = format!("npm:{NAME}@{version}");
+    let mut args = vec!["install", spec.as_str()];
+    args.extend(more);
+    agx(home, registry, &args)
+}
+
+fn receipt(home: &TestHome) -> toml::Value {
+    let text =
+        std::fs::read_to_string(home.agx_home().join("receipts-v1/npm/@acme+hello-mcp.toml"))
+            .unwrap();
+    toml::from_str(&text).unwrap()
+}
+
+fn installed_files(home: &TestHome) -> Vec<String> {
+    store_files(home)
+        .into_iter()
+        .filter(|p| !p.starts_with("cache") && !p.starts_with("staging"))
+        .collect()
+}
+
+#[test]
+fn an_npm_package_with_provenance_is_verified_pinned_and_checked_again() {
+    let registry = Registry::all();
+    let home = TestHome::new();
+    let out = install(&home, &registry, "1.0.0", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{PACKAGE} v1.0.0: {ACME}1.0.0")),
+        "{}",
+        stderr(&out)
+    );
+    let recorded = receipt(&home);
+    assert_eq!(
+        recorded["provenance"]["signer"]["identity"].as_str(),
+        Some("https://github.com/acme/hello-mcp/.github/workflows/release.yml@refs/tags/v1.0.0")
+    );
+    // The server it installed runs.
+    let mut session = Session::start(&home, &format!("{PACKAGE}/hello-mcp"));
+    session.initialize();
+    assert_eq!(session.tool_names(), ["greet", "whoami"]);
+    drop(session);
+
+    // `agx verify` checks the kept bundle against the recorded integrity and signer.
+    let out = agx(&home, &registry, &["verify", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let verified: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verified[0]["provenance"]["state"], "verified", "{verified}");
+    assert_eq!(
+        verified[0]["provenance"]["signer"].as_str(),
+        Some(format!("{ACME}1.0.0").as_str())
+    );
+
+    // The same workflow at the next tag is the same signer.
+    let out = install(&home, &registry, "1.1.0", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Another repository's workflow is refused with both named, and nothing changes.
+    let before = installed_files(&home);
+    let out = install(&home, &registry, "1.2.0", &[]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains(MALLORY), "{error}");
+    assert!(error.contains(&format!("{ACME}1.1.0")), "{error}");
+    assert!(error.contains("--allow-signer-change"), "{error}");
+    assert_eq!(installed_files(&home), before);
+
+    let out = install(&home, &registry, "1.2.0", &["--allow-signer-change"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        receipt(&home)["provenance"]["allowed"].as_str(),
+        Some("signer-change")
+    );
+    let out = agx(&home, &registry, &["info", PACKAGE]);
+    let info = String::from_utf8_lossy(&out.stdout);
+    assert!(info.contains(MALLORY), "{info}");
+    assert!(
+        info.contains("allowed with --allow-signer-change"),
+        "{info}"
+    );
+}
+
+#[test]
+fn a_tarball_changed_with_its_packument_is_refused_by_its_provenance() {
+    // Whoever controls the registry can change a tarball and its integrity together, so npm
+    // installs it; the attestation was made for the original.
+    let mut tarball = fixture("hello-mcp-1.0.0.tgz");
+    assert_eq!(tarball[..2], [0x1f, 0x8b]);
+    tarball[4] ^= 1; // the gzip header's time: the same files
+    let registry = Registry::serve(&[("1.0.0", tarball)], &["1.0.0"]);
+    let home = TestHome::new();
+    let out = install(&home, &registry, "1.0.0", &[]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains("provenance refused"), "{error}");
+    assert!(error.contains("hint:"), "{error}");
+    assert_eq!(installed_files(&home), Vec::<String>::new());
+}
+
+#[test]
+fn without_attestations_a_package_is_unsigned_and_a_later_unsigned_version_is_refused() {
+    let tarballs: Vec<_> = ["1.0.0", "1.1.0"]
+        .iter()
+        .map(|v| (*v, fixture(&format!("hello-mcp-{v}.tgz"))))
+        .collect();
+    // Attestations for 1.0.0 only: the registry answers 404 for 1.1.0's.
+    let registry = Registry::serve(&tarballs, &["1.0.0"]);
+    let unsigned_first = TestHome::new();
+    let out = install(&unsigned_first, &registry, "1.1.0", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{PACKAGE} v1.1.0: unsigned")),
+        "{}",
+        stderr(&out)
+    );
+
+    let home = TestHome::new();
+    assert!(install(&home, &registry, "1.0.0", &[]).status.success());
+    let out = install(&home, &registry, "1.1.0", &[]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains("1.1.0 is not signed"), "{error}");
+    assert!(error.contains("--allow-unsigned"), "{error}");
+    let out = install(&home, &registry, "1.1.0", &["--allow-unsigned"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let recorded = receipt(&home);
+    assert_eq!(recorded["provenance"]["allowed"].as_str(), Some("unsigned"));
+    assert!(
+        recorded["provenance"]["trusted"]["identity"]
+            .as_str()
+            .is_some_and(|i| i.contains("acme/hello-mcp")),
+        "{recorded:?}"
+    );
+}
