@@ -25,7 +25,9 @@ What is signed: acme/geo 1.0.0-1.2.0, packed by agx itself from
 registry-fixtures/packages/acme-geo (1.3.0 is packed and left unsigned), `hello.txt`, the
 negative cases, and the npm tarballs of @acme/hello-mcp 1.0.0-1.2.0 in npm/ (SLSA provenance
 statements naming `pkg:npm/%40acme/hello-mcp@VERSION` by sha512, served as the registry's
-attestations documents `npm/@acme%2fhello-mcp@VERSION.json`); `cases.json` lists each case with its expected outcome (see README.md).
+attestations documents `npm/@acme%2fhello-mcp@VERSION.json`), and the wheel of hello-mcp-py
+1.0.0 in pypi/ (a PEP 740 provenance object beside it); `cases.json` lists each case with its
+expected outcome (see README.md).
 
 Keys come from fixed seeds and every ECDSA signature uses RFC 6979 nonces, so a rerun with
 the same agx binary writes the same bytes. Needs only pyca/cryptography (>= 44, for
@@ -695,6 +697,103 @@ def write_npm_attestations(signing, out_dir, name, version):
     return path
 
 
+PYPI_SERVER = b'''"""A stdlib MCP server over stdio (one JSON-RPC message per line), for agx's tests."""
+import json
+import sys
+
+TOOLS = [{"name": "greet", "description": "Greet someone",
+          "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}]
+
+
+def answer(request):
+    method = request.get("method")
+    if method == "initialize":
+        return {"protocolVersion": request["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "hello-mcp-py", "version": "1.0.0"}}
+    if method == "tools/list":
+        return {"tools": TOOLS}
+    if method == "tools/call":
+        name = request["params"].get("arguments", {}).get("name", "you")
+        return {"content": [{"type": "text", "text": f"Hello, {name}!"}]}
+    if method == "ping":
+        return {}
+    return None
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        if "id" not in request:
+            continue
+        result = answer(request)
+        reply = {"jsonrpc": "2.0", "id": request["id"]}
+        if result is None:
+            reply["error"] = {"code": -32601, "message": "method not found"}
+        else:
+            reply["result"] = result
+        print(json.dumps(reply), flush=True)
+'''
+
+
+def pack_wheel(version, out_dir):
+    """The wheel of hello-mcp-py `version`: one module with a console script, no
+    dependencies, fixed times, so a rerun writes the same bytes."""
+    import io
+    import zipfile
+
+    dist = f"hello_mcp_py-{version}.dist-info"
+    files = {
+        "hello_mcp_py/__init__.py": PYPI_SERVER,
+        f"{dist}/METADATA": (f"Metadata-Version: 2.1\nName: hello-mcp-py\nVersion: {version}\n"
+                             "Summary: A test MCP server with PEP 740 provenance from agx's "
+                             "Sigstore test instance\n").encode(),
+        f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: agx make_fixtures\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{dist}/entry_points.txt": b"[console_scripts]\nhello-mcp-py = hello_mcp_py:main\n",
+    }
+    record = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{dist}/RECORD,,")
+    files[f"{dist}/RECORD"] = ("\n".join(record) + "\n").encode()
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as wheel:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(name, date_time=(2026, 6, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            wheel.writestr(info, data)
+    target = out_dir / f"hello_mcp_py-{version}-py3-none-any.whl"
+    target.write_bytes(raw.getvalue())
+    return target
+
+
+def write_pypi_provenance(signing, out_dir):
+    """What PyPI's Integrity API serves for the file (PEP 740): the bundle's DSSE envelope
+    and verification material in PyPI's layout."""
+    bundle = signing.bundle()
+    material = bundle["verificationMaterial"]
+    envelope = bundle["dsseEnvelope"]
+    path = out_dir / f"{signing.artifact.name}.provenance"
+    write_json(path, {"version": 1, "attestation_bundles": [{
+        "publisher": {"kind": "GitHub", "repository": "acme/hello-mcp-py",
+                      "workflow": "release.yml", "environment": None},
+        "attestations": [{
+            "version": 1,
+            "verification_material": {
+                "certificate": material["certificate"]["rawBytes"],
+                "transparency_entries": material["tlogEntries"],
+            },
+            "envelope": {"statement": envelope["payload"],
+                         "signature": envelope["signatures"][0]["sig"]},
+        }],
+    }]})
+    return path
+
+
 def write_json(path, value):
     path.write_text(json.dumps(value, indent=2) + "\n")
 
@@ -823,7 +922,18 @@ def main():
         npm_signings.append((version, Signing(
             f"npm-hello-mcp-{version}", tarball, npm_identity(repo, version), t(22 + day, 12),
             ca, ct_key, log, dsse=True, subject=(npm_purl(npm_name, version), "sha512"))))
+    # A PyPI wheel with PEP 740 provenance: hello-mcp-py 1.0.0 from acme's release workflow.
+    pypi_dir = HERE / "pypi"
+    pypi_dir.mkdir(exist_ok=True)
+    for f in pypi_dir.iterdir():
+        f.unlink()
+    wheel = pack_wheel("1.0.0", pypi_dir)
+    wheel_signing = Signing(
+        "pypi-hello-mcp-py-1.0.0", wheel,
+        github_identity("acme/hello-mcp-py", "refs/tags/v1.0.0", "812303", "401101", "92000100"),
+        t(26, 12), ca, ct_key, log, dsse=True, subject=(wheel.name, "sha256"))
     log.close()
+    write_pypi_provenance(wheel_signing, pypi_dir)
     for version, signing in npm_signings:
         write_npm_attestations(signing, npm_dir, npm_name, version)
 

@@ -23,6 +23,7 @@ mod code_cache;
 mod data_folder;
 mod discover;
 mod ecosystem;
+mod ecosystem_provenance;
 mod filter;
 mod generated;
 mod hostile_marketplace;
@@ -33,7 +34,7 @@ mod mcp_registry_install;
 mod mcpb;
 mod multi_version;
 mod network_hardening;
-mod npm_provenance;
+
 mod oci;
 mod oci_source;
 mod pack;

@@ -299,6 +299,10 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
     if !no_etag {
         validators.push(("ETag", etag.clone()));
     }
+    // pip reads a links page only when it says it is HTML.
+    if relative.ends_with(".html") {
+        validators.push(("Content-Type", "text/html".to_string()));
+    }
     let not_modified = match req.headers.get("if-none-match") {
         Some(tag) if !no_etag => tag.split(',').any(|t| t.trim() == etag),
         _ => req.headers.get("if-modified-since") == Some(&modified),

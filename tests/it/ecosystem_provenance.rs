@@ -1,8 +1,10 @@
-//! npm provenance (docs/ecosystem.md, "Provenance by source kind"): the real `npm` installs
-//! from a loopback registry that serves packuments, tarballs and the attestations endpoint
-//! (`/-/npm/v1/attestations/NAME@VERSION`); agx verifies the SLSA provenance against the
-//! tarball npm installed and pins its signer on first use. The attestations come from the
-//! private Sigstore test instance (registry-fixtures/sigstore/npm, AGX_TRUSTED_ROOT).
+//! Provenance of npm and PyPI packages (docs/ecosystem.md, "Provenance by source kind"). The
+//! real `npm` installs from a loopback registry that serves packuments, tarballs and the
+//! attestations endpoint (`/-/npm/v1/attestations/NAME@VERSION`); the real `pip` from a
+//! loopback links page beside PyPI's Integrity API (`/integrity/…/provenance`). agx
+//! verifies what they installed and pins its signer on first use. The attestations come
+//! from the private Sigstore test instance (registry-fixtures/sigstore/{npm,pypi},
+//! AGX_TRUSTED_ROOT).
 
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -234,5 +236,113 @@ fn without_attestations_a_package_is_unsigned_and_a_later_unsigned_version_is_re
             .as_str()
             .is_some_and(|i| i.contains("acme/hello-mcp")),
         "{recorded:?}"
+    );
+}
+
+const WHEEL: &str = "hello_mcp_py-1.0.0-py3-none-any.whl";
+
+/// A loopback index for pip (a links page, PIP_FIND_LINKS) serving `wheel` as hello-mcp-py
+/// 1.0.0, and PyPI's Integrity API beside it (AGX_PYPI_URL) with the test instance's
+/// provenance when `attested`.
+fn pypi_index(wheel: &[u8], attested: bool) -> (HttpServer, tempfile::TempDir) {
+    let root = tempfile::tempdir().unwrap();
+    crate::support::write_file(&root.path().join("wheels").join(WHEEL), wheel);
+    let sha256 = hex::encode(sha2::Sha256::digest(wheel));
+    crate::support::write_file(
+        &root.path().join("links.html"),
+        format!("<html><body><a href=\"wheels/{WHEEL}#sha256={sha256}\">{WHEEL}</a></body></html>"),
+    );
+    if attested {
+        crate::support::write_file(
+            &root
+                .path()
+                .join(format!("integrity/hello-mcp-py/1.0.0/{WHEEL}/provenance")),
+            std::fs::read(
+                repo_root()
+                    .join("registry-fixtures/sigstore/pypi")
+                    .join(format!("{WHEEL}.provenance")),
+            )
+            .unwrap(),
+        );
+    }
+    (HttpServer::serve(root.path()), root)
+}
+
+fn pip_install(home: &TestHome, index: &HttpServer) -> std::process::Output {
+    command(home, crate::support::AGX)
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", format!("{}/links.html", index.url()))
+        .env("AGX_PYPI_URL", format!("{}/pypi", index.url()))
+        .env(
+            "AGX_TRUSTED_ROOT",
+            repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+        )
+        .args(["install", "pypi:hello-mcp-py==1.0.0"])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_pypi_wheel_with_pep_740_provenance_is_verified_and_a_changed_one_refused() {
+    let wheel = std::fs::read(
+        repo_root()
+            .join("registry-fixtures/sigstore/pypi")
+            .join(WHEEL),
+    )
+    .unwrap();
+    let (index, _root) = pypi_index(&wheel, true);
+    let home = TestHome::new();
+    let out = pip_install(&home, &index);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "pypi/hello-mcp-py v1.0.0: github.com/acme/hello-mcp-py, workflow release.yml@refs/tags/v1.0.0"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        index.count(&format!("/integrity/hello-mcp-py/1.0.0/{WHEEL}/provenance")),
+        1
+    );
+    let mut session = Session::start(&home, "pypi/hello-mcp-py/hello-mcp-py");
+    session.initialize();
+    assert_eq!(session.tool_names(), ["greet"]);
+    drop(session);
+    let out = command(&home, crate::support::AGX)
+        .env(
+            "AGX_TRUSTED_ROOT",
+            repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+        )
+        .args(["verify", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let verified: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verified[0]["provenance"]["state"], "verified", "{verified}");
+
+    // The same wheel with a zip comment added: pip installs it (its own hash is served
+    // with it), the provenance was made for the original.
+    let mut changed = wheel.clone();
+    let comment_length = changed.len() - 2;
+    changed[comment_length..].copy_from_slice(&4u16.to_le_bytes());
+    changed.extend_from_slice(b"evil");
+    let (index, _root) = pypi_index(&changed, true);
+    let home = TestHome::new();
+    let out = pip_install(&home, &index);
+    assert!(!out.status.success(), "a changed wheel installed");
+    let error = stderr(&out);
+    assert!(error.contains("provenance refused"), "{error}");
+    assert_eq!(installed_files(&home), Vec::<String>::new());
+
+    // An index without the Integrity API: unsigned.
+    let (index, _root) = pypi_index(&wheel, false);
+    let home = TestHome::new();
+    let out = pip_install(&home, &index);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("pypi/hello-mcp-py v1.0.0: unsigned"),
+        "{}",
+        stderr(&out)
     );
 }
