@@ -220,6 +220,24 @@ fn without_attestations_a_package_is_unsigned_and_a_later_unsigned_version_is_re
         stderr(&out)
     );
 
+    // A policy that requires signed packages takes verified provenance as a signature, and
+    // refuses the version without it before anything is in place.
+    let strict = TestHome::new();
+    std::fs::create_dir_all(strict.agx_home()).unwrap();
+    std::fs::write(
+        strict.agx_home().join("policy.toml"),
+        "require = \"signed\"\n",
+    )
+    .unwrap();
+    let out = install(&strict, &registry, "1.1.0", &[]);
+    assert!(
+        !out.status.success(),
+        "an unsigned npm package passed the policy"
+    );
+    assert!(stderr(&out).contains("is not signed"), "{}", stderr(&out));
+    let out = install(&strict, &registry, "1.0.0", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
     let home = TestHome::new();
     assert!(install(&home, &registry, "1.0.0", &[]).status.success());
     let out = install(&home, &registry, "1.1.0", &[]);
