@@ -128,10 +128,7 @@ pub fn newest(exact: &str, paths: &AgxPaths, offline: bool) -> Result<Newest, Ec
         url: url.clone(),
         source: Box::new(e),
     };
-    let http = crate::index::Http::new(
-        crate::index::HttpSettings::from_env().map_err(failed)?,
-        crate::index::HttpLimits::from_env().map_err(failed)?,
-    );
+    let http = crate::index::Http::from_env().map_err(failed)?;
     let remote = CachedRemote::new(http, IndexCache::new(&paths.cache_dir, &base));
     let rel = format!(
         "ecosystem/{}.json",

@@ -128,27 +128,12 @@ pub fn verify_document(
         let bytes = attestation.bundle.to_string().into_bytes();
         let bundle = SigstoreBundle::parse(&bytes, origin)?;
         let verified = root.verify(Subject::Sha512(sha512), &bundle, &IdentityPolicy::any())?;
-        let statement = bundle
-            .statement()
-            .ok_or_else(|| ProvenanceError::Rejected {
-                reason: "its provenance is not an in-toto statement".into(),
-            })?;
-        if statement.predicate_type != attestation.predicate_type {
-            return Err(ProvenanceError::Rejected {
-                reason: format!(
-                    "the document calls it {}, but the signed statement is {}",
-                    attestation.predicate_type, statement.predicate_type
-                ),
-            });
-        }
-        if !statement.subject_names.contains(&expected) {
-            return Err(ProvenanceError::Rejected {
-                reason: format!(
-                    "the signed statement is about {}, not {expected}",
-                    statement.subject_names.join(", ")
-                ),
-            });
-        }
+        // The document's own label is not signed: the statement must say the same.
+        super::provenance::check_statement(
+            &bundle,
+            |claimed| claimed == attestation.predicate_type,
+            &expected,
+        )?;
         signer.get_or_insert((verified, bytes));
     }
     Ok(signer)

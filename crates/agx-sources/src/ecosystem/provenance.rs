@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use agx_provenance::{ProvenanceError, Signer, TrustRoot};
+use agx_provenance::{ProvenanceError, Signer, SigstoreBundle, TrustRoot};
 
 use super::EcosystemError;
-use crate::index::{Fetched, Http, HttpLimits, HttpSettings, IndexError};
+use crate::index::{Fetched, Http, IndexError};
 
 /// A verified provenance: who signed it, and its Sigstore bundle (kept in the version's
 /// folder for `agx verify`).
@@ -23,11 +23,10 @@ pub(super) fn fetch_document(url: &str) -> Result<Option<Vec<u8>>, EcosystemErro
         url: url.to_string(),
         source: Box::new(e),
     };
-    let http = Http::new(
-        HttpSettings::from_env().map_err(failed)?,
-        HttpLimits::from_env().map_err(failed)?,
-    );
-    match http.fetch(url, &Default::default()) {
+    match Http::from_env()
+        .map_err(failed)?
+        .fetch(url, &Default::default())
+    {
         Ok(Fetched::Fresh { body, .. }) => Ok(Some(body)),
         Ok(Fetched::NotModified) => Ok(None),
         Err(e) if serves_none(&e) => {
@@ -60,4 +59,36 @@ pub fn trusted_root() -> Option<PathBuf> {
 /// The trusted root to verify against: `AGX_TRUSTED_ROOT`, else Sigstore's public-good one.
 pub(super) fn trust_root() -> Result<TrustRoot, ProvenanceError> {
     TrustRoot::configured_or_public_good(trusted_root().as_deref())
+}
+
+/// A verified DSSE bundle's statement must make a claim `accepted` takes and name
+/// `subject` (the file or package URL the registry serves it for): a valid signature over
+/// another claim, or over another artifact's name, is not this one's provenance.
+pub(super) fn check_statement(
+    bundle: &SigstoreBundle,
+    accepted: impl Fn(&str) -> bool,
+    subject: &str,
+) -> Result<(), ProvenanceError> {
+    let statement = bundle
+        .statement()
+        .ok_or_else(|| ProvenanceError::Rejected {
+            reason: "its attestation is not an in-toto statement".into(),
+        })?;
+    if !accepted(&statement.predicate_type) {
+        return Err(ProvenanceError::Rejected {
+            reason: format!(
+                "its attestation claims {}, which is not provenance agx reads here",
+                statement.predicate_type
+            ),
+        });
+    }
+    if !statement.subject_names.iter().any(|name| name == subject) {
+        return Err(ProvenanceError::Rejected {
+            reason: format!(
+                "the signed statement is about {}, not {subject}",
+                statement.subject_names.join(", ")
+            ),
+        });
+    }
+    Ok(())
 }

@@ -149,27 +149,11 @@ pub fn verify_provenance(
         .into_bytes();
         let parsed = SigstoreBundle::parse(&bundle, origin)?;
         let signer = root.verify(Subject::Sha256(sha256), &parsed, &IdentityPolicy::any())?;
-        let statement = parsed
-            .statement()
-            .ok_or_else(|| ProvenanceError::Rejected {
-                reason: "its attestation is not an in-toto statement".into(),
-            })?;
-        if !PREDICATES.contains(&statement.predicate_type.as_str()) {
-            return Err(ProvenanceError::Rejected {
-                reason: format!(
-                    "its attestation claims {}, which PyPI does not accept",
-                    statement.predicate_type
-                ),
-            });
-        }
-        if !statement.subject_names.iter().any(|n| n == filename) {
-            return Err(ProvenanceError::Rejected {
-                reason: format!(
-                    "the signed statement is about {}, not {filename}",
-                    statement.subject_names.join(", ")
-                ),
-            });
-        }
+        super::provenance::check_statement(
+            &parsed,
+            |claimed| PREDICATES.contains(&claimed),
+            filename,
+        )?;
         first.get_or_insert((signer, bundle));
     }
     Ok(first)

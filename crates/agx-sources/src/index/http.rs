@@ -215,6 +215,11 @@ impl Http {
         }
     }
 
+    /// A client with the settings and limits of the environment (`AGX_HTTP_…`).
+    pub fn from_env() -> Result<Self, IndexError> {
+        Ok(Http::new(Settings::from_env()?, Limits::from_env()?))
+    }
+
     /// Let requests to `url`'s host carry that host's credential once it answers 401
     /// (`source`: the configured source's name, for `AGX_TOKEN__<SOURCE>`). Requests to any
     /// other host never carry it.

@@ -252,7 +252,7 @@ pub fn kind_of(
     if offline {
         return Ok(SourceKind::AgxIndex);
     }
-    let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+    let http = Http::from_env()?;
     http.offer_login(url, selected.name.as_deref(), paths);
     match detect(&http, url) {
         Ok(Some(kind)) => {
@@ -364,7 +364,7 @@ pub fn add_source(
                     url: format!("{url}/config.json"),
                 });
             }
-            let http = Http::new(HttpSettings::from_env()?, Limits::from_env()?);
+            let http = Http::from_env()?;
             http.offer_login(url, Some(name), paths);
             let kind =
                 detect(&http, url)?.ok_or_else(|| IndexError::UnknownKind { url: url.clone() })?;

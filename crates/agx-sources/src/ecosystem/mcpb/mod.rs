@@ -205,15 +205,12 @@ fn special_kind(_kind: &std::fs::FileType) -> &'static str {
 
 /// Download `url` into `path` through agx's HTTP layer, returning its sha256.
 pub(crate) fn download(url: &str, path: &Path) -> Result<String, EcosystemError> {
-    use crate::index::{Http, HttpLimits, HttpSettings, IndexError, SinkError};
+    use crate::index::{Http, IndexError, SinkError};
     let failed = |e: IndexError| EcosystemError::Download {
         url: url.to_string(),
         source: Box::new(e),
     };
-    let http = Http::new(
-        HttpSettings::from_env().map_err(failed)?,
-        HttpLimits::from_env().map_err(failed)?,
-    );
+    let http = Http::from_env().map_err(failed)?;
     let mut sha256 = String::new();
     http.download_unsized(url, |body| {
         let mut file = fs_err::File::create(path).map_err(|e| SinkError::Fatal(e.into()))?;
