@@ -26,7 +26,8 @@ registry-fixtures/packages/acme-geo (1.3.0 is packed and left unsigned), `hello.
 negative cases, and the npm tarballs of @acme/hello-mcp 1.0.0-1.2.0 in npm/ (SLSA provenance
 statements naming `pkg:npm/%40acme/hello-mcp@VERSION` by sha512, served as the registry's
 attestations documents `npm/@acme%2fhello-mcp@VERSION.json`), and the wheel of hello-mcp-py
-1.0.0 in pypi/ (a PEP 740 provenance object beside it); `cases.json` lists each case with its
+1.0.0 in pypi/ (a PEP 740 provenance object beside it), and OCI manifests of acme/geo 1.0.0
+(signed by acme) and 1.1.0 (by mallory) in oci/; `cases.json` lists each case with its
 expected outcome (see README.md).
 
 Keys come from fixed seeds and every ECDSA signature uses RFC 6979 nonces, so a rerun with
@@ -794,6 +795,26 @@ def write_pypi_provenance(signing, out_dir):
     return path
 
 
+def oci_manifest(archive, name, version):
+    """An OCI manifest of an agx package as `agx publish` pushes it to an OCI source
+    (docs/organizations.md, "The artifact"): the empty config, the archive as its one layer,
+    the name and version annotations; compact JSON, so its bytes (and digest) are fixed."""
+    data = archive.read_bytes()
+    return json.dumps({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "artifactType": "application/vnd.agx.package.v1",
+        "config": {"mediaType": "application/vnd.oci.empty.v1+json",
+                   "digest": "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+                   "size": 2, "data": "e30="},
+        "layers": [{"mediaType": "application/vnd.agx.package.layer.v1.tar+gzip",
+                    "digest": "sha256:" + hashlib.sha256(data).hexdigest(), "size": len(data),
+                    "annotations": {"org.opencontainers.image.title": f"geo-{version}.tar.gz"}}],
+        "annotations": {"dev.agx.package.name": name, "org.opencontainers.image.title": name,
+                        "org.opencontainers.image.version": version},
+    }, separators=(",", ":")).encode()
+
+
 def write_json(path, value):
     path.write_text(json.dumps(value, indent=2) + "\n")
 
@@ -932,7 +953,26 @@ def main():
         "pypi-hello-mcp-py-1.0.0", wheel,
         github_identity("acme/hello-mcp-py", "refs/tags/v1.0.0", "812303", "401101", "92000100"),
         t(26, 12), ca, ct_key, log, dsse=True, subject=(wheel.name, "sha256"))
+    # OCI: acme/geo 1.0.0's manifest signed by acme (a DSSE statement whose subject is the
+    # manifest's digest, as cosign's new bundle format makes), 1.1.0's by mallory (a message
+    # signature over the manifest); attached as referrers by tests/it/provenance.rs.
+    oci_dir = HERE / "oci"
+    oci_dir.mkdir(exist_ok=True)
+    for f in oci_dir.iterdir():
+        f.unlink()
+    oci_signings = []
+    for day, (version, identity, dsse) in enumerate(
+            [("1.0.0", acme("1.0.0"), True), ("1.1.0", mallory, False)]):
+        manifest = oci_dir / f"acme-geo-{version}.manifest.json"
+        manifest.write_bytes(oci_manifest(archives[version], "acme/geo", version))
+        oci_signings.append(Signing(
+            f"oci-acme-geo-{version}", manifest, identity, t(27 + day, 12), ca, ct_key, log,
+            dsse=dsse,
+            subject=("oci://registry.example/agx/acme/geo", "sha256") if dsse else None))
     log.close()
+    for signing in oci_signings:
+        write_json(signing.artifact.with_name(signing.artifact.name + ".sigstore.json"),
+                   signing.bundle())
     write_pypi_provenance(wheel_signing, pypi_dir)
     for version, signing in npm_signings:
         write_npm_attestations(signing, npm_dir, npm_name, version)

@@ -574,3 +574,191 @@ fn a_policy_that_requires_signed_packages_accepts_a_verified_bundle() {
         .assert()
         .success();
 }
+
+/// A plain-HTTP client for the loopback registry (reqwest's TLS wants a provider chosen).
+fn http_client() -> reqwest::blocking::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::blocking::Client::new()
+}
+
+/// Push `bytes` as a blob of `repository` (a monolithic upload); its digest.
+fn push_blob(base: &str, repository: &str, bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)));
+    let http = http_client();
+    let started = http
+        .post(format!("{base}/v2/{repository}/blobs/uploads/"))
+        .send()
+        .unwrap();
+    assert_eq!(started.status().as_u16(), 202, "{repository}");
+    let location = started.headers()["location"].to_str().unwrap().to_string();
+    let location = match location.starts_with("http") {
+        true => location,
+        false => format!("{base}{location}"),
+    };
+    let separator = if location.contains('?') { '&' } else { '?' };
+    let put = http
+        .put(format!("{location}{separator}digest={digest}"))
+        .header("content-type", "application/octet-stream")
+        .body(bytes.to_vec())
+        .send()
+        .unwrap();
+    assert_eq!(put.status().as_u16(), 201, "{:?}", put.text());
+    digest
+}
+
+/// Put a manifest (or index) of `media_type` at `reference` (a tag or digest); its digest.
+fn push_manifest(
+    base: &str,
+    repository: &str,
+    reference: &str,
+    media_type: &str,
+    bytes: &[u8],
+) -> String {
+    use sha2::Digest;
+    let put = http_client()
+        .put(format!("{base}/v2/{repository}/manifests/{reference}"))
+        .header("content-type", media_type)
+        .body(bytes.to_vec())
+        .send()
+        .unwrap();
+    assert_eq!(put.status().as_u16(), 201, "{:?}", put.text());
+    format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
+}
+
+const OCI_MANIFEST: &str = "application/vnd.oci.image.manifest.v1+json";
+const BUNDLE_TYPE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
+
+/// Push acme/geo `version` into `namespace` as another tool would (the test instance's
+/// manifest, its archive and the empty config), then attach `bundle` to it as a Sigstore
+/// referrer: the referrer manifest (artifactType and layer of a bundle, `subject` the
+/// version's manifest) and, since `docker-registry` 2.8 has no referrers API, the referrers
+/// tag `sha256-HEX` listing it (OCI distribution-spec 1.1's fallback), as cosign and oras do.
+fn push_signed_version(base: &str, namespace: &str, version: &str, bundle: Option<&Path>) {
+    let repository = format!("{namespace}/acme/geo");
+    push_blob(base, &repository, &std::fs::read(archive(version)).unwrap());
+    push_blob(base, &repository, b"{}");
+    let manifest =
+        std::fs::read(instance().join(format!("oci/acme-geo-{version}.manifest.json"))).unwrap();
+    let digest = push_manifest(base, &repository, version, OCI_MANIFEST, &manifest);
+    let Some(bundle) = bundle else {
+        return;
+    };
+    let bundle = std::fs::read(bundle).unwrap();
+    let bundle_digest = push_blob(base, &repository, &bundle);
+    let referrer = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": OCI_MANIFEST,
+        "artifactType": BUNDLE_TYPE,
+        "config": {"mediaType": "application/vnd.oci.empty.v1+json",
+                   "digest": "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+                   "size": 2},
+        "layers": [{"mediaType": BUNDLE_TYPE, "digest": bundle_digest, "size": bundle.len()}],
+        "subject": {"mediaType": OCI_MANIFEST, "digest": digest, "size": manifest.len()},
+    })
+    .to_string();
+    let referrer_digest = {
+        use sha2::Digest;
+        format!(
+            "sha256:{}",
+            hex::encode(sha2::Sha256::digest(referrer.as_bytes()))
+        )
+    };
+    push_manifest(
+        base,
+        &repository,
+        &referrer_digest,
+        OCI_MANIFEST,
+        referrer.as_bytes(),
+    );
+    let index = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.index.v1+json",
+        "manifests": [{"mediaType": OCI_MANIFEST, "digest": referrer_digest,
+                       "size": referrer.len(), "artifactType": BUNDLE_TYPE}],
+    })
+    .to_string();
+    push_manifest(
+        base,
+        &repository,
+        &digest.replace(':', "-"),
+        "application/vnd.oci.image.index.v1+json",
+        index.as_bytes(),
+    );
+}
+
+fn oci_bundle(version: &str) -> PathBuf {
+    instance().join(format!(
+        "oci/acme-geo-{version}.manifest.json.sigstore.json"
+    ))
+}
+
+#[test]
+fn an_oci_version_is_verified_by_its_sigstore_referrer_and_its_signer_pinned() {
+    let registry = crate::support::oci_registry::OciRegistry::start();
+    let base = format!("http://{}", registry.host());
+    push_signed_version(&base, "corp", "1.0.0", Some(&oci_bundle("1.0.0")));
+    push_signed_version(&base, "corp", "1.1.0", Some(&oci_bundle("1.1.0")));
+    let home = TestHome::new();
+    agx(&home)
+        .args(["registry", "add-source", "corp", &registry.source("corp")])
+        .assert()
+        .success();
+    agx(&home)
+        .args(["install", "acme/geo@=1.0.0"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "Provenance acme/geo v1.0.0: {ACME}1.0.0"
+        )));
+    // The bundle and the manifest it signs are kept; `agx verify` ties them to the archive.
+    agx(&home)
+        .args(["verify", "acme/geo"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("provenance verified"));
+
+    // 1.1.0's manifest is signed by mallory's workflow: refused with both named.
+    let before = store_tree(&home);
+    agx(&home)
+        .args(["install", "acme/geo@=1.1.0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "acme/geo 1.1.0 is signed by github.com/mallory/geo",
+        ))
+        .stderr(predicate::str::contains(format!("{ACME}1.0.0")));
+    assert_eq!(store_tree(&home), before);
+}
+
+#[test]
+fn a_referrer_that_signs_another_manifest_refuses_the_version() {
+    // 1.0.0 carrying the bundle made for 1.1.0's manifest: the signature is valid, over
+    // other bytes.
+    let registry = crate::support::oci_registry::OciRegistry::start();
+    let base = format!("http://{}", registry.host());
+    push_signed_version(&base, "corp", "1.0.0", Some(&oci_bundle("1.1.0")));
+    // A version without a referrer is unsigned.
+    push_signed_version(&base, "corp", "1.1.0", None);
+    let home = TestHome::new();
+    agx(&home)
+        .args(["registry", "add-source", "corp", &registry.source("corp")])
+        .assert()
+        .success();
+    agx(&home)
+        .args(["install", "acme/geo@=1.0.0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "acme/geo 1.0.0: provenance refused: the bundle does not verify: artifact mismatch",
+        ))
+        .stderr(predicate::str::contains("hint:"));
+    assert!(store_tree(&home).is_empty(), "{:?}", store_tree(&home));
+    agx(&home)
+        .args(["install", "acme/geo@=1.1.0"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "Provenance acme/geo v1.1.0: unsigned",
+        ));
+}

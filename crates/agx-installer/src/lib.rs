@@ -683,6 +683,10 @@ impl Installer<'_> {
         let bundle = unpacked.with_file_name(BUNDLE_IN_STAGE);
         if bundle.is_file() {
             fs_err::rename(&bundle, unpacked.join(agx_store::PROVENANCE_BUNDLE))?;
+            let subject = agx_store::provenance::subject_beside(&bundle);
+            if subject.is_file() {
+                fs_err::rename(&subject, unpacked.join(agx_store::PROVENANCE_SUBJECT))?;
+            }
         }
         receipt.write(&unpacked.join(VERSION_RECEIPT))?;
         fs_err::write(unpacked.join(COMPLETE_MARKER), receipt.sha256.as_bytes())?;

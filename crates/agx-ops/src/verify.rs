@@ -10,7 +10,9 @@ use agx_core::name::PackageName;
 use agx_provenance::{IdentityPolicy, IdentityRule, SigstoreBundle, Subject, TrustRoot};
 use agx_sources::ecosystem::{npm_provenance, provenance, pypi_provenance};
 use agx_store::provenance::Signer;
-use agx_store::{AGX_FILES, InstalledPackage, PROVENANCE_BUNDLE, Source, StoreError};
+use agx_store::{
+    AGX_FILES, InstalledPackage, PROVENANCE_BUNDLE, PROVENANCE_SUBJECT, Source, StoreError,
+};
 
 /// How a version's files compare with its receipt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -135,6 +137,12 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
                 .ok()
                 .and_then(|bytes| bytes.try_into().ok())
                 .ok_or_else(|| format!("the receipt's sha256 `{}` is damaged", receipt.sha256))?;
+            let subject = package.dir.join(PROVENANCE_SUBJECT);
+            let digest = match subject.is_file() {
+                // An OCI source's bundle signs the manifest, whose one layer is the archive.
+                true => manifest_digest(&subject, &receipt.sha256)?,
+                false => digest,
+            };
             (Subject::Sha256(digest), trusted_root)
         }
         Source::Ecosystem {
@@ -167,4 +175,20 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
     root.verify(subject, &bundle, &policy)
         .map(drop)
         .map_err(|e| e.to_string())
+}
+
+/// The digest of the OCI manifest kept beside a version's bundle, once it is checked to name
+/// the archive the receipt records (`sha256`) as its layer.
+fn manifest_digest(path: &std::path::Path, sha256: &str) -> Result<[u8; 32], String> {
+    use agx_sources::index::oci::artifact;
+    let bytes =
+        agx_core::regular_file::read(path, artifact::MAX_MANIFEST as u64).map_err(|problem| {
+            format!(
+                "its signed manifest {} {}",
+                path.display(),
+                problem.describe()
+            )
+        })?;
+    artifact::digest_naming_layer(&bytes, sha256)
+        .map_err(|why| format!("its signed manifest {}: {why}", path.display()))
 }

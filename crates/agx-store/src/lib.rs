@@ -56,12 +56,17 @@ pub const COMPLETE_MARKER: &str = ".agx-complete";
 /// `agx verify` checks again.
 pub const PROVENANCE_BUNDLE: &str = ".agx-provenance.sigstore.json";
 
+/// What a version's bundle signs when that is not its archive (an OCI source's manifest),
+/// beside the bundle ([`provenance::subject_beside`]).
+pub const PROVENANCE_SUBJECT: &str = ".agx-provenance.sigstore.json.subject";
+
 /// The files of a version folder that agx writes (not the package's): left out of the hash
 /// of its files.
-pub const AGX_FILES: [&str; 4] = [
+pub const AGX_FILES: [&str; 5] = [
     COMPLETE_MARKER,
     VERSION_RECEIPT,
     PROVENANCE_BUNDLE,
+    PROVENANCE_SUBJECT,
     agx_model::manifest::snapshot::SNAPSHOT_FILE,
 ];
 

@@ -10,6 +10,14 @@ pub use agx_provenance::Signer;
 
 use crate::StoreError;
 
+/// Where the artifact a bundle signs is kept beside it, when that is not the archive
+/// itself (an OCI source's manifest, whose one layer is the archive).
+pub fn subject_beside(bundle: &std::path::Path) -> std::path::PathBuf {
+    let mut name = bundle.file_name().unwrap_or_default().to_os_string();
+    name.push(".subject");
+    bundle.with_file_name(name)
+}
+
 /// What an install learnt about who built a version, recorded in its receipt.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Provenance {
@@ -209,6 +217,15 @@ mod tests {
             PackageName::parse("acme/geo").unwrap(),
             semver::Version::new(1, 1, 0),
         )
+    }
+
+    #[test]
+    fn the_kept_subject_is_named_as_the_installer_moves_it() {
+        let staged = std::path::Path::new("stage").join(crate::PROVENANCE_BUNDLE);
+        assert_eq!(
+            subject_beside(&staged),
+            std::path::Path::new("stage").join(crate::PROVENANCE_SUBJECT)
+        );
     }
 
     #[test]

@@ -186,7 +186,11 @@ fn open_selected(
                 selected.ca.as_deref(),
                 selected.plain_http,
             )?;
-            AnyRegistry::Agx(Registry::from_oci(location, offline, access)?)
+            // Its Sigstore referrers are verified against the source's trusted root.
+            AnyRegistry::Agx(
+                Registry::from_oci(location, offline, access)?
+                    .with_trusted_root(selected.trusted_root.clone()),
+            )
         }
         (SourceKind::Oci, other) | (_, other @ Source::Oci(_)) => {
             return Err(oci_mismatch(&other));
@@ -231,6 +235,14 @@ fn open_selected(
             })
         }
     })
+}
+
+/// An OCI source's version signed by a Sigstore referrer: who, the bundle that verified,
+/// and the manifest it signs.
+struct OciSigned {
+    signer: agx_provenance::Signer,
+    bundle: Vec<u8>,
+    manifest: Vec<u8>,
 }
 
 /// The kind of a selected registry: as configured, else as remembered from an earlier
@@ -709,6 +721,19 @@ impl Registry {
         archive: &Path,
         bundle_file: &Path,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
+        if self.oci.is_some() {
+            let Some(signed) = self.oci_provenance(entry)? else {
+                return Ok(None);
+            };
+            // The bundle and the manifest it signs (whose layer is the archive), kept with
+            // the version for `agx verify`.
+            fs_err::write(bundle_file, &signed.bundle)?;
+            fs_err::write(
+                agx_store::provenance::subject_beside(bundle_file),
+                &signed.manifest,
+            )?;
+            return Ok(Some(signed.signer));
+        }
         let artifact = || fs_err::read(archive);
         let verified = self.verify_bundle(
             entry,
@@ -729,6 +754,9 @@ impl Registry {
         &self,
         entry: &IndexEntry,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
+        if self.oci.is_some() {
+            return Ok(self.oci_provenance(entry)?.map(|signed| signed.signer));
+        }
         if entry
             .provenance
             .as_ref()
@@ -751,6 +779,53 @@ impl Registry {
             |_| Ok(agx_provenance::Subject::Sha256(digest)),
             || Ok(Vec::new()),
         )
+    }
+
+    /// The signer of an OCI source's version, from the Sigstore bundles attached to its
+    /// manifest as referrers (docs/organizations.md, "Provenance"): each must sign the
+    /// manifest's digest (whose one layer is the archive, checked at download); the first
+    /// that verifies is the signer, with its bundle and the manifest. `None` when none is
+    /// attached (unsigned); when bundles are attached and none verifies, the version is
+    /// refused.
+    fn oci_provenance(&self, entry: &IndexEntry) -> Result<Option<OciSigned>, IndexError> {
+        use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
+        let Some(oci) = &self.oci else {
+            return Ok(None);
+        };
+        let Some(referred) = oci.bundle_referrers(entry)? else {
+            return Ok(None);
+        };
+        if referred.bundles.is_empty() {
+            return Ok(None);
+        }
+        let refused = |error| IndexError::Provenance {
+            what: format!("{} {}", entry.name, entry.vers),
+            error,
+        };
+        let root =
+            TrustRoot::configured_or_public_good(self.trusted_root.as_deref()).map_err(refused)?;
+        let origin = format!("{} (a Sigstore referrer)", oci.archive_location(entry));
+        let mut refusal = None;
+        for bytes in referred.bundles {
+            let verified = SigstoreBundle::parse(&bytes, &origin).and_then(|bundle| {
+                root.verify(
+                    Subject::Sha256(referred.digest),
+                    &bundle,
+                    &IdentityPolicy::any(),
+                )
+            });
+            match verified {
+                Ok(signer) => {
+                    return Ok(Some(OciSigned {
+                        signer,
+                        bundle: bytes,
+                        manifest: referred.manifest,
+                    }));
+                }
+                Err(error) => refusal = Some(error),
+            }
+        }
+        Err(refused(refusal.expect("at least one bundle was read")))
     }
 
     /// Download `entry`'s bundle into `bundle_file` and verify it against the artifact

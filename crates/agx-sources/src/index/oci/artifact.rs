@@ -136,6 +136,20 @@ pub fn manifest_for(entry: &IndexEntry, created: &str, source: Option<&str>) -> 
     serde_json::to_vec(&manifest).expect("a manifest serializes")
 }
 
+/// The digest of a manifest (its sha256) once it is checked to name the archive whose
+/// sha256 hex is `layer_sha256` as a layer: what a Sigstore referrer signed, tied to what
+/// was installed. `Err` says why not.
+pub fn digest_naming_layer(bytes: &[u8], layer_sha256: &str) -> Result<[u8; 32], String> {
+    use sha2::Digest as _;
+    let manifest: Manifest =
+        serde_json::from_slice(bytes).map_err(|e| format!("not an OCI image manifest: {e}"))?;
+    let layer = format!("sha256:{layer_sha256}");
+    if !manifest.layers.iter().any(|l| l.digest == layer) {
+        return Err(format!("it does not name the installed archive ({layer})"));
+    }
+    Ok(sha2::Sha256::digest(bytes).into())
+}
+
 /// What a pulled manifest is.
 #[derive(Debug)]
 pub enum Pulled {

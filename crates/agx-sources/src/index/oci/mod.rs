@@ -208,8 +208,33 @@ pub struct OciRegistry {
     ca: Vec<u8>,
     runtime: tokio::runtime::Runtime,
     /// The manifest digest and archive form of each version read, for what is recorded
-    /// and how it unpacks.
-    read: Mutex<BTreeMap<(PackageName, semver::Version), (String, ArchiveForm)>>,
+    /// and how it unpacks, and the manifest itself (what a Sigstore referrer signs).
+    read: Mutex<BTreeMap<(PackageName, semver::Version), ReadVersion>>,
+}
+
+/// A version read by [`OciRegistry::versions`].
+#[derive(Debug, Clone)]
+struct ReadVersion {
+    digest: String,
+    form: ArchiveForm,
+    manifest: bytes::Bytes,
+}
+
+/// The `artifactType` (and layer media type) of a Sigstore bundle attached to an artifact
+/// as a referrer, as cosign 2.x (`--new-bundle-format`) and ToolHive attach them; the
+/// versions before v0.3 (`application/vnd.dev.sigstore.bundle+json;version=0.2`) too.
+pub const BUNDLE_TYPE_PREFIX: &str = "application/vnd.dev.sigstore.bundle";
+/// Bundle referrers read per version at most: a registry anyone can push referrers to
+/// cannot make agx read without end.
+const MAX_BUNDLE_REFERRERS: usize = 8;
+
+/// The Sigstore bundles attached to a version's manifest, and that manifest: what they
+/// must sign (its sha256 is the manifest's digest; its one layer is the archive).
+#[derive(Debug)]
+pub struct Referred {
+    pub manifest: Vec<u8>,
+    pub digest: [u8; 32],
+    pub bundles: Vec<Vec<u8>>,
 }
 
 impl std::fmt::Debug for OciRegistry {
@@ -415,23 +440,31 @@ impl OciRegistry {
                             .await
                             .map_err(|e| self.error(&at, e))?;
                         let pulled = artifact::read_manifest(&bytes, name, &version, &at)?;
-                        Ok::<_, IndexError>((pulled, digest, at))
+                        Ok::<_, IndexError>((pulled, digest, bytes, at))
                     }
                 }))
                 .buffer_unordered(CONCURRENT_MANIFESTS);
             while let Some(pulled) = pulls.next().await {
-                let (entry, form, digest) = match pulled? {
-                    (Pulled::Package(entry), digest, _) => (entry, ArchiveForm::Package, digest),
-                    (Pulled::Skill(entry), digest, _) => (entry, ArchiveForm::Skill, digest),
-                    (Pulled::Other(kind), _, at) => {
+                let (entry, form, digest, manifest) = match pulled? {
+                    (Pulled::Package(entry), digest, bytes, _) => {
+                        (entry, ArchiveForm::Package, digest, bytes)
+                    }
+                    (Pulled::Skill(entry), digest, bytes, _) => {
+                        (entry, ArchiveForm::Skill, digest, bytes)
+                    }
+                    (Pulled::Other(kind), _, _, at) => {
                         tracing::debug!("{at} is not an agx package ({kind}); not a version");
                         continue;
                     }
                 };
-                self.read
-                    .lock()
-                    .expect("versions read")
-                    .insert((name.clone(), entry.vers.clone()), (digest, form));
+                self.read.lock().expect("versions read").insert(
+                    (name.clone(), entry.vers.clone()),
+                    ReadVersion {
+                        digest,
+                        form,
+                        manifest,
+                    },
+                );
                 entries.push(*entry);
             }
             if entries.is_empty() {
@@ -454,7 +487,7 @@ impl OciRegistry {
             .lock()
             .expect("versions read")
             .get(&(name.clone(), version.clone()))
-            .map(|(digest, _)| digest.clone())
+            .map(|read| read.digest.clone())
     }
 
     /// How the archive of a version read by [`Self::versions`] holds its files.
@@ -463,7 +496,110 @@ impl OciRegistry {
             .lock()
             .expect("versions read")
             .get(&(entry.name.clone(), entry.vers.clone()))
-            .map_or(ArchiveForm::Package, |(_, form)| *form)
+            .map_or(ArchiveForm::Package, |read| read.form)
+    }
+
+    /// The Sigstore bundles attached to `entry`'s manifest as referrers (the referrers API,
+    /// or the tag schema `sha256-HEX` where the registry has none), with the manifest they
+    /// sign. `None` when the version was not read by [`Self::versions`] with this source.
+    pub fn bundle_referrers(&self, entry: &IndexEntry) -> Result<Option<Referred>, IndexError> {
+        let key = (entry.name.clone(), entry.vers.clone());
+        if !self.read.lock().expect("versions read").contains_key(&key) {
+            self.versions(&entry.name)?;
+        }
+        let Some(read) = self.read.lock().expect("versions read").get(&key).cloned() else {
+            return Ok(None);
+        };
+        let location = self.archive_location(entry);
+        self.online(location.clone())?;
+        let subject = Reference::with_digest(
+            self.location.registry.clone(),
+            self.location.repository(&entry.name),
+            read.digest.clone(),
+        );
+        let bundles = self.runtime.block_on(async {
+            self.client
+                .store_auth_if_needed(subject.resolve_registry(), &self.auth)
+                .await;
+            let index = self
+                .client
+                .pull_referrers(&subject, None)
+                .await
+                .map_err(|e| self.error(&location, e))?;
+            let mut bundles = Vec::new();
+            for referrer in index
+                .manifests
+                .iter()
+                .filter(|m| {
+                    m.artifact_type
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with(BUNDLE_TYPE_PREFIX))
+                })
+                .take(MAX_BUNDLE_REFERRERS)
+            {
+                let at = format!("{location} (referrer {})", referrer.digest);
+                let by_digest = Reference::with_digest(
+                    subject.registry().to_string(),
+                    subject.repository().to_string(),
+                    referrer.digest.clone(),
+                );
+                let (bytes, _) = self
+                    .client
+                    .pull_manifest_raw(&by_digest, &self.auth, &[MANIFEST_TYPE])
+                    .await
+                    .map_err(|e| self.error(&at, e))?;
+                let manifest: artifact::Manifest =
+                    serde_json::from_slice(&bytes).map_err(|e| IndexError::Parse {
+                        location: at.clone(),
+                        message: format!("not an OCI image manifest: {e}"),
+                    })?;
+                let Some(layer) = manifest
+                    .layers
+                    .iter()
+                    .find(|l| l.media_type.starts_with(BUNDLE_TYPE_PREFIX))
+                else {
+                    continue;
+                };
+                if layer.size > agx_provenance::MAX_BUNDLE_BYTES as u64 {
+                    return Err(IndexError::Parse {
+                        location: at,
+                        message: format!(
+                            "its bundle is {} bytes, more than a bundle's {}",
+                            layer.size,
+                            agx_provenance::MAX_BUNDLE_BYTES
+                        ),
+                    });
+                }
+                let mut bundle = Vec::with_capacity(layer.size as usize);
+                let descriptor = oci_client::manifest::OciDescriptor {
+                    media_type: layer.media_type.clone(),
+                    digest: layer.digest.clone(),
+                    size: layer.size as i64,
+                    ..Default::default()
+                };
+                // The client checks the blob against its digest.
+                self.client
+                    .pull_blob(&by_digest, &descriptor, &mut bundle)
+                    .await
+                    .map_err(|e| self.error(&at, e))?;
+                bundles.push(bundle);
+            }
+            Ok::<_, IndexError>(bundles)
+        })?;
+        let digest = read
+            .digest
+            .strip_prefix("sha256:")
+            .and_then(|hex| hex::decode(hex).ok())
+            .and_then(|bytes| bytes.try_into().ok())
+            .ok_or_else(|| IndexError::Parse {
+                location,
+                message: format!("the manifest digest `{}` is not a sha256", read.digest),
+            })?;
+        Ok(Some(Referred {
+            manifest: read.manifest.to_vec(),
+            digest,
+            bundles,
+        }))
     }
 
     /// The image manifest a tag names and its digest, then the digest of what the tag
