@@ -364,3 +364,68 @@ fn a_pypi_wheel_with_pep_740_provenance_is_verified_and_a_changed_one_refused() 
         stderr(&out)
     );
 }
+
+#[test]
+fn a_project_lock_records_an_npm_packages_signer_and_sync_holds_other_machines_to_it() {
+    let registry = Registry::all();
+    let author = TestHome::new();
+    let project = author.home().join("repo");
+    std::fs::create_dir_all(&project).unwrap();
+    let in_project =
+        |home: &TestHome, dir: &std::path::Path, registry: &Registry, args: &[&str]| {
+            command(home, crate::support::AGX)
+                .env("npm_config_registry", registry.server.url())
+                .env(
+                    "AGX_TRUSTED_ROOT",
+                    repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+                )
+                .current_dir(dir)
+                .args(args)
+                .output()
+                .unwrap()
+        };
+    let out = in_project(
+        &author,
+        &project,
+        &registry,
+        &["install", &format!("npm:{NAME}@1.0.0")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = in_project(&author, &project, &registry, &["add", PACKAGE]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lock = std::fs::read_to_string(project.join("agx.lock")).unwrap();
+    assert!(
+        lock.contains("identity = \"https://github.com/acme/hello-mcp/.github/workflows/release.yml@refs/tags/v1.0.0\""),
+        "{lock}"
+    );
+
+    // A teammate syncs from the same registry: the attestation matches the lock.
+    let clone_of = |home: &TestHome| {
+        let clone = home.home().join("repo");
+        std::fs::create_dir_all(&clone).unwrap();
+        for file in ["agx.toml", "agx.lock"] {
+            std::fs::copy(project.join(file), clone.join(file)).unwrap();
+        }
+        clone
+    };
+    let teammate = TestHome::new();
+    let out = in_project(&teammate, &clone_of(&teammate), &registry, &["sync"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Another machine whose registry serves the same tarball without its attestation: the
+    // lock's signer is missing, and nothing is installed.
+    let tarballs = [("1.0.0", fixture("hello-mcp-1.0.0.tgz"))];
+    let stripped = Registry::serve(&tarballs, &[]);
+    let other = TestHome::new();
+    let out = in_project(&other, &clone_of(&other), &stripped, &["sync"]);
+    assert!(
+        !out.status.success(),
+        "a sync without the locked signer passed"
+    );
+    let error = stderr(&out);
+    assert!(
+        error.contains("is not signed, but agx.lock records"),
+        "{error}"
+    );
+    assert_eq!(installed_files(&other), Vec::<String>::new());
+}

@@ -565,7 +565,9 @@ fn lock_ecosystem(
             integrity,
             root_keys: Vec::new(),
             pins: Default::default(),
-            provenance: None,
+            // Who built it, as its install verified (npm and PyPI provenance): `agx sync`
+            // holds every machine to it.
+            provenance: installed.receipt.provenance.clone(),
             dependencies: Vec::new(),
         },
         servers,
