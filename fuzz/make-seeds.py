@@ -460,6 +460,8 @@ def sigstore_bundle_seeds():
     npm = REPO / "registry-fixtures" / "npm-attestations"
     write("sigstore_bundle", "npm-gundam-visor",
           b"\x02" + (npm / "gundam-visor-1.0.1.tgz.json").read_bytes())
+    write("sigstore_bundle", "mcpb-signed",
+          b"\x03" + (REPO / "registry-fixtures" / "mcpb" / "hello-signed.mcpb").read_bytes())
 
 
 def oauth_callback_seeds():

@@ -3,7 +3,8 @@
 //! The first byte picks what the rest is: 0, a bundle checked against the Sigstore
 //! conformance suite's artifact (`a.txt`) and Sigstore's public-good root; 1, a trusted
 //! root; 2, an npm attestations document (agx-sources' npm provenance) checked against the
-//! real `gundam-visor@1.0.1` tarball. Properties: no panic; a bundle or document that
+//! real `gundam-visor@1.0.1` tarball; 3, an MCPB bundle whose signature block (`mcpb sign`'s
+//! PKCS#7) is checked. Properties: no panic; a bundle or document that
 //! verifies is signed by the one identity the seeds' real ones carry (nothing else can be
 //! certified by that root over that artifact without a new signature, which a fuzzer cannot
 //! make).
@@ -24,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, body)) = data.split_first() else {
         return;
     };
-    match mode % 3 {
+    match mode % 4 {
         0 => {
             let Ok(bundle) = SigstoreBundle::parse(body, "fuzz.sigstore.json") else {
                 return;
@@ -48,6 +49,14 @@ fuzz_target!(|data: &[u8]| {
             );
             if let Ok(Some((signer, _))) = verified {
                 assert_eq!(signer.identity, GUNDAM, "verified as {signer:?}");
+            }
+        }
+        3 => {
+            if let Ok(Some(signer)) = agx_provenance::mcpb::verify_bundle_bytes(body, "fuzz.mcpb") {
+                assert!(
+                    signer.identity.starts_with("O=agx,CN=agx test signer, key sha256:"),
+                    "verified as {signer:?}"
+                );
             }
         }
         _ => {

@@ -28,6 +28,9 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> CliResult {
             };
             let provenance = match &p.provenance {
                 ProvenanceCheck::Verified { signer } => format!("provenance verified: {signer}"),
+                ProvenanceCheck::CheckedAtInstall { signer } => {
+                    format!("signature verified at install (not kept): {signer}")
+                }
                 ProvenanceCheck::Unsigned => "unsigned".to_string(),
                 ProvenanceCheck::NotChecked => "provenance not checked for its source".to_string(),
                 ProvenanceCheck::Failed { problem } => format!("provenance FAILED: {problem}"),

@@ -20,10 +20,10 @@ use crate::support::{TestHome, copy_tree, repo_root};
 const PACKAGE: &str = "mcpb/hello-bundle";
 const SERVER: &str = "mcpb/hello-bundle/hello-bundle";
 
-/// The fixture bundle, packed once per test run by the official CLI.
-pub(crate) fn hello_bundle() -> &'static Path {
-    static BUNDLE: OnceLock<PathBuf> = OnceLock::new();
-    BUNDLE.get_or_init(|| {
+/// The official `mcpb` CLI (scripts/ci/mcpb-cli.sh installs it once).
+fn mcpb_cli() -> &'static str {
+    static CLI: OnceLock<String> = OnceLock::new();
+    CLI.get_or_init(|| {
         let out = Command::new(repo_root().join("scripts/ci/mcpb-cli.sh"))
             .output()
             .expect("scripts/ci/mcpb-cli.sh runs");
@@ -32,7 +32,15 @@ pub(crate) fn hello_bundle() -> &'static Path {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let cli = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    })
+}
+
+/// The fixture bundle, packed once per test run by the official CLI.
+pub(crate) fn hello_bundle() -> &'static Path {
+    static BUNDLE: OnceLock<PathBuf> = OnceLock::new();
+    BUNDLE.get_or_init(|| {
+        let cli = mcpb_cli();
         let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcpb-fixture");
         let _ = std::fs::remove_dir_all(&work);
         copy_tree(
@@ -503,4 +511,106 @@ try read-beside sh -c 'cat "$HOME/secret.txt" >/dev/null'
         assert!(text.contains(line), "no {line:?} in:\n{text}");
     }
     assert!(out_dir.join("ok.txt").exists());
+}
+
+/// A copy of the fixture bundle at `path`, signed by `mcpb sign` with a new self-signed
+/// certificate (RSA 2048, made by openssl) for `subject`.
+fn signed_copy(path: &Path, subject: &str) {
+    let dir = path.parent().unwrap();
+    let (cert, key) = (path.with_extension("crt"), path.with_extension("key"));
+    let out = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", subject,
+        ])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .current_dir(dir)
+        .output()
+        .expect("openssl runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::copy(hello_bundle(), path).unwrap();
+    let out = Command::new(mcpb_cli())
+        .arg("sign")
+        .arg(path)
+        .arg("--cert")
+        .arg(&cert)
+        .arg("--key")
+        .arg(&key)
+        .output()
+        .expect("mcpb sign runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_signed_bundle_names_its_signer_and_a_changed_or_resigned_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let acme = dir.path().join("acme.mcpb");
+    signed_copy(&acme, "/CN=Acme Tools/O=Acme");
+    let home = TestHome::new();
+    let out = agx(&home, &["install", acme.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stderr(&out);
+    assert!(
+        shown.contains("Provenance mcpb/hello-bundle v1.2.0: O=Acme,CN=Acme Tools, key sha256:")
+            && shown.contains("(MCPB signature, a self-signed certificate)"),
+        "{shown}"
+    );
+    assert_eq!(greet(&home), "Hello, agx!");
+    let out = agx(&home, &["verify", PACKAGE]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("signature verified at install (not kept)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    // The same bundle signed with another key: refused, both named, nothing changed.
+    let mallory = dir.path().join("mallory.mcpb");
+    signed_copy(&mallory, "/CN=Acme Tools/O=Acme");
+    let before = store_files(&home);
+    let out = agx(&home, &["install", mallory.to_str().unwrap()]);
+    assert!(!out.status.success(), "another key's signature installed");
+    let error = stderr(&out);
+    assert!(
+        error.contains("but its installed version was signed by O=Acme,CN=Acme Tools"),
+        "{error}"
+    );
+    assert!(error.contains("--allow-signer-change"), "{error}");
+    assert_eq!(store_files(&home), before);
+
+    // A byte of the zip changed after signing (a local header's time, which unzipping does
+    // not read): the signature no longer covers it.
+    let mut changed = std::fs::read(&acme).unwrap();
+    assert_eq!(&changed[..4], b"PK\x03\x04");
+    changed[10] ^= 1;
+    let changed_path = dir.path().join("changed.mcpb");
+    std::fs::write(&changed_path, changed).unwrap();
+    let fresh = TestHome::new();
+    let out = agx(&fresh, &["install", changed_path.to_str().unwrap()]);
+    assert!(!out.status.success(), "a changed bundle installed");
+    let error = stderr(&out);
+    assert!(
+        error.contains("the bundle changed after it was signed"),
+        "{error}"
+    );
+    assert!(store_files(&fresh).is_empty());
+
+    // An unsigned bundle is unsigned.
+    let out = agx(&fresh, &["install", hello_bundle().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("Provenance mcpb/hello-bundle v1.2.0: unsigned"),
+        "{}",
+        stderr(&out)
+    );
 }

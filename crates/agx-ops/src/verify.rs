@@ -36,7 +36,10 @@ pub enum ProvenanceCheck {
     Verified { signer: String },
     /// Installed without a bundle.
     Unsigned,
-    /// From a source agx does not check for provenance (a folder, PyPI, OCI, …).
+    /// Verified when it was installed, from a signature agx does not keep (an MCPB bundle's
+    /// signature block covers the bundle file, which is not kept once unpacked).
+    CheckedAtInstall { signer: String },
+    /// From a source agx does not check for provenance (a folder, an image, …).
     NotChecked,
     /// The bundle is missing, does not verify, or names another signer.
     Failed { problem: String },
@@ -110,6 +113,13 @@ fn provenance_of(ctx: &Context, package: &InstalledPackage) -> ProvenanceCheck {
     let Some(signer) = &provenance.signer else {
         return ProvenanceCheck::Unsigned;
     };
+    if let Source::Ecosystem { spec, .. } = &receipt.source
+        && (spec.starts_with("mcpb:") || spec.contains("(mcpb:"))
+    {
+        return ProvenanceCheck::CheckedAtInstall {
+            signer: signer.summary(),
+        };
+    }
     match check_bundle(ctx, package, signer) {
         Ok(()) => ProvenanceCheck::Verified {
             signer: signer.summary(),

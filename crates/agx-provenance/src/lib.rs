@@ -5,6 +5,7 @@
 //! sources or the store: callers pass bytes and bundles and record the [`Signer`].
 
 mod crypto;
+pub mod mcpb;
 mod signer;
 mod verify;
 

@@ -137,7 +137,7 @@ pub(super) fn provision(
                 exact: launch.exact,
                 integrity: launch.integrity,
                 served_by: None,
-                built_by: Default::default(),
+                built_by: launch.built_by,
             })
         }
         other => Err(EcosystemError::NotFound {

@@ -328,6 +328,22 @@ fn package_name(bundle: &BundleFile, raw: &str) -> Result<PackageName, Ecosystem
     })
 }
 
+/// Who signed the bundle, from the signature block `mcpb sign` appends (docs/ecosystem.md,
+/// "Provenance by source kind"): `None` for a bundle without one; a block that does not
+/// verify refuses the bundle.
+fn signer(bundle: &BundleFile) -> Result<super::BuiltBy, EcosystemError> {
+    use agx_provenance::mcpb::{read_signature_block, verify_bundle_signature};
+    let refused = |error| EcosystemError::Provenance {
+        spec: bundle.origin.clone(),
+        error,
+    };
+    let Some(block) = read_signature_block(&bundle.path).map_err(refused)? else {
+        return Ok(super::BuiltBy::Checked(None));
+    };
+    let signer = verify_bundle_signature(&bundle.path, &block).map_err(refused)?;
+    Ok(super::BuiltBy::Checked(Some(signer)))
+}
+
 /// Unpack the verified bundle into `dir/bundle/` and work out its launch (see `launch`).
 pub(super) fn provision(
     spec: &EcosystemSpec,
@@ -335,6 +351,7 @@ pub(super) fn provision(
     dir: &Path,
 ) -> Result<(Launch, PackageExtras), EcosystemError> {
     let manifest = read_manifest(bundle)?;
+    let built_by = signer(bundle)?;
     let unpacked = dir.join(BUNDLE_DIR);
     agx_archive::unpack_zip(&bundle.path, &unpacked)?;
     let prepared = launch::prepare(spec, bundle, &manifest, &unpacked, dir)?;
@@ -344,7 +361,7 @@ pub(super) fn provision(
         exact: format!("mcpb:{}", bundle.origin),
         integrity: vec![format!("sha256:{}", bundle.sha256)],
         served_by: None,
-        built_by: Default::default(),
+        built_by,
         description: Some(manifest.description.clone()),
         server: super::server_name(spec, spec.name.name())?,
         command: prepared.command,
