@@ -48,7 +48,7 @@ pub(crate) fn hello_bundle() -> &'static Path {
             &work.join("hello"),
         );
         let bundle = work.join("hello-bundle.mcpb");
-        let out = Command::new(&cli)
+        let out = Command::new(cli)
             .arg("pack")
             .arg(work.join("hello"))
             .arg(&bundle)
