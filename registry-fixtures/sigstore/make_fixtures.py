@@ -970,9 +970,6 @@ def main():
             dsse=dsse,
             subject=("oci://registry.example/agx/acme/geo", "sha256") if dsse else None))
     log.close()
-    for signing in oci_signings:
-        write_json(signing.artifact.with_name(signing.artifact.name + ".sigstore.json"),
-                   signing.bundle())
     write_pypi_provenance(wheel_signing, pypi_dir)
     for version, signing in npm_signings:
         write_npm_attestations(signing, npm_dir, npm_name, version)
@@ -1003,6 +1000,11 @@ def main():
     cases.append(case("acme-geo-1.3.0", rel(archives["1.3.0"]), None, None, "unsigned",
                       artifact_sha256=hashlib.sha256(archives["1.3.0"].read_bytes()).hexdigest()))
     b_hello = positive(hello_sig)
+    # The OCI manifests' bundles and the wheel's attestation (as a bundle) are cases too, so
+    # that sigstore-python checks them as well.
+    for signing in oci_signings:
+        positive(signing)
+    positive(wheel_signing)
 
     # Negative cases: `fails_at` is the check that must reject them; `sigstore_python_error` a
     # piece of sigstore-python's message for it (scripts/ci/sigstore-reference.sh).
