@@ -762,3 +762,80 @@ fn a_referrer_that_signs_another_manifest_refuses_the_version() {
             "Provenance acme/geo v1.1.0: unsigned",
         ));
 }
+
+#[test]
+fn a_container_image_pinned_by_digest_is_checked_by_its_sigstore_referrer() {
+    // The test instance's acme/geo 1.0.0 manifest stands for an image (what runs is never
+    // started here); a `docker` that is only a name on PATH, since a digest needs no daemon.
+    let registry = crate::support::oci_registry::OciRegistry::start();
+    let base = format!("http://{}", registry.host());
+    push_signed_version(&base, "images", "1.0.0", Some(&oci_bundle("1.0.0")));
+    push_signed_version(&base, "images", "1.1.0", None);
+    let digest = |version: &str| {
+        use sha2::Digest;
+        let manifest =
+            std::fs::read(instance().join(format!("oci/acme-geo-{version}.manifest.json")))
+                .unwrap();
+        format!("sha256:{}", hex::encode(sha2::Sha256::digest(manifest)))
+    };
+    let bin = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &bin.path().join("docker"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Docker version 0 (a test stand-in)' && exit 0\nexit 1\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            bin.path().join("docker"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let home = TestHome::new();
+    let image = format!("{}/images/acme/geo", registry.host());
+    agx(&home)
+        .env("PATH", &path)
+        .args(["install", &format!("oci:{image}@{}", digest("1.0.0"))])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("{ACME}1.0.0")));
+    agx(&home)
+        .args(["verify", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"verified\""));
+    // The unsigned image of the same repository is another package (its own digest):
+    // unsigned, not refused.
+    let other = TestHome::new();
+    agx(&other)
+        .env("PATH", &path)
+        .args(["install", &format!("oci:{image}@{}", digest("1.1.0"))])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(": unsigned"));
+    // A bundle made for another digest attached to this one: refused.
+    push_signed_version(&base, "forged", "1.0.0", Some(&oci_bundle("1.1.0")));
+    let forged = TestHome::new();
+    agx(&forged)
+        .env("PATH", &path)
+        .args([
+            "install",
+            &format!(
+                "oci:{}/forged/acme/geo@{}",
+                registry.host(),
+                digest("1.0.0")
+            ),
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "provenance refused: the bundle does not verify: artifact mismatch",
+        ));
+    assert!(store_tree(&forged).is_empty(), "{:?}", store_tree(&forged));
+}

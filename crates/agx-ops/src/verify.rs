@@ -163,6 +163,21 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
             })?;
             (Subject::Sha256(digest), provenance::trusted_root())
         }
+        Source::Ecosystem {
+            spec, integrity, ..
+        } if spec.starts_with("oci:") || spec.contains("(oci:") => {
+            // An image's bundle signs the digest it runs by, which the receipt records.
+            let digest = integrity
+                .iter()
+                .find_map(|d| {
+                    hex::decode(d.strip_prefix("sha256:")?)
+                        .ok()?
+                        .try_into()
+                        .ok()
+                })
+                .ok_or_else(|| "the receipt records no image digest".to_string())?;
+            (Subject::Sha256(digest), provenance::trusted_root())
+        }
         Source::Ecosystem { integrity, .. } => {
             let digest = integrity
                 .iter()

@@ -102,10 +102,12 @@ pub(super) fn provision(
             let (command, extra_env) = image_command(package, runtime, &reference);
             let mut env = fixed_env(package);
             env.extend(extra_env);
-            let integrity = oci::split_reference(&reference)
-                .digest
-                .map(|d| vec![d.to_string()])
-                .unwrap_or_default();
+            let digest = oci::split_reference(&reference).digest;
+            let integrity = digest.map(|d| vec![d.to_string()]).unwrap_or_default();
+            let built_by = match digest {
+                Some(digest) => oci::image_built_by(&spec, &reference, digest, dir)?,
+                None => super::BuiltBy::NotChecked,
+            };
             Ok(EntryPackage {
                 launch: ServerLaunch::Command { command, env },
                 settings,
@@ -113,7 +115,7 @@ pub(super) fn provision(
                 exact: format!("oci:{reference}"),
                 integrity,
                 served_by: None,
-                built_by: Default::default(),
+                built_by,
             })
         }
         "mcpb" => {

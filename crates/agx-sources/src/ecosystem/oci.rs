@@ -222,7 +222,61 @@ fn no_daemon(stderr: &str) -> bool {
 }
 
 /// Write nothing but the launch: the image is the server.
-pub(super) fn provision(spec: &EcosystemSpec, _dir: &Path) -> Result<Launch, EcosystemError> {
+/// Who signed the image `reference` (pinned to `digest`), from the Sigstore bundles its
+/// registry holds as referrers of that digest (cosign 2.x `--new-bundle-format`): the first
+/// that verifies over the digest, kept in `dir` for `agx verify`. Unsigned when none is
+/// attached; not checked when the registry wants credentials to list them; refused when
+/// bundles are attached and none verifies.
+pub(super) fn image_built_by(
+    spec: &EcosystemSpec,
+    reference: &str,
+    digest: &str,
+    dir: &Path,
+) -> Result<super::BuiltBy, EcosystemError> {
+    use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject};
+    let failed = |e| EcosystemError::Download {
+        url: reference.to_string(),
+        source: Box::new(e),
+    };
+    let Some(bundles) = crate::index::oci::image_bundle_referrers(reference).map_err(failed)?
+    else {
+        return Ok(super::BuiltBy::NotChecked);
+    };
+    if bundles.is_empty() {
+        return Ok(super::BuiltBy::Checked(None));
+    }
+    let refused = |error| EcosystemError::Provenance {
+        spec: spec.to_string(),
+        error,
+    };
+    let subject: [u8; 32] = digest
+        .strip_prefix("sha256:")
+        .and_then(|hex| hex::decode(hex).ok())
+        .and_then(|bytes| bytes.try_into().ok())
+        .ok_or_else(|| {
+            refused(agx_provenance::ProvenanceError::Rejected {
+                reason: format!("the image digest `{digest}` is not a sha256"),
+            })
+        })?;
+    let root = super::provenance::trust_root().map_err(refused)?;
+    let origin = format!("{reference} (a Sigstore referrer)");
+    let mut refusal = None;
+    for bundle in bundles {
+        let verified = SigstoreBundle::parse(&bundle, &origin).and_then(|parsed| {
+            root.verify(Subject::Sha256(subject), &parsed, &IdentityPolicy::any())
+        });
+        match verified {
+            Ok(signer) => {
+                fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &bundle)?;
+                return Ok(super::BuiltBy::Checked(Some(signer)));
+            }
+            Err(error) => refusal = Some(error),
+        }
+    }
+    Err(refused(refusal.expect("at least one bundle was read")))
+}
+
+pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, EcosystemError> {
     debug_assert!(matches!(spec.ecosystem, Ecosystem::Oci));
     let runtime = find_runtime(spec)?;
     let reference = spec.native_reference();
@@ -240,12 +294,17 @@ pub(super) fn provision(spec: &EcosystemSpec, _dir: &Path) -> Result<Launch, Eco
         ),
         (None, tag) => (tag_version(tag.unwrap_or("latest")), Vec::new()),
     };
+    // A tag alone is not what runs (it may move), so only a pinned image is checked.
+    let built_by = match image.digest {
+        Some(digest) => image_built_by(spec, &reference, digest, dir)?,
+        None => super::BuiltBy::NotChecked,
+    };
     Ok(Launch {
         version,
         exact: format!("oci:{reference}"),
         integrity,
         served_by: None,
-        built_by: Default::default(),
+        built_by,
         description: Some(format!("the container image {}", image.repository)),
         server: server_name(spec, last)?,
         command: run_command(runtime, &reference, &[]),

@@ -517,75 +517,13 @@ impl OciRegistry {
             self.location.repository(&entry.name),
             read.digest.clone(),
         );
-        let bundles = self.runtime.block_on(async {
-            self.client
-                .store_auth_if_needed(subject.resolve_registry(), &self.auth)
-                .await;
-            let index = self
-                .client
-                .pull_referrers(&subject, None)
-                .await
-                .map_err(|e| self.error(&location, e))?;
-            let mut bundles = Vec::new();
-            for referrer in index
-                .manifests
-                .iter()
-                .filter(|m| {
-                    m.artifact_type
-                        .as_deref()
-                        .is_some_and(|t| t.starts_with(BUNDLE_TYPE_PREFIX))
-                })
-                .take(MAX_BUNDLE_REFERRERS)
-            {
-                let at = format!("{location} (referrer {})", referrer.digest);
-                let by_digest = Reference::with_digest(
-                    subject.registry().to_string(),
-                    subject.repository().to_string(),
-                    referrer.digest.clone(),
-                );
-                let (bytes, _) = self
-                    .client
-                    .pull_manifest_raw(&by_digest, &self.auth, &[MANIFEST_TYPE])
-                    .await
-                    .map_err(|e| self.error(&at, e))?;
-                let manifest: artifact::Manifest =
-                    serde_json::from_slice(&bytes).map_err(|e| IndexError::Parse {
-                        location: at.clone(),
-                        message: format!("not an OCI image manifest: {e}"),
-                    })?;
-                let Some(layer) = manifest
-                    .layers
-                    .iter()
-                    .find(|l| l.media_type.starts_with(BUNDLE_TYPE_PREFIX))
-                else {
-                    continue;
-                };
-                if layer.size > agx_provenance::MAX_BUNDLE_BYTES as u64 {
-                    return Err(IndexError::Parse {
-                        location: at,
-                        message: format!(
-                            "its bundle is {} bytes, more than a bundle's {}",
-                            layer.size,
-                            agx_provenance::MAX_BUNDLE_BYTES
-                        ),
-                    });
-                }
-                let mut bundle = Vec::with_capacity(layer.size as usize);
-                let descriptor = oci_client::manifest::OciDescriptor {
-                    media_type: layer.media_type.clone(),
-                    digest: layer.digest.clone(),
-                    size: layer.size as i64,
-                    ..Default::default()
-                };
-                // The client checks the blob against its digest.
-                self.client
-                    .pull_blob(&by_digest, &descriptor, &mut bundle)
-                    .await
-                    .map_err(|e| self.error(&at, e))?;
-                bundles.push(bundle);
-            }
-            Ok::<_, IndexError>(bundles)
-        })?;
+        let bundles = self.runtime.block_on(sigstore_referrers(
+            &self.client,
+            &self.auth,
+            &subject,
+            &location,
+            &|at, e| self.error(at, e),
+        ))?;
         let digest = read
             .digest
             .strip_prefix("sha256:")
@@ -903,6 +841,137 @@ impl OciRegistry {
             };
         }
         oci_error(location, e)
+    }
+}
+
+/// The Sigstore bundles attached to `subject` (a manifest by digest) as referrers, at most
+/// [`MAX_BUNDLE_REFERRERS`], each pulled and checked against its digest (`location`: for
+/// messages; `error`: how a failed request is reported).
+async fn sigstore_referrers(
+    client: &Client,
+    auth: &RegistryAuth,
+    subject: &Reference,
+    location: &str,
+    error: &dyn Fn(&str, OciDistributionError) -> IndexError,
+) -> Result<Vec<Vec<u8>>, IndexError> {
+    client
+        .store_auth_if_needed(subject.resolve_registry(), auth)
+        .await;
+    let index = client
+        .pull_referrers(subject, None)
+        .await
+        .map_err(|e| error(location, e))?;
+    let mut bundles = Vec::new();
+    for referrer in index
+        .manifests
+        .iter()
+        .filter(|m| {
+            m.artifact_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with(BUNDLE_TYPE_PREFIX))
+        })
+        .take(MAX_BUNDLE_REFERRERS)
+    {
+        let at = format!("{location} (referrer {})", referrer.digest);
+        let by_digest = Reference::with_digest(
+            subject.registry().to_string(),
+            subject.repository().to_string(),
+            referrer.digest.clone(),
+        );
+        let (bytes, _) = client
+            .pull_manifest_raw(&by_digest, auth, &[MANIFEST_TYPE])
+            .await
+            .map_err(|e| error(&at, e))?;
+        let manifest: artifact::Manifest =
+            serde_json::from_slice(&bytes).map_err(|e| IndexError::Parse {
+                location: at.clone(),
+                message: format!("not an OCI image manifest: {e}"),
+            })?;
+        let Some(layer) = manifest
+            .layers
+            .iter()
+            .find(|l| l.media_type.starts_with(BUNDLE_TYPE_PREFIX))
+        else {
+            continue;
+        };
+        if layer.size > agx_provenance::MAX_BUNDLE_BYTES as u64 {
+            return Err(IndexError::Parse {
+                location: at,
+                message: format!(
+                    "its bundle is {} bytes, more than a bundle's {}",
+                    layer.size,
+                    agx_provenance::MAX_BUNDLE_BYTES
+                ),
+            });
+        }
+        let mut bundle = Vec::with_capacity(layer.size as usize);
+        let descriptor = oci_client::manifest::OciDescriptor {
+            media_type: layer.media_type.clone(),
+            digest: layer.digest.clone(),
+            size: layer.size as i64,
+            ..Default::default()
+        };
+        // The client checks the blob against its digest.
+        client
+            .pull_blob(&by_digest, &descriptor, &mut bundle)
+            .await
+            .map_err(|e| error(&at, e))?;
+        bundles.push(bundle);
+    }
+    Ok(bundles)
+}
+
+/// The Sigstore bundles attached as referrers to the container image `reference`
+/// (`[host/]repository@sha256:…`), asked of its registry without credentials (plain HTTP
+/// only for a loopback registry). `None` when the registry wants credentials for it (a
+/// private image): its provenance cannot be read.
+pub fn image_bundle_referrers(reference: &str) -> Result<Option<Vec<Vec<u8>>>, IndexError> {
+    super::http::install_tls_provider();
+    let bad = |message: String| IndexError::Parse {
+        location: reference.to_string(),
+        message,
+    };
+    let subject: Reference = reference
+        .parse()
+        .map_err(|e| bad(format!("not an image reference: {e}")))?;
+    let registry = subject.resolve_registry().to_string();
+    let loopback = OciLocation::parse(&format!("oci://{registry}")).is_ok_and(|l| l.is_loopback());
+    let settings = super::HttpSettings::from_env()?;
+    let client = Client::try_from(ClientConfig {
+        protocol: match loopback {
+            true => ClientProtocol::HttpsExcept(vec![registry]),
+            false => ClientProtocol::Https,
+        },
+        connect_timeout: Some(settings.timeout),
+        read_timeout: Some(settings.timeout),
+        user_agent: concat!("agx/", env!("CARGO_PKG_VERSION")),
+        platform_resolver: None,
+        ..ClientConfig::default()
+    })
+    .map_err(|e| oci_error(reference, e))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(IndexError::Io)?;
+    let read = runtime.block_on(sigstore_referrers(
+        &client,
+        &RegistryAuth::Anonymous,
+        &subject,
+        reference,
+        &|at, e| match is_unauthorized(&e) {
+            true => IndexError::OciUnauthorized {
+                location: at.to_string(),
+                host: String::new(),
+                credential_from: None,
+                token_var: None,
+            },
+            false => oci_error(at, e),
+        },
+    ));
+    match read {
+        Ok(bundles) => Ok(Some(bundles)),
+        Err(IndexError::OciUnauthorized { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
