@@ -4,9 +4,10 @@
 # bundle (registry-fixtures/sigstore, verified against that instance's trusted root), against
 # the same archive from a registry without one, with `agx --version` in the same run as the
 # anchor. Each run starts with the package not installed.      (target: < 5 ms added)
-# Then the verification alone: examples/sigstore_client on a public-good bundle of the
-# Sigstore conformance suite (happy-path-v0.3, against the public-good root agx ships),
-# beside `sigstore verify identity --offline` (sigstore-python) of the same bundle.
+# Then an MCPB bundle with and without its signature block (`mcpb sign`'s PKCS#7), and the
+# verification alone: examples/sigstore_client on a public-good bundle of the Sigstore
+# conformance suite (happy-path-v0.3, against the public-good root agx ships), beside
+# `sigstore verify identity --offline` (sigstore-python) of the same bundle.
 #
 #   AGX_BIN          agx binary (default: a fresh `cargo build --release`)
 #   SIGSTORE_CLIENT  examples/sigstore_client (default: built beside AGX_BIN's profile)
@@ -45,6 +46,23 @@ hyperfine -N --warmup 3 --runs "$RUNS" --export-markdown "$TMP/install.md" \
     -n "install, unsigned" "$AGX -q --registry $TMP/unsigned install acme/geo@=1.0.0" \
     -n "install, bundle verified" "$AGX -q --registry $TMP/signed install acme/geo@=1.0.0"
 cat "$TMP/install.md"
+
+# An MCPB bundle: the signature block `mcpb sign` appended checked (registry-fixtures/mcpb/
+# hello-signed.mcpb), against the same bundle with the block cut off.
+signed_mcpb="$PWD/registry-fixtures/mcpb/hello-signed.mcpb"
+unsigned_mcpb="$TMP/hello.mcpb"
+python3 - "$signed_mcpb" "$unsigned_mcpb" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data[: data.rindex(b"MCPB_SIG_V1")])
+PY
+echo "== install an MCPB bundle: signature checked, no signature, and agx --version"
+hyperfine -N --warmup 3 --runs "$RUNS" --export-markdown "$TMP/mcpb.md" \
+    --prepare "sh -c '$AGX -q uninstall mcpb/hello-bundle >/dev/null 2>&1 || true'" \
+    -n "agx --version" "$AGX --version" \
+    -n "install .mcpb, unsigned" "$AGX -q install $unsigned_mcpb" \
+    -n "install .mcpb, signature checked" "$AGX -q install $signed_mcpb"
+cat "$TMP/mcpb.md"
 
 identity="https://github.com/sigstore-conformance/extremely-dangerous-public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml@refs/heads/main"
 issuer="https://token.actions.githubusercontent.com"
