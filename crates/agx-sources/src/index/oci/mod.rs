@@ -911,11 +911,30 @@ async fn sigstore_referrers(
             size: layer.size as i64,
             ..Default::default()
         };
-        // The client checks the blob against its digest.
-        client
-            .pull_blob(&by_digest, &descriptor, &mut bundle)
+        // Streamed with a cap: a registry that sends more than the descriptor's size is cut
+        // off instead of filling memory. The stream checks the digest at its end.
+        let mut stream = client
+            .pull_blob_stream(&by_digest, &descriptor)
             .await
-            .map_err(|e| error(&at, e))?;
+            .map_err(|e| error(&at, e))?
+            .stream;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| IndexError::Network {
+                url: at.clone(),
+                attempts: 1,
+                source: Box::new(e),
+            })?;
+            if bundle.len() + chunk.len() > layer.size as usize {
+                return Err(IndexError::Parse {
+                    location: at,
+                    message: format!(
+                        "its bundle is longer than the {} bytes its manifest says",
+                        layer.size
+                    ),
+                });
+            }
+            bundle.extend_from_slice(&chunk);
+        }
         bundles.push(bundle);
     }
     Ok(bundles)
