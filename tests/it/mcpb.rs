@@ -605,6 +605,21 @@ fn a_signed_bundle_names_its_signer_and_a_changed_or_resigned_one_is_refused() {
     );
     assert!(store_files(&fresh).is_empty());
 
+    // An MCPB signature is not what `require = "signed"` asks for: any key can make one.
+    let strict = TestHome::new();
+    std::fs::create_dir_all(strict.agx_home()).unwrap();
+    std::fs::write(
+        strict.agx_home().join("policy.toml"),
+        "require = \"signed\"\n",
+    )
+    .unwrap();
+    let out = agx(&strict, &["install", acme.to_str().unwrap()]);
+    assert!(
+        !out.status.success(),
+        "a self-signed bundle passed require = signed"
+    );
+    assert!(stderr(&out).contains("is not signed"), "{}", stderr(&out));
+
     // An unsigned bundle is unsigned.
     let out = agx(&fresh, &["install", hello_bundle().to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));

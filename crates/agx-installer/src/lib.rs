@@ -509,7 +509,13 @@ impl Installer<'_> {
         let package = load_checked(&provisioned.dir, what, false)?;
         self.gate(&package)?;
         let provenance = match provisioned.built_by {
-            agx_sources::ecosystem::BuiltBy::NotChecked => None,
+            // Not checked this time (another host, a private image): after a signed
+            // version, that is no signature, which trust on first use refuses unless
+            // allowed; before any, nothing is recorded.
+            agx_sources::ecosystem::BuiltBy::NotChecked => {
+                Some(self.trust_on_first_use(package.name(), package.version(), None)?)
+                    .filter(|p| p.trusted.is_some())
+            }
             agx_sources::ecosystem::BuiltBy::Checked(signer) => {
                 Some(self.trust_on_first_use(package.name(), package.version(), signer)?)
             }

@@ -157,7 +157,7 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
         }
         Source::Ecosystem {
             spec, integrity, ..
-        } if spec.starts_with("pypi:") => {
+        } if spec.starts_with("pypi:") || spec.contains("(pypi:") => {
             let digest = pypi_provenance::sha256_of(spec, integrity).ok_or_else(|| {
                 "the receipt records no sha256 of the package's distribution".to_string()
             })?;

@@ -25,6 +25,8 @@ use crate::verify::ProvenanceError;
 
 const HEADER: &[u8] = b"MCPB_SIG_V1";
 const FOOTER: &[u8] = b"MCPB_SIG_END";
+/// How a signer from an MCPB signature is marked (its `issuer` starts so).
+pub const SIGNER_ISSUER: &str = "MCPB signature";
 /// The largest signature block agx reads: a certificate chain and a signature are a few KB.
 pub const MAX_SIGNATURE_BYTES: usize = 1 << 20;
 
@@ -196,8 +198,11 @@ impl<'a> SignedData<'a> {
         if oid.value != SIGNED_DATA {
             return Err("its content is not SignedData".into());
         }
-        let (explicit, _) = tlv(info, 0xa0, "content")?;
-        let (data, _) = tlv(explicit.value, 0x30, "SignedData")?;
+        let (explicit, after) = tlv(info, 0xa0, "content")?;
+        let (data, inside) = tlv(explicit.value, 0x30, "SignedData")?;
+        if !after.is_empty() || !inside.is_empty() {
+            return Err("bytes after the SignedData".into());
+        }
         let (_version, data) = tlv(data.value, 0x02, "version")?;
         let (_digests, data) = tlv(data, 0x31, "digestAlgorithms")?;
         let (encapsulated, mut data) = tlv(data, 0x30, "encapContentInfo")?;
@@ -217,9 +222,14 @@ impl<'a> SignedData<'a> {
             data = rest;
         }
         if data.first() == Some(&0xa1) {
-            data = tlv(data, 0xa1, "crls")?.1;
+            return Err(
+                "it carries revocation lists, which a bundle signature has no use for".into(),
+            );
         }
-        let (signer_infos, _) = tlv(data, 0x31, "signerInfos")?;
+        let (signer_infos, after) = tlv(data, 0x31, "signerInfos")?;
+        if !after.is_empty() {
+            return Err("bytes after the signer infos".into());
+        }
         let (info, others) = tlv(signer_infos.value, 0x30, "SignerInfo")?;
         if !others.is_empty() {
             return Err("it has more than one signer".into());
@@ -237,7 +247,10 @@ impl<'a> SignedData<'a> {
             .map_err(|_| "it has no signed attributes, so the content's digest is not signed")?;
         let (signature_algorithm, info) = tlv(info, 0x30, "signatureAlgorithm")?;
         let (signature_oid, _) = tlv(signature_algorithm.value, 0x06, "signatureAlgorithm")?;
-        let (signature, _) = tlv(info, 0x04, "signature")?;
+        let (signature, after) = tlv(info, 0x04, "signature")?;
+        if !after.is_empty() {
+            return Err("bytes after the signature (unsigned attributes agx does not read)".into());
+        }
 
         // RFC 5652 §5.4: the signature is over the attributes' DER with the SET OF tag.
         let mut signed_attributes = attributes.raw.to_vec();
@@ -308,11 +321,14 @@ impl<'a> SignedData<'a> {
         let certificate = self
             .certificates
             .iter()
-            .filter_map(|der| Certificate::from_der(der).ok())
+            .map(|der| Certificate::from_der(der))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| rejected(&format!("a certificate it carries does not parse: {e}")))?
+            .into_iter()
             .find(|certificate| {
                 let tbs = &certificate.tbs_certificate;
                 tbs.issuer.to_der().ok().as_deref() == Some(self.issuer)
-                    && tbs.serial_number.as_bytes() == strip_sign_byte(self.serial)
+                    && strip_sign_byte(tbs.serial_number.as_bytes()) == strip_sign_byte(self.serial)
             })
             .ok_or_else(|| rejected("it does not carry the signer's certificate"))?;
         let key_info = &certificate.tbs_certificate.subject_public_key_info;
@@ -368,7 +384,7 @@ impl<'a> SignedData<'a> {
             format!("a certificate issued by {}", tbs.issuer)
         };
         Ok(Signer {
-            issuer: format!("MCPB signature, {issued_by}"),
+            issuer: format!("{SIGNER_ISSUER}, {issued_by}"),
             identity: format!("{}, key sha256:{fingerprint}", tbs.subject),
             repository: None,
             source_ref: None,

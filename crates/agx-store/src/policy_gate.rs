@@ -161,8 +161,16 @@ impl PolicyGate {
         provenance: Option<&crate::provenance::Provenance>,
     ) -> Result<(), StoreError> {
         let mut origin = self.origin(source);
-        // `signed`: a TUF-signed source, or a Sigstore bundle that verified at install.
-        origin.signed |= provenance.is_some_and(|p| p.signer.is_some());
+        // `signed`: a TUF-signed source, or a Sigstore bundle that verified at install. An
+        // MCPB signature is not: any key can make one (`mcpb sign --self-signed`), and no
+        // trusted root vouches for it.
+        origin.signed |= provenance
+            .and_then(|p| p.signer.as_ref())
+            .is_some_and(|signer| {
+                !signer
+                    .issuer
+                    .starts_with(agx_provenance::mcpb::SIGNER_ISSUER)
+            });
         self.policy
             .check_package(&Subject {
                 name,

@@ -331,17 +331,29 @@ fn package_name(bundle: &BundleFile, raw: &str) -> Result<PackageName, Ecosystem
 /// Who signed the bundle, from the signature block `mcpb sign` appends (docs/ecosystem.md,
 /// "Provenance by source kind"): `None` for a bundle without one; a block that does not
 /// verify refuses the bundle.
-fn signer(bundle: &BundleFile) -> Result<super::BuiltBy, EcosystemError> {
+/// For a signed bundle, also a copy of the signed bytes alone, beside `dir`.
+fn signer(
+    bundle: &BundleFile,
+    dir: &Path,
+) -> Result<(super::BuiltBy, Option<BundleFile>), EcosystemError> {
     use agx_provenance::mcpb::{read_signature_block, verify_bundle_signature};
+    use std::io::Read as _;
     let refused = |error| EcosystemError::Provenance {
         spec: bundle.origin.clone(),
         error,
     };
     let Some(block) = read_signature_block(&bundle.path).map_err(refused)? else {
-        return Ok(super::BuiltBy::Checked(None));
+        return Ok((super::BuiltBy::Checked(None), None));
     };
     let signer = verify_bundle_signature(&bundle.path, &block).map_err(refused)?;
-    Ok(super::BuiltBy::Checked(Some(signer)))
+    let copy = dir.with_file_name("signed-content.mcpb");
+    let mut prefix = fs_err::File::open(&bundle.path)?.take(block.content_len);
+    std::io::copy(&mut prefix, &mut fs_err::File::create(&copy)?)?;
+    let signed = BundleFile {
+        path: copy,
+        ..bundle.clone()
+    };
+    Ok((super::BuiltBy::Checked(Some(signer)), Some(signed)))
 }
 
 /// Unpack the verified bundle into `dir/bundle/` and work out its launch (see `launch`).
@@ -350,8 +362,11 @@ pub(super) fn provision(
     bundle: &BundleFile,
     dir: &Path,
 ) -> Result<(Launch, PackageExtras), EcosystemError> {
+    let (built_by, signed) = signer(bundle, dir)?;
+    // A signed bundle is read and unpacked from the bytes its signature covers only: the
+    // block after them must not be able to hold a zip of its own.
+    let bundle = signed.as_ref().unwrap_or(bundle);
     let manifest = read_manifest(bundle)?;
-    let built_by = signer(bundle)?;
     let unpacked = dir.join(BUNDLE_DIR);
     agx_archive::unpack_zip(&bundle.path, &unpacked)?;
     let prepared = launch::prepare(spec, bundle, &manifest, &unpacked, dir)?;
