@@ -22,7 +22,12 @@ pub(super) fn registry_of(resolved: &str, name: &str) -> Option<String> {
     }
     let marker = format!("/{name}/-/");
     let at = resolved.rfind(&marker)?;
-    Some(resolved[..at].to_string())
+    // Never a user or password (or token) a URL carries into requests' errors and logs:
+    // agx's HTTP layer adds a registry's credential itself.
+    let mut base = reqwest::Url::parse(&resolved[..at]).ok()?;
+    base.set_username("").ok()?;
+    base.set_password(None).ok()?;
+    Some(base.as_str().trim_end_matches('/').to_string())
 }
 
 /// The URL of `name@version`'s attestations at `registry` (a scope's `/` escaped, as npm
@@ -300,6 +305,10 @@ mod tests {
             Some("https://npm.corp.example/api/npm/npm")
         );
         assert_eq!(registry_of("file:../x-1.0.0.tgz", "x"), None);
+        assert_eq!(
+            registry_of("https://me:secret@npm.corp.example/x/-/x-1.0.0.tgz", "x").as_deref(),
+            Some("https://npm.corp.example")
+        );
         assert_eq!(registry_of("https://cdn.example/x.tgz", "x"), None);
         assert_eq!(
             attestations_url("http://127.0.0.1:9/", "@acme/hello", "1.0.0"),

@@ -38,6 +38,10 @@ pub(super) fn integrity_base(download_url: &str) -> Option<String> {
     if !(same_host || pypi_files) {
         return None;
     }
+    let mut api = api;
+    // No credential of the API's URL goes into requests' errors and logs.
+    api.set_username("").ok()?;
+    api.set_password(None).ok()?;
     let base = api.as_str().trim_end_matches('/');
     Some(format!(
         "{}/integrity",
