@@ -59,10 +59,15 @@ pub(super) fn provision(
                 &exact,
                 integrity,
             )?;
-            if let Some(verified) = &verified {
-                fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &verified.bundle)?;
+            match verified {
+                None => super::BuiltBy::NotChecked,
+                Some(verified) => {
+                    if let Some(verified) = &verified {
+                        fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &verified.bundle)?;
+                    }
+                    super::BuiltBy::Checked(verified.map(|v| v.signer))
+                }
             }
-            super::BuiltBy::Checked(verified.map(|v| v.signer))
         }
         _ => super::BuiltBy::NotChecked,
     };

@@ -6,7 +6,7 @@
 use agx_provenance::{IdentityPolicy, ProvenanceError, Signer, SigstoreBundle, Subject, TrustRoot};
 
 use super::EcosystemError;
-use super::provenance::{Verified, fetch_document, trust_root};
+use super::provenance::{Served, Verified, fetch_document, trust_root};
 
 /// Where npm registries serve a version's attestations.
 const ATTESTATIONS_PATH: &str = "-/npm/v1/attestations";
@@ -42,18 +42,21 @@ fn attestations_url(registry: &str, name: &str, version: &str) -> String {
 
 /// The signer of `name@version`'s build provenance, served by `registry` and bound to the
 /// tarball whose npm integrity is `integrity`: `None` when the registry serves no
-/// provenance for it (unsigned). A document that is served and does not verify refuses the
-/// install.
+/// provenance for it (`Some(None)`: unsigned), `None` when it would not say (a private
+/// registry's 401 or 403: not checked). A document that is served and does not verify
+/// refuses the install.
 pub(super) fn signer(
     spec: &str,
     registry: &str,
     name: &str,
     version: &str,
     integrity: &str,
-) -> Result<Option<Verified>, EcosystemError> {
+) -> Result<Option<Option<Verified>>, EcosystemError> {
     let url = attestations_url(registry, name, version);
-    let Some(document) = fetch_document(&url)? else {
-        return Ok(None);
+    let document = match fetch_document(&url)? {
+        Served::Document(document) => document,
+        Served::Nothing => return Ok(Some(None)),
+        Served::Refused => return Ok(None),
     };
     let refused = |error| EcosystemError::Provenance {
         spec: spec.to_string(),
@@ -68,7 +71,7 @@ pub(super) fn signer(
     })?;
     let root = trust_root().map_err(refused)?;
     verify_document(&document, &url, name, version, digest, &root)
-        .map(|verified| verified.map(|(signer, bundle)| Verified { signer, bundle }))
+        .map(|verified| Some(verified.map(|(signer, bundle)| Verified { signer, bundle })))
         .map_err(refused)
 }
 

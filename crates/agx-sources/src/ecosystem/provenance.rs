@@ -16,9 +16,19 @@ pub(super) struct Verified {
     pub bundle: Vec<u8>,
 }
 
+/// What a registry answered for a version's provenance document.
+pub(super) enum Served {
+    Document(Vec<u8>),
+    /// 404 or 410: it serves none for this version (unsigned).
+    Nothing,
+    /// 401 or 403: it would not say (a private registry): not checked.
+    Refused,
+}
+
 /// The provenance document at `url`, through agx's HTTP layer (its limits, retries and
-/// proxies); `None` when the registry serves none for this version.
-pub(super) fn fetch_document(url: &str) -> Result<Option<Vec<u8>>, EcosystemError> {
+/// proxies). Any other failure (a 429 after the retries, a server error, the network) is
+/// not an answer, and fails the install instead of passing for unsigned.
+pub(super) fn fetch_document(url: &str) -> Result<Served, EcosystemError> {
     let failed = |e: IndexError| EcosystemError::Download {
         url: url.to_string(),
         source: Box::new(e),
@@ -27,24 +37,15 @@ pub(super) fn fetch_document(url: &str) -> Result<Option<Vec<u8>>, EcosystemErro
         .map_err(failed)?
         .fetch(url, &Default::default())
     {
-        Ok(Fetched::Fresh { body, .. }) => Ok(Some(body)),
-        Ok(Fetched::NotModified) => Ok(None),
-        Err(e) if serves_none(&e) => {
-            tracing::debug!("{url}: no provenance ({e})");
-            Ok(None)
+        Ok(Fetched::Fresh { body, .. }) => Ok(Served::Document(body)),
+        Ok(Fetched::NotModified) => Ok(Served::Nothing),
+        Err(IndexError::NotFound { .. }) => Ok(Served::Nothing),
+        Err(e @ IndexError::Unauthorized { .. }) => {
+            tracing::debug!("{url}: provenance not served to agx ({e})");
+            Ok(Served::Refused)
         }
+        Err(IndexError::Status { status: 403, .. }) => Ok(Served::Refused),
         Err(e) => Err(failed(e)),
-    }
-}
-
-/// A registry that does not serve provenance (or none for this version) answers 404, or
-/// another refusal: the version is unsigned. A network failure or a server error is not an
-/// answer, and fails the install instead of passing for unsigned.
-fn serves_none(error: &IndexError) -> bool {
-    match error {
-        IndexError::NotFound { .. } | IndexError::Unauthorized { .. } => true,
-        IndexError::Status { status, .. } => (400..500).contains(status),
-        _ => false,
     }
 }
 

@@ -187,6 +187,9 @@ fn built_by(
         filename,
         sha256,
     )?;
+    let Some(verified) = verified else {
+        return Ok(super::BuiltBy::NotChecked);
+    };
     if let Some(verified) = &verified {
         fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &verified.bundle)?;
     }

@@ -9,7 +9,7 @@ use agx_core::name::normalize_pypi_name;
 use agx_provenance::{IdentityPolicy, ProvenanceError, Signer, SigstoreBundle, Subject, TrustRoot};
 
 use super::EcosystemError;
-use super::provenance::{Verified, fetch_document, trust_root};
+use super::provenance::{Served, Verified, fetch_document, trust_root};
 
 /// PyPI's JSON API, unless `AGX_PYPI_URL` names another (the same setting `outdated` reads).
 const PYPI: &str = "https://pypi.org/pypi";
@@ -50,8 +50,9 @@ pub(super) fn integrity_base(download_url: &str) -> Option<String> {
 }
 
 /// The signer of the distribution `filename` of `project` `version`, whose sha256 pip
-/// recorded: `None` when the index serves no provenance for it (unsigned). A provenance
-/// that is served and does not verify refuses the install.
+/// recorded: `Some(None)` when the index serves no provenance for it (unsigned), `None` when
+/// it would not say (401 or 403: not checked). A provenance that is served and does not
+/// verify refuses the install.
 pub(super) fn signer(
     spec: &str,
     base: &str,
@@ -59,10 +60,12 @@ pub(super) fn signer(
     version: &str,
     filename: &str,
     sha256: [u8; 32],
-) -> Result<Option<Verified>, EcosystemError> {
+) -> Result<Option<Option<Verified>>, EcosystemError> {
     let url = format!("{base}/{project}/{version}/{filename}/provenance");
-    let Some(document) = fetch_document(&url)? else {
-        return Ok(None);
+    let document = match fetch_document(&url)? {
+        Served::Document(document) => document,
+        Served::Nothing => return Ok(Some(None)),
+        Served::Refused => return Ok(None),
     };
     let refused = |error| EcosystemError::Provenance {
         spec: spec.to_string(),
@@ -70,7 +73,7 @@ pub(super) fn signer(
     };
     let root = trust_root().map_err(refused)?;
     verify_provenance(&document, &url, filename, sha256, &root)
-        .map(|verified| verified.map(|(signer, bundle)| Verified { signer, bundle }))
+        .map(|verified| Some(verified.map(|(signer, bundle)| Verified { signer, bundle })))
         .map_err(refused)
 }
 
