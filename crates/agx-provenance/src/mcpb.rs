@@ -119,10 +119,12 @@ fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Verify the signature block of the bundle at `path` (whose signed bytes are its first
-/// `block.content_len` bytes) and name its signer.
+/// `block.content_len` bytes) and name its signer. The signed bytes are written to
+/// `copy_to` as they are hashed (one pass), for a caller that reads them alone afterwards.
 pub fn verify_bundle_signature(
     path: &Path,
     block: &SignatureBlock,
+    mut copy_to: Option<&mut dyn std::io::Write>,
 ) -> Result<Signer, ProvenanceError> {
     let origin = path.display().to_string();
     let signed = SignedData::parse(&block.pkcs7).map_err(|reason| malformed(&origin, &reason))?;
@@ -144,6 +146,14 @@ pub fn verify_bundle_signature(
                 reason: e.to_string(),
             })?;
         context.update(&buffer[..want]);
+        if let Some(copy) = copy_to.as_mut() {
+            copy.write_all(&buffer[..want])
+                .map_err(|e| ProvenanceError::Unreadable {
+                    what: "copy of the signed bundle",
+                    origin: origin.clone(),
+                    reason: e.to_string(),
+                })?;
+        }
         remaining -= want as u64;
     }
     signed.verify(context.finish().as_ref())
@@ -500,7 +510,10 @@ mod tests {
         let path = dir.path().join("b.mcpb");
         std::fs::write(&path, signed_fixture()).unwrap();
         let block = read_signature_block(&path).unwrap().expect("a block");
-        assert_eq!(verify_bundle_signature(&path, &block).unwrap(), signer);
+        assert_eq!(
+            verify_bundle_signature(&path, &block, None).unwrap(),
+            signer
+        );
     }
 
     #[test]

@@ -337,7 +337,6 @@ fn signer(
     dir: &Path,
 ) -> Result<(super::BuiltBy, Option<BundleFile>), EcosystemError> {
     use agx_provenance::mcpb::{read_signature_block, verify_bundle_signature};
-    use std::io::Read as _;
     let refused = |error| EcosystemError::Provenance {
         spec: bundle.origin.clone(),
         error,
@@ -345,10 +344,11 @@ fn signer(
     let Some(block) = read_signature_block(&bundle.path).map_err(refused)? else {
         return Ok((super::BuiltBy::Checked(None), None));
     };
-    let signer = verify_bundle_signature(&bundle.path, &block).map_err(refused)?;
+    // The signed bytes are copied as they are hashed: one read of the bundle.
     let copy = dir.with_file_name("signed-content.mcpb");
-    let mut prefix = fs_err::File::open(&bundle.path)?.take(block.content_len);
-    std::io::copy(&mut prefix, &mut fs_err::File::create(&copy)?)?;
+    let mut file = std::io::BufWriter::new(fs_err::File::create(&copy)?);
+    let signer = verify_bundle_signature(&bundle.path, &block, Some(&mut file)).map_err(refused)?;
+    std::io::Write::flush(&mut file)?;
     let signed = BundleFile {
         path: copy,
         ..bundle.clone()
