@@ -515,9 +515,10 @@ class Signing:
     """One signing event: a leaf certificate, a signature and (after the log closes) a bundle."""
 
     def __init__(self, name, artifact, identity, when, ca, ct_key, log, dsse=False,
-                 subject=None):
+                 subject=None, predicate_type=None):
         """`subject`: for a DSSE statement, the subject's name and digest algorithm in place
-        of the file name and sha256 (npm's statements: `pkg:npm/NAME@VERSION`, sha512)."""
+        of the file name and sha256 (npm's statements: `pkg:npm/NAME@VERSION`, sha512);
+        `predicate_type`: a claim other than SLSA provenance (with an empty predicate)."""
         self.name = name
         self.artifact = artifact
         self.identity = identity
@@ -539,7 +540,7 @@ class Signing:
         )
         self.integrated_time = int(when.timestamp()) + 2
         if dsse:
-            payload = in_toto_statement(subject_name, subject_digest, identity)
+            payload = in_toto_statement(subject_name, subject_digest, identity, predicate_type)
             signature = sign(leaf_key, pae(IN_TOTO, payload))
             self.content = {
                 "dsseEnvelope": {
@@ -574,10 +575,18 @@ class Signing:
         }
 
 
-def in_toto_statement(name, digest, identity):
-    """`digest`: the subject's digest set (`{"sha256": HEX}`)."""
+def in_toto_statement(name, digest, identity, predicate_type=None):
     """An in-toto v1 statement with a small SLSA v1 provenance predicate, as GitHub's
-    attest-build-provenance writes for a tag-triggered release workflow."""
+    attest-build-provenance writes for a tag-triggered release workflow; `digest`: the
+    subject's digest set (`{"sha256": HEX}`). With `predicate_type`, another claim (an SBOM)
+    with an empty predicate."""
+    if predicate_type:
+        return json.dumps({
+            "_type": "https://in-toto.io/Statement/v1",
+            "subject": [{"name": name, "digest": digest}],
+            "predicateType": predicate_type,
+            "predicate": {},
+        }, separators=(",", ":")).encode()
     gh = identity["github"]
     repo_uri = identity["source_repository"]
     statement = {
@@ -668,6 +677,10 @@ def pack_npm(name, version, out_dir):
         "version": version,
         "description": "A test MCP server with npm provenance from agx's Sigstore test instance",
         "bin": {name.split("/")[-1]: "index.js"},
+        # Records that the package's own code ran at install, where a test asks it to.
+        "scripts": {"postinstall": "node -e \"const f=process.env.AGX_TEST_SCRIPT_RAN;"
+                                   "if(f)require('fs').appendFileSync(f,process.env."
+                                   "npm_package_version+'\\n')\""},
         "license": "MIT",
     }, indent=2).encode() + b"\n"
     raw = io.BytesIO()
@@ -969,6 +982,16 @@ def main():
             f"oci-acme-geo-{version}", manifest, identity, t(27 + day, 12), ca, ct_key, log,
             dsse=dsse,
             subject=("oci://registry.example/agx/acme/geo", "sha256") if dsse else None))
+    # Mallory's signatures attached to acme's 1.0.0 manifest as well (anyone who can push
+    # can attach referrers): an image signature and an SBOM attestation.
+    oci_extra = {
+        "mallory": Signing("oci-acme-geo-1.0.0-mallory", oci_dir / "acme-geo-1.0.0.manifest.json",
+                           mallory, t(29, 12), ca, ct_key, log),
+        "sbom": Signing("oci-acme-geo-1.0.0-sbom", oci_dir / "acme-geo-1.0.0.manifest.json",
+                        mallory, t(29, 13), ca, ct_key, log, dsse=True,
+                        subject=("oci://registry.example/agx/acme/geo", "sha256"),
+                        predicate_type="https://cyclonedx.org/bom"),
+    }
     log.close()
     write_pypi_provenance(wheel_signing, pypi_dir)
     for version, signing in npm_signings:
@@ -1004,6 +1027,9 @@ def main():
     # that sigstore-python checks them as well.
     for signing in oci_signings:
         positive(signing)
+    for label, signing in oci_extra.items():
+        write_json(oci_dir / f"acme-geo-1.0.0.manifest.json.{label}.sigstore.json",
+                   signing.bundle())
     positive(wheel_signing)
 
     # Negative cases: `fails_at` is the check that must reject them; `sigstore_python_error` a

@@ -39,6 +39,7 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> CliResult {
         // clap accepts only the kinds `Prefer` knows.
         prefer: args.prefer.as_deref().and_then(Prefer::parse),
         warm: args.warm,
+        ..ProvisionOptions::default()
     };
     let recorder = agx_core::report::Recorder::new(&ctx.printer);
     let ops = agx_ops::Context {

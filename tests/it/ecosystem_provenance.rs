@@ -28,6 +28,17 @@ fn fixture(file: &str) -> Vec<u8> {
     .unwrap()
 }
 
+/// The `package/package.json` of an npm tarball.
+fn package_json(tarball: &[u8]) -> Value {
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(tarball));
+    let mut entries = archive.entries().unwrap();
+    let entry = entries
+        .find(|e| e.as_ref().unwrap().path().unwrap().to_str() == Some("package/package.json"))
+        .unwrap()
+        .unwrap();
+    serde_json::from_reader(entry).unwrap()
+}
+
 /// A loopback npm registry serving @acme/hello-mcp: each version's tarball (as given), its
 /// packument entry with the tarball's integrity, and, for the versions in `attested`, the
 /// attestations document the test instance signed.
@@ -49,11 +60,13 @@ impl Registry {
                 "sha512-{}",
                 base64::engine::general_purpose::STANDARD.encode(Sha512::digest(tarball))
             );
-            versions.insert(
-                version.to_string(),
-                json!({"name": NAME, "version": version, "bin": {"hello-mcp": "index.js"},
-                       "dist": {"tarball": format!("{url}/{NAME}/-/{file}"), "integrity": integrity}}),
-            );
+            // As a registry serves it: the manifest's own fields, `hasInstallScript` (which
+            // npm reads to know there is a postinstall to run) and `dist`.
+            let mut entry = package_json(tarball);
+            entry["hasInstallScript"] = json!(entry["scripts"]["postinstall"].is_string());
+            entry["dist"] =
+                json!({"tarball": format!("{url}/{NAME}/-/{file}"), "integrity": integrity});
+            versions.insert(version.to_string(), entry);
         }
         let latest = tarballs.last().unwrap().0;
         crate::support::write_file(
@@ -184,6 +197,47 @@ fn an_npm_package_with_provenance_is_verified_pinned_and_checked_again() {
         info.contains("allowed with --allow-signer-change"),
         "{info}"
     );
+}
+
+#[test]
+fn install_scripts_run_only_once_the_version_is_accepted() {
+    // Each fixture version's postinstall appends its version to AGX_TEST_SCRIPT_RAN.
+    let registry = Registry::all();
+    let home = TestHome::new();
+    let marker = home.home().join("scripts-ran");
+    let install = |version: &str, more: &[&str]| {
+        let spec = format!("npm:{NAME}@{version}");
+        command(&home, crate::support::AGX)
+            .env("npm_config_registry", registry.server.url())
+            .env(
+                "AGX_TRUSTED_ROOT",
+                repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+            )
+            .env("AGX_TEST_SCRIPT_RAN", &marker)
+            .args(["install", spec.as_str()])
+            .args(more)
+            .output()
+            .unwrap()
+    };
+    let ran = || std::fs::read_to_string(&marker).unwrap_or_default();
+
+    // By default nothing of the package runs.
+    let out = install("1.0.0", &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ran(), "");
+
+    // Allowed, the script runs once the version is verified and its signer accepted.
+    let out = install("1.1.0", &["--allow-scripts"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ran(), "1.1.0\n");
+
+    // Another signer's version is refused before its script could run.
+    let before = installed_files(&home);
+    let out = install("1.2.0", &["--allow-scripts"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(MALLORY), "{}", stderr(&out));
+    assert_eq!(ran(), "1.1.0\n");
+    assert_eq!(installed_files(&home), before);
 }
 
 #[test]

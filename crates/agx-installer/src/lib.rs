@@ -300,7 +300,13 @@ impl Installer<'_> {
         downloaded?;
         // Before anything of the archive is unpacked: a bundle that does not verify, or a
         // signer other than the trusted one, refuses the version here.
-        let signer = source.provenance(entry, &archive, &stage.join(BUNDLE_IN_STAGE))?;
+        let trusted = self.trusted_signer(&entry.name)?;
+        let signer = source.provenance(
+            entry,
+            &archive,
+            &stage.join(BUNDLE_IN_STAGE),
+            trusted.as_ref(),
+        )?;
         let provenance = self.trust_on_first_use(&entry.name, &entry.vers, signer)?;
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
@@ -323,6 +329,21 @@ impl Installer<'_> {
         self.policy
             .check_package(&package, &origin, Some(&provenance))?;
         Ok((package, provenance))
+    }
+
+    /// The signer `name`'s next version is held to: the one agx.lock records in a locked
+    /// install, else the one trust on first use recorded in its receipt.
+    pub fn trusted_signer(
+        &self,
+        name: &PackageName,
+    ) -> Result<Option<agx_store::provenance::Signer>, StoreError> {
+        Ok(match &self.locked_signers {
+            Some(locked) => locked.get(name).cloned().flatten(),
+            None => self
+                .current_receipt(name)?
+                .and_then(|r| r.provenance)
+                .and_then(|p| p.trusted),
+        })
     }
 
     /// The provenance to record for `version` of `name`, signed by `signer` (`None`:
@@ -480,8 +501,9 @@ impl Installer<'_> {
         &self,
         spec: &agx_sources::ecosystem::EcosystemSpec,
         staging: &Staging,
-        options: agx_sources::ecosystem::ProvisionOptions,
+        mut options: agx_sources::ecosystem::ProvisionOptions,
     ) -> Result<PreparedEcosystem, StoreError> {
+        options.trusted = self.trusted_signer(&spec.name)?;
         self.prepare_provisioned(&spec.to_string(), staging, |stage| {
             agx_sources::ecosystem::provision(spec, stage, options)
         })
@@ -520,6 +542,21 @@ impl Installer<'_> {
                 Some(self.trust_on_first_use(package.name(), package.version(), signer)?)
             }
         };
+        if let Some(scripts) = &provisioned.install_scripts {
+            // Accepted: now the package's own install scripts may run (--allow-scripts).
+            // They run as the user, but may not rewrite the manifest just checked.
+            let manifest = provisioned
+                .dir
+                .join(agx_model::manifest::load::MANIFEST_FILE);
+            let checked = fs_err::read(&manifest)?;
+            scripts.run(&provisioned.dir)?;
+            if fs_err::read(&manifest).ok().as_ref() != Some(&checked) {
+                return Err(StoreError::ScriptChangedManifest {
+                    what: what.to_string(),
+                    file: agx_model::manifest::load::MANIFEST_FILE,
+                });
+            }
+        }
         guard.0 = None;
         Ok(PreparedEcosystem {
             package,

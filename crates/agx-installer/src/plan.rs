@@ -35,11 +35,13 @@ pub trait PackageSource {
 
     /// Who signed a downloaded, checksum-verified archive, as its Sigstore bundle proves
     /// (the bundle is left at `bundle_file`); `None` when the source publishes no bundle.
+    /// `trusted`: the signer recorded before, preferred among several signatures.
     fn provenance(
         &self,
         _entry: &IndexEntry,
         _archive: &Path,
         _bundle_file: &Path,
+        _trusted: Option<&agx_store::provenance::Signer>,
     ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
         Ok(None)
     }
@@ -81,8 +83,9 @@ impl PackageSource for Registry {
         entry: &IndexEntry,
         archive: &Path,
         bundle_file: &Path,
+        trusted: Option<&agx_store::provenance::Signer>,
     ) -> Result<Option<agx_store::provenance::Signer>, IndexError> {
-        Registry::provenance(self, entry, archive, bundle_file)
+        Registry::provenance(self, entry, archive, bundle_file, trusted)
     }
 
     fn archive_form(&self, entry: &IndexEntry) -> agx_sources::index::ArchiveForm {

@@ -170,13 +170,17 @@ pub fn install_with(
         .into_iter()
         .map(|spec| {
             ctx.reporter.status("Provisioning", &spec.to_string());
-            installer.prepare_ecosystem(&spec, &staging, provision)
+            installer.prepare_ecosystem(&spec, &staging, provision.clone())
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut provisioned = provisioned;
     for spec in entries {
         provisioned.push(super::install_entry::prepare(
-            ctx, &installer, spec, &staging, provision,
+            ctx,
+            &installer,
+            spec,
+            &staging,
+            provision.clone(),
         )?);
     }
     for reference in plugins {

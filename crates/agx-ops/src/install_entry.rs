@@ -17,9 +17,10 @@ pub(super) fn prepare(
     installer: &Installer<'_>,
     spec: &EntrySpec,
     staging: &Staging,
-    options: ProvisionOptions,
+    mut options: ProvisionOptions,
 ) -> OpsResult<PreparedEcosystem> {
-    let mut planned = find(ctx, spec, options)?;
+    options.trusted = installer.trusted_signer(&spec.name)?;
+    let mut planned = find(ctx, spec, &options)?;
     registry_entry::pin(&mut planned).map_err(agx_store::StoreError::from)?;
     for warning in &planned.warnings {
         ctx.reporter.warn(warning);
@@ -32,7 +33,7 @@ pub(super) fn prepare(
     )
 }
 
-fn find(ctx: &Context, spec: &EntrySpec, options: ProvisionOptions) -> OpsResult<Planned> {
+fn find(ctx: &Context, spec: &EntrySpec, options: &ProvisionOptions) -> OpsResult<Planned> {
     let name = spec.name.to_string();
     let mut not_found = None;
     for (_, registry) in

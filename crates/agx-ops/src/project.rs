@@ -413,7 +413,7 @@ fn locked_provenance(
         return Ok(before.provenance.clone());
     }
     let earlier = before.and_then(|p| p.provenance.as_ref());
-    let signer = registry.signer_of(entry)?;
+    let signer = registry.signer_of(entry, earlier.and_then(|p| p.trusted.as_ref()))?;
     if signer.is_none() && earlier.is_none_or(|p| p.trusted.is_none()) {
         return Ok(None);
     }

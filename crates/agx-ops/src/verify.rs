@@ -7,7 +7,9 @@ use serde::Serialize;
 
 use super::{Context, OpsResult};
 use agx_core::name::PackageName;
-use agx_provenance::{IdentityPolicy, IdentityRule, SigstoreBundle, Subject, TrustRoot};
+use agx_provenance::{
+    IdentityPolicy, IdentityRule, ProvenanceError, SigstoreBundle, Subject, TrustRoot,
+};
 use agx_sources::ecosystem::{npm_provenance, provenance, pypi_provenance};
 use agx_store::provenance::Signer;
 use agx_store::{
@@ -130,7 +132,8 @@ fn provenance_of(ctx: &Context, package: &InstalledPackage) -> ProvenanceCheck {
 
 /// The kept bundle verified again: for the artifact digest the receipt records (a registry
 /// archive's sha256, an npm tarball's sha512), against the trusted root of the source it
-/// came from, naming exactly the recorded signer.
+/// came from, naming exactly the recorded signer; an npm or PyPI statement must still make
+/// the claim it made at install about that artifact.
 fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> Result<(), String> {
     let path = package.dir.join(PROVENANCE_BUNDLE);
     if !path.is_file() {
@@ -138,22 +141,24 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
     }
     let bundle = SigstoreBundle::read(&path).map_err(|e| e.to_string())?;
     let receipt = &package.receipt;
-    let (subject, trusted_root) = match &receipt.source {
+    type StatementCheck<'a> = Box<dyn Fn(&SigstoreBundle) -> Result<(), ProvenanceError> + 'a>;
+    let no_statement_check: StatementCheck = Box::new(|_| Ok(()));
+    let (subject, trusted_root, statement) = match &receipt.source {
         Source::Registry { registry, .. } => {
             let trusted_root = agx_sources::index::source::select_entry(Some(registry), ctx.paths)
                 .map_err(|e| e.to_string())?
                 .trusted_root;
-            let digest: [u8; 32] = hex::decode(&receipt.sha256)
-                .ok()
-                .and_then(|bytes| bytes.try_into().ok())
-                .ok_or_else(|| format!("the receipt's sha256 `{}` is damaged", receipt.sha256))?;
-            let subject = package.dir.join(PROVENANCE_SUBJECT);
-            let digest = match subject.is_file() {
+            let digest = match registry.starts_with("oci://") {
                 // An OCI source's bundle signs the manifest, whose one layer is the archive.
-                true => manifest_digest(&subject, &receipt.sha256)?,
-                false => digest,
+                true => manifest_digest(&package.dir.join(PROVENANCE_SUBJECT), &receipt.sha256)?,
+                false => hex::decode(&receipt.sha256)
+                    .ok()
+                    .and_then(|bytes| bytes.try_into().ok())
+                    .ok_or_else(|| {
+                        format!("the receipt's sha256 `{}` is damaged", receipt.sha256)
+                    })?,
             };
-            (Subject::Sha256(digest), trusted_root)
+            (Subject::Sha256(digest), trusted_root, no_statement_check)
         }
         Source::Ecosystem {
             spec, integrity, ..
@@ -161,7 +166,13 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
             let digest = pypi_provenance::sha256_of(spec, integrity).ok_or_else(|| {
                 "the receipt records no sha256 of the package's distribution".to_string()
             })?;
-            (Subject::Sha256(digest), provenance::trusted_root())
+            let statement: StatementCheck =
+                Box::new(move |bundle| pypi_provenance::check_kept(bundle, digest));
+            (
+                Subject::Sha256(digest),
+                provenance::trusted_root(),
+                statement,
+            )
         }
         Source::Ecosystem {
             spec, integrity, ..
@@ -176,14 +187,26 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
                         .ok()
                 })
                 .ok_or_else(|| "the receipt records no image digest".to_string())?;
-            (Subject::Sha256(digest), provenance::trusted_root())
+            (
+                Subject::Sha256(digest),
+                provenance::trusted_root(),
+                no_statement_check,
+            )
         }
-        Source::Ecosystem { integrity, .. } => {
+        Source::Ecosystem {
+            spec, integrity, ..
+        } if spec.starts_with("npm:") || spec.contains("(npm:") => {
             let digest = integrity
                 .iter()
                 .find_map(|i| npm_provenance::sha512_of(i))
                 .ok_or_else(|| "the receipt records no sha512 integrity".to_string())?;
-            (Subject::Sha512(digest), provenance::trusted_root())
+            let statement: StatementCheck =
+                Box::new(move |bundle| npm_provenance::check_kept(bundle, spec, digest));
+            (
+                Subject::Sha512(digest),
+                provenance::trusted_root(),
+                statement,
+            )
         }
         other => {
             return Err(format!(
@@ -198,7 +221,7 @@ fn check_bundle(ctx: &Context, package: &InstalledPackage, signer: &Signer) -> R
         issuer: Some(signer.issuer.clone()).filter(|issuer| !issuer.is_empty()),
     };
     root.verify(subject, &bundle, &policy)
-        .map(drop)
+        .and_then(|_| statement(&bundle))
         .map_err(|e| e.to_string())
 }
 

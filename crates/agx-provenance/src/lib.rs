@@ -12,5 +12,5 @@ mod verify;
 pub use signer::Signer;
 pub use verify::{
     IdentityPolicy, IdentityRule, MAX_BUNDLE_BYTES, ProvenanceError, RootOrigin, SigstoreBundle,
-    Statement, Subject, TrustRoot,
+    Statement, StatementSubject, Subject, TrustRoot,
 };

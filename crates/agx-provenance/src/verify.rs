@@ -114,8 +114,30 @@ pub enum Subject<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
     pub predicate_type: String,
-    /// Each subject's `name` (for npm, `pkg:npm/NAME@VERSION`).
-    pub subject_names: Vec<String>,
+    pub subjects: Vec<StatementSubject>,
+}
+
+/// One subject of an in-toto statement: its `name` (for npm, `pkg:npm/NAME@VERSION`) and
+/// its digests (`sha256` → lowercase hex).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementSubject {
+    pub name: String,
+    pub digest: std::collections::BTreeMap<String, String>,
+}
+
+impl Statement {
+    /// Whether one subject has both this `name` (any name when `None`) and this digest
+    /// (`algorithm`, `hex`): the signature binds the digest to some subject, and a name
+    /// checked against another subject would not be the signed artifact's.
+    pub fn names(&self, name: Option<&str>, algorithm: &str, hex: &str) -> bool {
+        self.subjects.iter().any(|subject| {
+            name.is_none_or(|name| subject.name == name)
+                && subject
+                    .digest
+                    .get(algorithm)
+                    .is_some_and(|d| d.eq_ignore_ascii_case(hex))
+        })
+    }
 }
 
 /// A parsed bundle.
@@ -152,6 +174,8 @@ impl SigstoreBundle {
         struct Subject {
             #[serde(default)]
             name: String,
+            #[serde(default)]
+            digest: std::collections::BTreeMap<String, String>,
         }
         #[derive(serde::Deserialize)]
         #[serde(rename_all = "camelCase")]
@@ -166,7 +190,14 @@ impl SigstoreBundle {
         let raw: Raw = serde_json::from_slice(envelope.payload.as_bytes()).ok()?;
         Some(Statement {
             predicate_type: raw.predicate_type,
-            subject_names: raw.subject.into_iter().map(|s| s.name).collect(),
+            subjects: raw
+                .subject
+                .into_iter()
+                .map(|s| StatementSubject {
+                    name: s.name,
+                    digest: s.digest,
+                })
+                .collect(),
         })
     }
 
@@ -566,5 +597,31 @@ mod test_instance_cases {
             .verify(Subject::Bytes(&artifact), &bundle, &IdentityPolicy::any())
             .unwrap_err();
         assert!(matches!(error, ProvenanceError::Rejected { .. }), "{error}");
+    }
+}
+
+#[cfg(test)]
+mod statement_subjects {
+    use super::*;
+
+    fn subject(name: &str, sha256: &str) -> StatementSubject {
+        StatementSubject {
+            name: name.into(),
+            digest: [("sha256".to_string(), sha256.to_string())].into(),
+        }
+    }
+
+    #[test]
+    fn the_name_and_the_digest_must_be_one_subjects() {
+        let statement = Statement {
+            predicate_type: "https://slsa.dev/provenance/v1".into(),
+            subjects: vec![subject("evil.whl", "aa11"), subject("good.whl", "bb22")],
+        };
+        assert!(statement.names(Some("good.whl"), "sha256", "BB22"));
+        assert!(statement.names(None, "sha256", "aa11"));
+        // Each is some subject's, but no one subject has both.
+        assert!(!statement.names(Some("good.whl"), "sha256", "aa11"));
+        assert!(!statement.names(Some("good.whl"), "sha512", "bb22"));
+        assert!(!statement.names(None, "sha256", "cc33"));
     }
 }

@@ -167,6 +167,10 @@ pub enum StoreError {
     /// The organisation's policy refuses the package (docs/policy.md).
     #[error("refused by policy: {0}")]
     Policy(agx_model::policy::Refusal),
+    /// An npm install script (`--allow-scripts`), run once the package was accepted,
+    /// rewrote or removed the manifest agx had generated and checked.
+    #[error("{what}: an install script changed {file} after agx checked it; nothing was installed")]
+    ScriptChangedManifest { what: String, file: &'static str },
 }
 
 /// A locked package whose bytes differ from what the lock recorded.
@@ -209,6 +213,9 @@ impl agx_core::error::Hint for StoreError {
                 path.display()
             )),
             StoreError::NotInstalled { .. } => Some("`agx list` shows what is installed".into()),
+            StoreError::ScriptChangedManifest { .. } => Some(
+                "install it without --allow-scripts, and tell its publisher: a package's scripts may not rewrite how agx runs it".into(),
+            ),
             StoreError::HeldByProjectsOnly { .. } => Some(
                 "a project's versions go when its lock no longer names them (`agx remove` there) or its folder is deleted, then at `agx gc`".into(),
             ),

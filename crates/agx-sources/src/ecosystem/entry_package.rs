@@ -28,6 +28,8 @@ pub(super) struct EntryPackage {
     /// Where npm or pip fetched it from.
     pub served_by: Option<String>,
     pub built_by: super::BuiltBy,
+    /// npm's install scripts, left for the installer to run once it accepted the package.
+    pub install_scripts: Option<super::InstallScripts>,
 }
 
 /// Provision `package` of the entry `server`: files go to `dir` (the package folder), a
@@ -64,9 +66,9 @@ pub(super) fn provision(
                 ),
             )?;
             let provisioned = if npm {
-                npm::provision(&spec, dir, options)?
+                npm::provision(&spec, dir)?
             } else {
-                pypi::provision(&spec, dir, options)?
+                pypi::provision(&spec, dir, &options)?
             };
             let command = package_command(package, &provisioned);
             let env = fixed_env(package);
@@ -90,6 +92,8 @@ pub(super) fn provision(
                 integrity: provisioned.integrity,
                 served_by: provisioned.served_by,
                 built_by: provisioned.built_by,
+                install_scripts: (npm && options.allow_scripts)
+                    .then(|| super::InstallScripts::new(spec.clone())),
             })
         }
         "oci" => {
@@ -105,7 +109,9 @@ pub(super) fn provision(
             let digest = oci::split_reference(&reference).digest;
             let integrity = digest.map(|d| vec![d.to_string()]).unwrap_or_default();
             let built_by = match digest {
-                Some(digest) => oci::image_built_by(&spec, &reference, digest, dir)?,
+                Some(digest) => {
+                    oci::image_built_by(&spec, &reference, digest, dir, options.trusted.as_ref())?
+                }
                 None => super::BuiltBy::NotChecked,
             };
             Ok(EntryPackage {
@@ -116,6 +122,7 @@ pub(super) fn provision(
                 integrity,
                 served_by: None,
                 built_by,
+                install_scripts: None,
             })
         }
         "mcpb" => {
@@ -140,6 +147,7 @@ pub(super) fn provision(
                 integrity: launch.integrity,
                 served_by: None,
                 built_by: launch.built_by,
+                install_scripts: None,
             })
         }
         other => Err(EcosystemError::NotFound {

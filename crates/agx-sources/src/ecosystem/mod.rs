@@ -223,8 +223,8 @@ pub enum BuiltBy {
     Checked(Option<agx_provenance::Signer>),
 }
 
-/// What may run at install time; both default to nothing.
-#[derive(Debug, Clone, Copy, Default)]
+/// What may run at install time (both default to nothing), and what to prefer.
+#[derive(Debug, Clone, Default)]
 pub struct ProvisionOptions {
     /// Run npm install scripts (`preinstall`, `postinstall`, …).
     pub allow_scripts: bool,
@@ -235,6 +235,28 @@ pub struct ProvisionOptions {
     /// Start each installed server that keeps a compile cache once, to fill it
     /// (`agx_ops::warm`).
     pub warm: bool,
+    /// The signer trust on first use recorded for the package: among several signatures of
+    /// an image, its own is preferred (the installer fills it in).
+    pub trusted: Option<agx_provenance::Signer>,
+}
+
+/// npm's install scripts of a provisioned package, allowed (`--allow-scripts`) and held
+/// back: npm installs with `--ignore-scripts`, so that nothing of the package runs before
+/// its provenance, the signer trust on first use expects and the policy have been checked.
+#[derive(Debug, Clone)]
+pub struct InstallScripts {
+    spec: EcosystemSpec,
+}
+
+impl InstallScripts {
+    fn new(spec: EcosystemSpec) -> InstallScripts {
+        InstallScripts { spec }
+    }
+
+    /// Run them in the provisioned package folder `dir`.
+    pub fn run(&self, dir: &Path) -> Result<(), EcosystemError> {
+        npm::run_install_scripts(&self.spec, dir)
+    }
 }
 
 /// A provisioned package folder in staging, ready for the store to commit.
@@ -254,6 +276,9 @@ pub struct Provisioned {
     pub served_by: Option<String>,
     /// Who built it, as far as its source tells.
     pub built_by: BuiltBy,
+    /// npm's install scripts (`--allow-scripts`), not run yet: the installer runs them once
+    /// it has accepted the package.
+    pub install_scripts: Option<InstallScripts>,
     /// For the user: what was read leniently (see [`PackageExtras::warnings`]).
     pub warnings: Vec<String>,
 }
@@ -366,15 +391,15 @@ pub fn provision(
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
     let (launch, extras) = match &spec.ecosystem {
-        Ecosystem::Npm => (
-            npm::provision(spec, &dir, options)?,
-            PackageExtras::default(),
-        ),
+        Ecosystem::Npm => (npm::provision(spec, &dir)?, PackageExtras::default()),
         Ecosystem::Pypi => (
-            pypi::provision(spec, &dir, options)?,
+            pypi::provision(spec, &dir, &options)?,
             PackageExtras::default(),
         ),
-        Ecosystem::Oci => (oci::provision(spec, &dir)?, PackageExtras::default()),
+        Ecosystem::Oci => (
+            oci::provision(spec, &dir, options.trusted.as_ref())?,
+            PackageExtras::default(),
+        ),
         Ecosystem::Mcpb(bundle) => mcpb::provision(spec, bundle, &dir)?,
     };
     write_package(spec, &dir, &launch, &extras)?;
@@ -385,6 +410,8 @@ pub fn provision(
         integrity: launch.integrity,
         served_by: launch.served_by,
         built_by: launch.built_by,
+        install_scripts: (spec.ecosystem == Ecosystem::Npm && options.allow_scripts)
+            .then(|| InstallScripts::new(spec.clone())),
         origin: None,
         warnings: extras.warnings,
     })

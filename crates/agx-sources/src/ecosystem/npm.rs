@@ -4,17 +4,13 @@
 use std::path::Path;
 
 use super::{
-    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, output_within_deadline, run,
-    server_name, tail, to_semver,
+    EcosystemError, EcosystemSpec, Launch, output_within_deadline, run, server_name, tail,
+    to_semver,
 };
 
 const INSTALL_NODE: &str = "install Node.js (which brings npm), e.g. from https://nodejs.org or your package manager, and make sure `node` and `npm` are on PATH";
 
-pub(super) fn provision(
-    spec: &EcosystemSpec,
-    dir: &Path,
-    options: ProvisionOptions,
-) -> Result<Launch, EcosystemError> {
+pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, EcosystemError> {
     let missing = |what: &'static str| {
         move || EcosystemError::MissingRuntime {
             what,
@@ -28,18 +24,20 @@ pub(super) fn provision(
     let exact = resolve(spec, dir)?;
     let version = to_semver(spec, &exact)?;
     let pinned = format!("{name}@{exact}");
-    let mut args = vec![
+    // Never the package's scripts here, even with --allow-scripts: those run only once
+    // the installer has accepted what npm fetched (its provenance, the signer trust on
+    // first use holds it to, the policy), by [`run_install_scripts`].
+    let args = [
         "install",
         "--no-audit",
         "--no-fund",
         "--save-exact",
+        "--ignore-scripts",
         "--prefix",
         ".",
+        "--",
+        &pinned,
     ];
-    if !options.allow_scripts {
-        args.push("--ignore-scripts");
-    }
-    args.extend(["--", &pinned]);
     run(spec, "npm", &args, dir, missing("npm"))?;
 
     let (integrity, resolved) = lock_entry(dir, &name)?;
@@ -93,6 +91,39 @@ pub(super) fn provision(
         server: server_name(spec, &bin_name)?,
         command: vec!["node".into(), script.to_string_lossy().into_owned()],
     })
+}
+
+/// The install scripts (`preinstall`, `install`, `postinstall`) of every package npm put in
+/// `dir`, run by `npm rebuild` once the installer has accepted the version (`--allow-scripts`).
+pub(super) fn run_install_scripts(spec: &EcosystemSpec, dir: &Path) -> Result<(), EcosystemError> {
+    let missing = || EcosystemError::MissingRuntime {
+        what: "npm",
+        spec: spec.to_string(),
+        install: INSTALL_NODE,
+    };
+    let args = ["rebuild", "--no-audit", "--no-fund", "--prefix", "."];
+    // npm 11.19 and later run a dependency's install scripts only when `allowScripts`
+    // approves it; `--allow-scripts` is that approval, for this install. (Earlier npm ignores
+    // the setting.)
+    let output = output_within_deadline(
+        spec,
+        std::process::Command::new("npm")
+            .args(args)
+            .env("npm_config_dangerously_allow_all_scripts", "true")
+            .current_dir(dir),
+    )?
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => missing(),
+        _ => e.into(),
+    })?;
+    match output.status.success() {
+        true => Ok(()),
+        false => Err(EcosystemError::Failed {
+            spec: spec.to_string(),
+            command: format!("npm {}", args.join(" ")),
+            detail: tail(&output.stderr),
+        }),
+    }
 }
 
 /// The exact version `npm view` picks for the requested version or range (`latest` when

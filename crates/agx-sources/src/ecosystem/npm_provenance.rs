@@ -87,6 +87,31 @@ pub fn sha512_of(integrity: &str) -> Option<[u8; 64]> {
     })
 }
 
+/// `agx verify`'s second look at an npm package's kept bundle, once it verified over the
+/// tarball's `sha512`: a build provenance statement naming the version the receipt's
+/// `spec` pins (`npm:NAME@VERSION`, or an MCP registry entry's `… (npm:NAME@VERSION)`)
+/// with that digest, as at install.
+pub fn check_kept(
+    bundle: &SigstoreBundle,
+    spec: &str,
+    sha512: [u8; 64],
+) -> Result<(), ProvenanceError> {
+    let pinned = spec
+        .split_once("npm:")
+        .map(|(_, pinned)| pinned.trim_end_matches(')'))
+        .and_then(|pinned| pinned.rsplit_once('@'))
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| ProvenanceError::Rejected {
+            reason: format!("the receipt's spec `{spec}` names no npm version"),
+        })?;
+    super::provenance::check_statement(
+        bundle,
+        |claimed| claimed.starts_with(SLSA_PROVENANCE),
+        Some(&purl(pinned.0, pinned.1)),
+        ("sha512", &hex::encode(sha512)),
+    )
+}
+
 /// The package URL npm's statements name a version by: `pkg:npm/%40scope/name@1.2.3`.
 fn purl(name: &str, version: &str) -> String {
     let name = match name.strip_prefix('@') {
@@ -140,7 +165,8 @@ pub fn verify_document(
         super::provenance::check_statement(
             &bundle,
             |claimed| claimed == attestation.predicate_type,
-            &expected,
+            Some(&expected),
+            ("sha512", &hex::encode(sha512)),
         )?;
         signer.get_or_insert((verified, bytes));
     }

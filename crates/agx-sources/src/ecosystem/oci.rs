@@ -223,17 +223,18 @@ fn no_daemon(stderr: &str) -> bool {
 
 /// Write nothing but the launch: the image is the server.
 /// Who signed the image `reference` (pinned to `digest`), from the Sigstore bundles its
-/// registry holds as referrers of that digest (cosign 2.x `--new-bundle-format`): the first
-/// that verifies over the digest, kept in `dir` for `agx verify`. Unsigned when none is
-/// attached; not checked when the registry wants credentials to list them; refused when
+/// registry holds as referrers of that digest (cosign 2.x `--new-bundle-format`, cosign
+/// 3): the one [`crate::index::oci::provenance::signer_among`] chooses (`trusted`, the
+/// signer recorded before, preferred), kept in `dir` for `agx verify`. Unsigned when none
+/// is attached; not checked when the registry wants credentials to list them; refused when
 /// bundles are attached and none verifies.
 pub(super) fn image_built_by(
     spec: &EcosystemSpec,
     reference: &str,
     digest: &str,
     dir: &Path,
+    trusted: Option<&agx_provenance::Signer>,
 ) -> Result<super::BuiltBy, EcosystemError> {
-    use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject};
     let failed = |e| EcosystemError::Download {
         url: reference.to_string(),
         source: Box::new(e),
@@ -242,9 +243,6 @@ pub(super) fn image_built_by(
     else {
         return Ok(super::BuiltBy::NotChecked);
     };
-    if bundles.is_empty() {
-        return Ok(super::BuiltBy::Checked(None));
-    }
     let refused = |error| EcosystemError::Provenance {
         spec: spec.to_string(),
         error,
@@ -258,25 +256,25 @@ pub(super) fn image_built_by(
                 reason: format!("the image digest `{digest}` is not a sha256"),
             })
         })?;
+    if bundles.is_empty() {
+        return Ok(super::BuiltBy::Checked(None));
+    }
     let root = super::provenance::trust_root().map_err(refused)?;
     let origin = format!("{reference} (a Sigstore referrer)");
-    let mut refusal = None;
-    for bundle in bundles {
-        let verified = SigstoreBundle::parse(&bundle, &origin).and_then(|parsed| {
-            root.verify(Subject::Sha256(subject), &parsed, &IdentityPolicy::any())
-        });
-        match verified {
-            Ok(signer) => {
-                fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), &bundle)?;
-                return Ok(super::BuiltBy::Checked(Some(signer)));
-            }
-            Err(error) => refusal = Some(error),
-        }
+    let signed =
+        crate::index::oci::provenance::signer_among(bundles, subject, &root, &origin, trusted)
+            .map_err(refused)?;
+    if let Some((_, bundle)) = &signed {
+        fs_err::write(dir.join(agx_store::PROVENANCE_BUNDLE), bundle)?;
     }
-    Err(refused(refusal.expect("at least one bundle was read")))
+    Ok(super::BuiltBy::Checked(signed.map(|(signer, _)| signer)))
 }
 
-pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, EcosystemError> {
+pub(super) fn provision(
+    spec: &EcosystemSpec,
+    dir: &Path,
+    trusted: Option<&agx_provenance::Signer>,
+) -> Result<Launch, EcosystemError> {
     debug_assert!(matches!(spec.ecosystem, Ecosystem::Oci));
     let runtime = find_runtime(spec)?;
     let reference = spec.native_reference();
@@ -296,7 +294,7 @@ pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, Ecos
     };
     // A tag alone is not what runs (it may move), so only a pinned image is checked.
     let built_by = match image.digest {
-        Some(digest) => image_built_by(spec, &reference, digest, dir)?,
+        Some(digest) => image_built_by(spec, &reference, digest, dir, trusted)?,
         None => super::BuiltBy::NotChecked,
     };
     Ok(Launch {

@@ -62,13 +62,15 @@ pub(super) fn trust_root() -> Result<TrustRoot, ProvenanceError> {
     TrustRoot::configured_or_public_good(trusted_root().as_deref())
 }
 
-/// A verified DSSE bundle's statement must make a claim `accepted` takes and name
-/// `subject` (the file or package URL the registry serves it for): a valid signature over
-/// another claim, or over another artifact's name, is not this one's provenance.
+/// A verified DSSE bundle's statement must make a claim `accepted` takes and name, in one
+/// subject, both `name` (the file or package URL the registry serves it for; any name when
+/// `None`) and the artifact's digest `(algorithm, hex)`: a valid signature over another
+/// claim, or over another artifact's name, is not this one's provenance.
 pub(super) fn check_statement(
     bundle: &SigstoreBundle,
     accepted: impl Fn(&str) -> bool,
-    subject: &str,
+    name: Option<&str>,
+    (algorithm, hex): (&str, &str),
 ) -> Result<(), ProvenanceError> {
     let statement = bundle
         .statement()
@@ -79,15 +81,23 @@ pub(super) fn check_statement(
         return Err(ProvenanceError::Rejected {
             reason: format!(
                 "its attestation claims {}, which is not provenance agx reads here",
-                statement.predicate_type
+                statement.predicate_type.escape_debug()
             ),
         });
     }
-    if !statement.subject_names.iter().any(|name| name == subject) {
+    if !statement.names(name, algorithm, hex) {
+        // Quoted and escaped: the names come from whoever signed the statement.
+        let named: Vec<String> = statement
+            .subjects
+            .iter()
+            .map(|s| format!("\"{}\"", s.name.escape_debug()))
+            .collect();
         return Err(ProvenanceError::Rejected {
             reason: format!(
-                "the signed statement is about {}, not {subject}",
-                statement.subject_names.join(", ")
+                "the signed statement has no subject{} with the artifact's {algorithm} digest (its subjects: {})",
+                name.map(|name| format!(" named \"{name}\""))
+                    .unwrap_or_default(),
+                named.join(", ")
             ),
         });
     }

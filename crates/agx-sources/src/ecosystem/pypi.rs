@@ -18,7 +18,7 @@ use agx_model::manifest::VENV_PYTHON;
 pub(super) fn provision(
     spec: &EcosystemSpec,
     dir: &Path,
-    options: ProvisionOptions,
+    options: &ProvisionOptions,
 ) -> Result<Launch, EcosystemError> {
     let missing = || EcosystemError::MissingRuntime {
         what: "python3",

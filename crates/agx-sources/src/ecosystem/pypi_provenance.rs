@@ -159,11 +159,24 @@ pub fn verify_provenance(
         super::provenance::check_statement(
             &parsed,
             |claimed| PREDICATES.contains(&claimed),
-            filename,
+            Some(filename),
+            ("sha256", &hex::encode(sha256)),
         )?;
         first.get_or_insert((signer, bundle));
     }
     Ok(first)
+}
+
+/// `agx verify`'s second look at a PyPI package's kept bundle, once it verified over the
+/// distribution's `sha256`: a claim PyPI's provenance makes, about a subject with that
+/// digest (the receipt keeps no file name to compare).
+pub fn check_kept(bundle: &SigstoreBundle, sha256: [u8; 32]) -> Result<(), ProvenanceError> {
+    super::provenance::check_statement(
+        bundle,
+        |claimed| PREDICATES.contains(&claimed),
+        None,
+        ("sha256", &hex::encode(sha256)),
+    )
 }
 
 /// The sha256 pip recorded for the package's own distribution, from a receipt's spec

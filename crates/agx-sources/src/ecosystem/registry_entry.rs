@@ -393,6 +393,7 @@ pub fn provision(
     )?;
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
+    let mut install_scripts = None;
     let (launch, settings, extras, exact, integrity, served_by, built_by, chosen) =
         match planned.choice {
             Choice::Package(i) => {
@@ -404,6 +405,7 @@ pub fn provision(
                     &dir,
                     options,
                 )?;
+                install_scripts = package.install_scripts;
                 (
                     package.launch,
                     package.settings,
@@ -453,6 +455,7 @@ pub fn provision(
         integrity,
         served_by,
         built_by,
+        install_scripts,
         origin: Some(EntryOrigin {
             registry: planned.registry.clone(),
             server: server.name.clone(),

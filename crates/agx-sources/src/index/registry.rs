@@ -714,15 +714,17 @@ impl Registry {
     /// The provenance of a downloaded, checksum-verified `archive`: `None` when its index
     /// entry names no bundle (unsigned); else the signer its bundle proves, or an error when
     /// the bundle does not verify against the archive and the trusted root. The bundle is
-    /// left at `bundle_file` (removed when it does not verify).
+    /// left at `bundle_file` (removed when it does not verify). `trusted`, the signer trust on
+    /// first use recorded, is preferred where an OCI version carries several signatures.
     pub fn provenance(
         &self,
         entry: &IndexEntry,
         archive: &Path,
         bundle_file: &Path,
+        trusted: Option<&agx_provenance::Signer>,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
         if self.oci.is_some() {
-            let Some(signed) = self.oci_provenance(entry)? else {
+            let Some(signed) = self.oci_provenance(entry, trusted)? else {
                 return Ok(None);
             };
             // The bundle and the manifest it signs (whose layer is the archive), kept with
@@ -750,12 +752,16 @@ impl Registry {
     /// The signer of a version's bundle, verified against the archive's sha256 as its index
     /// entry gives it (for `agx lock`, which downloads no archive): a DSSE statement's
     /// subject, or an ECDSA signature over that digest. `None` when it has no bundle.
+    /// `trusted` as for [`Self::provenance`].
     pub fn signer_of(
         &self,
         entry: &IndexEntry,
+        trusted: Option<&agx_provenance::Signer>,
     ) -> Result<Option<agx_provenance::Signer>, IndexError> {
         if self.oci.is_some() {
-            return Ok(self.oci_provenance(entry)?.map(|signed| signed.signer));
+            return Ok(self
+                .oci_provenance(entry, trusted)?
+                .map(|signed| signed.signer));
         }
         if entry
             .provenance
@@ -783,12 +789,16 @@ impl Registry {
 
     /// The signer of an OCI source's version, from the Sigstore bundles attached to its
     /// manifest as referrers (docs/organizations.md, "Provenance"): each must sign the
-    /// manifest's digest (whose one layer is the archive, checked at download); the first
-    /// that verifies is the signer, with its bundle and the manifest. `None` when none is
-    /// attached (unsigned); when bundles are attached and none verifies, the version is
-    /// refused.
-    fn oci_provenance(&self, entry: &IndexEntry) -> Result<Option<OciSigned>, IndexError> {
-        use agx_provenance::{IdentityPolicy, SigstoreBundle, Subject, TrustRoot};
+    /// manifest's digest (whose one layer is the archive, checked at download); the signer
+    /// is chosen by [`super::oci::provenance::signer_among`], with its bundle and the
+    /// manifest. `None` when none is attached (unsigned); when bundles are attached and none
+    /// verifies, the version is refused.
+    fn oci_provenance(
+        &self,
+        entry: &IndexEntry,
+        trusted: Option<&agx_provenance::Signer>,
+    ) -> Result<Option<OciSigned>, IndexError> {
+        use agx_provenance::TrustRoot;
         let Some(oci) = &self.oci else {
             return Ok(None);
         };
@@ -805,27 +815,19 @@ impl Registry {
         let root =
             TrustRoot::configured_or_public_good(self.trusted_root.as_deref()).map_err(refused)?;
         let origin = format!("{} (a Sigstore referrer)", oci.archive_location(entry));
-        let mut refusal = None;
-        for bytes in referred.bundles {
-            let verified = SigstoreBundle::parse(&bytes, &origin).and_then(|bundle| {
-                root.verify(
-                    Subject::Sha256(referred.digest),
-                    &bundle,
-                    &IdentityPolicy::any(),
-                )
-            });
-            match verified {
-                Ok(signer) => {
-                    return Ok(Some(OciSigned {
-                        signer,
-                        bundle: bytes,
-                        manifest: referred.manifest,
-                    }));
-                }
-                Err(error) => refusal = Some(error),
-            }
-        }
-        Err(refused(refusal.expect("at least one bundle was read")))
+        let signed = super::oci::provenance::signer_among(
+            referred.bundles,
+            referred.digest,
+            &root,
+            &origin,
+            trusted,
+        )
+        .map_err(refused)?;
+        Ok(signed.map(|(signer, bundle)| OciSigned {
+            signer,
+            bundle,
+            manifest: referred.manifest,
+        }))
     }
 
     /// Download `entry`'s bundle into `bundle_file` and verify it against the artifact

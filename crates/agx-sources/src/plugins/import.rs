@@ -179,6 +179,7 @@ pub fn provision(
             integrity: vec![revision.clone()],
             served_by: None,
             built_by: Default::default(),
+            install_scripts: None,
             origin: None,
             warnings,
         },

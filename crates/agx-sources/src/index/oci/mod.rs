@@ -9,6 +9,7 @@
 //! current-thread runtime: the rest of the registry code is blocking.
 
 pub mod artifact;
+pub mod provenance;
 pub mod skill;
 
 use std::collections::BTreeMap;
