@@ -839,3 +839,84 @@ fn a_container_image_pinned_by_digest_is_checked_by_its_sigstore_referrer() {
         ));
     assert!(store_tree(&forged).is_empty(), "{:?}", store_tree(&forged));
 }
+
+#[test]
+fn an_image_registry_refusing_its_referrers_tag_is_not_read_as_unsigned() {
+    // A registry without the referrers API (404), whose referrers tag answers with an OCI
+    // error envelope: a rate limit fails the install, a refusal is "not checked"; neither
+    // passes for unsigned.
+    use crate::support::http::{Fault, HttpServer};
+    let root = tempfile::tempdir().unwrap();
+    let server = HttpServer::serve(root.path());
+    let host = server.url().trim_start_matches("http://").to_string();
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    let tag = format!("/v2/acme/geo/manifests/{}", digest.replace(':', "-"));
+    let bin = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &bin.path().join("docker"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Docker version 0 (a test stand-in)' && exit 0\nexit 1\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            bin.path().join("docker"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let spec = format!("oci:{host}/acme/geo@{digest}");
+    let envelope = |code: &str| {
+        format!(r#"{{"errors":[{{"code":"{code}","message":"{code} from the test registry"}}]}}"#)
+    };
+
+    server.fault(
+        &tag,
+        Fault::Json {
+            status: 429,
+            body: envelope("TOOMANYREQUESTS"),
+        },
+    );
+    let limited = TestHome::new();
+    agx(&limited)
+        .env("PATH", &path)
+        .args(["install", &spec])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("TOOMANYREQUESTS"));
+    assert!(
+        store_tree(&limited).is_empty(),
+        "{:?}",
+        store_tree(&limited)
+    );
+
+    server.fault(
+        &tag,
+        Fault::Json {
+            status: 403,
+            body: envelope("DENIED"),
+        },
+    );
+    let denied = TestHome::new();
+    agx(&denied)
+        .env("PATH", &path)
+        .args(["install", &spec])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("unsigned").not());
+
+    // No tag at all: unsigned.
+    server.clear_faults();
+    let none = TestHome::new();
+    agx(&none)
+        .env("PATH", &path)
+        .args(["install", &spec])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(": unsigned"));
+}

@@ -40,6 +40,8 @@ pub(crate) enum Fault {
     Trickle { chunk: usize, delay: Duration },
     /// `302 Found` to `location` (an absolute URL or a path).
     Redirect { location: String },
+    /// Always `status` with a JSON `body` (an OCI registry's error envelope).
+    Json { status: u16, body: String },
 }
 
 /// One request as the server saw it.
@@ -270,6 +272,17 @@ fn handle(mut stream: TcpStream, root: &Path, state: &Mutex<State>) {
         Some(Fault::Redirect { location }) => {
             log(302);
             let _ = write_head(&mut stream, 302, 0, &[("Location", location)]);
+            return;
+        }
+        Some(Fault::Json { status, body }) => {
+            log(status);
+            let _ = write_head(
+                &mut stream,
+                status,
+                body.len(),
+                &[("Content-Type", "application/json".to_string())],
+            );
+            let _ = stream.write_all(body.as_bytes());
             return;
         }
         Some(Fault::Fail { status, .. }) => {

@@ -862,15 +862,21 @@ async fn sigstore_referrers(
         .pull_referrers(subject, None)
         .await
         .map_err(|e| error(location, e))?;
+    let is_bundle = |m: &&oci_client::manifest::ImageIndexEntry| {
+        m.artifact_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with(BUNDLE_TYPE_PREFIX))
+    };
+    if !index.manifests.iter().any(|m| is_bundle(&m)) {
+        confirm_no_referrers_tag(client, auth, subject)
+            .await
+            .map_err(|e| error(location, e))?;
+    }
     let mut bundles = Vec::new();
     for referrer in index
         .manifests
         .iter()
-        .filter(|m| {
-            m.artifact_type
-                .as_deref()
-                .is_some_and(|t| t.starts_with(BUNDLE_TYPE_PREFIX))
-        })
+        .filter(is_bundle)
         .take(MAX_BUNDLE_REFERRERS)
     {
         let at = format!("{location} (referrer {})", referrer.digest);
@@ -939,6 +945,33 @@ async fn sigstore_referrers(
         bundles.push(bundle);
     }
     Ok(bundles)
+}
+
+/// Where a registry has no referrers API, oci-client reads the referrers tag
+/// (`sha256-HEX`) and takes any error the registry sends there (a refusal, a rate limit) as
+/// "no referrers", which would pass for unsigned. When it found none, the tag is asked
+/// again: only "not found" (or the tag itself) means none; any other error is returned.
+async fn confirm_no_referrers_tag(
+    client: &Client,
+    auth: &RegistryAuth,
+    subject: &Reference,
+) -> Result<(), OciDistributionError> {
+    let Some(digest) = subject.digest() else {
+        return Ok(());
+    };
+    let tag = Reference::with_tag(
+        subject.registry().to_string(),
+        subject.repository().to_string(),
+        digest.replace(':', "-"),
+    );
+    match client
+        .pull_manifest_raw(&tag, auth, &[skill::INDEX_TYPE, MANIFEST_TYPE])
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) if is_not_found(&e) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The Sigstore bundles attached as referrers to the container image `reference`
