@@ -98,7 +98,9 @@ fn split_block<'a>(
         let length_at = at + HEADER.len();
         if let Some(length) = tail.get(length_at..length_at + 4) {
             let length = u32::from_le_bytes(length.try_into().expect("4 bytes")) as usize;
-            if length_at + 4 + length == end && length > 0 {
+            // Checked: on a 32-bit target a hostile length could wrap the sum to `end`.
+            let reaches = (length_at + 4).checked_add(length);
+            if reaches == Some(end) && length > 0 {
                 return Ok(Some((at, &tail[length_at + 4..end])));
             }
         }
@@ -328,6 +330,10 @@ impl<'a> SignedData<'a> {
                 "the bundle's digest is not the one its signature covers: the bundle changed after it was signed",
             ));
         }
+        // Compared as names, not bytes: decoding may normalise an encoding (the order of a
+        // SET OF) that the signer's issuer field kept as written.
+        let issuer = x509_cert::name::Name::from_der(self.issuer)
+            .map_err(|e| rejected(&format!("its signer's issuer does not parse: {e}")))?;
         let certificate = self
             .certificates
             .iter()
@@ -337,7 +343,7 @@ impl<'a> SignedData<'a> {
             .into_iter()
             .find(|certificate| {
                 let tbs = &certificate.tbs_certificate;
-                tbs.issuer.to_der().ok().as_deref() == Some(self.issuer)
+                tbs.issuer == issuer
                     && strip_sign_byte(tbs.serial_number.as_bytes()) == strip_sign_byte(self.serial)
             })
             .ok_or_else(|| rejected("it does not carry the signer's certificate"))?;
