@@ -778,25 +778,7 @@ fn a_container_image_pinned_by_digest_is_checked_by_its_sigstore_referrer() {
                 .unwrap();
         format!("sha256:{}", hex::encode(sha2::Sha256::digest(manifest)))
     };
-    let bin = tempfile::tempdir().unwrap();
-    crate::support::write_file(
-        &bin.path().join("docker"),
-        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Docker version 0 (a test stand-in)' && exit 0\nexit 1\n",
-    );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            bin.path().join("docker"),
-            std::fs::Permissions::from_mode(0o755),
-        )
-        .unwrap();
-    }
-    let path = format!(
-        "{}:{}",
-        bin.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin, path) = docker_stand_in();
     let home = TestHome::new();
     let image = format!("{}/images/acme/geo", registry.host());
     agx(&home)
@@ -851,25 +833,7 @@ fn an_image_registry_refusing_its_referrers_tag_is_not_read_as_unsigned() {
     let host = server.url().trim_start_matches("http://").to_string();
     let digest = format!("sha256:{}", "ab".repeat(32));
     let tag = format!("/v2/acme/geo/manifests/{}", digest.replace(':', "-"));
-    let bin = tempfile::tempdir().unwrap();
-    crate::support::write_file(
-        &bin.path().join("docker"),
-        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Docker version 0 (a test stand-in)' && exit 0\nexit 1\n",
-    );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            bin.path().join("docker"),
-            std::fs::Permissions::from_mode(0o755),
-        )
-        .unwrap();
-    }
-    let path = format!(
-        "{}:{}",
-        bin.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (_bin, path) = docker_stand_in();
     let spec = format!("oci:{host}/acme/geo@{digest}");
     let envelope = |code: &str| {
         format!(r#"{{"errors":[{{"code":"{code}","message":"{code} from the test registry"}}]}}"#)
@@ -919,4 +883,29 @@ fn an_image_registry_refusing_its_referrers_tag_is_not_read_as_unsigned() {
         .assert()
         .success()
         .stderr(predicate::str::contains(": unsigned"));
+}
+
+/// A `docker` that is only a name on PATH (it answers `--version`): an image pinned by digest
+/// needs no daemon at install. The folder, and PATH with it first.
+fn docker_stand_in() -> (tempfile::TempDir, String) {
+    let bin = tempfile::tempdir().unwrap();
+    crate::support::write_file(
+        &bin.path().join("docker"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'Docker version 0 (a test stand-in)' && exit 0\nexit 1\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            bin.path().join("docker"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (bin, path)
 }
