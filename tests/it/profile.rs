@@ -674,15 +674,56 @@ fn a_profile_answers_a_2026_07_28_client_without_initialize() {
     assert_eq!(forecast["result"]["resultType"], "complete", "{forecast}");
     let (refused, _) = s.modern_request(4, "tools/call", json!({"name": "weather__alerts"}));
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
-    // A member's change notification is for legacy sessions (a modern client listens for
-    // them with `subscriptions/listen`).
-    let (touched, before) = s.modern_request(
+    // A modern client hears of a member's change only on a `subscriptions/listen` stream,
+    // which agx acknowledges and tags with the stream's id.
+    s.send(
+        json!({"jsonrpc": "2.0", "id": 50, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+        "notifications": {"toolsListChanged": true, "promptsListChanged": true}}}),
+    );
+    let ack = s.next();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 50,
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["notifications"]["toolsListChanged"], true,
+        "{ack}"
+    );
+    let (touched, mut heard) = s.modern_request(
         5,
         "tools/call",
         json!({"name": "flaky__touch", "arguments": {}}),
     );
     assert_eq!(text_of(&touched), "touched");
-    assert!(before.is_empty(), "{before:?}");
+    if heard.is_empty() {
+        heard.push(s.next());
+    }
+    let [changed] = <[Value; 1]>::try_from(heard).unwrap();
+    assert_eq!(
+        changed["method"], "notifications/tools/list_changed",
+        "{changed}"
+    );
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 50,
+        "{changed}"
+    );
+    // Cancelled, the stream hears no more.
+    s.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": 50}}),
+    );
+    let (touched, heard) = s.modern_request(
+        51,
+        "tools/call",
+        json!({"name": "flaky__touch", "arguments": {}}),
+    );
+    assert_eq!(text_of(&touched), "touched");
+    assert!(heard.is_empty(), "{heard:?}");
     let (prompts, _) = s.modern_request(6, "prompts/list", json!({}));
     assert!(!listed_names(&prompts, "prompts").is_empty(), "{prompts}");
     assert_eq!(prompts["result"]["resultType"], "complete", "{prompts}");

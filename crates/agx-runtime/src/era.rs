@@ -190,8 +190,8 @@ pub(crate) fn to_modern_answer(method: &str, answer: &mut Value, hint: CacheHint
 }
 
 /// The capabilities a modern client is shown for a legacy backend's: what agx does not
-/// carry across eras goes (change notifications and subscriptions need
-/// `subscriptions/listen`, logging a per-request level, tasks an extension).
+/// carry across eras goes (logging needs a per-request level, tasks an extension). Change
+/// notifications and resource subscriptions stay: agx serves them on `subscriptions/listen`.
 pub(crate) fn modern_capabilities(legacy: &Value) -> Value {
     let mut capabilities = legacy.clone();
     let Some(map) = capabilities.as_object_mut() else {
@@ -199,12 +199,6 @@ pub(crate) fn modern_capabilities(legacy: &Value) -> Value {
     };
     map.remove("logging");
     map.remove("tasks");
-    for list in ["tools", "prompts", "resources"] {
-        if let Some(Value::Object(c)) = map.get_mut(list) {
-            c.remove("listChanged");
-            c.remove("subscribe");
-        }
-    }
     capabilities
 }
 
@@ -341,9 +335,10 @@ mod tests {
             result["supportedVersions"],
             json!([MODERN, LEGACY, "2025-06-18"])
         );
+        // Logging goes; change notifications and subscriptions stay (subscriptions/listen).
         assert_eq!(
             result["capabilities"],
-            json!({"tools": {}, "resources": {}})
+            json!({"tools": {"listChanged": true}, "resources": {"subscribe": true}})
         );
         assert_eq!(result["_meta"][SERVER_INFO_KEY]["name"], "@work");
         assert_eq!(result["instructions"], "Use it.");

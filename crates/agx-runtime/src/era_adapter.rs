@@ -14,13 +14,20 @@
 //! client's retry, naming the `requestState` agx gave, brings the input, which goes to the
 //! backend as the answer to its request, and the call's answer comes as the retry's.
 //!
-//! What a modern client cannot take is dropped: the backend's change notifications and log
-//! messages (the modern revision sends those only on `subscriptions/listen` or for a
-//! request that set a log level), and the backend's requests agx cannot tie to one call of
-//! the client's (none or several in flight) or that the client did not declare, which are
-//! refused to the backend as a client without those capabilities would.
+//! A modern client's `subscriptions/listen` (basic/patterns/subscriptions) is kept by agx
+//! for a legacy backend: agx acknowledges what the backend's capabilities can honour,
+//! subscribes the backend to the resources asked for (`resources/subscribe`, once per URI
+//! however many streams ask), and hands each of the backend's change notifications to the
+//! streams that asked for it, tagged with the stream's id. A cancellation ends a stream and
+//! unsubscribes the URIs no other stream holds.
+//!
+//! What a modern client cannot take is dropped: change notifications no stream asked for,
+//! log messages (the modern revision sends those only for a request that set a log level),
+//! and the backend's requests agx cannot tie to one call of the client's (none or several
+//! in flight that declared them) or that the client did not declare, which are refused to
+//! the backend as a client without those capabilities would.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
@@ -33,6 +40,36 @@ const BACKEND_FAILED: i64 = -32603;
 
 /// The key of the one input request agx puts in an `input_required` answer.
 const INPUT_KEY: &str = "input";
+
+/// Where a subscription stream's messages carry its id (the `subscriptions/listen` request's).
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// A modern client's `subscriptions/listen` stream, kept by agx for a legacy backend: what
+/// was acknowledged.
+struct Subscription {
+    /// The `subscriptions/listen` request's id.
+    id: Value,
+    tools: bool,
+    prompts: bool,
+    resources: bool,
+    uris: Vec<String>,
+}
+
+impl Subscription {
+    /// Whether the backend's notification `method` (about `uri`, for an update) is one
+    /// this stream asked for.
+    fn wants(&self, method: &str, uri: Option<&str>) -> bool {
+        match method {
+            "notifications/tools/list_changed" => self.tools,
+            "notifications/prompts/list_changed" => self.prompts,
+            "notifications/resources/list_changed" => self.resources,
+            "notifications/resources/updated" => {
+                uri.is_some_and(|uri| self.uris.iter().any(|u| u == uri))
+            }
+            _ => false,
+        }
+    }
+}
 
 /// A modern request sent on to the backend under agx's own id.
 struct Forwarded {
@@ -89,6 +126,10 @@ pub(crate) struct EraAdapter {
     /// agx's id's text of a modern request, by the client's id's text (for cancellation).
     by_client: HashMap<String, String>,
     suspended: HashMap<String, Suspended>,
+    /// A modern client's streams on a legacy backend, by the listen request's id's text.
+    subscriptions: HashMap<String, Subscription>,
+    /// agx's own requests whose answers go nowhere (`resources/subscribe`, `…/unsubscribe`).
+    quiet: HashSet<String>,
     next_id: u64,
 }
 
@@ -107,6 +148,8 @@ impl EraAdapter {
             modern: HashMap::new(),
             by_client: HashMap::new(),
             suspended: HashMap::new(),
+            subscriptions: HashMap::new(),
+            quiet: HashSet::new(),
             next_id: 0,
         }
     }
@@ -118,6 +161,7 @@ impl EraAdapter {
             || self.abandoned_probe.is_some()
             || self.legacy_initialize.is_some()
             || !self.modern.is_empty()
+            || !self.quiet.is_empty()
             || (!self.legacy_client && (self.initialized.is_some() || self.discovered.is_some()))
     }
 
@@ -147,6 +191,13 @@ impl EraAdapter {
 
     /// A message from the client.
     pub(crate) fn client_message(&mut self, mut message: Value) -> Sends {
+        if message.get("method") == Some(&json!("notifications/cancelled"))
+            && let Some(request) = message.pointer("/params/requestId")
+            && self.subscriptions.contains_key(&request.to_string())
+        {
+            let stream = request.to_string();
+            return self.end_subscription(&stream);
+        }
         if message.get("method") == Some(&json!("notifications/cancelled"))
             && let Some(request) = message.pointer_mut("/params/requestId")
             && let Some(own) = self.by_client.get(&request.to_string())
@@ -182,6 +233,9 @@ impl EraAdapter {
                         None => era::discover_result(opened, self.hint),
                     };
                     return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                }
+                if method == "subscriptions/listen" && self.discovered.is_none() {
+                    return self.listen(id, &message);
                 }
                 // A modern backend's own state passes to it; agx's is for agx.
                 if let Some(state) = message.pointer("/params/requestState")
@@ -243,6 +297,126 @@ impl EraAdapter {
             to_server(json!({"jsonrpc": "2.0", "id": suspended.request_id, "result": input}));
         if let Some(answer) = early {
             sends.extend(self.server_message(answer));
+        }
+        sends
+    }
+
+    /// Open a stream for a modern client on a legacy backend: acknowledge what the backend's
+    /// capabilities honour (a list's `listChanged`, resources' `subscribe`), and subscribe the
+    /// backend to the resources no other stream holds. The request stays unanswered while
+    /// the stream is open.
+    fn listen(&mut self, id: Value, message: &Value) -> Sends {
+        let stream = id.to_string();
+        let mut sends = match self.subscriptions.contains_key(&stream) {
+            // The same id again: the old stream is replaced.
+            true => self.end_subscription(&stream),
+            false => Sends::default(),
+        };
+        let capabilities = self
+            .initialized
+            .as_ref()
+            .and_then(|i| i.get("capabilities"))
+            .cloned()
+            .unwrap_or(json!({}));
+        let declared = |list: &str, key: &str| {
+            capabilities.pointer(&format!("/{list}/{key}")) == Some(&json!(true))
+        };
+        let wants = message
+            .pointer("/params/notifications")
+            .cloned()
+            .unwrap_or(json!({}));
+        let asks = |key: &str| wants.get(key) == Some(&json!(true));
+        let mut uris: Vec<String> = match declared("resources", "subscribe") {
+            true => wants
+                .get("resourceSubscriptions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            false => Vec::new(),
+        };
+        uris.dedup();
+        let subscription = Subscription {
+            id: id.clone(),
+            tools: asks("toolsListChanged") && declared("tools", "listChanged"),
+            prompts: asks("promptsListChanged") && declared("prompts", "listChanged"),
+            resources: asks("resourcesListChanged") && declared("resources", "listChanged"),
+            uris,
+        };
+        for uri in &subscription.uris {
+            if !self.holds(uri) {
+                sends
+                    .to_server
+                    .push(self.quiet_request("resources/subscribe", uri));
+            }
+        }
+        let mut acknowledged = serde_json::Map::new();
+        for (key, on) in [
+            ("toolsListChanged", subscription.tools),
+            ("promptsListChanged", subscription.prompts),
+            ("resourcesListChanged", subscription.resources),
+        ] {
+            if on {
+                acknowledged.insert(key.into(), json!(true));
+            }
+        }
+        if !subscription.uris.is_empty() {
+            acknowledged.insert("resourceSubscriptions".into(), json!(subscription.uris));
+        }
+        sends.to_client.push(json!({"jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {"_meta": {SUBSCRIPTION_ID: id}, "notifications": acknowledged}}));
+        self.subscriptions.insert(stream, subscription);
+        sends
+    }
+
+    /// End the stream `stream` (its listen request's id's text): the backend is unsubscribed
+    /// from the resources no other stream holds. A cancelled request is not answered.
+    fn end_subscription(&mut self, stream: &str) -> Sends {
+        let mut sends = Sends::default();
+        let Some(ended) = self.subscriptions.remove(stream) else {
+            return sends;
+        };
+        for uri in &ended.uris {
+            if !self.holds(uri) {
+                sends
+                    .to_server
+                    .push(self.quiet_request("resources/unsubscribe", uri));
+            }
+        }
+        sends
+    }
+
+    /// Whether an open stream holds the backend's subscription to `uri`.
+    fn holds(&self, uri: &str) -> bool {
+        self.subscriptions
+            .values()
+            .any(|s| s.uris.iter().any(|u| u == uri))
+    }
+
+    /// A request of agx's own about `uri` whose answer goes nowhere.
+    fn quiet_request(&mut self, method: &str, uri: &str) -> Value {
+        let id = json!(self.own_id("subscription"));
+        self.quiet.insert(id.to_string());
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"uri": uri}})
+    }
+
+    /// The backend's change notification `message`, once for each stream that asked for it,
+    /// tagged with the stream's id.
+    fn to_streams(&self, method: &str, message: &Value) -> Sends {
+        let uri = message.pointer("/params/uri").and_then(Value::as_str);
+        let mut sends = Sends::default();
+        for subscription in self.subscriptions.values() {
+            if subscription.wants(method, uri) {
+                let mut tagged = message.clone();
+                if !tagged.get("params").is_some_and(Value::is_object) {
+                    tagged["params"] = json!({});
+                }
+                tagged["params"]["_meta"][SUBSCRIPTION_ID] = subscription.id.clone();
+                sends.to_client.push(tagged);
+            }
         }
         sends
     }
@@ -316,15 +490,21 @@ impl EraAdapter {
                 Some(method)
                     if self.translates_for_modern_client() && !reaches_modern_client(&method) =>
                 {
-                    Sends::default()
+                    self.to_streams(&method, &message)
                 }
-                _ => to_client(message),
+                _ => {
+                    self.to_client_subscription(&mut message);
+                    to_client(message)
+                }
             };
         };
         if let Some(method) = method {
             return self.server_request(&method, &id, message);
         }
         let text = id.to_string();
+        if self.quiet.remove(&text) {
+            return Sends::default();
+        }
         if self.abandoned_probe.as_deref() == Some(&text) {
             self.abandoned_probe = None;
             return Sends::default();
@@ -352,10 +532,34 @@ impl EraAdapter {
             let method = std::mem::take(&mut forwarded.method);
             self.modern.remove(&text);
             self.by_client.remove(&client_id.to_string());
+            if method == "subscriptions/listen"
+                && let Some(meta) = message.pointer_mut("/result/_meta")
+                && meta.get(SUBSCRIPTION_ID).is_some()
+            {
+                meta[SUBSCRIPTION_ID] = client_id.clone();
+            }
             message["id"] = client_id;
             era::to_modern_answer(&method, &mut message, self.hint);
         }
         to_client(message)
+    }
+
+    /// A modern backend's stream message names its stream by agx's id for the listen
+    /// request: the client knows its own.
+    fn to_client_subscription(&self, message: &mut Value) {
+        let Some(stream) = message.pointer_mut(&format!(
+            "/params/_meta/{}",
+            SUBSCRIPTION_ID.replace('/', "~1")
+        )) else {
+            return;
+        };
+        if let Some(client_id) = self
+            .modern
+            .get(&stream.to_string())
+            .and_then(|f| f.client_id.clone())
+        {
+            *stream = client_id;
+        }
     }
 
     /// Whether agx opened a legacy backend for a modern client, and no legacy client shares
@@ -388,14 +592,20 @@ impl EraAdapter {
         }}))
     }
 
-    /// Suspend the one call in flight that may take input, answering it `input_required`
-    /// with the backend's request; `None` when there is no such single call (a legacy
-    /// request names no call) or its client did not declare the request.
+    /// Suspend the one call in flight that may take input and declared the backend's
+    /// request, answering it `input_required` with that request; `None` when no single call
+    /// fits (a legacy request names no call).
     fn suspend(&mut self, method: &str, request_id: &Value, message: &Value) -> Option<Sends> {
+        // Among the calls in flight that may take input, those whose client declared this
+        // request: a legacy request names no call, so it is tied only when one call fits.
         let open: Vec<&String> = self
             .modern
             .iter()
-            .filter(|(_, f)| f.client_id.is_some() && era::takes_input(&f.method))
+            .filter(|(_, f)| {
+                f.client_id.is_some()
+                    && era::takes_input(&f.method)
+                    && era::declares(&f.capabilities, method)
+            })
             .map(|(own, _)| own)
             .collect();
         let [call] = open[..] else {
@@ -404,9 +614,6 @@ impl EraAdapter {
         let call = call.clone();
         let state = self.own_id("input");
         let forwarded = self.modern.get_mut(&call)?;
-        if !era::declares(&forwarded.capabilities, method) {
-            return None;
-        }
         let client_id = forwarded.client_id.take()?;
         self.by_client.remove(&client_id.to_string());
         let request = json!({"method": method, "params": message.get("params").cloned().unwrap_or(json!({}))});
@@ -505,13 +712,121 @@ mod tests {
     }
 
     fn opened() -> EraAdapter {
+        opened_with(initialize_result())
+    }
+
+    /// An adapter whose legacy backend answered `initialize` with `result`.
+    fn opened_with(result: Value) -> EraAdapter {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
         let initialize = &probed_legacy(&mut adapter, modern(1, "server/discover"));
-        let answered = adapter.server_message(
-            json!({"jsonrpc": "2.0", "id": initialize["id"], "result": initialize_result()}),
-        );
+        let answered = adapter
+            .server_message(json!({"jsonrpc": "2.0", "id": initialize["id"], "result": result}));
         assert_eq!(answered.to_client.len(), 1, "{answered:?}");
         adapter
+    }
+
+    fn listen(id: u64, notifications: Value) -> Value {
+        let mut request = modern(id, "subscriptions/listen");
+        request["params"]["notifications"] = notifications;
+        request
+    }
+
+    fn stream_of(message: &Value) -> &Value {
+        &message["params"]["_meta"][SUBSCRIPTION_ID]
+    }
+
+    #[test]
+    fn a_legacy_backends_notifications_reach_the_streams_that_asked_for_them() {
+        let mut adapter = opened_with(json!({"protocolVersion": era::LEGACY,
+            "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
+            "serverInfo": {"name": "backend", "version": "1"}}));
+        // Prompts are asked for but the backend has no prompt changes: not acknowledged.
+        let opened = adapter.client_message(listen(
+            10,
+            json!({"toolsListChanged": true, "promptsListChanged": true,
+                   "resourceSubscriptions": ["file:///a"]}),
+        ));
+        let [ack] = <[Value; 1]>::try_from(opened.to_client).unwrap();
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        assert_eq!(stream_of(&ack), 10);
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]})
+        );
+        let [subscribe] = <[Value; 1]>::try_from(opened.to_server).unwrap();
+        assert_eq!(subscribe["method"], "resources/subscribe");
+        assert_eq!(subscribe["params"]["uri"], "file:///a");
+        // Its answer is agx's.
+        let answered = json!({"jsonrpc": "2.0", "id": subscribe["id"], "result": {}});
+        assert_eq!(adapter.server_message(answered), Sends::default());
+
+        // A second stream on the same resource: the backend is subscribed once.
+        let second =
+            adapter.client_message(listen(11, json!({"resourceSubscriptions": ["file:///a"]})));
+        assert!(second.to_server.is_empty(), "{second:?}");
+
+        let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                             "params": {"uri": "file:///a"}});
+        let mut streams: Vec<Value> = adapter
+            .server_message(updated)
+            .to_client
+            .iter()
+            .map(|m| stream_of(m).clone())
+            .collect();
+        streams.sort_by_key(|s| s.as_u64());
+        assert_eq!(streams, [json!(10), json!(11)]);
+        let tools = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        let [tagged] = <[Value; 1]>::try_from(adapter.server_message(tools).to_client).unwrap();
+        assert_eq!(stream_of(&tagged), 10);
+        let prompts = json!({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"});
+        assert_eq!(adapter.server_message(prompts), Sends::default());
+        let other = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                           "params": {"uri": "file:///b"}});
+        assert_eq!(adapter.server_message(other), Sends::default());
+
+        // Cancelling one stream keeps the subscription the other holds; the last unsubscribes.
+        let cancel = |id: u64| {
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                   "params": {"requestId": id}})
+        };
+        assert_eq!(adapter.client_message(cancel(10)), Sends::default());
+        let [unsubscribe] =
+            <[Value; 1]>::try_from(adapter.client_message(cancel(11)).to_server).unwrap();
+        assert_eq!(unsubscribe["method"], "resources/unsubscribe");
+        assert_eq!(unsubscribe["params"]["uri"], "file:///a");
+        let tools = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+        assert_eq!(adapter.server_message(tools), Sends::default());
+    }
+
+    #[test]
+    fn a_modern_backends_stream_is_named_by_the_clients_id() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let [probe] = <[Value; 1]>::try_from(
+            adapter
+                .client_message(modern(1, "server/discover"))
+                .to_server,
+        )
+        .unwrap();
+        let discovered = json!({"resultType": "complete", "supportedVersions": [era::MODERN],
+                                "capabilities": {"tools": {"listChanged": true}}});
+        adapter.server_message(json!({"jsonrpc": "2.0", "id": probe["id"], "result": discovered}));
+        let [sent] = <[Value; 1]>::try_from(
+            adapter
+                .client_message(listen(7, json!({"toolsListChanged": true})))
+                .to_server,
+        )
+        .unwrap();
+        assert_eq!(sent["method"], "subscriptions/listen");
+        let own = sent["id"].clone();
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                         "params": {"_meta": {SUBSCRIPTION_ID: own}, "notifications": {"toolsListChanged": true}}});
+        let [passed] = <[Value; 1]>::try_from(adapter.server_message(ack).to_client).unwrap();
+        assert_eq!(stream_of(&passed), 7);
+        let closed = json!({"jsonrpc": "2.0", "id": own, "result": {"resultType": "complete",
+                            "_meta": {SUBSCRIPTION_ID: own}}});
+        let [closed] = <[Value; 1]>::try_from(adapter.server_message(closed).to_client).unwrap();
+        assert_eq!(closed["id"], 7);
+        assert_eq!(closed["result"]["_meta"][SUBSCRIPTION_ID], 7);
     }
 
     #[test]
@@ -535,7 +850,10 @@ mod tests {
         let [discovered] = <[Value; 1]>::try_from(answered.to_client).unwrap();
         assert_eq!(discovered["id"], 1);
         assert_eq!(discovered["result"]["resultType"], "complete");
-        assert_eq!(discovered["result"]["capabilities"], json!({"tools": {}}));
+        assert_eq!(
+            discovered["result"]["capabilities"],
+            json!({"tools": {"listChanged": true}})
+        );
         let listed = adapter
             .server_message(json!({"jsonrpc": "2.0", "id": list["id"], "result": {"tools": []}}));
         assert_eq!(listed.to_client[0]["id"], 2);
@@ -656,11 +974,26 @@ mod tests {
         call_sent(&mut adapter, 1);
         let refused = adapter.server_message(elicit.clone());
         assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
-        // Two calls: the request names neither.
+        // Two calls that declared sampling: the request names neither.
         call_sent(&mut adapter, 2);
         let sampling = json!({"jsonrpc": "2.0", "id": "s2", "method": "sampling/createMessage"});
         let refused = adapter.server_message(sampling);
         assert_eq!(refused.to_server[0]["error"]["code"], METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn of_several_calls_the_one_that_declared_the_request_takes_it() {
+        let mut adapter = opened();
+        call_sent(&mut adapter, 1);
+        let mut asks_names = modern(2, "tools/call");
+        asks_names["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+            json!({"elicitation": {}});
+        adapter.client_message(asks_names);
+        let elicit = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
+                            "params": {"message": "name?"}});
+        let [asked] = <[Value; 1]>::try_from(adapter.server_message(elicit).to_client).unwrap();
+        assert_eq!(asked["id"], 2);
+        assert_eq!(asked["result"]["resultType"], "input_required");
     }
 
     #[test]
