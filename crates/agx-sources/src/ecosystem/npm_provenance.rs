@@ -268,7 +268,9 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            error.to_string().contains("not pkg:npm/gundam-visor@1.0.2"),
+            error
+                .to_string()
+                .contains("no subject named \"pkg:npm/gundam-visor@1.0.2\""),
             "{error}"
         );
 

@@ -269,7 +269,7 @@ mod tests {
         assert!(
             error
                 .to_string()
-                .contains("not pypi_attestations-0.0.19-py3-none-any.whl"),
+                .contains("no subject named \"pypi_attestations-0.0.19-py3-none-any.whl\""),
             "{error}"
         );
         let error = check(
