@@ -759,6 +759,97 @@ fn a_profile_answers_a_2026_07_28_client_without_initialize() {
     assert!(touched["result"].get("resultType").is_none(), "{touched}");
 }
 
+/// A request of an MCP 2026-07-28 client over Streamable HTTP: no session, the version,
+/// capabilities (sampling) and name in `_meta`, the method (and tool) in headers; the answer
+/// from the response's SSE event or JSON body.
+fn post_modern(url: &str, id: u64, method: &str, mut params: Value) -> Value {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"sampling": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "agx-test-modern", "version": "1"},
+    });
+    let mut request = reqwest::blocking::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", method);
+    if let Some(name) = params["name"].as_str() {
+        request = request.header("Mcp-Name", name);
+    }
+    let body = request
+        .body(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string())
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    let json = body
+        .lines()
+        .find_map(|line| line.strip_prefix("data: ").filter(|d| !d.trim().is_empty()))
+        .unwrap_or(&body);
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+#[test]
+fn a_profile_over_http_answers_2026_07_28_clients_without_a_session() {
+    use std::io::BufRead;
+    let fixture = Fixture::new();
+    let home = fixture.home_with(&["acme/weather"]);
+    install_flaky(&home);
+    let project = dev_project();
+    /// Killed however the test ends.
+    struct Serving(std::process::Child);
+    impl Drop for Serving {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut serve = Serving(
+        home.command(crate::support::AGX)
+            .args(["serve", "@dev", "--http", "127.0.0.1:0"])
+            .current_dir(project.path())
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = std::io::BufReader::new(serve.0.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("a listening line").unwrap();
+        if let Some(url) = line.strip_prefix("agx serve: listening on ") {
+            break url.to_string();
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+
+    // Discovery is the profile's, not the HTTP layer's.
+    let discovered = post_modern(&url, 1, "server/discover", json!({}));
+    let result = &discovered["result"];
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "@dev",
+        "{discovered}"
+    );
+    assert!(result["capabilities"]["tools"].is_object(), "{discovered}");
+    let list = post_modern(&url, 2, "tools/list", json!({}));
+    let tools = listed_names(&list, "tools");
+    assert!(tools.contains(&"weather__sunrise".to_string()), "{list}");
+    assert!(!tools.iter().any(|t| t.contains("alert")), "{tools:?}");
+
+    // Each request is served alone, yet the retry of a call suspended for input reaches
+    // the process that holds it.
+    let ask = json!({"name": "flaky__ask", "arguments": {}});
+    let asked = post_modern(&url, 3, "tools/call", ask.clone());
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let mut retry = ask;
+    retry["requestState"] = asked["result"]["requestState"].clone();
+    retry["inputResponses"] = json!({"input": {
+        "role": "assistant", "content": {"type": "text", "text": "sunny"}, "model": "test"}});
+    let answer = post_modern(&url, 4, "tools/call", retry);
+    assert_eq!(text_of(&answer), "client said: sunny", "{answer}");
+}
+
 /// `agx doctor` checks the entries that serve a profile (they have no record): one whose
 /// member's package is gone, and one whose profile is gone, are problems naming the entry.
 #[test]

@@ -17,7 +17,7 @@ pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// The legacy code of "resource not found"; modern clients expect "invalid params".
 const LEGACY_RESOURCE_NOT_FOUND: i64 = -32002;
 
-const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";

@@ -26,11 +26,7 @@ pub(crate) async fn serve_command(
     command: Vec<std::ffi::OsString>,
     addr: SocketAddr,
 ) -> Result<(), ServeError> {
-    serve_with(
-        move || super::line_server::LineServer::start(&command),
-        addr,
-    )
-    .await
+    serve_with(super::line_server::LineServer::sessions(command), addr).await
 }
 
 /// Serve the sessions `new_session` makes until interrupted (Ctrl-C or SIGTERM).

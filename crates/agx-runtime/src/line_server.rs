@@ -1,25 +1,31 @@
 //! One HTTP session of `agx serve --http @NAME`: rmcp's Streamable HTTP service hands each
-//! request of the session to this handler, which passes it as a JSON-RPC line to its own
+//! request of the session to this handler, which passes it as a JSON-RPC line to an
 //! `agx serve @NAME` on stdio (the profile's one implementation, profile.rs) and answers
 //! with what comes back. What that process sends on its own (notifications such as
 //! progress and `list_changed`, and its members' requests such as sampling, elicitation and
 //! roots) goes to the session's client through rmcp's peer, and the client's answers back.
 //! A cancelled request is cancelled there too.
+//!
+//! A legacy (2025-11-25) session, opened with `initialize`, has a process of its own. An
+//! MCP 2026-07-28 client has no session: rmcp serves each of its requests alone, so they
+//! all go to one process shared by modern requests, which answers them statelessly
+//! (era_adapter.rs): a call suspended with `input_required` is resumed by the retry there,
+//! and no request starts the profile's servers again.
 
 #![allow(deprecated)] // logging/setLevel and subscriptions are deprecated by SEP-2577
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, DiscoverResult,
     GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
-    ServerNotification, ServerRequest, SetLevelRequestParams, SubscribeRequestParams,
+    InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerConfig, ServerNotification, ServerRequest, SetLevelRequestParams, SubscribeRequestParams,
     UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
@@ -32,26 +38,24 @@ use tokio::sync::oneshot;
 
 use super::stdio::BoundedLines;
 
-/// The session's process and what is waiting on it.
+/// A profile process and what is waiting on it.
 struct Session {
     to_child: tokio::sync::Mutex<tokio::process::ChildStdin>,
     /// Requests sent, by id, waiting for their answer.
     waiting: Mutex<HashMap<String, oneshot::Sender<Value>>>,
-    /// The session's client, known from its first request.
+    /// The client its messages go to: a legacy session's, known from its first request; for
+    /// the shared modern process, the latest request's.
     peer: Mutex<Option<Peer<RoleServer>>>,
     next_id: AtomicU64,
-    /// Ended with the session (kill on drop).
+    /// Set when its output ended (the process exited).
+    ended: AtomicBool,
+    /// Ended with the last holder (kill on drop).
     _child: Mutex<tokio::process::Child>,
 }
 
-#[derive(Clone)]
-pub(crate) struct LineServer {
-    session: Arc<Session>,
-}
-
-impl LineServer {
-    /// Start `command` (program and arguments) for a new session.
-    pub(crate) fn start(command: &[OsString]) -> Result<LineServer, std::io::Error> {
+impl Session {
+    /// Start `command` (program and arguments).
+    fn start(command: &[OsString]) -> Result<Arc<Session>, std::io::Error> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| std::io::Error::other("no command"))?;
@@ -70,17 +74,76 @@ impl LineServer {
             waiting: Mutex::new(HashMap::new()),
             peer: Mutex::new(None),
             next_id: AtomicU64::new(0),
+            ended: AtomicBool::new(false),
             _child: Mutex::new(child),
         });
         tokio::spawn(read_child(Arc::downgrade(&session), stdout));
-        Ok(LineServer { session })
+        Ok(session)
+    }
+}
+
+/// The process modern requests share, started by the first of them (again if it ended).
+type SharedSession = Arc<tokio::sync::Mutex<Option<Arc<Session>>>>;
+
+#[derive(Clone)]
+pub(crate) struct LineServer {
+    command: Arc<[OsString]>,
+    modern: SharedSession,
+    /// The process this session's requests go to, chosen by its first request.
+    session: Arc<tokio::sync::OnceCell<Arc<Session>>>,
+}
+
+impl LineServer {
+    /// What makes the handler of each new HTTP session for `command` (program and
+    /// arguments): nothing starts until a request comes.
+    pub(crate) fn sessions(
+        command: Vec<OsString>,
+    ) -> impl Fn() -> Result<LineServer, std::io::Error> + Send + Sync + 'static {
+        let command: Arc<[OsString]> = command.into();
+        let modern = SharedSession::default();
+        move || {
+            Ok(LineServer {
+                command: command.clone(),
+                modern: modern.clone(),
+                session: Arc::default(),
+            })
+        }
     }
 
-    fn remember_peer(&self, peer: &Peer<RoleServer>) {
-        let mut slot = self.session.peer.lock().expect("not poisoned");
-        if slot.is_none() {
-            *slot = Some(peer.clone());
+    /// The process for this session: the shared one when its first request is a modern
+    /// client's (its `_meta` names the protocol version), else one of its own.
+    async fn session(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Arc<Session>, ErrorData> {
+        let failed = |e: std::io::Error| {
+            ErrorData::internal_error(format!("cannot start the profile: {e}"), None)
+        };
+        let modern = context.meta.contains_key(super::era::VERSION_KEY);
+        let session = self
+            .session
+            .get_or_try_init(|| async {
+                if !modern {
+                    return Session::start(&self.command).map_err(failed);
+                }
+                let mut shared = self.modern.lock().await;
+                match shared.as_ref() {
+                    Some(running) if !running.ended.load(Ordering::Relaxed) => Ok(running.clone()),
+                    _ => {
+                        let started = Session::start(&self.command).map_err(failed)?;
+                        *shared = Some(started.clone());
+                        Ok(started)
+                    }
+                }
+            })
+            .await?
+            .clone();
+        let mut slot = session.peer.lock().expect("not poisoned");
+        if slot.is_none() || modern {
+            *slot = Some(context.peer.clone());
         }
+        drop(slot);
+        Ok(session)
     }
 
     /// Send `method` with `params` and wait for its answer (or the client's cancelling).
@@ -90,8 +153,8 @@ impl LineServer {
         params: P,
         context: &RequestContext<RoleServer>,
     ) -> Result<R, ErrorData> {
-        self.remember_peer(&context.peer);
-        let n = self.session.next_id.fetch_add(1, Ordering::Relaxed);
+        let session = self.session(context).await?;
+        let n = session.next_id.fetch_add(1, Ordering::Relaxed);
         let id = Value::String(format!("http-{n}"));
         let mut params = serde_json::to_value(params).unwrap_or(json!({}));
         if params.is_null() {
@@ -105,13 +168,13 @@ impl LineServer {
             p.insert("_meta".into(), Value::Object(meta));
         }
         let (tx, rx) = oneshot::channel();
-        self.session
+        session
             .waiting
             .lock()
             .expect("not poisoned")
             .insert(id.to_string(), tx);
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        if !self.send(&request).await {
+        if !send_line(&session, &request).await {
             return Err(ErrorData::internal_error(
                 "the profile's process ended",
                 None,
@@ -120,10 +183,10 @@ impl LineServer {
         let answer = tokio::select! {
             answer = rx => answer.map_err(|_| ErrorData::internal_error("the profile's process ended", None))?,
             () = context.ct.cancelled() => {
-                self.session.waiting.lock().expect("not poisoned").remove(&id.to_string());
+                session.waiting.lock().expect("not poisoned").remove(&id.to_string());
                 let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                     "params": {"requestId": id}});
-                self.send(&cancel).await;
+                send_line(&session, &cancel).await;
                 return Err(ErrorData::internal_error("cancelled", None));
             }
         };
@@ -137,13 +200,36 @@ impl LineServer {
         })
     }
 
+    /// A notification to this session's process, once a request chose it.
     async fn notify(&self, method: &str) {
-        self.send(&json!({"jsonrpc": "2.0", "method": method}))
-            .await;
+        if let Some(session) = self.session.get() {
+            send_line(session, &json!({"jsonrpc": "2.0", "method": method})).await;
+        }
     }
 
-    async fn send(&self, message: &Value) -> bool {
-        send_line(&self.session, message).await
+    /// A request that a modern client's retry may answer `input_required` (basic/patterns/
+    /// mrtr): that answer, or the complete result.
+    async fn ask_resumable<P: Serialize, T: DeserializeOwned, R>(
+        &self,
+        method: &str,
+        params: P,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<R, ErrorData>
+    where
+        R: From<T> + From<InputRequiredResult>,
+    {
+        let answer: Value = self.ask(method, params, context).await?;
+        let odd = |e: serde_json::Error| {
+            ErrorData::internal_error(format!("the profile answered {method} oddly: {e}"), None)
+        };
+        match answer.get("resultType").and_then(Value::as_str) {
+            Some("input_required") => serde_json::from_value::<InputRequiredResult>(answer)
+                .map(R::from)
+                .map_err(odd),
+            _ => serde_json::from_value::<T>(answer)
+                .map(R::from)
+                .map_err(odd),
+        }
     }
 }
 
@@ -213,6 +299,7 @@ async fn read_child(session: std::sync::Weak<Session>, stdout: tokio::process::C
     }
     // The process ended: every waiter learns it.
     if let Some(session) = session.upgrade() {
+        session.ended.store(true, Ordering::Relaxed);
         session.waiting.lock().expect("not poisoned").clear();
     }
 }
@@ -229,6 +316,15 @@ impl ServerHandler for LineServer {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         self.ask("initialize", request, &context).await
+    }
+
+    /// The profile's own discovery (its name, its members' capabilities merged), not
+    /// rmcp's from this handler's empty info.
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        self.ask("server/discover", json!({}), &context).await
     }
 
     async fn on_initialized(&self, _context: NotificationContext<RoleServer>) {
@@ -252,9 +348,8 @@ impl ServerHandler for LineServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.ask::<_, rmcp::model::CallToolResult>("tools/call", request, &context)
+        self.ask_resumable::<_, rmcp::model::CallToolResult, _>("tools/call", request, &context)
             .await
-            .map(Into::into)
     }
 
     async fn list_prompts(
@@ -270,9 +365,8 @@ impl ServerHandler for LineServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.ask::<_, rmcp::model::GetPromptResult>("prompts/get", request, &context)
+        self.ask_resumable::<_, rmcp::model::GetPromptResult, _>("prompts/get", request, &context)
             .await
-            .map(Into::into)
     }
 
     async fn list_resources(
@@ -297,9 +391,12 @@ impl ServerHandler for LineServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.ask::<_, rmcp::model::ReadResourceResult>("resources/read", request, &context)
-            .await
-            .map(Into::into)
+        self.ask_resumable::<_, rmcp::model::ReadResourceResult, _>(
+            "resources/read",
+            request,
+            &context,
+        )
+        .await
     }
 
     async fn subscribe(
