@@ -47,7 +47,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> CliResult {
         ctx.printer.status(
             "Checked",
             &format!(
-                "{} client entr{}: no problems left",
+                "{} client entr{}: no problems left (`agx clients` shows what each client here loads)",
                 report.checked,
                 if report.checked == 1 { "y" } else { "ies" }
             ),
