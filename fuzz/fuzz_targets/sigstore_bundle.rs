@@ -1,7 +1,9 @@
 //! Sigstore bundles and trusted roots as a registry serves them (agx-provenance).
 //!
 //! The first byte picks what the rest is: 0, a bundle checked against the Sigstore
-//! conformance suite's artifact (`a.txt`) and Sigstore's public-good root; 1, a trusted
+//! conformance suite's artifact (`a.txt`) and Sigstore's public-good root, its in-toto
+//! statement read, and chosen among an OCI manifest's referrers over the artifact's digest
+//! (agx-sources' `signer_among`); 1, a trusted
 //! root; 2, an npm attestations document (agx-sources' npm provenance) checked against the
 //! real `gundam-visor@1.0.1` tarball; 3, an MCPB bundle whose signature block (`mcpb sign`'s
 //! PKCS#7) is checked. Properties: no panic; a bundle or document that
@@ -30,9 +32,24 @@ fuzz_target!(|data: &[u8]| {
             let Ok(bundle) = SigstoreBundle::parse(body, "fuzz.sigstore.json") else {
                 return;
             };
+            if let Some(statement) = bundle.statement() {
+                let _ = statement.names(Some("a.txt"), "sha256", "00");
+            }
             let root = TrustRoot::public_good().expect("the shipped root loads");
             if let Ok(signer) = root.verify(Subject::Bytes(ARTIFACT), &bundle, &IdentityPolicy::any()) {
                 assert_eq!(signer.identity, BEACON, "verified as {signer:?}");
+            }
+            use sha2::Digest as _;
+            let digest: [u8; 32] = sha2::Sha256::digest(ARTIFACT).into();
+            let chosen = agx_sources::index::oci::provenance::signer_among(
+                vec![body.to_vec()],
+                digest,
+                &root,
+                "fuzz",
+                None,
+            );
+            if let Ok(Some((signer, _))) = chosen {
+                assert_eq!(signer.identity, BEACON, "chosen as {signer:?}");
             }
         }
         2 => {
