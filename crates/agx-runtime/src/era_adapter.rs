@@ -326,18 +326,21 @@ impl EraAdapter {
             .cloned()
             .unwrap_or(json!({}));
         let asks = |key: &str| wants.get(key) == Some(&json!(true));
-        let mut uris: Vec<String> = match declared("resources", "subscribe") {
-            true => wants
+        let mut uris: Vec<String> = Vec::new();
+        if declared("resources", "subscribe") {
+            let asked = wants
                 .get("resourceSubscriptions")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-            false => Vec::new(),
-        };
-        uris.dedup();
+                .filter_map(Value::as_str);
+            for uri in asked {
+                // Each once, in the order asked (one `resources/subscribe` per URI).
+                if !uris.iter().any(|u| u == uri) {
+                    uris.push(uri.to_owned());
+                }
+            }
+        }
         let subscription = Subscription {
             id: id.clone(),
             tools: asks("toolsListChanged") && declared("tools", "listChanged"),
@@ -744,7 +747,7 @@ mod tests {
         let opened = adapter.client_message(listen(
             10,
             json!({"toolsListChanged": true, "promptsListChanged": true,
-                   "resourceSubscriptions": ["file:///a"]}),
+                   "resourceSubscriptions": ["file:///a", "file:///a"]}),
         ));
         let [ack] = <[Value; 1]>::try_from(opened.to_client).unwrap();
         assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
