@@ -24,6 +24,7 @@ mod data_folder;
 mod discover;
 mod ecosystem;
 mod ecosystem_provenance;
+mod ecosystem_skills;
 mod filter;
 mod generated;
 mod hostile_marketplace;

@@ -351,6 +351,80 @@ pub fn check_each(
     }
 }
 
+/// The skill folders a package of another ecosystem ships by the convention npm's skill
+/// tools share (`skills/<name>/SKILL.md` at the package's top): `skills/<name>`, relative
+/// to `dir`, sorted. A link is not a skill folder.
+pub fn shipped_skills(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir.join(SKILLS_FOLDER)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| is_file(&e.path().join(SKILL_FILE)))
+        .filter_map(|e| e.file_name().to_str().map(|n| format!("{SKILLS_FOLDER}/{n}")))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The skills a package of another ecosystem carries (`folders`, relative to `dir`),
+/// copied under `into/skills/<name>` for the generated package to declare. The package is
+/// installed for what it is (its server) and its skills come along: a skill that does not
+/// check (an error, a link, a special file, a name an earlier one has) is left out, as
+/// clients skip a skill they cannot load, and named with why. Returns the names copied
+/// and the skills left out.
+pub fn carry(
+    dir: &Path,
+    folders: Vec<String>,
+    into: &Path,
+) -> std::io::Result<(Vec<String>, Vec<LeftOut>)> {
+    if folders.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let all_left_out = |folders: Vec<String>, why: &str| {
+        folders
+            .into_iter()
+            .map(|folder| LeftOut {
+                folder,
+                why: why.to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (kept, left_out) = match check_each(dir, &SkillFolder::Many(folders.clone())) {
+        Ok((SkillFolder::Many(kept), report, left_out)) if !report.has_errors() => {
+            (kept, left_out)
+        }
+        Ok((SkillFolder::Many(kept), report, mut left_out)) => {
+            // Every skill left has an error (or one belongs to no skill): none is carried.
+            for folder in kept {
+                let why = report
+                    .errors()
+                    .find(|f| f.location.file.starts_with(&folder))
+                    .or_else(|| report.errors().next())
+                    .map(|f| format!("{}: {}", f.location, f.message))
+                    .unwrap_or_default();
+                left_out.push(LeftOut { folder, why });
+            }
+            (Vec::new(), left_out)
+        }
+        Ok((SkillFolder::One, ..)) => unreachable!("check_each keeps a folder of skills"),
+        Err(WrapError::Io(e)) => return Err(e),
+        Err(e) => (Vec::new(), all_left_out(folders, &e.to_string())),
+    };
+    let mut names = Vec::with_capacity(kept.len());
+    for rel in &kept {
+        let name = name_of(rel).to_string();
+        match copy_tree(&dir.join(rel), &into.join(SKILLS_FOLDER).join(&name)) {
+            Ok(()) => names.push(name),
+            Err(WrapError::Io(e)) => return Err(e),
+            // Checked above; changed since (the folder is the installer's own staging).
+            Err(e) => return Err(std::io::Error::other(e.to_string())),
+        }
+    }
+    Ok((names, left_out))
+}
+
 /// `skills/<name>/rest` of the generated package, as a path relative to the wrapped folder.
 /// Where a path of the package made of a folder of skills (`skills/review/SKILL.md`) is in
 /// that folder.

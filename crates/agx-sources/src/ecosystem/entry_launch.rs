@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{EcosystemError, Launch};
+use super::EcosystemError;
 use crate::index::mcp_registry::server_json::{
     Argument, Input, Package, Transport, argument_label, setting_key,
 };
@@ -57,8 +57,8 @@ pub(super) fn entry_version(
 
 /// The provisioned command with the entry's arguments: runtime arguments after the
 /// interpreter when they are its own, package arguments after the program.
-pub(super) fn package_command(package: &Package, launch: &Launch) -> Vec<String> {
-    let mut command = launch.command.clone();
+pub(super) fn package_command(package: &Package, launched: &[String]) -> Vec<String> {
+    let mut command = launched.to_vec();
     if runtime_arguments_apply(package) {
         let runtime: Vec<String> = package
             .runtime_arguments
@@ -166,7 +166,6 @@ pub(super) fn remote_launch(remote: &Transport) -> (String, BTreeMap<String, Str
 mod tests {
     use super::*;
     use crate::index::mcp_registry::ServerJson;
-    use agx_core::name::ItemName;
 
     const WEATHER: &str = r#"{"name": "io.github.user/weather", "description": "d", "version": "1.0.0",
       "packages": [
@@ -185,17 +184,8 @@ mod tests {
                    "variables": {"region": {"default": "eu"}},
                    "headers": [{"name": "X-Api-Key", "isSecret": true}, {"name": "Accept-Language", "value": "en"}]}]}"#;
 
-    fn launch(command: &[&str]) -> Launch {
-        Launch {
-            version: semver::Version::new(1, 0, 0),
-            exact: String::new(),
-            integrity: Vec::new(),
-            served_by: None,
-            built_by: Default::default(),
-            description: None,
-            server: ItemName::parse("weather").unwrap(),
-            command: command.iter().map(|c| c.to_string()).collect(),
-        }
+    fn launch(command: &[&str]) -> Vec<String> {
+        command.iter().map(|c| c.to_string()).collect()
     }
 
     #[test]

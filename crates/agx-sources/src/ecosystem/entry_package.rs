@@ -70,7 +70,8 @@ pub(super) fn provision(
             } else {
                 pypi::provision(&spec, dir, &options)?
             };
-            let command = package_command(package, &provisioned);
+            // An entry is a server: a package without one is refused here.
+            let command = package_command(package, &provisioned.server?.command);
             let env = fixed_env(package);
             if !npm {
                 // Level 0 is compiled; `-O` or PYTHONOPTIMIZE ask for more.
@@ -134,7 +135,7 @@ pub(super) fn provision(
                 unreachable!("fetch returns a bundle spec")
             };
             let (launch, extras) = mcpb::provision(&spec, bundle, dir)?;
-            let mut command = launch.command;
+            let mut command = launch.server?.command;
             command.extend(package.package_arguments.iter().flat_map(argument_elements));
             Ok(EntryPackage {
                 launch: ServerLaunch::Command {

@@ -356,7 +356,7 @@ impl agx_core::error::Hint for EcosystemError {
                 command, detail, ..
             } => credential_hint(command, detail),
             EcosystemError::NoLaunch { .. } => Some(
-                "agx runs npm packages through a `bin` entry and PyPI packages through a console script; this package has none it can pick".into(),
+                "agx runs npm packages through a `bin` entry and PyPI packages through a console script, and installs a package without one for the skills it ships (`skills/<name>/SKILL.md` in an npm package, `PACKAGE/skills/<name>/SKILL.md` in a wheel); this package has neither".into(),
             ),
             EcosystemError::Bundle { hint, .. } => Some(hint.clone()),
             EcosystemError::Sha256Mismatch { .. } => Some(
@@ -390,7 +390,7 @@ pub fn provision(
 ) -> Result<Provisioned, EcosystemError> {
     let dir = stage.join("package");
     fs_err::create_dir_all(&dir)?;
-    let (launch, extras) = match &spec.ecosystem {
+    let (launch, mut extras) = match &spec.ecosystem {
         Ecosystem::Npm => (npm::provision(spec, &dir)?, PackageExtras::default()),
         Ecosystem::Pypi => (
             pypi::provision(spec, &dir, &options)?,
@@ -402,7 +402,25 @@ pub fn provision(
         ),
         Ecosystem::Mcpb(bundle) => mcpb::provision(spec, bundle, &dir)?,
     };
-    write_package(spec, &dir, &launch, &extras)?;
+    if let Some(shipped) = &launch.skills {
+        let (names, left_out) =
+            agx_model::skills::wrap::carry(&shipped.base, shipped.folders.clone(), &dir)?;
+        extras.skills = names;
+        extras.warnings.extend(left_out.into_iter().map(|l| {
+            format!(
+                "left out the skill {} of {spec}: {} (clients could not load it)",
+                l.folder, l.why
+            )
+        }));
+    }
+    write_package(
+        spec,
+        &dir,
+        &launch.version,
+        launch.description.as_deref(),
+        launch.server,
+        &extras,
+    )?;
     Ok(Provisioned {
         dir,
         version: launch.version,
@@ -417,7 +435,8 @@ pub fn provision(
     })
 }
 
-/// What an ecosystem provisioner found: the exact version and how to start the server.
+/// What an ecosystem provisioner found: the exact version, how to start the server and the
+/// skills the package ships.
 struct Launch {
     version: semver::Version,
     exact: String,
@@ -426,10 +445,25 @@ struct Launch {
     served_by: Option<String>,
     built_by: BuiltBy,
     description: Option<String>,
-    /// The server's name (the bin or console script it runs).
-    server: ItemName,
-    /// Program and arguments, paths relative to the package folder.
+    /// The server it wraps, or why it has none: an error only for a package that ships no
+    /// skills either.
+    server: Result<WrappedServer, EcosystemError>,
+    /// The skill folders it ships, if it can ship any (npm and PyPI packages).
+    skills: Option<ShippedSkills>,
+}
+
+/// The one server of a generated package: its name (the bin or console script it runs) and
+/// its program and arguments, paths relative to the package folder.
+struct WrappedServer {
+    name: ItemName,
     command: Vec<String>,
+}
+
+/// Skill folders a package ships: `folders` relative to `base`, a folder of the provisioned
+/// package (`node_modules/NAME`, a venv's `site-packages`).
+struct ShippedSkills {
+    base: PathBuf,
+    folders: Vec<String>,
 }
 
 /// The registry that served a package: the `scheme://host[:port]/` of the URL npm or pip
@@ -464,28 +498,39 @@ pub struct PackageExtras {
     pub(crate) keywords: Vec<String>,
     /// For the user, about what was read leniently (a bundle's string defaults).
     pub(crate) warnings: Vec<String>,
+    /// The skills copied into the package's `skills/` folder, to declare.
+    pub(crate) skills: Vec<String>,
 }
 
-/// Write `agx.toml` and the one wrapped server's definition.
+/// Write `agx.toml`, the wrapped server's definition and the skills it ships. A package
+/// with neither a server nor a skill is refused with why it has no server.
 fn write_package(
     spec: &EcosystemSpec,
     dir: &Path,
-    launch: &Launch,
+    version: &semver::Version,
+    description: Option<&str>,
+    server: Result<WrappedServer, EcosystemError>,
     extras: &PackageExtras,
 ) -> Result<(), EcosystemError> {
-    let description = launch
-        .description
-        .clone()
+    let description = description
+        .map(str::to_string)
         .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
+    let server = match server {
+        Ok(server) => Some(server),
+        Err(EcosystemError::NoLaunch { .. }) if !extras.skills.is_empty() => None,
+        Err(e) => return Err(e),
+    };
     GeneratedPackage {
         name: &spec.name,
-        version: &launch.version,
+        version,
         description: &description,
-        server: &launch.server,
-        launch: ServerLaunch::Command {
-            command: launch.command.clone(),
-            env: Default::default(),
-        },
+        server: server.as_ref().map(|server| GeneratedServer {
+            name: &server.name,
+            launch: ServerLaunch::Command {
+                command: server.command.clone(),
+                env: Default::default(),
+            },
+        }),
         settings: &[],
         extras,
     }
@@ -507,15 +552,22 @@ pub enum ServerLaunch {
 }
 
 /// An agx package written for a server from another ecosystem: `agx.toml` with its
-/// settings, and one server definition.
+/// settings, the server's definition, and the skills the package ships
+/// ([`PackageExtras::skills`], already copied under `skills/`).
 pub struct GeneratedPackage<'a> {
     pub name: &'a PackageName,
     pub version: &'a semver::Version,
     pub description: &'a str,
-    pub server: &'a ItemName,
-    pub launch: ServerLaunch,
+    /// `None` for a package that only ships skills.
+    pub server: Option<GeneratedServer<'a>>,
     pub settings: &'a [agx_model::settings::Setting],
     pub extras: &'a PackageExtras,
+}
+
+/// The one server of a [`GeneratedPackage`].
+pub struct GeneratedServer<'a> {
+    pub name: &'a ItemName,
+    pub launch: ServerLaunch,
 }
 
 impl GeneratedPackage<'_> {
@@ -527,9 +579,17 @@ impl GeneratedPackage<'_> {
             description = (self.description)
 
             [extension]
-            servers = [(self.server.as_str())]
         };
         let extras = self.extras;
+        let extension = manifest["extension"]
+            .as_table_mut()
+            .expect("[extension] is a table");
+        if let Some(server) = &self.server {
+            extension.insert("servers".into(), vec![server.name.as_str()].into());
+        }
+        if !extras.skills.is_empty() {
+            extension.insert("skills".into(), extras.skills.clone().into());
+        }
         let package = manifest["package"].as_table_mut().expect("written above");
         for (key, value) in [
             ("license", &extras.license),
@@ -565,15 +625,18 @@ impl GeneratedPackage<'_> {
             ignore.push('\n');
         }
         fs_err::write(dir.join(".agxignore"), ignore)?;
+        let Some(generated) = &self.server else {
+            return Ok(());
+        };
         let description = extras
             .server_description
             .as_deref()
             .unwrap_or(self.description);
         let mut server = toml::toml! {
-            name = (self.server.as_str())
+            name = (generated.name.as_str())
             description = (description)
         };
-        match &self.launch {
+        match &generated.launch {
             ServerLaunch::Command { command, env } => {
                 server.insert("command".into(), command.clone().into());
                 if !env.is_empty() {
@@ -593,7 +656,7 @@ impl GeneratedPackage<'_> {
         let servers = dir.join("agx").join("servers");
         fs_err::create_dir_all(&servers)?;
         fs_err::write(
-            servers.join(format!("{}.toml", self.server.as_str())),
+            servers.join(format!("{}.toml", generated.name.as_str())),
             server.to_string(),
         )?;
         Ok(())

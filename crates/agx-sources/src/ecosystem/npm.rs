@@ -1,5 +1,6 @@
 //! npm packages: the exact version from `npm view`, installed with `npm install
-//! --ignore-scripts` into the package folder, launched with `node` on the package's `bin`.
+//! --ignore-scripts` into the package folder, launched with `node` on the package's `bin`;
+//! the skills it ships in `skills/<name>/SKILL.md` come along.
 
 use std::path::Path;
 
@@ -73,14 +74,21 @@ pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, Ecos
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
             .map_err(|e| no_launch(spec, format!("its package.json is not JSON: {e}")))?;
-    let (bin_name, bin_path) = pick_bin(spec, &manifest)?;
-    let script = package_dir.join(bin_path.trim_start_matches("./"));
-    if !dir.join(&script).is_file() {
-        return Err(no_launch(
-            spec,
-            format!("its bin `{bin_name}` points to {bin_path}, which is not in the package"),
-        ));
-    }
+    let server = pick_bin(spec, &manifest).and_then(|(bin_name, bin_path)| {
+        let script = package_dir.join(bin_path.trim_start_matches("./"));
+        if !dir.join(&script).is_file() {
+            return Err(no_launch(
+                spec,
+                format!("its bin `{bin_name}` points to {bin_path}, which is not in the package"),
+            ));
+        }
+        Ok(super::WrappedServer {
+            name: server_name(spec, &bin_name)?,
+            command: vec!["node".into(), script.to_string_lossy().into_owned()],
+        })
+    });
+    let base = dir.join(&package_dir);
+    let folders = agx_model::skills::wrap::shipped_skills(&base);
     Ok(Launch {
         version,
         exact: format!("npm:{pinned}"),
@@ -88,8 +96,8 @@ pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, Ecos
         served_by: resolved.and_then(|url| super::served_by(&url)),
         built_by,
         description: manifest["description"].as_str().map(str::to_string),
-        server: server_name(spec, &bin_name)?,
-        command: vec!["node".into(), script.to_string_lossy().into_owned()],
+        server,
+        skills: Some(super::ShippedSkills { base, folders }),
     })
 }
 

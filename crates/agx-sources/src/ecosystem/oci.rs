@@ -304,8 +304,11 @@ pub(super) fn provision(
         served_by: None,
         built_by,
         description: Some(format!("the container image {}", image.repository)),
-        server: server_name(spec, last)?,
-        command: run_command(runtime, &reference, &[]),
+        server: Ok(super::WrappedServer {
+            name: server_name(spec, last)?,
+            command: run_command(runtime, &reference, &[]),
+        }),
+        skills: None,
     })
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use agx_core::name::normalize_pypi_name;
 
 use super::{
-    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, output_within_deadline, run,
-    server_name, tail, to_semver,
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, ShippedSkills,
+    output_within_deadline, run, server_name, tail, to_semver,
 };
 
 const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
@@ -135,8 +135,14 @@ pub(super) fn provision(
     let version = to_semver(spec, &exact)?;
     let built_by = built_by(spec, dir, &name, &exact, download)?;
 
-    let script = console_script(spec, dir)?;
+    let (script, shipped) = read_distribution(spec, dir)?;
     compile_bytecode(spec, dir, &[0])?;
+    let server = script.and_then(|script| {
+        Ok(super::WrappedServer {
+            name: server_name(spec, &script)?,
+            command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
+        })
+    });
     Ok(Launch {
         version,
         exact: format!("pypi:{name}=={exact}"),
@@ -144,8 +150,8 @@ pub(super) fn provision(
         served_by,
         built_by,
         description: ours["summary"].as_str().map(str::to_string),
-        server: server_name(spec, &script)?,
-        command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
+        server,
+        skills: Some(shipped),
     })
 }
 
@@ -246,33 +252,53 @@ pub(super) fn optimization_levels<'a>(
 
 /// The console script to run: the one named like the package, or the only one. Read from
 /// the installed metadata by the standard library, without importing the package.
-fn console_script(spec: &EcosystemSpec, dir: &Path) -> Result<String, EcosystemError> {
-    const LIST: &str = "import importlib.metadata as m, json, sys\n\
-        eps = m.distribution(sys.argv[1]).entry_points\n\
-        print(json.dumps(sorted(e.name for e in eps if e.group == 'console_scripts')))";
+/// What the installed distribution offers: its console script (or why none can be picked)
+/// and the skills it ships, `TOP/skills/<name>/SKILL.md` among its files (a wheel's
+/// package data, the place of npm's `skills/` in a Python package). One interpreter start.
+fn read_distribution(
+    spec: &EcosystemSpec,
+    dir: &Path,
+) -> Result<(Result<String, EcosystemError>, ShippedSkills), EcosystemError> {
+    const READ: &str = "import importlib.metadata as m, json, sys\n\
+        d = m.distribution(sys.argv[1])\n\
+        scripts = sorted(e.name for e in d.entry_points if e.group == 'console_scripts')\n\
+        skills = sorted({'/'.join(f.parts[:3]) for f in (d.files or []) if len(f.parts) == 4 and f.parts[0] != '..' and not f.parts[0].endswith('.dist-info') and f.parts[1] == 'skills' and f.parts[3] == 'SKILL.md'})\n\
+        print(json.dumps({'scripts': scripts, 'base': str(d.locate_file('')), 'skills': skills}))";
     let name = spec.native_name();
-    let output = run(spec, VENV_PYTHON, &["-c", LIST, &name], dir, || {
+    let output = run(spec, VENV_PYTHON, &["-c", READ, &name], dir, || {
         EcosystemError::Io(std::io::Error::other("the venv has no python"))
     })?;
-    let scripts: Vec<String> = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    if let [only] = scripts.as_slice() {
-        return Ok(only.clone());
-    }
-    scripts
-        .iter()
-        .find(|s| normalize_pypi_name(s).is_ok_and(|s| s == name))
-        .cloned()
-        .ok_or_else(|| EcosystemError::NoLaunch {
-            spec: spec.to_string(),
-            detail: if scripts.is_empty() {
-                "it declares no console script".into()
-            } else {
-                format!(
-                    "it has several console scripts ({}) and none is named `{name}`",
-                    scripts.join(", ")
-                )
-            },
-        })
+    let read: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    let strings = |key: &str| -> Vec<String> {
+        read[key]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    let scripts = strings("scripts");
+    let shipped = ShippedSkills {
+        base: read["base"].as_str().unwrap_or_default().into(),
+        folders: strings("skills"),
+    };
+    let script = match scripts.as_slice() {
+        [only] => Ok(only.clone()),
+        _ => scripts
+            .iter()
+            .find(|s| normalize_pypi_name(s).is_ok_and(|s| s == name))
+            .cloned()
+            .ok_or_else(|| EcosystemError::NoLaunch {
+                spec: spec.to_string(),
+                detail: if scripts.is_empty() {
+                    "it declares no console script".into()
+                } else {
+                    format!(
+                        "it has several console scripts ({}) and none is named `{name}`",
+                        scripts.join(", ")
+                    )
+                },
+            }),
+    };
+    Ok((script, shipped))
 }
 
 #[cfg(test)]

@@ -441,8 +441,10 @@ pub fn provision(
         name: &name,
         version: &version,
         description: &server.description,
-        server: &item,
-        launch,
+        server: Some(super::GeneratedServer {
+            name: &item,
+            launch,
+        }),
         settings: &settings,
         extras: &extras,
     }

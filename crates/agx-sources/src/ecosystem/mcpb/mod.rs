@@ -378,8 +378,11 @@ pub(super) fn provision(
         served_by: None,
         built_by,
         description: Some(manifest.description.clone()),
-        server: super::server_name(spec, spec.name.name())?,
-        command: prepared.command,
+        server: Ok(super::WrappedServer {
+            name: super::server_name(spec, spec.name.name())?,
+            command: prepared.command,
+        }),
+        skills: None,
     };
     let extras = PackageExtras {
         settings: prepared.settings,
@@ -390,6 +393,7 @@ pub(super) fn provision(
         repository: manifest.repository.as_ref().map(|r| r.url.clone()),
         keywords: manifest.keywords.clone(),
         warnings: prepared.warnings,
+        skills: Vec::new(),
     };
     Ok((launch, extras))
 }
