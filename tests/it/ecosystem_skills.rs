@@ -16,7 +16,8 @@ use crate::support::http::HttpServer;
 use crate::support::{TestHome, write_file};
 
 const REVIEW: &str = "---\nname: review\ndescription: Review a change for correctness and tests. Use when asked for a review.\n---\n\n# Review\n\nRead [the checklist](references/checklist.md).\n";
-const BROKEN: &str = "---\nname: not-broken\ndescription: Its name is not its folder's.\n---\n\nBody.\n";
+const BROKEN: &str =
+    "---\nname: not-broken\ndescription: Its name is not its folder's.\n---\n\nBody.\n";
 
 /// An npm tarball (`package/…`) of `files`.
 fn tarball(files: &[(&str, &str)]) -> Vec<u8> {
@@ -36,15 +37,21 @@ fn tarball(files: &[(&str, &str)]) -> Vec<u8> {
     builder.into_inner().unwrap().finish().unwrap()
 }
 
-/// A loopback npm registry serving one version of each package (`name`, `package.json`
-/// fields, other files).
+/// A package for [`NpmRegistry::serve`]: its name, its `package.json`, its other files.
+type NpmPackage = (
+    &'static str,
+    serde_json::Value,
+    Vec<(&'static str, &'static str)>,
+);
+
+/// A loopback npm registry serving version 1.0.0 of each package.
 struct NpmRegistry {
     server: HttpServer,
     _root: tempfile::TempDir,
 }
 
 impl NpmRegistry {
-    fn serve(packages: &[(&str, serde_json::Value, Vec<(&str, &str)>)]) -> NpmRegistry {
+    fn serve(packages: &[NpmPackage]) -> NpmRegistry {
         let root = tempfile::tempdir().unwrap();
         let server = HttpServer::serve(root.path());
         let url = server.url();
@@ -91,7 +98,11 @@ fn agx_npm(
         .unwrap()
 }
 
-fn dev_tools() -> (&'static str, serde_json::Value, Vec<(&'static str, &'static str)>) {
+fn dev_tools() -> (
+    &'static str,
+    serde_json::Value,
+    Vec<(&'static str, &'static str)>,
+) {
     (
         "@acme/dev-tools",
         json!({"name": "@acme/dev-tools", "version": "1.0.0",
@@ -122,7 +133,12 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
         ),
     ]);
     let home = TestHome::new();
-    let out = agx_npm(&home, &registry, home.home(), &["install", "npm:@acme/dev-tools"]);
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["install", "npm:@acme/dev-tools"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let error = stderr(&out);
     assert!(
@@ -131,7 +147,12 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
         "{error}"
     );
 
-    let out = agx_npm(&home, &registry, home.home(), &["list", "--skills", "--json"]);
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["list", "--skills", "--json"],
+    );
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(listed.contains("npm/@acme/dev-tools/review"), "{listed}");
     assert!(!listed.contains("broken"), "{listed}");
@@ -144,13 +165,26 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let copy = home.home().join(".claude/skills/review");
-    assert_eq!(std::fs::read_to_string(copy.join("SKILL.md")).unwrap(), REVIEW);
+    assert_eq!(
+        std::fs::read_to_string(copy.join("SKILL.md")).unwrap(),
+        REVIEW
+    );
     assert!(copy.join("references/checklist.md").is_file());
 
     // A package of skills only: no bin, and still a package.
-    let out = agx_npm(&home, &registry, home.home(), &["install", "npm:review-skills"]);
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["install", "npm:review-skills"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = agx_npm(&home, &registry, home.home(), &["info", "npm/review-skills"]);
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["info", "npm/review-skills"],
+    );
     let info = String::from_utf8_lossy(&out.stdout);
     assert!(info.contains("review"), "{info}");
 
@@ -161,7 +195,10 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
     assert!(error.contains("declares no `bin`"), "{error}");
     assert!(error.contains("skills/<name>/SKILL.md"), "{error}");
     assert!(
-        !home.agx_home().join("receipts-v1/npm/plain-lib.toml").exists(),
+        !home
+            .agx_home()
+            .join("receipts-v1/npm/plain-lib.toml")
+            .exists(),
         "{error}"
     );
 }
@@ -186,7 +223,10 @@ fn a_project_locks_and_syncs_a_skill_of_an_npm_package() {
     }
     let lock = std::fs::read_to_string(project.join("agx.lock")).unwrap();
     assert!(lock.contains("package = \"npm/@acme/dev-tools\""), "{lock}");
-    assert!(lock.contains("source = \"npm:@acme/dev-tools@1.0.0\""), "{lock}");
+    assert!(
+        lock.contains("source = \"npm:@acme/dev-tools@1.0.0\""),
+        "{lock}"
+    );
     let out = agx_npm(&home, &registry, &project, &["sync", "--check"]);
     assert!(out.status.success(), "{}", stderr(&out));
 
@@ -227,8 +267,7 @@ fn wheel(name: &str, files: &[(&str, &str)], script: Option<&str>) -> Vec<u8> {
     }
     let mut record = String::new();
     for (path, text) in &all {
-        let digest =
-            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(text));
+        let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(text));
         record.push_str(&format!("{path},sha256={digest},{}\n", text.len()));
     }
     record.push_str(&format!("{dist}/RECORD,,\n"));
@@ -253,7 +292,10 @@ fn a_pypi_wheel_brings_the_skills_of_its_package_data() {
                 &[
                     ("helper_tools/__init__.py", "def main():\n    pass\n"),
                     ("helper_tools/skills/review/SKILL.md", REVIEW),
-                    ("helper_tools/skills/review/references/checklist.md", "- tests\n"),
+                    (
+                        "helper_tools/skills/review/references/checklist.md",
+                        "- tests\n",
+                    ),
                     ("helper_tools/skills/broken/SKILL.md", BROKEN),
                 ],
                 Some("helper-tools = helper_tools:main"),

@@ -362,7 +362,11 @@ pub fn shipped_skills(dir: &Path) -> Vec<String> {
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .filter(|e| is_file(&e.path().join(SKILL_FILE)))
-        .filter_map(|e| e.file_name().to_str().map(|n| format!("{SKILLS_FOLDER}/{n}")))
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()
+                .map(|n| format!("{SKILLS_FOLDER}/{n}"))
+        })
         .collect();
     found.sort();
     found
@@ -392,9 +396,7 @@ pub fn carry(
             .collect::<Vec<_>>()
     };
     let (kept, left_out) = match check_each(dir, &SkillFolder::Many(folders.clone())) {
-        Ok((SkillFolder::Many(kept), report, left_out)) if !report.has_errors() => {
-            (kept, left_out)
-        }
+        Ok((SkillFolder::Many(kept), report, left_out)) if !report.has_errors() => (kept, left_out),
         Ok((SkillFolder::Many(kept), report, mut left_out)) => {
             // Every skill left has an error (or one belongs to no skill): none is carried.
             for folder in kept {
@@ -514,6 +516,69 @@ mod tests {
         write(&many, "agx.toml", "");
         assert_eq!(detect(&many), None);
         assert_eq!(detect(&root.path().join("missing")), None);
+    }
+
+    #[test]
+    fn carry_copies_the_skills_that_check_and_leaves_out_the_rest() {
+        let root = tempfile::tempdir().unwrap();
+        let package = root.path().join("pkg");
+        let skill = |name: &str| {
+            format!("---\nname: {name}\ndescription: The {name} skill.\n---\n\nBody.\n")
+        };
+        write(&package, "skills/review/SKILL.md", &skill("review"));
+        write(&package, "skills/review/notes.md", "notes");
+        write(&package, "skills/misnamed/SKILL.md", &skill("other"));
+        write(&package, "skills/not-a-skill/README.md", "x");
+        let folders = shipped_skills(&package);
+        assert_eq!(folders, ["skills/misnamed", "skills/review"]);
+        let into = root.path().join("out");
+        let (names, left_out) = carry(&package, folders, &into).unwrap();
+        assert_eq!(names, ["review"]);
+        assert_eq!(left_out.len(), 1);
+        assert_eq!(left_out[0].folder, "skills/misnamed");
+        assert!(left_out[0].why.contains("other"), "{:?}", left_out[0]);
+        assert_eq!(
+            fs_err::read_to_string(into.join("skills/review/notes.md")).unwrap(),
+            "notes"
+        );
+        assert!(!into.join("skills/misnamed").exists());
+
+        // Every skill broken: none carried, each named.
+        let (names, left_out) = carry(
+            &package,
+            vec!["skills/misnamed".into()],
+            &root.path().join("o2"),
+        )
+        .unwrap();
+        assert!(names.is_empty());
+        assert_eq!(left_out.len(), 1);
+        assert_eq!(
+            carry(&package, Vec::new(), &into).unwrap(),
+            (vec![], vec![])
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn carry_leaves_out_a_skill_holding_a_link() {
+        let root = tempfile::tempdir().unwrap();
+        let package = root.path().join("pkg");
+        let skill = |name: &str| {
+            format!("---\nname: {name}\ndescription: The {name} skill.\n---\n\nBody.\n")
+        };
+        write(&package, "skills/review/SKILL.md", &skill("review"));
+        write(&package, "skills/linked/SKILL.md", &skill("linked"));
+        std::os::unix::fs::symlink("/etc/passwd", package.join("skills/linked/passwd")).unwrap();
+        let into = root.path().join("out");
+        let (names, left_out) = carry(&package, shipped_skills(&package), &into).unwrap();
+        assert_eq!(names, ["review"]);
+        assert_eq!(left_out[0].folder, "skills/linked");
+        assert!(
+            left_out[0].why.contains("symbolic link"),
+            "{:?}",
+            left_out[0]
+        );
+        assert!(!into.join("skills/linked").exists());
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::path::Path;
 use agx_core::name::normalize_pypi_name;
 
 use super::{
-    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, ShippedSkills,
-    output_within_deadline, run, server_name, tail, to_semver,
+    EcosystemError, EcosystemSpec, Launch, ProvisionOptions, ShippedSkills, output_within_deadline,
+    run, server_name, tail, to_semver,
 };
 
 const INSTALL_PYTHON: &str = "install Python 3 with its venv module (e.g. `apt install python3 python3-venv`, or https://www.python.org) and make sure `python3` is on PATH";
@@ -272,7 +272,11 @@ fn read_distribution(
     let strings = |key: &str| -> Vec<String> {
         read[key]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let scripts = strings("scripts");
