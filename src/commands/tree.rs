@@ -15,12 +15,16 @@ pub fn run(ctx: &Context, args: &TreeArgs) -> CliResult {
     let mut out = String::new();
     for root in &roots {
         let (heading, package) = match root {
-            TreeRoot::Server(s) => (format!("{} ({})", s.key, s.launches), &s.package),
-            TreeRoot::Skill(s) => (format!("{} (skill {})", s.key, s.skill), &s.package),
+            TreeRoot::Server(s) => (format!("{} ({})", s.key, s.launches), Some(&s.package)),
+            TreeRoot::Skill(s) => (format!("{} (skill {})", s.key, s.skill), Some(&s.package)),
+            // The project's own folder: no package under it.
+            TreeRoot::SkillFolder(s) => (format!("{} (skill folder {})", s.key, s.path), None),
         };
         out.push_str(&heading);
         out.push('\n');
-        write_node(&mut out, package, "");
+        if let Some(package) = package {
+            write_node(&mut out, package, "");
+        }
     }
     ctx.printer.out(out)
 }

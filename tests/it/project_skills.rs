@@ -428,3 +428,153 @@ fn a_skill_of_an_imported_plugin_is_locked_and_synced_from_its_marketplace() {
             .is_file()
     );
 }
+
+const TEAM_REVIEW: &str = "---\nname: review\ndescription: Review a change the way this team does. Use when asked for a review.\n---\n\nRead [the checklist](references/checklist.md).\n";
+
+/// A project whose `[skills]` names a skill folder of its own (`path`).
+fn with_team_review() -> Setup {
+    let setup = Setup::new(&format!(
+        "{CLIENTS}\n[skills]\nreview = {{ path = \"tools/skills/review\" }}\n"
+    ));
+    write_files(
+        &setup.project.join("tools/skills/review"),
+        &[
+            ("SKILL.md", TEAM_REVIEW),
+            ("references/checklist.md", "- tests pass\n"),
+        ],
+    );
+    setup
+}
+
+#[test]
+fn a_skill_folder_of_the_project_is_locked_by_content_and_copied() {
+    let setup = with_team_review();
+    setup.ok(&["sync"]);
+    let lock = setup.read("agx.lock");
+    assert!(
+        lock.contains("[[skill-folder]]\nkey = \"review\"\npath = \"tools/skills/review\"\ncontent = \"sha256:"),
+        "{lock}"
+    );
+    let source = tree(&setup.project.join("tools/skills/review"));
+    for folder in [".claude/skills/review", ".agents/skills/review"] {
+        assert_eq!(tree(&setup.project.join(folder)), source, "{folder}");
+    }
+    setup.ok(&["sync", "--check"]);
+    let shown = setup.ok(&["tree"]);
+    assert!(
+        shown.contains("review (skill folder tools/skills/review)"),
+        "{shown}"
+    );
+    // `agx clients` lists the copies, their source present.
+    let (ok, json) = setup.json(&["clients"]);
+    assert!(ok, "{json}");
+    let claude = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == "claude-code")
+        .unwrap();
+    let copy = claude["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["skill"] == "project/review")
+        .unwrap_or_else(|| panic!("{claude}"));
+    assert_eq!(copy["state"], "ok", "{copy}");
+    // Nothing for doctor to report about them.
+    let doctor = setup.ok(&["doctor"]);
+    assert!(!doctor.contains("project/review"), "{doctor}");
+
+    // The team edits its skill: the lock is stale (CI's --locked says so), and a plain sync
+    // relocks and refreshes every copy.
+    write_files(
+        &setup.project.join("tools/skills/review"),
+        &[("references/checklist.md", "- tests pass\n- docs updated\n")],
+    );
+    let error = setup.fails(&["sync", "--locked"]);
+    assert!(
+        error.contains("skill folder tools/skills/review of `review` changed"),
+        "{error}"
+    );
+    let error = setup.fails(&["sync", "--check"]);
+    assert!(error.contains("tools/skills/review"), "{error}");
+    setup.ok(&["sync"]);
+    assert_eq!(
+        std::fs::read_to_string(
+            setup
+                .project
+                .join(".agents/skills/review/references/checklist.md")
+        )
+        .unwrap(),
+        "- tests pass\n- docs updated\n"
+    );
+    setup.ok(&["sync", "--check"]);
+
+    // Removed from the project: the copies go, the folder stays.
+    setup.ok(&["remove", "review"]);
+    assert!(!setup.project.join(".claude/skills/review").exists());
+    assert!(setup.project.join("tools/skills/review/SKILL.md").is_file());
+    assert!(!setup.read("agx.lock").contains("skill-folder"));
+}
+
+#[test]
+fn a_skill_folder_that_is_not_a_skill_of_the_project_is_refused() {
+    // Outside the project, absolute, with a version, a name no skill has: agx.toml's own
+    // findings, at their place.
+    for (entry, says) in [
+        (
+            "{ path = \"../elsewhere/review\" }",
+            "is not a folder inside the project",
+        ),
+        (
+            "{ path = \"/etc/review\" }",
+            "is not a folder inside the project",
+        ),
+        (
+            "{ path = \"tools/review\", version = \"^1\" }",
+            "has both `path` and `version`",
+        ),
+        ("{ path = \"tools/Review Skill\" }", "cannot name a skill"),
+    ] {
+        let setup = Setup::new(&format!("{CLIENTS}\n[skills]\nreview = {entry}\n"));
+        let error = setup.fails(&["sync"]);
+        assert!(error.contains("agx.toml:5:"), "{entry}: {error}");
+        assert!(error.contains(says), "{entry}: {error}");
+        assert!(!setup.project.join("agx.lock").exists(), "{entry}");
+        let report = setup.fails(&["validate", "."]);
+        assert!(report.contains("E207"), "{entry}: {report}");
+    }
+
+    // A folder without SKILL.md, and one whose skill does not check: refused, nothing copied.
+    let setup = with_team_review();
+    std::fs::remove_file(setup.project.join("tools/skills/review/SKILL.md")).unwrap();
+    let error = setup.fails(&["sync"]);
+    assert!(
+        error.contains("tools/skills/review/SKILL.md is not there"),
+        "{error}"
+    );
+    write_files(
+        &setup.project.join("tools/skills/review"),
+        &[("SKILL.md", "---\nname: other\ndescription: x\n---\n")],
+    );
+    let error = setup.fails(&["sync"]);
+    assert!(error.contains("holds no skill agx can copy"), "{error}");
+    assert!(error.contains("other"), "{error}");
+    assert!(!setup.project.join(".claude/skills/review").exists());
+    assert!(!setup.project.join("agx.lock").exists());
+
+    // A link on the way out of the project is not the project's folder.
+    #[cfg(unix)]
+    {
+        let setup = Setup::new(&format!(
+            "{CLIENTS}\n[skills]\nreview = {{ path = \"tools/review\" }}\n"
+        ));
+        let outside = setup.home.home().join("outside/review");
+        write_files(&outside, &[("SKILL.md", TEAM_REVIEW)]);
+        std::fs::create_dir_all(setup.project.join("tools")).unwrap();
+        std::os::unix::fs::symlink(&outside, setup.project.join("tools/review")).unwrap();
+        let error = setup.fails(&["sync"]);
+        assert!(error.contains("link"), "{error}");
+        assert!(!setup.project.join(".claude/skills/review").exists());
+    }
+}

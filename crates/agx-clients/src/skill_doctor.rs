@@ -54,6 +54,10 @@ fn source_of(
         dir.join(agx_model::manifest::load::SKILLS_FOLDER)
             .join(copy.skill.item.as_str())
     };
+    // A project's skill of its own is copied from the project's folder.
+    if let Some(folder) = &copy.folder {
+        return Some((copy.version.clone(), folder.clone()));
+    }
     if copy.project.is_some() {
         let name = &copy.skill.package;
         return store.has_version(name, &copy.version, None).then(|| {

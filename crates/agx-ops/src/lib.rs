@@ -225,6 +225,12 @@ pub enum OpsError {
     },
     #[error("`{client}` reads no skills")]
     NoSkillClient { client: String },
+    #[error("skill `{key}` of agx.toml: the folder {path} holds no skill agx can copy: {detail}")]
+    SkillFolder {
+        key: String,
+        path: String,
+        detail: String,
+    },
     #[error("{profile} is a profile: its servers are pinned one by one")]
     ProfilePins { profile: String },
     #[error("`{item}` is not a changed, new or removed item of {server}")]
@@ -311,6 +317,9 @@ impl agx_core::error::Hint for OpsError {
             OpsError::SkillPackageMissing { package } => {
                 Some(format!("install it first: `agx install {package}`"))
             }
+            OpsError::SkillFolder { path, .. } => Some(format!(
+                "`path` names a folder of the project holding SKILL.md, its name the folder's (docs/projects.md, \"Skills\"); fix what `agx validate {path}` reports"
+            )),
             OpsError::NoSkillClient { .. } => Some(format!(
                 "name one of {} or `all`",
                 agx_model::skills::folders::SKILL_CLIENTS.join(", ")

@@ -18,7 +18,8 @@ use agx_core::name::{PackageName, QualifiedName};
 use agx_model::client_table::shape::{entry_hash, project_entry};
 use agx_project::lock::field_location;
 use agx_project::{
-    LOCK_FILE, LockError, LockFile, LockedPackage, LockedServer, LockedSkill, Project, ServerTarget,
+    LOCK_FILE, LockError, LockFile, LockedPackage, LockedServer, LockedSkill, LockedSkillFolder,
+    Project, ServerTarget, SkillDecl,
 };
 
 /// A field of server `key` that disagrees, placed in the lock file of `dir`.
@@ -57,7 +58,40 @@ pub fn check_fields(
     for s in &lock.skills {
         check_skill(dir, lock, s, project)?;
     }
+    for s in &lock.skill_folders {
+        check_skill_folder(dir, s, project)?;
+    }
     check_packages(dir, lock)
+}
+
+/// A locked skill folder's `path` is agx.toml's (under --frozen too); its `content` is
+/// checked against the folder by `sync`.
+fn check_skill_folder(
+    dir: &Path,
+    s: &LockedSkillFolder,
+    project: Option<&Project>,
+) -> Result<(), LockError> {
+    let declared = match project.and_then(|p| p.skills.get(&s.key)) {
+        Some(SkillDecl::Folder { path }) => Some(path.as_str()),
+        Some(SkillDecl::Package(p)) => {
+            return Err(super::project_skills::skill_folder_field(
+                dir,
+                &s.key,
+                "path",
+                format!("is `{}`, but agx.toml declares `{}`", s.path, p.skill),
+            ));
+        }
+        None => None,
+    };
+    match declared {
+        Some(path) if path != s.path => Err(super::project_skills::skill_folder_field(
+            dir,
+            &s.key,
+            "path",
+            format!("is `{}`, but agx.toml declares `{path}`", s.path),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A locked skill's fields agree with agx.toml (under --frozen), with each other and with
@@ -69,13 +103,20 @@ fn check_skill(
     project: Option<&Project>,
 ) -> Result<(), LockError> {
     let field = |field, detail| super::project_skills::skill_field(dir, &s.key, field, detail);
-    if let Some(decl) = project.and_then(|p| p.skills.get(&s.key))
-        && decl.skill.to_string() != s.skill
-    {
-        return Err(field(
-            "skill",
-            format!("is `{}`, but agx.toml declares `{}`", s.skill, decl.skill),
-        ));
+    match project.and_then(|p| p.skills.get(&s.key)) {
+        Some(SkillDecl::Package(decl)) if decl.skill.to_string() != s.skill => {
+            return Err(field(
+                "skill",
+                format!("is `{}`, but agx.toml declares `{}`", s.skill, decl.skill),
+            ));
+        }
+        Some(SkillDecl::Folder { path }) => {
+            return Err(field(
+                "skill",
+                format!("is `{}`, but agx.toml declares the folder {path}", s.skill),
+            ));
+        }
+        _ => {}
     }
     let skill = QualifiedName::parse(&s.skill)
         .map_err(|e| field("skill", format!("`{}` names no skill: {e}", s.skill)))?;

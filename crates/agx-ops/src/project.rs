@@ -18,8 +18,8 @@ use agx_model::manifest::package_file::MAX_FILE_BYTES;
 use agx_project::manifest::{Project, ServerDecl, ServerTarget};
 use agx_project::state::{SyncState, WrittenEntry};
 use agx_project::{
-    LOCK_FILE, LockFile, LockedPackage, LockedServer, LockedSkill, PROJECT_FILE, ProjectError,
-    SkillDecl, find_project, lock_project,
+    LOCK_FILE, LockFile, LockedPackage, LockedServer, LockedSkill, PROJECT_FILE, PackageSkill,
+    ProjectError, SkillDecl, find_project, lock_project,
 };
 use agx_sources::index::IndexEntry;
 use agx_sources::index::marketplace::PluginRef;
@@ -186,17 +186,37 @@ pub fn stale_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
         }
     }
     for (key, decl) in &project.skills {
-        match lock.skill(key) {
-            None => reasons.push(format!("skill `{key}` is not locked")),
-            Some(s) if s.skill != decl.skill.to_string() || s.requirement != decl.version => {
-                reasons.push(format!("skill `{key}` changed in {PROJECT_FILE}"))
-            }
-            Some(_) => {}
+        match decl {
+            SkillDecl::Package(decl) => match lock.skill(key) {
+                None => reasons.push(format!("skill `{key}` is not locked")),
+                Some(s) if s.skill != decl.skill.to_string() || s.requirement != decl.version => {
+                    reasons.push(format!("skill `{key}` changed in {PROJECT_FILE}"))
+                }
+                Some(_) => {}
+            },
+            SkillDecl::Folder { path } => match lock.skill_folder(key) {
+                None => reasons.push(format!("skill `{key}` is not locked")),
+                Some(s) if &s.path != path => {
+                    reasons.push(format!("skill `{key}` changed in {PROJECT_FILE}"))
+                }
+                // The folder is the project's own: an edit to it is a change to lock.
+                Some(s) if !super::project_skills::folder_has_content(project, s) => {
+                    reasons.push(format!("skill folder {path} of `{key}` changed"))
+                }
+                Some(_) => {}
+            },
         }
     }
-    for s in &lock.skills {
-        if !project.skills.contains_key(&s.key) {
-            reasons.push(format!("skill `{}` is no longer in {PROJECT_FILE}", s.key));
+    let gone = |key: &str, folder: bool| match project.skills.get(key) {
+        Some(SkillDecl::Folder { .. }) => !folder,
+        Some(SkillDecl::Package(_)) => folder,
+        None => true,
+    };
+    let locked = (lock.skills.iter().map(|s| (&s.key, false)))
+        .chain(lock.skill_folders.iter().map(|s| (&s.key, true)));
+    for (key, folder) in locked {
+        if gone(key, folder) {
+            reasons.push(format!("skill `{key}` is no longer in {PROJECT_FILE}"));
         }
     }
     reasons
@@ -218,9 +238,8 @@ pub fn resolve_lock(
         .values()
         .map(|d| (d.target.package(), &d.requirement))
         .chain(
-            project
-                .skills
-                .values()
+            (project.skills.values())
+                .filter_map(SkillDecl::package)
                 .map(|d| (&d.skill.package, &d.requirement)),
         );
     for (name, requirement) in named {
@@ -347,7 +366,8 @@ pub fn resolve_lock(
         package.pins = locked_pins(ctx, package, previous)?;
     }
     let skills = super::project_skills::lock_skills(ctx, project, &packages)?;
-    Ok(LockFile::new(servers, skills, packages))
+    let folders = super::project_skills::lock_skill_folders(project)?;
+    Ok(LockFile::new(servers, skills, packages).with_skill_folders(folders))
 }
 
 /// The pinned definitions to lock for `package`: each server's pins on this machine (what
@@ -1380,24 +1400,31 @@ pub fn add_skill(
     let (file, original, mut project) = read_for_edit(&dir, created)?;
     let key = key.map_or_else(|| skill.item.to_string(), str::to_string);
     clients::plan::check_key(&key)?;
-    if let Some(old) = project.skills.get(&key)
-        && old.skill != skill
-    {
-        return Err(ProjectOpError::KeyTaken {
-            key,
-            holds: old.skill.to_string(),
-        });
+    match project.skills.get(&key) {
+        Some(SkillDecl::Package(old)) if old.skill != skill => {
+            return Err(ProjectOpError::KeyTaken {
+                key,
+                holds: old.skill.to_string(),
+            });
+        }
+        Some(SkillDecl::Folder { path }) => {
+            return Err(ProjectOpError::KeyTaken {
+                key,
+                holds: format!("the folder {path}"),
+            });
+        }
+        _ => {}
     }
     let previous = LockFile::read(&dir).ok().flatten();
     let requirement_text = req.clone().unwrap_or_else(|| "*".into());
     project.skills.insert(
         key.clone(),
-        SkillDecl {
+        SkillDecl::Package(PackageSkill {
             skill: skill.clone(),
             requirement: agx_core::name::parse_manifest_requirement(&requirement_text)
                 .expect("checked above"),
             version: requirement_text,
-        },
+        }),
     );
     let mut lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
     let locked = lock
@@ -1588,6 +1615,10 @@ fn prune(lock: &LockFile, key: &str) -> LockFile {
         .map(|s| s.package.clone())
         .chain(skills.iter().map(|s| s.package.clone()))
         .collect();
+    let folders = (lock.skill_folders.iter())
+        .filter(|s| s.key != key)
+        .cloned()
+        .collect();
     while let Some(name) = stack.pop() {
         if reached.insert(name.clone())
             && let Some(p) = lock.package(&name)
@@ -1601,7 +1632,7 @@ fn prune(lock: &LockFile, key: &str) -> LockFile {
         .filter(|p| reached.contains(&p.name))
         .cloned()
         .collect();
-    LockFile::new(servers, skills, packages)
+    LockFile::new(servers, skills, packages).with_skill_folders(folders)
 }
 
 /// One node of `agx tree`.
@@ -1633,12 +1664,21 @@ pub struct TreeSkill {
     pub package: TreeNode,
 }
 
+/// One `[skills]` key of `agx tree` naming a skill folder of the project: no package.
+#[derive(Debug, Serialize)]
+pub struct TreeSkillFolder {
+    pub key: String,
+    /// The folder, relative to the project's.
+    pub path: String,
+}
+
 /// A root of `agx tree`: a server key or a skill key (JSON: the fields of either).
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum TreeRoot {
     Server(TreeServer),
     Skill(TreeSkill),
+    SkillFolder(TreeSkillFolder),
 }
 
 /// `agx tree`: which packages the project needs, and why (from agx.lock): each server key,
@@ -1691,7 +1731,13 @@ pub fn tree(explicit: Option<&Path>) -> ProjectResult<Vec<TreeRoot>> {
             package: node(&lock, &s.package, &s.version, 0),
         })
     });
-    Ok(servers.chain(skills).collect())
+    let folders = lock.skill_folders.iter().map(|s| {
+        TreeRoot::SkillFolder(TreeSkillFolder {
+            key: s.key.clone(),
+            path: s.path.clone(),
+        })
+    });
+    Ok(servers.chain(skills).chain(folders).collect())
 }
 
 #[cfg(test)]

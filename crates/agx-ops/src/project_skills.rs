@@ -18,7 +18,10 @@ use agx_model::skills::copies::{self, CopyError, CopyOutcome, CopyState, SkillCo
 use agx_model::skills::folders::{self, FolderChoice, SKILL_CLIENTS};
 use agx_model::skills::tree_hash;
 use agx_project::lock::field_location;
-use agx_project::{LOCK_FILE, LockError, LockFile, LockedPackage, LockedSkill, Project};
+use agx_project::{
+    LOCK_FILE, LockError, LockFile, LockedPackage, LockedSkill, LockedSkillFolder, PackageSkill,
+    Project, SkillDecl,
+};
 
 /// One skill copy `sync` wrote, removed, kept or (with --check) found different.
 #[derive(Debug, Clone, Serialize)]
@@ -58,12 +61,15 @@ pub(crate) fn lock_skills(
     project: &Project,
     packages: &[LockedPackage],
 ) -> ProjectResult<Vec<LockedSkill>> {
-    if project.skills.is_empty() {
+    let declared: Vec<(&String, &PackageSkill)> = (project.skills.iter())
+        .filter_map(|(key, decl)| Some((key, decl.package()?)))
+        .collect();
+    if declared.is_empty() {
         return Ok(Vec::new());
     }
     crate::project_install::install_locked_packages(ctx, &project.dir, packages)?;
     let mut locked = Vec::new();
-    for (key, decl) in &project.skills {
+    for (key, decl) in declared {
         let name = &decl.skill.package;
         let package = packages
             .iter()
@@ -84,6 +90,69 @@ pub(crate) fn lock_skills(
         });
     }
     Ok(locked)
+}
+
+/// Lock every `[skills]` key naming a folder of the project at the content hash of the
+/// folder, once it holds a skill that checks. The folder must be the project's own: a link
+/// on the way out of it is refused.
+pub(crate) fn lock_skill_folders(project: &Project) -> ProjectResult<Vec<LockedSkillFolder>> {
+    let mut locked = Vec::new();
+    for (key, decl) in &project.skills {
+        let SkillDecl::Folder { path } = decl else {
+            continue;
+        };
+        let dir = project.dir.join(path);
+        agx_clients::check_confined_in(&project.dir, &dir).map_err(OpsError::from)?;
+        check_skill_folder(key, path, &dir)?;
+        let content = content_of(&dir).map_err(agx_store::StoreError::Io)?;
+        locked.push(LockedSkillFolder {
+            key: key.clone(),
+            path: path.clone(),
+            content,
+        });
+    }
+    Ok(locked)
+}
+
+/// A skill folder of the project holds one skill that checks, as `agx validate` sees it.
+fn check_skill_folder(key: &str, path: &str, dir: &Path) -> ProjectResult<()> {
+    use agx_model::skills::wrap::{self, SkillFolder};
+    let problem = |detail: String| {
+        ProjectOpError::from(OpsError::SkillFolder {
+            key: key.to_string(),
+            path: path.to_string(),
+            detail,
+        })
+    };
+    let is_skill = std::fs::symlink_metadata(dir.join(agx_model::skills::check::SKILL_FILE))
+        .is_ok_and(|m| m.is_file());
+    if !is_skill {
+        return Err(problem(format!(
+            "{path}/{} is not there",
+            agx_model::skills::check::SKILL_FILE
+        )));
+    }
+    let report = wrap::check(dir, &SkillFolder::One).map_err(|e| problem(e.to_string()))?;
+    match report.errors().next() {
+        Some(f) => Err(problem(format!(
+            "{path}/{}: {} ({} error(s); `agx validate {path}` shows each)",
+            f.location,
+            f.message,
+            report.errors().count()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Whether the project's folder of a locked skill folder still hashes to its `content`.
+pub(crate) fn folder_has_content(project: &Project, locked: &LockedSkillFolder) -> bool {
+    content_of(&project.dir.join(&locked.path)).is_ok_and(|c| c == locked.content)
+}
+
+/// How a project's own skill folder is recorded beside its copies: as the skill `NAME` of
+/// the package `project`, at 0.0.0, with the folder it is copied from.
+fn folder_skill_name(name: &str) -> Result<QualifiedName, agx_core::name::NameError> {
+    QualifiedName::parse(&format!("project/{name}"))
 }
 
 fn no_such_skill(ctx: &Context, skill: &QualifiedName, version: &semver::Version) -> OpsError {
@@ -115,12 +184,38 @@ pub(crate) fn skill_field(dir: &Path, key: &str, field: &'static str, detail: St
     }
 }
 
+/// [`skill_field`] for a `[[skill-folder]]`.
+pub(crate) fn skill_folder_field(
+    dir: &Path,
+    key: &str,
+    field: &'static str,
+    detail: String,
+) -> LockError {
+    LockError::Disagrees {
+        location: field_location(&dir.join(LOCK_FILE), "skill-folder", "key", key, field),
+        what: format!("skill `{key}`"),
+        field,
+        detail,
+    }
+}
+
 /// The skills `sync` copies: the lock's keys that agx.toml still has (all of them under a
 /// stale lock with --check, which reports the staleness).
 fn wanted_skills<'a>(project: &'a Project, lock: &'a LockFile) -> Vec<&'a LockedSkill> {
     lock.skills
         .iter()
-        .filter(|s| project.skills.contains_key(&s.key))
+        .filter(|s| matches!(project.skills.get(&s.key), Some(SkillDecl::Package(_))))
+        .collect()
+}
+
+/// The project's skill folders `sync` copies: the lock's that agx.toml still names, at the
+/// path it names.
+fn wanted_folders<'a>(project: &'a Project, lock: &'a LockFile) -> Vec<&'a LockedSkillFolder> {
+    lock.skill_folders
+        .iter()
+        .filter(|s| {
+            matches!(project.skills.get(&s.key), Some(SkillDecl::Folder { path }) if *path == s.path)
+        })
         .collect()
 }
 
@@ -135,9 +230,26 @@ fn skill_folders(project: &Project) -> Vec<PathBuf> {
     folders::folders(&project.dir, &clients, true, FolderChoice::Shared)
 }
 
+/// One skill `sync` copies, checked against the lock: a package's (from the store) or the
+/// project's own folder.
+struct CopySource<'a> {
+    key: &'a str,
+    /// What messages call it: `skill` (`acme/dev/review`), or a folder's `path`.
+    shown: &'a str,
+    /// As recorded beside the copies.
+    skill: QualifiedName,
+    version: semver::Version,
+    /// The lock's `sha256:` of the skill's folder.
+    content: &'a str,
+    dir: PathBuf,
+    /// The project's folder it comes from, for a skill of the project's own.
+    folder: Option<PathBuf>,
+}
+
 /// Write (or with --check compare) every wanted copy, and remove the copies an earlier sync
-/// wrote for this project that are no longer wanted. A copy's package must hold exactly the
-/// content the lock records, else nothing is written (a poisoned lock).
+/// wrote for this project that are no longer wanted. A copy's source must hold exactly the
+/// content the lock records, else nothing is written (a poisoned lock, or a folder of the
+/// project edited since `agx.lock` under --locked/--frozen).
 pub(crate) fn sync_skills(
     ctx: &Context,
     project: &Project,
@@ -147,7 +259,8 @@ pub(crate) fn sync_skills(
 ) -> ProjectResult<()> {
     let records_file = ctx.paths.clients_file();
     let wanted = wanted_skills(project, lock);
-    if wanted.is_empty() && !records_file.exists() {
+    let wanted_folders = wanted_folders(project, lock);
+    if wanted.is_empty() && wanted_folders.is_empty() && !records_file.exists() {
         return Ok(());
     }
     let _lock = Records::lock(&records_file).map_err(OpsError::from)?;
@@ -199,7 +312,51 @@ pub(crate) fn sync_skills(
             let package_dir = ctx.store().package_dir(&s.package, &s.version);
             super::skills::gate_skill(ctx, &package_dir, &skill)?;
         }
-        sources.push((*s, skill, dir));
+        sources.push(CopySource {
+            key: &s.key,
+            shown: &s.skill,
+            skill,
+            version: s.version.clone(),
+            content: &s.content,
+            dir,
+            folder: None,
+        });
+    }
+    for s in &wanted_folders {
+        let dir = project.dir.join(&s.path);
+        let name = s.path.rsplit('/').next().unwrap_or(&s.path);
+        let skill = folder_skill_name(name).map_err(OpsError::from)?;
+        if !options.check {
+            agx_clients::check_confined_in(&project.dir, &dir).map_err(OpsError::from)?;
+            // The project's folder is read now, not from a store: it must still be what the
+            // lock holds (a plain sync relocked an edited one already).
+            let content = content_of(&dir).ok();
+            if content.as_deref() != Some(s.content.as_str()) {
+                let found = match content {
+                    Some(c) => format!("but the folder {} hashes to `{c}`", s.path),
+                    None => format!("but the folder {} cannot be read", s.path),
+                };
+                return Err(ProjectOpError::Project(
+                    skill_folder_field(
+                        &project.dir,
+                        &s.key,
+                        "content",
+                        format!("is `{}`, {found}; run `agx lock`", s.content),
+                    )
+                    .into(),
+                ));
+            }
+            check_skill_folder(&s.key, &s.path, &dir)?;
+        }
+        sources.push(CopySource {
+            key: &s.key,
+            shown: &s.path,
+            skill,
+            version: semver::Version::new(0, 0, 0),
+            content: &s.content,
+            folder: Some(dir.clone()),
+            dir,
+        });
     }
     let folders = skill_folders(project);
     // Every copy the lock wants stays, also one whose package is missing (under --check).
@@ -207,6 +364,10 @@ pub(crate) fn sync_skills(
     for s in &wanted {
         let skill = QualifiedName::parse(&s.skill).map_err(OpsError::from)?;
         keep.extend(folders.iter().map(|f| f.join(skill.item.as_str())));
+    }
+    for s in &wanted_folders {
+        let name = s.path.rsplit('/').next().unwrap_or(&s.path);
+        keep.extend(folders.iter().map(|f| f.join(name)));
     }
     let before = records.skills.clone();
     let result = sync_copies(
@@ -228,34 +389,34 @@ pub(crate) fn sync_skills(
 fn sync_copies(
     project: &Project,
     (folders, keep): (&[PathBuf], BTreeSet<PathBuf>),
-    sources: &[(&LockedSkill, QualifiedName, PathBuf)],
+    sources: &[CopySource<'_>],
     recorded: &mut Vec<SkillCopy>,
     options: SyncOptions,
     report: &mut SyncReport,
 ) -> ProjectResult<()> {
-    for (locked, skill, source) in sources {
+    for source in sources {
         for folder in folders {
-            let dest = folder.join(skill.item.as_str());
+            let dest = folder.join(source.skill.item.as_str());
             let change = |action| SkillSync {
-                key: locked.key.clone(),
-                skill: locked.skill.clone(),
+                key: source.key.to_string(),
+                skill: source.shown.to_string(),
                 path: dest.clone(),
                 action,
             };
             if options.check {
-                if let Some(difference) = check_copy(recorded, locked, &dest) {
+                if let Some(difference) = check_copy(recorded, source, &dest) {
                     report.differences.push(difference);
                     report.skills.push(change("updated"));
                 }
                 continue;
             }
-            let hash = locked.content.strip_prefix("sha256:").unwrap_or_default();
+            let hash = source.content.strip_prefix("sha256:").unwrap_or_default();
             // Most syncs change nothing: a recorded copy as the lock wants it, unedited.
             let in_place = recorded.iter().any(|c| {
                 c.path == dest
                     && c.project.as_deref() == Some(project.dir.as_path())
-                    && c.skill == *skill
-                    && c.version == locked.version
+                    && c.skill == source.skill
+                    && c.version == source.version
                     && c.sha256 == hash
                     && copies::state(c) == CopyState::Ok
             });
@@ -266,15 +427,16 @@ fn sync_copies(
             agx_clients::check_confined_in(&project.dir, &dest).map_err(OpsError::from)?;
             let outcome = copies::install_hashed(
                 recorded,
-                skill,
-                &locked.version,
-                (source, hash),
+                &source.skill,
+                &source.version,
+                (&source.dir, hash),
                 &dest,
                 options.force,
             )
             .map_err(OpsError::from)?;
             if let Some(copy) = recorded.iter_mut().find(|c| c.path == dest) {
                 copy.project = Some(project.dir.clone());
+                copy.folder = source.folder.clone();
             }
             match outcome {
                 CopyOutcome::Written => report.skills.push(change("added")),
@@ -322,29 +484,30 @@ fn sync_copies(
 }
 
 /// What `sync --check` says of one wanted copy, `None` when it is as the lock wants.
-fn check_copy(recorded: &[SkillCopy], locked: &LockedSkill, dest: &Path) -> Option<String> {
+fn check_copy(recorded: &[SkillCopy], source: &CopySource<'_>, dest: &Path) -> Option<String> {
     let at = dest.display();
+    let shown = source.shown;
     let Some(copy) = recorded.iter().find(|c| c.path == dest) else {
         return Some(if dest.exists() {
-            format!("{at}: skill folder `{}` was not written by agx", locked.key)
+            format!("{at}: skill folder `{}` was not written by agx", source.key)
         } else {
-            format!("{at}: skill copy of {} is missing", locked.skill)
+            format!("{at}: skill copy of {shown} is missing")
         });
     };
     match copies::state(copy) {
-        CopyState::Missing => Some(format!("{at}: skill copy of {} is missing", locked.skill)),
-        CopyState::HandEdited => Some(format!(
-            "{at}: skill copy of {} was edited by hand",
-            locked.skill
-        )),
+        CopyState::Missing => Some(format!("{at}: skill copy of {shown} is missing")),
+        CopyState::HandEdited => Some(format!("{at}: skill copy of {shown} was edited by hand")),
         CopyState::Ok
-            if copy.skill.to_string() != locked.skill
-                || format!("sha256:{}", copy.sha256) != locked.content =>
+            if copy.skill != source.skill
+                || format!("sha256:{}", copy.sha256) != source.content =>
         {
-            Some(format!(
-                "{at}: skill copy is {} {}, the lock wants {} {}",
-                copy.skill, copy.version, locked.skill, locked.version
-            ))
+            Some(match &source.folder {
+                None => format!(
+                    "{at}: skill copy is {} {}, the lock wants {shown} {}",
+                    copy.skill, copy.version, source.version
+                ),
+                Some(_) => format!("{at}: skill copy is not the folder {shown} as locked"),
+            })
         }
         CopyState::Ok => None,
     }

@@ -296,9 +296,11 @@ pub fn recorded_copies(paths: &agx_core::paths::AgxPaths) -> OpsResult<Vec<CopyS
         .map(|copy| CopyStatus {
             state: copies::state(&copy),
             // A project's copy comes from the version its lock holds.
-            package_installed: match copy.project {
-                Some(_) => store.has_version(&copy.skill.package, &copy.version, None),
-                None => matches!(store.installed(&copy.skill.package), Ok(Some(_))),
+            package_installed: match (&copy.folder, &copy.project) {
+                // A project's skill of its own: its folder takes the package's place.
+                (Some(folder), _) => folder.is_dir(),
+                (None, Some(_)) => store.has_version(&copy.skill.package, &copy.version, None),
+                (None, None) => matches!(store.installed(&copy.skill.package), Ok(Some(_))),
             },
             copy,
         })

@@ -24,8 +24,8 @@ pub mod state;
 use std::path::PathBuf;
 
 pub use discover::find_project;
-pub use lock::{LockError, LockFile, LockedPackage, LockedServer, LockedSkill};
-pub use manifest::{Project, ServerDecl, ServerTarget, SkillDecl};
+pub use lock::{LockError, LockFile, LockedPackage, LockedServer, LockedSkill, LockedSkillFolder};
+pub use manifest::{PackageSkill, Project, ServerDecl, ServerTarget, SkillDecl};
 
 /// The committed project file.
 pub const PROJECT_FILE: &str = "agx.toml";

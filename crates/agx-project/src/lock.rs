@@ -27,6 +27,13 @@ pub struct LockFile {
     /// Each `[skills]` key of agx.toml, by key.
     #[serde(default, rename = "skill", skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<LockedSkill>,
+    /// Each `[skills]` key of agx.toml naming a skill folder of the project (`path`).
+    #[serde(
+        default,
+        rename = "skill-folder",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub skill_folders: Vec<LockedSkillFolder>,
     /// Every package the servers and skills need, by name and version.
     #[serde(default, rename = "package", skip_serializing_if = "Vec::is_empty")]
     pub packages: Vec<LockedPackage>,
@@ -65,6 +72,18 @@ pub struct LockedSkill {
     pub package: PackageName,
     pub version: semver::Version,
     /// `sha256:` of the skill's folder in the package (`skills::tree_hash`).
+    pub content: String,
+}
+
+/// One `[skills]` key naming a skill folder of the project: its `path` as written (an
+/// input) and the content hash of the folder when it was locked (what every copy must hash
+/// to; a folder that no longer does makes the lock stale).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LockedSkillFolder {
+    pub key: String,
+    pub path: String,
+    /// `sha256:` of the folder (`skills::tree_hash`).
     pub content: String,
 }
 
@@ -198,8 +217,16 @@ impl LockFile {
             version: LOCK_VERSION,
             servers,
             skills,
+            skill_folders: Vec::new(),
             packages,
         }
+    }
+
+    /// The lock with the project's skill folders, in their canonical order.
+    pub fn with_skill_folders(mut self, mut folders: Vec<LockedSkillFolder>) -> LockFile {
+        folders.sort_by(|a, b| a.key.cmp(&b.key));
+        self.skill_folders = folders;
+        self
     }
 
     /// The file's text: the header, then TOML.
@@ -251,8 +278,9 @@ impl LockFile {
     fn check_keys(&self, source: &SourceFile) -> Result<(), LockError> {
         let servers = self.servers.iter().map(|s| ("server", s.key.as_str()));
         let skills = self.skills.iter().map(|s| ("skill", s.key.as_str()));
+        let folders = (self.skill_folders.iter()).map(|s| ("skill-folder", s.key.as_str()));
         let mut index: std::collections::BTreeMap<&str, usize> = Default::default();
-        for (table, key) in servers.chain(skills) {
+        for (table, key) in servers.chain(skills).chain(folders) {
             let i = *index.entry(table).and_modify(|i| *i += 1).or_insert(0);
             if agx_model::client_table::shape::is_portable_key(key) {
                 continue;
@@ -302,6 +330,10 @@ impl LockFile {
 
     pub fn skill(&self, key: &str) -> Option<&LockedSkill> {
         self.skills.iter().find(|s| s.key == key)
+    }
+
+    pub fn skill_folder(&self, key: &str) -> Option<&LockedSkillFolder> {
+        self.skill_folders.iter().find(|s| s.key == key)
     }
 }
 

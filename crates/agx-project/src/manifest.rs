@@ -84,14 +84,43 @@ pub struct ServerDecl {
     pub on_change: agx_store::pins::OnChange,
 }
 
-/// One `[skills]` entry: a skill of a package, copied into the project's skills folders.
+/// One `[skills]` entry, copied into the project's skills folders: a skill of a package, or
+/// a skill folder of the project itself.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SkillDecl {
+pub enum SkillDecl {
+    Package(PackageSkill),
+    /// `path`: a folder of the project holding `SKILL.md`, `/`-separated and relative to
+    /// the project's folder, as written; the skill's name is the folder's.
+    Folder {
+        path: String,
+    },
+}
+
+/// A `[skills]` entry naming a skill of a package.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageSkill {
     /// `publisher/package/skill`.
     pub skill: QualifiedName,
     /// `version` as written (`*` when absent), and parsed.
     pub version: String,
     pub requirement: semver::VersionReq,
+}
+
+impl SkillDecl {
+    /// The skill's name, which is its copies' folder name.
+    pub fn name(&self) -> &str {
+        match self {
+            SkillDecl::Package(p) => p.skill.item.as_str(),
+            SkillDecl::Folder { path } => path.rsplit('/').next().unwrap_or(path),
+        }
+    }
+
+    pub fn package(&self) -> Option<&PackageSkill> {
+        match self {
+            SkillDecl::Package(p) => Some(p),
+            SkillDecl::Folder { .. } => None,
+        }
+    }
 }
 
 /// A project: `agx.toml` with `agx.local.toml` laid over it.
@@ -245,7 +274,7 @@ const COMMITTED_SERVER_KEYS: &[&str] = &[
     "on-change",
 ];
 const FILTER_KEYS: &[&str] = &["allow", "deny", "rename", "descriptions"];
-const SKILL_KEYS: &[&str] = &["skill", "version"];
+const SKILL_KEYS: &[&str] = &["skill", "version", "path"];
 
 /// Read `path` (None when it does not exist) and turn the first error into a
 /// [`ProjectError::Invalid`].
@@ -453,27 +482,15 @@ fn read_skills(f: &mut Findings, file: &SourceFile, node: &Node, draft: &mut Dra
         ) else {
             continue;
         };
-        let skill = t
-            .require(f, "skill", "\"publisher/package/skill\"")
-            .and_then(|_| t.string(f, "skill"))
-            .and_then(|(text, node)| match parse_skill(&text) {
-                Ok(q) => Some(q),
-                Err(e) => {
-                    f.at(
-                        codes::INVALID_SKILL_TARGET,
-                        file,
-                        &node.span,
-                        format!("`{text}` names no skill: {e}"),
-                        Some("give the package and the skill: `acme/dev/review`".into()),
-                    );
-                    None
-                }
-            });
-        let (version, requirement) = read_requirement(f, file, &t);
-        let (Some(skill), Some(requirement)) = (skill, requirement) else {
+        let decl = if t.has("path") {
+            read_skill_folder(f, file, &t, key)
+        } else {
+            read_package_skill(f, file, &t)
+        };
+        let Some(decl) = decl else {
             continue;
         };
-        let folder = skill.item.to_string();
+        let folder = decl.name().to_string();
         if let Some(other) = folders.get(&folder) {
             f.at(
                 codes::SKILL_FOLDER_CLASH,
@@ -485,15 +502,95 @@ fn read_skills(f: &mut Findings, file: &SourceFile, node: &Node, draft: &mut Dra
             continue;
         }
         folders.insert(folder, key.clone());
-        draft.skills.insert(
-            key.clone(),
-            SkillDecl {
-                skill,
-                version,
-                requirement,
-            },
-        );
+        draft.skills.insert(key.clone(), decl);
     }
+}
+
+/// A `[skills]` entry's `skill` and `version`.
+fn read_package_skill(f: &mut Findings, file: &SourceFile, t: &Table) -> Option<SkillDecl> {
+    let skill = t
+        .require(f, "skill", "\"publisher/package/skill\"")
+        .and_then(|_| t.string(f, "skill"))
+        .and_then(|(text, node)| match parse_skill(&text) {
+            Ok(q) => Some(q),
+            Err(e) => {
+                f.at(
+                    codes::INVALID_SKILL_TARGET,
+                    file,
+                    &node.span,
+                    format!("`{text}` names no skill: {e}"),
+                    Some("give the package and the skill: `acme/dev/review`, or a folder of the project: `path = \"skills/review\"`".into()),
+                );
+                None
+            }
+        });
+    let (version, requirement) = read_requirement(f, file, t);
+    Some(SkillDecl::Package(PackageSkill {
+        skill: skill?,
+        version,
+        requirement: requirement?,
+    }))
+}
+
+/// A `[skills]` entry's `path`: a folder inside the project, written relative to it with
+/// `/`, whose last part names the skill. Whether it holds a skill is `sync`'s to check.
+fn read_skill_folder(
+    f: &mut Findings,
+    file: &SourceFile,
+    t: &Table,
+    key: &str,
+) -> Option<SkillDecl> {
+    let (path, node) = t.string(f, "path")?;
+    let mut bad = |node: &Node, message: String, hint: &str| {
+        f.at(
+            codes::INVALID_SKILL_TARGET,
+            file,
+            &node.span,
+            message,
+            Some(hint.into()),
+        );
+    };
+    for other in ["skill", "version"] {
+        if let Some(entry) = t.get(other) {
+            bad(
+                &entry.value,
+                format!("skill `{key}` has both `path` and `{other}`"),
+                "a folder of the project has no package or version: keep `path`, or name a package's skill with `skill` alone",
+            );
+            return None;
+        }
+    }
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let inside = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains('\\')
+        && !(path.len() >= 2 && path.as_bytes()[1] == b':')
+        && parts.iter().all(|p| !p.is_empty() && *p != "..")
+        && parts.iter().any(|p| *p != ".");
+    if !inside {
+        bad(
+            node,
+            format!("`path = \"{path}\"` of skill `{key}` is not a folder inside the project"),
+            "write the skill's folder relative to agx.toml's folder, with `/`: `path = \"skills/review\"`",
+        );
+        return None;
+    }
+    let name = parts.last().copied().unwrap_or_default();
+    if let Err(e) = agx_core::name::ItemName::parse(name) {
+        bad(
+            node,
+            format!("the folder `{name}` of skill `{key}` cannot name a skill: {e}"),
+            "a skill's folder is its name: lowercase letters, digits and `-`",
+        );
+        return None;
+    }
+    let path = parts
+        .iter()
+        .filter(|p| **p != ".")
+        .copied()
+        .collect::<Vec<_>>()
+        .join("/");
+    Some(SkillDecl::Folder { path })
 }
 
 fn read_project(

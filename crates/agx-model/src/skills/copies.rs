@@ -27,6 +27,10 @@ pub struct SkillCopy {
     /// user's install. `None` for a copy `install-skill` wrote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
+    /// For a project's skill of its own (`[skills]` with `path`): the folder of the project
+    /// it is copied from, which takes the place of a package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<PathBuf>,
 }
 
 mod qualified {
@@ -199,6 +203,7 @@ pub fn install_hashed(
         version: version.clone(),
         sha256: wanted.to_string(),
         project: index.and_then(|i| copies[i].project.clone()),
+        folder: index.and_then(|i| copies[i].folder.clone()),
     };
     if current.as_deref() == Some(wanted) {
         let outcome = match index {
