@@ -561,12 +561,14 @@ fn read_skill_folder(
         }
     }
     let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    let inside = !path.is_empty()
-        && !path.starts_with('/')
-        && !path.contains('\\')
-        && !(path.len() >= 2 && path.as_bytes()[1] == b':')
-        && parts.iter().all(|p| !p.is_empty() && *p != "..")
-        && parts.iter().any(|p| *p != ".");
+    // Relative, `/`-separated, never climbing: a Windows drive (`C:`) or `\\` is not one.
+    let escapes = path.is_empty()
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path.get(1..2) == Some(":")
+        || parts.iter().any(|p| p.is_empty() || *p == "..")
+        || parts.iter().all(|p| *p == ".");
+    let inside = !escapes;
     if !inside {
         bad(
             node,
@@ -1087,8 +1089,9 @@ mod tests {
         );
         assert!(found.is_empty(), "{found:?}");
         assert!(draft.is_project);
-        assert_eq!(draft.skills["review"].skill.to_string(), "acme/dev/review");
-        assert_eq!(draft.skills["notes"].requirement, semver::VersionReq::STAR);
+        let package = |key: &str| draft.skills[key].package().unwrap().clone();
+        assert_eq!(package("review").skill.to_string(), "acme/dev/review");
+        assert_eq!(package("notes").requirement, semver::VersionReq::STAR);
 
         let (_, found) = check(
             "[skills]\nreview = { skill = \"acme/dev\" }\nb = { skill = \"acme/dev/review\", version = \"one\" }\nc = { skill = \"acme/dev/review\" }\nd = { skill = \"contoso/x/review\", colour = 1 }\n",
@@ -1108,6 +1111,47 @@ mod tests {
         // The local file holds no skills: the lock pins them.
         let (_, found) = check("[skills]\n", Kind::Local);
         assert!(found[0].starts_with("E003"), "{found:?}");
+    }
+
+    #[test]
+    fn a_skill_folder_is_read_and_one_outside_the_project_is_a_finding() {
+        let (draft, found) = check(
+            "[skills]\nreview = { path = \"./tools/skills/review/\" }\n",
+            Kind::Committed,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(
+            draft.skills["review"],
+            SkillDecl::Folder {
+                path: "tools/skills/review".into()
+            }
+        );
+        assert_eq!(draft.skills["review"].name(), "review");
+        for path in [
+            "../x/review",
+            "/abs/review",
+            "a//review",
+            "C:/review",
+            "a\\\\review",
+            ".",
+            "",
+        ] {
+            let (draft, found) = check(
+                &format!("[skills]\nreview = {{ path = {path:?} }}\n"),
+                Kind::Committed,
+            );
+            assert!(draft.skills.is_empty(), "{path}");
+            assert!(
+                found.iter().any(|f| f.starts_with("E207 agx.toml:2:")),
+                "{path}: {found:?}"
+            );
+        }
+        // A folder and a package's skill of one name share a copy's folder.
+        let (_, found) = check(
+            "[skills]\na = { path = \"skills/review\" }\nb = { skill = \"acme/dev/review\" }\n",
+            Kind::Committed,
+        );
+        assert!(found.iter().any(|f| f.starts_with("E208")), "{found:?}");
     }
 
     #[test]
