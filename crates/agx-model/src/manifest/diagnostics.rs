@@ -125,7 +125,7 @@ codes! {
     UNDECLARED_PROJECT_SETTING = "E204" "undeclared-project-setting" Error "a project file sets a setting the installed package does not declare";
     INVALID_PROJECT_SETTING_VALUE = "E205" "invalid-project-setting-value" Error "a project setting's value does not fit its declaration (type, enum)";
     CONFLICTING_PROJECT_SETTINGS = "E206" "conflicting-project-settings" Error "two [servers] keys launch one server with different settings";
-    INVALID_SKILL_TARGET = "E207" "invalid-skill-target" Error "a [skills] entry's `skill` is not `publisher/package/skill`";
+    INVALID_SKILL_TARGET = "E207" "invalid-skill-target" Error "a [skills] entry's `skill` is not `publisher/package/skill`, or its `path` is not a skill folder inside the project";
     SKILL_FOLDER_CLASH = "E208" "skill-folder-clash" Error "two [skills] entries name skills of one name, which would share one folder";
     INVALID_FILTER = "E209" "invalid-filter" Error "a [servers] entry's `tools`, `prompts` or `resources` filter has a bad glob or renames two items to one name";
     INVALID_PROFILE = "E210" "invalid-profile" Error "a [profiles] entry has a bad name, lists no server, names a server twice or a key [servers] lacks, or its `namespace` is neither \"key\" nor \"none\"";
