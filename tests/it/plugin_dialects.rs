@@ -151,3 +151,27 @@ fn codex_and_cursor_marketplaces_list_and_install_their_plugins() {
         home.agx_home().join("data/cursormkt/weather-cursor")
     );
 }
+
+#[test]
+fn a_codex_plugin_its_catalog_marks_not_available_is_not_installed() {
+    let home = TestHome::new();
+    let market = home.home().join("codex-marketplace");
+    crate::support::copy_tree(&dialects().join("codex-marketplace"), &market);
+    let catalog = market.join(".agents/plugins/marketplace.json");
+    let text = std::fs::read_to_string(&catalog).unwrap();
+    let withheld = text.replace("\"AVAILABLE\"", "\"NOT_AVAILABLE\"");
+    assert_ne!(text, withheld);
+    std::fs::write(&catalog, withheld).unwrap();
+    add_source(&home, "codexmkt", &market);
+
+    let (ok, _, stderr) = run(home.agx().args(["install", "weather-codex@codexmkt"]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("plugin `weather-codex`")
+            && stderr.contains("is not available for install")
+            && stderr.contains("NOT_AVAILABLE"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(!home.agx_home().join("receipts-v1").exists(), "{stderr}");
+}

@@ -148,6 +148,11 @@ pub enum IndexError {
     )]
     PluginPublisher { marketplace: String, reason: String },
 
+    #[error(
+        "plugin `{plugin}` of the marketplace {marketplace} is not available for install (its catalog sets `policy.installation = \"NOT_AVAILABLE\"`)"
+    )]
+    PluginWithheld { plugin: String, marketplace: String },
+
     #[error("plugin `{plugin}` is not in the marketplace {marketplace}")]
     PluginNotFound {
         plugin: String,
@@ -352,6 +357,9 @@ impl agx_core::error::Hint for IndexError {
             IndexError::PluginPublisher { marketplace, .. } => Some(format!(
                 "an imported plugin's publisher is its marketplace's configured name: add the marketplace under another name (`agx registry remove-source {marketplace}`, then `agx registry add-source NAME LOCATION`)"
             )),
+            IndexError::PluginWithheld { .. } => Some(
+                "its marketplace withholds it from installs (Codex refuses it too): ask the marketplace's maintainer, or choose another plugin".into(),
+            ),
             IndexError::PluginNotFound { known, .. } => Some(if known.is_empty() {
                 "the marketplace lists no plugins".into()
             } else {

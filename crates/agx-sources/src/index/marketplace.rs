@@ -70,8 +70,24 @@ pub struct PluginEntry {
     pub version: Option<String>,
     #[serde(default)]
     pub description: Option<String>,
+    /// Codex's `policy` (`{"installation": "NOT_AVAILABLE", "authentication": …}`), read
+    /// leniently: only `installation` means anything to agx.
+    #[serde(default)]
+    pub policy: Option<serde_json::Value>,
     #[serde(flatten)]
     pub components: Components,
+}
+
+impl PluginEntry {
+    /// Whether the catalog withholds the plugin from installs (Codex's `policy.installation
+    /// = "NOT_AVAILABLE"`, which Codex refuses to install too).
+    pub fn withheld(&self) -> bool {
+        self.policy
+            .as_ref()
+            .and_then(|p| p.get("installation"))
+            .and_then(|i| i.as_str())
+            == Some("NOT_AVAILABLE")
+    }
 }
 
 /// Where a plugin's files are.

@@ -159,6 +159,12 @@ pub fn provision(
             known: catalog.plugins.iter().map(|p| p.name.clone()).collect(),
         }));
     };
+    if entry.withheld() {
+        return Err(index(crate::index::IndexError::PluginWithheld {
+            plugin: reference.plugin.clone(),
+            marketplace: marketplace.source().to_string(),
+        }));
+    }
     let name = package_name(&catalog, reference)?;
     let dir = stage.join("package");
     let fetched = fetch(marketplace, &catalog, entry, stage, &dir, &label)?;
