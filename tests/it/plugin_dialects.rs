@@ -91,10 +91,15 @@ fn an_agent_plugins_folder_installs_with_its_placeholders_translated() {
 #[test]
 fn a_gemini_extension_installs_with_its_settings_as_settings() {
     let home = TestHome::new();
-    succeeds(
-        home.agx()
-            .arg("install")
-            .arg(dialects().join("gemini/weather-gemini")),
+    let (ok, _, stderr) = run(home
+        .agx()
+        .arg("install")
+        .arg(dialects().join("gemini/weather-gemini")));
+    assert!(ok, "{stderr}");
+    // Gemini's tool exclusions are named, not dropped in silence.
+    assert!(
+        stderr.contains("not carried: excludeTools (run_shell_command(rm -rf)) (gemini-extension.json: agx hides no tool"),
+        "{stderr}"
     );
     let info = check_carried(&home, "weather-gemini", "1.4.0", CLAUDE_CODE);
     // The setting is a secret keyed by its variable, and reaches the server as that

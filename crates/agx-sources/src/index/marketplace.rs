@@ -208,6 +208,9 @@ pub struct Components {
     pub lsp_servers: Option<Value>,
     #[serde(default)]
     pub output_styles: Option<Value>,
+    /// A Gemini CLI extension's `excludeTools`: tools Gemini hides from the model.
+    #[serde(default)]
+    pub exclude_tools: Option<Value>,
     /// The format of the plugin these came from: where its files are by default.
     #[serde(skip)]
     pub dialect: Dialect,
@@ -668,6 +671,23 @@ pub fn uncarried_components(dir: &Path, manifest: &Components) -> Vec<String> {
         if marketplace_files::exists(&dir.join(place)) && !found.iter().any(|f| f == label) {
             found.push(label.to_string());
         }
+    }
+    // Gemini hides these tools from the model; agx hides no tool on a package's behalf.
+    let excludes = |v: &Value| v.as_array().is_some_and(|a| !a.is_empty());
+    let per_server = manifest
+        .mcp_servers
+        .as_ref()
+        .and_then(Value::as_object)
+        .is_some_and(|servers| {
+            servers.values().any(|s| {
+                s.get("excludeTools").is_some_and(excludes)
+                    || s.get("includeTools").is_some_and(excludes)
+            })
+        });
+    if manifest.dialect == Dialect::Gemini
+        && (manifest.exclude_tools.as_ref().is_some_and(excludes) || per_server)
+    {
+        found.push("excludeTools".to_string());
     }
     found
 }

@@ -183,6 +183,9 @@ fn write_staged(
         }
     }
     not_carried.extend(settings_not_carried);
+    if dialect == Dialect::Gemini {
+        not_carried.extend(gemini_excluded_tools(&manifest_doc));
+    }
     // What validation refuses is left out with the plugin's file named, and the rest checked
     // again: a definition agx generated is never what the user is told to fix.
     loop {
@@ -835,6 +838,38 @@ pub(crate) fn user_config_settings(
 /// and the environment that gives each server its value (`API_KEY = "${settings.api_key}"`),
 /// as Gemini CLI passes a setting to the extension's servers. None is required: an unset
 /// setting's variable is left out, as Gemini CLI leaves it unset.
+/// A Gemini extension's tool exclusions (`excludeTools`, and a server's `excludeTools` or
+/// `includeTools`): Gemini hides those tools from the model; agx hides none on a package's
+/// behalf, so each is named with how the user hides a tool.
+fn gemini_excluded_tools(manifest: &Value) -> Vec<NotCarried> {
+    let listed = |v: Option<&Value>| -> Option<String> {
+        let names: Vec<&str> = v?.as_array()?.iter().filter_map(Value::as_str).collect();
+        (!names.is_empty()).then(|| names.join(", "))
+    };
+    let reason = "agx hides no tool on a package's behalf; `agx install-server CLIENT SERVER --deny NAME` hides one".to_string();
+    let mut found = Vec::new();
+    if let Some(names) = listed(manifest.get("excludeTools")) {
+        found.push(NotCarried {
+            what: format!("excludeTools ({names})"),
+            place: Dialect::Gemini.manifest_file().to_string(),
+            reason: reason.clone(),
+        });
+    }
+    let servers = manifest.get("mcpServers").and_then(Value::as_object);
+    for (server, def) in servers.into_iter().flatten() {
+        for field in ["excludeTools", "includeTools"] {
+            if let Some(names) = listed(def.get(field)) {
+                found.push(NotCarried {
+                    what: format!("server `{server}`'s {field} ({names})"),
+                    place: Dialect::Gemini.manifest_file().to_string(),
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+    found
+}
+
 pub(crate) fn gemini_settings(
     manifest: &Value,
     not_carried: &mut Vec<NotCarried>,
