@@ -155,6 +155,30 @@ fn codex_and_cursor_marketplaces_list_and_install_their_plugins() {
         PathBuf::from(answer["data_dir"].as_str().unwrap()),
         home.agx_home().join("data/cursormkt/weather-cursor")
     );
+    // Cursor's `variables` are settings; one named for a credential is a secret, and
+    // `${FORECAST_API_KEY}` in the plugin's MCP file is the setting.
+    let settings = info["settings"].as_array().unwrap();
+    let key = settings.iter().find(|s| s["key"] == "forecast_api_key");
+    assert_eq!(
+        key.map(|k| (&k["secret"], &k["description"])),
+        Some((
+            &serde_json::json!(true),
+            &serde_json::json!(
+                "Forecast API key: The key the forecast server sends to its (imaginary) backend"
+            )
+        )),
+        "{info}"
+    );
+    assert_eq!(answer["has_api_key"], false, "{answer}");
+    let answer = call_forecast_of(
+        &home,
+        "cursormkt/weather-cursor",
+        &[(
+            "AGX_SETTING__CURSORMKT__WEATHER_CURSOR__FORECAST_API_KEY",
+            "k-2",
+        )],
+    );
+    assert_eq!(answer["has_api_key"], true, "{answer}");
 }
 
 #[test]

@@ -145,6 +145,7 @@ fn write_staged(
     let mut settings_not_carried = Vec::new();
     let (settings, setting_env) = match dialect {
         Dialect::Gemini => gemini_settings(&manifest_doc, &mut settings_not_carried),
+        Dialect::Cursor => cursor_variables(&manifest_doc, &mut settings_not_carried),
         _ => (
             user_config_settings(&manifest_doc, &mut settings_not_carried),
             BTreeMap::new(),
@@ -362,8 +363,9 @@ fn servers(
     servers
 }
 
-/// A server definition from its `.mcp.json` entry, or why there is none; a command server's
-/// environment also gets `setting_env` where the entry does not set the variable itself.
+/// A server definition from its `.mcp.json` entry, or why there is none. `setting_env` maps
+/// a variable of the plugin's settings (`${VAR}` in its text) to the setting; a Gemini
+/// command server's environment also gets each where the entry does not set it itself.
 fn server_table(
     def: &Value,
     dialect: Dialect,
@@ -408,8 +410,12 @@ fn server_table(
         }
         table.insert("command".into(), line.into());
         let mut env = pairs("env");
-        for (name, value) in setting_env {
-            env.entry(name.clone()).or_insert_with(|| value.clone());
+        // Gemini CLI also sets each setting's variable in its servers' environment; Cursor
+        // substitutes its variables in the text only.
+        if dialect == Dialect::Gemini {
+            for (name, value) in setting_env {
+                env.entry(name.clone()).or_insert_with(|| value.clone());
+            }
         }
         if !env.is_empty() {
             table.insert("env".into(), toml::Value::try_from(env).expect("strings"));
@@ -870,6 +876,83 @@ fn gemini_excluded_tools(manifest: &Value) -> Vec<NotCarried> {
     found
 }
 
+/// A Cursor plugin's `variables` (a JSON Schema object of user-configured values, each
+/// `${NAME}` in its MCP servers' text) as settings keyed by the name in lower case, with the
+/// map from each variable to its setting. Cursor marks none secret: one whose name says it
+/// holds a credential (a token, secret, key, password) is a secret, kept in the keyring.
+fn cursor_variables(
+    manifest: &Value,
+    not_carried: &mut Vec<NotCarried>,
+) -> (toml::Table, BTreeMap<String, String>) {
+    let mut settings = toml::Table::new();
+    let mut vars = BTreeMap::new();
+    let variables = manifest.get("variables");
+    let Some(properties) = variables
+        .and_then(|v| v.get("properties"))
+        .and_then(Value::as_object)
+    else {
+        return (settings, vars);
+    };
+    let required: Vec<&str> = variables
+        .and_then(|v| v.get("required"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    for (name, schema) in properties {
+        let key = name.to_ascii_lowercase();
+        let problem = if !agx_model::settings::declaration::is_valid_key(&key) {
+            Some(format!(
+                "`{name}` is no name agx can give a setting (ASCII letters, digits and `_`, starting with a letter)"
+            ))
+        } else if settings.contains_key(&key) {
+            Some(format!("another variable is `{key}` in lower case too"))
+        } else {
+            None
+        };
+        if let Some(reason) = problem {
+            not_carried.push(NotCarried {
+                what: format!("variable `{name}`"),
+                place: ".cursor-plugin/plugin.json variables".into(),
+                reason,
+            });
+            continue;
+        }
+        let text = |field: &str| schema.get(field).and_then(Value::as_str);
+        let description = match (text("title"), text("description")) {
+            (Some(title), Some(description)) => format!("{title}: {description}"),
+            (Some(one), None) | (None, Some(one)) => one.to_string(),
+            (None, None) => name.clone(),
+        };
+        let kind = match text("type") {
+            Some("number" | "integer") => "number",
+            Some("boolean") => "boolean",
+            _ => "string",
+        };
+        let mut setting = toml::Table::new();
+        setting.insert("description".into(), description.into());
+        setting.insert("type".into(), kind.into());
+        let upper = name.to_ascii_uppercase();
+        let credential = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"]
+            .iter()
+            .any(|word| upper.contains(word))
+            || upper.split('_').any(|part| matches!(part, "KEY" | "PAT"));
+        if credential
+            || schema.get("writeOnly").and_then(Value::as_bool) == Some(true)
+            || text("format") == Some("password")
+        {
+            setting.insert("secret".into(), true.into());
+        }
+        if required.contains(&name.as_str()) {
+            setting.insert("required".into(), true.into());
+        }
+        vars.insert(name.clone(), format!("${{settings.{key}}}"));
+        settings.insert(key, setting.into());
+    }
+    (settings, vars)
+}
+
 pub(crate) fn gemini_settings(
     manifest: &Value,
     not_carried: &mut Vec<NotCarried>,
@@ -947,6 +1030,33 @@ mod tests {
             label: "p@m",
         };
         write_package(&facts, dir, skipped_links)
+    }
+
+    #[test]
+    fn cursor_variables_become_settings_credentials_secret() {
+        let manifest = serde_json::json!({"variables": {"type": "object", "properties": {
+            "CLIENT_ID": {"type": "string", "title": "Client ID"},
+            "CLIENT_SECRET": {"type": "string", "description": "The secret"},
+            "API_KEY": {"type": "string"},
+            "KEYCLOAK_URL": {"type": "string"},
+            "PORT": {"type": "integer"},
+            "SHOWN": {"type": "string", "format": "password"},
+            "9BAD": {"type": "string"}
+        }, "required": ["CLIENT_ID"]}});
+        let mut not_carried = Vec::new();
+        let (settings, vars) = cursor_variables(&manifest, &mut not_carried);
+        let secret = |key: &str| settings[key].get("secret").is_some();
+        assert!(!secret("client_id") && !secret("keycloak_url") && !secret("port"));
+        assert!(secret("client_secret") && secret("api_key") && secret("shown"));
+        assert_eq!(settings["client_id"]["required"].as_bool(), Some(true));
+        assert_eq!(
+            settings["client_id"]["description"].as_str(),
+            Some("Client ID")
+        );
+        assert_eq!(settings["port"]["type"].as_str(), Some("number"));
+        assert_eq!(vars["CLIENT_SECRET"], "${settings.client_secret}");
+        assert_eq!(not_carried.len(), 1, "{not_carried:?}");
+        assert!(not_carried[0].what.contains("9BAD"));
     }
 
     #[test]
