@@ -355,7 +355,11 @@ pub fn check_each(
 /// tools share (`skills/<name>/SKILL.md` at the package's top): `skills/<name>`, relative
 /// to `dir`, sorted. A link is not a skill folder.
 pub fn shipped_skills(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir.join(SKILLS_FOLDER)) else {
+    let skills = dir.join(SKILLS_FOLDER);
+    if !std::fs::symlink_metadata(&skills).is_ok_and(|m| m.is_dir()) {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(&skills) else {
         return Vec::new();
     };
     let mut found: Vec<String> = entries
@@ -383,8 +387,16 @@ pub fn carry(
     folders: Vec<String>,
     into: &Path,
 ) -> std::io::Result<(Vec<String>, Vec<LeftOut>)> {
+    // A skill reached through a link (`skills` itself, or a folder above it) is not the
+    // package's: left out before anything of it is read.
+    let (folders, mut linked): (Vec<String>, Vec<String>) =
+        folders.into_iter().partition(|rel| !through_link(dir, rel));
     if folders.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        let left_out = linked.drain(..).map(|folder| LeftOut {
+            why: format!("{folder} is reached through a symbolic link"),
+            folder,
+        });
+        return Ok((Vec::new(), left_out.collect()));
     }
     let all_left_out = |folders: Vec<String>, why: &str| {
         folders
@@ -414,6 +426,11 @@ pub fn carry(
         Err(WrapError::Io(e)) => return Err(e),
         Err(e) => (Vec::new(), all_left_out(folders, &e.to_string())),
     };
+    let mut left_out = left_out;
+    left_out.extend(linked.into_iter().map(|folder| LeftOut {
+        why: format!("{folder} is reached through a symbolic link"),
+        folder,
+    }));
     let mut names = Vec::with_capacity(kept.len());
     for rel in &kept {
         let name = name_of(rel).to_string();
@@ -425,6 +442,15 @@ pub fn carry(
         }
     }
     Ok((names, left_out))
+}
+
+/// Whether a part of `rel` (a `/`-separated folder under `dir`) is a symbolic link.
+fn through_link(dir: &Path, rel: &str) -> bool {
+    let mut path = dir.to_path_buf();
+    rel.split('/').any(|part| {
+        path.push(part);
+        std::fs::symlink_metadata(&path).map_or(true, |m| m.file_type().is_symlink())
+    })
 }
 
 /// `skills/<name>/rest` of the generated package, as a path relative to the wrapped folder.
