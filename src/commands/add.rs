@@ -32,9 +32,10 @@ pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
             ),
         );
     }
-    ctx.printer.status(
-        "Added",
-        &format!(
+    let added = match (&report.path, &report.version) {
+        // A skill folder of the project: no package, no version.
+        (Some(path), _) => format!("`{}` = the skill folder {path}", report.key),
+        (None, version) => format!(
             "`{}` = {} {} ({} locked)",
             report.key,
             report
@@ -43,8 +44,12 @@ pub fn run(ctx: &Context, args: &AddArgs) -> CliResult {
                 .or(report.skill.as_deref())
                 .unwrap_or_default(),
             report.requirement,
-            report.version
+            version
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default()
         ),
-    );
+    };
+    ctx.printer.status("Added", &added);
     super::sync::render(&ctx.printer, &report.sync, false)
 }

@@ -578,3 +578,45 @@ fn a_skill_folder_that_is_not_a_skill_of_the_project_is_refused() {
         assert!(!setup.project.join(".claude/skills/review").exists());
     }
 }
+
+#[test]
+fn add_skill_takes_a_folder_of_the_project() {
+    let setup = Setup::new(CLIENTS);
+    write_files(
+        &setup.project.join("tools/skills/review"),
+        &[("SKILL.md", TEAM_REVIEW)],
+    );
+    let out = setup.ok(&["add", "--skill", "./tools/skills/review"]);
+    assert!(
+        out.contains("Added `review` = the skill folder tools/skills/review"),
+        "{out}"
+    );
+    let toml = setup.read("agx.toml");
+    assert!(
+        toml.contains("[skills]\nreview = { path = \"tools/skills/review\" }"),
+        "{toml}"
+    );
+    assert!(
+        setup
+            .project
+            .join(".claude/skills/review/SKILL.md")
+            .is_file()
+    );
+    let (ok, json) = setup.json(&["add", "--skill", "./tools/skills/review"]);
+    assert!(ok, "{json}");
+    assert_eq!(json["path"], "tools/skills/review");
+    assert!(json.get("version").is_none(), "{json}");
+
+    // A folder outside the project, and a key a package's skill holds, are refused.
+    let outside = setup.home.home().join("elsewhere/review");
+    write_files(&outside, &[("SKILL.md", TEAM_REVIEW)]);
+    let error = setup.fails(&[
+        "add",
+        "--skill",
+        outside.to_str().unwrap(),
+        "--name",
+        "other",
+    ]);
+    assert!(error.contains("must be inside it"), "{error}");
+    assert_eq!(setup.read("agx.toml"), toml);
+}

@@ -1206,11 +1206,16 @@ pub struct AddReport {
     /// The server the key launches (absent for a skill).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
-    /// The skill, `publisher/package/skill` (absent for a server).
+    /// The skill, `publisher/package/skill` (absent for a server and a skill folder).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skill: Option<String>,
-    pub version: semver::Version,
-    /// The requirement written into agx.toml.
+    /// A skill folder of the project, relative to it (absent for a package's item).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The version locked (absent for a skill folder, which has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<semver::Version>,
+    /// The requirement written into agx.toml (empty for a skill folder).
     pub requirement: String,
     pub created_project: bool,
     pub sync: SyncReport,
@@ -1343,7 +1348,8 @@ pub fn add(
         key,
         server: Some(launches),
         skill: None,
-        version,
+        path: None,
+        version: Some(version),
         requirement,
         created_project: created,
         sync,
@@ -1389,6 +1395,9 @@ pub fn add_skill(
     spec: &str,
     key: Option<&str>,
 ) -> ProjectResult<AddReport> {
+    if names_a_folder(spec) {
+        return add_skill_folder(ctx, explicit, spec, key);
+    }
     let (name, req) = split_requirement(spec)?;
     let skill = agx_project::manifest::parse_skill(name).map_err(|reason| {
         ProjectOpError::BadSkillSpec {
@@ -1455,8 +1464,102 @@ pub fn add_skill(
         key,
         server: None,
         skill: Some(skill.to_string()),
-        version,
+        path: None,
+        version: Some(version),
         requirement,
+        created_project: created,
+        sync,
+    })
+}
+
+/// Whether `agx add --skill` names a folder rather than a package's skill: a path written
+/// as one (`./…`, `../…`, absolute), or an existing folder.
+fn names_a_folder(spec: &str) -> bool {
+    spec.starts_with("./")
+        || spec.starts_with("../")
+        || spec == "."
+        || Path::new(spec).is_absolute()
+        || (cfg!(windows) && spec.starts_with(".\\"))
+        || Path::new(spec).is_dir()
+}
+
+/// `agx add --skill ./tools/skills/review`: the folder (from the current folder) as a
+/// `[skills]` entry with `path`, relative to the project, which it must be inside; then
+/// lock and sync as for a package's skill.
+fn add_skill_folder(
+    ctx: &Context,
+    explicit: Option<&Path>,
+    spec: &str,
+    key: Option<&str>,
+) -> ProjectResult<AddReport> {
+    let (dir, created, _held) = find_or_start_locked(explicit)?;
+    let folder = std::env::current_dir()
+        .map_err(|source| ProjectError::Read {
+            path: ".".into(),
+            source,
+        })?
+        .join(spec);
+    let folder = std::path::absolute(&folder).unwrap_or(folder);
+    let outside = || ProjectOpError::BadSkillSpec {
+        spec: spec.into(),
+        reason: format!(
+            "a skill folder of the project must be inside it ({}), and named without `..`",
+            dir.display()
+        ),
+    };
+    let inside = folder.strip_prefix(&dir).map_err(|_| outside())?;
+    let mut parts = Vec::new();
+    for part in inside.components() {
+        match part {
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            std::path::Component::CurDir => {}
+            _ => return Err(outside()),
+        }
+    }
+    if parts.is_empty() {
+        return Err(outside());
+    }
+    let path = parts.join("/");
+    let name = parts.last().cloned().unwrap_or_default();
+    let (file, original, mut project) = read_for_edit(&dir, created)?;
+    let key = key.map_or(name, str::to_string);
+    clients::plan::check_key(&key)?;
+    match project.skills.get(&key) {
+        Some(SkillDecl::Package(old)) => {
+            return Err(ProjectOpError::KeyTaken {
+                key,
+                holds: old.skill.to_string(),
+            });
+        }
+        Some(SkillDecl::Folder { path: old }) if *old != path => {
+            return Err(ProjectOpError::KeyTaken {
+                key,
+                holds: format!("the folder {old}"),
+            });
+        }
+        _ => {}
+    }
+    let previous = LockFile::read(&dir).ok().flatten();
+    project
+        .skills
+        .insert(key.clone(), SkillDecl::Folder { path: path.clone() });
+    let lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
+    let text = edit_entry(&file, &original, "skills", &key, &[("path", &path)])?;
+    agx_core::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
+        ProjectError::Write {
+            path: file.clone(),
+            source,
+        }
+    })?;
+    write_lock(&dir, &lock)?;
+    let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
+    Ok(AddReport {
+        key,
+        server: None,
+        skill: None,
+        path: Some(path),
+        version: None,
+        requirement: String::new(),
         created_project: created,
         sync,
     })
@@ -1502,6 +1605,25 @@ fn edit_add(
     target: &str,
     requirement: &str,
 ) -> ProjectResult<String> {
+    edit_entry(
+        file,
+        original,
+        table,
+        key,
+        &[(field, target), ("version", requirement)],
+    )
+}
+
+/// agx.toml with `fields` set in `[table]`'s `key` (an existing entry keeps its other keys
+/// and layout, but loses `skill`, `path` and `version` not given: a key names one source),
+/// every other byte kept.
+fn edit_entry(
+    file: &Path,
+    original: &str,
+    table: &str,
+    key: &str,
+    fields: &[(&str, &str)],
+) -> ProjectResult<String> {
     let mut doc = parse_edit(file, original)?;
     if original.is_empty() {
         let mut project = toml_edit::Table::new();
@@ -1518,15 +1640,24 @@ fn edit_add(
             message: format!("[{table}] is not a table"),
         })?;
     match entries.get_mut(key).and_then(|i| i.as_table_like_mut()) {
-        // Keep its settings and layout: change only the target and `version`.
+        // Keep its settings and layout: change only where it comes from.
         Some(existing) => {
-            existing.insert(field, toml_edit::value(target));
-            existing.insert("version", toml_edit::value(requirement));
+            if table == "skills" {
+                for source in ["skill", "path", "version"] {
+                    if !fields.iter().any(|(f, _)| *f == source) {
+                        existing.remove(source);
+                    }
+                }
+            }
+            for (field, value) in fields {
+                existing.insert(*field, toml_edit::value(*value));
+            }
         }
         None => {
             let mut entry = toml_edit::InlineTable::new();
-            entry.insert(field, target.into());
-            entry.insert("version", requirement.into());
+            for (field, value) in fields {
+                entry.insert(*field, (*value).into());
+            }
             entries.insert(key, toml_edit::value(entry));
         }
     }
