@@ -1650,7 +1650,7 @@ fn edit_entry(
                 }
             }
             for (field, value) in fields {
-                existing.insert(*field, toml_edit::value(*value));
+                existing.insert(field, toml_edit::value(*value));
             }
         }
         None => {
