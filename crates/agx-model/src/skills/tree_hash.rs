@@ -10,17 +10,26 @@ use sha2::{Digest, Sha256};
 /// it is not agx's copy (and hashing it would take minutes).
 pub const MAX_TREE_BYTES: u64 = 1024 * 1024 * 1024;
 
-/// sha256 over every entry of `dir`, in name order: its relative path, its kind, whether it
-/// is executable (unix), and a file's bytes, read in pieces. Links and special files are
-/// hashed by kind only, never followed. An error when `dir` is not a folder (a link to one
-/// is not: it is never followed), or its files hold more than [`MAX_TREE_BYTES`].
+/// What a skill's copy never holds, at any depth: a repository's `.git`, and the bytecode
+/// Python writes beside a script when it runs (in a copy too), which is no part of a skill.
+pub const NOT_COPIED: &[&str] = &[".git", "__pycache__"];
+
+/// The hash of a skill folder as its copies hold it: sha256 over every entry of `dir` but
+/// [`NOT_COPIED`], in name order: its relative path, its kind, whether it is executable
+/// (unix), and a file's bytes, read in pieces. Links and special files are hashed by kind
+/// only, never followed. An error when `dir` is not a folder (a link to one is not: it is
+/// never followed), or its files hold more than [`MAX_TREE_BYTES`].
 pub fn hash(dir: &Path) -> std::io::Result<String> {
-    hash_except(dir, &[])
+    hash_tree(dir, &[], NOT_COPIED)
 }
 
-/// [`hash`], leaving out the entries of `dir` itself named in `skip` (files another program
-/// keeps beside the ones hashed).
+/// sha256 over every entry of `dir` as [`hash`] does, leaving out only the entries of `dir`
+/// itself named in `skip` (files another program keeps beside the ones hashed).
 pub fn hash_except(dir: &Path, skip: &[&str]) -> std::io::Result<String> {
+    hash_tree(dir, skip, &[])
+}
+
+fn hash_tree(dir: &Path, skip: &[&str], everywhere: &[&str]) -> std::io::Result<String> {
     if !fs_err::symlink_metadata(dir)?.is_dir() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -29,19 +38,20 @@ pub fn hash_except(dir: &Path, skip: &[&str]) -> std::io::Result<String> {
     }
     let mut hasher = Sha256::new();
     let mut budget = MAX_TREE_BYTES;
-    walk(dir, "", skip, &mut hasher, &mut budget)?;
+    walk(dir, "", (skip, everywhere), &mut hasher, &mut budget)?;
     Ok(hex::encode(hasher.finalize()))
 }
 
+/// `skip` leaves out entries of `dir` itself, `everywhere` entries at any depth.
 fn walk(
     dir: &Path,
     prefix: &str,
-    skip: &[&str],
+    (skip, everywhere): (&[&str], &[&str]),
     hasher: &mut Sha256,
     budget: &mut u64,
 ) -> std::io::Result<()> {
     let mut entries: Vec<_> = fs_err::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.retain(|e| !skip.iter().any(|s| e.file_name() == **s));
+    entries.retain(|e| !skip.iter().chain(everywhere).any(|s| e.file_name() == **s));
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -62,7 +72,13 @@ fn walk(
         hasher.update(rel.as_bytes());
         hasher.update([0]);
         if meta.is_dir() {
-            walk(&entry.path(), &format!("{rel}/"), &[], hasher, budget)?;
+            walk(
+                &entry.path(),
+                &format!("{rel}/"),
+                (&[], everywhere),
+                hasher,
+                budget,
+            )?;
         } else if meta.is_file() {
             let len = meta.len();
             if len > *budget {

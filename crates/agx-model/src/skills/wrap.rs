@@ -483,7 +483,8 @@ pub fn unwrapped_path(what: &SkillFolder, wrapped: &str) -> String {
 
 /// Copy a skill folder: regular files (with their permissions, so scripts stay executable,
 /// but writable: installed versions are read-only and a copy is the user's) and folders; a
-/// link or a special file is an error, never followed. `.git` is left out.
+/// link or a special file is an error, never followed. `.git` and `__pycache__` are left
+/// out at any depth ([`super::tree_hash::NOT_COPIED`]), as the hash of a copy leaves them.
 pub fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
     fs_err::create_dir_all(to)?;
     let mut entries: Vec<_> = fs_err::read_dir(from)?.collect::<Result<_, _>>()?;
@@ -494,7 +495,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<(), WrapError> {
         let Some(name) = name.to_str() else {
             return Err(WrapError::NotUtf8 { path });
         };
-        if name == ".git" {
+        if super::tree_hash::NOT_COPIED.contains(&name) {
             continue;
         }
         let kind = fs_err::symlink_metadata(&path)?.file_type();
