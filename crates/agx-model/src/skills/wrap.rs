@@ -389,11 +389,16 @@ pub fn carry(
 ) -> std::io::Result<(Vec<String>, Vec<LeftOut>)> {
     // A skill reached through a link (`skills` itself, or a folder above it) is not the
     // package's: left out before anything of it is read.
+    // A folder named by another package's file list (a wheel's RECORD) may name anything:
+    // only plain names under `dir` are read.
+    let (folders, strange): (Vec<String>, Vec<String>) =
+        folders.into_iter().partition(|rel| plain_relative(rel));
     let (folders, mut linked): (Vec<String>, Vec<String>) =
         folders.into_iter().partition(|rel| !through_link(dir, rel));
+    linked.extend(strange);
     if folders.is_empty() {
         let left_out = linked.drain(..).map(|folder| LeftOut {
-            why: format!("{folder} is reached through a symbolic link"),
+            why: format!("{folder} is reached through a symbolic link or leaves the package"),
             folder,
         });
         return Ok((Vec::new(), left_out.collect()));
@@ -428,7 +433,7 @@ pub fn carry(
     };
     let mut left_out = left_out;
     left_out.extend(linked.into_iter().map(|folder| LeftOut {
-        why: format!("{folder} is reached through a symbolic link"),
+        why: format!("{folder} is reached through a symbolic link or leaves the package"),
         folder,
     }));
     let mut names = Vec::with_capacity(kept.len());
@@ -442,6 +447,20 @@ pub fn carry(
         }
     }
     Ok((names, left_out))
+}
+
+/// Whether `rel` is `/`-separated plain names: none empty, `.` or `..`, none holding `\\` or
+/// `:` (a Windows root, drive or stream), nothing absolute.
+fn plain_relative(rel: &str) -> bool {
+    rel.split('/').all(|part| {
+        !part.is_empty()
+            && part != "."
+            && part != ".."
+            && !part.contains(['\\', ':'])
+            && Path::new(part)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+    })
 }
 
 /// Whether a part of `rel` (a `/`-separated folder under `dir`) is a symbolic link.
@@ -569,6 +588,23 @@ mod tests {
             "notes"
         );
         assert!(!into.join("skills/misnamed").exists());
+
+        // Names a file list may hold that are no folder of the package.
+        for strange in [
+            "//skills/x",
+            "/etc/skills/x",
+            "a\\..\\..\\x/skills/y",
+            "../skills/x",
+            "C:/skills/x",
+        ] {
+            let (names, left_out) =
+                carry(&package, vec![strange.into()], &root.path().join("o4")).unwrap();
+            assert!(names.is_empty(), "{strange}");
+            assert!(
+                left_out[0].why.contains("leaves the package"),
+                "{strange}: {left_out:?}"
+            );
+        }
 
         // Every skill broken: none carried, each named.
         let (names, left_out) = carry(

@@ -262,7 +262,7 @@ fn read_distribution(
     const READ: &str = "import importlib.metadata as m, json, sys\n\
         d = m.distribution(sys.argv[1])\n\
         scripts = sorted(e.name for e in d.entry_points if e.group == 'console_scripts')\n\
-        skills = sorted({'/'.join(f.parts[:3]) for f in (d.files or []) if len(f.parts) == 4 and f.parts[0] != '..' and not f.parts[0].endswith('.dist-info') and f.parts[1] == 'skills' and f.parts[3] == 'SKILL.md'})\n\
+        skills = sorted({'/'.join(f.parts[:3]) for f in (d.files or []) if len(f.parts) == 4 and not f.is_absolute() and chr(92) not in str(f) and ':' not in str(f) and f.parts[0] != '..' and not f.parts[0].endswith('.dist-info') and f.parts[1] == 'skills' and f.parts[3] == 'SKILL.md'})\n\
         print(json.dumps({'scripts': scripts, 'base': str(d.locate_file('')), 'skills': skills}))";
     let name = spec.native_name();
     let output = run(spec, VENV_PYTHON, &["-c", READ, &name], dir, || {
