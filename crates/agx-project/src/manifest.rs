@@ -578,6 +578,26 @@ fn read_skill_folder(
         return None;
     }
     let name = parts.last().copied().unwrap_or_default();
+    let normal = parts
+        .iter()
+        .filter(|p| **p != ".")
+        .copied()
+        .collect::<Vec<_>>()
+        .join("/");
+    // The copies are written there: a source among them would be its own copy.
+    if let Some(folder) = project_skill_folders()
+        .into_iter()
+        .find(|f| normal == *f || normal.starts_with(&format!("{f}/")))
+    {
+        bad(
+            node,
+            format!(
+                "`path = \"{path}\"` of skill `{key}` is inside `{folder}`, where `agx sync` writes the skills' copies"
+            ),
+            "keep the skill outside the clients' skills folders (`tools/skills/NAME`): sync copies it into each of them",
+        );
+        return None;
+    }
     if let Err(e) = agx_core::name::ItemName::parse(name) {
         bad(
             node,
@@ -586,13 +606,21 @@ fn read_skill_folder(
         );
         return None;
     }
-    let path = parts
+    Some(SkillDecl::Folder { path: normal })
+}
+
+/// Every skills folder a client reads in a project (`.claude/skills`, `.agents/skills`,
+/// `.cursor/skills`, …).
+fn project_skill_folders() -> Vec<&'static str> {
+    use agx_model::skills::folders::{FolderChoice, SKILL_CLIENTS, folder};
+    let mut all: Vec<&str> = SKILL_CLIENTS
         .iter()
-        .filter(|p| **p != ".")
-        .copied()
-        .collect::<Vec<_>>()
-        .join("/");
-    Some(SkillDecl::Folder { path })
+        .flat_map(|c| [FolderChoice::Shared, FolderChoice::Own].map(|f| folder(c, true, f)))
+        .flatten()
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
 }
 
 fn read_project(
@@ -1135,6 +1163,9 @@ mod tests {
             "a\\\\review",
             ".",
             "",
+            ".claude/skills/review",
+            "./.agents/skills/review",
+            ".github/skills",
         ] {
             let (draft, found) = check(
                 &format!("[skills]\nreview = {{ path = {path:?} }}\n"),
