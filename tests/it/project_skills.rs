@@ -620,3 +620,30 @@ fn add_skill_takes_a_folder_of_the_project() {
     assert!(error.contains("must be inside it"), "{error}");
     assert_eq!(setup.read("agx.toml"), toml);
 }
+
+#[test]
+fn a_key_moved_from_a_package_skill_to_a_folder_of_the_project_replaces_its_copies() {
+    let setup = with_review();
+    assert_eq!(
+        tree(&setup.project.join(".claude/skills/review")),
+        review_source()
+    );
+    // The team vendors the skill into the repository and edits it there.
+    write_files(
+        &setup.project.join("tools/skills/review"),
+        &[("SKILL.md", TEAM_REVIEW)],
+    );
+    std::fs::write(
+        setup.project.join("agx.toml"),
+        format!("{CLIENTS}\n[skills]\nreview = {{ path = \"tools/skills/review\" }}\n"),
+    )
+    .unwrap();
+    setup.ok(&["sync"]);
+    let source = tree(&setup.project.join("tools/skills/review"));
+    for folder in [".claude/skills/review", ".agents/skills/review"] {
+        assert_eq!(tree(&setup.project.join(folder)), source, "{folder}");
+    }
+    setup.ok(&["sync", "--check"]);
+    let lock = setup.read("agx.lock");
+    assert!(!lock.contains("[[skill]]"), "{lock}");
+}

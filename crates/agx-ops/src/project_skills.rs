@@ -425,6 +425,18 @@ fn sync_copies(
             }
             // A cloned repository cannot make agx write outside it through a link.
             agx_clients::check_confined_in(&project.dir, &dest).map_err(OpsError::from)?;
+            // The key moved to another source (a package's skill vendored into the
+            // project's folder, or back): this project's unedited copy of the old one
+            // makes way.
+            let replaced = recorded.iter().find(|c| {
+                c.path == dest
+                    && c.project.as_deref() == Some(project.dir.as_path())
+                    && c.skill != source.skill
+                    && copies::state(c) == CopyState::Ok
+            });
+            if let Some(old) = replaced.cloned() {
+                copies::uninstall(recorded, &old.skill, &dest, false).map_err(OpsError::from)?;
+            }
             let outcome = copies::install_hashed(
                 recorded,
                 &source.skill,
