@@ -619,6 +619,19 @@ fn add_skill_takes_a_folder_of_the_project() {
     ]);
     assert!(error.contains("must be inside it"), "{error}");
     assert_eq!(setup.read("agx.toml"), toml);
+
+    // The folder gone: doctor names it, not a package called `project`.
+    std::fs::rename(
+        setup.project.join("tools"),
+        setup.home.home().join("tools-moved"),
+    )
+    .unwrap();
+    let (_, doctor) = setup.agx(&["doctor"]);
+    assert!(
+        doctor.contains("the project's skill folder") && doctor.contains("is gone"),
+        "{doctor}"
+    );
+    assert!(!doctor.contains("agx install project"), "{doctor}");
 }
 
 #[test]

@@ -94,16 +94,26 @@ pub(crate) fn check(
             fixed: false,
         };
         let uninstall = format!("agx uninstall-skill CLIENT {}", copy.skill);
+        // A project's skill of its own has no package: its folder is named instead.
+        let own_folder = copy.folder.as_ref().map(|folder| {
+            let project = copy.project.as_deref().unwrap_or(folder.as_path());
+            (folder.display().to_string(), project.display().to_string())
+        });
         match (state, &source) {
             (CopyState::Ok, Some(_)) => keep.push(copy),
             (CopyState::HandEdited, _) => {
                 findings.push(finding(
                     SkillProblem::HandEdited,
                     "the copy differs from what agx wrote".into(),
-                    format!(
-                        "left as it is; `agx install-skill CLIENT {} --force` restores the package's copy",
-                        copy.skill
-                    ),
+                    match &own_folder {
+                        Some((folder, project)) => format!(
+                            "left as it is; `agx sync --force` in {project} restores the copy of {folder}"
+                        ),
+                        None => format!(
+                            "left as it is; `agx install-skill CLIENT {} --force` restores the package's copy",
+                            copy.skill
+                        ),
+                    },
                 ));
                 keep.push(copy);
             }
@@ -119,7 +129,13 @@ pub(crate) fn check(
                     if copies::install(&mut one, &copy.skill, version, dir, &copy.path, false)
                         .is_ok()
                     {
-                        copy = one.remove(0);
+                        // Still the project's copy, of the same source.
+                        let restored = one.remove(0);
+                        copy = SkillCopy {
+                            project: copy.project.clone(),
+                            folder: copy.folder.clone(),
+                            ..restored
+                        };
                         f.fixed = true;
                     }
                 }
@@ -129,10 +145,15 @@ pub(crate) fn check(
             (CopyState::Missing, None) => {
                 let mut f = finding(
                     SkillProblem::PackageMissing,
-                    format!(
-                        "package {} is not installed and the copy is gone",
-                        copy.skill.package
-                    ),
+                    match &own_folder {
+                        Some((folder, _)) => {
+                            format!("the project's skill folder {folder} and the copy are gone")
+                        }
+                        None => format!(
+                            "package {} is not installed and the copy is gone",
+                            copy.skill.package
+                        ),
+                    },
                     "forget the copy".into(),
                 );
                 if fix {
@@ -143,17 +164,26 @@ pub(crate) fn check(
                 findings.push(f);
             }
             (CopyState::Ok, None) => {
-                let mut f = finding(
-                    SkillProblem::PackageMissing,
-                    format!(
-                        "package {} is not installed (or has no skill `{}`)",
-                        copy.skill.package, copy.skill.item
+                let mut f = match &own_folder {
+                    Some((folder, project)) => finding(
+                        SkillProblem::PackageMissing,
+                        format!("the project's skill folder {folder} is gone"),
+                        format!(
+                            "remove the copy, or restore the folder and run `agx sync` in {project}"
+                        ),
                     ),
-                    format!(
-                        "remove the copy, or `agx install {}` to keep it",
-                        copy.skill.package
+                    None => finding(
+                        SkillProblem::PackageMissing,
+                        format!(
+                            "package {} is not installed (or has no skill `{}`)",
+                            copy.skill.package, copy.skill.item
+                        ),
+                        format!(
+                            "remove the copy, or `agx install {}` to keep it",
+                            copy.skill.package
+                        ),
                     ),
-                );
+                };
                 let mut one = vec![copy.clone()];
                 if fix && copies::uninstall(&mut one, &copy.skill, &copy.path, false).is_ok() {
                     f.fixed = true;
