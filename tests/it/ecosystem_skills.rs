@@ -131,6 +131,16 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
             json!({"name": "plain-lib", "version": "1.0.0"}),
             vec![("index.js", "module.exports = 1;\n")],
         ),
+        (
+            "broken-bin",
+            json!({"name": "broken-bin", "version": "1.0.0", "bin": {"broken-bin": "missing.js"}}),
+            vec![("skills/review/SKILL.md", REVIEW)],
+        ),
+        (
+            "broken-skills",
+            json!({"name": "broken-skills", "version": "1.0.0"}),
+            vec![("skills/broken/SKILL.md", BROKEN)],
+        ),
     ]);
     let home = TestHome::new();
     let out = agx_npm(
@@ -199,6 +209,31 @@ fn an_npm_package_brings_its_skills_and_leaves_out_a_broken_one() {
             .agx_home()
             .join("receipts-v1/npm/plain-lib.toml")
             .exists(),
+        "{error}"
+    );
+
+    // A bin that cannot run is an error, not a quiet package of skills.
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["install", "npm:broken-bin"],
+    );
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains("points to missing.js"), "{error}");
+
+    // No bin, and every skill it ships left out: the refusal says why each was.
+    let out = agx_npm(
+        &home,
+        &registry,
+        home.home(),
+        &["install", "npm:broken-skills"],
+    );
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(
+        error.contains("none of its skills could be carried") && error.contains("not-broken"),
         "{error}"
     );
 }

@@ -71,7 +71,13 @@ pub(super) fn provision(
                 pypi::provision(&spec, dir, &options)?
             };
             // An entry is a server: a package without one is refused here.
-            let command = package_command(package, &provisioned.server?.command);
+            let server = provisioned
+                .server?
+                .ok_or_else(|| EcosystemError::NoLaunch {
+                    spec: spec.to_string(),
+                    detail: super::declares_no_server(&spec),
+                })?;
+            let command = package_command(package, &server.command);
             let env = fixed_env(package);
             if !npm {
                 // Level 0 is compiled; `-O` or PYTHONOPTIMIZE ask for more.
@@ -135,7 +141,11 @@ pub(super) fn provision(
                 unreachable!("fetch returns a bundle spec")
             };
             let (launch, extras) = mcpb::provision(&spec, bundle, dir)?;
-            let mut command = launch.server?.command;
+            let server = launch.server?.ok_or_else(|| EcosystemError::NoLaunch {
+                spec: spec.to_string(),
+                detail: "the bundle declares no server".into(),
+            })?;
+            let mut command = server.command;
             command.extend(package.package_arguments.iter().flat_map(argument_elements));
             Ok(EntryPackage {
                 launch: ServerLaunch::Command {

@@ -435,6 +435,14 @@ pub fn provision(
     })
 }
 
+/// Why a package of `spec`'s ecosystem declares no server agx can run.
+fn declares_no_server(spec: &EcosystemSpec) -> String {
+    match spec.ecosystem {
+        Ecosystem::Pypi => "it declares no console script".into(),
+        _ => "its package.json declares no `bin`".into(),
+    }
+}
+
 /// What an ecosystem provisioner found: the exact version, how to start the server and the
 /// skills the package ships.
 struct Launch {
@@ -445,9 +453,10 @@ struct Launch {
     served_by: Option<String>,
     built_by: BuiltBy,
     description: Option<String>,
-    /// The server it wraps, or why it has none: an error only for a package that ships no
-    /// skills either.
-    server: Result<WrappedServer, EcosystemError>,
+    /// The server it wraps; `None` when it declares none (no `bin`, no console script),
+    /// which is an error only for a package that ships no skills either; an error when the
+    /// one it declares cannot run (a missing file, several none of which is picked).
+    server: Result<Option<WrappedServer>, EcosystemError>,
     /// The skill folders it ships, if it can ship any (npm and PyPI packages).
     skills: Option<ShippedSkills>,
 }
@@ -509,16 +518,28 @@ fn write_package(
     dir: &Path,
     version: &semver::Version,
     description: Option<&str>,
-    server: Result<WrappedServer, EcosystemError>,
+    server: Result<Option<WrappedServer>, EcosystemError>,
     extras: &PackageExtras,
 ) -> Result<(), EcosystemError> {
     let description = description
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} from {}", spec.native_name(), spec.ecosystem.prefix()));
-    let server = match server {
-        Ok(server) => Some(server),
-        Err(EcosystemError::NoLaunch { .. }) if !extras.skills.is_empty() => None,
-        Err(e) => return Err(e),
+    let server = match server? {
+        None if extras.skills.is_empty() => {
+            // Say why the skills it ships, if any, were not taken either.
+            let mut detail = declares_no_server(spec);
+            if !extras.warnings.is_empty() {
+                detail.push_str(&format!(
+                    ", and none of its skills could be carried ({})",
+                    extras.warnings.join("; ")
+                ));
+            }
+            return Err(EcosystemError::NoLaunch {
+                spec: spec.to_string(),
+                detail,
+            });
+        }
+        server => server,
     };
     GeneratedPackage {
         name: &spec.name,

@@ -74,7 +74,10 @@ pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, Ecos
     let manifest: serde_json::Value =
         serde_json::from_slice(&fs_err::read(dir.join(&package_dir).join("package.json"))?)
             .map_err(|e| no_launch(spec, format!("its package.json is not JSON: {e}")))?;
-    let server = pick_bin(spec, &manifest).and_then(|(bin_name, bin_path)| {
+    let server = pick_bin(spec, &manifest).and_then(|bin| {
+        let Some((bin_name, bin_path)) = bin else {
+            return Ok(None);
+        };
         let script = package_dir.join(bin_path.trim_start_matches("./"));
         if !dir.join(&script).is_file() {
             return Err(no_launch(
@@ -82,10 +85,10 @@ pub(super) fn provision(spec: &EcosystemSpec, dir: &Path) -> Result<Launch, Ecos
                 format!("its bin `{bin_name}` points to {bin_path}, which is not in the package"),
             ));
         }
-        Ok(super::WrappedServer {
+        Ok(Some(super::WrappedServer {
             name: server_name(spec, &bin_name)?,
             command: vec!["node".into(), script.to_string_lossy().into_owned()],
-        })
+        }))
     });
     let base = dir.join(&package_dir);
     let folders = agx_model::skills::wrap::shipped_skills(&base);
@@ -214,26 +217,31 @@ fn lock_entry(dir: &Path, name: &str) -> Result<(Option<String>, Option<String>)
 }
 
 /// The `bin` entry to run: the only one, or the one named like the package (without scope).
+/// The `bin` to run: `None` when the package declares none.
 fn pick_bin(
     spec: &EcosystemSpec,
     manifest: &serde_json::Value,
-) -> Result<(String, String), EcosystemError> {
+) -> Result<Option<(String, String)>, EcosystemError> {
     let name = spec.native_name();
     let short = name.rsplit('/').next().unwrap_or(&name);
     match &manifest["bin"] {
-        serde_json::Value::String(path) => Ok((short.to_string(), path.clone())),
+        serde_json::Value::String(path) => Ok(Some((short.to_string(), path.clone()))),
         serde_json::Value::Object(bins) => {
             let entries: Vec<(String, String)> = bins
                 .iter()
                 .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
                 .collect();
             if let [only] = entries.as_slice() {
-                return Ok(only.clone());
+                return Ok(Some(only.clone()));
+            }
+            if entries.is_empty() {
+                return Ok(None);
             }
             entries
                 .iter()
                 .find(|(k, _)| k == short)
                 .cloned()
+                .map(Some)
                 .ok_or_else(|| {
                     let names: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
                     no_launch(
@@ -245,7 +253,7 @@ fn pick_bin(
                     )
                 })
         }
-        _ => Err(no_launch(spec, "its package.json declares no `bin`".into())),
+        _ => Ok(None),
     }
 }
 

@@ -304,10 +304,10 @@ pub(super) fn provision(
         served_by: None,
         built_by,
         description: Some(format!("the container image {}", image.repository)),
-        server: Ok(super::WrappedServer {
+        server: Ok(Some(super::WrappedServer {
             name: server_name(spec, last)?,
             command: run_command(runtime, &reference, &[]),
-        }),
+        })),
         skills: None,
     })
 }

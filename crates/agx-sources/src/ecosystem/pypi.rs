@@ -138,10 +138,13 @@ pub(super) fn provision(
     let (script, shipped) = read_distribution(spec, dir)?;
     compile_bytecode(spec, dir, &[0])?;
     let server = script.and_then(|script| {
-        Ok(super::WrappedServer {
+        let Some(script) = script else {
+            return Ok(None);
+        };
+        Ok(Some(super::WrappedServer {
             name: server_name(spec, &script)?,
             command: vec![VENV_PYTHON.into(), format!("venv/bin/{script}")],
-        })
+        }))
     });
     Ok(Launch {
         version,
@@ -252,13 +255,14 @@ pub(super) fn optimization_levels<'a>(
 
 /// The console script to run: the one named like the package, or the only one. Read from
 /// the installed metadata by the standard library, without importing the package.
-/// What the installed distribution offers: its console script (or why none can be picked)
+/// What the installed distribution offers: its console script (`None` when it declares
+/// none, an error when none of several can be picked)
 /// and the skills it ships, `TOP/skills/<name>/SKILL.md` among its files (a wheel's
 /// package data, the place of npm's `skills/` in a Python package). One interpreter start.
 fn read_distribution(
     spec: &EcosystemSpec,
     dir: &Path,
-) -> Result<(Result<String, EcosystemError>, ShippedSkills), EcosystemError> {
+) -> Result<(Result<Option<String>, EcosystemError>, ShippedSkills), EcosystemError> {
     const READ: &str = "import importlib.metadata as m, json, sys\n\
         d = m.distribution(sys.argv[1])\n\
         scripts = sorted(e.name for e in d.entry_points if e.group == 'console_scripts')\n\
@@ -285,21 +289,19 @@ fn read_distribution(
         folders: strings("skills"),
     };
     let script = match scripts.as_slice() {
-        [only] => Ok(only.clone()),
+        [] => Ok(None),
+        [only] => Ok(Some(only.clone())),
         _ => scripts
             .iter()
             .find(|s| normalize_pypi_name(s).is_ok_and(|s| s == name))
             .cloned()
+            .map(Some)
             .ok_or_else(|| EcosystemError::NoLaunch {
                 spec: spec.to_string(),
-                detail: if scripts.is_empty() {
-                    "it declares no console script".into()
-                } else {
-                    format!(
-                        "it has several console scripts ({}) and none is named `{name}`",
-                        scripts.join(", ")
-                    )
-                },
+                detail: format!(
+                    "it has several console scripts ({}) and none is named `{name}`",
+                    scripts.join(", ")
+                ),
             }),
     };
     Ok((script, shipped))

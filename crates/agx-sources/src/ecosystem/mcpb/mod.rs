@@ -378,10 +378,10 @@ pub(super) fn provision(
         served_by: None,
         built_by,
         description: Some(manifest.description.clone()),
-        server: Ok(super::WrappedServer {
+        server: Ok(Some(super::WrappedServer {
             name: super::server_name(spec, spec.name.name())?,
             command: prepared.command,
-        }),
+        })),
         skills: None,
     };
     let extras = PackageExtras {
