@@ -607,7 +607,15 @@ fn add_skill_takes_a_folder_of_the_project() {
     assert_eq!(json["path"], "tools/skills/review");
     assert!(json.get("version").is_none(), "{json}");
 
-    // A folder outside the project, and a key a package's skill holds, are refused.
+    // Another key for a skill of the same name would share its copies' folder.
+    let error = setup.fails(&["add", "--skill", "./tools/skills/review", "--name", "again"]);
+    assert!(
+        error.contains("`review` already names a skill `review`"),
+        "{error}"
+    );
+    assert_eq!(setup.read("agx.toml"), toml);
+
+    // A folder outside the project is refused.
     let outside = setup.home.home().join("elsewhere/review");
     write_files(&outside, &[("SKILL.md", TEAM_REVIEW)]);
     let error = setup.fails(&[

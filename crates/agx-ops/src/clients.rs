@@ -42,6 +42,10 @@ pub struct SkillCopyInfo {
     /// The project whose `agx sync` wrote it (absent for `install-skill`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
+    /// For a project's skill folder of its own: the folder it is copied from, which takes
+    /// the place of a package (`package` is then `project`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_folder: Option<PathBuf>,
 }
 
 #[derive(Debug, Serialize)]
@@ -182,6 +186,7 @@ fn skill_copies(
                     (CopyState::Ok, true) => "ok",
                 },
                 project: c.copy.project.clone(),
+                source_folder: c.copy.folder.clone(),
             })
         })
         .collect()

@@ -1424,6 +1424,7 @@ pub fn add_skill(
         }
         _ => {}
     }
+    skill_name_free(&project, &key, skill.item.as_str(), spec)?;
     let previous = LockFile::read(&dir).ok().flatten();
     let requirement_text = req.clone().unwrap_or_else(|| "*".into());
     project.skills.insert(
@@ -1472,6 +1473,29 @@ pub fn add_skill(
     })
 }
 
+/// No other key of the project names a skill called `name`: their copies would share one
+/// folder (`E208` once written).
+fn skill_name_free(project: &Project, key: &str, name: &str, spec: &str) -> ProjectResult<()> {
+    match project
+        .skills
+        .iter()
+        .find(|(other, decl)| other.as_str() != key && decl.name() == name)
+    {
+        Some((other, _)) => Err(ProjectOpError::BadSkillSpec {
+            spec: spec.into(),
+            reason: format!(
+                "`{other}` already names a skill `{name}`, and a client loads one skill per name (their copies would share one folder)"
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The skill's name of a folder `path`: its last part.
+fn name_of_folder(path: &str) -> String {
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+
 /// Whether `agx add --skill` names a folder rather than a package's skill: a path written
 /// as one (`./…`, `../…`, absolute), or an existing folder.
 fn names_a_folder(spec: &str) -> bool {
@@ -1499,7 +1523,12 @@ fn add_skill_folder(
             source,
         })?
         .join(spec);
-    let folder = std::path::absolute(&folder).unwrap_or(folder);
+    // Both the same way (on Windows `canonicalize` gives `\\?\C:\…`, the current
+    // folder `C:\…`), so that one is seen inside the other.
+    let (seen_dir, folder) = match (std::fs::canonicalize(&dir), std::fs::canonicalize(&folder)) {
+        (Ok(seen_dir), Ok(folder)) => (seen_dir, folder),
+        _ => (dir.clone(), std::path::absolute(&folder).unwrap_or(folder)),
+    };
     let outside = || ProjectOpError::BadSkillSpec {
         spec: spec.into(),
         reason: format!(
@@ -1507,7 +1536,7 @@ fn add_skill_folder(
             dir.display()
         ),
     };
-    let inside = folder.strip_prefix(&dir).map_err(|_| outside())?;
+    let inside = folder.strip_prefix(&seen_dir).map_err(|_| outside())?;
     let mut parts = Vec::new();
     for part in inside.components() {
         match part {
@@ -1539,6 +1568,7 @@ fn add_skill_folder(
         }
         _ => {}
     }
+    skill_name_free(&project, &key, &name_of_folder(&path), spec)?;
     let previous = LockFile::read(&dir).ok().flatten();
     project
         .skills

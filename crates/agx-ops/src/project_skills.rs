@@ -146,7 +146,11 @@ fn check_skill_folder(key: &str, path: &str, dir: &Path) -> ProjectResult<()> {
 
 /// Whether the project's folder of a locked skill folder still hashes to its `content`.
 pub(crate) fn folder_has_content(project: &Project, locked: &LockedSkillFolder) -> bool {
-    content_of(&project.dir.join(&locked.path)).is_ok_and(|c| c == locked.content)
+    let dir = project.dir.join(&locked.path);
+    // A folder reached through a link out of the project is not read (the relock that
+    // follows refuses it, naming the link).
+    agx_clients::check_confined_in(&project.dir, &dir).is_ok()
+        && content_of(&dir).is_ok_and(|c| c == locked.content)
 }
 
 /// How a project's own skill folder is recorded beside its copies: as the skill `NAME` of
@@ -464,9 +468,17 @@ fn sync_copies(
         .cloned()
         .collect();
     for copy in gone {
+        // A folder of the project is shown as agx.toml wrote it.
+        let shown = match &copy.folder {
+            Some(folder) => folder
+                .strip_prefix(&project.dir)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_else(|_| folder.display().to_string()),
+            None => copy.skill.to_string(),
+        };
         let change = |action| SkillSync {
             key: copy.skill.item.to_string(),
-            skill: copy.skill.to_string(),
+            skill: shown.clone(),
             path: copy.path.clone(),
             action,
         };

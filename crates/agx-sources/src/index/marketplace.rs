@@ -687,7 +687,7 @@ pub fn uncarried_components(dir: &Path, manifest: &Components) -> Vec<String> {
     if manifest.dialect == Dialect::Gemini
         && (manifest.exclude_tools.as_ref().is_some_and(excludes) || per_server)
     {
-        found.push("excludeTools".to_string());
+        found.push("tool filters (excludeTools, includeTools)".to_string());
     }
     found
 }

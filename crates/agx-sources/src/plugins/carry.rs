@@ -839,11 +839,6 @@ pub(crate) fn user_config_settings(
     settings
 }
 
-/// Gemini CLI's `settings` (`[{name, description, envVar, sensitive}]`) as
-/// `[extension.settings]`, each keyed by its variable in lower case (`API_KEY` → `api_key`),
-/// and the environment that gives each server its value (`API_KEY = "${settings.api_key}"`),
-/// as Gemini CLI passes a setting to the extension's servers. None is required: an unset
-/// setting's variable is left out, as Gemini CLI leaves it unset.
 /// A Gemini extension's tool exclusions (`excludeTools`, and a server's `excludeTools` or
 /// `includeTools`): Gemini hides those tools from the model; agx hides none on a package's
 /// behalf, so each is named with how the user hides a tool.
@@ -852,13 +847,19 @@ fn gemini_excluded_tools(manifest: &Value) -> Vec<NotCarried> {
         let names: Vec<&str> = v?.as_array()?.iter().filter_map(Value::as_str).collect();
         (!names.is_empty()).then(|| names.join(", "))
     };
-    let reason = "agx hides no tool on a package's behalf; `agx install-server CLIENT SERVER --deny NAME` hides one".to_string();
+    let reason = |field: &str| {
+        match field {
+        "includeTools" => "agx hides no tool on a package's behalf; `agx install-server CLIENT SERVER --allow NAME` shows only those named",
+        _ => "agx hides no tool on a package's behalf; `agx install-server CLIENT SERVER --deny NAME` hides one",
+    }
+    .to_string()
+    };
     let mut found = Vec::new();
     if let Some(names) = listed(manifest.get("excludeTools")) {
         found.push(NotCarried {
             what: format!("excludeTools ({names})"),
             place: Dialect::Gemini.manifest_file().to_string(),
-            reason: reason.clone(),
+            reason: reason("excludeTools"),
         });
     }
     let servers = manifest.get("mcpServers").and_then(Value::as_object);
@@ -868,7 +869,7 @@ fn gemini_excluded_tools(manifest: &Value) -> Vec<NotCarried> {
                 found.push(NotCarried {
                     what: format!("server `{server}`'s {field} ({names})"),
                     place: Dialect::Gemini.manifest_file().to_string(),
-                    reason: reason.clone(),
+                    reason: reason(field),
                 });
             }
         }
@@ -953,6 +954,11 @@ fn cursor_variables(
     (settings, vars)
 }
 
+/// Gemini CLI's `settings` (`[{name, description, envVar, sensitive}]`) as
+/// `[extension.settings]`, each keyed by its variable in lower case (`API_KEY` → `api_key`),
+/// and the environment that gives each server its value (`API_KEY = "${settings.api_key}"`),
+/// as Gemini CLI passes a setting to the extension's servers. None is required: an unset
+/// setting's variable is left out, as Gemini CLI leaves it unset.
 pub(crate) fn gemini_settings(
     manifest: &Value,
     not_carried: &mut Vec<NotCarried>,
