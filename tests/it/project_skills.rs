@@ -668,3 +668,51 @@ fn a_key_moved_from_a_package_skill_to_a_folder_of_the_project_replaces_its_copi
     let lock = setup.read("agx.lock");
     assert!(!lock.contains("[[skill]]"), "{lock}");
 }
+
+#[test]
+fn an_edited_skill_folder_is_relocked_without_the_registry() {
+    let setup = with_review();
+    write_files(
+        &setup.project.join("tools/skills/house-style"),
+        &[(
+            "SKILL.md",
+            "---\nname: house-style\ndescription: Write as this team writes. Use for docs.\n---\n\nShort sentences.\n",
+        )],
+    );
+    setup.ok(&["add", "--skill", "./tools/skills/house-style"]);
+    let before = setup.read("agx.lock");
+    write_files(
+        &setup.project.join("tools/skills/house-style"),
+        &[("notes.md", "- no jargon\n")],
+    );
+    // The registry is unreachable: only the folder's hash is relocked.
+    let out = setup
+        .fixture
+        .agx(&setup.home)
+        .env("AGX_REGISTRY", "http://127.0.0.1:9/")
+        .env("AGX_HTTP_RETRIES", "0")
+        .current_dir(&setup.project)
+        .arg("sync")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(setup.project.join(".agents/skills/house-style/notes.md")).unwrap(),
+        "- no jargon\n"
+    );
+    let after = setup.read("agx.lock");
+    assert_ne!(before, after);
+    // Everything but the folder's hash is as it was.
+    let without_hashes = |lock: &str| -> String {
+        lock.lines()
+            .filter(|l| !l.starts_with("content = \"sha256:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(without_hashes(&before), without_hashes(&after));
+    setup.ok(&["sync", "--check"]);
+}

@@ -815,7 +815,20 @@ fn sync_project(
                 }
                 existing => {
                     lock_changed = true;
-                    resolve_lock(ctx, project, existing.as_ref(), &Upgrade::None)?
+                    // Only the project's own skill folders changed (edited, added, removed):
+                    // their hashes are relocked, not every package (no registry needed).
+                    let folders_only = match &existing {
+                        Some(lock) => {
+                            let folders = super::project_skills::lock_skill_folders(project)?;
+                            Some(lock.clone().with_skill_folders(folders))
+                                .filter(|relocked| stale_reasons(project, relocked).is_empty())
+                        }
+                        None => None,
+                    };
+                    match folders_only {
+                        Some(relocked) => relocked,
+                        None => resolve_lock(ctx, project, existing.as_ref(), &Upgrade::None)?,
+                    }
                 }
             }
         }
