@@ -331,6 +331,7 @@ fn a_pypi_wheel_brings_the_skills_of_its_package_data() {
                         "helper_tools/skills/review/references/checklist.md",
                         "- tests\n",
                     ),
+                    ("helper_tools/skills/review/scripts/count.py", "print(1)\n"),
                     ("helper_tools/skills/broken/SKILL.md", BROKEN),
                 ],
                 Some("helper-tools = helper_tools:main"),
@@ -385,6 +386,16 @@ fn a_pypi_wheel_brings_the_skills_of_its_package_data() {
             .join(".agents/skills/review/references/checklist.md")
             .is_file()
     );
+    // pip compiled the skill's script where it installed it; the bytecode is no part of
+    // the skill (it would change the skill's hash with every install and Python).
+    let scripts = home.home().join(".agents/skills/review/scripts");
+    assert!(scripts.join("count.py").is_file());
+    assert!(!scripts.join("__pycache__").exists());
+    let carried = home
+        .agx_home()
+        .join("store-v1/pypi/helper-tools/1.0.0/skills/review/scripts");
+    assert!(carried.join("count.py").is_file());
+    assert!(!carried.join("__pycache__").exists());
 
     // Skills and no console script: a package of skills.
     let out = pip(&["install", "pypi:review-only==1.0.0"]);
