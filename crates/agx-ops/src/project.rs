@@ -1348,14 +1348,7 @@ pub fn add(
         &target.to_string(),
         &requirement,
     )?;
-    agx_core::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
-        ProjectError::Write {
-            path: file.clone(),
-            source,
-        }
-    })?;
-    write_lock(&dir, &lock)?;
-    let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
+    let sync = write_added(ctx, &dir, &file, &text, &lock)?;
     let launches = lock.server(&key).expect("just locked").launches.clone();
     Ok(AddReport {
         key,
@@ -1466,14 +1459,7 @@ pub fn add_skill(
         &skill.to_string(),
         &requirement,
     )?;
-    agx_core::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
-        ProjectError::Write {
-            path: file.clone(),
-            source,
-        }
-    })?;
-    write_lock(&dir, &lock)?;
-    let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
+    let sync = write_added(ctx, &dir, &file, &text, &lock)?;
     Ok(AddReport {
         key,
         server: None,
@@ -1484,6 +1470,24 @@ pub fn add_skill(
         created_project: created,
         sync,
     })
+}
+
+/// The end of every `agx add`: agx.toml and agx.lock written, then the project synced.
+fn write_added(
+    ctx: &Context,
+    dir: &Path,
+    file: &Path,
+    text: &str,
+    lock: &LockFile,
+) -> ProjectResult<SyncReport> {
+    agx_core::atomic::write_file(file, text.as_bytes(), None).map_err(|source| {
+        ProjectError::Write {
+            path: file.to_path_buf(),
+            source,
+        }
+    })?;
+    write_lock(dir, lock)?;
+    sync_project(ctx, &Project::load(dir)?, SyncOptions::default())
 }
 
 /// No other key of the project names a skill called `name`: their copies would share one
@@ -1588,14 +1592,7 @@ fn add_skill_folder(
         .insert(key.clone(), SkillDecl::Folder { path: path.clone() });
     let lock = resolve_lock(ctx, &project, previous.as_ref(), &Upgrade::None)?;
     let text = edit_entry(&file, &original, "skills", &key, &[("path", &path)])?;
-    agx_core::atomic::write_file(&file, text.as_bytes(), None).map_err(|source| {
-        ProjectError::Write {
-            path: file.clone(),
-            source,
-        }
-    })?;
-    write_lock(&dir, &lock)?;
-    let sync = sync_project(ctx, &Project::load(&dir)?, SyncOptions::default())?;
+    let sync = write_added(ctx, &dir, &file, &text, &lock)?;
     Ok(AddReport {
         key,
         server: None,
