@@ -13,53 +13,12 @@ usage: pinning_measure.py AGX SERVER ALLOW_DIR FILTER_DIR CALLS ROUNDS
 (spawn until `initialize` is answered), interleaved. Prints one line of JSON.
 """
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "1"}}
-
-
-class Session:
-    def __init__(self, agx, server, cwd):
-        self.proc = subprocess.Popen([agx, "serve", server], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1, cwd=cwd)
-        self.next_id = 0
-
-    def initialize(self):
-        self.request("initialize", INIT)
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def send(self, message):
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        for line in self.proc.stdout:
-            reply = json.loads(line)
-            if reply.get("id") == self.next_id and "method" not in reply:
-                return reply
-        raise SystemExit("the server closed its output")
-
-    def timed_list(self):
-        start = time.perf_counter()
-        reply = self.request("tools/list", {})
-        elapsed = (time.perf_counter() - start) * 1000
-        if "result" not in reply:
-            raise SystemExit(f"tools/list failed: {reply}")
-        return elapsed, len(reply["result"]["tools"])
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.terminate()
-        self.proc.wait()
+from mcp_session import Session
 
 
 def timed_start(agx, server, cwd):

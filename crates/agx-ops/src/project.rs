@@ -163,9 +163,23 @@ pub enum Upgrade {
     Packages(Vec<PackageName>),
 }
 
-/// Why the lock does not describe agx.toml (empty: it does). Only recorded inputs count:
-/// each key's `server`, `version` and `args` as written.
+/// Why the lock does not describe agx.toml (empty: it does): the recorded inputs (each
+/// key's `server`, `skill`, `path`, `version` and `args` as written), and the content of
+/// the project's own skill folders.
 pub fn stale_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
+    let mut reasons = input_reasons(project, lock);
+    for s in &lock.skill_folders {
+        let declared = matches!(project.skills.get(&s.key), Some(SkillDecl::Folder { path }) if *path == s.path);
+        // The folder is the project's own: an edit to it is a change to lock.
+        if declared && !super::project_skills::folder_has_content(project, s) {
+            reasons.push(format!("skill folder {} of `{}` changed", s.path, s.key));
+        }
+    }
+    reasons
+}
+
+/// [`stale_reasons`] from the recorded inputs alone: no file but agx.toml and agx.lock read.
+fn input_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
     let mut reasons = Vec::new();
     for (key, decl) in &project.servers {
         match lock.server(key) {
@@ -198,10 +212,6 @@ pub fn stale_reasons(project: &Project, lock: &LockFile) -> Vec<String> {
                 None => reasons.push(format!("skill `{key}` is not locked")),
                 Some(s) if &s.path != path => {
                     reasons.push(format!("skill `{key}` changed in {PROJECT_FILE}"))
-                }
-                // The folder is the project's own: an edit to it is a change to lock.
-                Some(s) if !super::project_skills::folder_has_content(project, s) => {
-                    reasons.push(format!("skill folder {path} of `{key}` changed"))
                 }
                 Some(_) => {}
             },
@@ -821,7 +831,7 @@ fn sync_project(
                         Some(lock) => {
                             let folders = super::project_skills::lock_skill_folders(project)?;
                             Some(lock.clone().with_skill_folders(folders))
-                                .filter(|relocked| stale_reasons(project, relocked).is_empty())
+                                .filter(|relocked| input_reasons(project, relocked).is_empty())
                         }
                         None => None,
                     };
@@ -1508,11 +1518,6 @@ fn skill_name_free(project: &Project, key: &str, name: &str, spec: &str) -> Proj
     }
 }
 
-/// The skill's name of a folder `path`: its last part.
-fn name_of_folder(path: &str) -> String {
-    path.rsplit('/').next().unwrap_or(path).to_string()
-}
-
 /// Whether `agx add --skill` names a folder rather than a package's skill: a path written
 /// as one (`./…`, `../…`, absolute), or an existing folder.
 fn names_a_folder(spec: &str) -> bool {
@@ -1585,7 +1590,12 @@ fn add_skill_folder(
         }
         _ => {}
     }
-    skill_name_free(&project, &key, &name_of_folder(&path), spec)?;
+    skill_name_free(
+        &project,
+        &key,
+        agx_project::manifest::skill_folder_name(&path),
+        spec,
+    )?;
     let previous = LockFile::read(&dir).ok().flatten();
     project
         .skills

@@ -328,7 +328,7 @@ pub(crate) fn sync_skills(
     }
     for s in &wanted_folders {
         let dir = project.dir.join(&s.path);
-        let name = s.path.rsplit('/').next().unwrap_or(&s.path);
+        let name = agx_project::manifest::skill_folder_name(&s.path);
         let skill = folder_skill_name(name).map_err(OpsError::from)?;
         if !options.check {
             agx_clients::check_confined_in(&project.dir, &dir).map_err(OpsError::from)?;
@@ -350,7 +350,17 @@ pub(crate) fn sync_skills(
                     .into(),
                 ));
             }
-            check_skill_folder(&s.key, &s.path, &dir)?;
+            // Checked as `agx validate` checks a skill, unless a copy of this very content
+            // was written (and so checked) before: most syncs change nothing.
+            let hash = s.content.strip_prefix("sha256:").unwrap_or_default();
+            let written = records.skills.iter().any(|c| {
+                c.project.as_deref() == Some(project.dir.as_path())
+                    && c.folder.as_deref() == Some(dir.as_path())
+                    && c.sha256 == hash
+            });
+            if !written {
+                check_skill_folder(&s.key, &s.path, &dir)?;
+            }
         }
         sources.push(CopySource {
             key: &s.key,
@@ -370,7 +380,7 @@ pub(crate) fn sync_skills(
         keep.extend(folders.iter().map(|f| f.join(skill.item.as_str())));
     }
     for s in &wanted_folders {
-        let name = s.path.rsplit('/').next().unwrap_or(&s.path);
+        let name = agx_project::manifest::skill_folder_name(&s.path);
         keep.extend(folders.iter().map(|f| f.join(name)));
     }
     let before = records.skills.clone();

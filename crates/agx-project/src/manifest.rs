@@ -96,6 +96,12 @@ pub enum SkillDecl {
     },
 }
 
+/// The skill's name of a skill folder `path` (`tools/skills/review` → `review`): its last
+/// part, which every copy's folder is named after.
+pub fn skill_folder_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 /// A `[skills]` entry naming a skill of a package.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackageSkill {
@@ -111,7 +117,7 @@ impl SkillDecl {
     pub fn name(&self) -> &str {
         match self {
             SkillDecl::Package(p) => p.skill.item.as_str(),
-            SkillDecl::Folder { path } => path.rsplit('/').next().unwrap_or(path),
+            SkillDecl::Folder { path } => skill_folder_name(path),
         }
     }
 
