@@ -124,6 +124,9 @@ fn check_skill_folder(key: &str, path: &str, dir: &Path) -> ProjectResult<()> {
             detail,
         })
     };
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir() || m.is_symlink()) {
+        return Err(problem(format!("there is no folder {path}")));
+    }
     let is_skill = std::fs::symlink_metadata(dir.join(agx_model::skills::check::SKILL_FILE))
         .is_ok_and(|m| m.is_file());
     if !is_skill {

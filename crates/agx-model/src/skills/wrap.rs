@@ -252,7 +252,13 @@ pub fn check(dir: &Path, what: &SkillFolder) -> Result<Report, WrapError> {
             finding.location.column = 0;
             finding.length = 0;
         } else {
-            finding.location.file = unwrapped_path(what, &finding.location.file);
+            let unwrapped = unwrapped_path(what, &finding.location.file);
+            // A message that quotes the generated path quotes the user's.
+            finding.message = finding.message.replace(
+                &format!("`{}`", finding.location.file),
+                &format!("`{unwrapped}`"),
+            );
+            finding.location.file = unwrapped;
         }
     }
     Ok(report)
