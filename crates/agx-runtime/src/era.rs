@@ -102,6 +102,98 @@ pub(crate) fn to_legacy_request(message: &mut Value) {
     }
 }
 
+/// The legacy revisions a legacy client may open a session with, oldest first.
+const LEGACY_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", LEGACY];
+
+/// The `_meta` keys a modern backend needs on each request of a legacy client's session:
+/// the modern version, and the capabilities and identity its `initialize` declared.
+pub(crate) fn envelope_of_initialize(initialize: &Value) -> Map<String, Value> {
+    let params = initialize.get("params");
+    let field = |key: &str| params.and_then(|p| p.get(key)).cloned();
+    let mut envelope = Map::new();
+    envelope.insert(VERSION_KEY.into(), json!(MODERN));
+    envelope.insert(
+        CLIENT_CAPABILITIES_KEY.into(),
+        field("capabilities").unwrap_or(json!({})),
+    );
+    envelope.insert(
+        CLIENT_INFO_KEY.into(),
+        field("clientInfo").unwrap_or(json!({"name": "agx", "version": env!("CARGO_PKG_VERSION")})),
+    );
+    envelope
+}
+
+/// Give a request the era keys of `envelope` it lacks (a request already naming a version
+/// keeps its own): a modern backend refuses a request without them.
+pub(crate) fn stamp_request(message: &mut Value, envelope: &Map<String, Value>) {
+    if message.get("method").is_none() || message.get("id").is_none() {
+        return;
+    }
+    if !message.get("params").is_some_and(Value::is_object) {
+        message["params"] = json!({});
+    }
+    let params = &mut message["params"];
+    if !params.get("_meta").is_some_and(Value::is_object) {
+        params["_meta"] = json!({});
+    }
+    let Some(meta) = params["_meta"].as_object_mut() else {
+        return;
+    };
+    if meta.contains_key(VERSION_KEY) {
+        return;
+    }
+    // Only the era keys: a `progressToken` belongs to the request it came with.
+    for key in [
+        VERSION_KEY,
+        CLIENT_CAPABILITIES_KEY,
+        CLIENT_INFO_KEY,
+        LOG_LEVEL_KEY,
+    ] {
+        if let Some(value) = envelope.get(key) {
+            meta.entry(key).or_insert_with(|| value.clone());
+        }
+    }
+}
+
+/// The `_meta` key a modern request sets its log level under.
+pub(crate) fn set_log_level(envelope: &mut Map<String, Value>, level: Value) {
+    envelope.insert(LOG_LEVEL_KEY.into(), level);
+}
+
+/// A modern backend's answer as a legacy client takes it: without `resultType` and the
+/// caching hints, which the legacy revisions do not define.
+pub(crate) fn to_legacy_answer(answer: &mut Value) {
+    if let Some(Value::Object(result)) = answer.get_mut("result") {
+        for key in ["resultType", "ttlMs", "cacheScope"] {
+            result.remove(key);
+        }
+    }
+}
+
+/// The legacy `initialize` result standing for a modern backend, from its `server/discover`
+/// result: the version the client asked for when agx knows it, the backend's capabilities,
+/// identity and instructions.
+pub(crate) fn initialize_result(initialize: &Value, discovered: &Value) -> Value {
+    let asked = initialize
+        .pointer("/params/protocolVersion")
+        .and_then(Value::as_str);
+    let version = asked
+        .filter(|v| LEGACY_VERSIONS.contains(v))
+        .unwrap_or(LEGACY);
+    let mut result = json!({
+        "protocolVersion": version,
+        "capabilities": discovered.get("capabilities").cloned().unwrap_or(json!({})),
+        "serverInfo": discovered
+            .pointer(&format!("/_meta/{}", SERVER_INFO_KEY.replace('/', "~1")))
+            .cloned()
+            .unwrap_or(json!({"name": "unnamed", "version": "0"})),
+    });
+    if let Some(instructions) = discovered.get("instructions") {
+        result["instructions"] = instructions.clone();
+    }
+    result
+}
+
 /// The capabilities a modern request declares for its client.
 pub(crate) fn client_capabilities(message: &Value) -> Value {
     meta(message)

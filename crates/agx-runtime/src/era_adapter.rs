@@ -33,6 +33,7 @@ use serde_json::{Value, json};
 
 use super::era::{self, CacheHint, Era};
 use super::filtered::Sends;
+use super::modern_backend::ModernBackend;
 use super::stdio::{INVALID_PARAMS, METHOD_NOT_FOUND};
 
 /// The JSON-RPC error of a request the backend's `initialize` failed under.
@@ -106,6 +107,19 @@ struct Handshake {
     deadline: Option<tokio::time::Instant>,
 }
 
+/// agx asking the backend `server/discover` after it refused a legacy client's
+/// `initialize`: a backend that speaks only the modern era refuses the handshake.
+struct ReverseProbe {
+    /// The id's text of agx's probe.
+    id: String,
+    /// The client's `initialize` and the backend's refusal of it.
+    initialize: Value,
+    refused: Value,
+    /// The client's messages waiting for the outcome.
+    waiting: Vec<Value>,
+    deadline: tokio::time::Instant,
+}
+
 /// The translation state of one client's connection.
 pub(crate) struct EraAdapter {
     hint: CacheHint,
@@ -116,8 +130,15 @@ pub(crate) struct EraAdapter {
     handshake: Option<Handshake>,
     /// A probe whose time ran out: its late answer goes nowhere.
     abandoned_probe: Option<String>,
-    /// A legacy client's `initialize` (its id's text), whose answer agx records too.
-    legacy_initialize: Option<String>,
+    /// A legacy client's `initialize` (its id's text, and the request), whose answer agx
+    /// records too.
+    legacy_initialize: Option<(String, Value)>,
+    reverse_probe: Option<ReverseProbe>,
+    /// A legacy client's session with a backend that speaks only the modern era.
+    modern_backend: Option<ModernBackend>,
+    /// The era keys of the modern client's first request, for the requests agx itself sends
+    /// a modern backend (a filter's own listing).
+    backend_envelope: Option<serde_json::Map<String, Value>>,
     /// Whether a legacy client opened a session: the backend's notifications and requests
     /// are then for it.
     legacy_client: bool,
@@ -144,6 +165,9 @@ impl EraAdapter {
             handshake: None,
             abandoned_probe: None,
             legacy_initialize: None,
+            reverse_probe: None,
+            modern_backend: None,
+            backend_envelope: None,
             legacy_client: false,
             modern: HashMap::new(),
             by_client: HashMap::new(),
@@ -158,6 +182,8 @@ impl EraAdapter {
     /// client alone is served (whose backend messages are sorted).
     pub(crate) fn reads_server_messages(&self) -> bool {
         self.handshake.is_some()
+            || self.reverse_probe.is_some()
+            || self.modern_backend.is_some()
             || self.abandoned_probe.is_some()
             || self.legacy_initialize.is_some()
             || !self.modern.is_empty()
@@ -167,11 +193,16 @@ impl EraAdapter {
 
     /// When the probe's time runs out, if one is awaited: then call [`EraAdapter::time_out`].
     pub(crate) fn deadline(&self) -> Option<tokio::time::Instant> {
-        self.handshake.as_ref().and_then(|h| h.deadline)
+        (self.handshake.as_ref().and_then(|h| h.deadline))
+            .or(self.reverse_probe.as_ref().map(|p| p.deadline))
     }
 
     /// The probe's time ran out: the backend is taken for a legacy one.
     pub(crate) fn time_out(&mut self) -> Sends {
+        if let Some(probe) = self.reverse_probe.take() {
+            self.abandoned_probe = Some(probe.id.clone());
+            return self.not_modern(probe);
+        }
         match self.handshake.take() {
             Some(handshake) if handshake.probing => {
                 self.abandoned_probe = Some(handshake.id);
@@ -189,8 +220,25 @@ impl EraAdapter {
         format!("agx-{kind}-{}", self.next_id)
     }
 
+    /// Give a request agx sends a modern backend the era keys it lacks (a filter's own
+    /// listing carries none).
+    pub(crate) fn stamp(&self, message: &mut Value) {
+        if let Some(backend) = &self.modern_backend {
+            backend.stamp(message);
+        } else if let (Some(_), Some(envelope)) = (&self.discovered, &self.backend_envelope) {
+            era::stamp_request(message, envelope);
+        }
+    }
+
     /// A message from the client.
     pub(crate) fn client_message(&mut self, mut message: Value) -> Sends {
+        if let Some(backend) = &mut self.modern_backend {
+            return backend.client_message(message);
+        }
+        if let Some(probe) = &mut self.reverse_probe {
+            probe.waiting.push(message);
+            return Sends::default();
+        }
         if message.get("method") == Some(&json!("notifications/cancelled"))
             && let Some(request) = message.pointer("/params/requestId")
             && self.subscriptions.contains_key(&request.to_string())
@@ -217,7 +265,7 @@ impl EraAdapter {
             Err(requested) => to_client(era::unsupported_version(&id, &requested)),
             Ok(Era::Legacy) => {
                 if method == "initialize" {
-                    self.legacy_initialize = Some(id.to_string());
+                    self.legacy_initialize = Some((id.to_string(), message.clone()));
                     self.legacy_client = true;
                 }
                 to_server(message)
@@ -461,20 +509,66 @@ impl EraAdapter {
         to_server(initialize)
     }
 
+    /// The backend refused a legacy client's `initialize`: ask it `server/discover`, as a
+    /// backend that speaks only the modern era answers it (the stdio transport's probe).
+    fn probe_after_refusal(&mut self, initialize: Value, refused: Value) -> Sends {
+        let id = json!(self.own_id("era"));
+        let envelope = era::envelope_of_initialize(&initialize);
+        let probe = json!({"jsonrpc": "2.0", "id": id, "method": "server/discover",
+                           "params": {"_meta": envelope}});
+        self.reverse_probe = Some(ReverseProbe {
+            id: id.to_string(),
+            initialize,
+            refused,
+            waiting: Vec::new(),
+            deadline: tokio::time::Instant::now() + PROBE_TIMEOUT,
+        });
+        to_server(probe)
+    }
+
+    /// The probe after a refused `initialize` answered: a modern backend gets agx standing
+    /// in for the legacy session; otherwise the client has the refusal.
+    fn reverse_probe_answered(&mut self, answer: &Value) -> Sends {
+        let Some(probe) = self.reverse_probe.take() else {
+            return Sends::default();
+        };
+        let Some(discovered) = answer.get("result").filter(|r| speaks_modern(r)).cloned() else {
+            return self.not_modern(probe);
+        };
+        let (backend, mut sends) = ModernBackend::open(&probe.initialize, &discovered);
+        self.modern_backend = Some(backend);
+        for message in probe.waiting {
+            sends.extend(self.client_message(message));
+        }
+        sends
+    }
+
+    /// The backend is no modern one: the client has its refusal of `initialize`, and what it
+    /// sent meanwhile goes on.
+    fn not_modern(&mut self, probe: ReverseProbe) -> Sends {
+        let mut sends = to_client(probe.refused);
+        for message in probe.waiting {
+            sends.extend(self.client_message(message));
+        }
+        sends
+    }
+
     /// The probe answered: a `server/discover` result naming the modern version makes the
     /// backend modern (the waiting requests go on as they are); anything else, legacy.
     fn probe_answered(&mut self, answer: &Value) -> Sends {
         let Some(handshake) = self.handshake.take() else {
             return Sends::default();
         };
-        let modern = answer
-            .pointer("/result/supportedVersions")
-            .and_then(Value::as_array)
-            .is_some_and(|versions| versions.contains(&json!(era::MODERN)));
-        if !modern {
+        if !answer.get("result").is_some_and(speaks_modern) {
             return self.initialize_backend(handshake.waiting);
         }
         self.discovered = answer.get("result").cloned();
+        self.backend_envelope = handshake
+            .waiting
+            .first()
+            .and_then(|m| m.pointer("/params/_meta"))
+            .and_then(Value::as_object)
+            .cloned();
         let mut sends = Sends::default();
         for message in handshake.waiting {
             sends.extend(self.client_message(message));
@@ -484,6 +578,9 @@ impl EraAdapter {
 
     /// A message from the backend (or an answer agx made for it, such as a filter's refusal).
     pub(crate) fn server_message(&mut self, mut message: Value) -> Sends {
+        if let Some(backend) = &mut self.modern_backend {
+            return backend.server_message(message);
+        }
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -521,10 +618,18 @@ impl EraAdapter {
                 self.handshake_answered(&message)
             };
         }
-        if self.legacy_initialize.as_deref() == Some(&text) {
-            self.legacy_initialize = None;
-            if let Some(result) = message.get("result") {
-                self.initialized = Some(result.clone());
+        if self.reverse_probe.as_ref().is_some_and(|p| p.id == text) {
+            return self.reverse_probe_answered(&message);
+        }
+        if self
+            .legacy_initialize
+            .as_ref()
+            .is_some_and(|(id, _)| *id == text)
+        {
+            let (_, initialize) = self.legacy_initialize.take().expect("checked just above");
+            match message.get("result") {
+                Some(result) => self.initialized = Some(result.clone()),
+                None => return self.probe_after_refusal(initialize, message),
             }
         } else if let Some(forwarded) = self.modern.get_mut(&text) {
             let Some(client_id) = forwarded.client_id.clone() else {
@@ -663,6 +768,14 @@ impl EraAdapter {
         }
         sends
     }
+}
+
+/// Whether a `server/discover` result names the modern version agx speaks.
+fn speaks_modern(result: &Value) -> bool {
+    result
+        .get("supportedVersions")
+        .and_then(Value::as_array)
+        .is_some_and(|versions| versions.contains(&json!(era::MODERN)))
 }
 
 /// Whether a backend notification reaches a modern client: those about one of its requests
@@ -1080,6 +1193,205 @@ mod tests {
         assert_eq!(
             refused.to_client[0]["error"]["code"],
             era::UNSUPPORTED_PROTOCOL_VERSION
+        );
+    }
+
+    fn legacy_initialize() -> Value {
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"sampling": {}},
+            "clientInfo": {"name": "legacy", "version": "1"}}})
+    }
+
+    /// An adapter whose legacy client's `initialize` a modern-only backend refused, and
+    /// whose probe found it modern; with what agx sent each side then.
+    fn legacy_before_modern(capabilities: Value) -> (EraAdapter, Sends) {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let sent = adapter.client_message(legacy_initialize());
+        assert_eq!(sent.to_server, [legacy_initialize()]);
+        let refused = json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32022,
+            "message": "Unsupported protocol version",
+            "data": {"supported": [era::MODERN], "requested": "2025-06-18"}}});
+        let [probe] = <[Value; 1]>::try_from(adapter.server_message(refused).to_server).unwrap();
+        assert_eq!(probe["method"], "server/discover");
+        assert_eq!(probe["params"]["_meta"][era::VERSION_KEY], era::MODERN);
+        assert_eq!(
+            probe["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]["name"],
+            "legacy"
+        );
+        let discovered = json!({"resultType": "complete", "supportedVersions": [era::MODERN],
+            "capabilities": capabilities, "instructions": "use it",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-only", "version": "2"}}});
+        let opened = adapter
+            .server_message(json!({"jsonrpc": "2.0", "id": probe["id"], "result": discovered}));
+        (adapter, opened)
+    }
+
+    #[test]
+    fn a_legacy_client_is_served_by_a_backend_that_speaks_only_the_modern_era() {
+        let (mut adapter, opened) = legacy_before_modern(json!({"tools": {"listChanged": true}}));
+        let [answer] = <[Value; 1]>::try_from(opened.to_client).unwrap();
+        assert_eq!(answer["id"], 0);
+        assert_eq!(answer["result"]["protocolVersion"], "2025-06-18");
+        assert_eq!(answer["result"]["serverInfo"]["name"], "modern-only");
+        assert_eq!(answer["result"]["instructions"], "use it");
+        assert_eq!(
+            answer["result"]["capabilities"],
+            json!({"tools": {"listChanged": true}})
+        );
+        // The change stream agx keeps for the client.
+        let [listen] = <[Value; 1]>::try_from(opened.to_server).unwrap();
+        assert_eq!(listen["method"], "subscriptions/listen");
+        assert_eq!(
+            listen["params"]["notifications"],
+            json!({"toolsListChanged": true})
+        );
+
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        assert_eq!(adapter.client_message(initialized), Sends::default());
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        assert_eq!(
+            adapter.client_message(ping).to_client[0]["result"],
+            json!({})
+        );
+        let level = json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "debug"}});
+        assert_eq!(adapter.client_message(level).to_client[0]["id"], 2);
+
+        let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"progressToken": 9}}});
+        let [sent] = <[Value; 1]>::try_from(adapter.client_message(list).to_server).unwrap();
+        let meta = &sent["params"]["_meta"];
+        assert_eq!(meta[era::VERSION_KEY], era::MODERN);
+        assert_eq!(
+            meta["io.modelcontextprotocol/clientCapabilities"],
+            json!({"sampling": {}})
+        );
+        assert_eq!(meta["io.modelcontextprotocol/logLevel"], "debug");
+        assert_eq!(meta["progressToken"], 9);
+        let listed = json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete",
+            "tools": [], "ttlMs": 0, "cacheScope": "private"}});
+        let [listed] = <[Value; 1]>::try_from(adapter.server_message(listed).to_client).unwrap();
+        assert_eq!(
+            listed,
+            json!({"jsonrpc": "2.0", "id": 3, "result": {"tools": []}})
+        );
+
+        // The stream's messages reach the client untagged; its acknowledgment is agx's.
+        let stream = listen["id"].clone();
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {"_meta": {SUBSCRIPTION_ID: stream}, "notifications": {"toolsListChanged": true}}});
+        assert_eq!(adapter.server_message(ack), Sends::default());
+        let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+            "params": {"_meta": {SUBSCRIPTION_ID: stream}}});
+        assert_eq!(
+            adapter.server_message(changed).to_client,
+            [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})]
+        );
+    }
+
+    #[test]
+    fn a_modern_backends_input_request_reaches_a_legacy_client_mid_call_and_the_call_is_retried() {
+        let (mut adapter, _) = legacy_before_modern(json!({"tools": {}}));
+        let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                          "params": {"name": "ask", "arguments": {"q": "?"}}});
+        let [sent] = <[Value; 1]>::try_from(adapter.client_message(call).to_server).unwrap();
+        assert_eq!(sent["id"], 5);
+        let asked = json!({"jsonrpc": "2.0", "id": 5, "result": {"resultType": "input_required",
+            "inputRequests": {"llm": {"method": "sampling/createMessage", "params": {"maxTokens": 5}}},
+            "requestState": "s1"}});
+        let [request] = <[Value; 1]>::try_from(adapter.server_message(asked).to_client).unwrap();
+        assert_eq!(request["method"], "sampling/createMessage");
+        assert_eq!(request["params"]["maxTokens"], 5);
+        let sampled = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"role": "assistant",
+            "content": {"type": "text", "text": "42"}, "model": "m"}});
+        let [retry] = <[Value; 1]>::try_from(adapter.client_message(sampled).to_server).unwrap();
+        assert_ne!(retry["id"], 5);
+        assert_eq!(retry["params"]["name"], "ask");
+        assert_eq!(retry["params"]["requestState"], "s1");
+        assert_eq!(
+            retry["params"]["inputResponses"]["llm"]["content"]["text"],
+            "42"
+        );
+        assert_eq!(retry["params"]["_meta"][era::VERSION_KEY], era::MODERN);
+        let done = json!({"jsonrpc": "2.0", "id": retry["id"], "result": {"resultType": "complete",
+            "content": [{"type": "text", "text": "the answer is 42"}]}});
+        let [done] = <[Value; 1]>::try_from(adapter.server_message(done).to_client).unwrap();
+        assert_eq!(done["id"], 5);
+        assert_eq!(
+            done["result"],
+            json!({"content": [{"type": "text", "text": "the answer is 42"}]})
+        );
+
+        // Declined: the call fails with the client's reason, and nothing is retried.
+        let call =
+            json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "ask"}});
+        adapter.client_message(call);
+        let asked = json!({"jsonrpc": "2.0", "id": 6, "result": {"resultType": "input_required",
+            "inputRequests": {"llm": {"method": "sampling/createMessage", "params": {}}}}});
+        let [request] = <[Value; 1]>::try_from(adapter.server_message(asked).to_client).unwrap();
+        let declined = json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -1, "message": "user said no"}});
+        let failed = adapter.client_message(declined);
+        assert!(failed.to_server.is_empty(), "{failed:?}");
+        assert_eq!(failed.to_client[0]["id"], 6);
+        let text = failed.to_client[0]["error"]["message"].as_str().unwrap();
+        assert!(text.contains("user said no"), "{text}");
+    }
+
+    #[test]
+    fn a_refused_initialize_of_a_backend_that_is_not_modern_reaches_the_client() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        adapter.client_message(legacy_initialize());
+        let refused =
+            json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32603, "message": "broken"}});
+        let [probe] =
+            <[Value; 1]>::try_from(adapter.server_message(refused.clone()).to_server).unwrap();
+        // Sent meanwhile: held until the outcome.
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        assert_eq!(adapter.client_message(list.clone()), Sends::default());
+        let unknown = json!({"jsonrpc": "2.0", "id": probe["id"], "error": {"code": -32601, "message": "no"}});
+        let outcome = adapter.server_message(unknown);
+        assert_eq!(outcome.to_client, [refused]);
+        assert_eq!(outcome.to_server, [list]);
+    }
+
+    #[test]
+    fn a_legacy_clients_subscriptions_reopen_the_modern_backends_stream() {
+        let (mut adapter, opened) = legacy_before_modern(json!({"resources": {"subscribe": true}}));
+        let first = opened.to_server[0]["id"].clone();
+        let subscribe = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe", "params": {"uri": "file:///a"}});
+        let sends = adapter.client_message(subscribe);
+        assert_eq!(sends.to_client[0]["result"], json!({}));
+        let [cancel, listen] = <[Value; 2]>::try_from(sends.to_server).unwrap();
+        assert_eq!(cancel["method"], "notifications/cancelled");
+        assert_eq!(cancel["params"]["requestId"], first);
+        assert_eq!(
+            listen["params"]["notifications"],
+            json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]})
+        );
+        // The closed stream's end is agx's.
+        let ended = json!({"jsonrpc": "2.0", "id": first, "result": {"resultType": "complete"}});
+        assert_eq!(adapter.server_message(ended), Sends::default());
+        let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+            "params": {"uri": "file:///a", "_meta": {SUBSCRIPTION_ID: listen["id"]}}});
+        assert_eq!(
+            adapter.server_message(updated).to_client[0]["params"],
+            json!({"uri": "file:///a"})
+        );
+    }
+
+    #[test]
+    fn a_filters_own_listing_reaches_a_modern_backend_with_the_era_keys() {
+        let mut adapter = EraAdapter::new(CacheHint::NONE);
+        let [probe] =
+            <[Value; 1]>::try_from(adapter.client_message(modern(1, "tools/list")).to_server)
+                .unwrap();
+        let discovered = json!({"resultType": "complete", "supportedVersions": [era::MODERN], "capabilities": {}});
+        adapter.server_message(json!({"jsonrpc": "2.0", "id": probe["id"], "result": discovered}));
+        let mut own = json!({"jsonrpc": "2.0", "id": "agx-filter-1", "method": "tools/list"});
+        adapter.stamp(&mut own);
+        assert_eq!(own["params"]["_meta"][era::VERSION_KEY], era::MODERN);
+        assert_eq!(
+            own["params"]["_meta"]["io.modelcontextprotocol/clientInfo"]["name"],
+            "modern"
         );
     }
 }

@@ -785,7 +785,7 @@ where
                 let mut sends = Sends::default();
                 let translated = eras.time_out();
                 through_filter(&mut eras, &mut rewriter, translated, &mut sends);
-                deliver(sends, &mut client_out, &mut server_in).await;
+                deliver(stamped(&eras, sends), &mut client_out, &mut server_in).await;
             }
             complete = client_lines.read_line(), if client_open => {
                 let Some(complete) = complete else {
@@ -859,7 +859,16 @@ fn client_to_server(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Val
     let mut out = Sends::default();
     let translated = eras.client_message(message);
     through_filter(eras, rewriter, translated, &mut out);
-    out
+    stamped(eras, out)
+}
+
+/// What goes to the server with the era keys a modern backend needs on every request,
+/// the filter's own listing included.
+fn stamped(eras: &EraAdapter, mut sends: Sends) -> Sends {
+    for message in &mut sends.to_server {
+        eras.stamp(message);
+    }
+    sends
 }
 
 /// A server's message through the filter, then the era translation.
@@ -873,7 +882,7 @@ fn server_to_client(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Val
         let translated = eras.server_message(answer);
         through_filter(eras, rewriter, translated, &mut out);
     }
-    out
+    stamped(eras, out)
 }
 
 /// What the era translation sends: the client's part as it is, the server's through the

@@ -25,6 +25,7 @@ mod line_server;
 pub mod listing;
 mod lists;
 mod log;
+mod modern_backend;
 mod output;
 pub mod pinning;
 mod poison;

@@ -1,0 +1,419 @@
+//! A legacy client (one that opens a session with `initialize`) in front of a backend that
+//! speaks only the modern era (2026-07-28): the backend refused the client's `initialize`
+//! and answered agx's `server/discover` probe with a modern version. agx then stands in for
+//! the session the backend does not keep (docs/serve.md, "Protocol eras"):
+//!
+//! - the client's `initialize` is answered from the discovery result;
+//! - each request carries the modern era keys (the version, and the capabilities and
+//!   identity the client's `initialize` declared, plus a log level once it set one);
+//! - answers lose `resultType` and the caching hints;
+//! - a call the backend answers `input_required` (basic/patterns/mrtr) becomes the legacy
+//!   requests it asks for (`sampling/createMessage`, `elicitation/create`, `roots/list`),
+//!   sent to the client mid-call as a legacy server would; once every one is answered, agx
+//!   retries the call with the answers and the backend's `requestState`, and the retry's
+//!   answer is the call's;
+//! - change notifications come from one `subscriptions/listen` stream agx keeps open for
+//!   the lists the backend declares and the resources the client subscribed to;
+//! - `ping` and `logging/setLevel`, which the modern revision removed, are answered by agx.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
+
+use super::era;
+use super::filtered::Sends;
+
+/// The `_meta` key a stream's notifications carry its id under.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// How many times one call may come back `input_required` before agx gives up on it: a
+/// backend that keeps asking would otherwise hold the client forever.
+const MAX_ROUNDS: u32 = 16;
+
+/// Where agx's own ids start: an answer of the client's to one of them is agx's.
+const OWN_PREFIX: &str = "agx-modern-";
+
+/// A call of the client's that may be answered `input_required`.
+struct Call {
+    /// The id the client awaits the answer under.
+    client_id: Value,
+    /// The request as first sent to the backend (with its era keys).
+    request: Value,
+    rounds: u32,
+}
+
+/// A call waiting for the client's answers to the backend's input requests.
+struct Gather {
+    call: Call,
+    state: Option<Value>,
+    /// The input requests still unanswered: agx's request id's text → the backend's key.
+    open: HashMap<String, String>,
+    responses: Map<String, Value>,
+}
+
+/// The translation state of one legacy client's session with a modern-only backend.
+pub(crate) struct ModernBackend {
+    /// The era keys each request carries.
+    envelope: Map<String, Value>,
+    capabilities: Value,
+    /// Calls sent on, by the id's text the backend answers under.
+    calls: HashMap<String, Call>,
+    /// Calls waiting for input, by a number of agx's.
+    gathers: HashMap<u64, Gather>,
+    /// agx's input request id's text → the gather it belongs to.
+    inputs: HashMap<String, u64>,
+    /// The open change stream's id's text.
+    stream: Option<String>,
+    /// The resources the client subscribed to, in the order it did.
+    subscribed: Vec<String>,
+    next_id: u64,
+}
+
+impl ModernBackend {
+    /// Stand in for the session: `initialize` (the client's request) is answered from the
+    /// backend's `discovered` result, and the change stream is opened.
+    pub(crate) fn open(initialize: &Value, discovered: &Value) -> (ModernBackend, Sends) {
+        let mut backend = ModernBackend {
+            envelope: era::envelope_of_initialize(initialize),
+            capabilities: discovered.get("capabilities").cloned().unwrap_or(json!({})),
+            calls: HashMap::new(),
+            gathers: HashMap::new(),
+            inputs: HashMap::new(),
+            stream: None,
+            subscribed: Vec::new(),
+            next_id: 0,
+        };
+        let mut sends = Sends::default();
+        sends
+            .to_client
+            .push(json!({"jsonrpc": "2.0", "id": initialize["id"],
+            "result": era::initialize_result(initialize, discovered)}));
+        sends.to_server.extend(backend.reopen_stream());
+        (backend, sends)
+    }
+
+    fn own_id(&mut self, kind: &str) -> String {
+        self.next_id += 1;
+        format!("{OWN_PREFIX}{kind}-{}", self.next_id)
+    }
+
+    /// Give a request sent to the backend (the client's, or a filter's own listing) the era
+    /// keys it lacks.
+    pub(crate) fn stamp(&self, message: &mut Value) {
+        era::stamp_request(message, &self.envelope);
+    }
+
+    /// A message from the client.
+    pub(crate) fn client_message(&mut self, message: Value) -> Sends {
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let id = message.get("id").cloned();
+        match (method.as_deref(), id) {
+            (None, Some(id)) => self.input_answered(&id, message),
+            (Some(method), None) => self.client_notification(method, message),
+            (Some(method), Some(id)) => {
+                let answer = |result: Value| {
+                    to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+                };
+                match method {
+                    // Removed from the modern revision: agx answers for the backend.
+                    "ping" => answer(json!({})),
+                    "logging/setLevel" => {
+                        let level = message.pointer("/params/level").cloned();
+                        era::set_log_level(&mut self.envelope, level.unwrap_or(json!("info")));
+                        answer(json!({}))
+                    }
+                    "resources/subscribe" | "resources/unsubscribe" => {
+                        let uri = message.pointer("/params/uri").and_then(Value::as_str);
+                        let Some(uri) = uri.map(str::to_owned) else {
+                            return to_server(self.stamped(message));
+                        };
+                        let held = self.subscribed.iter().position(|u| *u == uri);
+                        match (method, held) {
+                            ("resources/subscribe", None) => self.subscribed.push(uri),
+                            ("resources/unsubscribe", Some(at)) => {
+                                self.subscribed.remove(at);
+                            }
+                            _ => return answer(json!({})),
+                        }
+                        let mut sends = answer(json!({}));
+                        sends.to_server.extend(self.reopen_stream());
+                        sends
+                    }
+                    _ => {
+                        let request = self.stamped(message);
+                        if era::takes_input(method) {
+                            let call = Call {
+                                client_id: id.clone(),
+                                request: request.clone(),
+                                rounds: 0,
+                            };
+                            self.calls.insert(id.to_string(), call);
+                        }
+                        to_server(request)
+                    }
+                }
+            }
+            (None, None) => to_server(message),
+        }
+    }
+
+    fn stamped(&self, mut message: Value) -> Value {
+        self.stamp(&mut message);
+        message
+    }
+
+    fn client_notification(&mut self, method: &str, mut message: Value) -> Sends {
+        match method {
+            // The modern revision has no session to open and no roots notification.
+            "notifications/initialized" | "notifications/roots/list_changed" => Sends::default(),
+            "notifications/cancelled" => {
+                let Some(request) = message.pointer("/params/requestId").cloned() else {
+                    return to_server(message);
+                };
+                // A call waiting for input is dropped here: the backend holds nothing of it.
+                let waiting: Vec<u64> = self
+                    .gathers
+                    .iter()
+                    .filter(|(_, g)| g.call.client_id == request)
+                    .map(|(n, _)| *n)
+                    .collect();
+                if !waiting.is_empty() {
+                    for number in waiting {
+                        self.gathers.remove(&number);
+                    }
+                    self.inputs.retain(|_, n| self.gathers.contains_key(n));
+                    return Sends::default();
+                }
+                // A retried call is known to the backend by agx's id.
+                if let Some(own) = self
+                    .calls
+                    .iter()
+                    .find(|(_, c)| c.client_id == request)
+                    .map(|(own, _)| own.clone())
+                    && let Ok(own) = serde_json::from_str::<Value>(&own)
+                {
+                    message["params"]["requestId"] = own;
+                }
+                to_server(message)
+            }
+            _ => to_server(message),
+        }
+    }
+
+    /// The client's answer to a request: one of agx's input requests, or the backend's own.
+    fn input_answered(&mut self, id: &Value, answer: Value) -> Sends {
+        let text = id.to_string();
+        let Some(number) = self.inputs.remove(&text) else {
+            // A late answer for a call given up on is agx's; anything else the backend's.
+            return match id.as_str().is_some_and(|s| s.starts_with(OWN_PREFIX)) {
+                true => Sends::default(),
+                false => to_server(answer),
+            };
+        };
+        let Some(gather) = self.gathers.get_mut(&number) else {
+            return Sends::default();
+        };
+        let Some(key) = gather.open.remove(&text) else {
+            return Sends::default();
+        };
+        if let Some(error) = answer.get("error") {
+            let gather = self
+                .gathers
+                .remove(&number)
+                .expect("the gather was just found");
+            self.inputs.retain(|_, n| *n != number);
+            let why = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("no reason given");
+            return to_client(
+                json!({"jsonrpc": "2.0", "id": gather.call.client_id, "error": {
+                    "code": error.get("code").cloned().unwrap_or(json!(-32603)),
+                    "message": format!("the client did not give the input the server asked for (`{key}`): {why}"),
+                }}),
+            );
+        }
+        gather
+            .responses
+            .insert(key, answer.get("result").cloned().unwrap_or(json!({})));
+        if !gather.open.is_empty() {
+            return Sends::default();
+        }
+        let gather = self
+            .gathers
+            .remove(&number)
+            .expect("the gather was just found");
+        self.retry(gather.call, gather.responses, gather.state)
+    }
+
+    /// Send the call again with the client's input and the backend's state.
+    fn retry(
+        &mut self,
+        mut call: Call,
+        responses: Map<String, Value>,
+        state: Option<Value>,
+    ) -> Sends {
+        let own = json!(self.own_id("retry"));
+        let mut request = call.request.clone();
+        request["id"] = own.clone();
+        let params = &mut request["params"];
+        params["inputResponses"] = Value::Object(responses);
+        match state {
+            Some(state) => params["requestState"] = state,
+            None => {
+                if let Some(params) = params.as_object_mut() {
+                    params.remove("requestState");
+                }
+            }
+        }
+        call.rounds += 1;
+        self.calls.insert(own.to_string(), call);
+        to_server(request)
+    }
+
+    /// A message from the backend.
+    pub(crate) fn server_message(&mut self, mut message: Value) -> Sends {
+        let Some(id) = message.get("id").cloned() else {
+            return self.server_notification(message);
+        };
+        if message.get("method").is_some() {
+            // A request the modern revision does not let a server send: the client decides.
+            return to_client(message);
+        }
+        let text = id.to_string();
+        if id.as_str().is_some_and(|s| s.starts_with(OWN_PREFIX)) && !self.calls.contains_key(&text)
+        {
+            // A stream's end, or the answer to a stream agx closed: agx's own.
+            if self.stream.as_deref() == Some(&text) {
+                self.stream = None;
+            }
+            return Sends::default();
+        }
+        let Some(call) = self.calls.remove(&text) else {
+            era::to_legacy_answer(&mut message);
+            return to_client(message);
+        };
+        if message.pointer("/result/resultType") == Some(&json!("input_required")) {
+            return self.ask_for_input(call, &message);
+        }
+        message["id"] = call.client_id;
+        era::to_legacy_answer(&mut message);
+        to_client(message)
+    }
+
+    /// The backend needs input for `call`: each of its input requests goes to the client as
+    /// the legacy request it is; with none, the call is retried at once.
+    fn ask_for_input(&mut self, call: Call, answer: &Value) -> Sends {
+        if call.rounds >= MAX_ROUNDS {
+            return to_client(json!({"jsonrpc": "2.0", "id": call.client_id, "error": {
+                "code": -32603,
+                "message": format!("the server asked for input {MAX_ROUNDS} times for one call; agx gave up on it"),
+            }}));
+        }
+        let state = answer.pointer("/result/requestState").cloned();
+        let requests = answer
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if requests.is_empty() {
+            return self.retry(call, Map::new(), state);
+        }
+        self.next_id += 1;
+        let number = self.next_id;
+        let mut sends = Sends::default();
+        let mut open = HashMap::new();
+        for (key, request) in requests {
+            let own = json!(self.own_id("input"));
+            let mut asked = json!({"jsonrpc": "2.0", "id": own, "method": request["method"]});
+            if let Some(params) = request.get("params") {
+                asked["params"] = params.clone();
+            }
+            open.insert(own.to_string(), key);
+            self.inputs.insert(own.to_string(), number);
+            sends.to_client.push(asked);
+        }
+        let gather = Gather {
+            call,
+            state,
+            open,
+            responses: Map::new(),
+        };
+        self.gathers.insert(number, gather);
+        sends
+    }
+
+    fn server_notification(&mut self, mut message: Value) -> Sends {
+        let Some(meta) = message
+            .pointer_mut("/params/_meta")
+            .and_then(Value::as_object_mut)
+        else {
+            return to_client(message);
+        };
+        if meta.remove(SUBSCRIPTION_ID).is_none() {
+            return to_client(message);
+        }
+        if meta.is_empty()
+            && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
+        {
+            params.remove("_meta");
+        }
+        if message.get("method") == Some(&json!("notifications/subscriptions/acknowledged")) {
+            return Sends::default();
+        }
+        to_client(message)
+    }
+
+    /// Close the change stream, if open, and open one for what the backend declares and
+    /// the client subscribed to.
+    fn reopen_stream(&mut self) -> Vec<Value> {
+        let mut sends = Vec::new();
+        if let Some(old) = self.stream.take()
+            && let Ok(old) = serde_json::from_str::<Value>(&old)
+        {
+            sends.push(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                              "params": {"requestId": old}}),
+            );
+        }
+        let declared = |list: &str| self.capabilities.get(list).is_some();
+        let mut notifications = Map::new();
+        for (list, key) in [
+            ("tools", "toolsListChanged"),
+            ("prompts", "promptsListChanged"),
+            ("resources", "resourcesListChanged"),
+        ] {
+            if declared(list) {
+                notifications.insert(key.into(), json!(true));
+            }
+        }
+        if !self.subscribed.is_empty() {
+            notifications.insert("resourceSubscriptions".into(), json!(self.subscribed));
+        }
+        if notifications.is_empty() {
+            return sends;
+        }
+        let id = json!(self.own_id("listen"));
+        self.stream = Some(id.to_string());
+        sends.push(self.stamped(json!({"jsonrpc": "2.0", "id": id,
+            "method": "subscriptions/listen", "params": {"notifications": notifications}})));
+        sends
+    }
+}
+
+fn to_server(message: Value) -> Sends {
+    Sends {
+        to_server: vec![message],
+        to_client: Vec::new(),
+    }
+}
+
+fn to_client(message: Value) -> Sends {
+    Sends {
+        to_server: Vec::new(),
+        to_client: vec![message],
+    }
+}
