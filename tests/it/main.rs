@@ -25,6 +25,7 @@ mod discover;
 mod ecosystem;
 mod ecosystem_provenance;
 mod ecosystem_skills;
+mod eras;
 mod filter;
 mod generated;
 mod hostile_marketplace;
