@@ -240,3 +240,126 @@ fn a_profile_serves_a_member_that_speaks_only_2026_07_28_to_clients_of_both_eras
     );
     assert_eq!(retried["result"]["resultType"], "complete", "{retried}");
 }
+
+/// A remote at `host` (an `agx serve --http` of the conformance package), installed as
+/// `acme/conformance-remote`.
+fn install_remote(home: &TestHome, host: &str) {
+    let dir = home.home().join("src/remote");
+    write_file(
+        &dir.join("agx.toml"),
+        "[package]\nname = \"acme/conformance-remote\"\nversion = \"1.0.0\"\ndescription = \"r\"\n\n[extension]\nservers = [\"remote\"]\n",
+    );
+    write_file(
+        &dir.join("agx/servers/remote.toml"),
+        format!("name = \"remote\"\nurl = \"http://{host}/mcp\"\n"),
+    );
+    home.agx().arg("install").arg(&dir).assert().success();
+}
+
+/// A 2026-07-28 client's sampling call of the conformance package's `test_sampling`
+/// (which asks through the tool channel): answered `input_required`, then completed by the
+/// retry carrying the model's answer.
+fn sample_through_rounds(s: &mut ServeLines, first_id: u64) {
+    let (asked, _) = s.modern_request(
+        first_id,
+        "tools/call",
+        json!({"name": "test_sampling", "arguments": {"prompt": "What is the capital?"}}),
+    );
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let request = &result["inputRequests"]["input"];
+    assert_eq!(request["method"], "sampling/createMessage", "{asked}");
+    let state = result["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a state: {asked}"));
+    assert!(state.len() > 32, "an unguessable state: {state}");
+    let retry = |input: Value| {
+        json!({"name": "test_sampling", "arguments": {"prompt": "What is the capital?"},
+               "requestState": state, "inputResponses": input})
+    };
+    // Without the input the same request is asked again.
+    let (again, _) = s.modern_request(first_id + 1, "tools/call", retry(json!({})));
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert_eq!(
+        again["result"]["inputRequests"]["input"], *request,
+        "{again}"
+    );
+    let (done, _) = s.modern_request(
+        first_id + 2,
+        "tools/call",
+        retry(json!({"input": {"role": "assistant",
+            "content": {"type": "text", "text": "Paris"}, "model": "test"}})),
+    );
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "LLM response: Paris",
+        "{done}"
+    );
+    // The state was used up.
+    let (spent, _) = s.modern_request(first_id + 3, "tools/call", retry(json!({"input": {}})));
+    assert_eq!(spent["error"]["code"], -32602, "{spent}");
+}
+
+fn conformance_home() -> TestHome {
+    let home = TestHome::new();
+    home.agx()
+        .arg("install")
+        .arg(crate::support::fixtures().join("packages/agx-conformance"))
+        .assert()
+        .success();
+    home
+}
+
+#[test]
+fn a_tool_asking_through_its_channel_completes_for_a_2026_07_28_client_through_a_retry() {
+    let home = conformance_home();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut s = ServeLines::start(&home, "agx/conformance/everything", cwd.path());
+    sample_through_rounds(&mut s, 1);
+    // Two waiting calls at once, each resumed by its own state.
+    let ask = |id| {
+        (
+            id,
+            json!({"name": "test_elicitation", "arguments": {"message": "Who?"}}),
+        )
+    };
+    let (first_id, params) = ask(10);
+    let (first, _) = s.modern_request(first_id, "tools/call", params.clone());
+    let (second, _) = s.modern_request(11, "tools/call", params.clone());
+    let states: Vec<&str> = [&first, &second]
+        .iter()
+        .map(|a| {
+            a["result"]["requestState"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{a}"))
+        })
+        .collect();
+    assert_ne!(states[0], states[1]);
+    for (id, state) in [(12, states[1]), (13, states[0])] {
+        let mut retry = params.clone();
+        retry["requestState"] = json!(state);
+        retry["inputResponses"] = json!({"input": {"action": "accept",
+            "content": {"name": format!("n{id}"), "email": "a@b.c"}}});
+        let (done, _) = s.modern_request(id, "tools/call", retry);
+        let text = done["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{done}"));
+        assert!(text.contains(&format!("n{id}")), "{done}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_2026_07_28_client_of_a_remote_samples_through_a_retry() {
+    let home = conformance_home();
+    let (_remote, host) = crate::bridge::over_http(&home, "agx/conformance/everything").await;
+    install_remote(&home, &host);
+    let cwd = tempfile::tempdir().unwrap();
+    let mut s = ServeLines::start(&home, "acme/conformance-remote", cwd.path());
+    let (discovered, _) = s.modern_request(1, "server/discover", json!({}));
+    assert_eq!(
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "agx/conformance/everything",
+        "{discovered}"
+    );
+    sample_through_rounds(&mut s, 2);
+}

@@ -21,6 +21,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
+use super::era;
 use super::filtered::{Rewriter, Sends};
 use super::stdio::PARSE_ERROR;
 use agx_model::settings::{Redactor, placeholders};
@@ -259,6 +260,8 @@ pub(crate) async fn run<R, W>(
     // Requests the remote has not answered yet: each gets an error if it goes away.
     let mut pending: HashSet<RequestId> = HashSet::new();
     let mut resume = Resume::default();
+    // A modern client's era keys, which the filter's own requests need too.
+    let mut envelope = None;
     loop {
         let from_remote = async {
             match &mut state {
@@ -275,11 +278,14 @@ pub(crate) async fn run<R, W>(
                 let outgoing = match &mut rewriter {
                     Some(r) => match serde_json::from_str::<serde_json::Value>(&line) {
                         Ok(message) => {
+                            if let Some(keys) = era::envelope_of_request(&message) {
+                                envelope = Some(keys);
+                            }
                             let Sends { to_server, to_client } = r.from_client(message);
                             for reply in &to_client {
                                 write_line(&mut writer, reply).await;
                             }
-                            to_server.iter().map(ToString::to_string).collect()
+                            stamped(to_server, envelope.as_ref()).iter().map(ToString::to_string).collect()
                         }
                         Err(_) => vec![line],
                     },
@@ -316,7 +322,7 @@ pub(crate) async fn run<R, W>(
                                     for message in &to_client {
                                         write_line(&mut writer, message).await;
                                     }
-                                    for message in to_server {
+                                    for message in stamped(to_server, envelope.as_ref()) {
                                         // The filter's own list requests and the calls that
                                         // waited for them.
                                         if let Ok(message) = serde_json::from_value(message) {
@@ -346,6 +352,20 @@ pub(crate) async fn run<R, W>(
     if let Link::Up(mut t) = state {
         let _ = t.close().await;
     }
+}
+
+/// Messages for the remote, each request with the era keys `envelope` holds when it lacks
+/// them.
+fn stamped(
+    mut messages: Vec<serde_json::Value>,
+    envelope: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Vec<serde_json::Value> {
+    if let Some(envelope) = envelope {
+        for message in &mut messages {
+            era::stamp_request(message, envelope);
+        }
+    }
+    messages
 }
 
 /// Send one message to the remote; a request it cannot take is answered with the reason,

@@ -239,10 +239,25 @@ fn reserve_channel_fd_number() {
     }
 }
 
+/// A request of the tool's put to a client that takes requests only as input for one call
+/// (MCP 2026-07-28, basic/patterns/mrtr): the call is answered `input_required` with it,
+/// and `answer` takes the result the client's retry brings.
+pub struct InputAsk {
+    pub(crate) method: String,
+    pub(crate) params: Value,
+    pub(crate) answer: tokio::sync::oneshot::Sender<Value>,
+}
+
 /// Who answers the tool's requests.
 pub enum Client {
     /// The connected MCP client.
     Peer(Peer<RoleServer>),
+    /// A 2026-07-28 client, asked through the call's answers; the capabilities its
+    /// request declared.
+    Rounds {
+        asks: mpsc::Sender<InputAsk>,
+        capabilities: ClientCapabilities,
+    },
     /// None (`agx call`): every request is refused.
     Absent,
 }
@@ -257,13 +272,13 @@ impl Client {
                      can answer {method}"
                 ));
             }
-            Client::Peer(peer) => peer,
+            Client::Peer(peer) => &peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+                .unwrap_or_default(),
+            Client::Rounds { capabilities, .. } => capabilities,
         };
-        let capabilities = peer
-            .peer_info()
-            .map(|info| info.capabilities.clone())
-            .unwrap_or_default();
-        let missing = missing_capability(&capabilities, method, params)?;
+        let missing = missing_capability(peer, method, params)?;
         Some(format!(
             "the client did not declare the `{missing}` capability, so it cannot answer {method}"
         ))
@@ -396,7 +411,8 @@ fn answer(id: &Value, reply: Result<rmcp::model::ClientResult, ServiceError>) ->
 
 /// A client request on behalf of the tool, waiting for its answer.
 struct Pending {
-    client_id: RequestId,
+    /// The request's id as the client knows it; `None` when asked as a call's input.
+    client_id: Option<RequestId>,
     task: tokio::task::AbortHandle,
 }
 
@@ -488,7 +504,9 @@ pub(crate) async fn serve(
     tasks.abort_all();
     if let Client::Peer(peer) = &client {
         for (_, request) in pending.drain() {
-            cancel(peer, request.client_id, "the tool call ended").await;
+            if let Some(client_id) = request.client_id {
+                cancel(peer, client_id, "the tool call ended").await;
+            }
         }
     }
 }
@@ -546,8 +564,38 @@ async fn start(
     if let Some(refusal) = client.refusal(&method, &params) {
         return Some(error_line(&id, METHOD_NOT_FOUND, &refusal, None));
     }
-    let Client::Peer(peer) = client else {
-        unreachable!("an absent client refuses every request")
+    let peer = match client {
+        Client::Peer(peer) => peer,
+        Client::Rounds { asks, .. } => {
+            let (answer, input) = tokio::sync::oneshot::channel();
+            let ask = InputAsk {
+                method,
+                params,
+                answer,
+            };
+            if asks.send(ask).await.is_err() {
+                return Some(error_line(&id, INVALID_REQUEST, "the call ended", None));
+            }
+            let answers = answers.clone();
+            let tool_id = id.clone();
+            let task = tasks.spawn(async move {
+                // Dropped unanswered when the call ends or the client never retries.
+                if let Ok(result) = input.await {
+                    let _ = answers
+                        .send((tool_id.clone(), result_line(&tool_id, &result)))
+                        .await;
+                }
+            });
+            pending.insert(
+                key,
+                Pending {
+                    client_id: None,
+                    task,
+                },
+            );
+            return None;
+        }
+        Client::Absent => unreachable!("an absent client refuses every request"),
     };
     // Relayed as it came: the client checks the params, and its error reaches the tool.
     let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
@@ -567,7 +615,13 @@ async fn start(
             .send((tool_id.clone(), answer(&tool_id, reply)))
             .await;
     });
-    pending.insert(key, Pending { client_id, task });
+    pending.insert(
+        key,
+        Pending {
+            client_id: Some(client_id),
+            task,
+        },
+    );
     None
 }
 
@@ -590,8 +644,8 @@ async fn notify(
             match key.and_then(|key| pending.remove(&key)) {
                 Some(request) => {
                     request.task.abort();
-                    if let Client::Peer(peer) = client {
-                        cancel(peer, request.client_id, "the tool withdrew the request").await;
+                    if let (Client::Peer(peer), Some(client_id)) = (client, request.client_id) {
+                        cancel(peer, client_id, "the tool withdrew the request").await;
                     }
                 }
                 None => {

@@ -26,6 +26,7 @@ use super::completions::{Completions, Target};
 use super::process;
 use super::prompts;
 use super::resources::ServedResources;
+use super::rounds::{Round, Rounds};
 use super::stderr_protocol::StderrLine;
 use super::subscriptions::Subscriptions;
 use super::tools::ServedTool;
@@ -138,6 +139,8 @@ pub struct AgxServer {
     /// Minimum level forwarded as notifications/message (index into `LEVELS`).
     min_level: Arc<AtomicU8>,
     subscriptions: Arc<Subscriptions>,
+    /// Calls of 2026-07-28 clients waiting for their input.
+    rounds: Arc<Rounds>,
 }
 
 impl AgxServer {
@@ -146,7 +149,15 @@ impl AgxServer {
             rt,
             min_level: Arc::new(AtomicU8::new(0)),
             subscriptions: Arc::default(),
+            rounds: Arc::default(),
         }
+    }
+
+    /// A server whose waiting calls are `rounds`: over HTTP each session (and each request
+    /// of a 2026-07-28 client) has its own server, and a retry may come on another.
+    pub(crate) fn sharing_rounds(mut self, rounds: Arc<Rounds>) -> AgxServer {
+        self.rounds = rounds;
+        self
     }
 
     /// The prompt a client named, or the invalid-params error listing the server's prompts.
@@ -247,10 +258,15 @@ const STATIC_LIST_TTL_MS: u64 = 60 * 60 * 1000;
 /// The caching hints of a list of static definitions, for a modern (2026-07-28) client
 /// only: legacy results keep their shape. Private, as a filter or settings may shape them.
 fn static_list_hint(context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
+    is_modern(context).then_some((STATIC_LIST_TTL_MS, CacheScope::Private))
+}
+
+/// Whether the request is of a 2026-07-28 client (no session; requests of the server's
+/// only as a call's input).
+fn is_modern(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
-        .then_some((STATIC_LIST_TTL_MS, CacheScope::Private))
 }
 
 impl ServerHandler for AgxServer {
@@ -321,6 +337,13 @@ impl ServerHandler for AgxServer {
                 None,
             ));
         };
+        let modern = is_modern(&context);
+        if modern && let Some(state) = &request.request_state {
+            return self
+                .rounds
+                .resume(&request.name, state, request.input_responses, &context.ct)
+                .await;
+        }
         let tool = &self.rt.tools[i];
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (tx, rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
@@ -331,6 +354,28 @@ impl ServerHandler for AgxServer {
             self.min_level.clone(),
             tool.name().to_string(),
         ));
+        if modern {
+            // The tool's requests become input asked through this call's answers: it runs
+            // on in a task of its own between the client's retries.
+            let (asks, asked) = tokio::sync::mpsc::channel(1);
+            let client = Client::Rounds {
+                asks,
+                capabilities: context.client_capabilities().unwrap_or_default(),
+            };
+            let stop = tokio_util::sync::CancellationToken::new();
+            let rt = self.rt.clone();
+            let stopped = stop.clone();
+            let call = tokio::spawn(async move {
+                let tool = &rt.tools[i];
+                let result = tool
+                    .call(&args, client, Some(tx), stopped.cancelled())
+                    .await;
+                let _ = forwarder.await;
+                result
+            });
+            let round = Round::new(request.name.to_string(), call, asked, stop);
+            return self.rounds.drive(round, &context.ct).await;
+        }
         let client = Client::Peer(context.peer.clone());
         let result = tool
             .call(&args, client, Some(tx), context.ct.cancelled())

@@ -17,7 +17,12 @@ const LOCAL_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "h
 
 /// Serve until interrupted (Ctrl-C or SIGTERM).
 pub(crate) async fn serve(runtime: Arc<Runtime>, addr: SocketAddr) -> Result<(), ServeError> {
-    serve_with(move || Ok(AgxServer::new(runtime.clone())), addr).await
+    let rounds = Arc::default();
+    serve_with(
+        move || Ok(AgxServer::new(runtime.clone()).sharing_rounds(Arc::clone(&rounds))),
+        addr,
+    )
+    .await
 }
 
 /// Serve each HTTP session by its own run of `command` spoken to on stdio (a profile:

@@ -35,6 +35,7 @@ mod process;
 mod profile;
 mod prompts;
 mod resources;
+mod rounds;
 pub mod settings;
 mod std_streams;
 pub mod stderr_protocol;
