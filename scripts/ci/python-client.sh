@@ -9,8 +9,9 @@
 # that the entries `install-server` writes for Gemini CLI and Codex give acme/quotes' tool its
 # secret key (scripts/ci/python_settings_client.py); sampling and elicitation from a wrapped,
 # filtered member of a profile reach the client (scripts/ci/python_profile_client.py), and the
-# same profile answers a 2026-07-28 client, the member's sampling and elicitation reaching it as
-# input_required (scripts/ci/python_modern_profile_client.py); two projects locking different versions
+# same profile and agx/conformance/everything itself answer a 2026-07-28 client, the tools'
+# sampling and elicitation reaching it as input_required (scripts/ci/python_modern_client.py);
+# two projects locking different versions
 # of acme/weather each serve their own (scripts/ci/python_projects_client.py). agx/edge and
 # agx/conformance declare permissions and the registry servers get the user's, so all of
 # them run in the sandbox (docs/sandbox.md).
@@ -66,7 +67,11 @@ printf '[profiles.wrapped]\nservers = ["acme/wrapped-conformance/wrapped"]\n' > 
 # The same profile to a 2026-07-28 client: the SDK's default mode probes server/discover and,
 # answered, speaks the modern era (no initialize) to it (docs/serve.md, "Protocol eras").
 echo "==> mcp $MCP_VERSION client as a 2026-07-28 client of the same profile"
-"$PY" "$ROOT/scripts/ci/python_modern_profile_client.py" "$AGX" wrapped wrapped
+"$PY" "$ROOT/scripts/ci/python_modern_client.py" "$AGX" @wrapped wrapped__
+# An agx package's tools asking through the tool channel, to a 2026-07-28 client: the call
+# answers input_required and runs on until the retry brings the input (docs/tool-protocol.md).
+echo "==> mcp $MCP_VERSION client as a 2026-07-28 client of agx/conformance/everything"
+"$PY" "$ROOT/scripts/ci/python_modern_client.py" "$AGX" agx/conformance/everything ""
 
 # Settings (docs/settings.md): a secret set once reaches the tool through the entries agx
 # writes for Gemini CLI and Codex, started by the SDK client with their environments.
