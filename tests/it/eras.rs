@@ -363,3 +363,116 @@ async fn a_2026_07_28_client_of_a_remote_samples_through_a_retry() {
     );
     sample_through_rounds(&mut s, 2);
 }
+
+/// A remote of the legacy era only, as the TypeScript SDK's servers answer: `initialize`
+/// opens a session (`Mcp-Session-Id`); any other request without one is a 400 whose body
+/// is a JSON-RPC error. It prints its port, then serves until killed.
+const LEGACY_HTTP_SERVER: &str = r#"
+import json, sys, uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+sessions = set()
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=None, headers=()):
+        data = json.dumps(body).encode() if body is not None else b""
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self.reply(405)
+
+    def do_DELETE(self):
+        self.reply(200)
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        method, id = body.get("method"), body.get("id")
+        if method == "initialize":
+            session = str(uuid.uuid4())
+            sessions.add(session)
+            return self.reply(200, {"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": body["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "legacy-http", "version": "1.0.0"}}},
+                [("mcp-session-id", session)])
+        if self.headers.get("mcp-session-id") not in sessions:
+            return self.reply(400, {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32000, "message": "Bad Request: No valid session ID provided"}})
+        if id is None:
+            return self.reply(202)
+        if method == "tools/list":
+            return self.reply(200, {"jsonrpc": "2.0", "id": id, "result": {
+                "tools": [{"name": "hello", "inputSchema": {"type": "object"}}]}})
+        if method == "tools/call":
+            return self.reply(200, {"jsonrpc": "2.0", "id": id, "result": {
+                "content": [{"type": "text", "text": "hello from " + body["params"]["name"]}]}})
+        self.reply(200, {"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}})
+
+server = HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"#;
+
+/// Kills the server it holds when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_2026_07_28_client_of_a_legacy_remote_is_translated_by_the_bridge() {
+    use std::io::BufRead;
+    let home = TestHome::new();
+    let script = home.home().join("legacy_http.py");
+    write_file(&script, LEGACY_HTTP_SERVER);
+    let mut child = std::process::Command::new("python3")
+        .arg(&script)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut port = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    let _server = Killed(child);
+    install_remote(&home, &format!("127.0.0.1:{}", port.trim()));
+
+    let cwd = tempfile::tempdir().unwrap();
+    let mut s = ServeLines::start(&home, "acme/conformance-remote", cwd.path());
+    let (list, _) = s.modern_request(1, "tools/list", json!({}));
+    assert_eq!(names(&list), ["hello"], "{list}");
+    assert_eq!(list["result"]["resultType"], "complete", "{list}");
+    let (discovered, _) = s.modern_request(2, "server/discover", json!({}));
+    assert_eq!(
+        discovered["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "legacy-http",
+        "{discovered}"
+    );
+    let (called, _) = s.modern_request(3, "tools/call", json!({"name": "hello"}));
+    assert_eq!(
+        called["result"]["content"][0]["text"], "hello from hello",
+        "{called}"
+    );
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+
+    // A legacy client of the same remote passes as it always did.
+    let mut legacy = ServeLines::start(&home, "acme/conformance-remote", cwd.path());
+    legacy.initialize(json!({}));
+    let (list, _) = legacy.request(2, "tools/list", json!({}));
+    assert_eq!(
+        list["result"],
+        json!({"tools": [{"name": "hello", "inputSchema": {"type": "object"}}]})
+    );
+}

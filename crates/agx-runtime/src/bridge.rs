@@ -7,7 +7,7 @@
 //! A remote that cannot be reached or fails answers each request of the client with a
 //! JSON-RPC error naming the URL, so the client shows why instead of waiting.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use futures_util::future::Either;
 use rmcp::RoleClient;
@@ -17,12 +17,14 @@ use rmcp::model::{
 };
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, Transport};
+use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
-use super::era;
-use super::filtered::{Rewriter, Sends};
+use super::era::CacheHint;
+use super::era_adapter::EraAdapter;
+use super::filtered::{self, Rewriter, Sends};
 use super::stdio::PARSE_ERROR;
 use agx_model::settings::{Redactor, placeholders};
 
@@ -190,10 +192,13 @@ impl Remote {
     }
 
     /// A marker of the tokens kept for this remote, which changes with a new sign-in (or a
-    /// refresh by another process); `None` when none are kept.
-    fn tokens_marker(&self) -> Option<u64> {
-        let (sign_ins, resource) = self.sign_in.as_ref()?;
-        sign_ins.tokens_marker(resource).ok()?
+    /// refresh by another process); `None` when none are kept. Read off the async thread:
+    /// the OS keyring's clients block (and the Secret Service's would start a runtime).
+    async fn tokens_marker(&self) -> Option<u64> {
+        let (sign_ins, resource) = self.sign_in.clone()?;
+        tokio::task::spawn_blocking(move || sign_ins.tokens_marker(&resource).ok()?)
+            .await
+            .ok()?
     }
 }
 
@@ -242,7 +247,9 @@ pub(crate) async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<
     Ok(())
 }
 
-/// The bridge loop over any reader and writer (stdio in production, pipes in tests).
+/// The bridge loop over any reader and writer (stdio in production, pipes in tests). A
+/// client of either era is served in front of the filter (when there is one), as in the
+/// filtering proxy (docs/serve.md, "Protocol eras").
 pub(crate) async fn run<R, W>(
     remote: Remote,
     mut rewriter: Option<Rewriter>,
@@ -260,8 +267,8 @@ pub(crate) async fn run<R, W>(
     // Requests the remote has not answered yet: each gets an error if it goes away.
     let mut pending: HashSet<RequestId> = HashSet::new();
     let mut resume = Resume::default();
-    // A modern client's era keys, which the filter's own requests need too.
-    let mut envelope = None;
+    // A filtered view is the user's own and may change with the remote: not for sharing.
+    let mut eras = EraAdapter::new(CacheHint::NONE);
     loop {
         let from_remote = async {
             match &mut state {
@@ -269,43 +276,25 @@ pub(crate) async fn run<R, W>(
                 Link::Down(_) | Link::NeedsSignIn { .. } => std::future::pending().await,
             }
         };
-        tokio::select! {
+        let probe_deadline = eras.deadline();
+        let sends = tokio::select! {
+            () = tokio::time::sleep_until(probe_deadline.unwrap_or_else(tokio::time::Instant::now)),
+                if probe_deadline.is_some() => filtered::time_out(&mut eras, rewriter.as_mut()),
             line = lines.next_line() => {
                 let Ok(Some(line)) = line else { break };
                 if line.trim().is_empty() {
                     continue;
                 }
-                let outgoing = match &mut rewriter {
-                    Some(r) => match serde_json::from_str::<serde_json::Value>(&line) {
-                        Ok(message) => {
-                            if let Some(keys) = era::envelope_of_request(&message) {
-                                envelope = Some(keys);
-                            }
-                            let Sends { to_server, to_client } = r.from_client(message);
-                            for reply in &to_client {
-                                write_line(&mut writer, reply).await;
-                            }
-                            stamped(to_server, envelope.as_ref()).iter().map(ToString::to_string).collect()
-                        }
-                        Err(_) => vec![line],
-                    },
-                    None => vec![line],
-                };
-                for line in outgoing {
-                    let message: ClientJsonRpcMessage = match serde_json::from_str(&line) {
-                        Ok(m) => m,
-                        Err(e) => {
-                            let reply = serde_json::json!({"jsonrpc": "2.0", "id": null,
-                                "error": {"code": PARSE_ERROR, "message": format!("not a JSON-RPC message: {e}")}});
-                            write_line(&mut writer, &reply).await;
-                            continue;
-                        }
-                    };
-                    send(&remote, &mut state, &mut pending, &mut resume, &mut writer, message).await;
+                match serde_json::from_str::<Value>(&line) {
+                    Ok(message) => filtered::client_to_server(&mut eras, rewriter.as_mut(), message),
+                    Err(e) => {
+                        write_line(&mut writer, &not_json_rpc(&e)).await;
+                        continue;
+                    }
                 }
             }
             message = from_remote => {
-                match message {
+                let answers = match message {
                     Some(message) => {
                         if let Some(id) = response_id(&message) {
                             // The answer to a handshake replayed after a new sign-in is not
@@ -315,38 +304,48 @@ pub(crate) async fn run<R, W>(
                             }
                             pending.remove(&id);
                         }
-                        match &mut rewriter {
-                            Some(r) if r.reads_server_messages() => match serde_json::to_value(&message) {
-                                Ok(value) => {
-                                    let Sends { to_server, to_client } = r.from_server(value);
-                                    for message in &to_client {
-                                        write_line(&mut writer, message).await;
-                                    }
-                                    for message in stamped(to_server, envelope.as_ref()) {
-                                        // The filter's own list requests and the calls that
-                                        // waited for them.
-                                        if let Ok(message) = serde_json::from_value(message) {
-                                            send(&remote, &mut state, &mut pending, &mut resume, &mut writer, message).await;
-                                        }
-                                    }
-                                }
-                                Err(_) => write_line(&mut writer, &message).await,
-                            },
-                            _ => write_line(&mut writer, &message).await,
+                        // Most messages need no rewriting: only parse while something reads them.
+                        let reads = eras.reads_server_messages()
+                            || rewriter.as_ref().is_some_and(Rewriter::reads_server_messages);
+                        if !reads {
+                            write_line(&mut writer, &message).await;
+                            continue;
                         }
+                        vec![message]
                     }
                     None => {
                         let detail = "the connection to the remote server ended".to_string();
                         tracing::warn!("remote {}: {detail}", remote.url);
-                        for id in pending.drain() {
-                            write_line(&mut writer, &remote.failure(&detail, id)).await;
-                        }
                         if !matches!(state, Link::NeedsSignIn { .. }) {
-                            state = Link::Down(detail);
+                            state = Link::Down(detail.clone());
                         }
+                        pending.drain().map(|id| remote.failure(&detail, id)).collect()
                     }
-                }
+                };
+                from_remote_messages(&mut eras, rewriter.as_mut(), answers)
             }
+        };
+        // What goes to the remote may fail there: the failure is the remote's answer.
+        let mut to_client = sends.to_client;
+        let mut to_remote: VecDeque<Value> = sends.to_server.into();
+        loop {
+            for message in to_client.drain(..) {
+                write_line(&mut writer, &message).await;
+            }
+            let Some(message) = to_remote.pop_front() else {
+                break;
+            };
+            let message: ClientJsonRpcMessage = match serde_json::from_value(message) {
+                Ok(m) => m,
+                Err(e) => {
+                    write_line(&mut writer, &not_json_rpc(&e)).await;
+                    continue;
+                }
+            };
+            let failures = send(&remote, &mut state, &mut pending, &mut resume, message).await;
+            let more = from_remote_messages(&mut eras, rewriter.as_mut(), failures);
+            to_client.extend(more.to_client);
+            to_remote.extend(more.to_server);
         }
     }
     if let Link::Up(mut t) = state {
@@ -354,34 +353,53 @@ pub(crate) async fn run<R, W>(
     }
 }
 
-/// Messages for the remote, each request with the era keys `envelope` holds when it lacks
-/// them.
-fn stamped(
-    mut messages: Vec<serde_json::Value>,
-    envelope: Option<&serde_json::Map<String, serde_json::Value>>,
-) -> Vec<serde_json::Value> {
-    if let Some(envelope) = envelope {
-        for message in &mut messages {
-            era::stamp_request(message, envelope);
+/// The remote's messages (or agx's answers for it) through the filter and the era
+/// translation.
+fn from_remote_messages(
+    eras: &mut EraAdapter,
+    mut rewriter: Option<&mut Rewriter>,
+    messages: Vec<ServerJsonRpcMessage>,
+) -> Sends {
+    let mut sends = Sends::default();
+    for message in messages {
+        match serde_json::to_value(&message) {
+            Ok(value) => {
+                sends.extend(filtered::server_to_client(
+                    eras,
+                    rewriter.as_deref_mut(),
+                    value,
+                ));
+            }
+            Err(e) => tracing::warn!("remote: a message agx could not read was dropped: {e}"),
         }
     }
-    messages
+    sends
 }
 
-/// Send one message to the remote; a request it cannot take is answered with the reason,
+/// The client's error for a line that is not a JSON-RPC message.
+fn not_json_rpc(e: &serde_json::Error) -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": null,
+        "error": {"code": PARSE_ERROR, "message": format!("not a JSON-RPC message: {e}")}})
+}
+
+/// Send one message to the remote; a request it cannot take is answered with the reason
+/// (returned, for the client),
 /// and the link is down from then on, unless a new sign-in mends it: a link down for want of
 /// one comes back up at the next message once `agx auth login` signed in again.
-async fn send<W: AsyncWrite + Unpin>(
+async fn send(
     remote: &Remote,
     state: &mut Link,
     pending: &mut HashSet<RequestId>,
     resume: &mut Resume,
-    writer: &mut W,
     message: ClientJsonRpcMessage,
-) {
+) -> Vec<ServerJsonRpcMessage> {
     resume.record(&message);
+    let marker = match state {
+        Link::NeedsSignIn { .. } => remote.tokens_marker().await,
+        _ => None,
+    };
     if let Link::NeedsSignIn { since, .. } = state
-        && let Some(at) = remote.tokens_marker().filter(|at| Some(*at) != *since)
+        && let Some(at) = marker.filter(|at| Some(*at) != *since)
     {
         // One attempt per new sign-in: a refused one leaves the link waiting for the next.
         *since = Some(at);
@@ -405,6 +423,7 @@ async fn send<W: AsyncWrite + Unpin>(
         Link::Up(t) => t.send(message).await.map_err(|e| remote.failure_detail(&e)),
         Link::Down(detail) | Link::NeedsSignIn { detail, .. } => Err((detail.clone(), false)),
     };
+    let mut failures = Vec::new();
     match (sent, id) {
         (Ok(()), Some(id)) => {
             pending.insert(id);
@@ -413,22 +432,23 @@ async fn send<W: AsyncWrite + Unpin>(
         (Err((detail, needs_sign_in)), id) => {
             tracing::warn!("remote {} failed: {detail}", remote.url);
             if let Some(id) = id {
-                write_line(writer, &remote.failure(&detail, id)).await;
+                failures.push(remote.failure(&detail, id));
             }
             // The transport is gone: what it had not answered never will be.
             for id in pending.drain() {
-                write_line(writer, &remote.failure(&detail, id)).await;
+                failures.push(remote.failure(&detail, id));
             }
             if needs_sign_in {
                 *state = Link::NeedsSignIn {
                     detail,
-                    since: remote.tokens_marker(),
+                    since: remote.tokens_marker().await,
                 };
             } else if !matches!(state, Link::NeedsSignIn { .. }) {
                 *state = Link::Down(detail);
             }
         }
     }
+    failures
 }
 
 /// The HTTP side: working, failed with the reason every later request is told, or failed

@@ -123,21 +123,6 @@ pub(crate) fn envelope_of_initialize(initialize: &Value) -> Map<String, Value> {
     envelope
 }
 
-/// The era keys of a modern client's request (`None` for a legacy one's): what agx gives
-/// the requests it sends on that client's behalf (a filter's own listing).
-pub(crate) fn envelope_of_request(message: &Value) -> Option<Map<String, Value>> {
-    let meta = meta(message)?;
-    meta.get(VERSION_KEY)?;
-    Some(
-        meta.iter()
-            .filter(|(key, _)| {
-                [VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY].contains(&key.as_str())
-            })
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect(),
-    )
-}
-
 /// Give a request the era keys of `envelope` it lacks (a request already naming a version
 /// keeps its own): a modern backend refuses a request without them.
 pub(crate) fn stamp_request(message: &mut Value, envelope: &Map<String, Value>) {

@@ -782,10 +782,8 @@ where
         tokio::select! {
             () = tokio::time::sleep_until(probe_deadline.unwrap_or_else(tokio::time::Instant::now)),
                 if probe_deadline.is_some() => {
-                let mut sends = Sends::default();
-                let translated = eras.time_out();
-                through_filter(&mut eras, &mut rewriter, translated, &mut sends);
-                deliver(stamped(&eras, sends), &mut client_out, &mut server_in).await;
+                let sends = time_out(&mut eras, Some(&mut rewriter));
+                deliver(sends, &mut client_out, &mut server_in).await;
             }
             complete = client_lines.read_line(), if client_open => {
                 let Some(complete) = complete else {
@@ -813,7 +811,7 @@ where
                 }
                 match serde_json::from_slice::<Value>(line) {
                     Ok(message) => {
-                        let sends = client_to_server(&mut eras, &mut rewriter, message);
+                        let sends = client_to_server(&mut eras, Some(&mut rewriter), message);
                         deliver(sends, &mut client_out, &mut server_in).await;
                     }
                     Err(_) => {
@@ -839,7 +837,7 @@ where
                 if (rewriter.reads_server_line(line) || eras.reads_server_messages())
                     && let Ok(message) = serde_json::from_slice::<Value>(line)
                 {
-                    let sends = server_to_client(&mut eras, &mut rewriter, message);
+                    let sends = server_to_client(&mut eras, Some(&mut rewriter), message);
                     deliver(sends, &mut client_out, &mut server_in).await;
                     if !client_open && server_in.is_some() && !rewriter.holds_calls() {
                         server_in = None;
@@ -854,10 +852,22 @@ where
     }
 }
 
-/// A client's message through the era translation, then the filter.
-fn client_to_server(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Value) -> Sends {
+/// A client's message through the era translation, then the filter (when there is one).
+pub(crate) fn client_to_server(
+    eras: &mut EraAdapter,
+    rewriter: Option<&mut Rewriter>,
+    message: Value,
+) -> Sends {
     let mut out = Sends::default();
     let translated = eras.client_message(message);
+    through_filter(eras, rewriter, translated, &mut out);
+    stamped(eras, out)
+}
+
+/// The era translation's probe went unanswered in time.
+pub(crate) fn time_out(eras: &mut EraAdapter, rewriter: Option<&mut Rewriter>) -> Sends {
+    let mut out = Sends::default();
+    let translated = eras.time_out();
     through_filter(eras, rewriter, translated, &mut out);
     stamped(eras, out)
 }
@@ -871,30 +881,45 @@ fn stamped(eras: &EraAdapter, mut sends: Sends) -> Sends {
     sends
 }
 
-/// A server's message through the filter, then the era translation.
-fn server_to_client(eras: &mut EraAdapter, rewriter: &mut Rewriter, message: Value) -> Sends {
-    let filtered = rewriter.from_server(message);
+/// A server's message through the filter (when there is one), then the era translation.
+pub(crate) fn server_to_client(
+    eras: &mut EraAdapter,
+    mut rewriter: Option<&mut Rewriter>,
+    message: Value,
+) -> Sends {
+    let filtered = match rewriter.as_deref_mut() {
+        Some(rewriter) => rewriter.from_server(message),
+        None => Sends::client(message),
+    };
     let mut out = Sends {
         to_server: filtered.to_server,
         to_client: Vec::new(),
     };
     for answer in filtered.to_client {
         let translated = eras.server_message(answer);
-        through_filter(eras, rewriter, translated, &mut out);
+        through_filter(eras, rewriter.as_deref_mut(), translated, &mut out);
     }
     stamped(eras, out)
 }
 
 /// What the era translation sends: the client's part as it is, the server's through the
 /// filter (whose own answers, such as refusals, are translated for the client in turn).
-fn through_filter(eras: &mut EraAdapter, rewriter: &mut Rewriter, sends: Sends, out: &mut Sends) {
+fn through_filter(
+    eras: &mut EraAdapter,
+    mut rewriter: Option<&mut Rewriter>,
+    sends: Sends,
+    out: &mut Sends,
+) {
     out.to_client.extend(sends.to_client);
     for message in sends.to_server {
-        let filtered = rewriter.from_client(message);
+        let filtered = match rewriter.as_deref_mut() {
+            Some(rewriter) => rewriter.from_client(message),
+            None => Sends::server(message),
+        };
         out.to_server.extend(filtered.to_server);
         for answer in filtered.to_client {
             let translated = eras.server_message(answer);
-            through_filter(eras, rewriter, translated, out);
+            through_filter(eras, rewriter.as_deref_mut(), translated, out);
         }
     }
 }
