@@ -361,6 +361,47 @@ fn a_subscribed_file_sends_an_update_when_it_changes() {
 }
 
 #[test]
+fn a_2026_07_28_clients_stream_hears_of_a_changed_file() {
+    let (home, installed) = library_home();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut s =
+        crate::support::serve_lines::ServeLines::start(&home, "acme/library/main", cwd.path());
+    // Only the file-backed resource is acknowledged: a command's output has nothing to
+    // watch, and the lists never change.
+    s.send(json!({"jsonrpc": "2.0", "id": 7, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}},
+        "notifications": {"toolsListChanged": true,
+                          "resourceSubscriptions": ["library://readme", "library://shelves/a/b"]}}}));
+    let ack = s.next();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7,
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"resourceSubscriptions": ["library://readme"]}),
+        "{ack}"
+    );
+    std::fs::write(installed.join("docs/README.md"), "# Moved\n").unwrap();
+    let update = s.next();
+    assert_eq!(
+        update["method"], "notifications/resources/updated",
+        "{update}"
+    );
+    assert_eq!(update["params"]["uri"], "library://readme", "{update}");
+    assert_eq!(
+        update["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7,
+        "{update}"
+    );
+}
+
+#[test]
 fn resources_are_listed_in_pages() {
     let home = TestHome::new();
     let src = tempfile::tempdir().unwrap();

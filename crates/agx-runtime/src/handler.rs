@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
@@ -13,9 +13,9 @@ use rmcp::model::{
     LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
     ProgressToken, Prompt, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     Reference, ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    Tool, UnsubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::Receiver;
@@ -28,7 +28,7 @@ use super::prompts;
 use super::resources::ServedResources;
 use super::rounds::{Round, Rounds};
 use super::stderr_protocol::StderrLine;
-use super::subscriptions::Subscriptions;
+use super::subscriptions::{FileStamp, Subscriptions, Updates};
 use super::tools::ServedTool;
 use agx_model::manifest::uri_template::UriTemplate;
 
@@ -141,6 +141,9 @@ pub struct AgxServer {
     subscriptions: Arc<Subscriptions>,
     /// Calls of 2026-07-28 clients waiting for their input.
     rounds: Arc<Rounds>,
+    /// The files of resources a `subscriptions/listen` stream asked for, as they were when
+    /// it was acknowledged (by URI).
+    stream_stamps: Arc<Mutex<HashMap<String, FileStamp>>>,
 }
 
 impl AgxServer {
@@ -150,6 +153,7 @@ impl AgxServer {
             min_level: Arc::new(AtomicU8::new(0)),
             subscriptions: Arc::default(),
             rounds: Arc::default(),
+            stream_stamps: Arc::default(),
         }
     }
 
@@ -433,8 +437,58 @@ impl ServerHandler for AgxServer {
     ) -> Result<(), ErrorData> {
         let file = self.rt.resources.watched_file(&request.uri)?;
         self.subscriptions
-            .subscribe(&request.uri, &file, &context.peer)
+            .subscribe(&request.uri, &file, &Updates::Session(context.peer))
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    /// A 2026-07-28 client's stream takes updates of the file-backed resources it names;
+    /// the lists are fixed while the server runs, so no list changes.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::default();
+        let mut watched = Vec::new();
+        let mut stamps = self
+            .stream_stamps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for uri in requested.resource_subscriptions.iter().flatten() {
+            if let Ok(file) = self.rt.resources.watched_file(uri) {
+                stamps.insert(uri.clone(), FileStamp::of(&file));
+                watched.push(uri.clone());
+            }
+        }
+        if !watched.is_empty() {
+            accepted.resource_subscriptions = Some(watched);
+        }
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        // The stream's own watcher, dropped (and so stopped) when the stream ends.
+        let subscriptions = Subscriptions::default();
+        let updates = Updates::Stream(context.sink().clone());
+        let mut changed_meanwhile = Vec::new();
+        for uri in context.accepted().resource_subscriptions.iter().flatten() {
+            let file = self.rt.resources.watched_file(uri)?;
+            subscriptions
+                .subscribe(uri, &file, &updates)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            // The acknowledgment went out before the watcher started: a change in between
+            // is told now.
+            let before = (self.stream_stamps.lock())
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(uri);
+            if before != Some(FileStamp::of(&file)) {
+                changed_meanwhile.push(uri.clone());
+            }
+        }
+        for uri in changed_meanwhile {
+            updates.send(uri).await;
+        }
+        context.cancelled().await;
+        Ok(())
     }
 
     async fn unsubscribe(

@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::Mutex;
 
 /// Requests agx answers; anything else is -32601 at once, before or after `initialize`.
-pub const OFFERED_METHODS: [&str; 14] = [
+pub const OFFERED_METHODS: [&str; 15] = [
     "initialize",
     "ping",
     "server/discover",
@@ -27,6 +27,7 @@ pub const OFFERED_METHODS: [&str; 14] = [
     "resources/read",
     "resources/subscribe",
     "resources/unsubscribe",
+    "subscriptions/listen",
     "completion/complete",
 ];
 

@@ -1,5 +1,6 @@
-//! `resources/subscribe` and `resources/unsubscribe` for one connection: the folders of the
-//! subscribed files are watched (a folder, not the file, so that an editor's
+//! `resources/subscribe` and `resources/unsubscribe` for one connection, or one
+//! `subscriptions/listen` stream of a 2026-07-28 client: the folders of the subscribed files
+//! are watched (a folder, not the file, so that an editor's
 //! write-to-temp-and-rename is seen too), and a change sends
 //! `notifications/resources/updated` for the URIs of the changed file. Changes are coalesced
 //! per URI: one waits [`SETTLE`] for the rest of its burst, and a URI is pending at most once.
@@ -10,7 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use notify::{EventKind, RecursiveMode, Watcher};
-use rmcp::model::ResourceUpdatedNotificationParam;
+use rmcp::model::{
+    ResourceUpdatedNotification, ResourceUpdatedNotificationParam, ServerNotification,
+};
+use rmcp::service::SubscriptionSink;
 use rmcp::{Peer, RoleServer};
 use tokio::sync::mpsc;
 
@@ -26,7 +30,48 @@ type Subscribed = Arc<Mutex<HashMap<PathBuf, BTreeSet<String>>>>;
 /// however often its file changes.
 type Changed = Arc<Mutex<BTreeSet<String>>>;
 
-/// One connection's subscriptions. Dropping it stops the watcher and its forwarding task.
+/// Where a subscription's updates go.
+#[derive(Clone)]
+pub(crate) enum Updates {
+    /// A legacy session's client (`resources/subscribe`).
+    Session(Peer<RoleServer>),
+    /// A 2026-07-28 client's stream, which tags each update with its id.
+    Stream(SubscriptionSink),
+}
+
+/// What a file looked like: changed when its modification time or length did, or it
+/// appeared or went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileStamp(Option<(Option<std::time::SystemTime>, u64)>);
+
+impl FileStamp {
+    pub(crate) fn of(file: &Path) -> FileStamp {
+        FileStamp(
+            std::fs::metadata(file)
+                .ok()
+                .map(|m| (m.modified().ok(), m.len())),
+        )
+    }
+}
+
+impl Updates {
+    /// Send the update of `uri`; `false` once the client or the stream is gone.
+    pub(crate) async fn send(&self, uri: String) -> bool {
+        let param = ResourceUpdatedNotificationParam::new(uri);
+        match self {
+            Updates::Session(peer) => peer.notify_resource_updated(param).await.is_ok(),
+            Updates::Stream(sink) => sink
+                .send(ServerNotification::ResourceUpdatedNotification(
+                    ResourceUpdatedNotification::new(param),
+                ))
+                .await
+                .is_ok(),
+        }
+    }
+}
+
+/// One connection's (or stream's) subscriptions. Dropping it stops the watcher and its
+/// forwarding task.
 #[derive(Default)]
 pub(crate) struct Subscriptions {
     state: Mutex<Option<Watching>>,
@@ -47,21 +92,23 @@ pub(crate) struct WatchError {
 }
 
 impl Subscriptions {
-    /// Send an update for `uri` to `peer` whenever `file` changes.
+    /// Send an update for `uri` to `updates` whenever `file` changes.
     pub(crate) fn subscribe(
         &self,
         uri: &str,
         file: &Path,
-        peer: &Peer<RoleServer>,
+        updates: &Updates,
     ) -> Result<(), WatchError> {
         let file = canonical(file);
         let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut state = self.state.lock().expect("subscriptions lock");
         if state.is_none() {
-            *state = Some(Watching::start(peer.clone()).map_err(|source| WatchError {
-                path: folder.clone(),
-                source,
-            })?);
+            *state = Some(
+                Watching::start(updates.clone()).map_err(|source| WatchError {
+                    path: folder.clone(),
+                    source,
+                })?,
+            );
         }
         let watching = state.as_mut().expect("started above");
         let new_file = !watching.subscribed().contains_key(&file);
@@ -124,7 +171,7 @@ impl Watching {
         self.subscribed.lock().expect("subscribed lock")
     }
 
-    fn start(peer: Peer<RoleServer>) -> notify::Result<Watching> {
+    fn start(updates: Updates) -> notify::Result<Watching> {
         let subscribed: Subscribed = Arc::default();
         let changed: Changed = Arc::default();
         // Holds one wake-up at most: the URIs themselves wait in `changed`.
@@ -157,7 +204,7 @@ impl Watching {
                 let _ = wake.try_send(());
             }
         })?;
-        tokio::spawn(forward(woken, changed, subscribed.clone(), peer));
+        tokio::spawn(forward(woken, changed, subscribed.clone(), updates));
         Ok(Watching {
             watcher,
             subscribed,
@@ -172,7 +219,7 @@ async fn forward(
     mut woken: mpsc::Receiver<()>,
     changed: Changed,
     subscribed: Subscribed,
-    peer: Peer<RoleServer>,
+    updates: Updates,
 ) {
     while woken.recv().await.is_some() {
         tokio::time::sleep(SETTLE).await;
@@ -185,11 +232,7 @@ async fn forward(
                 .collect()
         };
         for uri in batch {
-            if peer
-                .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
-                .await
-                .is_err()
-            {
+            if !updates.send(uri).await {
                 return;
             }
         }
