@@ -848,6 +848,79 @@ fn a_profile_over_http_answers_2026_07_28_clients_without_a_session() {
         "role": "assistant", "content": {"type": "text", "text": "sunny"}, "model": "test"}});
     let answer = post_modern(&url, 4, "tools/call", retry);
     assert_eq!(text_of(&answer), "client said: sunny", "{answer}");
+
+    // A stream over HTTP: the acknowledgment, then a member's change, tagged with the
+    // listen request's id, on the response's event stream.
+    let events = listen_over_http(&url, 60, json!({"toolsListChanged": true}));
+    let ack = events
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("an acknowledgment");
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true}),
+        "{ack}"
+    );
+    let touched = post_modern(
+        &url,
+        5,
+        "tools/call",
+        json!({"name": "flaky__touch", "arguments": {}}),
+    );
+    assert_eq!(text_of(&touched), "touched", "{touched}");
+    let changed = events
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a change");
+    assert_eq!(
+        changed["method"], "notifications/tools/list_changed",
+        "{changed}"
+    );
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 60,
+        "{changed}"
+    );
+}
+
+/// A `subscriptions/listen` POSTed by a 2026-07-28 client: the messages of its event stream,
+/// as they come.
+fn listen_over_http(url: &str, id: u64, notifications: Value) -> std::sync::mpsc::Receiver<Value> {
+    use std::io::BufRead;
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "io.modelcontextprotocol/clientInfo": {"name": "agx-test-modern", "version": "1"}},
+        "notifications": notifications}});
+    let response = reqwest::blocking::Client::builder()
+        .timeout(None)
+        .build()
+        .unwrap()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "subscriptions/listen")
+        .body(body.to_string())
+        .send()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(response)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if let Some(data) = line.strip_prefix("data: ").filter(|d| !d.trim().is_empty())
+                && let Ok(message) = serde_json::from_str::<Value>(data)
+                && tx.send(message).is_err()
+            {
+                return;
+            }
+        }
+    });
+    rx
 }
 
 /// `agx doctor` checks the entries that serve a profile (they have no record): one whose

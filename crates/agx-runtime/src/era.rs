@@ -22,6 +22,8 @@ const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilitie
 const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+/// Where a `subscriptions/listen` stream's messages carry its id (the listen request's).
+pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The era a client's request speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -31,6 +31,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
+use super::era::SUBSCRIPTION_ID;
 use super::era::{self, CacheHint, Era};
 use super::filtered::Sends;
 use super::modern_backend::ModernBackend;
@@ -41,9 +42,6 @@ const BACKEND_FAILED: i64 = -32603;
 
 /// The key of the one input request agx puts in an `input_required` answer.
 const INPUT_KEY: &str = "input";
-
-/// Where a subscription stream's messages carry its id (the `subscriptions/listen` request's).
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// A modern client's `subscriptions/listen` stream, kept by agx for a legacy backend: what
 /// was acknowledged.

@@ -25,10 +25,10 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
     InputRequiredResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerConfig, ServerNotification, ServerRequest, SetLevelRequestParams, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    ServerCapabilities, ServerConfig, ServerNotification, ServerRequest, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -36,6 +36,7 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::oneshot;
 
+use super::era::SUBSCRIPTION_ID;
 use super::stdio::BoundedLines;
 
 /// A profile process and what is waiting on it.
@@ -49,6 +50,9 @@ struct Session {
     next_id: AtomicU64,
     /// Set when its output ended (the process exited).
     ended: AtomicBool,
+    /// Open `subscriptions/listen` streams of modern clients, by the id's text agx gave the
+    /// process: their notifications go to the client's stream.
+    streams: Mutex<HashMap<String, SubscriptionSink>>,
     /// Ended with the last holder (kill on drop).
     _child: Mutex<tokio::process::Child>,
 }
@@ -75,6 +79,7 @@ impl Session {
             peer: Mutex::new(None),
             next_id: AtomicU64::new(0),
             ended: AtomicBool::new(false),
+            streams: Mutex::new(HashMap::new()),
             _child: Mutex::new(child),
         });
         tokio::spawn(read_child(Arc::downgrade(&session), stdout));
@@ -89,6 +94,9 @@ type SharedSession = Arc<tokio::sync::Mutex<Option<Arc<Session>>>>;
 pub(crate) struct LineServer {
     command: Arc<[OsString]>,
     modern: SharedSession,
+    /// The profile's capabilities, once an answer to `server/discover` or `initialize`
+    /// told them: rmcp acknowledges a stream only for what they declare.
+    capabilities: Arc<Mutex<Option<ServerCapabilities>>>,
     /// The process this session's requests go to, chosen by its first request.
     session: Arc<tokio::sync::OnceCell<Arc<Session>>>,
 }
@@ -101,10 +109,12 @@ impl LineServer {
     ) -> impl Fn() -> Result<LineServer, std::io::Error> + Send + Sync + 'static {
         let command: Arc<[OsString]> = command.into();
         let modern = SharedSession::default();
+        let capabilities = Arc::default();
         move || {
             Ok(LineServer {
                 command: command.clone(),
                 modern: modern.clone(),
+                capabilities: Arc::clone(&capabilities),
                 session: Arc::default(),
             })
         }
@@ -126,15 +136,7 @@ impl LineServer {
                 if !modern {
                     return Session::start(&self.command).map_err(failed);
                 }
-                let mut shared = self.modern.lock().await;
-                match shared.as_ref() {
-                    Some(running) if !running.ended.load(Ordering::Relaxed) => Ok(running.clone()),
-                    _ => {
-                        let started = Session::start(&self.command).map_err(failed)?;
-                        *shared = Some(started.clone());
-                        Ok(started)
-                    }
-                }
+                self.modern_session().await
             })
             .await?
             .clone();
@@ -144,6 +146,21 @@ impl LineServer {
         }
         drop(slot);
         Ok(session)
+    }
+
+    /// The process modern requests share, started now if none runs.
+    async fn modern_session(&self) -> Result<Arc<Session>, ErrorData> {
+        let mut shared = self.modern.lock().await;
+        match shared.as_ref() {
+            Some(running) if !running.ended.load(Ordering::Relaxed) => Ok(running.clone()),
+            _ => {
+                let started = Session::start(&self.command).map_err(|e| {
+                    ErrorData::internal_error(format!("cannot start the profile: {e}"), None)
+                })?;
+                *shared = Some(started.clone());
+                Ok(started)
+            }
+        }
     }
 
     /// Send `method` with `params` and wait for its answer (or the client's cancelling).
@@ -195,6 +212,13 @@ impl LineServer {
                 .unwrap_or_else(|_| ErrorData::internal_error(error.to_string(), None)));
         }
         let result = answer.get("result").cloned().unwrap_or(json!({}));
+        if matches!(method, "server/discover" | "initialize")
+            && let Some(Ok(capabilities)) = result
+                .get("capabilities")
+                .map(|c| serde_json::from_value::<ServerCapabilities>(c.clone()))
+        {
+            *self.capabilities.lock().expect("not poisoned") = Some(capabilities);
+        }
         serde_json::from_value(result).map_err(|e| {
             ErrorData::internal_error(format!("the profile answered {method} oddly: {e}"), None)
         })
@@ -240,6 +264,20 @@ async fn send_line(session: &Session, message: &Value) -> bool {
     stdin.write_all(&line).await.is_ok() && stdin.flush().await.is_ok()
 }
 
+/// The stream a notification of the process is tagged for, its tag taken off.
+fn stream_of(session: &Session, message: &mut Value) -> Option<SubscriptionSink> {
+    let meta = message.pointer_mut("/params/_meta")?.as_object_mut()?;
+    let stream = meta.get(SUBSCRIPTION_ID)?.to_string();
+    let sink = session
+        .streams
+        .lock()
+        .expect("not poisoned")
+        .get(&stream)
+        .cloned()?;
+    meta.remove(SUBSCRIPTION_ID);
+    Some(sink)
+}
+
 /// Pass what the session's process sends: answers to their waiters, the rest to the client.
 async fn read_child(session: std::sync::Weak<Session>, stdout: tokio::process::ChildStdout) {
     let mut lines = BoundedLines::new(stdout);
@@ -268,7 +306,17 @@ async fn read_child(session: std::sync::Weak<Session>, stdout: tokio::process::C
                 }
             }
             (true, None) => {
-                if let (Some(peer), Ok(notification)) =
+                if let Some(sink) = stream_of(&session, &mut message) {
+                    // The acknowledgment was rmcp's to give; the rest go on the stream,
+                    // which tags them with the client's id.
+                    if message.get("method")
+                        != Some(&json!("notifications/subscriptions/acknowledged"))
+                        && let Ok(notification) =
+                            serde_json::from_value::<ServerNotification>(message)
+                    {
+                        let _ = sink.send(notification).await;
+                    }
+                } else if let (Some(peer), Ok(notification)) =
                     (peer, serde_json::from_value::<ServerNotification>(message))
                 {
                     let _ = peer.send_notification(notification).await;
@@ -306,7 +354,46 @@ async fn read_child(session: std::sync::Weak<Session>, stdout: tokio::process::C
 
 impl ServerHandler for LineServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(Default::default())
+        let known = self.capabilities.lock().expect("not poisoned").clone();
+        ServerConfig::new(known.unwrap_or_default())
+    }
+
+    /// What the client asked for: rmcp keeps of it what the profile's capabilities declare.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    /// A modern client's stream: opened on the shared process under an id of agx's, whose
+    /// tagged notifications go to the client's stream until the client closes it.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let session = self.modern_session().await?;
+        let n = session.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = Value::String(format!("http-listen-{n}"));
+        session
+            .streams
+            .lock()
+            .expect("not poisoned")
+            .insert(id.to_string(), context.sink().clone());
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": {
+            "_meta": {super::era::VERSION_KEY: super::era::MODERN},
+            "notifications": context.accepted(),
+        }});
+        if send_line(&session, &request).await {
+            context.cancelled().await;
+        }
+        session
+            .streams
+            .lock()
+            .expect("not poisoned")
+            .remove(&id.to_string());
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": id}});
+        send_line(&session, &cancel).await;
+        Ok(())
     }
 
     async fn initialize(

@@ -21,10 +21,8 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::era;
+use super::era::SUBSCRIPTION_ID;
 use super::filtered::Sends;
-
-/// The `_meta` key a stream's notifications carry its id under.
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// How many times one call may come back `input_required` before agx gives up on it: a
 /// backend that keeps asking would otherwise hold the client forever.
