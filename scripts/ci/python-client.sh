@@ -110,6 +110,18 @@ done
     get_current_time '{"timezone": "Europe/Paris"}' Europe/Paris
 "$PY" "$ROOT/scripts/ci/python_registry_client.py" "$AGX" io.github.modelcontextprotocol/server-everything \
     echo '{"message": "from the SDK"}' "Echo: from the SDK"
+# The same real servers to a 2026-07-28 client (docs/serve.md, "Protocol eras"): the PyPI one
+# filtered (agx probes it, finds it legacy and translates), and a profile of an agx package
+# and the npm one, whose agx package's tools ask through the channel (input_required).
+echo "==> mcp $MCP_VERSION as a 2026-07-28 client of the filtered PyPI server and a profile of an agx package and the npm server"
+printf 'version = 1\n[servers."io.github.modelcontextprotocol/time/time".tools]\ndeny = ["convert_time"]\n' > "$AGX_HOME/filters-v1.toml"
+"$PY" "$ROOT/scripts/ci/python_registry_client.py" --modern "$AGX" io.github.modelcontextprotocol/time \
+    get_current_time '{"timezone": "Europe/Paris"}' Europe/Paris
+printf '[profiles.mixed]\nservers = ["agx/conformance/everything", "io.github.modelcontextprotocol/server-everything"]\n' > "$AGX_HOME/profiles-v1.toml"
+"$PY" "$ROOT/scripts/ci/python_modern_client.py" "$AGX" @mixed everything__
+"$PY" "$ROOT/scripts/ci/python_registry_client.py" --modern "$AGX" @mixed \
+    server-everything__echo '{"message": "from the SDK"}' "Echo: from the SDK"
+rm "$AGX_HOME/filters-v1.toml"
 
 # Tools discovered from a folder of scripts (docs/authoring.md, "From a folder of scripts"):
 # `agx discover --write` of the Fractalic-shaped fixture folder, then a tool of each input
