@@ -22,6 +22,13 @@ const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilitie
 const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+/// The `_meta` keys of a modern request that a legacy one has no place for.
+const ERA_KEYS: [&str; 4] = [
+    VERSION_KEY,
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LOG_LEVEL_KEY,
+];
 /// Where a `subscriptions/listen` stream's messages carry its id (the listen request's).
 pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
@@ -91,12 +98,7 @@ pub(crate) fn to_legacy_request(message: &mut Value) {
     let Some(Value::Object(meta)) = params.get_mut("_meta") else {
         return;
     };
-    for key in [
-        VERSION_KEY,
-        CLIENT_CAPABILITIES_KEY,
-        CLIENT_INFO_KEY,
-        LOG_LEVEL_KEY,
-    ] {
+    for key in ERA_KEYS {
         meta.remove(key);
     }
     if meta.is_empty() {
@@ -145,12 +147,7 @@ pub(crate) fn stamp_request(message: &mut Value, envelope: &Map<String, Value>) 
         return;
     }
     // Only the era keys: a `progressToken` belongs to the request it came with.
-    for key in [
-        VERSION_KEY,
-        CLIENT_CAPABILITIES_KEY,
-        CLIENT_INFO_KEY,
-        LOG_LEVEL_KEY,
-    ] {
+    for key in ERA_KEYS {
         if let Some(value) = envelope.get(key) {
             meta.entry(key).or_insert_with(|| value.clone());
         }

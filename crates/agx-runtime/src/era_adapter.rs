@@ -257,16 +257,16 @@ impl EraAdapter {
                 .map(str::to_owned),
             message.get("id").cloned(),
         ) else {
-            return to_server(message);
+            return Sends::server(message);
         };
         match era::of_request(&message) {
-            Err(requested) => to_client(era::unsupported_version(&id, &requested)),
+            Err(requested) => Sends::client(era::unsupported_version(&id, &requested)),
             Ok(Era::Legacy) => {
                 if method == "initialize" {
                     self.legacy_initialize = Some((id.to_string(), message.clone()));
                     self.legacy_client = true;
                 }
-                to_server(message)
+                Sends::server(message)
             }
             Ok(Era::Modern) => {
                 // The backend's era is known once it answered the probe or `initialize`.
@@ -278,7 +278,7 @@ impl EraAdapter {
                         Some(discovered) => discovered.clone(),
                         None => era::discover_result(opened, self.hint),
                     };
-                    return to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                    return Sends::client(json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 }
                 if method == "subscriptions/listen" && self.discovered.is_none() {
                     return self.listen(id, &message);
@@ -309,7 +309,7 @@ impl EraAdapter {
                     early_answer: None,
                 };
                 self.modern.insert(own.to_string(), forwarded);
-                to_server(message)
+                Sends::server(message)
             }
         }
     }
@@ -318,7 +318,7 @@ impl EraAdapter {
     /// request, and the call's answer will be the retry's.
     fn resume(&mut self, state: &str, id: Value, retry: &Value) -> Sends {
         let Some(suspended) = self.suspended.remove(state) else {
-            return to_client(json!({"jsonrpc": "2.0", "id": id, "error": {
+            return Sends::client(json!({"jsonrpc": "2.0", "id": id, "error": {
                 "code": INVALID_PARAMS,
                 "message": "`requestState` names no request waiting for input on this connection",
             }}));
@@ -330,7 +330,7 @@ impl EraAdapter {
             // Asked again rather than failed (basic/patterns/mrtr, error handling).
             let again = era::input_required(&id, INPUT_KEY, &suspended.request, state);
             self.suspended.insert(state.to_owned(), suspended);
-            return to_client(again);
+            return Sends::client(again);
         };
         let Some(forwarded) = self.modern.get_mut(&suspended.call) else {
             return Sends::default();
@@ -340,7 +340,7 @@ impl EraAdapter {
         self.by_client
             .insert(id.to_string(), suspended.call.clone());
         let mut sends =
-            to_server(json!({"jsonrpc": "2.0", "id": suspended.request_id, "result": input}));
+            Sends::server(json!({"jsonrpc": "2.0", "id": suspended.request_id, "result": input}));
         if let Some(answer) = early {
             sends.extend(self.server_message(answer));
         }
@@ -489,7 +489,7 @@ impl EraAdapter {
             waiting: vec![message],
             deadline: Some(tokio::time::Instant::now() + PROBE_TIMEOUT),
         });
-        to_server(probe)
+        Sends::server(probe)
     }
 
     /// Open a legacy backend's session for the waiting modern requests.
@@ -504,7 +504,7 @@ impl EraAdapter {
             waiting,
             deadline: None,
         });
-        to_server(initialize)
+        Sends::server(initialize)
     }
 
     /// The backend refused a legacy client's `initialize`: ask it `server/discover`, as a
@@ -521,7 +521,7 @@ impl EraAdapter {
             waiting: Vec::new(),
             deadline: tokio::time::Instant::now() + PROBE_TIMEOUT,
         });
-        to_server(probe)
+        Sends::server(probe)
     }
 
     /// The probe after a refused `initialize` answered: a modern backend gets agx standing
@@ -544,7 +544,7 @@ impl EraAdapter {
     /// The backend is no modern one: the client has its refusal of `initialize`, and what it
     /// sent meanwhile goes on.
     fn not_modern(&mut self, probe: ReverseProbe) -> Sends {
-        let mut sends = to_client(probe.refused);
+        let mut sends = Sends::client(probe.refused);
         for message in probe.waiting {
             sends.extend(self.client_message(message));
         }
@@ -592,7 +592,7 @@ impl EraAdapter {
                 }
                 _ => {
                     self.to_client_subscription(&mut message);
-                    to_client(message)
+                    Sends::client(message)
                 }
             };
         };
@@ -647,7 +647,7 @@ impl EraAdapter {
             message["id"] = client_id;
             era::to_modern_answer(&method, &mut message, self.hint);
         }
-        to_client(message)
+        Sends::client(message)
     }
 
     /// A modern backend's stream message names its stream by agx's id for the listen
@@ -681,15 +681,15 @@ impl EraAdapter {
     /// as input for its call, or refused.
     fn server_request(&mut self, method: &str, id: &Value, message: Value) -> Sends {
         if !self.translates_for_modern_client() {
-            return to_client(message);
+            return Sends::client(message);
         }
         if method == "ping" {
-            return to_server(json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+            return Sends::server(json!({"jsonrpc": "2.0", "id": id, "result": {}}));
         }
         if let Some(sends) = self.suspend(method, id, &message) {
             return sends;
         }
-        to_server(json!({"jsonrpc": "2.0", "id": id, "error": {
+        Sends::server(json!({"jsonrpc": "2.0", "id": id, "error": {
             "code": METHOD_NOT_FOUND,
             "message": format!(
                 "`{method}` is not passed on: the client speaks MCP {}, which takes requests from the server only as input for one call it declared them for",
@@ -730,7 +730,7 @@ impl EraAdapter {
             request_id: request_id.clone(),
         };
         self.suspended.insert(state, suspended);
-        Some(to_client(answer))
+        Some(Sends::client(answer))
     }
 
     /// agx's own `initialize` answered: the session is opened and the waiting requests go
@@ -780,20 +780,6 @@ fn speaks_modern(result: &Value) -> bool {
 /// (progress, cancellation) do; change notifications and log messages do not.
 fn reaches_modern_client(method: &str) -> bool {
     matches!(method, "notifications/progress" | "notifications/cancelled")
-}
-
-fn to_server(message: Value) -> Sends {
-    Sends {
-        to_server: vec![message],
-        to_client: Vec::new(),
-    }
-}
-
-fn to_client(message: Value) -> Sends {
-    Sends {
-        to_server: Vec::new(),
-        to_client: vec![message],
-    }
 }
 
 #[cfg(test)]

@@ -176,14 +176,14 @@ pub struct Sends {
 }
 
 impl Sends {
-    fn server(message: Value) -> Sends {
+    pub(crate) fn server(message: Value) -> Sends {
         Sends {
             to_server: vec![message],
             to_client: Vec::new(),
         }
     }
 
-    fn client(message: Value) -> Sends {
+    pub(crate) fn client(message: Value) -> Sends {
         Sends {
             to_server: Vec::new(),
             to_client: vec![message],

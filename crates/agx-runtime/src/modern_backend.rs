@@ -113,7 +113,7 @@ impl ModernBackend {
             (Some(method), None) => self.client_notification(method, message),
             (Some(method), Some(id)) => {
                 let answer = |result: Value| {
-                    to_client(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+                    Sends::client(json!({"jsonrpc": "2.0", "id": id, "result": result}))
                 };
                 match method {
                     // Removed from the modern revision: agx answers for the backend.
@@ -126,7 +126,7 @@ impl ModernBackend {
                     "resources/subscribe" | "resources/unsubscribe" => {
                         let uri = message.pointer("/params/uri").and_then(Value::as_str);
                         let Some(uri) = uri.map(str::to_owned) else {
-                            return to_server(self.stamped(message));
+                            return Sends::server(self.stamped(message));
                         };
                         let held = self.subscribed.iter().position(|u| *u == uri);
                         match (method, held) {
@@ -150,11 +150,11 @@ impl ModernBackend {
                             };
                             self.calls.insert(id.to_string(), call);
                         }
-                        to_server(request)
+                        Sends::server(request)
                     }
                 }
             }
-            (None, None) => to_server(message),
+            (None, None) => Sends::server(message),
         }
     }
 
@@ -169,7 +169,7 @@ impl ModernBackend {
             "notifications/initialized" | "notifications/roots/list_changed" => Sends::default(),
             "notifications/cancelled" => {
                 let Some(request) = message.pointer("/params/requestId").cloned() else {
-                    return to_server(message);
+                    return Sends::server(message);
                 };
                 // A call waiting for input is dropped here: the backend holds nothing of it.
                 let waiting: Vec<u64> = self
@@ -195,9 +195,9 @@ impl ModernBackend {
                 {
                     message["params"]["requestId"] = own;
                 }
-                to_server(message)
+                Sends::server(message)
             }
-            _ => to_server(message),
+            _ => Sends::server(message),
         }
     }
 
@@ -208,7 +208,7 @@ impl ModernBackend {
             // A late answer for a call given up on is agx's; anything else the backend's.
             return match id.as_str().is_some_and(|s| s.starts_with(OWN_PREFIX)) {
                 true => Sends::default(),
-                false => to_server(answer),
+                false => Sends::server(answer),
             };
         };
         let Some(gather) = self.gathers.get_mut(&number) else {
@@ -227,7 +227,7 @@ impl ModernBackend {
                 .get("message")
                 .and_then(Value::as_str)
                 .unwrap_or("no reason given");
-            return to_client(
+            return Sends::client(
                 json!({"jsonrpc": "2.0", "id": gather.call.client_id, "error": {
                     "code": error.get("code").cloned().unwrap_or(json!(-32603)),
                     "message": format!("the client did not give the input the server asked for (`{key}`): {why}"),
@@ -269,7 +269,7 @@ impl ModernBackend {
         }
         call.rounds += 1;
         self.calls.insert(own.to_string(), call);
-        to_server(request)
+        Sends::server(request)
     }
 
     /// A message from the backend.
@@ -279,7 +279,7 @@ impl ModernBackend {
         };
         if message.get("method").is_some() {
             // A request the modern revision does not let a server send: the client decides.
-            return to_client(message);
+            return Sends::client(message);
         }
         let text = id.to_string();
         if id.as_str().is_some_and(|s| s.starts_with(OWN_PREFIX)) && !self.calls.contains_key(&text)
@@ -292,21 +292,21 @@ impl ModernBackend {
         }
         let Some(call) = self.calls.remove(&text) else {
             era::to_legacy_answer(&mut message);
-            return to_client(message);
+            return Sends::client(message);
         };
         if message.pointer("/result/resultType") == Some(&json!("input_required")) {
             return self.ask_for_input(call, &message);
         }
         message["id"] = call.client_id;
         era::to_legacy_answer(&mut message);
-        to_client(message)
+        Sends::client(message)
     }
 
     /// The backend needs input for `call`: each of its input requests goes to the client as
     /// the legacy request it is; with none, the call is retried at once.
     fn ask_for_input(&mut self, call: Call, answer: &Value) -> Sends {
         if call.rounds >= MAX_ROUNDS {
-            return to_client(json!({"jsonrpc": "2.0", "id": call.client_id, "error": {
+            return Sends::client(json!({"jsonrpc": "2.0", "id": call.client_id, "error": {
                 "code": -32603,
                 "message": format!("the server asked for input {MAX_ROUNDS} times for one call; agx gave up on it"),
             }}));
@@ -349,10 +349,10 @@ impl ModernBackend {
             .pointer_mut("/params/_meta")
             .and_then(Value::as_object_mut)
         else {
-            return to_client(message);
+            return Sends::client(message);
         };
         if meta.remove(SUBSCRIPTION_ID).is_none() {
-            return to_client(message);
+            return Sends::client(message);
         }
         if meta.is_empty()
             && let Some(params) = message.get_mut("params").and_then(Value::as_object_mut)
@@ -362,7 +362,7 @@ impl ModernBackend {
         if message.get("method") == Some(&json!("notifications/subscriptions/acknowledged")) {
             return Sends::default();
         }
-        to_client(message)
+        Sends::client(message)
     }
 
     /// Close the change stream, if open, and open one for what the backend declares and
@@ -399,19 +399,5 @@ impl ModernBackend {
         sends.push(self.stamped(json!({"jsonrpc": "2.0", "id": id,
             "method": "subscriptions/listen", "params": {"notifications": notifications}})));
         sends
-    }
-}
-
-fn to_server(message: Value) -> Sends {
-    Sends {
-        to_server: vec![message],
-        to_client: Vec::new(),
-    }
-}
-
-fn to_client(message: Value) -> Sends {
-    Sends {
-        to_server: Vec::new(),
-        to_client: vec![message],
     }
 }
