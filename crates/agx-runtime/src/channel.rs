@@ -245,8 +245,11 @@ fn reserve_channel_fd_number() {
 pub struct InputAsk {
     pub(crate) method: String,
     pub(crate) params: Value,
-    pub(crate) answer: tokio::sync::oneshot::Sender<Value>,
+    pub(crate) answer: tokio::sync::oneshot::Sender<InputAnswer>,
 }
+
+/// The client's result for an [`InputAsk`], or why it cannot be asked.
+pub(crate) type InputAnswer = Result<Value, String>;
 
 /// Who answers the tool's requests.
 pub enum Client {
@@ -573,18 +576,22 @@ async fn start(
                 params,
                 answer,
             };
-            if asks.send(ask).await.is_err() {
-                return Some(error_line(&id, INVALID_REQUEST, "the call ended", None));
-            }
+            let asks = asks.clone();
             let answers = answers.clone();
             let tool_id = id.clone();
+            // Asked in a task of its own: while the call waits for an earlier answer, this
+            // one waits its round without holding up the channel.
             let task = tasks.spawn(async move {
-                // Dropped unanswered when the call ends or the client never retries.
-                if let Ok(result) = input.await {
-                    let _ = answers
-                        .send((tool_id.clone(), result_line(&tool_id, &result)))
-                        .await;
+                if asks.send(ask).await.is_err() {
+                    return;
                 }
+                // Dropped unanswered when the call ends or the client never retries.
+                let line = match input.await {
+                    Ok(Ok(result)) => result_line(&tool_id, &result),
+                    Ok(Err(why)) => error_line(&tool_id, INVALID_PARAMS, &why, None),
+                    Err(_) => return,
+                };
+                let _ = answers.send((tool_id.clone(), line)).await;
             });
             pending.insert(
                 key,

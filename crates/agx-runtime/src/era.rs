@@ -127,6 +127,11 @@ pub(crate) fn envelope_of_initialize(initialize: &Value) -> Map<String, Value> {
     envelope
 }
 
+/// The era keys of a request agx sends on its own behalf (no client's capabilities).
+pub(crate) fn envelope_of_agx() -> Map<String, Value> {
+    envelope_of_initialize(&json!({"params": {"capabilities": {}}}))
+}
+
 /// Give a request the era keys of `envelope` it lacks (a request already naming a version
 /// keeps its own): a modern backend refuses a request without them.
 pub(crate) fn stamp_request(message: &mut Value, envelope: &Map<String, Value>) {
@@ -218,14 +223,30 @@ pub(crate) fn declares(capabilities: &Value, method: &str) -> bool {
     capabilities.get(capability).is_some()
 }
 
+/// The key of the one input request agx puts in an `input_required` answer.
+pub(crate) const INPUT_KEY: &str = "input";
+
 /// The answer to request `id` that asks the client for `request` (a server's request as
 /// `{method, params}`) under `key`; the retry echoes `state`.
 pub(crate) fn input_required(id: &Value, key: &str, request: &Value, state: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": {
+    json!({"jsonrpc": "2.0", "id": id, "result": input_required_result(key, request, state)})
+}
+
+/// The result of [`input_required`].
+pub(crate) fn input_required_result(key: &str, request: &Value, state: &str) -> Value {
+    json!({
         "resultType": "input_required",
         "inputRequests": { key: request },
         "requestState": state,
-    }})
+    })
+}
+
+/// A `requestState` no client can guess: 128 random bits. One process may serve many
+/// clients (`agx serve --http`), and a state is all a retry needs to take a waiting call.
+pub(crate) fn unguessable_state() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no random state for the call: {e}"))?;
+    Ok(format!("agx-state-{}", hex::encode(bytes)))
 }
 
 /// Whether a method's result carries caching hints (server/utilities/caching).

@@ -40,8 +40,7 @@ use super::stdio::{INVALID_PARAMS, METHOD_NOT_FOUND};
 /// The JSON-RPC error of a request the backend's `initialize` failed under.
 const BACKEND_FAILED: i64 = -32603;
 
-/// The key of the one input request agx puts in an `input_required` answer.
-const INPUT_KEY: &str = "input";
+use super::era::INPUT_KEY;
 
 /// A modern client's `subscriptions/listen` stream, kept by agx for a legacy backend: what
 /// was acknowledged.
@@ -75,6 +74,9 @@ struct Forwarded {
     /// The id the client awaits the answer under; `None` while suspended for its input.
     client_id: Option<Value>,
     method: String,
+    /// What it names (a tool's or prompt's `name`, a resource's `uri`): a retry must name
+    /// the same.
+    target: Value,
     /// The capabilities its request declared.
     capabilities: Value,
     /// The backend's answer, when it came while the call was suspended.
@@ -302,9 +304,11 @@ impl EraAdapter {
                 let own = json!(self.own_id("era"));
                 message["id"] = own.clone();
                 self.by_client.insert(id.to_string(), own.to_string());
+                let target = call_target(&message);
                 let forwarded = Forwarded {
                     client_id: Some(id),
                     method,
+                    target,
                     capabilities,
                     early_answer: None,
                 };
@@ -317,10 +321,18 @@ impl EraAdapter {
     /// The retry of a suspended call: its input goes to the backend as the answer to its
     /// request, and the call's answer will be the retry's.
     fn resume(&mut self, state: &str, id: Value, retry: &Value) -> Sends {
-        let Some(suspended) = self.suspended.remove(state) else {
+        // The state is one's own call's only: the same method, naming the same item.
+        let same_call = self
+            .suspended
+            .get(state)
+            .and_then(|s| self.modern.get(&s.call))
+            .is_some_and(|f| {
+                retry.get("method") == Some(&json!(f.method)) && call_target(retry) == f.target
+            });
+        let Some(suspended) = same_call.then(|| self.suspended.remove(state)).flatten() else {
             return Sends::client(json!({"jsonrpc": "2.0", "id": id, "error": {
                 "code": INVALID_PARAMS,
-                "message": "`requestState` names no request waiting for input on this connection",
+                "message": "`requestState` names no request of this method and item waiting for input on this connection",
             }}));
         };
         let Some(input) = retry
@@ -718,7 +730,9 @@ impl EraAdapter {
             return None;
         };
         let call = call.clone();
-        let state = self.own_id("input");
+        let Ok(state) = era::unguessable_state() else {
+            return None;
+        };
         let forwarded = self.modern.get_mut(&call)?;
         let client_id = forwarded.client_id.take()?;
         self.by_client.remove(&client_id.to_string());
@@ -766,6 +780,14 @@ impl EraAdapter {
         }
         sends
     }
+}
+
+/// What a call names: a tool's or prompt's `name`, a resource's `uri`.
+fn call_target(request: &Value) -> Value {
+    (request.pointer("/params/name"))
+        .or_else(|| request.pointer("/params/uri"))
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 /// Whether a `server/discover` result names the modern version agx speaks.
@@ -1040,8 +1062,16 @@ mod tests {
             "sampling/createMessage"
         );
         let state = result["requestState"].clone();
+        assert!(state.as_str().unwrap().len() > 32, "unguessable: {state}");
+        // A retry of another call does not take this one's state.
+        let mut other = modern(8, "tools/call");
+        other["params"]["name"] = json!("other");
+        other["params"]["requestState"] = state.clone();
+        let refused = adapter.client_message(other);
+        assert_eq!(refused.to_client[0]["error"]["code"], INVALID_PARAMS);
         // A retry without the input is asked again.
         let mut retry = modern(6, "tools/call");
+        retry["params"]["name"] = json!("ask");
         retry["params"]["requestState"] = state.clone();
         let again = adapter.client_message(retry.clone());
         assert_eq!(again.to_client[0]["id"], 6);
@@ -1321,6 +1351,29 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_call_waiting_for_input_withdraws_what_it_asked_the_client() {
+        let (mut adapter, _) = legacy_before_modern(json!({"tools": {}}));
+        let call =
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask"}});
+        adapter.client_message(call);
+        let asked = json!({"jsonrpc": "2.0", "id": 5, "result": {"resultType": "input_required",
+            "inputRequests": {"llm": {"method": "sampling/createMessage", "params": {}}}}});
+        let [request] = <[Value; 1]>::try_from(adapter.server_message(asked).to_client).unwrap();
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}});
+        let sends = adapter.client_message(cancel);
+        assert!(
+            sends.to_server.is_empty(),
+            "the backend holds nothing of it: {sends:?}"
+        );
+        let [withdrawn] = <[Value; 1]>::try_from(sends.to_client).unwrap();
+        assert_eq!(withdrawn["method"], "notifications/cancelled");
+        assert_eq!(withdrawn["params"]["requestId"], request["id"]);
+        // A late answer goes nowhere.
+        let late = json!({"jsonrpc": "2.0", "id": request["id"], "result": {}});
+        assert_eq!(adapter.client_message(late), Sends::default());
+    }
+
+    #[test]
     fn a_refused_initialize_of_a_backend_that_is_not_modern_reaches_the_client() {
         let mut adapter = EraAdapter::new(CacheHint::NONE);
         adapter.client_message(legacy_initialize());
@@ -1338,28 +1391,33 @@ mod tests {
     }
 
     #[test]
-    fn a_legacy_clients_subscriptions_reopen_the_modern_backends_stream() {
+    fn a_legacy_clients_subscription_is_a_stream_of_its_own_on_the_modern_backend() {
         let (mut adapter, opened) = legacy_before_modern(json!({"resources": {"subscribe": true}}));
-        let first = opened.to_server[0]["id"].clone();
+        let lists = opened.to_server[0]["id"].clone();
         let subscribe = json!({"jsonrpc": "2.0", "id": 2, "method": "resources/subscribe", "params": {"uri": "file:///a"}});
         let sends = adapter.client_message(subscribe);
         assert_eq!(sends.to_client[0]["result"], json!({}));
-        let [cancel, listen] = <[Value; 2]>::try_from(sends.to_server).unwrap();
-        assert_eq!(cancel["method"], "notifications/cancelled");
-        assert_eq!(cancel["params"]["requestId"], first);
+        let [listen] = <[Value; 1]>::try_from(sends.to_server).unwrap();
+        assert_ne!(listen["id"], lists, "the lists' stream stays as it is");
         assert_eq!(
             listen["params"]["notifications"],
-            json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]})
+            json!({"resourceSubscriptions": ["file:///a"]})
         );
-        // The closed stream's end is agx's.
-        let ended = json!({"jsonrpc": "2.0", "id": first, "result": {"resultType": "complete"}});
-        assert_eq!(adapter.server_message(ended), Sends::default());
         let updated = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
             "params": {"uri": "file:///a", "_meta": {SUBSCRIPTION_ID: listen["id"]}}});
         assert_eq!(
             adapter.server_message(updated).to_client[0]["params"],
             json!({"uri": "file:///a"})
         );
+        // Unsubscribed: that stream alone is cancelled, and its end is agx's.
+        let unsubscribe = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe", "params": {"uri": "file:///a"}});
+        let sends = adapter.client_message(unsubscribe);
+        let [cancel] = <[Value; 1]>::try_from(sends.to_server).unwrap();
+        assert_eq!(cancel["method"], "notifications/cancelled");
+        assert_eq!(cancel["params"]["requestId"], listen["id"]);
+        let ended =
+            json!({"jsonrpc": "2.0", "id": listen["id"], "result": {"resultType": "complete"}});
+        assert_eq!(adapter.server_message(ended), Sends::default());
     }
 
     #[test]

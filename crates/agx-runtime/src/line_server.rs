@@ -377,16 +377,29 @@ impl ServerHandler for LineServer {
             .lock()
             .expect("not poisoned")
             .insert(id.to_string(), context.sink().clone());
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
-        "params": {
-            "_meta": {super::era::VERSION_KEY: super::era::MODERN},
-            "notifications": context.accepted(),
-        }});
+        // Its answer is the stream's end (the profile closed it, or its process ended).
+        let (ended, end) = oneshot::channel();
+        session
+            .waiting
+            .lock()
+            .expect("not poisoned")
+            .insert(id.to_string(), ended);
+        let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+            "params": {"notifications": context.accepted()}});
+        super::era::stamp_request(&mut request, &super::era::envelope_of_agx());
         if send_line(&session, &request).await {
-            context.cancelled().await;
+            tokio::select! {
+                _ = end => {}
+                () = context.cancelled() => {}
+            }
         }
         session
             .streams
+            .lock()
+            .expect("not poisoned")
+            .remove(&id.to_string());
+        session
+            .waiting
             .lock()
             .expect("not poisoned")
             .remove(&id.to_string());

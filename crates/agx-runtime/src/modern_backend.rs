@@ -12,8 +12,9 @@
 //!   sent to the client mid-call as a legacy server would; once every one is answered, agx
 //!   retries the call with the answers and the backend's `requestState`, and the retry's
 //!   answer is the call's;
-//! - change notifications come from one `subscriptions/listen` stream agx keeps open for
-//!   the lists the backend declares and the resources the client subscribed to;
+//! - change notifications come from `subscriptions/listen` streams agx keeps open: one for
+//!   the lists the backend declares, and one for each resource the client subscribed to
+//!   (so a subscription opens or ends without touching the others);
 //! - `ping` and `logging/setLevel`, which the modern revision removed, are answered by agx.
 
 use std::collections::HashMap;
@@ -60,10 +61,9 @@ pub(crate) struct ModernBackend {
     gathers: HashMap<u64, Gather>,
     /// agx's input request id's text → the gather it belongs to.
     inputs: HashMap<String, u64>,
-    /// The open change stream's id's text.
-    stream: Option<String>,
-    /// The resources the client subscribed to, in the order it did.
-    subscribed: Vec<String>,
+    /// The open streams, by their id's text: the lists' (`None`), and each subscribed
+    /// resource's (its URI).
+    streams: HashMap<String, Option<String>>,
     next_id: u64,
 }
 
@@ -77,8 +77,7 @@ impl ModernBackend {
             calls: HashMap::new(),
             gathers: HashMap::new(),
             inputs: HashMap::new(),
-            stream: None,
-            subscribed: Vec::new(),
+            streams: HashMap::new(),
             next_id: 0,
         };
         let mut sends = Sends::default();
@@ -86,7 +85,7 @@ impl ModernBackend {
             .to_client
             .push(json!({"jsonrpc": "2.0", "id": initialize["id"],
             "result": era::initialize_result(initialize, discovered)}));
-        sends.to_server.extend(backend.reopen_stream());
+        sends.to_server.extend(backend.lists_stream());
         (backend, sends)
     }
 
@@ -128,16 +127,27 @@ impl ModernBackend {
                         let Some(uri) = uri.map(str::to_owned) else {
                             return Sends::server(self.stamped(message));
                         };
-                        let held = self.subscribed.iter().position(|u| *u == uri);
-                        match (method, held) {
-                            ("resources/subscribe", None) => self.subscribed.push(uri),
-                            ("resources/unsubscribe", Some(at)) => {
-                                self.subscribed.remove(at);
-                            }
-                            _ => return answer(json!({})),
-                        }
+                        let held = self
+                            .streams
+                            .iter()
+                            .find(|(_, u)| u.as_deref() == Some(uri.as_str()))
+                            .map(|(stream, _)| stream.clone());
                         let mut sends = answer(json!({}));
-                        sends.to_server.extend(self.reopen_stream());
+                        match (method, held) {
+                            ("resources/subscribe", None) => {
+                                let notifications = json!({"resourceSubscriptions": [uri]});
+                                sends
+                                    .to_server
+                                    .push(self.open_stream(Some(uri), notifications));
+                            }
+                            ("resources/unsubscribe", Some(stream)) => {
+                                self.streams.remove(&stream);
+                                if let Ok(stream) = serde_json::from_str::<Value>(&stream) {
+                                    sends.to_server.push(cancelled(&stream));
+                                }
+                            }
+                            _ => {}
+                        }
                         sends
                     }
                     _ => {
@@ -171,7 +181,8 @@ impl ModernBackend {
                 let Some(request) = message.pointer("/params/requestId").cloned() else {
                     return Sends::server(message);
                 };
-                // A call waiting for input is dropped here: the backend holds nothing of it.
+                // A call waiting for input is dropped here (the backend holds nothing of
+                // it), and so are the requests it put to the client.
                 let waiting: Vec<u64> = self
                     .gathers
                     .iter()
@@ -179,21 +190,30 @@ impl ModernBackend {
                     .map(|(n, _)| *n)
                     .collect();
                 if !waiting.is_empty() {
+                    let mut sends = Sends::default();
                     for number in waiting {
-                        self.gathers.remove(&number);
+                        if let Some(gather) = self.gathers.remove(&number) {
+                            for asked in gather.open.keys() {
+                                if let Ok(asked) = serde_json::from_str::<Value>(asked) {
+                                    sends.to_client.push(cancelled(&asked));
+                                }
+                            }
+                        }
                     }
                     self.inputs.retain(|_, n| self.gathers.contains_key(n));
-                    return Sends::default();
+                    return sends;
                 }
-                // A retried call is known to the backend by agx's id.
+                // A call sent on is known to the backend by the id it was sent under.
                 if let Some(own) = self
                     .calls
                     .iter()
                     .find(|(_, c)| c.client_id == request)
                     .map(|(own, _)| own.clone())
-                    && let Ok(own) = serde_json::from_str::<Value>(&own)
                 {
-                    message["params"]["requestId"] = own;
+                    self.calls.remove(&own);
+                    if let Ok(own) = serde_json::from_str::<Value>(&own) {
+                        message["params"]["requestId"] = own;
+                    }
                 }
                 Sends::server(message)
             }
@@ -284,9 +304,17 @@ impl ModernBackend {
         let text = id.to_string();
         if id.as_str().is_some_and(|s| s.starts_with(OWN_PREFIX)) && !self.calls.contains_key(&text)
         {
-            // A stream's end, or the answer to a stream agx closed: agx's own.
-            if self.stream.as_deref() == Some(&text) {
-                self.stream = None;
+            // A stream's end, or a late answer to one agx gave up on: agx's own.
+            if let Some(what) = self.streams.remove(&text) {
+                let why = message
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the server ended it");
+                let what =
+                    what.map_or("list changes".to_owned(), |uri| format!("updates of {uri}"));
+                tracing::warn!(
+                    "the server's stream of {what} closed ({why}); the client hears no more of them"
+                );
             }
             return Sends::default();
         }
@@ -365,39 +393,35 @@ impl ModernBackend {
         Sends::client(message)
     }
 
-    /// Close the change stream, if open, and open one for what the backend declares and
-    /// the client subscribed to.
-    fn reopen_stream(&mut self) -> Vec<Value> {
-        let mut sends = Vec::new();
-        if let Some(old) = self.stream.take()
-            && let Ok(old) = serde_json::from_str::<Value>(&old)
-        {
-            sends.push(
-                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                              "params": {"requestId": old}}),
-            );
-        }
-        let declared = |list: &str| self.capabilities.get(list).is_some();
+    /// The stream of the list changes the backend declares, if it declares any.
+    fn lists_stream(&mut self) -> Vec<Value> {
         let mut notifications = Map::new();
         for (list, key) in [
             ("tools", "toolsListChanged"),
             ("prompts", "promptsListChanged"),
             ("resources", "resourcesListChanged"),
         ] {
-            if declared(list) {
+            if self.capabilities.get(list).is_some() {
                 notifications.insert(key.into(), json!(true));
             }
         }
-        if !self.subscribed.is_empty() {
-            notifications.insert("resourceSubscriptions".into(), json!(self.subscribed));
-        }
         if notifications.is_empty() {
-            return sends;
+            return Vec::new();
         }
-        let id = json!(self.own_id("listen"));
-        self.stream = Some(id.to_string());
-        sends.push(self.stamped(json!({"jsonrpc": "2.0", "id": id,
-            "method": "subscriptions/listen", "params": {"notifications": notifications}})));
-        sends
+        vec![self.open_stream(None, Value::Object(notifications))]
     }
+
+    /// A `subscriptions/listen` of agx's for `notifications`, kept as the stream of `uri`
+    /// (or of the lists).
+    fn open_stream(&mut self, uri: Option<String>, notifications: Value) -> Value {
+        let id = json!(self.own_id("listen"));
+        self.streams.insert(id.to_string(), uri);
+        self.stamped(json!({"jsonrpc": "2.0", "id": id,
+            "method": "subscriptions/listen", "params": {"notifications": notifications}}))
+    }
+}
+
+/// The notification that ends agx's request `id` (a stream, or an input request).
+fn cancelled(id: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}})
 }

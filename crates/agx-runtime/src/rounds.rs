@@ -17,16 +17,14 @@ use rmcp::model::{
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
-use super::channel::InputAsk;
+use super::channel::{InputAnswer, InputAsk};
+use super::era;
 use super::output::text_result;
 
 /// How long a call waits for its client's retry before agx stops its tool.
 pub(crate) const ROUND_TTL: Duration = Duration::from_secs(600);
-
-/// The key of the one input request in each `input_required` answer.
-const INPUT_KEY: &str = "input";
 
 /// A call running on in its task.
 pub(crate) struct Round {
@@ -35,9 +33,9 @@ pub(crate) struct Round {
     asks: mpsc::Receiver<InputAsk>,
     /// The tool's request waiting for the client's input (as `{method, params}`), and where
     /// the input goes.
-    waiting: Option<(Value, oneshot::Sender<Value>)>,
-    /// Stops the tool.
-    stop: CancellationToken,
+    waiting: Option<(Value, oneshot::Sender<InputAnswer>)>,
+    /// Stops the tool when the round is dropped: answered, given up on, or expired.
+    _stop: DropGuard,
 }
 
 impl Round {
@@ -54,7 +52,7 @@ impl Round {
             call,
             asks,
             waiting: None,
-            stop,
+            _stop: stop.drop_guard(),
         }
     }
 }
@@ -73,20 +71,31 @@ impl Rounds {
         mut round: Round,
         cancelled: &CancellationToken,
     ) -> Result<CallToolResponse, ErrorData> {
-        tokio::select! {
-            ended = &mut round.call => Ok(CallToolResponse::Complete(ended.unwrap_or_else(|e| {
-                text_result(format!("the tool call failed: {e}"), true)
-            }))),
-            Some(ask) = round.asks.recv() => {
-                let request = json!({"method": ask.method, "params": ask.params});
-                round.waiting = Some((request.clone(), ask.answer));
-                let state = self.suspend(round)?;
-                input_required(&state, request)
-            }
-            () = cancelled.cancelled() => {
-                round.stop.cancel();
-                let _ = round.call.await;
-                Err(ErrorData::invalid_request("the client cancelled the call", None))
+        loop {
+            tokio::select! {
+                ended = &mut round.call => return Ok(CallToolResponse::Complete(ended.unwrap_or_else(|e| {
+                    text_result(format!("the tool call failed: {e}"), true)
+                }))),
+                Some(ask) = round.asks.recv() => {
+                    let request = json!({"method": ask.method, "params": ask.params});
+                    let state = new_state()?;
+                    match input_required(&state, request.clone()) {
+                        Ok(answer) => {
+                            round.waiting = Some((request, ask.answer));
+                            self.suspend(state, round);
+                            return Ok(answer);
+                        }
+                        // The tool hears why, as it would from a client, and goes on.
+                        Err(why) => {
+                            let _ = ask.answer.send(Err(why));
+                        }
+                    }
+                }
+                () = cancelled.cancelled() => {
+                    // Dropped, the round stops its tool.
+                    drop(round);
+                    return Err(ErrorData::invalid_request("the client cancelled the call", None));
+                }
             }
         }
     }
@@ -115,7 +124,7 @@ impl Rounds {
                 None,
             ));
         };
-        let input = responses.and_then(|mut r| r.remove(INPUT_KEY));
+        let input = responses.and_then(|mut r| r.remove(era::INPUT_KEY));
         let Some(input) = input else {
             // Asked again rather than failed (basic/patterns/mrtr, error handling).
             let request = round
@@ -123,11 +132,12 @@ impl Rounds {
                 .as_ref()
                 .map(|(request, _)| request.clone())
                 .unwrap_or_default();
+            let again = input_required(state, request);
             self.lock().insert(state.to_owned(), round);
-            return input_required(state, request);
+            return again.map_err(|e| ErrorData::internal_error(e, None));
         };
         if let Some((_, answer)) = round.waiting.take() {
-            let _ = answer.send(input);
+            let _ = answer.send(Ok(input));
         }
         self.drive(round, cancelled).await
     }
@@ -138,14 +148,9 @@ impl Rounds {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Keep `round` for its retry under a state no other client can guess (one `agx serve
-    /// --http` serves many), and stop it should the retry not come in time.
-    fn suspend(self: &Arc<Self>, round: Round) -> Result<String, ErrorData> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|e| {
-            ErrorData::internal_error(format!("no random state for the call: {e}"), None)
-        })?;
-        let state = format!("agx-call-{}", hex::encode(bytes));
+    /// Keep `round` for its retry under `state`, and stop it should the retry not come in
+    /// time.
+    fn suspend(self: &Arc<Self>, state: String, round: Round) {
         self.lock().insert(state.clone(), round);
         let rounds = Arc::downgrade(self);
         let expired = state.clone();
@@ -161,25 +166,25 @@ impl Rounds {
                     round.tool,
                     ROUND_TTL.as_secs() / 60
                 );
-                round.stop.cancel();
+                drop(round);
             }
         });
-        Ok(state)
     }
 }
 
-fn input_required(state: &str, request: Value) -> Result<CallToolResponse, ErrorData> {
-    let answer = json!({
-        "resultType": "input_required",
-        "inputRequests": { INPUT_KEY: request },
-        "requestState": state,
-    });
-    serde_json::from_value::<InputRequiredResult>(answer)
-        .map(CallToolResponse::InputRequired)
-        .map_err(|e| {
-            ErrorData::internal_error(
-                format!("the tool's request is not one a client takes as input: {e}"),
-                None,
-            )
-        })
+/// A `requestState` no other client can guess (one `agx serve --http` serves many).
+fn new_state() -> Result<String, ErrorData> {
+    era::unguessable_state().map_err(|e| ErrorData::internal_error(e, None))
+}
+
+/// The call's answer asking the client for `request`; `Err` says why a client cannot take
+/// it (a request whose params do not fit the method).
+fn input_required(state: &str, request: Value) -> Result<CallToolResponse, String> {
+    serde_json::from_value::<InputRequiredResult>(era::input_required_result(
+        era::INPUT_KEY,
+        &request,
+        state,
+    ))
+    .map(CallToolResponse::InputRequired)
+    .map_err(|e| format!("the request is not one a client takes as input: {e}"))
 }
