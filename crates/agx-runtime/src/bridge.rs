@@ -22,9 +22,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::ServeError;
 use super::assemble::WrappedServer;
-use super::era::CacheHint;
-use super::era_adapter::EraAdapter;
-use super::filtered::{self, Rewriter, Sends};
+use super::filtered::{Between, Rewriter, Sends};
 use super::stdio::PARSE_ERROR;
 use agx_model::settings::{Redactor, placeholders};
 
@@ -250,12 +248,8 @@ pub(crate) async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<
 /// The bridge loop over any reader and writer (stdio in production, pipes in tests). A
 /// client of either era is served in front of the filter (when there is one), as in the
 /// filtering proxy (docs/serve.md, "Protocol eras").
-pub(crate) async fn run<R, W>(
-    remote: Remote,
-    mut rewriter: Option<Rewriter>,
-    reader: R,
-    mut writer: W,
-) where
+pub(crate) async fn run<R, W>(remote: Remote, rewriter: Option<Rewriter>, reader: R, mut writer: W)
+where
     R: tokio::io::AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
@@ -267,8 +261,7 @@ pub(crate) async fn run<R, W>(
     // Requests the remote has not answered yet: each gets an error if it goes away.
     let mut pending: HashSet<RequestId> = HashSet::new();
     let mut resume = Resume::default();
-    // A filtered view is the user's own and may change with the remote: not for sharing.
-    let mut eras = EraAdapter::new(CacheHint::NONE);
+    let mut between = Between::new(rewriter);
     loop {
         let from_remote = async {
             match &mut state {
@@ -276,17 +269,17 @@ pub(crate) async fn run<R, W>(
                 Link::Down(_) | Link::NeedsSignIn { .. } => std::future::pending().await,
             }
         };
-        let probe_deadline = eras.deadline();
+        let probe_deadline = between.deadline();
         let sends = tokio::select! {
             () = tokio::time::sleep_until(probe_deadline.unwrap_or_else(tokio::time::Instant::now)),
-                if probe_deadline.is_some() => filtered::time_out(&mut eras, rewriter.as_mut()),
+                if probe_deadline.is_some() => between.time_out(),
             line = lines.next_line() => {
                 let Ok(Some(line)) = line else { break };
                 if line.trim().is_empty() {
                     continue;
                 }
                 match serde_json::from_str::<Value>(&line) {
-                    Ok(message) => filtered::client_to_server(&mut eras, rewriter.as_mut(), message),
+                    Ok(message) => between.from_client(message),
                     Err(e) => {
                         write_line(&mut writer, &not_json_rpc(&e)).await;
                         continue;
@@ -305,9 +298,7 @@ pub(crate) async fn run<R, W>(
                             pending.remove(&id);
                         }
                         // Most messages need no rewriting: only parse while something reads them.
-                        let reads = eras.reads_server_messages()
-                            || rewriter.as_ref().is_some_and(Rewriter::reads_server_messages);
-                        if !reads {
+                        if !between.reads_server_messages() {
                             write_line(&mut writer, &message).await;
                             continue;
                         }
@@ -322,7 +313,7 @@ pub(crate) async fn run<R, W>(
                         pending.drain().map(|id| remote.failure(&detail, id)).collect()
                     }
                 };
-                from_remote_messages(&mut eras, rewriter.as_mut(), answers)
+                from_remote_messages(&mut between, answers)
             }
         };
         // What goes to the remote may fail there: the failure is the remote's answer.
@@ -343,7 +334,7 @@ pub(crate) async fn run<R, W>(
                 }
             };
             let failures = send(&remote, &mut state, &mut pending, &mut resume, message).await;
-            let more = from_remote_messages(&mut eras, rewriter.as_mut(), failures);
+            let more = from_remote_messages(&mut between, failures);
             to_client.extend(more.to_client);
             to_remote.extend(more.to_server);
         }
@@ -355,20 +346,12 @@ pub(crate) async fn run<R, W>(
 
 /// The remote's messages (or agx's answers for it) through the filter and the era
 /// translation.
-fn from_remote_messages(
-    eras: &mut EraAdapter,
-    mut rewriter: Option<&mut Rewriter>,
-    messages: Vec<ServerJsonRpcMessage>,
-) -> Sends {
+fn from_remote_messages(between: &mut Between, messages: Vec<ServerJsonRpcMessage>) -> Sends {
     let mut sends = Sends::default();
     for message in messages {
         match serde_json::to_value(&message) {
             Ok(value) => {
-                sends.extend(filtered::server_to_client(
-                    eras,
-                    rewriter.as_deref_mut(),
-                    value,
-                ));
+                sends.extend(between.from_server(value));
             }
             Err(e) => tracing::warn!("remote: a message agx could not read was dropped: {e}"),
         }

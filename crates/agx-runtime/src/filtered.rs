@@ -852,8 +852,55 @@ where
     }
 }
 
+/// What sits between a client and a server it does not run in-process (a wrapped server's
+/// program, a remote): the era translation in front of the filter, when there is one.
+pub struct Between {
+    eras: EraAdapter,
+    rewriter: Option<Rewriter>,
+}
+
+impl Between {
+    /// A filtered view is the user's own and may change with the server: its answers are
+    /// not for sharing.
+    pub fn new(rewriter: Option<Rewriter>) -> Between {
+        Between {
+            eras: EraAdapter::new(CacheHint::NONE),
+            rewriter,
+        }
+    }
+
+    /// A message of the client's.
+    pub fn from_client(&mut self, message: Value) -> Sends {
+        client_to_server(&mut self.eras, self.rewriter.as_mut(), message)
+    }
+
+    /// A message of the server's (or an answer agx makes for it, such as a failure).
+    pub fn from_server(&mut self, message: Value) -> Sends {
+        server_to_client(&mut self.eras, self.rewriter.as_mut(), message)
+    }
+
+    /// Whether the server's messages need reading (else they pass as they are).
+    pub fn reads_server_messages(&self) -> bool {
+        self.eras.reads_server_messages()
+            || self
+                .rewriter
+                .as_ref()
+                .is_some_and(Rewriter::reads_server_messages)
+    }
+
+    /// When the era probe's time runs out, if one is awaited: then call
+    /// [`Between::time_out`].
+    pub fn deadline(&self) -> Option<tokio::time::Instant> {
+        self.eras.deadline()
+    }
+
+    pub fn time_out(&mut self) -> Sends {
+        time_out(&mut self.eras, self.rewriter.as_mut())
+    }
+}
+
 /// A client's message through the era translation, then the filter (when there is one).
-pub(crate) fn client_to_server(
+fn client_to_server(
     eras: &mut EraAdapter,
     rewriter: Option<&mut Rewriter>,
     message: Value,
@@ -865,7 +912,7 @@ pub(crate) fn client_to_server(
 }
 
 /// The era translation's probe went unanswered in time.
-pub(crate) fn time_out(eras: &mut EraAdapter, rewriter: Option<&mut Rewriter>) -> Sends {
+fn time_out(eras: &mut EraAdapter, rewriter: Option<&mut Rewriter>) -> Sends {
     let mut out = Sends::default();
     let translated = eras.time_out();
     through_filter(eras, rewriter, translated, &mut out);
@@ -882,7 +929,7 @@ fn stamped(eras: &EraAdapter, mut sends: Sends) -> Sends {
 }
 
 /// A server's message through the filter (when there is one), then the era translation.
-pub(crate) fn server_to_client(
+fn server_to_client(
     eras: &mut EraAdapter,
     mut rewriter: Option<&mut Rewriter>,
     message: Value,
