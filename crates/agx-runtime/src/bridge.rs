@@ -239,8 +239,8 @@ impl Transport<RoleClient> for RemoteTransport {
 /// Bridge stdin/stdout to `remote` until the client closes stdin, through a filter's
 /// `rewriter` when the server has one.
 pub(crate) async fn serve(remote: Remote, rewriter: Option<Rewriter>) -> Result<(), ServeError> {
-    let stdin = BufReader::new(tokio::io::stdin());
-    let stdout = tokio::io::stdout();
+    let (stdin, stdout) = super::std_streams::open();
+    let stdin = BufReader::new(stdin);
     run(remote, rewriter, stdin, stdout).await;
     Ok(())
 }

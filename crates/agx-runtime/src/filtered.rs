@@ -681,13 +681,10 @@ pub async fn serve_wrapped(
     if let Some(pinning) = pinning {
         rewriter = rewriter.pinned(pinning);
     }
-    let proxying = proxy(
-        rewriter,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        from_server,
-        to_server,
-    );
+    // Polled where they are pipes or sockets: a message costs no thread hand-off on the way
+    // (the server has its own pipes and never inherits these).
+    let (client_in, client_out) = super::std_streams::open();
+    let proxying = proxy(rewriter, client_in, client_out, from_server, to_server);
     tokio::pin!(proxying);
     // SIGINT and SIGTERM on Unix are passed on, and the server decides when it ends (its
     // handler runs, as on the direct path); on Windows Ctrl-C or the console closing ends it.

@@ -121,7 +121,9 @@ struct Aggregator<W> {
 /// Serve `profile` on stdio until the client closes it. `agx` is the program that serves
 /// each member (`agx serve REF`).
 pub(crate) async fn serve_stdio(profile: &Profile, agx: &Path) -> Result<(), ServeError> {
-    run(profile, agx, tokio::io::stdin(), tokio::io::stdout()).await
+    // Polled where they are pipes or sockets (the members have their own pipes).
+    let (stdin, stdout) = super::std_streams::open();
+    run(profile, agx, stdin, stdout).await
 }
 
 /// The profile's loop over any client streams (stdio in production).
