@@ -342,19 +342,31 @@ impl ServerHandler for AgxServer {
             ));
         };
         let modern = is_modern(&context);
+        let target = NotifyTarget {
+            peer: context.peer.clone(),
+            progress: context.meta.get_progress_token(),
+        };
         if modern && let Some(state) = &request.request_state {
             return self
                 .rounds
-                .resume(&request.name, state, request.input_responses, &context.ct)
+                .resume(
+                    &request.name,
+                    state,
+                    request.input_responses,
+                    target,
+                    &context.ct,
+                )
                 .await;
         }
         let tool = &self.rt.tools[i];
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (tx, rx) = tokio::sync::mpsc::channel(process::STDERR_QUEUE_LINES);
+        // A modern client's call answers several requests (its retries): its progress and
+        // log messages go with the latest.
+        let (retarget, targets) = tokio::sync::watch::channel(target);
         let forwarder = tokio::spawn(forward_stderr(
             rx,
-            context.peer.clone(),
-            context.meta.get_progress_token(),
+            targets,
             self.min_level.clone(),
             tool.name().to_string(),
         ));
@@ -377,7 +389,7 @@ impl ServerHandler for AgxServer {
                 let _ = forwarder.await;
                 result
             });
-            let round = Round::new(request.name.to_string(), call, asked, stop);
+            let round = Round::new(request.name.to_string(), call, asked, stop, retarget);
             return self.rounds.drive(round, &context.ct).await;
         }
         let client = Client::Peer(context.peer.clone());
@@ -550,14 +562,25 @@ fn logged(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Forward a running tool's stderr: progress and log lines to the client, the rest to
 /// agx's log.
+/// Where a call's progress and log messages go: the request being answered, and its
+/// progress token.
+#[derive(Clone)]
+pub(crate) struct NotifyTarget {
+    peer: Peer<RoleServer>,
+    progress: Option<ProgressToken>,
+}
+
 async fn forward_stderr(
     mut rx: Receiver<StderrLine>,
-    peer: Peer<RoleServer>,
-    progress_token: Option<ProgressToken>,
+    targets: tokio::sync::watch::Receiver<NotifyTarget>,
     min_level: Arc<AtomicU8>,
     tool: String,
 ) {
     while let Some(line) = rx.recv().await {
+        let NotifyTarget {
+            peer,
+            progress: progress_token,
+        } = targets.borrow().clone();
         match line {
             StderrLine::Progress(p) => {
                 let Some(token) = &progress_token else {

@@ -15,12 +15,13 @@ use rmcp::model::{
     CallToolResponse, CallToolResult, ErrorData, InputRequiredResult, InputResponses,
 };
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::channel::{InputAnswer, InputAsk};
 use super::era;
+use super::handler::NotifyTarget;
 use super::output::text_result;
 
 /// How long a call waits for its client's retry before agx stops its tool.
@@ -36,6 +37,8 @@ pub(crate) struct Round {
     waiting: Option<(Value, oneshot::Sender<InputAnswer>)>,
     /// Stops the tool when the round is dropped: answered, given up on, or expired.
     _stop: DropGuard,
+    /// Where the call's progress and log messages go: each retry's request.
+    retarget: watch::Sender<NotifyTarget>,
 }
 
 impl Round {
@@ -46,6 +49,7 @@ impl Round {
         call: JoinHandle<CallToolResult>,
         asks: mpsc::Receiver<InputAsk>,
         stop: CancellationToken,
+        retarget: watch::Sender<NotifyTarget>,
     ) -> Round {
         Round {
             tool,
@@ -53,6 +57,7 @@ impl Round {
             asks,
             waiting: None,
             _stop: stop.drop_guard(),
+            retarget,
         }
     }
 }
@@ -106,6 +111,7 @@ impl Rounds {
         tool: &str,
         state: &str,
         responses: Option<InputResponses>,
+        target: NotifyTarget,
         cancelled: &CancellationToken,
     ) -> Result<CallToolResponse, ErrorData> {
         let taken = {
@@ -136,6 +142,7 @@ impl Rounds {
             self.lock().insert(state.to_owned(), round);
             return again.map_err(|e| ErrorData::internal_error(e, None));
         };
+        round.retarget.send_replace(target);
         if let Some((_, answer)) = round.waiting.take() {
             let _ = answer.send(Ok(input));
         }
