@@ -696,7 +696,7 @@ fn versions_that_are_not_versions_never_reach_npm_or_pip() {
 
 /// Whether the process `pid` is gone (or a zombie waiting to be reaped: killed all the same).
 #[cfg(target_os = "linux")]
-fn process_ended(pid: &str) -> bool {
+pub(crate) fn process_ended(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
         Ok(stat) => stat

@@ -378,7 +378,8 @@ fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
 }
 
 /// With nothing to check (no filter, `on-change = "allow"`) `agx serve` becomes the wrapped
-/// server (no proxy in between); with pins (the default) or a filter it stays, as the proxy.
+/// server (no proxy in between); with pins (the default) or a filter it still becomes the
+/// server, with agx's proxy forked beside it between the client and the server.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
@@ -391,13 +392,18 @@ fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
     let mut direct = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     direct.initialize(json!({}));
     assert!(!direct.program().starts_with("agx"), "{}", direct.program());
+    assert_eq!(direct.children_programs(), Vec::<String>::new());
     drop(direct);
     fs_err::remove_file(dir.path().join("agx.toml")).unwrap();
 
     // By default agx stays between, checking the server's pinned definitions.
+    let proxied_beside = |serve: &ServeLines| {
+        assert!(!serve.program().starts_with("agx"), "{}", serve.program());
+        assert_eq!(serve.children_programs(), ["agx-serve"]);
+    };
     let mut pinned = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     pinned.initialize(json!({}));
-    assert!(pinned.program().starts_with("agx"), "{}", pinned.program());
+    proxied_beside(&pinned);
     drop(pinned);
 
     let config = dir.path().join("mcp.json");
@@ -415,13 +421,32 @@ fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
         ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut proxied = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
-    proxied.initialize(json!({}));
-    assert!(
-        proxied.program().starts_with("agx"),
-        "{}",
-        proxied.program()
-    );
+    let mut filtered = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
+    filtered.initialize(json!({}));
+    proxied_beside(&filtered);
+}
+
+/// The proxy forked beside a server ends with it: when the client leaves, the server (the
+/// real npm one, which ignores a closed stdin) is stopped after the grace, and the proxy
+/// exits too.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_proxy_beside_a_server_stops_it_when_the_client_leaves_and_ends_with_it() {
+    let (home, dir) = everything_denying(&["add"]);
+    let mut serve = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
+    serve.initialize(json!({}));
+    let proxies = serve.children();
+    assert_eq!(proxies.len(), 1, "{proxies:?}");
+    serve.finish();
+    assert!(serve.exited(), "the server outlived its client's grace");
+    // Its exit is seen by the proxy a moment later (its output closes).
+    let ended = (0..100).any(|_| {
+        crate::ecosystem::process_ended(&proxies[0]) || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            false
+        }
+    });
+    assert!(ended, "the proxy outlived the server");
 }
 
 #[test]

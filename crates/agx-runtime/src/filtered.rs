@@ -652,6 +652,20 @@ pub fn rewrite_item(
     Ok(())
 }
 
+/// The rewriter of wrapped server `w`'s messages: its filter, the findings its user
+/// accepted, and its pins when they are checked.
+pub(crate) fn rewriter_of(
+    w: &WrappedServer,
+    filter: Arc<Filter>,
+    pinning: Option<Pinning>,
+) -> Rewriter {
+    let rewriter = Rewriter::new(filter, w.server.to_string()).accepting(w.accepted_findings());
+    match pinning {
+        Some(pinning) => rewriter.pinned(pinning),
+        None => rewriter,
+    }
+}
+
 /// Serve a local wrapped server through its filter and pins on stdio: start its program
 /// with piped standard streams and pass messages both ways until either side ends. As on the
 /// direct path, where agx becomes the server: SIGINT and SIGTERM reach the server, and the
@@ -677,10 +691,7 @@ pub async fn serve_wrapped(
     let (Some(to_server), Some(from_server)) = (child.stdin.take(), child.stdout.take()) else {
         unreachable!("both streams were piped");
     };
-    let mut rewriter = Rewriter::new(filter, w.server.to_string()).accepting(w.accepted_findings());
-    if let Some(pinning) = pinning {
-        rewriter = rewriter.pinned(pinning);
-    }
+    let rewriter = rewriter_of(w, filter, pinning);
     // Polled where they are pipes or sockets: a message costs no thread hand-off on the way
     // (the server has its own pipes and never inherits these).
     let (client_in, client_out) = super::std_streams::open();

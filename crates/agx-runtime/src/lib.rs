@@ -31,6 +31,8 @@ pub mod pinning;
 mod poison;
 mod policy;
 mod process;
+#[cfg(target_os = "linux")]
+mod proxy_beside;
 
 mod profile;
 mod prompts;
@@ -643,6 +645,11 @@ pub fn run(
                 // The network proxy needs agx alive beside the server (docs/sandbox.md).
                 let proxied = w.sandbox.as_deref().is_some_and(agx_sandbox::needs_proxy);
                 let between = filter.is_some() || pinning.is_some();
+                #[cfg(target_os = "linux")]
+                if between && !proxied && proxy_beside::can_fork() {
+                    let filter = filter.unwrap_or_else(filtered::no_filter);
+                    return Err(proxy_beside::serve(&w, filter, pinning, log_file.as_deref()));
+                }
                 let log = (between || w.code_cache_problem.is_some() || proxied)
                     .then(|| log::init(log_file.as_deref()));
                 if let Some(problem) = &w.code_cache_problem {

@@ -54,6 +54,29 @@ impl ServeLines {
         exe.file_name().unwrap().to_string_lossy().into_owned()
     }
 
+    /// The pids of the processes the process of `agx serve` started (Linux only).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn children(&self) -> Vec<String> {
+        let pid = self.child.id();
+        let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"));
+        children.unwrap().split_whitespace().map(str::to_string).collect()
+    }
+
+    /// The programs of [`ServeLines::children`].
+    #[cfg(target_os = "linux")]
+    pub(crate) fn children_programs(&self) -> Vec<String> {
+        self.children()
+            .iter()
+            .filter_map(|child| std::fs::read_link(format!("/proc/{child}/exe")).ok())
+            .map(|exe| exe.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// Whether the process of `agx serve` has exited.
+    pub(crate) fn exited(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_some()
+    }
+
     pub(crate) fn send(&mut self, message: Value) {
         let stdin = self.stdin.as_mut().expect("not finished");
         writeln!(stdin, "{message}").unwrap();
