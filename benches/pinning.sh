@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Benchmark pinned definitions (docs/security.md, "Pinned definitions") on the real npm
-# `@modelcontextprotocol/server-everything` (pinned): `tools/list` and start-up (spawn until
-# `initialize` is answered) of `agx serve` with pins checked (agx proxies the server, checks
-# each listed tool against its pin and the poisoning scan) against `on-change = "allow"`
-# with no filter (agx execs the server: the anchor), and against the proxy without pins (a
-# filter, `on-change = "allow"`), interleaved in the same run (benches/pinning_measure.py).
-# Targets: pins add < 0.3 ms to `tools/list` and < 1 ms to start-up.
-# Prints one line of JSON; exits 1 when a target is missed.
+# Benchmark pinned definitions (docs/security.md, "Pinned definitions"): `tools/list` and
+# start-up (spawn until `initialize` is answered) of `agx serve` with pins checked (agx
+# proxies the server, checks each listed tool against its pin and the poisoning scan)
+# against `on-change = "allow"` with no filter (agx execs the server: the anchor), and
+# against the proxy without pins (a filter, `on-change = "allow"`), interleaved in the same
+# run (benches/pinning_measure.py). Two servers:
+#   - the real npm `@modelcontextprotocol/server-everything` (pinned): node, whose start
+#     keeps both of a 2-core machine's cores busy, so the proxy's own CPU shows in it;
+#   - the rmcp floor of benches/serve.sh (benches/floor/) as a package's wrapped `command`:
+#     it starts in a few ms and leaves the machine idle, so what is added is the proxy's
+#     own cost.
+# Targets: pins add < 0.3 ms to `tools/list` and < 1 ms to start-up (npm server).
+# Prints one line of JSON (the floor's figures prefixed `floor_`); exits 1 when a target is
+# missed.
 #
 #   AGX_BIN  an agx binary to measure (default: a fresh `cargo build --release`)
 #   CALLS    `tools/list` calls per path (default 1000)
@@ -31,7 +37,30 @@ printf '[servers.e]\nserver = "%s"\non-change = "allow"\n' "$SERVER" > "$TMP/all
 printf '[servers.e]\nserver = "%s"\non-change = "allow"\ntools = { deny = ["nothing-is-called-this"] }\n' \
     "$SERVER" > "$TMP/filtered/agx.toml"
 
-result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$SERVER" "$TMP/allow" "$TMP/filtered" \
+npm_result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$SERVER" "$TMP/allow" "$TMP/filtered" \
     "${CALLS:-1000}" "${ROUNDS:-30}")"
+
+# The floor as a wrapped server (its own Cargo project and target folder, outside the clone).
+FLOOR_TARGET="${AGX_CI_CACHE:-$REAL_HOME/.cache/agx-ci}/floor-target"
+CARGO_TARGET_DIR="$FLOOR_TARGET" cargo build --release --quiet --manifest-path benches/floor/Cargo.toml
+FLOOR_PKG="$TMP/floor-package"
+mkdir -p "$FLOOR_PKG/agx/servers" "$FLOOR_PKG/bin" "$TMP/floor-allow" "$TMP/floor-filtered"
+cp "$FLOOR_TARGET/release/agx-bench-floor" "$FLOOR_PKG/bin/"
+printf '[package]\nname = "bench/floor"\nversion = "1.0.0"\ndescription = "The rmcp floor, wrapped"\n[extension]\nservers = ["floor"]\n' \
+    > "$FLOOR_PKG/agx.toml"
+printf 'name = "floor"\ndescription = "The rmcp floor"\ncommand = ["bin/agx-bench-floor"]\n' \
+    > "$FLOOR_PKG/agx/servers/floor.toml"
+"$AGX" install --quiet "$FLOOR_PKG"
+FLOOR=bench/floor/floor
+printf '[servers.e]\nserver = "%s"\non-change = "allow"\n' "$FLOOR" > "$TMP/floor-allow/agx.toml"
+printf '[servers.e]\nserver = "%s"\non-change = "allow"\ntools = { deny = ["nothing-is-called-this"] }\n' \
+    "$FLOOR" > "$TMP/floor-filtered/agx.toml"
+floor_result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$FLOOR" "$TMP/floor-allow" \
+    "$TMP/floor-filtered" "${CALLS:-1000}" "$(( ${ROUNDS:-30} * 4 ))")"
+
+result="$(python3 -c 'import json, sys
+npm, floor = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+npm.update({f"floor_{k}": v for k, v in floor.items()})
+print(json.dumps(npm))' "$npm_result" "$floor_result")"
 echo "$result"
 python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["list_added_p50_ms"] < 0.3 and r["start_added_p50_ms"] < 1 else 1)' "$result"
