@@ -24,6 +24,11 @@ ROOT=$PWD
 . scripts/agx-bin.sh
 AGX="$(agx_bin release)"
 
+# The floor is its own Cargo project (its own workspace and target folder, outside the
+# clone), built before HOME moves: cargo finds its toolchain under the real one.
+FLOOR_TARGET="${AGX_CI_CACHE:-$HOME/.cache/agx-ci}/floor-target"
+CARGO_TARGET_DIR="$FLOOR_TARGET" cargo build --release --quiet --manifest-path "$ROOT/benches/floor/Cargo.toml"
+
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 REAL_HOME="$HOME"
@@ -40,9 +45,7 @@ printf '[servers.e]\nserver = "%s"\non-change = "allow"\ntools = { deny = ["noth
 npm_result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$SERVER" "$TMP/allow" "$TMP/filtered" \
     "${CALLS:-1000}" "${ROUNDS:-30}")"
 
-# The floor as a wrapped server (its own Cargo project and target folder, outside the clone).
-FLOOR_TARGET="${AGX_CI_CACHE:-$REAL_HOME/.cache/agx-ci}/floor-target"
-CARGO_TARGET_DIR="$FLOOR_TARGET" cargo build --release --quiet --manifest-path benches/floor/Cargo.toml
+# The floor as a wrapped server.
 FLOOR_PKG="$TMP/floor-package"
 mkdir -p "$FLOOR_PKG/agx/servers" "$FLOOR_PKG/bin" "$TMP/floor-allow" "$TMP/floor-filtered"
 cp "$FLOOR_TARGET/release/agx-bench-floor" "$FLOOR_PKG/bin/"

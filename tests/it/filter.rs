@@ -382,7 +382,7 @@ fn doctor_reports_a_filter_that_hides_everything_or_cannot_be_used() {
 /// server, with agx's proxy forked beside it between the client and the server.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
+fn a_wrapped_server_keeps_agx_s_process_with_the_proxy_beside_it_only_when_it_checks() {
     let (home, dir) = everything_denying(&[]);
     // `on-change = "allow"` and no filter: nothing to check, agx becomes the server.
     write_file(
@@ -399,7 +399,11 @@ fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
     // By default agx stays between, checking the server's pinned definitions.
     let proxied_beside = |serve: &ServeLines| {
         assert!(!serve.program().starts_with("agx"), "{}", serve.program());
-        assert_eq!(serve.children_programs(), ["agx-serve"]);
+        let children = serve.children_programs();
+        assert!(
+            matches!(children.as_slice(), [proxy] if proxy.starts_with("agx")),
+            "{children:?}"
+        );
     };
     let mut pinned = ServeLines::start(&home, EVERYTHING_SERVER, dir.path());
     pinned.initialize(json!({}));
@@ -426,9 +430,9 @@ fn a_wrapped_server_is_execd_only_without_a_filter_and_with_on_change_allow() {
     proxied_beside(&filtered);
 }
 
-/// The proxy forked beside a server ends with it: when the client leaves, the server (the
-/// real npm one, which ignores a closed stdin) is stopped after the grace, and the proxy
-/// exits too.
+/// The proxy forked beside a server holds the client's pipes and the server only its own:
+/// when the client leaves, the server (the real npm one, which ignores a closed stdin) is
+/// stopped after the grace, and the proxy ends with it.
 #[cfg(target_os = "linux")]
 #[test]
 fn the_proxy_beside_a_server_stops_it_when_the_client_leaves_and_ends_with_it() {
@@ -437,6 +441,22 @@ fn the_proxy_beside_a_server_stops_it_when_the_client_leaves_and_ends_with_it() 
     serve.initialize(json!({}));
     let proxies = serve.children();
     assert_eq!(proxies.len(), 1, "{proxies:?}");
+    let fd = |pid: &str, fd: u32| std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).unwrap();
+    let server = serve.pid().to_string();
+    let (client_in, client_out) = serve.client_pipes();
+    assert_eq!(
+        (fd(&proxies[0], 0), fd(&proxies[0], 1)),
+        (client_in, client_out)
+    );
+    let server_fds: Vec<_> = std::fs::read_dir(format!("/proc/{server}/fd"))
+        .unwrap()
+        .filter_map(|entry| std::fs::read_link(entry.unwrap().path()).ok())
+        .collect();
+    let (client_in, client_out) = serve.client_pipes();
+    assert!(
+        !server_fds.contains(&client_in) && !server_fds.contains(&client_out),
+        "the server holds the client's pipes: {server_fds:?}"
+    );
     serve.finish();
     assert!(serve.exited(), "the server outlived its client's grace");
     // Its exit is seen by the proxy a moment later (its output closes).
@@ -447,6 +467,35 @@ fn the_proxy_beside_a_server_stops_it_when_the_client_leaves_and_ends_with_it() 
         }
     });
     assert!(ended, "the proxy outlived the server");
+}
+
+/// A proxied server's exit status is the client's to see, as on the direct path: one that
+/// reads a line and exits with 3 ends `agx serve` with 3, with pins checked (the default).
+#[test]
+fn a_proxied_server_s_exit_status_reaches_the_client() {
+    let home = TestHome::new();
+    crate::profile::install_wrapped(
+        &home,
+        "quitter",
+        "import sys\nsys.stdin.readline()\nsys.exit(3)\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut serve = command(&home, AGX)
+        .args(["serve", "acme/quitter/quitter"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    std::io::Write::write_all(
+        &mut stdin,
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
+    )
+    .unwrap();
+    let out = serve.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 
 #[test]

@@ -749,7 +749,7 @@ async fn finish(
 
 /// How long a server may go on answering after the client closed its input: many servers
 /// never exit on a closed stdin, and the proxy must not outlive its client.
-const GRACE_AFTER_CLIENT: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const GRACE_AFTER_CLIENT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Pass line-delimited JSON-RPC between a client and a server, rewriting through
 /// `rewriter`. Lines that are not JSON pass unchanged (the other side answers them); a line

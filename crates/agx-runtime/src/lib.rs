@@ -601,8 +601,9 @@ fn describe_store_error(e: &agx_store::StoreError) -> String {
 }
 
 /// Serve an assembled server until the client goes away, logging `note` first, through
-/// `filter` when it has one. A wrapped server without a filter replaces this process and only
-/// returns on failure; with one, agx proxies it.
+/// `filter` when it has one. A wrapped server replaces this process and only returns on
+/// failure; with a filter or pins, agx proxies it (on Linux from a process forked beside it,
+/// elsewhere as its child).
 pub fn run(
     assembled: Assembled,
     listen: Listen,
@@ -645,18 +646,33 @@ pub fn run(
                 // The network proxy needs agx alive beside the server (docs/sandbox.md).
                 let proxied = w.sandbox.as_deref().is_some_and(agx_sandbox::needs_proxy);
                 let between = filter.is_some() || pinning.is_some();
+                let filter = between.then(|| filter.unwrap_or_else(filtered::no_filter));
+                // On Linux the server keeps this process and the proxy is forked beside it
+                // (proxy_beside.rs); a server whose network goes through agx's proxy needs
+                // agx's process itself.
                 #[cfg(target_os = "linux")]
-                if between && !proxied && proxy_beside::can_fork() {
-                    let filter = filter.unwrap_or_else(filtered::no_filter);
-                    return Err(proxy_beside::serve(&w, filter, pinning, log_file.as_deref()));
-                }
+                let (pinning, not_forked) = match &filter {
+                    Some(filter) if !proxied => {
+                        let log_file = log_file.as_deref();
+                        match proxy_beside::serve(&w, filter.clone(), pinning, log_file) {
+                            proxy_beside::NotForked::Failed(e) => return Err(e),
+                            proxy_beside::NotForked::Threads { threads, pinning } => {
+                                (*pinning, Some(threads))
+                            }
+                        }
+                    }
+                    _ => (pinning, None),
+                };
                 let log = (between || w.code_cache_problem.is_some() || proxied)
                     .then(|| log::init(log_file.as_deref()));
+                #[cfg(target_os = "linux")]
+                if let Some(threads) = not_forked {
+                    tracing::debug!("the server runs as agx's child: agx runs {threads} threads");
+                }
                 if let Some(problem) = &w.code_cache_problem {
                     tracing::warn!("{problem}");
                 }
-                if between {
-                    let filter = filter.unwrap_or_else(filtered::no_filter);
+                if let Some(filter) = filter {
                     let status =
                         block_on_current_thread(filtered::serve_wrapped(&w, filter, pinning))?;
                     return match status {

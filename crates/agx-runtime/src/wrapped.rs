@@ -2,8 +2,10 @@
 //! with that program (exec), so stdio passes straight through with no copying. Windows has
 //! no exec: there agx starts the program on the same standard streams, waits for it and
 //! exits with its exit code.
-//! A server with a filter is not exec'd: `agx serve` proxies it (filtered.rs). Nor is one
-//! whose network goes through agx's proxy (docs/sandbox.md): agx runs it as a child.
+//! A server with a filter or pins to check still gets this process on Linux, with agx's
+//! proxy forked beside it (proxy_beside.rs); elsewhere `agx serve` runs it as a child and
+//! proxies it (filtered.rs). One whose network goes through agx's proxy (docs/sandbox.md)
+//! runs as agx's child.
 
 use super::ServeError;
 use super::assemble::{WrappedServer, package_env};

@@ -16,6 +16,8 @@ pub(crate) struct ServeLines {
     /// `None` once [`ServeLines::finish`] closed it.
     stdin: Option<ChildStdin>,
     rx: mpsc::Receiver<Value>,
+    /// The pipes to and from the process, as /proc names them (`pipe:[INODE]`; Linux).
+    pipes: (std::path::PathBuf, std::path::PathBuf),
 }
 
 impl ServeLines {
@@ -30,7 +32,9 @@ impl ServeLines {
             .spawn()
             .expect("agx serve starts");
         let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let stdout = child.stdout.take().unwrap();
+        let pipes = (pipe_name(&stdin), pipe_name(&stdout));
+        let stdout = BufReader::new(stdout);
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             for line in stdout.lines().map_while(Result::ok) {
@@ -44,7 +48,18 @@ impl ServeLines {
             child,
             stdin: Some(stdin),
             rx,
+            pipes,
         }
+    }
+
+    /// The pid of the process of `agx serve`.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The client's pipes to and from the process, as /proc names them (Linux).
+    pub(crate) fn client_pipes(&self) -> (std::path::PathBuf, std::path::PathBuf) {
+        self.pipes.clone()
     }
 
     /// The program the process of `agx serve` now runs (Linux only: /proc).
@@ -59,7 +74,11 @@ impl ServeLines {
     pub(crate) fn children(&self) -> Vec<String> {
         let pid = self.child.id();
         let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"));
-        children.unwrap().split_whitespace().map(str::to_string).collect()
+        children
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
     }
 
     /// The programs of [`ServeLines::children`].
@@ -227,17 +246,38 @@ impl ServeLines {
 
 impl ServeLines {
     /// Close stdin as a client that is done does, and wait (at most 10 s) for the server to
-    /// exit: what it logged is then written out (a killed server may lose queued lines).
+    /// exit, and on Linux for the processes it started too (agx's proxy forked beside a
+    /// wrapped server writes the log): what it logged is then written out (a killed server
+    /// may lose queued lines).
     pub(crate) fn finish(&mut self) {
+        #[cfg(target_os = "linux")]
+        let children = self.children();
         drop(self.stdin.take());
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        #[cfg(target_os = "linux")]
+        for child in children {
+            while !crate::ecosystem::process_ended(&child) && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
     }
+}
+
+/// What /proc calls the pipe behind `end` (`pipe:[INODE]`); empty where there is no /proc.
+#[cfg(unix)]
+fn pipe_name(end: &impl std::os::fd::AsRawFd) -> std::path::PathBuf {
+    std::fs::read_link(format!("/proc/self/fd/{}", end.as_raw_fd())).unwrap_or_default()
+}
+
+#[cfg(windows)]
+fn pipe_name<T>(_end: &T) -> std::path::PathBuf {
+    std::path::PathBuf::new()
 }
 
 impl Drop for ServeLines {
