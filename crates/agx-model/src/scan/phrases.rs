@@ -5,6 +5,10 @@
 //! A pattern is slots separated by spaces: `a|b` matches either word, a trailing `?` makes a
 //! slot optional, and `..` skips up to [`GAP`] words.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+
 use super::{
     ADDRESSED_TO_MODEL, HIDE_FROM_USER, Hit, MODEL_TAG, OVERRIDE_INSTRUCTIONS, SECRET_ACCESS,
     SECRET_PATH, ScanCode, TOOL_REDIRECTION, hidden::excerpt,
@@ -196,7 +200,13 @@ const ADDRESSED: &[&str] = &[
 /// Append a hit for each pattern, tag and secret rule matched in `text`.
 pub(super) fn scan(text: &str, hits: &mut Vec<Hit>) {
     let norm = Normalized::new(text);
-    for tag in TAGS {
+    // Every tag opens with `<` or `[`: most descriptions have neither.
+    let tags: &[&str] = if norm.text.contains(['<', '[']) {
+        TAGS
+    } else {
+        &[]
+    };
+    for tag in tags {
         for (at, _) in norm.text.match_indices(tag) {
             hits.push(Hit {
                 code: MODEL_TAG,
@@ -211,10 +221,10 @@ pub(super) fn scan(text: &str, hits: &mut Vec<Hit>) {
     }
     for sentence in norm.sentences() {
         let words = words(&norm.text, sentence.clone());
-        for (code, pattern) in PATTERNS {
-            if let Some((first, last)) = find(&words, pattern) {
+        for pattern in compiled() {
+            if let Some((first, last)) = pattern.find(&words) {
                 let (start, end) = (words[first].start, words[last].end);
-                hits.push(phrase_hit(*code, text, &norm, start, end));
+                hits.push(phrase_hit(pattern.code, text, &norm, start, end));
             }
         }
         secrets(text, &norm, &words, sentence, hits);
@@ -230,9 +240,11 @@ fn secrets(
     hits: &mut Vec<Hit>,
 ) {
     let s = &norm.text[sentence.clone()];
-    let file = SECRET_FILES
-        .iter()
-        .filter_map(|f| find_file(s, f).map(|at| (at, f.len())))
+    let file = secret_files()
+        .find_overlapping_iter(s)
+        .map(|m| (m.start(), SECRET_FILES[m.pattern().as_usize()]))
+        .filter(|&(at, f)| names_file(s, at, f))
+        .map(|(at, f)| (at, f.len()))
         .min();
     let word = words.iter().enumerate().find_map(|(i, w)| {
         let api_key = w.text == "api"
@@ -254,7 +266,10 @@ fn secrets(
     };
     let (reads, sends) = (ordered(READ_VERBS), ordered(SEND_VERBS));
     let mentioned = described(READ_VERBS) || described(SEND_VERBS);
-    let addressed = ADDRESSED.iter().any(|a| contains_words(s, a)) || s.contains("<important>");
+    let addressed = addressed_phrases()
+        .find_overlapping_iter(s)
+        .any(|m| stands_alone(s, m.start(), m.end()))
+        || s.contains("<important>");
     let (code, start, len) = match (file, word) {
         (Some((at, len)), _) if (reads || sends) && addressed => {
             (SECRET_ACCESS, sentence.start + at, len)
@@ -285,24 +300,34 @@ fn phrase_hit(code: ScanCode, text: &str, norm: &Normalized, start: usize, end: 
     }
 }
 
-/// Where `file` occurs in `s` as a name of its own (not `process.env` or `my_id_rsa_tool`).
-fn find_file(s: &str, file: &str) -> Option<usize> {
-    s.match_indices(file).map(|(at, _)| at).find(|&at| {
-        let before = s[..at].chars().next_back();
-        let after = s[at + file.len()..].chars().next();
-        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '_');
-        (edge(before) || file.starts_with(['~', '/', '.'])) && edge(after)
-            || file.ends_with('/') && edge(before)
-    })
+/// Whether the `file` found at `at` in `s` is a name of its own (not `process.env` or
+/// `my_id_rsa_tool`).
+fn names_file(s: &str, at: usize, file: &str) -> bool {
+    let before = s[..at].chars().next_back();
+    let after = s[at + file.len()..].chars().next();
+    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '_');
+    (edge(before) || file.starts_with(['~', '/', '.'])) && edge(after)
+        || file.ends_with('/') && edge(before)
 }
 
-/// Whether `s` holds the words of `phrase` in a row.
-fn contains_words(s: &str, phrase: &str) -> bool {
-    s.match_indices(phrase).any(|(at, _)| {
-        let before = s[..at].chars().next_back();
-        let after = s[at + phrase.len()..].chars().next();
-        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
-    })
+/// Whether `s[start..end]` is whole words (no letter or digit on either side).
+fn stands_alone(s: &str, start: usize, end: usize) -> bool {
+    let before = s[..start].chars().next_back();
+    let after = s[end..].chars().next();
+    before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// One automaton for [`SECRET_FILES`], built on first use: a sentence is read once, not once
+/// per name.
+fn secret_files() -> &'static AhoCorasick {
+    static FILES: OnceLock<AhoCorasick> = OnceLock::new();
+    FILES.get_or_init(|| AhoCorasick::new(SECRET_FILES).expect("fixed names build"))
+}
+
+/// One automaton for [`ADDRESSED`].
+fn addressed_phrases() -> &'static AhoCorasick {
+    static PHRASES: OnceLock<AhoCorasick> = OnceLock::new();
+    PHRASES.get_or_init(|| AhoCorasick::new(ADDRESSED).expect("fixed phrases build"))
 }
 
 /// A word of the normalized text: where it is, and what it says.
@@ -342,28 +367,85 @@ fn words(norm: &str, range: std::ops::Range<usize>) -> Vec<Word> {
     out
 }
 
-/// The first match of `pattern` in `words`: the indices of its first and last word.
-fn find(words: &[Word], pattern: &str) -> Option<(usize, usize)> {
-    let slots: Vec<&str> = pattern.split(' ').collect();
-    (0..words.len())
-        .find_map(|start| match_slots(words, start, &slots, None).map(|last| (start, last)))
+/// A slot of a pattern: `..`, or the words it accepts and whether it may be left out.
+#[derive(Debug)]
+enum Slot {
+    Gap,
+    Words {
+        alternatives: Vec<&'static str>,
+        optional: bool,
+    },
+}
+
+impl Slot {
+    fn parse(slot: &'static str) -> Slot {
+        if slot == ".." {
+            return Slot::Gap;
+        }
+        let optional = slot.ends_with('?');
+        Slot::Words {
+            alternatives: slot.trim_end_matches('?').split('|').collect(),
+            optional,
+        }
+    }
+}
+
+/// A pattern of [`PATTERNS`] split into its slots once.
+#[derive(Debug)]
+struct Pattern {
+    code: ScanCode,
+    slots: Vec<Slot>,
+}
+
+/// [`PATTERNS`], parsed on first use.
+fn compiled() -> &'static [Pattern] {
+    static COMPILED: OnceLock<Vec<Pattern>> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        PATTERNS
+            .iter()
+            .map(|&(code, pattern)| Pattern {
+                code,
+                slots: pattern.split(' ').map(Slot::parse).collect(),
+            })
+            .collect()
+    })
+}
+
+impl Pattern {
+    /// The first match in `words`: the indices of its first and last word.
+    fn find(&self, words: &[Word]) -> Option<(usize, usize)> {
+        // A required first word rules out every start that is not one of its words.
+        let first = match self.slots.first() {
+            Some(Slot::Words {
+                alternatives,
+                optional: false,
+            }) => Some(alternatives),
+            _ => None,
+        };
+        (0..words.len())
+            .filter(|&start| first.is_none_or(|alts| alts.contains(&words[start].text.as_str())))
+            .find_map(|start| {
+                match_slots(words, start, &self.slots, None).map(|last| (start, last))
+            })
+    }
 }
 
 /// Match `slots` from word `at` (`last` is the last word matched so far); the index of the
 /// last word of the whole match.
-fn match_slots(words: &[Word], at: usize, slots: &[&str], last: Option<usize>) -> Option<usize> {
+fn match_slots(words: &[Word], at: usize, slots: &[Slot], last: Option<usize>) -> Option<usize> {
     let Some((slot, rest)) = slots.split_first() else {
         return last;
     };
-    if *slot == ".." {
-        return (0..=GAP).find_map(|skip| match_slots(words, at + skip, rest, last));
-    }
-    let optional = slot.ends_with('?');
-    let here = words.get(at).is_some_and(|w| {
-        slot.trim_end_matches('?')
-            .split('|')
-            .any(|alt| alt == w.text)
-    });
+    let (alternatives, optional) = match slot {
+        Slot::Gap => return (0..=GAP).find_map(|skip| match_slots(words, at + skip, rest, last)),
+        Slot::Words {
+            alternatives,
+            optional,
+        } => (alternatives, *optional),
+    };
+    let here = words
+        .get(at)
+        .is_some_and(|w| alternatives.contains(&w.text.as_str()));
     here.then(|| match_slots(words, at + 1, rest, Some(at)))
         .flatten()
         .or_else(|| {
