@@ -201,7 +201,7 @@ impl Server {
             };
             // SAFETY: one valid pollfd, a timeout in milliseconds.
             let ready = unsafe { libc::poll(&mut poll, 1, time.as_millis() as libc::c_int) };
-            return ready > 0 || self.ended();
+            return ready > 0;
         }
         let deadline = std::time::Instant::now() + time;
         while !self.ended() {
@@ -242,3 +242,46 @@ impl Server {
 
 /// How long a server may take to end on SIGTERM before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A process that ignores SIGTERM, as a server busy elsewhere may.
+    fn stubborn() -> std::process::Child {
+        std::process::Command::new("sh")
+            .args(["-c", "trap '' TERM; echo ready; exec sleep 30"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_server_is_stopped_with_sigterm_and_killed_when_it_ignores_it() {
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let server = Server::of(sleeper.id() as libc::pid_t);
+        assert!(server.pidfd.is_some(), "this kernel has pidfds");
+        assert!(!server.ends_within(Duration::from_millis(50)));
+        server.stop();
+        let status = sleeper.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(libc::SIGTERM)
+        );
+
+        let mut stubborn = stubborn();
+        // Its trap is set once it has spoken.
+        let mut ready = [0; 6];
+        std::io::Read::read_exact(stubborn.stdout.as_mut().unwrap(), &mut ready).unwrap();
+        let server = Server::of(stubborn.id() as libc::pid_t);
+        server.stop();
+        let status = stubborn.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(libc::SIGKILL)
+        );
+    }
+}
