@@ -263,7 +263,12 @@ mod tests {
             .spawn()
             .unwrap();
         let server = Server::of(sleeper.id() as libc::pid_t);
-        assert!(server.pidfd.is_some(), "this kernel has pidfds");
+        if server.pidfd.is_none() {
+            // Without pidfds (Linux before 5.3, or a seccomp profile that refuses them) a
+            // server is signalled only while it is this process's parent: nothing to test.
+            eprintln!("no pidfds here");
+            return;
+        }
         assert!(!server.ends_within(Duration::from_millis(50)));
         server.stop();
         let status = sleeper.wait().unwrap();
