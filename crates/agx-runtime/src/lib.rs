@@ -630,12 +630,7 @@ pub fn run(
                     (None, None) => None,
                     (filter, pinning) => {
                         let filter = filter.unwrap_or_else(filtered::no_filter);
-                        let mut rewriter = filtered::Rewriter::new(filter, w.server.to_string())
-                            .accepting(w.accepted_findings());
-                        if let Some(pinning) = pinning {
-                            rewriter = rewriter.pinned(pinning);
-                        }
-                        Some(rewriter)
+                        Some(filtered::rewriter_of(&w, filter, pinning))
                     }
                 };
                 return block_on_current_thread(bridge::serve(remote, rewriter));
