@@ -37,19 +37,8 @@ if ! cargo +nightly fuzz build "${flags[@]}"; then
     free -m >&2 || true
     CARGO_BUILD_JOBS=1 cargo +nightly fuzz build "${flags[@]}"
 fi
-# Each clone's path gives agx and the targets new artifact names (a path dependency's hash
-# includes its path), so builds from other clones pile up in the cache at ~4 GB each: keep
-# only the newest build of each.
-deps="$cache/fuzz-target/x86_64-unknown-linux-gnu/debug/deps"
-for crate in libagx agx $(cargo +nightly fuzz list); do
-    # (ls fails on a pattern that matches nothing; the other may still have matched)
-    newest="$(ls -t "$deps/$crate"-???????????????? "$deps/$crate"-????????????????.* 2>/dev/null | head -n1 || true)"
-    [ -n "$newest" ] || continue
-    keep="$(basename "$newest" | sed -E 's/^(.*-[0-9a-f]{16}).*/\1/')"
-    for file in "$deps/$crate"-????????????????*; do
-        case "$(basename "$file")" in "$keep" | "$keep".*) ;; *) rm -f "$file" ;; esac
-    done
-done
+# Builds from clones at other paths would pile up in the cache at ~4 GB each.
+../scripts/ci/prune-target.sh "$cache/fuzz-target" $(cargo +nightly fuzz list)
 
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT

@@ -69,6 +69,7 @@ start=$SECONDS
 cargo build --quiet --profile "$PROFILE" --target "$WINDOWS" --target-dir "$TARGET_DIR" --bin agx
 cp "$TARGET_DIR/$WINDOWS/$PROFILE/agx.exe" "$OUT/agx-$WINDOWS.exe"
 echo "    $WINDOWS: $((SECONDS - start)) s"
+scripts/ci/prune-target.sh "$TARGET_DIR"
 
 echo "==> npm packages agx and @agx-cli/{linux-x64,win32-x64} $VERSION"
 rm -f "$OUT"/agx-*.tgz
