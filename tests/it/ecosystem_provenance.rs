@@ -241,6 +241,40 @@ fn install_scripts_run_only_once_the_version_is_accepted() {
 }
 
 #[test]
+fn a_package_the_policy_refuses_runs_no_install_script() {
+    // The policy is part of the one gate every kind passes, before anything of the package
+    // runs: `--allow-scripts` does not get a refused package's postinstall run.
+    let registry = Registry::all();
+    let home = TestHome::new();
+    std::fs::create_dir_all(home.agx_home()).unwrap();
+    std::fs::write(
+        home.agx_home().join("policy.toml"),
+        "[sources]\nallow = [\"pypi\"]\n",
+    )
+    .unwrap();
+    let before = installed_files(&home);
+    let marker = home.home().join("scripts-ran");
+    let out = command(&home, crate::support::AGX)
+        .env("npm_config_registry", registry.server.url())
+        .env(
+            "AGX_TRUSTED_ROOT",
+            repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
+        )
+        .env("AGX_TEST_SCRIPT_RAN", &marker)
+        .args(["install", &format!("npm:{NAME}@1.1.0"), "--allow-scripts"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("refused by policy"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!marker.exists(), "the install script ran");
+    assert_eq!(installed_files(&home), before);
+}
+
+#[test]
 fn a_tarball_changed_with_its_packument_is_refused_by_its_provenance() {
     // Whoever controls the registry can change a tarball and its integrity together, so npm
     // installs it; the attestation was made for the original.

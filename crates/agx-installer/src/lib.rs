@@ -26,7 +26,9 @@ use agx_core::name::PackageName;
 pub use agx_core::report::Outcome;
 use agx_core::report::Reporter;
 use agx_model::manifest::Package;
+use agx_sources::ecosystem::{EcosystemError, Provisioned};
 use agx_sources::index::{ArchiveForm, IndexEntry};
+use agx_sources::plugins::import::{Imported, PluginOrigin};
 use agx_store::{
     COMPLETE_MARKER, Receipt, Source, Staging, Store, StoreError, VERSION_RECEIPT, now_rfc3339,
 };
@@ -62,78 +64,75 @@ impl LocalSource {
     }
 }
 
-/// A local package unpacked into staging, waiting for its dependencies to be installed.
-/// Dropping it without committing removes its staging folder.
-pub struct PreparedLocal {
-    /// The loaded package (its folder is in staging).
-    pub package: Option<Package>,
-    sha256: String,
-    origin: PathBuf,
-    stage: PathBuf,
-    /// Whether it is a folder of skills agx made a package of (named after the folder).
-    wrapped: bool,
-}
-
-impl PreparedLocal {
-    /// The package to install.
-    pub fn package(&self) -> &Package {
-        self.package
-            .as_ref()
-            .expect("prepared packages hold a package")
-    }
-
-    /// The sha256 of the archive (for a folder, of the archive `agx pack` makes of it).
-    pub fn sha256(&self) -> &str {
-        &self.sha256
-    }
-}
-
-impl Drop for PreparedLocal {
-    fn drop(&mut self) {
-        let _ = fsutil::remove_tree(&self.stage);
-    }
-}
-
-/// An npm or PyPI package provisioned into staging (see `agx_sources::ecosystem`), waiting to be
-/// committed. Dropping it removes its staging folder.
-pub struct PreparedEcosystem {
+/// A package of any source kind in staging that came through the one gate
+/// ([`Installer::admit`]): the poisoning scan, then the organisation's policy with what the
+/// receipt will record (source and signer). Committing and placing take only this type, so
+/// no kind of source can put a package in place without those checks. Dropping it removes
+/// its staging folder.
+pub struct Prepared {
     package: Package,
-    exact: String,
-    integrity: Vec<String>,
-    served_by: Option<String>,
+    /// The checksum its receipt records: the registry's, the archive's (a local package) or
+    /// the ecosystem's own hashes (a provisioned one; see [`integrity_sha256`]).
+    sha256: String,
+    /// Where it came from, as its receipt records it.
+    source: Source,
     /// Who built it and what trust on first use decided; `None` when its source kind is
     /// not checked.
     provenance: Option<agx_store::provenance::Provenance>,
-    origin: Option<agx_store::EntryOrigin>,
-    /// Set for an imported plugin: the receipt records it instead of an ecosystem spec.
-    plugin: Option<agx_sources::plugins::import::PluginOrigin>,
-    stage: PathBuf,
+    kind: Kind,
+    /// Held for its `Drop`: removes the staging folder when not committed.
+    _stage: StageGuard,
 }
 
-impl PreparedEcosystem {
-    /// Record the package as the plugin `origin` describes.
-    pub fn from_plugin(mut self, origin: agx_sources::plugins::import::PluginOrigin) -> Self {
-        self.plugin = Some(origin);
-        self
-    }
+/// What committing a prepared package does beyond the common steps.
+enum Kind {
+    /// From an agx registry: its receipt's requirement comes from the plan.
+    Registry,
+    /// A folder or tarball on this machine; `wrapped` when it is a folder of skills agx made
+    /// a package of (named after the folder, so another folder must not take the name).
+    Local { origin: PathBuf, wrapped: bool },
+    /// Provisioned from npm, PyPI, OCI, MCPB, an MCP registry entry or a marketplace's
+    /// plugin: gets a fresh data folder when put in place; a plugin may only replace what
+    /// the same marketplace's plugin installed.
+    Provisioned { plugin: Option<PluginOrigin> },
+}
 
+/// What a source kind produced in staging, before the gate.
+struct Fetched {
+    package: Package,
+    sha256: String,
+    source: Source,
+    provenance: Option<agx_store::provenance::Provenance>,
+    kind: Kind,
+    stage: StageGuard,
+}
+
+impl Prepared {
+    /// The package to install.
     pub fn package(&self) -> &Package {
         &self.package
     }
 
-    /// The checksum its receipt records (see [`ecosystem_receipt`]).
-    pub fn sha256(&self) -> String {
-        ecosystem_receipt(self).sha256
+    /// The checksum its receipt records.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Its receipt, recording `requested` and whether the user asked for it.
+    fn receipt(&self, record: (semver::VersionReq, bool)) -> Receipt {
+        let mut receipt = new_receipt(
+            &self.package,
+            self.sha256.clone(),
+            self.source.clone(),
+            record,
+        );
+        receipt.provenance = self.provenance.clone();
+        receipt
     }
 }
 
-impl Drop for PreparedEcosystem {
-    fn drop(&mut self) {
-        let _ = fsutil::remove_tree(&self.stage);
-    }
-}
-
-/// Removes a staging folder unless disarmed: provisioning can fail at any step.
+/// Removes a staging folder when dropped, unless disarmed: preparing can fail at any step,
+/// and a prepared package not committed leaves nothing behind.
 struct StageGuard(Option<PathBuf>);
 
 impl Drop for StageGuard {
@@ -147,7 +146,7 @@ impl Drop for StageGuard {
 /// A plan whose packages are downloaded, unpacked and checked in staging, in plan order.
 pub struct StagedPlan {
     plan: Plan,
-    packages: Vec<StagedPackage>,
+    packages: Vec<Prepared>,
 }
 
 impl StagedPlan {
@@ -158,30 +157,6 @@ impl StagedPlan {
     /// The packages this plan puts in place, as read from staging.
     pub fn packages(&self) -> impl Iterator<Item = &Package> {
         self.packages.iter().map(|p| &p.package)
-    }
-}
-
-/// One registry package unpacked in staging; dropping it removes its staging folder.
-struct StagedPackage {
-    /// The index entry's checksum: a later plan reuses the package only for the same bytes.
-    cksum: String,
-    package: Package,
-    /// Who signed it, and what its receipt records of that.
-    provenance: agx_store::provenance::Provenance,
-    stage: PathBuf,
-}
-
-impl StagedPackage {
-    fn is_for(&self, planned: &PlannedInstall) -> bool {
-        self.package.name() == &planned.entry.name
-            && self.package.version() == &planned.entry.vers
-            && self.cksum == planned.entry.cksum
-    }
-}
-
-impl Drop for StagedPackage {
-    fn drop(&mut self) {
-        let _ = fsutil::remove_tree(&self.stage);
     }
 }
 
@@ -217,7 +192,13 @@ impl Installer<'_> {
         let mut reusable = previous.map(|p| p.packages).unwrap_or_default();
         let mut packages = Vec::new();
         for planned in &plan.installs {
-            let staged = match reusable.iter().position(|p| p.is_for(planned)) {
+            // The same version with the same bytes, staged by an earlier plan.
+            let same = |p: &Prepared| {
+                p.package.name() == &planned.entry.name
+                    && p.package.version() == &planned.entry.vers
+                    && p.sha256 == planned.entry.cksum
+            };
+            let staged = match reusable.iter().position(same) {
                 Some(i) => reusable.swap_remove(i),
                 None => self.stage_download(source, planned, staging)?,
             };
@@ -231,14 +212,13 @@ impl Installer<'_> {
     /// records. The caller holds the exclusive lock.
     pub fn apply(
         &self,
-        source: &dyn PackageSource,
         staged: StagedPlan,
         explicit: &BTreeMap<PackageName, semver::VersionReq>,
     ) -> Result<InstallReport, StoreError> {
         let StagedPlan { plan, packages } = staged;
         let mut report = InstallReport::default();
         for (planned, staged) in plan.installs.iter().zip(packages) {
-            let outcome = self.commit_staged(source, planned, staged, explicit)?;
+            let outcome = self.commit_staged(planned, staged, explicit)?;
             self.reporter
                 .package_done(&planned.entry.name, &planned.entry.vers, &outcome);
             report.packages.push((
@@ -267,31 +247,11 @@ impl Installer<'_> {
         source: &dyn PackageSource,
         planned: &PlannedInstall,
         staging: &Staging,
-    ) -> Result<StagedPackage, StoreError> {
-        let stage = staging.new_dir("install")?;
-        let package = self.download_and_unpack(source, planned, &stage);
-        match package {
-            Ok((package, provenance)) => Ok(StagedPackage {
-                cksum: planned.entry.cksum.clone(),
-                package,
-                provenance,
-                stage,
-            }),
-            Err(e) => {
-                let _ = fsutil::remove_tree(&stage);
-                Err(e)
-            }
-        }
-    }
-
-    fn download_and_unpack(
-        &self,
-        source: &dyn PackageSource,
-        planned: &PlannedInstall,
-        stage: &Path,
-    ) -> Result<(Package, agx_store::provenance::Provenance), StoreError> {
+    ) -> Result<Prepared, StoreError> {
+        let stage = StageGuard(Some(staging.new_dir("install")?));
         let entry = &planned.entry;
-        let archive = stage.join("package.tar.gz");
+        let dir = stage.0.as_deref().expect("armed");
+        let archive = dir.join("package.tar.gz");
         self.reporter
             .start_download(&entry.name, &entry.vers, entry.size);
         let mut report_bytes = |n| self.reporter.downloaded(n);
@@ -304,15 +264,15 @@ impl Installer<'_> {
         let signer = source.provenance(
             entry,
             &archive,
-            &stage.join(BUNDLE_IN_STAGE),
+            &dir.join(BUNDLE_IN_STAGE),
             trusted.as_ref(),
         )?;
         let provenance = self.trust_on_first_use(&entry.name, &entry.vers, signer)?;
         let what = format!("the archive of {} {}", entry.name, entry.vers);
         let package = match source.archive_form(entry) {
-            ArchiveForm::Package => unpack_checked(&archive, stage, &what, true)?,
+            ArchiveForm::Package => unpack_checked(&archive, dir, &what, true)?,
             form @ (ArchiveForm::Skill | ArchiveForm::SkillFile) => {
-                unpack_skill(&archive, form, stage, entry, &what, &source.source())?
+                unpack_skill(&archive, form, dir, entry, &what, &source.source())?
             }
         };
         if package.name() != &entry.name || package.version() != &entry.vers {
@@ -321,14 +281,45 @@ impl Installer<'_> {
                 found: format!("{} {}", package.name(), package.version()),
             });
         }
-        self.gate(&package)?;
-        let origin = Source::Registry {
-            registry: source.source(),
-            verified: source.verified(),
-        };
+        self.admit(Fetched {
+            package,
+            sha256: entry.cksum.clone(),
+            source: Source::Registry {
+                registry: source.source(),
+                verified: source.verified(),
+            },
+            provenance: Some(provenance),
+            kind: Kind::Registry,
+            stage,
+        })
+    }
+
+    /// The one gate between a source and the store, for every kind: the poisoning scan
+    /// (docs/security.md), then the organisation's policy on the package, the source its
+    /// receipt will record and who signed it (docs/policy.md). Only what passes becomes a
+    /// [`Prepared`], the one thing committing and placing take.
+    fn admit(&self, fetched: Fetched) -> Result<Prepared, StoreError> {
+        let Fetched {
+            package,
+            sha256,
+            source,
+            provenance,
+            kind,
+            stage,
+        } = fetched;
+        let findings = agx_model::scan::scan_package(&package);
+        let what = format!("{} {}", package.name(), package.version());
+        scan_gate(&what, &findings, self.accept, self.reporter)?;
         self.policy
-            .check_package(&package, &origin, Some(&provenance))?;
-        Ok((package, provenance))
+            .check_package(&package, &source, provenance.as_ref())?;
+        Ok(Prepared {
+            package,
+            sha256,
+            source,
+            provenance,
+            kind,
+            _stage: stage,
+        })
     }
 
     /// The signer `name`'s next version is held to: the one agx.lock records in a locked
@@ -388,41 +379,33 @@ impl Installer<'_> {
 
     fn commit_staged(
         &self,
-        source: &dyn PackageSource,
         planned: &PlannedInstall,
-        staged: StagedPackage,
+        staged: Prepared,
         explicit: &BTreeMap<PackageName, semver::VersionReq>,
     ) -> Result<Outcome, StoreError> {
         let entry = &planned.entry;
         let previous = self.current_receipt(&entry.name)?;
-        let mut receipt = new_receipt(
-            &staged.package,
-            entry.cksum.clone(),
-            Source::Registry {
-                registry: source.source(),
-                verified: source.verified(),
-            },
-            record_as(&entry.name, &planned.requested, explicit, previous.as_ref()),
-        );
-        receipt.provenance = Some(staged.provenance.clone());
+        let receipt = staged.receipt(record_as(
+            &entry.name,
+            &planned.requested,
+            explicit,
+            previous.as_ref(),
+        ));
         self.commit(&staged.package.dir, &receipt, previous.as_ref())
     }
 
     /// First half of a local install: validate the folder (packing it) or the tarball, and
-    /// unpack it into staging. Nothing is in place until [`Installer::commit_local`].
+    /// unpack it into staging. Nothing is in place until [`Installer::commit_prepared`].
     pub fn prepare_local(
         &self,
         local: &LocalSource,
         staging: &Staging,
-    ) -> Result<PreparedLocal, StoreError> {
-        let stage = staging.new_dir("install")?;
-        let mut prepared = PreparedLocal {
-            package: None,
-            sha256: String::new(),
-            origin: std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into()),
-            stage,
-            wrapped: false,
-        };
+    ) -> Result<Prepared, StoreError> {
+        let stage = StageGuard(Some(staging.new_dir("install")?));
+        let stage_dir = stage.0.as_deref().expect("armed");
+        let origin = std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into());
+        let mut wrapped = false;
+        let sha256;
         let archive = match local {
             LocalSource::Dir(dir) => {
                 // A Claude Code plugin is imported as a marketplace's plugin is; skills
@@ -430,7 +413,7 @@ impl Installer<'_> {
                 let plugin = agx_sources::plugins::import::is_plugin_folder(dir);
                 let wrapped = match agx_model::skills::wrap::detect(dir) {
                     _ if plugin => {
-                        let into = prepared.stage.join("plugin");
+                        let into = stage_dir.join("plugin");
                         for warning in agx_sources::plugins::import::import_folder(dir, &into)? {
                             self.reporter.warn(&warning);
                         }
@@ -457,9 +440,9 @@ impl Installer<'_> {
                                 dir.join(&skill.folder).display()
                             ));
                         }
-                        let into = prepared.stage.join("wrapped");
+                        let into = stage_dir.join("wrapped");
                         agx_model::skills::wrap::wrap(dir, &what, &into)?;
-                        prepared.wrapped = true;
+                        wrapped = true;
                         Some(into)
                     }
                     None => None,
@@ -469,29 +452,32 @@ impl Installer<'_> {
                     &package.dir,
                     package.name(),
                     package.version(),
-                    &prepared.stage,
+                    stage_dir,
                 )
                 .map_err(|source| StoreError::Archive {
                     name: dir.display().to_string(),
                     source,
                 })?;
-                prepared.sha256 = packed.sha256;
+                sha256 = packed.sha256;
                 packed.path
             }
             LocalSource::Tarball(file) => {
-                prepared.sha256 = agx_archive::sha256_file(file)?;
+                sha256 = agx_archive::sha256_file(file)?;
                 file.clone()
             }
         };
         let what = local.path().display().to_string();
-        let package = unpack_checked(&archive, &prepared.stage, &what, false)?;
-        self.gate(&package)?;
-        let origin = Source::Local {
-            path: prepared.origin.display().to_string(),
-        };
-        self.policy.check_package(&package, &origin, None)?;
-        prepared.package = Some(package);
-        Ok(prepared)
+        let package = unpack_checked(&archive, stage_dir, &what, false)?;
+        self.admit(Fetched {
+            package,
+            sha256,
+            source: Source::Local {
+                path: origin.display().to_string(),
+            },
+            provenance: None,
+            kind: Kind::Local { origin, wrapped },
+            stage,
+        })
     }
 
     /// First half of an npm or PyPI install: provision the package into staging and check
@@ -502,7 +488,7 @@ impl Installer<'_> {
         spec: &agx_sources::ecosystem::EcosystemSpec,
         staging: &Staging,
         mut options: agx_sources::ecosystem::ProvisionOptions,
-    ) -> Result<PreparedEcosystem, StoreError> {
+    ) -> Result<Prepared, StoreError> {
         options.trusted = self.trusted_signer(&spec.name)?;
         self.prepare_provisioned(&spec.to_string(), staging, |stage| {
             agx_sources::ecosystem::provision(spec, stage, options)
@@ -515,21 +501,38 @@ impl Installer<'_> {
         &self,
         what: &str,
         staging: &Staging,
-        provision: impl FnOnce(
-            &std::path::Path,
-        ) -> Result<
-            agx_sources::ecosystem::Provisioned,
-            agx_sources::ecosystem::EcosystemError,
-        >,
-    ) -> Result<PreparedEcosystem, StoreError> {
-        let stage = staging.new_dir("provision")?;
-        let mut guard = StageGuard(Some(stage.clone()));
-        let provisioned = provision(&stage)?;
+        provision: impl FnOnce(&Path) -> Result<Provisioned, EcosystemError>,
+    ) -> Result<Prepared, StoreError> {
+        self.provisioned(what, staging, |stage| Ok((provision(stage)?, None)))
+    }
+
+    /// [`Installer::prepare_provisioned`] for a marketplace's plugin: `import` fills the
+    /// staging folder and says which plugin of which marketplace it is, which the receipt
+    /// records instead of an ecosystem spec.
+    pub fn prepare_plugin(
+        &self,
+        what: &str,
+        staging: &Staging,
+        import: impl FnOnce(&Path) -> Result<Imported, EcosystemError>,
+    ) -> Result<Prepared, StoreError> {
+        self.provisioned(what, staging, |stage| {
+            let imported = import(stage)?;
+            Ok((imported.provisioned, Some(imported.origin)))
+        })
+    }
+
+    fn provisioned(
+        &self,
+        what: &str,
+        staging: &Staging,
+        provision: impl FnOnce(&Path) -> Result<(Provisioned, Option<PluginOrigin>), EcosystemError>,
+    ) -> Result<Prepared, StoreError> {
+        let stage = StageGuard(Some(staging.new_dir("provision")?));
+        let (provisioned, plugin) = provision(stage.0.as_deref().expect("armed"))?;
         for warning in &provisioned.warnings {
             self.reporter.warn(warning);
         }
         let package = load_checked(&provisioned.dir, what, false)?;
-        self.gate(&package)?;
         let provenance = match provisioned.built_by {
             // Not checked this time (another host, a private image): after a signed
             // version, that is no signature, which trust on first use refuses unless
@@ -542,6 +545,28 @@ impl Installer<'_> {
                 Some(self.trust_on_first_use(package.name(), package.version(), signer)?)
             }
         };
+        let source = match &plugin {
+            Some(plugin) => Source::Plugin {
+                reference: plugin.reference.clone(),
+                marketplace: plugin.marketplace.clone(),
+                location: plugin.location.clone(),
+                revision: plugin.revision.clone(),
+            },
+            None => Source::Ecosystem {
+                spec: provisioned.exact,
+                integrity: provisioned.integrity.clone(),
+                entry: provisioned.origin,
+                served_by: provisioned.served_by,
+            },
+        };
+        let prepared = self.admit(Fetched {
+            package,
+            sha256: integrity_sha256(&provisioned.integrity),
+            source,
+            provenance,
+            kind: Kind::Provisioned { plugin },
+            stage,
+        })?;
         if let Some(scripts) = &provisioned.install_scripts {
             // Accepted: now the package's own install scripts may run (--allow-scripts).
             // They run as the user, but may not rewrite the manifest just checked.
@@ -557,49 +582,62 @@ impl Installer<'_> {
                 });
             }
         }
-        guard.0 = None;
-        Ok(PreparedEcosystem {
-            package,
-            exact: provisioned.exact,
-            integrity: provisioned.integrity,
-            served_by: provisioned.served_by,
-            provenance,
-            origin: provisioned.origin,
-            plugin: None,
-            stage,
-        })
+        Ok(prepared)
     }
 
-    /// Whether the policy lets a provisioned package in, from the source its receipt will
-    /// record. Callers with several packages check each before committing any.
-    pub fn check_policy(&self, prepared: &PreparedEcosystem) -> Result<(), StoreError> {
-        self.policy.check_package(
-            &prepared.package,
-            &ecosystem_receipt(prepared).source,
-            prepared.provenance.as_ref(),
-        )
-    }
-
-    /// The poisoning scan of a staged package (docs/security.md).
-    fn gate(&self, package: &Package) -> Result<(), StoreError> {
-        let findings = agx_model::scan::scan_package(package);
-        let what = format!("{} {}", package.name(), package.version());
-        scan_gate(&what, &findings, self.accept, self.reporter)
-    }
-
-    /// Second half of an npm or PyPI install: put the provisioned package in place.
-    pub fn commit_ecosystem(&self, prepared: PreparedEcosystem) -> Result<Outcome, StoreError> {
-        self.check_policy(&prepared)?;
-        let receipt = ecosystem_receipt(&prepared);
-        let previous = self.current_receipt(&receipt.name)?;
-        if let Some(plugin) = &prepared.plugin {
-            // Under the lock, so nothing installs the name in between.
-            ownership::check(plugin, &receipt.name, previous.as_ref().map(|r| &r.source))?;
-        }
-        let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
-        self.start_data(&prepared.package, &receipt)?;
-        self.reporter
-            .package_done(&receipt.name, &receipt.version, &outcome);
+    /// Second half of a local or provisioned install: put the prepared package in place,
+    /// recorded as asked for by the user. A local package with the same version and bytes
+    /// as the installed one is a no-op, unless `force`.
+    pub fn commit_prepared(
+        &self,
+        prepared: Prepared,
+        options: InstallOptions,
+    ) -> Result<Outcome, StoreError> {
+        let (name, version) = (
+            prepared.package.name().clone(),
+            prepared.package.version().clone(),
+        );
+        let previous = self.current_receipt(&name)?;
+        let outcome = match &prepared.kind {
+            Kind::Local { origin, wrapped } => {
+                if *wrapped && !options.force {
+                    ownership::check_skill_folder(
+                        &name,
+                        origin,
+                        previous.as_ref().map(|p| &p.source),
+                    )?;
+                }
+                match &previous {
+                    Some(prev)
+                        if !options.force
+                            && prev.version == version
+                            && prev.sha256 == prepared.sha256 =>
+                    {
+                        if !prev.explicit {
+                            self.mark_explicit(&name, &prev.requested)?;
+                        }
+                        Outcome::AlreadyInstalled
+                    }
+                    _ => self.commit(
+                        &prepared.package.dir,
+                        &prepared.receipt((exact_requirement(&version), true)),
+                        previous.as_ref(),
+                    )?,
+                }
+            }
+            Kind::Provisioned { plugin } => {
+                if let Some(plugin) = plugin {
+                    // Under the lock, so nothing installs the name in between.
+                    ownership::check(plugin, &name, previous.as_ref().map(|r| &r.source))?;
+                }
+                let receipt = prepared.receipt((exact_requirement(&version), true));
+                let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
+                self.start_data(&prepared.package, &receipt)?;
+                outcome
+            }
+            Kind::Registry => unreachable!("registry packages are committed by their plan"),
+        };
+        self.reporter.package_done(&name, &version, &outcome);
         Ok(outcome)
     }
 
@@ -626,53 +664,6 @@ impl Installer<'_> {
             ));
         }
         Ok(())
-    }
-
-    /// Second half of a local install: put the prepared package in place. A no-op when the
-    /// same version with the same bytes is installed, unless `force`.
-    pub fn commit_local(
-        &self,
-        mut prepared: PreparedLocal,
-        options: InstallOptions,
-    ) -> Result<Outcome, StoreError> {
-        let package = prepared
-            .package
-            .take()
-            .expect("prepared packages hold a package");
-        let (name, version) = (package.name().clone(), package.version().clone());
-        let previous = self.current_receipt(&name)?;
-        if prepared.wrapped && !options.force {
-            ownership::check_skill_folder(
-                &name,
-                &prepared.origin,
-                previous.as_ref().map(|p| &p.source),
-            )?;
-        }
-        let outcome = match &previous {
-            Some(prev)
-                if !options.force && prev.version == version && prev.sha256 == prepared.sha256 =>
-            {
-                if !prev.explicit {
-                    self.mark_explicit(&name, &prev.requested)?;
-                }
-                Outcome::AlreadyInstalled
-            }
-            _ => {
-                let requested = exact_requirement(&version);
-                let source = Source::Local {
-                    path: prepared.origin.display().to_string(),
-                };
-                let receipt = new_receipt(
-                    &package,
-                    std::mem::take(&mut prepared.sha256),
-                    source,
-                    (requested, true),
-                );
-                self.commit(&package.dir, &receipt, previous.as_ref())?
-            }
-        };
-        self.reporter.package_done(&name, &version, &outcome);
-        Ok(outcome)
     }
 
     /// Record that the user asked for an already installed package.
@@ -750,67 +741,44 @@ impl Installer<'_> {
     /// root afterwards.
     pub fn place_staged(
         &self,
-        source: &dyn PackageSource,
         staged: StagedPlan,
     ) -> Result<Vec<(PackageName, semver::Version)>, StoreError> {
         let StagedPlan { plan, packages } = staged;
         let mut placed = Vec::new();
         for (planned, staged) in plan.installs.iter().zip(packages) {
-            let mut receipt = new_receipt(
-                &staged.package,
-                planned.entry.cksum.clone(),
-                Source::Registry {
-                    registry: source.source(),
-                    verified: source.verified(),
-                },
-                (planned.requested.clone(), false),
-            );
-            receipt.provenance = Some(staged.provenance.clone());
-            self.put_in_place(&staged.package.dir, &receipt)?;
-            self.reporter
-                .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
-            placed.push((receipt.name, receipt.version));
+            placed.push(self.place_as(staged, planned.requested.clone())?);
         }
         Ok(placed)
     }
 
-    /// [`Installer::place_staged`] for a prepared local package.
-    pub fn place_local(&self, mut prepared: PreparedLocal) -> Result<(), StoreError> {
-        let package = prepared
-            .package
-            .take()
-            .expect("prepared packages hold a package");
-        let source = Source::Local {
-            path: prepared.origin.display().to_string(),
-        };
-        let receipt = new_receipt(
-            &package,
-            std::mem::take(&mut prepared.sha256),
-            source,
-            (exact_requirement(package.version()), false),
-        );
-        self.put_in_place(&package.dir, &receipt)?;
-        self.reporter
-            .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
-        Ok(())
+    /// [`Installer::place_staged`] for a prepared local or provisioned package.
+    pub fn place(&self, prepared: Prepared) -> Result<(), StoreError> {
+        let requested = exact_requirement(prepared.package.version());
+        self.place_as(prepared, requested).map(drop)
     }
 
-    /// [`Installer::place_staged`] for a provisioned npm or PyPI package.
-    pub fn place_ecosystem(&self, prepared: PreparedEcosystem) -> Result<(), StoreError> {
-        self.check_policy(&prepared)?;
-        let mut receipt = ecosystem_receipt(&prepared);
-        receipt.explicit = false;
-        if let Some(plugin) = &prepared.plugin {
+    fn place_as(
+        &self,
+        prepared: Prepared,
+        requested: semver::VersionReq,
+    ) -> Result<(PackageName, semver::Version), StoreError> {
+        let receipt = prepared.receipt((requested, false));
+        if let Kind::Provisioned {
+            plugin: Some(plugin),
+        } = &prepared.kind
+        {
             // A project's import must not swap the files of a version another source put
             // there either.
             let there = self.store.version_receipt(&receipt.name, &receipt.version);
             ownership::check(plugin, &receipt.name, there.as_ref().map(|r| &r.source))?;
         }
         self.put_in_place(&prepared.package.dir, &receipt)?;
-        self.start_data(&prepared.package, &receipt)?;
+        if matches!(prepared.kind, Kind::Provisioned { .. }) {
+            self.start_data(&prepared.package, &receipt)?;
+        }
         self.reporter
             .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
-        Ok(())
+        Ok((receipt.name, receipt.version))
     }
 }
 
@@ -855,35 +823,6 @@ fn exact_requirement(version: &semver::Version) -> semver::VersionReq {
 pub fn integrity_sha256(integrity: &[String]) -> String {
     use sha2::{Digest, Sha256};
     hex::encode(Sha256::digest(integrity.join("\n").as_bytes()))
-}
-
-/// The receipt of a provisioned npm or PyPI package. Its checksum identifies what was
-/// installed: a sha256 of the ecosystem's own hashes.
-fn ecosystem_receipt(prepared: &PreparedEcosystem) -> Receipt {
-    let package = &prepared.package;
-    let sha256 = integrity_sha256(&prepared.integrity);
-    let source = match &prepared.plugin {
-        Some(plugin) => Source::Plugin {
-            reference: plugin.reference.clone(),
-            marketplace: plugin.marketplace.clone(),
-            location: plugin.location.clone(),
-            revision: plugin.revision.clone(),
-        },
-        None => Source::Ecosystem {
-            spec: prepared.exact.clone(),
-            integrity: prepared.integrity.clone(),
-            entry: prepared.origin.clone(),
-            served_by: prepared.served_by.clone(),
-        },
-    };
-    let mut receipt = new_receipt(
-        package,
-        sha256,
-        source,
-        (exact_requirement(package.version()), true),
-    );
-    receipt.provenance = prepared.provenance.clone();
-    receipt
 }
 
 /// The requirement and explicit flag a receipt records: roots record what the user asked;

@@ -10,6 +10,8 @@ use agx_core::report::Outcome;
 use agx_installer::{InstallOptions, Installer, LocalSource, Root, StagedPlan};
 use agx_sources::ecosystem::mcpb::BundleSource;
 use agx_sources::ecosystem::{Ecosystem, EcosystemSpec, EntrySpec, ProvisionOptions};
+
+use super::direct::Direct;
 use agx_store::{Source, Store, StoreError};
 
 /// What `agx install` was asked for.
@@ -106,32 +108,27 @@ pub fn install_with(
     // Loaded first: a policy that cannot be read stops even an install with nothing to do.
     let policy = super::policy::gate(ctx, None)?;
     let mut specs = Vec::new();
-    let mut locals = Vec::new();
-    let mut ecosystem = Vec::new();
     let mut bundles = Vec::new();
-    let mut entries = Vec::new();
-    let mut plugins = Vec::new();
+    // What installs whole from one place, in the order asked, less what is installed.
+    let mut direct = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
-            Target::Local(local) => locals.push(local),
+            Target::Local(local) => direct.push(Direct::Local(local)),
             Target::Ecosystem(spec) if force || !ecosystem_installed(ctx, &store, spec) => {
-                ecosystem.push(spec.clone())
+                direct.push(Direct::Ecosystem(spec.clone()))
             }
             Target::Ecosystem(_) => {}
             Target::Bundle(bundle) => bundles.push(bundle),
             Target::Entry(spec) if force || !super::install_entry::installed(ctx, &store, spec) => {
-                entries.push(spec)
+                direct.push(Direct::Entry(spec))
             }
             Target::Entry(_) => {}
-            Target::Plugin(reference) => plugins.push(reference),
+            Target::Plugin(reference) => direct.push(Direct::Plugin(reference)),
         }
     }
-    if locals.is_empty()
-        && plugins.is_empty()
-        && ecosystem.is_empty()
+    if direct.is_empty()
         && bundles.is_empty()
-        && entries.is_empty()
         && !force
         && all_installed(ctx, &store, &specs, &policy)?
     {
@@ -144,53 +141,29 @@ pub fn install_with(
     let staging = store.staging()?;
     // Bundles are fetched and checked first: their manifest names the package.
     for bundle in bundles {
-        let dir = staging.new_dir("bundle")?;
-        let spec = agx_sources::ecosystem::mcpb::fetch(bundle, &dir)
-            .map_err(agx_store::StoreError::from)?;
+        let spec = super::direct::pin_bundle(bundle, &staging)?;
         if force || !ecosystem_installed(ctx, &store, &spec) {
-            ecosystem.push(spec);
+            direct.push(Direct::Ecosystem(spec));
         }
     }
     // An image given by tag is pinned to its digest while a daemon can tell it.
-    for spec in ecosystem
-        .iter_mut()
-        .filter(|s| s.ecosystem == Ecosystem::Oci)
-    {
-        let pinned = agx_sources::ecosystem::oci::pin(spec).map_err(agx_store::StoreError::from)?;
-        if let Some(warning) = &pinned.warning {
-            ctx.reporter.warn(warning);
+    for d in &mut direct {
+        if let Direct::Ecosystem(spec) = d
+            && spec.ecosystem == Ecosystem::Oci
+        {
+            let pinned =
+                agx_sources::ecosystem::oci::pin(spec).map_err(agx_store::StoreError::from)?;
+            if let Some(warning) = &pinned.warning {
+                ctx.reporter.warn(warning);
+            }
+            *spec = pinned.spec;
         }
-        *spec = pinned.spec;
     }
-    let prepared = locals
+    // Every package is through the gate before any is put in place.
+    let prepared = direct
         .into_iter()
-        .map(|local| installer.prepare_local(local, &staging))
-        .collect::<Result<Vec<_>, _>>()?;
-    let provisioned = ecosystem
-        .into_iter()
-        .map(|spec| {
-            ctx.reporter.status("Provisioning", &spec.to_string());
-            installer.prepare_ecosystem(&spec, &staging, provision.clone())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut provisioned = provisioned;
-    for spec in entries {
-        provisioned.push(super::install_entry::prepare(
-            ctx,
-            &installer,
-            spec,
-            &staging,
-            provision.clone(),
-        )?);
-    }
-    for reference in plugins {
-        provisioned.push(prepare_plugin(ctx, &installer, reference, &staging)?);
-    }
-
-    // Every package is checked before any is put in place.
-    for p in &provisioned {
-        installer.check_policy(p)?;
-    }
+        .map(|d| super::direct::prepare(ctx, &installer, d, &staging, provision.clone()))
+        .collect::<OpsResult<Vec<_>>>()?;
 
     let mut roots: Vec<Root> = specs
         .iter()
@@ -209,7 +182,7 @@ pub fn install_with(
             )
         })
         .collect();
-    // A local package's dependencies come from the registry, installed before it.
+    // A package's dependencies come from the registry, installed before it.
     for p in &prepared {
         for (dep, req) in &p.package().manifest.dependencies {
             if !explicit.contains_key(dep) {
@@ -224,9 +197,9 @@ pub fn install_with(
         }
     }
     let warm: Vec<super::warm::WarmTarget> = if provision.warm {
-        let packages =
-            (prepared.iter().map(|p| p.package())).chain(provisioned.iter().map(|p| p.package()));
-        packages.flat_map(super::warm::targets_of).collect()
+        (prepared.iter().map(|p| p.package()))
+            .flat_map(super::warm::targets_of)
+            .collect()
     } else {
         Vec::new()
     };
@@ -255,7 +228,7 @@ pub fn install_with(
                     ctx.reporter.warn(warning);
                 }
                 let installs = !staged.plan().installs.is_empty();
-                installer.apply(registry, staged, &explicit)?;
+                installer.apply(staged, &explicit)?;
                 if installs && let Some(verified) = agx_installer::PackageSource::verified(registry)
                 {
                     ctx.reporter.status(
@@ -265,10 +238,7 @@ pub fn install_with(
                 }
             }
             for p in prepared {
-                installer.commit_local(p, InstallOptions { force })?;
-            }
-            for p in provisioned {
-                installer.commit_ecosystem(p)?;
+                installer.commit_prepared(p, InstallOptions { force })?;
             }
             Ok(())
         },
@@ -300,16 +270,14 @@ pub(super) fn prepare_plugin(
     installer: &Installer<'_>,
     reference: &agx_sources::index::marketplace::PluginRef,
     staging: &agx_store::Staging,
-) -> OpsResult<agx_installer::PreparedEcosystem> {
+) -> OpsResult<agx_installer::Prepared> {
     let marketplace = open_marketplace(ctx, &reference.source)?;
     ctx.reporter.status("Importing", &reference.to_string());
-    let mut origin = None;
-    let prepared = installer.prepare_provisioned(&reference.to_string(), staging, |stage| {
-        let imported = agx_sources::plugins::import::provision(&marketplace, reference, stage)?;
-        origin = Some(imported.origin);
-        Ok(imported.provisioned)
-    })?;
-    Ok(prepared.from_plugin(origin.expect("set by a provisioning that succeeded")))
+    Ok(
+        installer.prepare_plugin(&reference.to_string(), staging, |stage| {
+            agx_sources::plugins::import::provision(&marketplace, reference, stage)
+        })?,
+    )
 }
 
 /// The package the plugin `reference` becomes, imported (as `agx install PLUGIN@SOURCE`)

@@ -4,7 +4,7 @@
 
 use super::{Context, OpsResult};
 use agx_core::report::Outcome;
-use agx_installer::{Installer, PreparedEcosystem};
+use agx_installer::{Installer, Prepared};
 use agx_sources::ecosystem::registry_entry::{self, Planned};
 use agx_sources::ecosystem::{EntryError, EntrySpec, ProvisionOptions};
 use agx_sources::index::{AnyRegistry, IndexError};
@@ -18,7 +18,7 @@ pub(super) fn prepare(
     spec: &EntrySpec,
     staging: &Staging,
     mut options: ProvisionOptions,
-) -> OpsResult<PreparedEcosystem> {
+) -> OpsResult<Prepared> {
     options.trusted = installer.trusted_signer(&spec.name)?;
     let mut planned = find(ctx, spec, &options)?;
     registry_entry::pin(&mut planned).map_err(agx_store::StoreError::from)?;

@@ -12,6 +12,7 @@ pub mod author;
 pub mod call;
 pub mod clients;
 pub mod config;
+mod direct;
 pub mod discover;
 pub mod doctor;
 pub mod export;

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use super::{Context, OpsResult};
 use agx_core::name::PackageName;
 use agx_installer::plan::{Plan, PlannedInstall};
-use agx_installer::{Installer, LocalSource, PreparedEcosystem, PreparedLocal, StagedPlan};
+use agx_installer::{Installer, LocalSource, Prepared, StagedPlan};
+
+use super::direct::Direct;
 use agx_sources::ecosystem::mcpb::BundleSource;
 use agx_sources::ecosystem::{EcosystemError, EcosystemSpec, LockedEntry, ProvisionOptions};
 use agx_sources::index::Registry;
@@ -128,7 +130,7 @@ pub fn install_locked(
         if now_missing.iter().all(|p| staged.contains_key(&key(p))) {
             for package in &now_missing {
                 let ready = staged.remove(&key(package)).expect("staged above");
-                ready.place(&installer, &sources)?;
+                ready.place(&installer)?;
                 report.installed.push(key(package));
             }
             before_root(&store).map_err(StoreError::Upstream)?;
@@ -330,21 +332,17 @@ struct Sources(BTreeMap<String, Registry>);
 
 /// One version ready in staging.
 enum Staged {
-    /// By the source of its registry in [`Sources`].
-    Registry(String, StagedPlan),
-    /// Boxed, as the next: a prepared package is large, and the list holds every version.
-    Local(Box<PreparedLocal>),
-    Ecosystem(Box<PreparedEcosystem>),
+    Registry(StagedPlan),
+    /// Local or provisioned. Boxed: a prepared package is large, and the list holds every
+    /// version.
+    Prepared(Box<Prepared>),
 }
 
 impl Staged {
-    fn place(self, installer: &Installer, sources: &Sources) -> Result<(), StoreError> {
+    fn place(self, installer: &Installer) -> Result<(), StoreError> {
         match self {
-            Staged::Registry(source, plan) => {
-                installer.place_staged(&sources.0[&source], plan).map(drop)
-            }
-            Staged::Local(prepared) => installer.place_local(*prepared),
-            Staged::Ecosystem(prepared) => installer.place_ecosystem(*prepared),
+            Staged::Registry(plan) => installer.place_staged(plan).map(drop),
+            Staged::Prepared(prepared) => installer.place(*prepared),
         }
     }
 }
@@ -374,9 +372,9 @@ fn stage(
             found: format!("{name} {version}"),
         };
     // Checked before anything is placed: a refused one leaves the store as it was.
-    let checked = |prepared: agx_installer::PreparedEcosystem| {
-        installer.check_policy(&prepared)?;
-        check_provisioned(package, prepared)
+    let checked = |prepared: Prepared| check_provisioned(package, prepared);
+    let prepare = |ctx: &Context, direct: Direct<'_>, options: ProvisionOptions| {
+        super::direct::prepare(ctx, installer, direct, staging, options)
     };
     match Origin::of(project, &package.name, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
@@ -408,10 +406,10 @@ fn stage(
                 ..Plan::default()
             };
             let staged = installer.stage(registry, plan, staging, None)?;
-            Ok(Staged::Registry(source, staged))
+            Ok(Staged::Registry(staged))
         }
         Origin::Local(local) => {
-            let prepared = installer.prepare_local(&local, staging)?;
+            let prepared = prepare(ctx, Direct::Local(&local), ProvisionOptions::default())?;
             let origin = local.path().display().to_string();
             let p = prepared.package();
             if p.name() != &package.name || p.version() != &package.version {
@@ -420,22 +418,16 @@ fn stage(
             if prepared.sha256() != package.sha256 {
                 return Err(mismatch(&origin, prepared.sha256()).into());
             }
-            Ok(Staged::Local(Box::new(prepared)))
+            Ok(Staged::Prepared(Box::new(prepared)))
         }
         Origin::Ecosystem(spec) => {
-            ctx.reporter.status("Provisioning", &spec.to_string());
-            let prepared =
-                installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
-            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
+            let prepared = prepare(ctx, Direct::Ecosystem(spec), ProvisionOptions::default())?;
+            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
         }
         Origin::Bundle(bundle) => {
-            let dir = staging.new_dir("bundle")?;
-            let spec =
-                agx_sources::ecosystem::mcpb::fetch(&bundle, &dir).map_err(StoreError::from)?;
-            ctx.reporter.status("Provisioning", &spec.to_string());
-            let prepared =
-                installer.prepare_ecosystem(&spec, staging, ProvisionOptions::default())?;
-            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
+            let spec = super::direct::pin_bundle(&bundle, staging)?;
+            let prepared = prepare(ctx, Direct::Ecosystem(spec), ProvisionOptions::default())?;
+            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
         }
         Origin::Entry(entry) => {
             // From the registry the lock names, choosing the kind it chose.
@@ -447,20 +439,14 @@ fn stage(
                 prefer: entry.prefer,
                 ..ProvisionOptions::default()
             };
-            let prepared = super::install_entry::prepare(
-                &from_lock,
-                installer,
-                &entry.spec,
-                staging,
-                options,
-            )?;
-            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
+            let prepared = prepare(&from_lock, Direct::Entry(&entry.spec), options)?;
+            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
         }
         Origin::Plugin(reference) => {
             // Imported again; its revision (files, archive, commit or npm integrity) must be
             // the one locked, which the checked sha256 covers.
-            let prepared = super::install::prepare_plugin(ctx, installer, &reference, staging)?;
-            Ok(Staged::Ecosystem(Box::new(checked(prepared)?)))
+            let prepared = prepare(ctx, Direct::Plugin(&reference), ProvisionOptions::default())?;
+            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
         }
     }
 }
@@ -498,10 +484,7 @@ fn check_root_keys(registry: &agx_sources::index::Registry, locked: &[String]) -
 }
 
 /// A provisioned package must be the locked name, version and hash.
-fn check_provisioned(
-    package: &LockedPackage,
-    prepared: PreparedEcosystem,
-) -> Result<PreparedEcosystem, StoreError> {
+fn check_provisioned(package: &LockedPackage, prepared: Prepared) -> Result<Prepared, StoreError> {
     let p = prepared.package();
     if p.name() != &package.name || p.version() != &package.version {
         return Err(StoreError::WrongPackage {
@@ -519,7 +502,7 @@ fn check_provisioned(
             version: package.version.clone(),
             origin: package.source.clone(),
             expected: package.sha256.clone(),
-            found: sha256,
+            found: sha256.to_string(),
         })));
     }
     Ok(prepared)

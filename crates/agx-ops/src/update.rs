@@ -102,12 +102,12 @@ fn update_packages(
             }
         },
         |(staged, held)| {
-            if let Some((registry, staged)) = staged {
+            if let Some((_, staged)) = staged {
                 for warning in &staged.plan().warnings {
                     ctx.reporter.warn(warning);
                 }
                 // Receipts keep the requirement each package was installed with.
-                installer.apply(&registry, staged, &BTreeMap::new())?;
+                installer.apply(staged, &BTreeMap::new())?;
             }
             Ok(held)
         },
