@@ -228,7 +228,8 @@ impl Installer<'_> {
             ));
         }
         for (name, version) in &plan.kept {
-            // Dependencies of a local package are roots too, but the user did not name them.
+            // Dependencies of a package installed whole are roots too, but the user did not
+            // name them.
             let Some(req) = explicit.get(name) else {
                 continue;
             };
@@ -411,7 +412,7 @@ impl Installer<'_> {
                 // A Claude Code plugin is imported as a marketplace's plugin is; skills
                 // without agx.toml are wrapped in a generated package.
                 let plugin = agx_sources::plugins::import::is_plugin_folder(dir);
-                let wrapped = match agx_model::skills::wrap::detect(dir) {
+                let generated = match agx_model::skills::wrap::detect(dir) {
                     _ if plugin => {
                         let into = stage_dir.join("plugin");
                         for warning in agx_sources::plugins::import::import_folder(dir, &into)? {
@@ -447,7 +448,8 @@ impl Installer<'_> {
                     }
                     None => None,
                 };
-                let package = agx_model::manifest::load_package(wrapped.as_deref().unwrap_or(dir))?;
+                let package =
+                    agx_model::manifest::load_package(generated.as_deref().unwrap_or(dir))?;
                 let packed = agx_archive::pack_dir(
                     &package.dir,
                     package.name(),
@@ -586,7 +588,7 @@ impl Installer<'_> {
     }
 
     /// Second half of a local or provisioned install: put the prepared package in place,
-    /// recorded as asked for by the user. A local package with the same version and bytes
+    /// recorded as asked for by the user at its exact version. A local package with the same version and bytes
     /// as the installed one is a no-op, unless `force`.
     pub fn commit_prepared(
         &self,
@@ -625,17 +627,21 @@ impl Installer<'_> {
                     )?,
                 }
             }
-            Kind::Provisioned { plugin } => {
-                if let Some(plugin) = plugin {
+            Kind::Provisioned { .. } | Kind::Registry => {
+                if let Kind::Provisioned {
+                    plugin: Some(plugin),
+                } = &prepared.kind
+                {
                     // Under the lock, so nothing installs the name in between.
                     ownership::check(plugin, &name, previous.as_ref().map(|r| &r.source))?;
                 }
                 let receipt = prepared.receipt((exact_requirement(&version), true));
                 let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
-                self.start_data(&prepared.package, &receipt)?;
+                if matches!(prepared.kind, Kind::Provisioned { .. }) {
+                    self.start_data(&prepared.package, &receipt)?;
+                }
                 outcome
             }
-            Kind::Registry => unreachable!("registry packages are committed by their plan"),
         };
         self.reporter.package_done(&name, &version, &outcome);
         Ok(outcome)

@@ -1,6 +1,6 @@
 //! The source kinds that install whole from one place rather than through an agx registry's
-//! resolution: a folder or tarball, an npm, PyPI or OCI package, an MCPB bundle, an MCP
-//! registry entry, a marketplace's plugin. Each kind's one way into staging, shared by
+//! resolution: a folder or tarball, an npm, PyPI or OCI package (an MCPB bundle too, once
+//! [`pin_bundle`] made it a spec), an MCP registry entry, a marketplace's plugin. Each kind's one way into staging, shared by
 //! `agx install` and a project's locked install (`agx sync`); every one ends at the
 //! installer's gate, so what comes out is an [`agx_installer::Prepared`] that passed the
 //! scan and the policy.

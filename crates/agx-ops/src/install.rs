@@ -91,6 +91,12 @@ impl Target {
     }
 }
 
+/// A target that installs whole, or a bundle to fetch before it is one.
+enum Pending<'a> {
+    Ready(Direct<'a>),
+    Bundle(&'a BundleSource),
+}
+
 /// Install `targets`; with `force`, reinstall what is already installed. Each package's
 /// outcome goes to the reporter as it completes.
 pub fn install(ctx: &Context, targets: &[Target], force: bool) -> OpsResult<()> {
@@ -108,30 +114,25 @@ pub fn install_with(
     // Loaded first: a policy that cannot be read stops even an install with nothing to do.
     let policy = super::policy::gate(ctx, None)?;
     let mut specs = Vec::new();
-    let mut bundles = Vec::new();
     // What installs whole from one place, in the order asked, less what is installed.
     let mut direct = Vec::new();
     for target in targets {
         match target {
             Target::Spec(spec) => specs.push(spec.clone()),
-            Target::Local(local) => direct.push(Direct::Local(local)),
+            Target::Local(local) => direct.push(Pending::Ready(Direct::Local(local))),
             Target::Ecosystem(spec) if force || !ecosystem_installed(ctx, &store, spec) => {
-                direct.push(Direct::Ecosystem(spec.clone()))
+                direct.push(Pending::Ready(Direct::Ecosystem(spec.clone())))
             }
             Target::Ecosystem(_) => {}
-            Target::Bundle(bundle) => bundles.push(bundle),
+            Target::Bundle(bundle) => direct.push(Pending::Bundle(bundle)),
             Target::Entry(spec) if force || !super::install_entry::installed(ctx, &store, spec) => {
-                direct.push(Direct::Entry(spec))
+                direct.push(Pending::Ready(Direct::Entry(spec)))
             }
             Target::Entry(_) => {}
-            Target::Plugin(reference) => direct.push(Direct::Plugin(reference)),
+            Target::Plugin(reference) => direct.push(Pending::Ready(Direct::Plugin(reference))),
         }
     }
-    if direct.is_empty()
-        && bundles.is_empty()
-        && !force
-        && all_installed(ctx, &store, &specs, &policy)?
-    {
+    if direct.is_empty() && !force && all_installed(ctx, &store, &specs, &policy)? {
         return Ok(());
     }
 
@@ -139,31 +140,40 @@ pub fn install_with(
     // Everything slow (reading local packages, the registry, downloads) happens in staging,
     // without the store lock; the lock is held only to put the result in place.
     let staging = store.staging()?;
-    // Bundles are fetched and checked first: their manifest names the package.
-    for bundle in bundles {
-        let spec = super::direct::pin_bundle(bundle, &staging)?;
-        if force || !ecosystem_installed(ctx, &store, &spec) {
-            direct.push(Direct::Ecosystem(spec));
-        }
-    }
-    // An image given by tag is pinned to its digest while a daemon can tell it.
-    for d in &mut direct {
-        if let Direct::Ecosystem(spec) = d
-            && spec.ecosystem == Ecosystem::Oci
-        {
-            let pinned =
-                agx_sources::ecosystem::oci::pin(spec).map_err(agx_store::StoreError::from)?;
-            if let Some(warning) = &pinned.warning {
-                ctx.reporter.warn(warning);
-            }
-            *spec = pinned.spec;
-        }
-    }
+    let mut prepared = Vec::new();
     // Every package is through the gate before any is put in place.
-    let prepared = direct
-        .into_iter()
-        .map(|d| super::direct::prepare(ctx, &installer, d, &staging, provision.clone()))
-        .collect::<OpsResult<Vec<_>>>()?;
+    for pending in direct {
+        let direct = match pending {
+            Pending::Ready(direct) => direct,
+            // Fetched and checked first: the bundle's manifest names the package.
+            Pending::Bundle(bundle) => {
+                let spec = super::direct::pin_bundle(bundle, &staging)?;
+                if !force && ecosystem_installed(ctx, &store, &spec) {
+                    continue;
+                }
+                Direct::Ecosystem(spec)
+            }
+        };
+        let direct = match direct {
+            // An image given by tag is pinned to its digest while a daemon can tell it.
+            Direct::Ecosystem(spec) if spec.ecosystem == Ecosystem::Oci => {
+                let pinned =
+                    agx_sources::ecosystem::oci::pin(&spec).map_err(agx_store::StoreError::from)?;
+                if let Some(warning) = &pinned.warning {
+                    ctx.reporter.warn(warning);
+                }
+                Direct::Ecosystem(pinned.spec)
+            }
+            other => other,
+        };
+        prepared.push(super::direct::prepare(
+            ctx,
+            &installer,
+            direct,
+            &staging,
+            provision.clone(),
+        )?);
+    }
 
     let mut roots: Vec<Root> = specs
         .iter()
