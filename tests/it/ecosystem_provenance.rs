@@ -107,6 +107,7 @@ fn agx(home: &TestHome, registry: &Registry, args: &[&str]) -> std::process::Out
             "AGX_TRUSTED_ROOT",
             repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
         )
+        .env("AGX_TEST_SCRIPT_RAN", scripts_marker(home))
         .args(args)
         .output()
         .unwrap()
@@ -122,6 +123,11 @@ fn install(
     let mut args = vec!["install", spec.as_str()];
     args.extend(more);
     agx(home, registry, &args)
+}
+
+/// Where each fixture version's postinstall appends its version when it runs.
+fn scripts_marker(home: &TestHome) -> std::path::PathBuf {
+    home.home().join("scripts-ran")
 }
 
 fn receipt(home: &TestHome) -> toml::Value {
@@ -204,22 +210,8 @@ fn install_scripts_run_only_once_the_version_is_accepted() {
     // Each fixture version's postinstall appends its version to AGX_TEST_SCRIPT_RAN.
     let registry = Registry::all();
     let home = TestHome::new();
-    let marker = home.home().join("scripts-ran");
-    let install = |version: &str, more: &[&str]| {
-        let spec = format!("npm:{NAME}@{version}");
-        command(&home, crate::support::AGX)
-            .env("npm_config_registry", registry.server.url())
-            .env(
-                "AGX_TRUSTED_ROOT",
-                repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
-            )
-            .env("AGX_TEST_SCRIPT_RAN", &marker)
-            .args(["install", spec.as_str()])
-            .args(more)
-            .output()
-            .unwrap()
-    };
-    let ran = || std::fs::read_to_string(&marker).unwrap_or_default();
+    let install = |version: &str, more: &[&str]| install(&home, &registry, version, more);
+    let ran = || std::fs::read_to_string(scripts_marker(&home)).unwrap_or_default();
 
     // By default nothing of the package runs.
     let out = install("1.0.0", &[]);
@@ -253,24 +245,14 @@ fn a_package_the_policy_refuses_runs_no_install_script() {
     )
     .unwrap();
     let before = installed_files(&home);
-    let marker = home.home().join("scripts-ran");
-    let out = command(&home, crate::support::AGX)
-        .env("npm_config_registry", registry.server.url())
-        .env(
-            "AGX_TRUSTED_ROOT",
-            repo_root().join("registry-fixtures/sigstore/trusted_root.json"),
-        )
-        .env("AGX_TEST_SCRIPT_RAN", &marker)
-        .args(["install", &format!("npm:{NAME}@1.1.0"), "--allow-scripts"])
-        .output()
-        .unwrap();
+    let out = install(&home, &registry, "1.1.0", &["--allow-scripts"]);
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("refused by policy"),
         "{}",
         stderr(&out)
     );
-    assert!(!marker.exists(), "the install script ran");
+    assert!(!scripts_marker(&home).exists(), "the install script ran");
     assert_eq!(installed_files(&home), before);
 }
 

@@ -118,6 +118,14 @@ impl Prepared {
         &self.sha256
     }
 
+    /// The marketplace plugin it was imported as, whose installs only that plugin may replace.
+    fn plugin(&self) -> Option<&PluginOrigin> {
+        match &self.kind {
+            Kind::Provisioned { plugin } => plugin.as_ref(),
+            Kind::Registry | Kind::Local { .. } => None,
+        }
+    }
+
     /// Its receipt, recording `requested` and whether the user asked for it.
     fn receipt(&self, record: (semver::VersionReq, bool)) -> Receipt {
         let mut receipt = new_receipt(
@@ -131,15 +139,24 @@ impl Prepared {
     }
 }
 
-/// Removes a staging folder when dropped, unless disarmed: preparing can fail at any step,
-/// and a prepared package not committed leaves nothing behind.
-struct StageGuard(Option<PathBuf>);
+/// A new staging folder, removed when dropped: preparing can fail at any step, and a
+/// prepared package not committed leaves nothing behind (committing moves the package out
+/// and removes the folder itself).
+struct StageGuard(PathBuf);
+
+impl StageGuard {
+    fn new(staging: &Staging, prefix: &str) -> Result<Self, StoreError> {
+        Ok(StageGuard(staging.new_dir(prefix)?))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
 
 impl Drop for StageGuard {
     fn drop(&mut self) {
-        if let Some(stage) = &self.0 {
-            let _ = fsutil::remove_tree(stage);
-        }
+        let _ = fsutil::remove_tree(&self.0);
     }
 }
 
@@ -249,9 +266,9 @@ impl Installer<'_> {
         planned: &PlannedInstall,
         staging: &Staging,
     ) -> Result<Prepared, StoreError> {
-        let stage = StageGuard(Some(staging.new_dir("install")?));
+        let stage = StageGuard::new(staging, "install")?;
         let entry = &planned.entry;
-        let dir = stage.0.as_deref().expect("armed");
+        let dir = stage.path();
         let archive = dir.join("package.tar.gz");
         self.reporter
             .start_download(&entry.name, &entry.vers, entry.size);
@@ -402,8 +419,8 @@ impl Installer<'_> {
         local: &LocalSource,
         staging: &Staging,
     ) -> Result<Prepared, StoreError> {
-        let stage = StageGuard(Some(staging.new_dir("install")?));
-        let stage_dir = stage.0.as_deref().expect("armed");
+        let stage = StageGuard::new(staging, "install")?;
+        let stage_dir = stage.path();
         let origin = std::path::absolute(local.path()).unwrap_or_else(|_| local.path().into());
         let mut wrapped = false;
         let sha256;
@@ -529,8 +546,8 @@ impl Installer<'_> {
         staging: &Staging,
         provision: impl FnOnce(&Path) -> Result<(Provisioned, Option<PluginOrigin>), EcosystemError>,
     ) -> Result<Prepared, StoreError> {
-        let stage = StageGuard(Some(staging.new_dir("provision")?));
-        let (provisioned, plugin) = provision(stage.0.as_deref().expect("armed"))?;
+        let stage = StageGuard::new(staging, "provision")?;
+        let (provisioned, plugin) = provision(stage.path())?;
         for warning in &provisioned.warnings {
             self.reporter.warn(warning);
         }
@@ -628,23 +645,26 @@ impl Installer<'_> {
                 }
             }
             Kind::Provisioned { .. } | Kind::Registry => {
-                if let Kind::Provisioned {
-                    plugin: Some(plugin),
-                } = &prepared.kind
-                {
+                if let Some(plugin) = prepared.plugin() {
                     // Under the lock, so nothing installs the name in between.
                     ownership::check(plugin, &name, previous.as_ref().map(|r| &r.source))?;
                 }
                 let receipt = prepared.receipt((exact_requirement(&version), true));
                 let outcome = self.commit(&prepared.package.dir, &receipt, previous.as_ref())?;
-                if matches!(prepared.kind, Kind::Provisioned { .. }) {
-                    self.start_data(&prepared.package, &receipt)?;
-                }
+                self.after_put_in_place(&prepared, &receipt)?;
                 outcome
             }
         };
         self.reporter.package_done(&name, &version, &outcome);
         Ok(outcome)
+    }
+
+    /// What a provisioned package needs once in place: a fresh data folder.
+    fn after_put_in_place(&self, prepared: &Prepared, receipt: &Receipt) -> Result<(), StoreError> {
+        match prepared.kind {
+            Kind::Provisioned { .. } => self.start_data(&prepared.package, receipt),
+            Kind::Registry | Kind::Local { .. } => Ok(()),
+        }
     }
 
     /// Give a version just put in place a fresh data folder: a reinstalled version's caches
@@ -769,19 +789,14 @@ impl Installer<'_> {
         requested: semver::VersionReq,
     ) -> Result<(PackageName, semver::Version), StoreError> {
         let receipt = prepared.receipt((requested, false));
-        if let Kind::Provisioned {
-            plugin: Some(plugin),
-        } = &prepared.kind
-        {
+        if let Some(plugin) = prepared.plugin() {
             // A project's import must not swap the files of a version another source put
             // there either.
             let there = self.store.version_receipt(&receipt.name, &receipt.version);
             ownership::check(plugin, &receipt.name, there.as_ref().map(|r| &r.source))?;
         }
         self.put_in_place(&prepared.package.dir, &receipt)?;
-        if matches!(prepared.kind, Kind::Provisioned { .. }) {
-            self.start_data(&prepared.package, &receipt)?;
-        }
+        self.after_put_in_place(&prepared, &receipt)?;
         self.reporter
             .package_done(&receipt.name, &receipt.version, &Outcome::Installed);
         Ok((receipt.name, receipt.version))

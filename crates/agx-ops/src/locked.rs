@@ -357,24 +357,13 @@ fn stage(
     project: &Path,
     package: &LockedPackage,
 ) -> OpsResult<Staged> {
-    let mismatch = |origin: &str, found: &str| {
-        StoreError::LockMismatch(Box::new(LockMismatch {
-            name: package.name.clone(),
-            version: package.version.clone(),
-            origin: origin.to_string(),
-            expected: package.sha256.clone(),
-            found: found.to_string(),
-        }))
-    };
-    let wrong =
-        |origin: &str, name: &PackageName, version: &semver::Version| StoreError::WrongPackage {
-            expected: format!("{} {} (from {origin})", package.name, package.version),
-            found: format!("{name} {version}"),
-        };
-    // Checked before anything is placed: a refused one leaves the store as it was.
-    let checked = |prepared: Prepared| check_provisioned(package, prepared);
-    let prepare = |ctx: &Context, direct: Direct<'_>, options: ProvisionOptions| {
-        super::direct::prepare(ctx, installer, direct, staging, options)
+    // Checked before anything is placed: a refused one leaves the store as it was. `origin`
+    // names where it came from in an error.
+    let direct = |ctx: &Context, direct: Direct<'_>, options: ProvisionOptions, origin: &str| {
+        let prepared = super::direct::prepare(ctx, installer, direct, staging, options)?;
+        OpsResult::Ok(Staged::Prepared(Box::new(check_locked(
+            package, prepared, origin,
+        )?)))
     };
     match Origin::of(project, &package.name, &package.source, &package.integrity)? {
         Origin::Registry(source) => {
@@ -395,7 +384,7 @@ fn stage(
                     origin: registry.source().to_string(),
                 })?;
             if entry.cksum != package.sha256 {
-                return Err(mismatch(registry.source(), &entry.cksum).into());
+                return Err(lock_mismatch(package, registry.source(), &entry.cksum).into());
             }
             let plan = Plan {
                 installs: vec![PlannedInstall {
@@ -409,25 +398,28 @@ fn stage(
             Ok(Staged::Registry(staged))
         }
         Origin::Local(local) => {
-            let prepared = prepare(ctx, Direct::Local(&local), ProvisionOptions::default())?;
             let origin = local.path().display().to_string();
-            let p = prepared.package();
-            if p.name() != &package.name || p.version() != &package.version {
-                return Err(wrong(&origin, p.name(), p.version()).into());
-            }
-            if prepared.sha256() != package.sha256 {
-                return Err(mismatch(&origin, prepared.sha256()).into());
-            }
-            Ok(Staged::Prepared(Box::new(prepared)))
+            direct(
+                ctx,
+                Direct::Local(&local),
+                ProvisionOptions::default(),
+                &origin,
+            )
         }
-        Origin::Ecosystem(spec) => {
-            let prepared = prepare(ctx, Direct::Ecosystem(spec), ProvisionOptions::default())?;
-            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
-        }
+        Origin::Ecosystem(spec) => direct(
+            ctx,
+            Direct::Ecosystem(spec),
+            ProvisionOptions::default(),
+            &package.source,
+        ),
         Origin::Bundle(bundle) => {
             let spec = super::direct::pin_bundle(&bundle, staging)?;
-            let prepared = prepare(ctx, Direct::Ecosystem(spec), ProvisionOptions::default())?;
-            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
+            direct(
+                ctx,
+                Direct::Ecosystem(spec),
+                ProvisionOptions::default(),
+                &package.source,
+            )
         }
         Origin::Entry(entry) => {
             // From the registry the lock names, choosing the kind it chose.
@@ -439,15 +431,21 @@ fn stage(
                 prefer: entry.prefer,
                 ..ProvisionOptions::default()
             };
-            let prepared = prepare(&from_lock, Direct::Entry(&entry.spec), options)?;
-            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
+            direct(
+                &from_lock,
+                Direct::Entry(&entry.spec),
+                options,
+                &package.source,
+            )
         }
-        Origin::Plugin(reference) => {
-            // Imported again; its revision (files, archive, commit or npm integrity) must be
-            // the one locked, which the checked sha256 covers.
-            let prepared = prepare(ctx, Direct::Plugin(&reference), ProvisionOptions::default())?;
-            Ok(Staged::Prepared(Box::new(checked(prepared)?)))
-        }
+        // Imported again; its revision (files, archive, commit or npm integrity) must be the
+        // one locked, which the checked sha256 covers.
+        Origin::Plugin(reference) => direct(
+            ctx,
+            Direct::Plugin(&reference),
+            ProvisionOptions::default(),
+            &package.source,
+        ),
     }
 }
 
@@ -483,29 +481,34 @@ fn check_root_keys(registry: &agx_sources::index::Registry, locked: &[String]) -
     Ok(())
 }
 
-/// A provisioned package must be the locked name, version and hash.
-fn check_provisioned(package: &LockedPackage, prepared: Prepared) -> Result<Prepared, StoreError> {
+/// A package prepared from `origin` must be the locked name, version and hash.
+fn check_locked(
+    package: &LockedPackage,
+    prepared: Prepared,
+    origin: &str,
+) -> Result<Prepared, StoreError> {
     let p = prepared.package();
     if p.name() != &package.name || p.version() != &package.version {
         return Err(StoreError::WrongPackage {
-            expected: format!(
-                "{} {} (from {})",
-                package.name, package.version, package.source
-            ),
+            expected: format!("{} {} (from {origin})", package.name, package.version),
             found: format!("{} {}", p.name(), p.version()),
         });
     }
-    let sha256 = prepared.sha256();
-    if sha256 != package.sha256 {
-        return Err(StoreError::LockMismatch(Box::new(LockMismatch {
-            name: package.name.clone(),
-            version: package.version.clone(),
-            origin: package.source.clone(),
-            expected: package.sha256.clone(),
-            found: sha256.to_string(),
-        })));
+    if prepared.sha256() != package.sha256 {
+        return Err(lock_mismatch(package, origin, prepared.sha256()));
     }
     Ok(prepared)
+}
+
+/// `package`'s bytes from `origin` hash to `found`, not to what the lock records.
+fn lock_mismatch(package: &LockedPackage, origin: &str, found: &str) -> StoreError {
+    StoreError::LockMismatch(Box::new(LockMismatch {
+        name: package.name.clone(),
+        version: package.version.clone(),
+        origin: origin.to_string(),
+        expected: package.sha256.clone(),
+        found: found.to_string(),
+    }))
 }
 
 fn exact(version: &semver::Version) -> semver::VersionReq {
