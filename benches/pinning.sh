@@ -10,7 +10,14 @@
 #   - the rmcp floor of benches/serve.sh (benches/floor/) as a package's wrapped `command`:
 #     it starts in a few ms and leaves the machine idle, so what is added is the proxy's
 #     own cost.
-# Targets: pins add < 0.3 ms to `tools/list` and < 1 ms to start-up (npm server).
+# Start-ups run in a random order each round and are compared within the round
+# (pinning_measure.py says why).
+# Targets: pins add < 0.3 ms to `tools/list` (npm server) and < 1 ms to start-up. The
+# start-up target is judged on the floor, whose start-ups vary by a fraction of a ms: node's
+# vary by tens of ms from run to run, so a 1 ms cost is below what 30 rounds of it can
+# resolve (its standard error is printed beside it). For node the target is the CPU the
+# proxy process spends up to `initialize` (< 1 ms): on a machine whose cores node's start
+# keeps busy, that is what the proxy can take from it.
 # Prints one line of JSON (the floor's figures prefixed `floor_`); exits 1 when a target is
 # missed.
 #
@@ -66,4 +73,8 @@ npm, floor = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 npm.update({f"floor_{k}": v for k, v in floor.items()})
 print(json.dumps(npm))' "$npm_result" "$floor_result")"
 echo "$result"
-python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["list_added_p50_ms"] < 0.3 and r["start_added_p50_ms"] < 1 else 1)' "$result"
+python3 -c 'import json, sys
+r = json.loads(sys.argv[1])
+met = (r["list_added_p50_ms"] < 0.3 and r["floor_start_added_p50_ms"] < 1
+       and r.get("pinned_proxy_cpu_p50_ms", 0) < 1)
+sys.exit(0 if met else 1)' "$result"
