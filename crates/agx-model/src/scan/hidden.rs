@@ -9,6 +9,14 @@ use super::{
 
 /// Append a hit for each run of hidden characters of one class in `text`.
 pub(super) fn scan(text: &str, hits: &mut Vec<Hit>) {
+    // Printable ASCII, tabs and line ends are never hidden: most descriptions are only that,
+    // and `agx serve` scans every one of a package's at start.
+    if text
+        .bytes()
+        .all(|b| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E))
+    {
+        return;
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut i = 0;
     while i < chars.len() {
