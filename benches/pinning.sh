@@ -12,12 +12,11 @@
 #     own cost.
 # Start-ups run in a random order each round and are compared within the round
 # (pinning_measure.py says why).
-# Targets: pins add < 0.3 ms to `tools/list` (npm server) and < 1 ms to start-up. The
-# start-up target is judged on the floor, whose start-ups vary by a fraction of a ms: node's
-# vary by tens of ms from run to run, so a 1 ms cost is below what 30 rounds of it can
-# resolve (its standard error is printed beside it). For node the target is the CPU the
-# proxy process spends up to `initialize` (< 1 ms): on a machine whose cores node's start
-# keeps busy, that is what the proxy can take from it.
+# Targets: pins add < 0.3 ms to `tools/list` and < 1 ms to start-up (npm server: the
+# median of the per-round differences). The floor's start-ups vary by a fraction of a ms,
+# so its difference is the proxy's own cost; node's vary by tens of ms, so read its
+# difference with the standard error printed beside it. `*_proxy_cpu_p50_ms` is the CPU
+# the proxy process spent up to `initialize`.
 # Prints one line of JSON (the floor's figures prefixed `floor_`); exits 1 when a target is
 # missed.
 #
@@ -73,8 +72,4 @@ npm, floor = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 npm.update({f"floor_{k}": v for k, v in floor.items()})
 print(json.dumps(npm))' "$npm_result" "$floor_result")"
 echo "$result"
-python3 -c 'import json, sys
-r = json.loads(sys.argv[1])
-met = (r["list_added_p50_ms"] < 0.3 and r["floor_start_added_p50_ms"] < 1
-       and r.get("pinned_proxy_cpu_p50_ms", 0) < 1)
-sys.exit(0 if met else 1)' "$result"
+python3 -c 'import json, sys; r = json.loads(sys.argv[1]); sys.exit(0 if r["list_added_p50_ms"] < 0.3 and r["start_added_p50_ms"] < 1 else 1)' "$result"

@@ -11,8 +11,8 @@ usage: pinning_measure.py AGX SERVER ALLOW_DIR FILTER_DIR CALLS ROUNDS
            tool: the proxy without pins (what the proxy costs by itself).
 `tools/list` alternates between the three, CALLS times each. Then ROUNDS rounds of one
 start-up (spawn until `initialize` is answered) of each, in a fresh random order every
-round: a fixed order lets one path always follow the same other path's teardown, which on
-a busy 2-core machine biased a path by several ms. A start-up's added cost is taken per
+round: in a fixed order one path always follows the same other path's teardown, and drift
+in the machine's speed favours whichever comes first. A start-up's added cost is taken per
 round (pinned minus allow in the same round): the median of those differences, and their
 mean with its standard error, which says how finely the run can tell a cost at all.
 Also the CPU time the proxy process itself used up to `initialize` (Linux: schedstat of
