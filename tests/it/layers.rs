@@ -132,6 +132,8 @@ fn agx_serve_links_only_what_serving_needs() {
         "agx_installer",
         "agx_clients",
         "agx_ops",
+        // Registries are verified at install, not when serving.
+        "agx_tuf",
         "clap_builder",
         // Receipts carry a signer, but only installs and `agx verify` verify bundles.
         "sigstore_verify",
