@@ -30,7 +30,15 @@ pub fn run(ctx: &Context, args: &AuditArgs) -> CliResult {
                 } else {
                     ""
                 };
-                out.push_str(&format!("{} {}: {f}{accepted}\n", p.name, p.version));
+                let written = f
+                    .location
+                    .as_ref()
+                    .map(|at| format!(" ({at})"))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "{} {}: {f}{written}{accepted}\n",
+                    p.name, p.version
+                ));
             }
         }
         ctx.printer.out(out)?;

@@ -76,7 +76,13 @@ fn validate_reports_the_hidden_text_with_its_code_and_place() {
     let f = &findings[0];
     assert_eq!(f["code"], "S001");
     assert_eq!(f["severity"], "error");
+    // At the first tag character in the file: `description = "Adds two numbers.` is 32
+    // characters of line 2.
     assert_eq!(f["location"]["file"], "agx/tools/add.toml");
+    assert_eq!(
+        (&f["location"]["line"], &f["location"]["column"]),
+        (&2.into(), &33.into())
+    );
     let message = f["message"].as_str().unwrap();
     assert!(
         message.contains("tool `add` description, line 1, column 18")
@@ -158,6 +164,7 @@ fn install_refuses_accepts_and_serve_hides_what_was_not_accepted() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("evil/math 1.0.0: S001 hidden-text (high)")
+            && stdout.contains("description, line 1, column 18 (agx/tools/add.toml:2:33)")
             && !stdout.contains("accepted at install"),
         "{stdout}"
     );

@@ -4,6 +4,7 @@ pub mod agx_toml;
 pub mod diagnostics;
 pub mod fields;
 pub mod items;
+pub(crate) mod literal;
 pub mod load;
 pub mod model;
 pub mod package_file;

@@ -7,9 +7,11 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::sources::Sources;
 use super::{Origin, ScanFinding, TextKind, findings_of, length};
 use crate::manifest::SourceLocation;
 use crate::manifest::package_file;
+use crate::manifest::spanned::SourceFile;
 use crate::manifest::{Package, PromptDef, ResourceDef, ServerDef, ToolDef};
 use crate::skills::SKILL_FILE;
 
@@ -54,6 +56,9 @@ struct Scan {
     findings: Vec<ScanFinding>,
     /// Item descriptions and their subjects, for the length comparison.
     descriptions: Vec<(Subject, Option<SourceLocation>, String)>,
+    /// The package's files, when the items were loaded from them: findings then point at the
+    /// match in the file rather than at the item.
+    sources: Option<Sources>,
 }
 
 impl Scan {
@@ -65,10 +70,18 @@ impl Scan {
         text: Option<&str>,
         kind: TextKind,
     ) {
-        if let Some(text) = text {
-            self.findings
-                .extend(findings_of(text, kind, subject, field, origin));
+        let Some(text) = text else { return };
+        let mut found = findings_of(text, kind, subject, field, origin);
+        if let (Origin::Definition(item), Some(sources)) = (origin, &mut self.sources) {
+            let lines = SourceFile::new("", text.to_string());
+            for f in &mut found {
+                let offset = lines.offset_of(f.line, f.column);
+                if let Some(place) = sources.locate(item, text, offset) {
+                    f.location = Some(place);
+                }
+            }
         }
+        self.findings.extend(found);
     }
 
     /// An item's own description, which is also compared with its neighbours'.
@@ -125,6 +138,7 @@ impl Scan {
         Scan {
             findings: Vec::new(),
             descriptions: Vec::new(),
+            sources: None,
         }
     }
 
@@ -220,6 +234,7 @@ impl Scan {
 /// Scan every text of `package` that reaches a model, and its skills' SKILL.md files.
 pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
     let mut scan = Scan::new();
+    scan.sources = Some(Sources::new(&package.dir));
     package.tools.iter().for_each(|t| scan.tool(t));
     package.prompts.iter().for_each(|p| scan.prompt(p));
     package.resources.iter().for_each(|r| scan.resource(r));
@@ -231,6 +246,7 @@ pub fn scan_package(package: &Package) -> Vec<ScanFinding> {
     let Scan {
         mut findings,
         descriptions,
+        sources: _,
     } = scan;
     findings.extend(length::outliers(&descriptions));
     findings

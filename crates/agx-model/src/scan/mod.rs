@@ -10,6 +10,7 @@ mod items;
 mod length;
 mod phrases;
 mod report;
+mod sources;
 
 #[cfg(test)]
 mod tests;
@@ -141,8 +142,9 @@ pub struct ScanFinding {
     /// The field the text came from: `description`, `input_schema.properties.path.description`,
     /// `SKILL.md`, …
     pub field: String,
-    /// Where the item is defined (its definition file and line), or for a text that is a
-    /// whole file (`SKILL.md`) where the match is in it; `None` for an item of an MCP list.
+    /// Where the match is written in the package's files (a SKILL.md, or the string literal
+    /// of a definition that holds the text); where the item is defined when no literal holds
+    /// the text as it was scanned (a schema agx built); `None` for an item of an MCP list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     /// 1-based line and column (in characters) of the first match within the field's text.

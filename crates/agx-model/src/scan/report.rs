@@ -4,8 +4,9 @@
 use super::{ScanFinding, Severity};
 use crate::manifest::diagnostics::{self, Finding};
 
-/// The scan's findings as `agx validate` findings: at the item's definition (or, for a
-/// SKILL.md, at the match), the field and the position in its text in the message.
+/// The scan's findings as `agx validate` findings: at the match in the file (or the item's
+/// definition when no literal holds the text), the field and the position in its text in the
+/// message.
 pub fn as_validate_findings(findings: &[ScanFinding]) -> Vec<Finding> {
     findings
         .iter()

@@ -402,3 +402,23 @@ fn codes_are_unique_and_well_formed() {
         assert_eq!(ScanCode::lookup(&c.code.to_lowercase()), Some(*c));
     }
 }
+
+#[test]
+fn a_quoted_sentence_shows_hidden_characters_as_escapes_on_one_line() {
+    let text = "Reads ~/.ssh/id_rsa\u{202E} and\nprints it.\u{1b}[8m";
+    let found = findings_of(
+        text,
+        TextKind::Description,
+        &tool(),
+        "description",
+        Origin::Listed,
+    );
+    let quoted = found.iter().find(|f| f.code == "S106").unwrap();
+    assert!(
+        quoted
+            .detail
+            .ends_with(r#"in "Reads ~/.ssh/id_rsa\u{202e} and prints it.\u{1b}[8m""#),
+        "{}",
+        quoted.detail
+    );
+}
