@@ -16,13 +16,16 @@
 # median of the per-round differences). The floor's start-ups vary by a fraction of a ms,
 # so its difference is the proxy's own cost; node's vary by tens of ms, so read its
 # difference with the standard error printed beside it. `*_proxy_cpu_p50_ms` is the CPU
-# the proxy process spent up to `initialize`.
+# the proxy process spent up to `initialize`. Node's start-ups need hundreds of rounds to
+# resolve a ms (the default: 300, about 7 minutes), and even then runs differ by more than
+# their standard errors (docs/serve.md gives six): what the proxy adds is mostly waiting for
+# a core while node's threads hold both.
 # Prints one line of JSON (the floor's figures prefixed `floor_`); exits 1 when a target is
 # missed.
 #
 #   AGX_BIN  an agx binary to measure (default: a fresh `cargo build --release`)
 #   CALLS    `tools/list` calls per path (default 1000)
-#   ROUNDS   start-ups per path (default 30)
+#   ROUNDS   start-ups per path (default 300; the floor's: 4 times as many)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -49,7 +52,7 @@ printf '[servers.e]\nserver = "%s"\non-change = "allow"\ntools = { deny = ["noth
     "$SERVER" > "$TMP/filtered/agx.toml"
 
 npm_result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$SERVER" "$TMP/allow" "$TMP/filtered" \
-    "${CALLS:-1000}" "${ROUNDS:-30}")"
+    "${CALLS:-1000}" "${ROUNDS:-300}")"
 
 # The floor as a wrapped server.
 FLOOR_PKG="$TMP/floor-package"
@@ -65,7 +68,7 @@ printf '[servers.e]\nserver = "%s"\non-change = "allow"\n' "$FLOOR" > "$TMP/floo
 printf '[servers.e]\nserver = "%s"\non-change = "allow"\ntools = { deny = ["nothing-is-called-this"] }\n' \
     "$FLOOR" > "$TMP/floor-filtered/agx.toml"
 floor_result="$(python3 "$ROOT/benches/pinning_measure.py" "$AGX" "$FLOOR" "$TMP/floor-allow" \
-    "$TMP/floor-filtered" "${CALLS:-1000}" "$(( ${ROUNDS:-30} * 4 ))")"
+    "$TMP/floor-filtered" "${CALLS:-1000}" "$(( ${ROUNDS:-300} * 4 ))")"
 
 result="$(python3 -c 'import json, sys
 npm, floor = json.loads(sys.argv[1]), json.loads(sys.argv[2])

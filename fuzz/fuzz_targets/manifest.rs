@@ -3,7 +3,8 @@
 //! The input is a package written as text: everything before the first `@@ <path>` line is
 //! `agx.toml`; each `@@ <path>` line starts another file at that relative path (for example
 //! `@@ agx/tools/search.toml`). Property: `check_package` returns (no panic, no hang, bounded
-//! memory) and a report whose package, when present, comes with no error findings.
+//! memory) and a report whose package, when present, comes with no error findings; the
+//! poisoning scan of that package places every finding inside a file of it.
 #![no_main]
 
 use std::path::Path;
@@ -37,6 +38,15 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let report = agx_model::manifest::check_package(dir.path());
+    if let Some(package) = &report.package {
+        // The scan points at matches in the files: every place is in one of them.
+        for finding in agx_model::scan::scan_package(package) {
+            let Some(at) = &finding.location else { continue };
+            let text = std::fs::read_to_string(dir.path().join(&at.file)).expect("a package file");
+            let line = text.split('\n').nth(at.line - 1).expect("a line of the file");
+            assert!(at.column >= 1 && at.column <= line.chars().count() + 1, "{at}");
+        }
+    }
     if report.package.is_some() {
         // A loaded package may carry warnings, never errors: load_package relies on it.
         assert_eq!(

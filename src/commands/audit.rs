@@ -30,14 +30,11 @@ pub fn run(ctx: &Context, args: &AuditArgs) -> CliResult {
                 } else {
                     ""
                 };
-                let written = f
-                    .location
-                    .as_ref()
-                    .map(|at| format!(" ({at})"))
-                    .unwrap_or_default();
                 out.push_str(&format!(
-                    "{} {}: {f}{written}{accepted}\n",
-                    p.name, p.version
+                    "{} {}: {}{accepted}\n",
+                    p.name,
+                    p.version,
+                    f.with_file_place()
                 ));
             }
         }

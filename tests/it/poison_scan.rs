@@ -105,7 +105,8 @@ fn install_refuses_accepts_and_serve_hides_what_was_not_accepted() {
     assert!(
         err.contains("evil/math 1.0.0 has a finding the poisoning scan blocks")
             && err.contains("S001 hidden-text (high)")
-            && err.contains("at tool `add` description, line 1, column 18")
+            && err
+                .contains("at tool `add` description, line 1, column 18 (agx/tools/add.toml:2:33)")
             && err.contains("`--accept-finding S001`"),
         "{err}"
     );

@@ -829,7 +829,7 @@ pub fn scan_gate(
         } else {
             ""
         };
-        reporter.warn(&format!("{what}: {f}{accepted}"));
+        reporter.warn(&format!("{what}: {}{accepted}", f.with_file_place()));
     }
     Ok(())
 }

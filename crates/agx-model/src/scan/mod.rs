@@ -180,6 +180,17 @@ impl ScanFinding {
     }
 }
 
+impl ScanFinding {
+    /// As displayed, then where the match is in the package's files when that is known:
+    /// `… description, line 1, column 18 (agx/tools/add.toml:2:33)`.
+    pub fn with_file_place(&self) -> String {
+        match &self.location {
+            Some(at) => format!("{self} ({at})"),
+            None => self.to_string(),
+        }
+    }
+}
+
 impl std::fmt::Display for ScanFinding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} at {}", self.headline(), self.place())

@@ -51,7 +51,7 @@ pub fn as_validate_findings(findings: &[ScanFinding]) -> Vec<Finding> {
 pub fn render_list(findings: &[&ScanFinding]) -> String {
     findings
         .iter()
-        .map(|f| format!("  {f}"))
+        .map(|f| format!("  {}", f.with_file_place()))
         .collect::<Vec<_>>()
         .join("\n")
 }
