@@ -29,8 +29,8 @@ impl Sources {
 
     /// Where the character at byte `offset` of `text` is written, for a text of the item
     /// defined at `item`: the first string literal of that definition (in file order) whose
-    /// value is `text`. `None` when there is none, as for a text agx composed (an input
-    /// schema built from `[input]`).
+    /// value is `text`. `None` when there is none, as for a prompt's template kept in a
+    /// `content_file`.
     pub(super) fn locate(
         &mut self,
         item: &SourceLocation,
