@@ -203,13 +203,12 @@ fn name_of(c: char) -> &'static str {
 /// spaces, and the characters this scan reports as `\u{…}`, so that a quoted sentence shows
 /// where they are and a terminal never acts on them.
 pub(super) fn excerpt(text: &str, max: usize) -> String {
+    let chars: Vec<(usize, char)> = text.char_indices().take(max).collect();
     let mut out = String::new();
-    for c in text.chars().take(max) {
+    for (i, &(_, c)) in chars.iter().enumerate() {
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() || is_invisible(c) => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
-            }
+            c if classify(&chars, i).is_some() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
@@ -217,25 +216,4 @@ pub(super) fn excerpt(text: &str, max: usize) -> String {
         out.push('…');
     }
     out
-}
-
-/// Invisible characters of the classes above, wherever they stand.
-fn is_invisible(c: char) -> bool {
-    matches!(c as u32,
-        0xE0000..=0xE007F
-        | 0x202A..=0x202E
-        | 0x2066..=0x2069
-        | 0x200B
-        | 0x2060..=0x2064
-        | 0x206A..=0x206F
-        | 0xFEFF
-        | 0x180E
-        | 0x034F
-        | 0x115F
-        | 0x1160
-        | 0x3164
-        | 0xFFA0
-        | 0xFFF9..=0xFFFB
-        | 0x1BCA0..=0x1BCA3
-    )
 }

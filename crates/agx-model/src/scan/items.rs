@@ -8,10 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::sources::Sources;
-use super::{Origin, ScanFinding, TextKind, findings_of, length};
+use super::{Origin, ScanFinding, TextKind, findings_of, findings_placed, length};
 use crate::manifest::SourceLocation;
 use crate::manifest::package_file;
-use crate::manifest::spanned::SourceFile;
 use crate::manifest::{Package, PromptDef, ResourceDef, ServerDef, ToolDef};
 use crate::skills::SKILL_FILE;
 
@@ -71,16 +70,12 @@ impl Scan {
         kind: TextKind,
     ) {
         let Some(text) = text else { return };
-        let mut found = findings_of(text, kind, subject, field, origin);
-        if let (Origin::Definition(item), Some(sources)) = (origin, &mut self.sources) {
-            let lines = SourceFile::new("", text.to_string());
-            for f in &mut found {
-                let offset = lines.offset_of(f.line, f.column);
-                if let Some(place) = sources.locate(item, text, offset) {
-                    f.location = Some(place);
-                }
-            }
-        }
+        let sources = &mut self.sources;
+        let written = |offset| match origin {
+            Origin::Definition(item) => sources.as_mut()?.locate(item, text, offset),
+            _ => None,
+        };
+        let found = findings_placed(text, kind, subject, field, origin, written);
         self.findings.extend(found);
     }
 

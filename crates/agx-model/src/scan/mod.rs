@@ -143,8 +143,8 @@ pub struct ScanFinding {
     /// `SKILL.md`, …
     pub field: String,
     /// Where the match is written in the package's files (a SKILL.md, or the string literal
-    /// of a definition that holds the text); where the item is defined when no literal holds
-    /// the text as it was scanned (a schema agx built); `None` for an item of an MCP list.
+    /// of a definition that holds the text); where the item is defined when no definition
+    /// file holds the text (a prompt's `content_file`); `None` for an item of an MCP list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     /// 1-based line and column (in characters) of the first match within the field's text.
@@ -178,9 +178,7 @@ impl ScanFinding {
             self.code, self.name, self.severity, self.detail
         )
     }
-}
 
-impl ScanFinding {
     /// As displayed, then where the match is in the package's files when that is known:
     /// `… description, line 1, column 18 (agx/tools/add.toml:2:33)`.
     pub fn with_file_place(&self) -> String {
@@ -216,6 +214,20 @@ pub fn findings_of(
     field: &str,
     origin: Origin<'_>,
 ) -> Vec<ScanFinding> {
+    findings_placed(text, kind, subject, field, origin, |_| None)
+}
+
+/// [`findings_of`], with `written` saying where in the package's files the character at a
+/// byte offset of a definition's `text` is written; a finding it has no place for stays at
+/// the item's definition.
+pub(super) fn findings_placed(
+    text: &str,
+    kind: TextKind,
+    subject: &Subject,
+    field: &str,
+    origin: Origin<'_>,
+    mut written: impl FnMut(usize) -> Option<SourceLocation>,
+) -> Vec<ScanFinding> {
     let hits = scan_text(text, kind);
     if hits.is_empty() {
         return Vec::new();
@@ -235,7 +247,7 @@ pub fn findings_of(
             subject: subject.clone(),
             field: field.to_string(),
             location: match origin {
-                Origin::Definition(at) => Some(at.clone()),
+                Origin::Definition(at) => Some(written(hit.offset).unwrap_or_else(|| at.clone())),
                 Origin::File(rel) => Some(SourceLocation {
                     file: rel.to_string(),
                     line,
